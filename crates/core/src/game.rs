@@ -1,0 +1,457 @@
+//! The engine API: the `Game` and `State` traits, players, actions and errors.
+//!
+//! Semantics follow OpenSpiel so that researchers' algorithms carry over: explicit chance
+//! nodes, simultaneous nodes with joint actions, per-seat observations, and returns at the end.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::env::GameRng;
+use crate::registry::Params;
+
+/// An action id in a game's fixed action space `0..num_distinct_actions()`, or a chance
+/// outcome id in `0..max_chance_outcomes()`.
+pub type Action = u32;
+
+/// Who acts at a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Player {
+    /// A seat `0..num_players`.
+    Seat(usize),
+    /// Nature: the state is a chance node.
+    Chance,
+    /// Every seat chooses at once (a joint action).
+    Simultaneous,
+    /// The game is over.
+    Terminal,
+}
+
+impl Player {
+    /// The OpenSpiel integer id: a seat, −1 chance, −2 simultaneous, −4 terminal.
+    pub fn id(self) -> i64 {
+        match self {
+            Player::Seat(p) => p as i64,
+            Player::Chance => -1,
+            Player::Simultaneous => -2,
+            Player::Terminal => -4,
+        }
+    }
+
+    /// The player for an OpenSpiel integer id, if it is one.
+    pub fn from_id(id: i64) -> Option<Player> {
+        match id {
+            -1 => Some(Player::Chance),
+            -2 => Some(Player::Simultaneous),
+            -4 => Some(Player::Terminal),
+            p if p >= 0 => Some(Player::Seat(p as usize)),
+            _ => None,
+        }
+    }
+
+    /// The seat, if this is one.
+    pub fn seat(self) -> Option<usize> {
+        match self {
+            Player::Seat(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Player::Seat(p) => write!(f, "seat {p}"),
+            Player::Chance => f.write_str("chance"),
+            Player::Simultaneous => f.write_str("simultaneous"),
+            Player::Terminal => f.write_str("terminal"),
+        }
+    }
+}
+
+/// One entry of a state's history: who acted and what they chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerAction {
+    /// The actor (a seat or chance).
+    pub player: Player,
+    /// The action or chance outcome id.
+    pub action: Action,
+}
+
+/// Whether a game has chance events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ChanceMode {
+    /// No chance nodes.
+    Deterministic,
+    /// Chance nodes with explicit outcome probabilities.
+    ExplicitStochastic,
+}
+
+/// What the seats can know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Information {
+    /// Everything is public.
+    Perfect,
+    /// Some information is hidden from some seats.
+    Imperfect,
+}
+
+/// Whether seats act one at a time or at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Dynamics {
+    /// One seat at a time.
+    Sequential,
+    /// All seats choose at once at some nodes.
+    Simultaneous,
+}
+
+/// How the seats' returns relate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Utility {
+    /// Returns sum to zero.
+    ZeroSum,
+    /// Returns sum to a constant.
+    ConstantSum,
+    /// No constraint.
+    GeneralSum,
+}
+
+/// When rewards arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RewardModel {
+    /// Only at the end of the game.
+    Terminal,
+    /// After intermediate steps as well.
+    Rewards,
+}
+
+/// The facts of a game, stated up front in each game module (as OpenSpiel's `GameType`).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameInfo {
+    /// The registry name, e.g. `pokeros`.
+    pub name: &'static str,
+    /// The human name, e.g. `Pokeros`.
+    pub long_name: &'static str,
+    /// One sentence describing the game.
+    pub description: &'static str,
+    /// Fewest seats the game supports.
+    pub min_players: usize,
+    /// Most seats the game supports.
+    pub max_players: usize,
+    /// Chance mode.
+    pub chance: ChanceMode,
+    /// Information structure.
+    pub information: Information,
+    /// Sequential or simultaneous.
+    pub dynamics: Dynamics,
+    /// Utility structure (for the default reward parameter).
+    pub utility: Utility,
+    /// Reward model.
+    pub reward_model: RewardModel,
+}
+
+/// What kind of mistake an error reports, so each face can map it to its own status code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The request itself is invalid (bad game, parameter, action, string, tensor shape).
+    InvalidArgument,
+    /// The request is well formed but the state does not allow it now (out of turn, over).
+    FailedPrecondition,
+    /// Something named does not exist (a game).
+    NotFound,
+}
+
+/// Every error the engine reports; messages say what was wrong and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// No game of that name is registered.
+    #[error("unknown game '{name}'; registered games: {known}")]
+    UnknownGame {
+        /// The requested name.
+        name: String,
+        /// Comma-separated registered names.
+        known: String,
+    },
+    /// A parameter name the game does not have.
+    #[error("game '{game}' has no parameter '{name}'; its parameters are: {known}")]
+    UnknownParameter {
+        /// The game.
+        game: String,
+        /// The unknown parameter.
+        name: String,
+        /// Comma-separated known parameters.
+        known: String,
+    },
+    /// A parameter value outside what is allowed.
+    #[error("parameter '{name}' of game '{game}' cannot be '{value}': {allowed}")]
+    InvalidParameter {
+        /// The game.
+        game: String,
+        /// The parameter.
+        name: String,
+        /// The rejected value, as given.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// An action that is not legal for this player here.
+    #[error("illegal action {action} ({desc}) for {player} at {state}: {reason}")]
+    IllegalAction {
+        /// The action id.
+        action: Action,
+        /// A rendering of the action, when one exists.
+        desc: String,
+        /// Who tried it.
+        player: Player,
+        /// A short description of the state.
+        state: String,
+        /// Why it is illegal.
+        reason: String,
+    },
+    /// Acting when it is not this player's turn, or applying a single action at a
+    /// simultaneous node (or a joint action at a sequential one).
+    #[error("out of turn: {player} tried to act at {state}, where {to_act} is to act")]
+    OutOfTurn {
+        /// Who tried to act.
+        player: Player,
+        /// Who is to act.
+        to_act: Player,
+        /// A short description of the state.
+        state: String,
+    },
+    /// Acting on a finished game.
+    #[error("the game is over ({state}); no action can be applied")]
+    GameOver {
+        /// A short description of the state.
+        state: String,
+    },
+    /// A seat number outside the game.
+    #[error("seat {seat} does not exist; this game has seats 0..{num_players}")]
+    InvalidSeat {
+        /// The seat asked for.
+        seat: i64,
+        /// How many seats the game has.
+        num_players: usize,
+    },
+    /// A string that names no action.
+    #[error("'{text}' is not an action for {player} here: {reason}")]
+    BadActionString {
+        /// The text given.
+        text: String,
+        /// For whom it was parsed.
+        player: Player,
+        /// Why it did not parse.
+        reason: String,
+    },
+    /// A serialized state that cannot be read back.
+    #[error("cannot deserialize state: {reason}")]
+    BadSerialization {
+        /// Why.
+        reason: String,
+    },
+    /// A caller's buffer of the wrong size.
+    #[error("{what} buffer has length {got}, expected {expected}")]
+    BadBuffer {
+        /// Which buffer.
+        what: &'static str,
+        /// Its length.
+        got: usize,
+        /// The required length.
+        expected: usize,
+    },
+}
+
+impl GameError {
+    /// Which kind of mistake this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            GameError::UnknownGame { .. } => ErrorKind::NotFound,
+            GameError::OutOfTurn { .. } | GameError::GameOver { .. } => {
+                ErrorKind::FailedPrecondition
+            }
+            _ => ErrorKind::InvalidArgument,
+        }
+    }
+}
+
+/// A game: its facts, parameters, sizes, and a factory for states.
+pub trait Game: Send + Sync + fmt::Debug {
+    /// The game's facts.
+    fn info(&self) -> &'static GameInfo;
+    /// The validated parameters this instance was made with.
+    fn params(&self) -> &Params;
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// Size of the (seat) action space.
+    fn num_distinct_actions(&self) -> usize;
+    /// Size of the chance outcome space.
+    fn max_chance_outcomes(&self) -> usize;
+    /// Shape of `observation_tensor`.
+    fn observation_shape(&self) -> Vec<usize>;
+    /// Number of floats in `observation_tensor`.
+    fn observation_size(&self) -> usize {
+        self.observation_shape().iter().product()
+    }
+    /// Smallest possible return of a seat.
+    fn min_utility(&self) -> f64;
+    /// Largest possible return of a seat.
+    fn max_utility(&self) -> f64;
+    /// `Some(c)` when returns always sum to `c`.
+    fn utility_sum(&self) -> Option<f64>;
+    /// An upper bound on the number of actions (chance included) in a game.
+    fn max_game_length(&self) -> usize;
+    /// The state before anything happened (chance nodes explicit).
+    fn new_initial_state(&self) -> Box<dyn State>;
+    /// Reads a state written by `State::serialize`.
+    fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError>;
+}
+
+/// A state of a game. Every per-seat function depends only on what that seat may know.
+pub trait State: Send + Sync + fmt::Debug + fmt::Display {
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// Who acts now.
+    fn current_player(&self) -> Player;
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        self.current_player() == Player::Terminal
+    }
+    /// Whether nature acts now.
+    fn is_chance_node(&self) -> bool {
+        self.current_player() == Player::Chance
+    }
+    /// Whether all seats choose at once now.
+    fn is_simultaneous_node(&self) -> bool {
+        self.current_player() == Player::Simultaneous
+    }
+    /// Appends `player`'s legal actions, sorted, to `out` (cleared first). For a seat that
+    /// is not to act, or at a terminal state, nothing. For `Chance`, the chance outcomes.
+    fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>);
+    /// `player`'s legal actions, sorted.
+    fn legal_actions_for(&self, player: Player) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.legal_actions_into(player, &mut out);
+        out
+    }
+    /// The current player's legal actions (chance outcomes at a chance node; empty at
+    /// simultaneous and terminal nodes).
+    fn legal_actions(&self) -> Vec<Action> {
+        match self.current_player() {
+            Player::Simultaneous | Player::Terminal => Vec::new(),
+            p => self.legal_actions_for(p),
+        }
+    }
+    /// Writes `player`'s legal-action mask into `mask` (length `num_distinct_actions`).
+    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+        mask.fill(false);
+        let mut acts = Vec::new();
+        self.legal_actions_into(player, &mut acts);
+        for a in acts {
+            if let Some(m) = mask.get_mut(a as usize) {
+                *m = true;
+            }
+        }
+    }
+    /// The chance outcomes and their probabilities (summing to 1) at a chance node.
+    fn chance_outcomes(&self) -> Vec<(Action, f64)>;
+    /// Samples a chance outcome with `rng` (games may override with a faster path; the
+    /// default walks `chance_outcomes`).
+    fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
+        let outcomes = self.chance_outcomes();
+        rng.choose_weighted(&outcomes)
+    }
+    /// Applies the current player's action or a chance outcome.
+    fn apply_action(&mut self, action: Action) -> Result<(), GameError>;
+    /// Applies a joint action (one per seat) at a simultaneous node.
+    fn apply_actions(&mut self, actions: &[Action]) -> Result<(), GameError> {
+        let _ = actions;
+        Err(GameError::OutOfTurn {
+            player: Player::Simultaneous,
+            to_act: self.current_player(),
+            state: self.describe(),
+        })
+    }
+    /// Each seat's total return so far (final at a terminal state).
+    fn returns(&self) -> Vec<f64>;
+    /// Each seat's reward from the last action.
+    fn rewards(&self) -> Vec<f64>;
+    /// Every action applied so far, chance included, in order (a joint action appears as
+    /// one entry per seat, seat order).
+    fn history(&self) -> &[PlayerAction];
+    /// A readable, unique name for `action` taken by `player` here.
+    fn action_to_string(&self, player: Player, action: Action) -> String;
+    /// The inverse of `action_to_string`.
+    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError>;
+    /// Writes seat `player`'s observation into `out` (length `observation_size`).
+    fn observation_tensor(&self, player: usize, out: &mut [f32]);
+    /// Seat `player`'s current observation as text.
+    fn observation_string(&self, player: usize) -> String;
+    /// Seat `player`'s information state (everything it has observed, in order) as text.
+    fn information_state_string(&self, player: usize) -> String;
+    /// A structured view for UIs and gRPC: what `viewer` may know (`None` = a spectator,
+    /// public information only).
+    fn view(&self, viewer: Option<usize>) -> serde_json::Value;
+    /// A state consistent with everything seat `player` knows, with the rest resampled.
+    fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State>;
+    /// A boxed copy.
+    fn clone_box(&self) -> Box<dyn State>;
+    /// The whole state as text (`Game::deserialize_state` reads it back).
+    fn serialize(&self) -> String;
+    /// The concrete state, for game-specific code (bots, renderers) to downcast.
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// A short description for error messages: move number and who is to act.
+    fn describe(&self) -> String {
+        format!(
+            "move {} ({} to act)",
+            self.history().len(),
+            self.current_player()
+        )
+    }
+}
+
+impl Clone for Box<dyn State> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// Checks that `player` may act with a single action at `state`; the common preamble of
+/// `apply_action` implementations.
+pub fn check_turn(state: &dyn State, player: Player) -> Result<(), GameError> {
+    let to_act = state.current_player();
+    if to_act == Player::Terminal {
+        return Err(GameError::GameOver {
+            state: state.describe(),
+        });
+    }
+    if to_act != player {
+        return Err(GameError::OutOfTurn {
+            player,
+            to_act,
+            state: state.describe(),
+        });
+    }
+    Ok(())
+}
+
+/// Rank rewards: seat i gets (seats i beat − seats that beat i) / (n − 1).
+pub fn rank_rewards(points: &[f64]) -> Vec<f64> {
+    let n = points.len();
+    if n < 2 {
+        return vec![0.0; n];
+    }
+    points
+        .iter()
+        .map(|&mine| {
+            let beat = points.iter().filter(|&&o| mine > o).count() as f64;
+            let lost = points.iter().filter(|&&o| o > mine).count() as f64;
+            (beat - lost) / (n as f64 - 1.0)
+        })
+        .collect()
+}
+
+/// Points rewards: each seat's points minus the mean of all seats' points.
+pub fn points_rewards(points: &[f64]) -> Vec<f64> {
+    let mean = points.iter().sum::<f64>() / points.len().max(1) as f64;
+    points.iter().map(|p| p - mean).collect()
+}

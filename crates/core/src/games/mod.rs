@@ -1,0 +1,3 @@
+//! One module per game. A new game is a module here plus one line in `registry::entries`.
+
+pub mod pokeros;

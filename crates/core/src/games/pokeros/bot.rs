@@ -1,0 +1,35 @@
+//! The prototype's greedy bot: try every (cell, card) pair and take the one whose hands sum
+//! to the most points, ignoring the multiplier; ties go to the last pair tried, in cell-major,
+//! card-minor order (cards in id order). No lookahead.
+
+use super::PokerosState;
+use super::rules::base_score;
+use crate::env::GameRng;
+use crate::game::{Action, State};
+
+/// The greedy action for the seat to move.
+pub fn greedy_action(state: &PokerosState) -> Action {
+    let seat = state.to_move();
+    let config = state.config();
+    let slots = config.slots();
+    let hand: Vec<_> = state.hand(seat).iter().collect();
+    let mut best: Option<(u32, Action)> = None;
+    state.board().for_each_legal(config.run_cap, |cell| {
+        for (slot, &card) in hand.iter().enumerate() {
+            let score = base_score(state.board(), cell, card, config);
+            if best.is_none_or(|(b, _)| score >= b) {
+                best = Some((score, (cell * slots + slot) as Action));
+            }
+        }
+    });
+    best.expect("the seat to move has a legal placement").1
+}
+
+/// The heuristic entry point for the registry.
+pub fn heuristic(state: &dyn State, _seat: usize, _rng: &mut GameRng) -> Action {
+    let state = state
+        .as_any()
+        .downcast_ref::<PokerosState>()
+        .expect("the Pokeros bot plays Pokeros states");
+    greedy_action(state)
+}

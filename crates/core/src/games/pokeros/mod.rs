@@ -1,0 +1,326 @@
+//! Pokeros (RULES.md §1): poker hands laid as tiles on a grid, scored as they form.
+//!
+//! | fact | value |
+//! |---|---|
+//! | name | `pokeros` |
+//! | players | 2–4 (`players`, default 2) |
+//! | chance | explicit: the centre card, every card dealt, one outcome per card id |
+//! | information | imperfect: hands are private (public with `hand_size=0`) |
+//! | utility | zero-sum (rank rewards, or points minus the mean) |
+//! | reward model | terminal (rank), or per placement (`reward=points`) |
+//!
+//! Actions: `cell * slots + slot`, where `cell = row * board_size + col` and `slot` is the
+//! index of the card in the mover's hand sorted by card id (`slots = max(hand_size, 1)`).
+//! Chance outcomes are card ids (`0..55`, see `cards.rs`).
+
+pub mod bot;
+pub mod rules;
+mod state;
+
+use std::sync::Arc;
+
+use crate::cards::{CardSet, Rank};
+use crate::game::{
+    ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
+};
+use crate::poker::window::{NUM_WINDOW_HANDS, StraightRanks};
+use crate::registry::{GameEntry, ParamKind, ParamSpec, Params};
+
+pub use state::PokerosState;
+
+/// The game's facts.
+pub static INFO: GameInfo = GameInfo {
+    name: "pokeros",
+    long_name: "Pokeros",
+    description: "Poker hands laid as tiles: place cards next to cards on a grid; every \
+                  contiguous window of 2-5 cards through the new card that forms a poker hand \
+                  scores.",
+    min_players: 2,
+    max_players: 4,
+    chance: ChanceMode::ExplicitStochastic,
+    information: Information::Imperfect,
+    dynamics: Dynamics::Sequential,
+    utility: Utility::ZeroSum,
+    reward_model: RewardModel::Terminal,
+};
+
+/// The game's parameters.
+pub static PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "players",
+        kind: ParamKind::Int { min: 2, max: 4 },
+        default: "2",
+        description: "number of seats",
+    },
+    ParamSpec {
+        name: "hand_size",
+        kind: ParamKind::Int { min: 0, max: 5 },
+        default: "3",
+        description: "cards in each private hand; 0 = flip the top card and place it",
+    },
+    ParamSpec {
+        name: "board_size",
+        kind: ParamKind::Int { min: 3, max: 31 },
+        default: "15",
+        description: "the board is a board_size x board_size window, first card in the middle",
+    },
+    ParamSpec {
+        name: "run_cap_check",
+        kind: ParamKind::Choice {
+            options: &["line", "prototype"],
+        },
+        default: "line",
+        description: "line: no row or column run through the new card longer than 5; \
+                      prototype: each neighbour's run checked on its own (lines up to 9)",
+    },
+    ParamSpec {
+        name: "multiplier",
+        kind: ParamKind::Choice {
+            options: &["hands", "cross", "none"],
+        },
+        default: "hands",
+        description: "hands: m scoring hands pay x m each; cross: x2 when both axes score; \
+                      none: no multiplier",
+    },
+    ParamSpec {
+        name: "scores",
+        kind: ParamKind::Choice {
+            options: &["final", "original"],
+        },
+        default: "final",
+        description: "score table: the author's final table or the first one",
+    },
+    ParamSpec {
+        name: "deck",
+        kind: ParamKind::Choice {
+            options: &["full", "stripped"],
+        },
+        default: "full",
+        description: "full: 52 cards; stripped: 7 to A, 32 cards (A-7-8-9-T is a straight)",
+    },
+    ParamSpec {
+        name: "wildcards",
+        kind: ParamKind::Int { min: 0, max: 2 },
+        default: "0",
+        description: "jokers in the deck; wild on the board, chosen per window",
+    },
+    ParamSpec {
+        name: "reward",
+        kind: ParamKind::Choice {
+            options: &["rank", "points"],
+        },
+        default: "rank",
+        description: "rank: rank rewards at the end; points: points minus the mean, paid as \
+                      they are scored",
+    },
+];
+
+/// The registry entry.
+pub const ENTRY: GameEntry = GameEntry {
+    info: &INFO,
+    params: PARAMS,
+    build,
+    heuristic: bot::heuristic,
+};
+
+fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
+    Ok(Arc::new(PokerosGame::new(params)?))
+}
+
+/// How a placement's run length is capped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunCapCheck {
+    /// The whole row and column run through the new card is at most 5.
+    Line,
+    /// Each neighbour's run on its own is at most 4 (the prototype; lines up to 9).
+    Prototype,
+}
+
+/// How the number of scoring hands multiplies their scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Multiplier {
+    /// m scoring hands pay their score × m each.
+    Hands,
+    /// ×2 only when both axes score.
+    Cross,
+    /// No multiplier.
+    None,
+}
+
+/// The author's final score table, indexed by `WindowHand`.
+pub const SCORES_FINAL: [u32; NUM_WINDOW_HANDS] = [1, 2, 2, 3, 4, 4, 5, 5, 8, 10, 10, 10, 20, 40, 60];
+/// The author's first score table, indexed by `WindowHand`.
+pub const SCORES_ORIGINAL: [u32; NUM_WINDOW_HANDS] =
+    [1, 4, 3, 2, 12, 5, 10, 30, 25, 20, 16, 7, 14, 40, 100];
+
+/// Typed parameters of a Pokeros game.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Number of seats.
+    pub players: usize,
+    /// Cards per hand (0 = flip and place the top card).
+    pub hand_size: usize,
+    /// Board side.
+    pub board_size: usize,
+    /// Run cap rule.
+    pub run_cap: RunCapCheck,
+    /// Multiplier rule.
+    pub multiplier: Multiplier,
+    /// Score per window classification.
+    pub scores: [u32; NUM_WINDOW_HANDS],
+    /// The straight ranks of the deck.
+    pub straights: StraightRanks,
+    /// The deck (ordinary cards and jokers).
+    pub deck: CardSet,
+    /// Rank rewards (false: points minus the mean).
+    pub rank_reward: bool,
+}
+
+impl Config {
+    /// Action slots per cell.
+    pub fn slots(&self) -> usize {
+        self.hand_size.max(1)
+    }
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.board_size * self.board_size
+    }
+    /// The centre cell.
+    pub fn centre(&self) -> usize {
+        let c = self.board_size / 2;
+        c * self.board_size + c
+    }
+    /// The most points a placement can score.
+    fn max_placement_points(&self) -> u32 {
+        let top = *self.scores.iter().max().unwrap();
+        top * 4 * 4
+    }
+}
+
+/// A Pokeros game: validated parameters and the tables derived from them.
+#[derive(Debug)]
+pub struct PokerosGame {
+    params: Params,
+    config: Config,
+}
+
+impl PokerosGame {
+    /// Builds the game from validated parameters.
+    pub fn new(params: Params) -> Result<Self, GameError> {
+        let deck_kind = params.choice("deck");
+        let straights = if deck_kind == "stripped" {
+            StraightRanks::STRIPPED
+        } else {
+            StraightRanks::FULL
+        };
+        let config = Config {
+            players: params.int("players") as usize,
+            hand_size: params.int("hand_size") as usize,
+            board_size: params.int("board_size") as usize,
+            run_cap: match params.choice("run_cap_check") {
+                "prototype" => RunCapCheck::Prototype,
+                _ => RunCapCheck::Line,
+            },
+            multiplier: match params.choice("multiplier") {
+                "cross" => Multiplier::Cross,
+                "none" => Multiplier::None,
+                _ => Multiplier::Hands,
+            },
+            scores: if params.choice("scores") == "original" {
+                SCORES_ORIGINAL
+            } else {
+                SCORES_FINAL
+            },
+            straights,
+            deck: CardSet::deck(
+                if deck_kind == "stripped" {
+                    Rank::SEVEN
+                } else {
+                    Rank::TWO
+                },
+                params.int("wildcards") as u8,
+            ),
+            rank_reward: params.choice("reward") == "rank",
+        };
+        let cards_needed = 1 + config.players * config.hand_size;
+        if cards_needed > config.deck.len() as usize {
+            return Err(GameError::InvalidParameter {
+                game: INFO.name.to_string(),
+                name: "hand_size".to_string(),
+                value: config.hand_size.to_string(),
+                allowed: format!(
+                    "at most {} with {} players and a {}-card deck",
+                    (config.deck.len() as usize - 1) / config.players,
+                    config.players,
+                    config.deck.len()
+                ),
+            });
+        }
+        Ok(PokerosGame { params, config })
+    }
+
+    /// The typed parameters.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// A new state with the game's configuration.
+    pub fn initial_state(self: &Arc<Self>) -> PokerosState {
+        PokerosState::new(Arc::new(self.config.clone()), self.params.clone())
+    }
+}
+
+impl Game for PokerosGame {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+    fn params(&self) -> &Params {
+        &self.params
+    }
+    fn num_players(&self) -> usize {
+        self.config.players
+    }
+    fn num_distinct_actions(&self) -> usize {
+        self.config.cells() * self.config.slots()
+    }
+    fn max_chance_outcomes(&self) -> usize {
+        crate::cards::NUM_CARD_IDS
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![state::observation_size(&self.config)]
+    }
+    fn min_utility(&self) -> f64 {
+        if self.config.rank_reward {
+            -1.0
+        } else {
+            -self.max_utility()
+        }
+    }
+    fn max_utility(&self) -> f64 {
+        if self.config.rank_reward {
+            1.0
+        } else {
+            (self.config.deck.len() * self.config.max_placement_points()) as f64
+        }
+    }
+    fn utility_sum(&self) -> Option<f64> {
+        Some(0.0)
+    }
+    fn max_game_length(&self) -> usize {
+        2 * self.config.deck.len() as usize
+    }
+    fn new_initial_state(&self) -> Box<dyn State> {
+        Box::new(PokerosState::new(
+            Arc::new(self.config.clone()),
+            self.params.clone(),
+        ))
+    }
+    fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError> {
+        let mut state = PokerosState::new(Arc::new(self.config.clone()), self.params.clone());
+        crate::serial::replay(&mut state, &self.params, INFO.name, text)?;
+        Ok(Box::new(state))
+    }
+}
+
+#[cfg(test)]
+mod tests;
