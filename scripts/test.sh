@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every test on a fresh machine: Rust formatting, clippy, cargo tests, then builds the
+# Python module into a virtual environment it creates (.venv) and runs pytest, including the
+# gRPC end-to-end tests against the real checkraise-server binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy -D warnings"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo test"
+cargo test --workspace --exclude checkraise-py
+
+step "release build of checkraise-server"
+cargo build --release -p checkraise-grpc --bin checkraise-server
+
+step "Python virtual environment (.venv)"
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -r requirements-dev.txt
+
+step "build and install the checkraise Python module"
+.venv/bin/maturin develop --release --quiet
+
+step "pytest"
+CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" .venv/bin/python -m pytest -q tests
