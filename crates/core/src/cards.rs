@@ -41,7 +41,10 @@ impl Rank {
     /// The rank for a character.
     pub fn from_char(c: char) -> Option<Rank> {
         let c = c.to_ascii_uppercase() as u8;
-        RANK_CHARS.iter().position(|&r| r == c).map(|i| Rank(i as u8))
+        RANK_CHARS
+            .iter()
+            .position(|&r| r == c)
+            .map(|i| Rank(i as u8))
     }
 
     /// The face value used by Poker Chess's card table: A = 1, 2..10, J = 11, Q = 12, K = 13.
@@ -63,7 +66,10 @@ impl Suit {
     /// The suit for a character.
     pub fn from_char(c: char) -> Option<Suit> {
         let c = c.to_ascii_lowercase() as u8;
-        SUIT_CHARS.iter().position(|&s| s == c).map(|i| Suit(i as u8))
+        SUIT_CHARS
+            .iter()
+            .position(|&s| s == c)
+            .map(|i| Suit(i as u8))
     }
 
     /// Whether the suit is red (diamonds, hearts).

@@ -7,6 +7,7 @@
 
 pub mod bots;
 pub mod cards;
+pub mod conformance;
 pub mod env;
 pub mod game;
 pub mod games;

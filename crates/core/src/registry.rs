@@ -31,6 +31,8 @@ pub enum ParamKind {
         /// The allowed words.
         options: &'static [&'static str],
     },
+    /// Free text (e.g. a FEN position), validated by the game's constructor.
+    Text,
 }
 
 /// One parameter of a game: name, type, default and meaning.
@@ -48,7 +50,6 @@ pub struct ParamSpec {
 
 /// A validated parameter value.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
 pub enum ParamValue {
     /// An integer.
     Int(i64),
@@ -56,6 +57,8 @@ pub enum ParamValue {
     Bool(bool),
     /// A choice word.
     Choice(String),
+    /// Free text.
+    Text(String),
 }
 
 impl fmt::Display for ParamValue {
@@ -63,7 +66,7 @@ impl fmt::Display for ParamValue {
         match self {
             ParamValue::Int(v) => write!(f, "{v}"),
             ParamValue::Bool(v) => write!(f, "{v}"),
-            ParamValue::Choice(v) => f.write_str(v),
+            ParamValue::Choice(v) | ParamValue::Text(v) => f.write_str(v),
         }
     }
 }
@@ -94,6 +97,13 @@ impl Params {
         match self.values.get(name) {
             Some(ParamValue::Choice(v)) => v,
             other => panic!("parameter {name} is not a choice: {other:?}"),
+        }
+    }
+    /// A text parameter.
+    pub fn text(&self, name: &str) -> &str {
+        match self.values.get(name) {
+            Some(ParamValue::Text(v)) => v,
+            other => panic!("parameter {name} is not text: {other:?}"),
         }
     }
     /// All values by name.
@@ -207,6 +217,7 @@ fn parse_value(game: &str, spec: &ParamSpec, text: &str) -> Result<ParamValue, G
                 Err(bad(format!("one of: {}", options.join(", "))))
             }
         }
+        ParamKind::Text => Ok(ParamValue::Text(text.to_string())),
     }
 }
 
@@ -239,12 +250,14 @@ pub fn make_game_from_string(text: &str) -> Result<Arc<dyn Game>, GameError> {
                 allowed: "name(key=value,key=value)".to_string(),
             })?;
         for item in inner.split(',').filter(|s| !s.trim().is_empty()) {
-            let (k, v) = item.split_once('=').ok_or_else(|| GameError::InvalidParameter {
-                game: name.to_string(),
-                name: item.trim().to_string(),
-                value: String::new(),
-                allowed: "key=value".to_string(),
-            })?;
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| GameError::InvalidParameter {
+                    game: name.to_string(),
+                    name: item.trim().to_string(),
+                    value: String::new(),
+                    allowed: "key=value".to_string(),
+                })?;
             pairs.push((k.trim().to_string(), v.trim().to_string()));
         }
     }

@@ -148,7 +148,8 @@ pub enum Multiplier {
 }
 
 /// The author's final score table, indexed by `WindowHand`.
-pub const SCORES_FINAL: [u32; NUM_WINDOW_HANDS] = [1, 2, 2, 3, 4, 4, 5, 5, 8, 10, 10, 10, 20, 40, 60];
+pub const SCORES_FINAL: [u32; NUM_WINDOW_HANDS] =
+    [1, 2, 2, 3, 4, 4, 5, 5, 8, 10, 10, 10, 20, 40, 60];
 /// The author's first score table, indexed by `WindowHand`.
 pub const SCORES_ORIGINAL: [u32; NUM_WINDOW_HANDS] =
     [1, 4, 3, 2, 12, 5, 10, 30, 25, 20, 16, 7, 14, 40, 100];

@@ -58,7 +58,10 @@ impl Board {
     /// The cell one step from `cell` in direction (dx, dy), if inside the window.
     #[inline]
     fn step(&self, cell: usize, dx: isize, dy: isize) -> Option<usize> {
-        let (x, y) = ((cell % self.size) as isize + dx, (cell / self.size) as isize + dy);
+        let (x, y) = (
+            (cell % self.size) as isize + dx,
+            (cell / self.size) as isize + dy,
+        );
         let s = self.size as isize;
         (x >= 0 && y >= 0 && x < s && y < s).then(|| (y * s + x) as usize)
     }
@@ -124,7 +127,7 @@ impl Board {
             let back = self.run_len(cell, -dx, -dy, MAX_RUN);
             let fwd = self.run_len(cell, dx, dy, MAX_RUN);
             match check {
-                RunCapCheck::Line => back + fwd + 1 <= MAX_RUN,
+                RunCapCheck::Line => back + fwd < MAX_RUN,
                 RunCapCheck::Prototype => back < MAX_RUN && fwd < MAX_RUN,
             }
         })

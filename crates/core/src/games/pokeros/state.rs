@@ -154,7 +154,8 @@ impl PokerosState {
 
     fn card_in_slot(&self, seat: usize, slot: usize) -> Option<Card> {
         let hand = self.hands[seat];
-        (slot < hand.len() as usize).then(|| Card(crate::env::nth_set_bit(hand.0, slot as u32) as u8))
+        (slot < hand.len() as usize)
+            .then(|| Card(crate::env::nth_set_bit(hand.0, slot as u32) as u8))
     }
 
     /// Moves on to the next node after the state changed: deals, turn starts and the end.
@@ -212,7 +213,10 @@ impl PokerosState {
             _ => {
                 return Err(self.illegal(
                     action,
-                    format!("card id {action} is not in the deck ({} cards left)", self.deck.len()),
+                    format!(
+                        "card id {action} is not in the deck ({} cards left)",
+                        self.deck.len()
+                    ),
                 ));
             }
         };
@@ -361,7 +365,10 @@ impl PokerosState {
     }
 
     fn hand_text(hand: CardSet) -> String {
-        hand.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+        hand.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// A history entry as seat `viewer` saw it.
@@ -551,8 +558,12 @@ impl State for PokerosState {
                     .split_once(',')
                     .ok_or_else(|| bad("expected CARD@X,Y, e.g. Kd@1,0".to_string()))?;
                 let (x, y): (i32, i32) = (
-                    xs.trim().parse().map_err(|_| bad(format!("'{xs}' is not a column")))?,
-                    ys.trim().parse().map_err(|_| bad(format!("'{ys}' is not a row")))?,
+                    xs.trim()
+                        .parse()
+                        .map_err(|_| bad(format!("'{xs}' is not a column")))?,
+                    ys.trim()
+                        .parse()
+                        .map_err(|_| bad(format!("'{ys}' is not a row")))?,
                 );
                 let cell = self
                     .cell_at(x, y)
@@ -566,7 +577,9 @@ impl State for PokerosState {
                         .ok_or_else(|| bad(format!("no hand slot '{slot}'")))?;
                     return Ok((cell * slots + slot) as Action);
                 }
-                let card: Card = card_text.parse().map_err(|e: crate::cards::BadCard| bad(e.to_string()))?;
+                let card: Card = card_text
+                    .parse()
+                    .map_err(|e: crate::cards::BadCard| bad(e.to_string()))?;
                 let hand = self.hands[seat];
                 if !hand.contains(card) {
                     return Err(bad(format!("{card} is not in seat {seat}'s hand")));
@@ -604,8 +617,7 @@ impl State for PokerosState {
         let n = self.config.players;
         for s in 0..n {
             out[at + s] = self.points[s] as f32 / 100.0;
-            out[at + MAX_SEATS + s] =
-                self.hands[s].len() as f32 / self.config.slots() as f32;
+            out[at + MAX_SEATS + s] = self.hands[s].len() as f32 / self.config.slots() as f32;
         }
         at += 2 * MAX_SEATS;
         out[at + player] = 1.0;
@@ -624,7 +636,10 @@ impl State for PokerosState {
         for seat in 0..self.config.players {
             if seat != player {
                 if self.hands_public() {
-                    s.push_str(&format!("s{seat} shows: {}\n", Self::hand_text(self.hands[seat])));
+                    s.push_str(&format!(
+                        "s{seat} shows: {}\n",
+                        Self::hand_text(self.hands[seat])
+                    ));
                 } else {
                     s.push_str(&format!("s{seat} holds {} cards\n", self.hands[seat].len()));
                 }
@@ -711,10 +726,12 @@ impl State for PokerosState {
                 Player::Chance => map[entry.action as usize] as Action,
                 _ => {
                     let m = moves.next().expect("one move per seat action");
-                    out.action_for(m.card, m.cell).expect("the placed card is held")
+                    out.action_for(m.card, m.cell)
+                        .expect("the placed card is held")
                 }
             };
-            out.apply_action(action).expect("a resampled history replays");
+            out.apply_action(action)
+                .expect("a resampled history replays");
         }
         Box::new(out)
     }
@@ -743,6 +760,11 @@ impl fmt::Display for PokerosState {
                 Self::hand_text(self.hands[seat])
             )?;
         }
-        write!(f, "deck: {} cards; to act: {}", self.deck.len(), self.current_player())
+        write!(
+            f,
+            "deck: {} cards; to act: {}",
+            self.deck.len(),
+            self.current_player()
+        )
     }
 }

@@ -1,0 +1,432 @@
+//! Conformance checks every game must pass (DESIGN.md, "Tests and conformance gates"): the
+//! generic random simulation, the information-hiding check by resampling, and playthrough
+//! golden files. Each game joins with one line in `crates/core/tests/conformance.rs`.
+
+use std::collections::HashSet;
+use std::fmt::Write;
+use std::sync::Arc;
+
+use crate::env::GameRng;
+use crate::game::{Action, Game, Player, State};
+use crate::registry;
+
+/// Makes a game from `name(k=v,...)` text, panicking with the engine's message on error.
+pub fn game(spec: &str) -> Arc<dyn Game> {
+    registry::make_game_from_string(spec).unwrap_or_else(|e| panic!("{spec}: {e}"))
+}
+
+/// The seats that may act at `state` (the current seat, or all at a simultaneous node).
+fn acting_seats(state: &dyn State) -> Vec<usize> {
+    match state.current_player() {
+        Player::Seat(s) => vec![s],
+        Player::Simultaneous => (0..state.num_players()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Checks every invariant of DESIGN.md's random simulation at one state.
+fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool) {
+    let n = game.num_players();
+    let ctx = || format!("{}: {}\n{state}", game.info().name, state.describe());
+    // Observations: declared shape, finite, for every seat.
+    let size = game.observation_size();
+    let mut obs = vec![0f32; size];
+    for p in 0..n {
+        obs.fill(f32::NAN);
+        state.observation_tensor(p, &mut obs);
+        assert!(
+            obs.iter().all(|x| x.is_finite()),
+            "non-finite observation, {}",
+            ctx()
+        );
+        let _ = state.observation_string(p);
+        let _ = state.information_state_string(p);
+        let _ = state.view(Some(p));
+    }
+    let _ = state.view(None);
+    // Returns within bounds, zero-sum where declared.
+    let returns = state.returns();
+    assert_eq!(returns.len(), n);
+    for r in &returns {
+        assert!(
+            *r >= game.min_utility() - 1e-9 && *r <= game.max_utility() + 1e-9,
+            "return {r} outside [{}, {}], {}",
+            game.min_utility(),
+            game.max_utility(),
+            ctx()
+        );
+    }
+    if let Some(total) = game.utility_sum() {
+        let sum: f64 = returns.iter().sum();
+        assert!(
+            (sum - total).abs() < 1e-6,
+            "returns {returns:?} do not sum to {total}, {}",
+            ctx()
+        );
+    }
+    assert_eq!(state.rewards().len(), n);
+    if state.is_terminal() {
+        for p in 0..n {
+            assert!(state.legal_actions_for(Player::Seat(p)).is_empty());
+        }
+        return;
+    }
+    if state.is_chance_node() {
+        let outcomes = state.chance_outcomes();
+        assert!(
+            !outcomes.is_empty(),
+            "chance node without outcomes, {}",
+            ctx()
+        );
+        let total: f64 = outcomes.iter().map(|o| o.1).sum();
+        assert!(
+            (total - 1.0).abs() < 1e-9,
+            "chance probabilities sum to {total}, {}",
+            ctx()
+        );
+        let actions: Vec<Action> = outcomes.iter().map(|o| o.0).collect();
+        assert!(
+            actions.windows(2).all(|w| w[0] < w[1]),
+            "chance outcomes unsorted"
+        );
+        assert!(
+            actions
+                .iter()
+                .all(|&a| (a as usize) < game.max_chance_outcomes())
+        );
+        assert_eq!(state.legal_actions_for(Player::Chance), actions);
+        check_strings(state, Player::Chance, &actions);
+        return;
+    }
+    let num_actions = game.num_distinct_actions();
+    let mut mask = vec![false; num_actions];
+    for seat in acting_seats(state) {
+        let player = Player::Seat(seat);
+        let actions = state.legal_actions_for(player);
+        assert!(
+            !actions.is_empty(),
+            "no legal actions for {player}, {}",
+            ctx()
+        );
+        assert!(
+            actions.windows(2).all(|w| w[0] < w[1]),
+            "legal actions unsorted, {}",
+            ctx()
+        );
+        assert!(actions.iter().all(|&a| (a as usize) < num_actions));
+        state.legal_action_mask(player, &mut mask);
+        let from_mask: Vec<Action> = (0..num_actions as Action)
+            .filter(|&a| mask[a as usize])
+            .collect();
+        assert_eq!(from_mask, actions, "mask differs from the list, {}", ctx());
+        check_strings(state, player, &actions);
+        if deep && !state.is_simultaneous_node() {
+            // Each legal action applies (a sample of them, to keep the test fast).
+            let tries = actions.len().min(6);
+            for _ in 0..tries {
+                let a = rng.choose(&actions);
+                let mut copy = state.clone_box();
+                copy.apply_action(a)
+                    .unwrap_or_else(|e| panic!("legal {a} failed: {e}"));
+            }
+            // An illegal action is refused and changes nothing.
+            if let Some(bad) = (0..num_actions as Action).find(|a| !actions.contains(a)) {
+                let mut copy = state.clone_box();
+                assert!(copy.apply_action(bad).is_err(), "illegal {bad} accepted");
+                assert_eq!(copy.serialize(), state.serialize());
+            }
+            let mut copy = state.clone_box();
+            assert!(copy.apply_action(num_actions as Action + 7).is_err());
+        }
+    }
+    if deep {
+        // Clone and serialize round trips.
+        let text = state.serialize();
+        let back = game
+            .deserialize_state(&text)
+            .unwrap_or_else(|e| panic!("deserialize failed: {e}, {}", ctx()));
+        assert_eq!(back.serialize(), text);
+        assert_eq!(back.to_string(), state.to_string());
+        assert_eq!(back.history(), state.history());
+        for p in 0..n {
+            assert_eq!(back.observation_string(p), state.observation_string(p));
+        }
+        let copy = state.clone_box();
+        assert_eq!(copy.serialize(), text);
+    }
+}
+
+/// Action strings are unique among `actions` and round-trip.
+fn check_strings(state: &dyn State, player: Player, actions: &[Action]) {
+    let mut seen = HashSet::new();
+    for &a in actions {
+        let s = state.action_to_string(player, a);
+        assert!(
+            seen.insert(s.clone()),
+            "action string '{s}' repeats for {player}"
+        );
+        let back = state
+            .string_to_action(player, &s)
+            .unwrap_or_else(|e| panic!("'{s}' does not parse back: {e}"));
+        assert_eq!(back, a, "'{s}' parses to {back}, not {a}");
+    }
+}
+
+/// Checks that resampling seat p's hidden information leaves what p sees unchanged.
+pub fn check_information_hiding(game: &dyn Game, state: &dyn State, rng: &mut GameRng) {
+    let n = state.num_players();
+    let size = game.observation_size();
+    let mut a = vec![0f32; size];
+    let mut b = vec![0f32; size];
+    for p in 0..n {
+        for _ in 0..2 {
+            let other = state.resample_from_infostate(p, rng);
+            assert_eq!(other.current_player(), state.current_player());
+            state.observation_tensor(p, &mut a);
+            other.observation_tensor(p, &mut b);
+            assert_eq!(
+                a, b,
+                "seat {p}'s observation changed on resampling\n{state}\n{other}"
+            );
+            assert_eq!(
+                state.observation_string(p),
+                other.observation_string(p),
+                "seat {p}'s observation string changed on resampling"
+            );
+            assert_eq!(
+                state.information_state_string(p),
+                other.information_state_string(p),
+                "seat {p}'s information state changed on resampling"
+            );
+            assert_eq!(
+                state.legal_actions_for(Player::Seat(p)),
+                other.legal_actions_for(Player::Seat(p)),
+                "seat {p}'s legal actions changed on resampling"
+            );
+            assert_eq!(
+                state.view(Some(p)),
+                other.view(Some(p)),
+                "seat {p}'s view changed on resampling"
+            );
+            assert_eq!(
+                state.view(None),
+                other.view(None),
+                "the public view changed"
+            );
+        }
+    }
+}
+
+/// Plays `games` random games of `spec` from `seed`, checking every invariant at every
+/// state (deeply at `deep_every`-th states) and information hiding along the way.
+pub fn random_simulation(spec: &str, games: u64, seed: u64) {
+    let game = game(spec);
+    let n = game.num_players();
+    for g in 0..games {
+        let mut rng = GameRng::new(seed.wrapping_add(g));
+        let mut state = game.new_initial_state();
+        let mut trajectory = Vec::new();
+        let mut steps = 0;
+        while !state.is_terminal() {
+            let deep = steps % 7 == 0;
+            check_state(game.as_ref(), state.as_ref(), &mut rng, deep);
+            if steps % 11 == 0 {
+                check_information_hiding(game.as_ref(), state.as_ref(), &mut rng);
+            }
+            match state.current_player() {
+                Player::Chance => {
+                    let a = state.sample_chance_outcome(&mut rng);
+                    state.apply_action(a).unwrap();
+                    trajectory.push(a);
+                }
+                Player::Simultaneous => {
+                    let joint: Vec<Action> = (0..n)
+                        .map(|p| rng.choose(&state.legal_actions_for(Player::Seat(p))))
+                        .collect();
+                    state.apply_actions(&joint).unwrap();
+                    trajectory.extend(joint);
+                }
+                Player::Seat(p) => {
+                    let a = rng.choose(&state.legal_actions_for(Player::Seat(p)));
+                    let mut copy = state.clone_box();
+                    assert!(
+                        copy.apply_actions(&vec![a; n]).is_err(),
+                        "a joint action at a sequential node was accepted"
+                    );
+                    state.apply_action(a).unwrap();
+                    trajectory.push(a);
+                }
+                Player::Terminal => unreachable!(),
+            }
+            steps += 1;
+            assert!(
+                steps <= game.max_game_length(),
+                "{spec}: game longer than max_game_length {}",
+                game.max_game_length()
+            );
+        }
+        check_state(game.as_ref(), state.as_ref(), &mut rng, true);
+        check_information_hiding(game.as_ref(), state.as_ref(), &mut rng);
+        let mut after = state.clone_box();
+        assert!(
+            after.apply_action(0).is_err(),
+            "an action on a finished game was accepted"
+        );
+    }
+    // Same seed, same game.
+    for g in 0..games.min(3) {
+        let a = random_trajectory(game.as_ref(), seed.wrapping_add(g));
+        let b = random_trajectory(game.as_ref(), seed.wrapping_add(g));
+        assert_eq!(a, b, "{spec}: the same seed played differently");
+    }
+}
+
+/// A random game from a seed: every action and chance outcome, and the returns.
+pub fn random_trajectory(game: &dyn Game, seed: u64) -> (Vec<Action>, Vec<f64>) {
+    let n = game.num_players();
+    let mut rng = GameRng::new(seed);
+    let mut state = game.new_initial_state();
+    let mut actions = Vec::new();
+    while !state.is_terminal() {
+        match state.current_player() {
+            Player::Chance => {
+                let a = state.sample_chance_outcome(&mut rng);
+                state.apply_action(a).unwrap();
+                actions.push(a);
+            }
+            Player::Simultaneous => {
+                let joint: Vec<Action> = (0..n)
+                    .map(|p| rng.choose(&state.legal_actions_for(Player::Seat(p))))
+                    .collect();
+                state.apply_actions(&joint).unwrap();
+                actions.extend(joint);
+            }
+            player => {
+                let a = rng.choose(&state.legal_actions_for(player));
+                state.apply_action(a).unwrap();
+                actions.push(a);
+            }
+        }
+    }
+    (actions, state.returns())
+}
+
+/// A playthrough: a fixed seeded random game with every observation, legal action and
+/// return written out, for golden-file diffs.
+pub fn playthrough(spec: &str, seed: u64) -> String {
+    let game = game(spec);
+    let n = game.num_players();
+    let mut rng = GameRng::new(seed);
+    let mut state = game.new_initial_state();
+    let mut out = String::new();
+    let _ = writeln!(out, "game: {spec}");
+    let _ = writeln!(out, "seed: {seed}");
+    let _ = writeln!(
+        out,
+        "num_players: {n}\nnum_distinct_actions: {}\nmax_chance_outcomes: {}\nobservation_shape: {:?}\nutility: [{}, {}]\n",
+        game.num_distinct_actions(),
+        game.max_chance_outcomes(),
+        game.observation_shape(),
+        game.min_utility(),
+        game.max_utility()
+    );
+    let mut step = 0;
+    loop {
+        let _ = writeln!(out, "# step {step}: {}", state.current_player());
+        let _ = writeln!(out, "{state}");
+        for p in 0..n {
+            let _ = writeln!(out, "observation_string({p}):");
+            for line in state.observation_string(p).lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        let _ = writeln!(out, "returns: {:?}", state.returns());
+        if state.is_terminal() {
+            break;
+        }
+        let chosen: Vec<(Player, Action)> = match state.current_player() {
+            Player::Chance => {
+                let outcomes = state.chance_outcomes();
+                let _ = writeln!(
+                    out,
+                    "chance outcomes: {} (p = {:.6} first)",
+                    outcomes.len(),
+                    outcomes[0].1
+                );
+                vec![(Player::Chance, state.sample_chance_outcome(&mut rng))]
+            }
+            Player::Simultaneous => (0..n)
+                .map(|p| {
+                    let player = Player::Seat(p);
+                    let acts = state.legal_actions_for(player);
+                    write_legal(&mut out, state.as_ref(), player, &acts);
+                    (player, rng.choose(&acts))
+                })
+                .collect(),
+            player => {
+                let acts = state.legal_actions_for(player);
+                write_legal(&mut out, state.as_ref(), player, &acts);
+                vec![(player, rng.choose(&acts))]
+            }
+        };
+        for (player, a) in &chosen {
+            let _ = writeln!(
+                out,
+                "{player} plays {a} = {}",
+                state.action_to_string(*player, *a)
+            );
+        }
+        if state.is_simultaneous_node() {
+            let joint: Vec<Action> = chosen.iter().map(|c| c.1).collect();
+            state.apply_actions(&joint).unwrap();
+        } else {
+            state.apply_action(chosen[0].1).unwrap();
+        }
+        let _ = writeln!(out, "rewards: {:?}\n", state.rewards());
+        step += 1;
+    }
+    out
+}
+
+fn write_legal(out: &mut String, state: &dyn State, player: Player, acts: &[Action]) {
+    let strings: Vec<String> = acts
+        .iter()
+        .map(|&a| format!("{a}:{}", state.action_to_string(player, a)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "legal {player} ({}): {}",
+        acts.len(),
+        strings.join(" ")
+    );
+}
+
+/// Compares a playthrough with its golden file under `dir`; with the environment variable
+/// `CHECKRAISE_UPDATE_PLAYTHROUGHS=1` the file is (re)written instead.
+pub fn check_playthrough(dir: &std::path::Path, file: &str, spec: &str, seed: u64) {
+    let text = playthrough(spec, seed);
+    let path = dir.join(file);
+    let update = std::env::var("CHECKRAISE_UPDATE_PLAYTHROUGHS").as_deref() == Ok("1");
+    if !path.exists() && std::env::var_os("CI").is_some() && !update {
+        panic!("playthrough {file} is missing; generate it with CHECKRAISE_UPDATE_PLAYTHROUGHS=1");
+    }
+    if update || !path.exists() {
+        std::fs::write(&path, &text).expect("write playthrough");
+        return;
+    }
+    let golden = std::fs::read_to_string(&path).expect("read playthrough");
+    if golden != text {
+        let line = golden
+            .lines()
+            .zip(text.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(golden.lines().count().min(text.lines().count()));
+        panic!(
+            "playthrough {file} differs from the engine at line {}:\n golden: {:?}\n engine: {:?}\n\
+             (rerun with CHECKRAISE_UPDATE_PLAYTHROUGHS=1 if the change is intended)",
+            line + 1,
+            golden.lines().nth(line),
+            text.lines().nth(line)
+        );
+    }
+}
