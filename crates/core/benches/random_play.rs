@@ -33,9 +33,7 @@ fn random_step(
     }
     let pick = |state: &dyn State, seat: usize, mask: &mut [bool], rng: &mut GameRng| {
         state.legal_action_mask(Player::Seat(seat), mask);
-        let count = mask.iter().filter(|m| **m).count();
-        let k = rng.below(count as u64) as usize;
-        mask.iter().enumerate().filter(|m| *m.1).nth(k).unwrap().0 as u32
+        checkraise_core::env::choose_in_mask(mask, rng).expect("a legal action") as u32
     };
     match state.current_player() {
         Player::Seat(s) => {

@@ -116,17 +116,16 @@ impl Board {
                 self.frontier[n / 64] |= 1 << (n % 64);
             }
         }
-        // Only runs along this row and column changed: recheck frontier cells there, up to
-        // one cell past the longest run that can reach the new card.
+        // Only runs along this row and column changed, and only for the first empty cell past
+        // the run through the new card in each direction: an empty cell behind a gap is not
+        // connected to the new card.
         for dir in [EAST, WEST, SOUTH, NORTH] {
             let mut at = cell;
-            for _ in 0..=MAX_RUN {
-                match self.step(at, dir) {
-                    Some(next) => {
-                        at = next;
-                        self.recheck(at);
-                    }
-                    None => break,
+            while let Some(next) = self.step(at, dir) {
+                at = next;
+                if self.cells[at] == EMPTY {
+                    self.recheck(at);
+                    break;
                 }
             }
         }
