@@ -1,0 +1,156 @@
+//! Chess moves as Poker Chess sees them: the move ids of the second step of a turn, the card
+//! table's description of each move (`MoveTraits`), and the card classes a position allows.
+//! Board and generation are the shared `crate::chess` module.
+
+use super::table::{self, MoveTraits, PieceKind};
+use super::{CARD_BASE, PROMOTION_BASE};
+use crate::chess::{Board, Color, File, Move, MoveGenOptions, Piece, PieceSet, Rank, Square};
+
+/// The generator options of Poker Chess: castling allowed from and through attacked
+/// squares, en passant as the parameter says, free promotion.
+pub fn options(en_passant: bool) -> MoveGenOptions {
+    MoveGenOptions {
+        castling: true,
+        castle_through_attacks: true,
+        en_passant,
+        promotions: PieceSet::PROMOTIONS,
+    }
+}
+
+/// The promotion pieces in id order.
+const PROMOTION_ORDER: [Piece; 4] = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight];
+
+/// The table's kind for a chess piece.
+#[inline]
+pub fn kind(piece: Piece) -> PieceKind {
+    match piece {
+        Piece::Pawn => PieceKind::Pawn,
+        Piece::Knight => PieceKind::Knight,
+        Piece::Bishop => PieceKind::Bishop,
+        Piece::Rook => PieceKind::Rook,
+        Piece::Queen => PieceKind::Queen,
+        Piece::King => PieceKind::King,
+    }
+}
+
+/// The move id of a move (see the module docs of `poker_chess`).
+#[inline]
+pub fn encode(mv: Move) -> u32 {
+    match mv.promotion {
+        None => mv.from as u32 * 64 + mv.to as u32,
+        Some(p) => {
+            let (ff, tf) = (mv.from.file() as u32, mv.to.file() as u32);
+            let dir = tf + 1 - ff;
+            let index = PROMOTION_ORDER.iter().position(|&q| q == p).unwrap_or(0) as u32;
+            PROMOTION_BASE + (ff * 3 + dir) * 4 + index
+        }
+    }
+}
+
+/// The move of a move id for a mover of `color`, if the id is a move id.
+pub fn decode(id: u32, color: Color) -> Option<Move> {
+    if id < PROMOTION_BASE {
+        let (from, to) = (
+            Square::index((id / 64) as usize),
+            Square::index((id % 64) as usize),
+        );
+        return (from != to).then_some(Move::new(from, to));
+    }
+    if id >= CARD_BASE {
+        return None;
+    }
+    let k = id - PROMOTION_BASE;
+    let (ff, dir, index) = (k / 12, k / 4 % 3, k % 4);
+    let tf = (ff + dir).checked_sub(1).filter(|&f| f < 8)?;
+    let (from_rank, to_rank) = match color {
+        Color::White => (Rank::Seventh, Rank::Eighth),
+        Color::Black => (Rank::Second, Rank::First),
+    };
+    Some(Move {
+        from: Square::new(File::index(ff as usize), from_rank),
+        to: Square::new(File::index(tf as usize), to_rank),
+        promotion: Some(PROMOTION_ORDER[index as usize]),
+    })
+}
+
+/// The card table's description of `mv`, a pseudo-legal move of the side to move.
+pub fn traits(board: &Board, mv: Move) -> Option<MoveTraits> {
+    let (color, piece) = board.on(mv.from)?;
+    let file_step = (mv.to.file() as i8 - mv.from.file() as i8).abs();
+    let is_en_passant = piece == Piece::Pawn && file_step == 1 && board.on(mv.to).is_none();
+    Some(MoveTraits {
+        piece: kind(piece),
+        to_file: mv.to.file() as u8,
+        is_capture: board.color_on(mv.to) == Some(!color) || is_en_passant,
+        is_en_passant,
+        is_castle: piece == Piece::King && file_step == 2,
+        from_attacked: board.is_attacked(mv.from, !color),
+    })
+}
+
+/// The card classes the side to move can play here: the OR of every move's classes.
+pub fn playable_classes(board: &Board, opts: &MoveGenOptions) -> u32 {
+    let color = board.side_to_move();
+    let mut classes = 0u32;
+    board.for_each_piece_moves(color, opts, |pm| {
+        let attacked = board.is_attacked(pm.from, !color);
+        if attacked {
+            classes |= 1 << table::JOKER;
+        }
+        for to in pm.to {
+            let traits = MoveTraits {
+                piece: kind(pm.piece),
+                to_file: to.file() as u8,
+                is_capture: pm.piece == Piece::Pawn && to.file() != pm.from.file(),
+                is_en_passant: false,
+                is_castle: false,
+                from_attacked: attacked,
+            };
+            classes |= table::move_classes(&traits);
+        }
+    });
+    classes
+}
+
+/// Calls `f` with the id and traits of every move of the side to move that a card of class
+/// `class` allows (promotions once per piece, queen first), in generation order.
+pub fn for_each_allowed(
+    board: &Board,
+    opts: &MoveGenOptions,
+    class: u32,
+    mut f: impl FnMut(u32, Move, &MoveTraits),
+) {
+    let color = board.side_to_move();
+    let last_rank = Rank::Eighth.relative_to(color);
+    board.for_each_piece_moves(color, opts, |pm| {
+        let attacked = board.is_attacked(pm.from, !color);
+        for to in pm.to {
+            let file_step = (to.file() as i8 - pm.from.file() as i8).abs();
+            let is_en_passant = pm.piece == Piece::Pawn && file_step == 1 && board.on(to).is_none();
+            let traits = MoveTraits {
+                piece: kind(pm.piece),
+                to_file: to.file() as u8,
+                is_capture: board.color_on(to) == Some(!color) || is_en_passant,
+                is_en_passant,
+                is_castle: pm.piece == Piece::King && file_step == 2,
+                from_attacked: attacked,
+            };
+            if table::move_classes(&traits) >> class & 1 == 0 {
+                continue;
+            }
+            if pm.piece == Piece::Pawn && to.rank() == last_rank {
+                for p in PROMOTION_ORDER {
+                    let mv = Move {
+                        from: pm.from,
+                        to,
+                        promotion: Some(p),
+                    };
+                    f(encode(mv), mv, &traits);
+                }
+            } else {
+                let mv = Move::new(pm.from, to);
+                f(encode(mv), mv, &traits);
+            }
+        }
+    });
+}
