@@ -67,7 +67,7 @@ fn best_move_for(state: &PokerChessState, card: Card) -> Option<(i64, Action)> {
         state.board(),
         state.move_options(),
         CARD_CLASS[card.0 as usize] as u32,
-        |id, mv, _| {
+        |id, mv| {
             let s = score_move(state, card, mv);
             if best.is_none_or(|(b, bid)| s > b || (s == b && id < bid)) {
                 best = Some((s, id));

@@ -4,7 +4,9 @@
 
 use super::table::{self, MoveTraits, PieceKind};
 use super::{CARD_BASE, PROMOTION_BASE};
-use crate::chess::{Board, Color, File, Move, MoveGenOptions, Piece, PieceSet, Rank, Square};
+use crate::chess::{
+    BitBoard, Board, Color, File, Move, MoveGenOptions, Piece, PieceSet, Rank, Square,
+};
 
 /// The generator options of Poker Chess: castling allowed from and through attacked
 /// squares, en passant as the parameter says, free promotion.
@@ -88,69 +90,127 @@ pub fn traits(board: &Board, mv: Move) -> Option<MoveTraits> {
     })
 }
 
+/// The files (bit f = file f) holding at least one square of `bb`.
+#[inline]
+fn files_of(bb: BitBoard) -> u32 {
+    let mut x = bb.0;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    (x & 0xFF) as u32
+}
+
+/// Odd-numbered files a, c, e, g (bits 0, 2, 4, 6).
+const ODD_FILES: u32 = 0b0101_0101;
+
 /// The card classes the side to move can play here: the OR of every move's classes.
 pub fn playable_classes(board: &Board, opts: &MoveGenOptions) -> u32 {
     let color = board.side_to_move();
     let mut classes = 0u32;
     board.for_each_piece_moves(color, opts, |pm| {
-        let attacked = board.is_attacked(pm.from, !color);
-        if attacked {
-            classes |= 1 << table::JOKER;
+        let files = files_of(pm.to);
+        if pm.piece == Piece::Pawn {
+            classes |= files << table::BLACK_FILE;
+            if files & ODD_FILES != 0 {
+                classes |= 1 << table::BLACK_ODD;
+            }
+            if files & !ODD_FILES != 0 {
+                classes |= 1 << table::BLACK_EVEN;
+            }
+            if !(pm.to & !pm.from.file().bitboard()).is_empty() {
+                classes |= 1 << table::BLACK_CAPTURE;
+            }
+        } else {
+            classes |= files << table::RED_FILE | 1 << piece_class(pm.piece);
         }
-        for to in pm.to {
-            let traits = MoveTraits {
-                piece: kind(pm.piece),
-                to_file: to.file() as u8,
-                is_capture: pm.piece == Piece::Pawn && to.file() != pm.from.file(),
-                is_en_passant: false,
-                is_castle: false,
-                from_attacked: attacked,
-            };
-            classes |= table::move_classes(&traits);
+        if classes & 1 << table::JOKER == 0 && board.is_attacked(pm.from, !color) {
+            classes |= 1 << table::JOKER;
         }
     });
     classes
 }
 
-/// Calls `f` with the id and traits of every move of the side to move that a card of class
-/// `class` allows (promotions once per piece, queen first), in generation order.
+/// The red class of a non-pawn piece.
+#[inline]
+fn piece_class(piece: Piece) -> u32 {
+    match piece {
+        Piece::Knight => table::RED_KNIGHT,
+        Piece::Bishop => table::RED_BISHOP,
+        Piece::Rook => table::RED_ROOK,
+        Piece::Queen => table::RED_QUEEN,
+        _ => table::RED_KING,
+    }
+}
+
+/// Calls `f` with the id of every move of the side to move that a card of class `class`
+/// allows (promotions once per piece, queen first), in generation order.
 pub fn for_each_allowed(
     board: &Board,
     opts: &MoveGenOptions,
     class: u32,
-    mut f: impl FnMut(u32, Move, &MoveTraits),
+    mut f: impl FnMut(u32, Move),
 ) {
     let color = board.side_to_move();
-    let last_rank = Rank::Eighth.relative_to(color);
-    board.for_each_piece_moves(color, opts, |pm| {
-        let attacked = board.is_attacked(pm.from, !color);
-        for to in pm.to {
-            let file_step = (to.file() as i8 - pm.from.file() as i8).abs();
-            let is_en_passant = pm.piece == Piece::Pawn && file_step == 1 && board.on(to).is_none();
-            let traits = MoveTraits {
-                piece: kind(pm.piece),
-                to_file: to.file() as u8,
-                is_capture: board.color_on(to) == Some(!color) || is_en_passant,
-                is_en_passant,
-                is_castle: pm.piece == Piece::King && file_step == 2,
-                from_attacked: attacked,
-            };
-            if table::move_classes(&traits) >> class & 1 == 0 {
-                continue;
-            }
-            if pm.piece == Piece::Pawn && to.rank() == last_rank {
-                for p in PROMOTION_ORDER {
-                    let mv = Move {
-                        from: pm.from,
-                        to,
-                        promotion: Some(p),
-                    };
-                    f(encode(mv), mv, &traits);
-                }
-            } else {
-                let mv = Move::new(pm.from, to);
-                f(encode(mv), mv, &traits);
+    const PAWN: &[Piece] = &[Piece::Pawn];
+    const NON_PAWNS: &[Piece] = &[
+        Piece::Knight,
+        Piece::Bishop,
+        Piece::Rook,
+        Piece::Queen,
+        Piece::King,
+    ];
+    let file_mask = |files: u32| {
+        let mut bb = 0u64;
+        for file in 0..8 {
+            if files >> file & 1 == 1 {
+                bb |= 0x0101_0101_0101_0101 << file;
             }
         }
-    });
+        BitBoard(bb)
+    };
+    let (pieces, to_mask, captures, attacked): (&[Piece], BitBoard, bool, bool) = match class {
+        0..=7 => (PAWN, file_mask(1 << class), false, false),
+        table::BLACK_ODD => (PAWN, file_mask(ODD_FILES), false, false),
+        table::BLACK_EVEN => (PAWN, file_mask(!ODD_FILES & 0xFF), false, false),
+        table::BLACK_CAPTURE => (PAWN, BitBoard::FULL, true, false),
+        11..=18 => (
+            NON_PAWNS,
+            file_mask(1 << (class - table::RED_FILE)),
+            false,
+            false,
+        ),
+        table::RED_ROOK => (&[Piece::Rook], BitBoard::FULL, false, false),
+        table::RED_KNIGHT => (&[Piece::Knight], BitBoard::FULL, false, false),
+        table::RED_BISHOP => (&[Piece::Bishop], BitBoard::FULL, false, false),
+        table::RED_QUEEN => (&[Piece::Queen], BitBoard::FULL, false, false),
+        table::RED_KING => (&[Piece::King], BitBoard::FULL, false, false),
+        _ => (&Piece::ALL, BitBoard::FULL, false, true),
+    };
+    let last_rank = Rank::Eighth.relative_to(color).bitboard();
+    for &piece in pieces {
+        for from in board.colored(color, piece) {
+            if attacked && !board.is_attacked(from, !color) {
+                continue;
+            }
+            let mut targets = board.targets_of(color, piece, from, opts) & to_mask;
+            if captures {
+                targets &= !from.file().bitboard();
+            }
+            for to in targets {
+                if piece == Piece::Pawn && last_rank.has(to) {
+                    for p in PROMOTION_ORDER {
+                        let mv = Move {
+                            from,
+                            to,
+                            promotion: Some(p),
+                        };
+                        f(encode(mv), mv);
+                    }
+                } else {
+                    let mv = Move::new(from, to);
+                    f(encode(mv), mv);
+                }
+            }
+        }
+    }
 }

@@ -257,7 +257,7 @@ impl PokerChessState {
             &self.board,
             &self.opts,
             CARD_CLASS[card.0 as usize] as u32,
-            |id, mv, _| out.push((id, mv)),
+            |id, mv| out.push((id, mv)),
         );
         out.sort_unstable_by_key(|m| m.0);
         out
@@ -569,7 +569,7 @@ impl State for PokerChessState {
                     &self.board,
                     &self.opts,
                     CARD_CLASS[card.0 as usize] as u32,
-                    |id, _, _| out.push(id),
+                    |id, _| out.push(id),
                 );
                 out.sort_unstable();
             }
@@ -614,7 +614,7 @@ impl State for PokerChessState {
                     &self.board,
                     &self.opts,
                     CARD_CLASS[card.0 as usize] as u32,
-                    |id, _, _| mask[id as usize] = true,
+                    |id, _| mask[id as usize] = true,
                 );
             }
             _ => {}
