@@ -35,11 +35,14 @@ fn play(seed: u64, heuristic_seat: usize) -> f64 {
     state.returns()[heuristic_seat]
 }
 
+/// The first seed (other bases tried: 20000, 30000, 40000 gave 192, 195, 196 wins).
+const SEED_BASE: u64 = 10_000;
+
 #[test]
 fn heuristic_beats_random_in_90_percent_of_200_games() {
     let mut wins = 0;
     for g in 0..200u64 {
-        if play(10_000 + g, (g % 2) as usize) > 0.0 {
+        if play(SEED_BASE + g, (g % 2) as usize) > 0.0 {
             wins += 1;
         }
     }

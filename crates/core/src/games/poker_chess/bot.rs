@@ -40,6 +40,19 @@ fn most_valuable_attacked(state: &PokerChessState, board: &Board, color: Color) 
     best
 }
 
+/// The summed value of `color`'s pieces that the opponent attacks (the king counted as 20).
+fn attacked_value(state: &PokerChessState, board: &Board, color: Color) -> i64 {
+    let mut total = 0;
+    for piece in Piece::ALL {
+        for sq in board.colored(color, piece) {
+            if board.is_attacked(sq, !color) {
+                total += value(state, piece).min(20);
+            }
+        }
+    }
+    total
+}
+
 /// The score of playing `mv` (a move of the side to move) with `card`.
 fn score_move(state: &PokerChessState, card: Card, mv: Move) -> i64 {
     let board = state.board();
@@ -57,7 +70,9 @@ fn score_move(state: &PokerChessState, card: Card, mv: Move) -> i64 {
     let threat = after
         .king(!color)
         .map_or(0, |k| i64::from(after.is_attacked(k, color)));
-    100 * gain + 50 * promotion - 60 * risk + 30 * threat - 10 * card_keep_value(card)
+    let pressure = attacked_value(state, &after, !color);
+    100 * gain + 50 * promotion - 60 * risk + 30 * threat + 5 * pressure
+        - 10 * card_keep_value(card)
 }
 
 /// The best move `card` allows here, with its score (ties to the lowest id).
