@@ -1,11 +1,16 @@
 //! Random play of Poker Chess with legal masks on one thread: at decision nodes fill the
 //! mask with `legal_action_mask`, pick a uniformly random set entry, apply; at chance nodes
 //! `sample_chance_outcome`; reset at the end. Throughput counts decision steps.
+//!
+//! Two measurements of the same loop: wall time (criterion's default) and this thread's CPU
+//! time (from `/proc/thread-self/schedstat`, Linux), which stays meaningful when the machine
+//! is shared and the thread waits for a core.
 
 use std::hint::black_box;
 
 use checkraise_core::game::Player;
 use checkraise_core::{GameRng, make_game};
+use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Decision steps per measured iteration.
@@ -45,10 +50,103 @@ fn pick(mask: &[bool], rng: &mut GameRng) -> u32 {
     unreachable!("k is below the number of set entries")
 }
 
+/// Nanoseconds this thread has run on a CPU (0 where the kernel does not say).
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// This thread's CPU time, as a criterion measurement.
+struct CpuTime;
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, start: u64) -> u64 {
+        thread_cpu_ns().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, value: &u64) -> f64 {
+        *value as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &CpuFormatter
+    }
+}
+
+/// Formats CPU nanoseconds, and elements per CPU second.
+struct CpuFormatter;
+
+impl ValueFormatter for CpuFormatter {
+    fn scale_values(&self, ns: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = if ns < 1e3 {
+            (1.0, "ns cpu")
+        } else if ns < 1e6 {
+            (1e-3, "µs cpu")
+        } else if ns < 1e9 {
+            (1e-6, "ms cpu")
+        } else {
+            (1e-9, "s cpu")
+        };
+        for v in values {
+            *v *= factor;
+        }
+        unit
+    }
+    fn scale_throughputs(
+        &self,
+        ns: f64,
+        throughput: &Throughput,
+        values: &mut [f64],
+    ) -> &'static str {
+        let elements = match *throughput {
+            Throughput::Elements(n) | Throughput::Bytes(n) | Throughput::BytesDecimal(n) => n,
+            Throughput::Bits(n) => n,
+        } as f64;
+        let per_sec = elements * 1e9 / ns.max(1.0);
+        let (factor, unit) = if per_sec < 1e3 {
+            (1.0, "elem/cpu-s")
+        } else if per_sec < 1e6 {
+            (1e-3, "Kelem/cpu-s")
+        } else {
+            (1e-6, "Melem/cpu-s")
+        };
+        for v in values {
+            *v = elements * 1e9 / v.max(1.0) * factor;
+        }
+        unit
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
 fn random_play(c: &mut Criterion) {
+    random_play_with(c);
+}
+
+fn random_play_cpu(c: &mut Criterion<CpuTime>) {
+    random_play_with(c);
+}
+
+fn random_play_with<M: Measurement>(c: &mut Criterion<M>) {
     let game = make_game("poker_chess", Vec::<(String, String)>::new()).unwrap();
     let num_actions = game.num_distinct_actions();
-    let mut group = c.benchmark_group("poker_chess");
+    let mut group = c.benchmark_group(if std::any::type_name::<M>().ends_with("CpuTime") {
+        "poker_chess_cpu_time"
+    } else {
+        "poker_chess"
+    });
     group.throughput(Throughput::Elements(STEPS));
     group.bench_function("random_play_with_masks", |b| {
         let mut rng = GameRng::new(42);
@@ -79,4 +177,9 @@ fn random_play(c: &mut Criterion) {
 }
 
 criterion_group!(benches, random_play);
-criterion_main!(benches);
+criterion_group! {
+    name = cpu_benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = random_play_cpu
+}
+criterion_main!(benches, cpu_benches);

@@ -35,13 +35,18 @@ pub fn kind(piece: Piece) -> PieceKind {
     }
 }
 
-/// The move id of a move (see the module docs of `poker_chess`).
+/// The move id of a move (see the module docs of `poker_chess`). A promotion more than one
+/// file aside has no promotion id and gets its plain `from * 64 + to` id.
 #[inline]
 pub fn encode(mv: Move) -> u32 {
     match mv.promotion {
         None => mv.from as u32 * 64 + mv.to as u32,
         Some(p) => {
             let (ff, tf) = (mv.from.file() as u32, mv.to.file() as u32);
+            if ff.abs_diff(tf) > 1 {
+                // No promotion moves that far aside: the plain id, which is never legal.
+                return mv.from as u32 * 64 + mv.to as u32;
+            }
             let dir = tf + 1 - ff;
             let index = PROMOTION_ORDER.iter().position(|&q| q == p).unwrap_or(0) as u32;
             PROMOTION_BASE + (ff * 3 + dir) * 4 + index
