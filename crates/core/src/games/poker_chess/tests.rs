@@ -2,6 +2,7 @@
 //! deck, king capture, scoring and refused actions; positions come from the `fen` parameter
 //! and hands from dealing exactly the cards a test needs.
 
+use super::moves;
 use super::table::{self, MoveTraits, PieceKind, PieceValues};
 use super::*;
 use crate::cards::{Card, parse_cards};
@@ -650,4 +651,66 @@ fn hands_are_private_and_draws_hidden() {
     // The played card is public at once.
     assert!(s.information_state_string(1).contains("s0 plays 2c"));
     assert_eq!(s.view(None)["played_card"], "2c");
+}
+
+#[test]
+fn fast_class_masks_match_the_card_table_on_every_move() {
+    // Along random games, the classes and per-card move lists the hot path computes equal
+    // the pure card table applied to every generated move.
+    use crate::chess::MoveList;
+    let mut rng = crate::env::GameRng::new(5);
+    let mut list = MoveList::new();
+    for fen in [
+        START,
+        CASTLE_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        for game_index in 0..4 {
+            let mut s = new_state(&[("fen", fen)]);
+            let mut steps = 0;
+            while !s.is_terminal() && steps < 200 {
+                if s.is_chance_node() {
+                    let a = s.sample_chance_outcome(&mut rng);
+                    s.apply_action(a).unwrap();
+                    continue;
+                }
+                if s.step() == Some(TurnStep::Card) {
+                    let board = *s.board();
+                    board.generate_moves(s.move_options(), &mut list);
+                    let mut classes = 0u32;
+                    for &mv in list.iter() {
+                        classes |= table::move_classes(&moves::traits(&board, mv).unwrap());
+                    }
+                    assert_eq!(
+                        moves::playable_classes(&board, s.move_options()),
+                        classes,
+                        "{board} (game {game_index})"
+                    );
+                    for id in 0..55u8 {
+                        let c = Card(id);
+                        let mut expected: Vec<u32> = list
+                            .iter()
+                            .filter(|&&mv| {
+                                table::card_allows(c, &moves::traits(&board, mv).unwrap())
+                            })
+                            .map(|&mv| moves::encode(mv))
+                            .collect();
+                        expected.sort_unstable();
+                        let got: Vec<u32> = s.moves_for(c).into_iter().map(|m| m.0).collect();
+                        assert_eq!(got, expected, "{c} at {board}");
+                        for &id in &got {
+                            assert_eq!(
+                                moves::encode(moves::decode(id, board.side_to_move()).unwrap()),
+                                id
+                            );
+                        }
+                    }
+                }
+                let legal = s.legal_actions();
+                let a = rng.choose(&legal);
+                s.apply_action(a).unwrap();
+                steps += 1;
+            }
+        }
+    }
 }
