@@ -714,3 +714,27 @@ fn fast_class_masks_match_the_card_table_on_every_move() {
         }
     }
 }
+
+#[test]
+fn the_heuristic_plays_whole_games_in_every_variant() {
+    for spec in [
+        "poker_chess",
+        "poker_chess(hand_size=2,jokers=0)",
+        "poker_chess(hand_size=8,en_passant=false,reward=points)",
+        "poker_chess(fen=4k3/8/8/8/8/8/8/4K3 w - - 0 1)",
+    ] {
+        let game = crate::registry::make_game_from_string(spec).unwrap();
+        for seed in 0..3 {
+            let mut rng = crate::env::GameRng::new(seed);
+            let mut s = game.new_initial_state();
+            while !s.is_terminal() {
+                let a = match s.current_player() {
+                    Player::Chance => s.sample_chance_outcome(&mut rng),
+                    Player::Seat(p) => bot::heuristic(s.as_ref(), p, &mut rng),
+                    _ => unreachable!(),
+                };
+                s.apply_action(a).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            }
+        }
+    }
+}
