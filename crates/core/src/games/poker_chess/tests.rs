@@ -738,3 +738,32 @@ fn the_heuristic_plays_whole_games_in_every_variant() {
         }
     }
 }
+
+#[test]
+fn resampling_changes_the_hidden_cards_but_not_what_the_seat_sees() {
+    let mut s = dealt(START, "2c 3c 4c 5c 6c", "2d 3d 4d 5d 6d", &[]);
+    act(&mut s, "play 2c");
+    act(&mut s, "b2b4");
+    draw(&mut s, "Ks");
+    act(&mut s, "play 3d");
+    act(&mut s, "b8c6");
+    draw(&mut s, "X1");
+    let mut rng = crate::env::GameRng::new(9);
+    let mut changed = false;
+    for _ in 0..8 {
+        let other = s.resample_from_infostate(0, &mut rng);
+        let other = other.as_any().downcast_ref::<PokerChessState>().unwrap();
+        assert_eq!(other.hand(0), s.hand(0));
+        assert_eq!(other.observation_string(0), s.observation_string(0));
+        assert_eq!(
+            other.information_state_string(0),
+            s.information_state_string(0)
+        );
+        assert_eq!(other.view(Some(0)), s.view(Some(0)));
+        assert_eq!(other.discards(), s.discards());
+        assert_eq!(other.board(), s.board());
+        changed |= other.hand(1) != s.hand(1);
+        assert!(!other.hand(1).contains(card("3d")));
+    }
+    assert!(changed, "the opponent's hand was never resampled");
+}
