@@ -404,7 +404,8 @@ fn drop_lowest(m: u64, k: u64) -> u64 {
 /// without branches (masks of bits `4r` per rank, one hash-table lookup per rank mask).
 #[inline]
 pub fn best_of(cards: CardSet) -> HandValue {
-    let x = cards.0 & ORDINARY;
+    // Jokers (bits 52..=54) fall outside every mask below.
+    let x = cards.0;
     // Cards per suit: the nibble sum of the suit's bits lands in the top nibble.
     let c0 = (x & SUIT_BITS).wrapping_mul(NIBBLE_SUM) >> 60;
     let c1 = (x >> 1 & SUIT_BITS).wrapping_mul(NIBBLE_SUM) >> 60;
@@ -418,9 +419,10 @@ pub fn best_of(cards: CardSet) -> HandValue {
     // Cards per rank, one nibble each (0..=4), and the ranks held at least 1, 2, 3 times.
     let n = x - (x >> 1 & 0x5555_5555_5555_5555);
     let n = (n & 0x3333_3333_3333_3333) + (n >> 2 & 0x3333_3333_3333_3333);
-    let any = (n + 0x7777_7777_7777_7777) >> 3 & SUIT_BITS;
-    let pairs = (n + 0x6666_6666_6666_6666) >> 3 & SUIT_BITS;
-    let trips = (n + 0x5555_5555_5555_5555) >> 3 & SUIT_BITS;
+    let (n1, n2) = (n >> 1, n >> 2);
+    let pairs = (n1 | n2) & SUIT_BITS;
+    let any = n & SUIT_BITS | pairs;
+    let trips = (n & n1 | n2) & SUIT_BITS;
     let straight = STRAIGHT_BY_HASH[hash(any)];
     if trips != 0 || straight != 0 {
         return best_of_rare(n, any, pairs, trips, straight, total);
