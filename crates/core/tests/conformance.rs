@@ -29,8 +29,13 @@ simulate! {
     sim_pokeros_stripped_wild: "pokeros(deck=stripped,wildcards=2,scores=original)", 3;
     sim_pokeros_points_small: "pokeros(reward=points,board_size=5,multiplier=none)", 4;
     sim_pokeros_hand5: "pokeros(hand_size=5,players=4,wildcards=1)", 2;
+    sim_detective_poker: "detective_poker", 4;
+    sim_detective_poker_4p_expert: "detective_poker(players=4,expert=true,rounds=1)", 3;
+    sim_detective_poker_2p_points: "detective_poker(players=2,reward=points,rounds=1)", 3;
+    sim_detective_poker_6p_house: "detective_poker(players=6,rounds=1,chips=9,max_bet=4,expert=true)", 2;
 }
 
 playthrough! {
     playthrough_pokeros: "pokeros.txt", "pokeros(board_size=9)", 7;
+    playthrough_detective_poker: "detective_poker.txt", "detective_poker(rounds=1)", 7;
 }
