@@ -25,7 +25,7 @@ use crate::game::{
 };
 use crate::registry::{GameEntry, ParamKind, ParamSpec, Params};
 
-pub use state::DetectivePokerState;
+pub use state::{DetectivePokerState, Event};
 
 /// The game's facts.
 pub static INFO: GameInfo = GameInfo {
@@ -114,6 +114,8 @@ pub struct Config {
     pub expert: bool,
     /// Rank rewards (false: points minus the mean).
     pub rank_reward: bool,
+    /// Every hand's events, `[dealer * hand_length + step]` (a table of `state::event_at`).
+    schedule: Vec<state::Event>,
 }
 
 impl Config {
@@ -129,6 +131,11 @@ impl Config {
     /// Size of the action space.
     pub fn num_actions(&self) -> usize {
         self.players * self.max_bet * rules::CARD_CHOICES
+    }
+    /// The event at entry `step` of a hand dealt by `dealer`.
+    #[inline]
+    pub fn event(&self, dealer: usize, step: usize) -> state::Event {
+        self.schedule[dealer * self.hand_length() + step]
     }
     /// The most points one seat can score in a hand: every chip on correct bets, plus the +1.
     pub fn max_hand_points(&self) -> usize {
@@ -146,7 +153,8 @@ pub struct DetectivePokerGame {
 impl DetectivePokerGame {
     /// Builds the game from validated parameters.
     pub fn new(params: Params) -> Result<Self, GameError> {
-        let config = Config {
+        let mut config = Config {
+            schedule: Vec::new(),
             players: params.int("players") as usize,
             rounds: params.int("rounds") as usize,
             chips: params.int("chips") as usize,
@@ -169,6 +177,10 @@ impl DetectivePokerGame {
                 ),
             });
         }
+        let (n, len) = (config.players, config.hand_length());
+        config.schedule = (0..n * len)
+            .map(|i| state::event_at(n, i / len, i % len))
+            .collect();
         Ok(DetectivePokerGame {
             params: Arc::new(params),
             config: Arc::new(config),

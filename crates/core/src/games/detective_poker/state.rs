@@ -234,7 +234,7 @@ impl DetectivePokerState {
 
     fn start_hand(&mut self) {
         self.step = 0;
-        self.event = Some(event_at(self.config.players, self.dealer(), 0));
+        self.event = Some(self.config.event(self.dealer(), 0));
         self.cards = HandCards::default();
         self.deck = CardSet::full_deck();
         self.chips = [self.config.chips as u8; MAX_SEATS];
@@ -267,7 +267,7 @@ impl DetectivePokerState {
     fn advance(&mut self) {
         self.step += 1;
         if self.step < self.config.hand_length() {
-            self.event = Some(event_at(self.config.players, self.dealer(), self.step));
+            self.event = Some(self.config.event(self.dealer(), self.step));
         }
     }
 
@@ -834,7 +834,15 @@ impl State for DetectivePokerState {
     }
 
     fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
-        rng.choose_bit(self.chance_cards().0)
+        // Rejection from the 52 card ids: uniform over the set, which always holds at least 21
+        // of them (6 players, expert mode, the river: 19 cards dealt, 12 of board ranks).
+        let cards = self.chance_cards().0;
+        loop {
+            let id = rng.below(NUM_ORDINARY as u64);
+            if cards >> id & 1 == 1 {
+                return id as Action;
+            }
+        }
     }
 
     fn apply_action(&mut self, action: Action) -> Result<(), GameError> {
