@@ -557,3 +557,65 @@ fn parameters_are_validated() {
     assert_eq!(game(&[]).num_distinct_actions(), 45);
     assert_eq!(game(&[]).max_game_length(), 6 * 26);
 }
+
+#[test]
+fn only_one_bet_of_three_per_hand() {
+    // With 7 chips, a bet of 3 leaves 4 for three rounds: no later round can take 3 again.
+    let g = game(&[]);
+    let mut rng = GameRng::new(9);
+    for seed in 0..20 {
+        let mut state = g.initial_state();
+        let mut threes = [0; 3];
+        while state.hand() == 0 {
+            resolve_chance(&mut state, &mut rng);
+            let seat = state.current_player().seat().unwrap();
+            let legal = state.legal_actions();
+            // Prefer a 3 whenever one is legal.
+            let a = legal
+                .iter()
+                .copied()
+                .find(|&a| Bet::decode(a, 3, 3).unwrap().amount == 3)
+                .unwrap_or(legal[(seed as usize) % legal.len()]);
+            if Bet::decode(a, 3, 3).unwrap().amount == 3 {
+                threes[seat] += 1;
+            }
+            state.apply_action(a).unwrap();
+        }
+        assert_eq!(threes, [1, 1, 1]);
+    }
+}
+
+#[test]
+fn resampling_hides_own_shown_card_and_others_private_cards() {
+    let mut state = game(&[]).initial_state();
+    deal_hole(&mut state, "As 7c Kh", "Ad 2d Qh");
+    bet(&mut state, "bet 1 on s0 with bluff");
+    let mut rng = GameRng::new(1);
+    let mut own_shown = std::collections::HashSet::new();
+    let mut others_private = std::collections::HashSet::new();
+    let mut s1_cards = std::collections::HashSet::new();
+    for _ in 0..40 {
+        let other = state.resample_from_infostate(0, &mut rng);
+        let other = other
+            .as_any()
+            .downcast_ref::<DetectivePokerState>()
+            .unwrap();
+        let cards = other.cards();
+        assert_eq!(cards.private[0], Some(card("As")));
+        assert_eq!(cards.shown[1], Some(card("2d")));
+        assert_eq!(cards.shown[2], Some(card("Qh")));
+        own_shown.insert(cards.shown[0]);
+        others_private.insert(cards.private[1]);
+        s1_cards.insert(cards.bets[0][1].unwrap().card);
+        assert_eq!(other.observation_string(0), state.observation_string(0));
+    }
+    assert!(own_shown.len() > 10 && others_private.len() > 10);
+    // s1's hidden action card is redrawn; its own view keeps it.
+    assert!(s1_cards.len() > 1);
+    let mine = state.resample_from_infostate(1, &mut rng);
+    let mine = mine.as_any().downcast_ref::<DetectivePokerState>().unwrap();
+    assert_eq!(
+        mine.cards().bets[0][1].unwrap().card,
+        Some(ActionCard::Bluff)
+    );
+}
