@@ -595,6 +595,9 @@ impl DetectivePokerState {
                 let _ = writeln!(out, "{}: {}", STREET_NAMES[street], bets.join(", "));
             }
         }
+        if let Some(last) = self.hand_points.last() {
+            let _ = writeln!(out, "last scored hand: points {:?}", &last[..n]);
+        }
         if let Some(v) = viewer {
             let _ = writeln!(
                 out,

@@ -619,3 +619,15 @@ fn resampling_hides_own_shown_card_and_others_private_cards() {
         Some(ActionCard::Bluff)
     );
 }
+
+#[test]
+fn kickers_decide_the_best_board() {
+    // The seed's kicker example (AA852 beats AA763) on a flop: s0 holds 8s 5d, s1 7s 6d, s2
+    // 4c 3s, the flop Ac Ad 2h: s0 has AA852 (best), s1 AA762, s2 AA432 (weakest).
+    let mut bets = [NEUTRAL; 12];
+    bets[3] = "bet 2 on s0"; // flop, s2
+    bets[4] = "bet 1 on s1"; // flop, s0: wrong by a kicker
+    bets[5] = "bet 1 on s2 with bluff"; // flop, s1
+    let state = play_hand(&[], "8s 7s 4c", "5d 6d 3s", "Ac Ad 2h Kc 9h", bets);
+    assert_eq!(last_hand_points(&state), vec![0, 1, 2]);
+}
