@@ -227,23 +227,12 @@ const fn straight_top(ranks: u32) -> u32 {
 }
 
 /// Keeps the `k` highest set bits of a 13-bit mask.
-const fn keep_top(mut ranks: u32, k: u32) -> u32 {
+const fn keep_top(k: u32, mut ranks: u32) -> u32 {
     while ranks.count_ones() > k {
         ranks &= ranks - 1;
     }
     ranks
 }
-
-/// Straight top for every rank mask.
-static STRAIGHT: [u16; 8192] = {
-    let mut t = [0u16; 8192];
-    let mut m = 0;
-    while m < 8192 {
-        t[m] = straight_top(m as u32) as u16;
-        m += 1;
-    }
-    t
-};
 
 /// The value of a flush of the given rank mask (at least 5 ranks): straight flush or flush.
 static FLUSH: [u32; 8192] = {
@@ -254,45 +243,12 @@ static FLUSH: [u32; 8192] = {
         t[m] = if top != 0 {
             value(Category::StraightFlush, 0, top)
         } else {
-            value(Category::Flush, 0, keep_top(m as u32, 5))
+            value(Category::Flush, 0, keep_top(5, m as u32))
         };
         m += 1;
     }
     t
 };
-
-/// `TOP[k - 1][m]`: the k highest ranks of m, for k = 1, 2, 3, 5.
-static TOP: [[u16; 8192]; 4] = {
-    let mut t = [[0u16; 8192]; 4];
-    let ks = [1, 2, 3, 5];
-    let mut i = 0;
-    while i < 4 {
-        let mut m = 0;
-        while m < 8192 {
-            t[i][m] = keep_top(m as u32, ks[i]) as u16;
-            m += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-#[inline(always)]
-fn top1(m: u32) -> u32 {
-    TOP[0][m as usize & 8191] as u32
-}
-#[inline(always)]
-fn top2(m: u32) -> u32 {
-    TOP[1][m as usize & 8191] as u32
-}
-#[inline(always)]
-fn top3(m: u32) -> u32 {
-    TOP[2][m as usize & 8191] as u32
-}
-#[inline(always)]
-fn top5(m: u32) -> u32 {
-    TOP[3][m as usize & 8191] as u32
-}
 
 /// Multiplier that hashes a mask of bits `4r` (r = 0..13) into 13 bits without collisions
 /// (found by search; checked at compile time by `UNHASH`).
@@ -404,7 +360,8 @@ fn drop_lowest(m: u64, k: u64) -> u64 {
 /// without branches (masks of bits `4r` per rank, one hash-table lookup per rank mask).
 #[inline]
 pub fn best_of(cards: CardSet) -> HandValue {
-    let x = cards.0 & ORDINARY;
+    // Jokers (bits 52..=54) fall outside every mask below.
+    let x = cards.0;
     // Cards per suit: the nibble sum of the suit's bits lands in the top nibble.
     let c0 = (x & SUIT_BITS).wrapping_mul(NIBBLE_SUM) >> 60;
     let c1 = (x >> 1 & SUIT_BITS).wrapping_mul(NIBBLE_SUM) >> 60;
@@ -418,9 +375,10 @@ pub fn best_of(cards: CardSet) -> HandValue {
     // Cards per rank, one nibble each (0..=4), and the ranks held at least 1, 2, 3 times.
     let n = x - (x >> 1 & 0x5555_5555_5555_5555);
     let n = (n & 0x3333_3333_3333_3333) + (n >> 2 & 0x3333_3333_3333_3333);
-    let any = (n + 0x7777_7777_7777_7777) >> 3 & SUIT_BITS;
-    let pairs = (n + 0x6666_6666_6666_6666) >> 3 & SUIT_BITS;
-    let trips = (n + 0x5555_5555_5555_5555) >> 3 & SUIT_BITS;
+    let (n1, n2) = (n >> 1, n >> 2);
+    let pairs = (n1 | n2) & SUIT_BITS;
+    let any = n & SUIT_BITS | pairs;
+    let trips = (n & n1 | n2) & SUIT_BITS;
     let straight = STRAIGHT_BY_HASH[hash(any)];
     if trips != 0 || straight != 0 {
         return best_of_rare(n, any, pairs, trips, straight, total);
@@ -496,29 +454,29 @@ pub fn best_of_any(cards: CardSet) -> HandValue {
     let three = compact(n >> 2 | n & n >> 1);
     let four = compact(n >> 2);
     let rest = if four != 0 {
-        let quads = top1(four);
-        value(Category::FourOfAKind, quads, top1(any & !quads))
+        let quads = keep_top(1, four);
+        value(Category::FourOfAKind, quads, keep_top(1, any & !quads))
     } else if three != 0 {
-        let trips = top1(three);
-        let pair = top1(two & !trips);
+        let trips = keep_top(1, three);
+        let pair = keep_top(1, two & !trips);
         if pair != 0 {
             value(Category::FullHouse, trips, pair)
-        } else if STRAIGHT[any as usize] != 0 {
-            value(Category::Straight, 0, STRAIGHT[any as usize] as u32)
+        } else if straight_top(any) != 0 {
+            value(Category::Straight, 0, straight_top(any))
         } else {
-            value(Category::ThreeOfAKind, trips, top2(any & !trips))
+            value(Category::ThreeOfAKind, trips, keep_top(2, any & !trips))
         }
-    } else if STRAIGHT[any as usize] != 0 {
-        value(Category::Straight, 0, STRAIGHT[any as usize] as u32)
+    } else if straight_top(any) != 0 {
+        value(Category::Straight, 0, straight_top(any))
     } else if two != 0 {
         if two & (two - 1) != 0 {
-            let pairs = top2(two);
-            value(Category::TwoPair, pairs, top1(any & !pairs))
+            let pairs = keep_top(2, two);
+            value(Category::TwoPair, pairs, keep_top(1, any & !pairs))
         } else {
-            value(Category::Pair, two, top3(any & !two))
+            value(Category::Pair, two, keep_top(3, any & !two))
         }
     } else {
-        value(Category::HighCard, 0, top5(any))
+        value(Category::HighCard, 0, keep_top(5, any))
     };
     HandValue(rest.max(flush_value))
 }
