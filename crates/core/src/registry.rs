@@ -137,6 +137,7 @@ pub fn entries() -> &'static [GameEntry] {
     static ENTRIES: &[GameEntry] = &[
         crate::games::pokeros::ENTRY,
         crate::games::poker_chess::ENTRY,
+        crate::games::detective_poker::ENTRY,
     ];
     ENTRIES
 }
