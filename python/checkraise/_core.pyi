@@ -22,6 +22,7 @@ __all__ = [
     "ParameterError",
     "State",
     "UnknownGameError",
+    "VectorEnv",
     "__version__",
     "bot_action",
     "game_names",
@@ -235,3 +236,72 @@ class Env:
         """Seat ``player``'s observation."""
     def returns(self) -> list[float]:
         """Each seat's total return so far."""
+
+@final
+class VectorEnv:
+    """Many envs of one game stepped together across threads, Gymnasium-style.
+
+    Env ``i`` is seeded with ``seed + i``. ``step`` returns the env's own arrays, overwritten by
+    every ``reset`` and ``step``: copy what you keep. Auto-reset is Gymnasium's next-step mode.
+    """
+
+    def __new__(
+        cls,
+        game: Game | str,
+        num_envs: int,
+        seed: int = 0,
+        *,
+        observer: Literal["current", "all"] | int | None = None,
+        max_episode_steps: int | None = None,
+        **params: int | bool | str,
+    ) -> VectorEnv: ...
+    def reset(
+        self, seed: int | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:
+        """Starts new games; returns ``(observations, info)``."""
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, npt.NDArray[Any]],
+    ]:
+        """Steps every env; returns ``(observations, rewards, terminated, truncated, info)``."""
+    def state(self, index: int) -> State:
+        """A copy of env ``index``'s state."""
+    @property
+    def game(self) -> Game:
+        """The game."""
+    @property
+    def num_envs(self) -> int:
+        """Number of envs."""
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+    @property
+    def observer(self) -> str | int:
+        """``"current"``, ``"all"`` or a seat number."""
+    @property
+    def action_shape(self) -> tuple[int, ...]:
+        """``(num_envs,)``, or ``(num_envs, num_players)`` for simultaneous games."""
+    @property
+    def observations(self) -> npt.NDArray[np.float32]:
+        """Observations, ``(num_envs, [num_players,] *observation_shape)``."""
+    @property
+    def legal_masks(self) -> npt.NDArray[np.bool_]:
+        """Legal masks, ``(num_envs, [num_players,] num_distinct_actions)``."""
+    @property
+    def current_players(self) -> npt.NDArray[np.int32]:
+        """Who acts in each env: a seat, -2 simultaneous, -4 terminal."""
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]:
+        """Each seat's reward from the last step, ``(num_envs, num_players)``."""
+    @property
+    def terminated(self) -> npt.NDArray[np.bool_]:
+        """Whether the last step ended each env's game."""
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        """Whether the last step hit ``max_episode_steps``."""
+    def __len__(self) -> int: ...

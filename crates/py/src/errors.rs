@@ -66,7 +66,12 @@ create_exception!(
 
 /// The Python exception for an engine error, carrying the engine's message.
 pub fn to_py_err(error: &GameError) -> PyErr {
-    let message = error.to_string();
+    exception_for(error, error.to_string())
+}
+
+/// The Python exception class for an engine error, with a given message (the engine's
+/// message with context, such as the env it came from).
+pub fn exception_for(error: &GameError, message: String) -> PyErr {
     match error {
         GameError::UnknownGame { .. } => UnknownGameError::new_err(message),
         GameError::UnknownParameter { .. } | GameError::InvalidParameter { .. } => {

@@ -10,6 +10,7 @@ mod env;
 mod errors;
 mod game;
 mod state;
+mod vector;
 
 use pyo3::prelude::*;
 
@@ -21,6 +22,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyState>()?;
     m.add_class::<bots::PyBot>()?;
     m.add_class::<env::PyEnv>()?;
+    m.add_class::<vector::PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(game::games, m)?)?;
     m.add_function(wrap_pyfunction!(game::game_names, m)?)?;
     m.add_function(wrap_pyfunction!(game::make, m)?)?;
