@@ -342,12 +342,14 @@ impl VectorEnv {
         check("rewards", out.rewards.len(), n * shape.num_players)?;
         check("terminated", out.terminated.len(), n)?;
         check("truncated", out.truncated.len(), n)?;
-        Ok(out
-            .observations
-            .chunks_mut(obs_len.max(1))
-            .zip(out.legal_masks.chunks_mut(mask_len.max(1)))
+        let observations = split_rows(out.observations, n, obs_len);
+        let legal_masks = split_rows(out.legal_masks, n, mask_len);
+        let rewards = split_rows(out.rewards, n, shape.num_players);
+        Ok(observations
+            .into_iter()
+            .zip(legal_masks)
             .zip(out.current_players.iter_mut())
-            .zip(out.rewards.chunks_mut(shape.num_players))
+            .zip(rewards)
             .zip(out.terminated.iter_mut())
             .zip(out.truncated.iter_mut())
             .map(
@@ -365,6 +367,17 @@ impl VectorEnv {
             )
             .collect())
     }
+}
+
+/// `buffer` (of length `n × len`) as `n` rows of `len` (empty rows when `len` is 0).
+fn split_rows<T>(mut buffer: &mut [T], n: usize, len: usize) -> Vec<&mut [T]> {
+    let mut rows = Vec::with_capacity(n);
+    for _ in 0..n {
+        let (row, rest) = std::mem::take(&mut buffer).split_at_mut(len);
+        rows.push(row);
+        buffer = rest;
+    }
+    rows
 }
 
 impl Slot {
