@@ -67,6 +67,26 @@ def test_shapes_and_dtypes():
     assert "VectorEnv 8 x pokeros(" in repr(venv)
 
 
+def test_copy_true_returns_fresh_arrays():
+    shared = cr.VectorEnv("pokeros", 3, seed=4)
+    fresh = cr.VectorEnv("pokeros", 3, seed=4, copy=True)
+    obs_shared, _ = shared.reset()
+    obs_fresh, info_fresh = fresh.reset()
+    np.testing.assert_array_equal(obs_shared, obs_fresh)
+    assert np.shares_memory(obs_shared, shared.observations)
+    assert not np.shares_memory(obs_fresh, fresh.observations)
+    actions = pick(info_fresh["legal_mask"], np.random.default_rng(0))
+    kept = fresh.step(actions)
+    after = fresh.step(pick(fresh.legal_masks, np.random.default_rng(1)))
+    for a, b in zip(kept[:4], after[:4], strict=True):
+        assert not np.shares_memory(a, b)
+    assert not np.shares_memory(kept[4]["legal_mask"], after[4]["legal_mask"])
+    # The first step's arrays still hold the first step's results.
+    stepped = shared.step(actions)
+    for a, b in zip(kept[:4], stepped[:4], strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_outputs_match_the_states():
     venv = cr.VectorEnv("pokeros", 4, seed=3, players=3)
     _, info = venv.reset()

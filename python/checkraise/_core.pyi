@@ -242,7 +242,8 @@ class VectorEnv:
     """Many envs of one game stepped together across threads, Gymnasium-style.
 
     Env ``i`` is seeded with ``seed + i``. ``step`` returns the env's own arrays, overwritten by
-    every ``reset`` and ``step``: copy what you keep. Auto-reset is Gymnasium's next-step mode.
+    every ``reset`` and ``step``: copy what you keep (or pass ``copy=True``). Auto-reset is
+    Gymnasium's next-step mode.
     """
 
     def __new__(
@@ -253,6 +254,7 @@ class VectorEnv:
         *,
         observer: Literal["current", "all"] | int | None = None,
         max_episode_steps: int | None = None,
+        copy: bool = False,
         **params: int | bool | str,
     ) -> VectorEnv: ...
     def reset(

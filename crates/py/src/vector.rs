@@ -3,9 +3,10 @@
 
 use checkraise_core::vector::{Observer, StepBuffers, VectorEnv, VectorError};
 use checkraise_core::{Action, GameError};
+use numpy::ndarray::Dimension;
 use numpy::{
-    PyArray1, PyArray2, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
-    PyUntypedArrayMethods,
+    Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods,
+    PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
@@ -49,7 +50,7 @@ fn observer_from_py(observer: &Bound<'_, PyAny>, num_players: usize) -> PyResult
 /// `(num_envs, num_players)` for games with simultaneous moves, and returns
 /// `(observations, rewards, terminated, truncated, info)` with Gymnasium's next-step
 /// auto-reset. The arrays are the env's own, overwritten by every `reset` and `step`: copy
-/// what you keep.
+/// what you keep, or make the env with `copy=True` to get fresh arrays from every call.
 #[pyclass(module = "checkraise._core", name = "VectorEnv")]
 pub struct PyVectorEnv {
     venv: VectorEnv,
@@ -60,6 +61,8 @@ pub struct PyVectorEnv {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     actions: Vec<Action>,
+    /// Return copies instead of the env's own arrays.
+    copy: bool,
 }
 
 impl PyVectorEnv {
@@ -149,11 +152,26 @@ impl PyVectorEnv {
             .map_err(|e| vector_err(&e))
     }
 
+    /// One of the env's arrays as returned by `reset` and `step`: itself, or a copy when the
+    /// env was made with `copy=True`.
+    fn out<'py, T: Element, D: Dimension>(
+        &self,
+        py: Python<'py>,
+        array: &Py<PyArray<T, D>>,
+    ) -> PyResult<Bound<'py, PyArray<T, D>>> {
+        let array = array.bind(py).clone();
+        if self.copy {
+            Ok(array.call_method0("copy")?.cast_into::<PyArray<T, D>>()?)
+        } else {
+            Ok(array)
+        }
+    }
+
     /// The `info` dict of `reset` and `step`: legal masks and current players.
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
-        info.set_item("legal_mask", self.legal_masks.bind(py))?;
-        info.set_item("current_player", self.current_players.bind(py))?;
+        info.set_item("legal_mask", self.out(py, &self.legal_masks)?)?;
+        info.set_item("current_player", self.out(py, &self.current_players)?)?;
         Ok(info)
     }
 }
@@ -161,7 +179,8 @@ impl PyVectorEnv {
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (game, num_envs, seed=0, *, observer=None, max_episode_steps=None, **params))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments, not a Rust API
+    #[pyo3(signature = (game, num_envs, seed=0, *, observer=None, max_episode_steps=None, copy=false, **params))]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
@@ -169,6 +188,7 @@ impl PyVectorEnv {
         seed: u64,
         observer: Option<&Bound<'_, PyAny>>,
         max_episode_steps: Option<usize>,
+        copy: bool,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let game = PyGame::resolve(game, params)?;
@@ -193,6 +213,7 @@ impl PyVectorEnv {
             terminated: PyArray1::zeros(py, num_envs, false).unbind(),
             truncated: PyArray1::zeros(py, num_envs, false).unbind(),
             actions: Vec::with_capacity(num_envs * game.num_players()),
+            copy,
             venv,
         })
     }
@@ -207,7 +228,7 @@ impl PyVectorEnv {
         seed: Option<u64>,
     ) -> PyResult<(Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyDict>)> {
         self.with_buffers(py, |venv, _, buffers| venv.reset(seed, buffers))?;
-        Ok((self.observations.bind(py).clone(), self.info(py)?))
+        Ok((self.out(py, &self.observations)?, self.info(py)?))
     }
 
     /// Applies one action per env (a joint action per env for simultaneous games) and
@@ -230,10 +251,10 @@ impl PyVectorEnv {
         self.read_actions(py, actions)?;
         self.with_buffers(py, |venv, actions, buffers| venv.step(actions, buffers))?;
         Ok((
-            self.observations.bind(py).clone(),
-            self.rewards.bind(py).clone(),
-            self.terminated.bind(py).clone(),
-            self.truncated.bind(py).clone(),
+            self.out(py, &self.observations)?,
+            self.out(py, &self.rewards)?,
+            self.out(py, &self.terminated)?,
+            self.out(py, &self.truncated)?,
             self.info(py)?,
         ))
     }
