@@ -15,6 +15,7 @@ pub mod games;
 pub mod poker;
 pub mod registry;
 pub mod serial;
+pub mod vector;
 
 pub use env::{Env, GameRng};
 pub use game::{Action, ErrorKind, Game, GameError, GameInfo, Player, PlayerAction, State};

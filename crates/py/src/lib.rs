@@ -1,1 +1,31 @@
+//! checkraise-py: the Python module `checkraise._core`.
+//!
+//! A thin binding: it converts Python values to engine values and back, and engine errors to
+//! Python exceptions. No rule of any game lives here; every function is generic over the
+//! registry's games, so a new game appears in Python with no change to this crate.
 
+mod bots;
+mod convert;
+mod env;
+mod errors;
+mod game;
+mod state;
+mod vector;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::register(m)?;
+    m.add_class::<game::PyGame>()?;
+    m.add_class::<state::PyState>()?;
+    m.add_class::<bots::PyBot>()?;
+    m.add_class::<env::PyEnv>()?;
+    m.add_class::<vector::PyVectorEnv>()?;
+    m.add_function(wrap_pyfunction!(game::games, m)?)?;
+    m.add_function(wrap_pyfunction!(game::game_names, m)?)?;
+    m.add_function(wrap_pyfunction!(game::make, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::bot_action, m)?)?;
+    Ok(())
+}

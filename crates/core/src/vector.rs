@@ -1,0 +1,942 @@
+//! A batch of seeded envs stepped together across threads (rayon), writing observations,
+//! legal masks, rewards and done flags straight into caller-provided flat buffers.
+//!
+//! Semantics follow Gymnasium's vector envs with next-step auto-reset: the step that ends an
+//! env's game reports it (`terminated` or `truncated`, with that step's rewards and the final
+//! observation); the next step ignores that env's action, starts a new game and reports its
+//! first observation with zero rewards and both flags false. Env `i` is seeded with
+//! `seed + i`, so (game, parameters, seed, actions) give the same trajectories everywhere.
+//!
+//! Actions are one id per env for sequential games. Games whose dynamics are simultaneous take
+//! a joint action per env, `num_players` ids in seat order; at a sequential node of such a
+//! game only the entry of the seat to act is read.
+//!
+//! A step first checks every env's action against the legal masks it wrote last; if one is
+//! illegal it fails with the env's index and the engine's message, and no env changes.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::env::Env;
+use crate::game::{Action, Dynamics, ErrorKind, Game, GameError, Player, State};
+
+/// Whose observation and legal mask each env writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Observer {
+    /// The seat to act; at a terminal state, the seat that made the last move. Sequential
+    /// games only (at a simultaneous node every seat acts).
+    CurrentPlayer,
+    /// One fixed seat.
+    Seat(usize),
+    /// Every seat: observations and masks gain a seat axis after the env axis.
+    AllSeats,
+}
+
+/// An error of a batched call: one env's (with its index), or the batch's own.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VectorError {
+    /// Env `index` refused its action.
+    #[error("env {index}: {error}")]
+    Env {
+        /// The env's index in the batch.
+        index: usize,
+        /// The engine's error.
+        error: GameError,
+    },
+    /// The call itself is wrong (buffer sizes, observer, parameters).
+    #[error("{0}")]
+    Batch(GameError),
+}
+
+impl VectorError {
+    /// The engine error inside.
+    pub fn game_error(&self) -> &GameError {
+        match self {
+            VectorError::Env { error, .. } | VectorError::Batch(error) => error,
+        }
+    }
+
+    /// Which kind of mistake this is.
+    pub fn kind(&self) -> ErrorKind {
+        self.game_error().kind()
+    }
+}
+
+impl From<GameError> for VectorError {
+    fn from(error: GameError) -> Self {
+        VectorError::Batch(error)
+    }
+}
+
+/// The flat, row-major buffers a step or reset writes, one row per env.
+///
+/// Lengths (`rows` is 1, or `num_players` with `Observer::AllSeats`): observations
+/// `num_envs × rows × observation_size`; legal masks `num_envs × rows × num_distinct_actions`;
+/// current players (OpenSpiel ids: a seat, −2 simultaneous, −4 terminal), terminated and
+/// truncated `num_envs`; rewards `num_envs × num_players`.
+#[derive(Debug)]
+pub struct StepBuffers<'a> {
+    /// Observations, float32.
+    pub observations: &'a mut [f32],
+    /// Legal-action masks.
+    pub legal_masks: &'a mut [bool],
+    /// Who acts in each env.
+    pub current_players: &'a mut [i32],
+    /// Each seat's reward from the step.
+    pub rewards: &'a mut [f32],
+    /// Whether the step ended the env's game.
+    pub terminated: &'a mut [bool],
+    /// Whether the step hit `max_episode_steps` without ending the game.
+    pub truncated: &'a mut [bool],
+}
+
+/// One env of the batch and what the batch remembers about it.
+#[derive(Debug)]
+struct Slot {
+    env: Env,
+    /// The last step ended the game: the next step starts a new one.
+    needs_reset: bool,
+    /// Steps since the game started.
+    steps: usize,
+    /// The seat that made the last move (the observer at a terminal state).
+    last_seat: usize,
+    /// Each seat's legal mask at the current state (`num_players × num_distinct_actions`).
+    legal: Vec<bool>,
+}
+
+/// One env's rows of the caller's buffers.
+struct Rows<'a> {
+    observations: &'a mut [f32],
+    legal_masks: &'a mut [bool],
+    current_player: &'a mut i32,
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+}
+
+/// The sizes every slot shares.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    num_players: usize,
+    num_actions: usize,
+    observation_size: usize,
+    observer: Observer,
+    joint: bool,
+    max_episode_steps: Option<usize>,
+}
+
+impl Shape {
+    fn rows(&self) -> usize {
+        match self.observer {
+            Observer::AllSeats => self.num_players,
+            _ => 1,
+        }
+    }
+}
+
+/// Many envs of one game, stepped together.
+#[derive(Debug)]
+pub struct VectorEnv {
+    game: Arc<dyn Game>,
+    slots: Vec<Slot>,
+    shape: Shape,
+    /// Whether anything happened since construction (a reset without a seed then starts new
+    /// games; before, the constructed games are the first episode).
+    started: bool,
+}
+
+impl VectorEnv {
+    /// `num_envs` envs of `game`, env `i` seeded with `seed + i`, each at its first decision.
+    ///
+    /// `max_episode_steps` truncates a game after that many steps. `Observer::CurrentPlayer`
+    /// is refused for games with simultaneous moves.
+    pub fn new(
+        game: Arc<dyn Game>,
+        num_envs: usize,
+        seed: u64,
+        observer: Observer,
+        max_episode_steps: Option<usize>,
+    ) -> Result<Self, GameError> {
+        let info = game.info();
+        let num_players = game.num_players();
+        let invalid = |name: &str, value: String, allowed: &str| GameError::InvalidParameter {
+            game: info.name.to_string(),
+            name: name.to_string(),
+            value,
+            allowed: allowed.to_string(),
+        };
+        if num_envs == 0 {
+            return Err(invalid("num_envs", "0".into(), "at least 1"));
+        }
+        if max_episode_steps == Some(0) {
+            return Err(invalid(
+                "max_episode_steps",
+                "0".into(),
+                "at least 1, or none",
+            ));
+        }
+        let joint = info.dynamics == Dynamics::Simultaneous;
+        match observer {
+            Observer::Seat(seat) if seat >= num_players => {
+                return Err(GameError::InvalidSeat {
+                    seat: seat as i64,
+                    num_players,
+                });
+            }
+            Observer::CurrentPlayer if joint => {
+                return Err(invalid(
+                    "observer",
+                    "current player".into(),
+                    "a seat or all seats: every seat acts at a simultaneous node",
+                ));
+            }
+            _ => {}
+        }
+        let shape = Shape {
+            num_players,
+            num_actions: game.num_distinct_actions(),
+            observation_size: game.observation_size(),
+            observer,
+            joint,
+            max_episode_steps,
+        };
+        let slots = (0..num_envs)
+            .into_par_iter()
+            .map(|i| {
+                let env = Env::new(game.clone(), seed.wrapping_add(i as u64));
+                let mut slot = Slot {
+                    needs_reset: env.current_player() == Player::Terminal,
+                    env,
+                    steps: 0,
+                    last_seat: 0,
+                    legal: vec![false; num_players * shape.num_actions],
+                };
+                slot.refresh_legal(&shape);
+                slot
+            })
+            .collect();
+        Ok(VectorEnv {
+            game,
+            slots,
+            shape,
+            started: false,
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Arc<dyn Game> {
+        &self.game
+    }
+
+    /// Number of envs.
+    pub fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whose observations and masks are written.
+    pub fn observer(&self) -> Observer {
+        self.shape.observer
+    }
+
+    /// Action ids per env in `step`: 1, or `num_players` for simultaneous games.
+    pub fn actions_per_env(&self) -> usize {
+        if self.shape.joint {
+            self.shape.num_players
+        } else {
+            1
+        }
+    }
+
+    /// Observation (and mask) rows per env: 1, or `num_players` with `Observer::AllSeats`.
+    pub fn rows_per_env(&self) -> usize {
+        self.shape.rows()
+    }
+
+    /// The state of env `index`.
+    pub fn state(&self, index: usize) -> Option<&dyn State> {
+        self.slots.get(index).map(|s| s.env.state())
+    }
+
+    /// Starts a new game in every env and writes its first observations. With `seed`, env `i`
+    /// is reseeded with `seed + i`; without, each continues its stream (the first reset after
+    /// construction keeps the constructed games).
+    pub fn reset(&mut self, seed: Option<u64>, out: StepBuffers<'_>) -> Result<(), VectorError> {
+        let rows = self.rows(out)?;
+        let shape = self.shape;
+        let fresh = !self.started && seed.is_none();
+        self.started = true;
+        self.slots
+            .par_iter_mut()
+            .zip(rows)
+            .enumerate()
+            .with_min_len(8)
+            .for_each(|(i, (slot, mut rows))| {
+                if !fresh {
+                    match seed {
+                        Some(seed) => slot.env.reset_with_seed(seed.wrapping_add(i as u64)),
+                        None => slot.env.reset(),
+                    }
+                    slot.start(&shape);
+                }
+                rows.rewards.fill(0.0);
+                *rows.terminated = false;
+                *rows.truncated = false;
+                slot.write(&shape, &mut rows);
+            });
+        Ok(())
+    }
+
+    /// Applies one action per env (`actions_per_env()` ids each, env-major) and writes the
+    /// results. An illegal action fails naming the env and the action, and changes no env.
+    pub fn step(&mut self, actions: &[Action], out: StepBuffers<'_>) -> Result<(), VectorError> {
+        let per_env = self.actions_per_env();
+        let expected = self.slots.len() * per_env;
+        if actions.len() != expected {
+            return Err(GameError::BadBuffer {
+                what: "actions",
+                got: actions.len(),
+                expected,
+            }
+            .into());
+        }
+        let rows = self.rows(out)?;
+        let shape = self.shape;
+        for (index, (slot, actions)) in self.slots.iter().zip(actions.chunks(per_env)).enumerate() {
+            slot.check(&shape, actions)
+                .map_err(|error| VectorError::Env { index, error })?;
+        }
+        self.started = true;
+        self.slots
+            .par_iter_mut()
+            .zip(rows)
+            .zip(actions.par_chunks(per_env))
+            .enumerate()
+            .with_min_len(8)
+            .try_for_each(|(index, ((slot, mut rows), actions))| {
+                slot.step(&shape, actions, &mut rows)
+                    .map_err(|error| VectorError::Env { index, error })
+            })
+    }
+
+    /// Splits the caller's buffers into one `Rows` per env, after checking their lengths.
+    fn rows<'a>(&self, out: StepBuffers<'a>) -> Result<Vec<Rows<'a>>, VectorError> {
+        let n = self.slots.len();
+        let shape = &self.shape;
+        let obs_len = shape.rows() * shape.observation_size;
+        let mask_len = shape.rows() * shape.num_actions;
+        let check = |what: &'static str, got: usize, expected: usize| {
+            if got == expected {
+                Ok(())
+            } else {
+                Err(VectorError::Batch(GameError::BadBuffer {
+                    what,
+                    got,
+                    expected,
+                }))
+            }
+        };
+        check("observations", out.observations.len(), n * obs_len)?;
+        check("legal_masks", out.legal_masks.len(), n * mask_len)?;
+        check("current_players", out.current_players.len(), n)?;
+        check("rewards", out.rewards.len(), n * shape.num_players)?;
+        check("terminated", out.terminated.len(), n)?;
+        check("truncated", out.truncated.len(), n)?;
+        let observations = split_rows(out.observations, n, obs_len);
+        let legal_masks = split_rows(out.legal_masks, n, mask_len);
+        let rewards = split_rows(out.rewards, n, shape.num_players);
+        Ok(observations
+            .into_iter()
+            .zip(legal_masks)
+            .zip(out.current_players.iter_mut())
+            .zip(rewards)
+            .zip(out.terminated.iter_mut())
+            .zip(out.truncated.iter_mut())
+            .map(
+                |(
+                    ((((observations, legal_masks), current_player), rewards), terminated),
+                    truncated,
+                )| Rows {
+                    observations,
+                    legal_masks,
+                    current_player,
+                    rewards,
+                    terminated,
+                    truncated,
+                },
+            )
+            .collect())
+    }
+}
+
+/// `buffer` (of length `n × len`) as `n` rows of `len` (empty rows when `len` is 0).
+fn split_rows<T>(mut buffer: &mut [T], n: usize, len: usize) -> Vec<&mut [T]> {
+    let mut rows = Vec::with_capacity(n);
+    for _ in 0..n {
+        let (row, rest) = std::mem::take(&mut buffer).split_at_mut(len);
+        rows.push(row);
+        buffer = rest;
+    }
+    rows
+}
+
+impl Slot {
+    /// Bookkeeping for a game that just started.
+    fn start(&mut self, shape: &Shape) {
+        self.steps = 0;
+        self.needs_reset = self.env.current_player() == Player::Terminal;
+        self.refresh_legal(shape);
+    }
+
+    /// Recomputes every seat's legal mask.
+    fn refresh_legal(&mut self, shape: &Shape) {
+        let state = self.env.state();
+        for (seat, mask) in self.legal.chunks_mut(shape.num_actions.max(1)).enumerate() {
+            state.legal_action_mask(Player::Seat(seat), mask);
+        }
+    }
+
+    fn is_legal(&self, shape: &Shape, seat: usize, action: Action) -> bool {
+        (action as usize) < shape.num_actions
+            && self.legal[seat * shape.num_actions + action as usize]
+    }
+
+    /// Checks this env's action(s) without changing anything; the error is the engine's.
+    fn check(&self, shape: &Shape, actions: &[Action]) -> Result<(), GameError> {
+        if self.needs_reset {
+            return Ok(());
+        }
+        let state = self.env.state();
+        let legal = match state.current_player() {
+            Player::Seat(seat) => {
+                let action = actions[if shape.joint { seat } else { 0 }];
+                self.is_legal(shape, seat, action)
+            }
+            Player::Simultaneous => actions
+                .iter()
+                .enumerate()
+                .all(|(seat, &action)| self.is_legal(shape, seat, action)),
+            Player::Chance | Player::Terminal => false,
+        };
+        if legal {
+            return Ok(());
+        }
+        // Ask the engine why, on a copy.
+        let mut probe = state.clone_box();
+        let result = match probe.current_player() {
+            Player::Simultaneous => probe.apply_actions(actions),
+            Player::Seat(seat) if shape.joint => probe.apply_action(actions[seat]),
+            _ => probe.apply_action(actions[0]),
+        };
+        Err(result.err().unwrap_or_else(|| GameError::IllegalAction {
+            action: actions[0],
+            desc: state.action_to_string(state.current_player(), actions[0]),
+            player: state.current_player(),
+            state: state.describe(),
+            reason: "not among the legal actions".to_string(),
+        }))
+    }
+
+    /// One step of this env (a new game if the last one ended), written into `rows`.
+    fn step(
+        &mut self,
+        shape: &Shape,
+        actions: &[Action],
+        rows: &mut Rows<'_>,
+    ) -> Result<(), GameError> {
+        if self.needs_reset {
+            self.env.reset();
+            self.start(shape);
+            rows.rewards.fill(0.0);
+            *rows.terminated = false;
+            *rows.truncated = false;
+        } else {
+            let rewards = match self.env.current_player() {
+                Player::Seat(seat) => {
+                    self.last_seat = seat;
+                    self.env.step(actions[if shape.joint { seat } else { 0 }])?
+                }
+                _ => self.env.step_joint(actions)?,
+            };
+            for (out, r) in rows.rewards.iter_mut().zip(rewards) {
+                *out = r as f32;
+            }
+            self.steps += 1;
+            let terminated = self.env.current_player() == Player::Terminal;
+            let truncated =
+                !terminated && shape.max_episode_steps.is_some_and(|cap| self.steps >= cap);
+            *rows.terminated = terminated;
+            *rows.truncated = truncated;
+            self.needs_reset = terminated || truncated;
+            self.refresh_legal(shape);
+        }
+        self.write(shape, rows);
+        Ok(())
+    }
+
+    /// Writes the current player, observations and masks of this env.
+    fn write(&self, shape: &Shape, rows: &mut Rows<'_>) {
+        let state = self.env.state();
+        let current = state.current_player();
+        *rows.current_player = current.id() as i32;
+        let (obs, na) = (shape.observation_size, shape.num_actions);
+        match shape.observer {
+            Observer::AllSeats => {
+                for seat in 0..shape.num_players {
+                    state.observation_tensor(
+                        seat,
+                        &mut rows.observations[seat * obs..(seat + 1) * obs],
+                    );
+                }
+                rows.legal_masks.copy_from_slice(&self.legal);
+            }
+            Observer::Seat(seat) => {
+                state.observation_tensor(seat, rows.observations);
+                rows.legal_masks
+                    .copy_from_slice(&self.legal[seat * na..(seat + 1) * na]);
+            }
+            Observer::CurrentPlayer => {
+                let seat = current.seat().unwrap_or(self.last_seat);
+                state.observation_tensor(seat, rows.observations);
+                rows.legal_masks
+                    .copy_from_slice(&self.legal[seat * na..(seat + 1) * na]);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::make_game;
+
+    /// Owned buffers for a batch.
+    struct Buffers {
+        observations: Vec<f32>,
+        legal_masks: Vec<bool>,
+        current_players: Vec<i32>,
+        rewards: Vec<f32>,
+        terminated: Vec<bool>,
+        truncated: Vec<bool>,
+    }
+
+    impl Buffers {
+        fn for_env(venv: &VectorEnv) -> Self {
+            let n = venv.num_envs();
+            let game = venv.game();
+            let rows = venv.rows_per_env();
+            Buffers {
+                observations: vec![0.0; n * rows * game.observation_size()],
+                legal_masks: vec![false; n * rows * game.num_distinct_actions()],
+                current_players: vec![0; n],
+                rewards: vec![0.0; n * game.num_players()],
+                terminated: vec![false; n],
+                truncated: vec![false; n],
+            }
+        }
+
+        fn view(&mut self) -> StepBuffers<'_> {
+            StepBuffers {
+                observations: &mut self.observations,
+                legal_masks: &mut self.legal_masks,
+                current_players: &mut self.current_players,
+                rewards: &mut self.rewards,
+                terminated: &mut self.terminated,
+                truncated: &mut self.truncated,
+            }
+        }
+
+        /// The first legal action of each env (from the masks just written).
+        fn first_legal(&self, num_actions: usize) -> Vec<Action> {
+            self.legal_masks
+                .chunks(num_actions)
+                .map(|m| m.iter().position(|&b| b).unwrap_or(0) as Action)
+                .collect()
+        }
+    }
+
+    /// Matching pennies for `ROUNDS` rounds: a simultaneous test game (not registered).
+    mod pennies {
+        use std::fmt;
+
+        use crate::env::GameRng;
+        use crate::game::{
+            Action, ChanceMode, Dynamics, Game, GameError, GameInfo, Information, Player,
+            PlayerAction, RewardModel, State, Utility,
+        };
+        use crate::registry::Params;
+
+        pub const ROUNDS: usize = 3;
+
+        static INFO: GameInfo = GameInfo {
+            name: "pennies",
+            long_name: "Matching pennies",
+            description: "Seat 0 scores when the coins match, seat 1 when they differ.",
+            min_players: 2,
+            max_players: 2,
+            chance: ChanceMode::Deterministic,
+            information: Information::Imperfect,
+            dynamics: Dynamics::Simultaneous,
+            utility: Utility::ZeroSum,
+            reward_model: RewardModel::Rewards,
+        };
+
+        #[derive(Debug, Default)]
+        pub struct Pennies(Params);
+
+        #[derive(Clone, Debug, Default)]
+        pub struct PenniesState {
+            history: Vec<PlayerAction>,
+            score: f64,
+            last: f64,
+        }
+
+        impl Game for Pennies {
+            fn info(&self) -> &'static GameInfo {
+                &INFO
+            }
+            fn params(&self) -> &Params {
+                &self.0
+            }
+            fn num_players(&self) -> usize {
+                2
+            }
+            fn num_distinct_actions(&self) -> usize {
+                2
+            }
+            fn max_chance_outcomes(&self) -> usize {
+                0
+            }
+            fn observation_shape(&self) -> Vec<usize> {
+                vec![1]
+            }
+            fn min_utility(&self) -> f64 {
+                -(ROUNDS as f64)
+            }
+            fn max_utility(&self) -> f64 {
+                ROUNDS as f64
+            }
+            fn utility_sum(&self) -> Option<f64> {
+                Some(0.0)
+            }
+            fn max_game_length(&self) -> usize {
+                2 * ROUNDS
+            }
+            fn new_initial_state(&self) -> Box<dyn State> {
+                Box::new(PenniesState::default())
+            }
+            fn deserialize_state(&self, _: &str) -> Result<Box<dyn State>, GameError> {
+                Ok(self.new_initial_state())
+            }
+        }
+
+        impl fmt::Display for PenniesState {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "score {}", self.score)
+            }
+        }
+
+        impl State for PenniesState {
+            fn num_players(&self) -> usize {
+                2
+            }
+            fn current_player(&self) -> Player {
+                if self.history.len() < 2 * ROUNDS {
+                    Player::Simultaneous
+                } else {
+                    Player::Terminal
+                }
+            }
+            fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>) {
+                out.clear();
+                if matches!(player, Player::Seat(0 | 1)) && !self.is_terminal() {
+                    out.extend([0, 1]);
+                }
+            }
+            fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+                Vec::new()
+            }
+            fn apply_action(&mut self, _: Action) -> Result<(), GameError> {
+                crate::game::check_turn(self, Player::Seat(0))
+            }
+            fn apply_actions(&mut self, actions: &[Action]) -> Result<(), GameError> {
+                crate::game::check_turn(self, Player::Simultaneous)?;
+                if let Some((seat, &action)) = actions.iter().enumerate().find(|(_, a)| **a > 1) {
+                    return Err(GameError::IllegalAction {
+                        action,
+                        desc: format!("coin {action}"),
+                        player: Player::Seat(seat),
+                        state: self.describe(),
+                        reason: "a coin shows 0 or 1".to_string(),
+                    });
+                }
+                self.last = if actions[0] == actions[1] { 1.0 } else { -1.0 };
+                self.score += self.last;
+                for (seat, &action) in actions.iter().enumerate() {
+                    self.history.push(PlayerAction {
+                        player: Player::Seat(seat),
+                        action,
+                    });
+                }
+                Ok(())
+            }
+            fn returns(&self) -> Vec<f64> {
+                vec![self.score, -self.score]
+            }
+            fn rewards(&self) -> Vec<f64> {
+                vec![self.last, -self.last]
+            }
+            fn history(&self) -> &[PlayerAction] {
+                &self.history
+            }
+            fn action_to_string(&self, _: Player, action: Action) -> String {
+                format!("coin {action}")
+            }
+            fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
+                Err(GameError::BadActionString {
+                    text: text.to_string(),
+                    player,
+                    reason: "unused".to_string(),
+                })
+            }
+            fn observation_tensor(&self, player: usize, out: &mut [f32]) {
+                out[0] = if player == 0 { self.score } else { -self.score } as f32;
+            }
+            fn observation_string(&self, _: usize) -> String {
+                self.to_string()
+            }
+            fn information_state_string(&self, _: usize) -> String {
+                self.to_string()
+            }
+            fn view(&self, _: Option<usize>) -> serde_json::Value {
+                serde_json::Value::Null
+            }
+            fn resample_from_infostate(&self, _: usize, _: &mut GameRng) -> Box<dyn State> {
+                self.clone_box()
+            }
+            fn clone_box(&self) -> Box<dyn State> {
+                Box::new(self.clone())
+            }
+            fn serialize(&self) -> String {
+                format!("{:?}", self.history)
+            }
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+        }
+    }
+
+    #[test]
+    fn simultaneous_games_take_joint_actions() {
+        let game: Arc<dyn Game> = Arc::new(pennies::Pennies::default());
+        assert!(matches!(
+            VectorEnv::new(game.clone(), 3, 0, Observer::CurrentPlayer, None),
+            Err(GameError::InvalidParameter { .. })
+        ));
+        let mut venv = VectorEnv::new(game, 3, 0, Observer::AllSeats, None).unwrap();
+        assert_eq!(venv.actions_per_env(), 2);
+        let mut buf = Buffers::for_env(&venv);
+        venv.reset(None, buf.view()).unwrap();
+        assert_eq!(buf.current_players, vec![-2; 3]);
+        assert!(buf.legal_masks.iter().all(|&b| b));
+        let err = venv.step(&[0, 0, 1], buf.view()).unwrap_err();
+        assert_eq!(err.to_string(), "actions buffer has length 3, expected 6");
+        // Env 1's seat 1 shows an impossible coin: nothing moves.
+        let err = venv.step(&[0, 0, 1, 2, 1, 0], buf.view()).unwrap_err();
+        assert!(matches!(err, VectorError::Env { index: 1, .. }), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("env 1: illegal action 2 (coin 2) for seat 1")
+        );
+        assert!((0..3).all(|i| venv.state(i).unwrap().history().is_empty()));
+        for round in 1..=pennies::ROUNDS {
+            // Env 0 always matches, env 1 never does, env 2 matches on odd rounds.
+            let odd = (round % 2) as Action;
+            venv.step(&[1, 1, 0, 1, odd, 1], buf.view()).unwrap();
+            let odd_reward = if odd == 1 { 1.0 } else { -1.0 };
+            assert_eq!(
+                buf.rewards,
+                vec![1.0, -1.0, -1.0, 1.0, odd_reward, -odd_reward]
+            );
+            let last = round == pennies::ROUNDS;
+            assert_eq!(buf.terminated, vec![last; 3]);
+            assert_eq!(buf.current_players, vec![if last { -4 } else { -2 }; 3]);
+            assert_eq!(buf.observations[0], round as f32);
+            assert_eq!(buf.observations[1], -(round as f32));
+        }
+        assert!(buf.legal_masks.iter().all(|&b| !b));
+        // The next step ignores the (impossible) actions and starts new games.
+        venv.step(&[9; 6], buf.view()).unwrap();
+        assert_eq!(buf.current_players, vec![-2; 3]);
+        assert_eq!(buf.rewards, vec![0.0; 6]);
+        assert_eq!(buf.terminated, vec![false; 3]);
+    }
+
+    fn pokeros(params: &[(&str, &str)]) -> Arc<dyn Game> {
+        make_game("pokeros", params.iter().copied()).unwrap()
+    }
+
+    fn run(seed: u64, steps: usize) -> (Vec<Vec<f32>>, Vec<Vec<bool>>, Vec<String>) {
+        let game = pokeros(&[("board_size", "7")]);
+        let na = game.num_distinct_actions();
+        let mut venv = VectorEnv::new(game, 5, seed, Observer::CurrentPlayer, None).unwrap();
+        let mut buf = Buffers::for_env(&venv);
+        venv.reset(None, buf.view()).unwrap();
+        let (mut rewards, mut dones) = (Vec::new(), Vec::new());
+        for _ in 0..steps {
+            let actions = buf.first_legal(na);
+            venv.step(&actions, buf.view()).unwrap();
+            rewards.push(buf.rewards.clone());
+            dones.push(buf.terminated.clone());
+        }
+        let states = (0..5).map(|i| venv.state(i).unwrap().serialize()).collect();
+        (rewards, dones, states)
+    }
+
+    #[test]
+    fn same_seed_same_trajectories() {
+        assert_eq!(run(3, 60), run(3, 60));
+        assert_ne!(run(3, 60).2, run(4, 60).2);
+    }
+
+    #[test]
+    fn env_i_is_the_env_seeded_with_seed_plus_i() {
+        let game = pokeros(&[]);
+        let venv = VectorEnv::new(game.clone(), 3, 10, Observer::AllSeats, None).unwrap();
+        for i in 0..3 {
+            let env = Env::new(game.clone(), 10 + i as u64);
+            assert_eq!(venv.state(i).unwrap().serialize(), env.state().serialize());
+        }
+    }
+
+    #[test]
+    fn auto_reset_on_the_step_after_the_end() {
+        // A 3x3 board with 1-card hands ends quickly.
+        let game = pokeros(&[("board_size", "3"), ("hand_size", "1")]);
+        let na = game.num_distinct_actions();
+        let mut venv = VectorEnv::new(game, 2, 0, Observer::CurrentPlayer, None).unwrap();
+        let mut buf = Buffers::for_env(&venv);
+        venv.reset(None, buf.view()).unwrap();
+        let mut ended = false;
+        for _ in 0..40 {
+            let actions = buf.first_legal(na);
+            venv.step(&actions, buf.view()).unwrap();
+            if buf.terminated[0] {
+                ended = true;
+                assert_eq!(buf.current_players[0], -4);
+                assert!(!buf.legal_masks[..na].iter().any(|&b| b));
+                let sum: f32 = buf.rewards[..2].iter().sum();
+                assert_eq!(sum, 0.0);
+                let final_history = venv.state(0).unwrap().history().len();
+                // The next step ignores the action (any id) and starts a new game.
+                let mut actions = buf.first_legal(na);
+                actions[0] = Action::MAX;
+                venv.step(&actions, buf.view()).unwrap();
+                assert!(!buf.terminated[0] && !buf.truncated[0]);
+                assert_eq!(&buf.rewards[..2], &[0.0, 0.0]);
+                assert!(buf.current_players[0] >= 0);
+                assert!(venv.state(0).unwrap().history().len() < final_history);
+                break;
+            }
+        }
+        assert!(ended);
+    }
+
+    #[test]
+    fn illegal_action_names_the_env_and_changes_nothing() {
+        let game = pokeros(&[]);
+        let na = game.num_distinct_actions();
+        let mut venv = VectorEnv::new(game, 4, 1, Observer::CurrentPlayer, None).unwrap();
+        let mut buf = Buffers::for_env(&venv);
+        venv.reset(None, buf.view()).unwrap();
+        let before: Vec<String> = (0..4).map(|i| venv.state(i).unwrap().serialize()).collect();
+        let mut actions = buf.first_legal(na);
+        actions[2] = 0; // a corner, next to no card
+        let err = venv.step(&actions, buf.view()).unwrap_err();
+        assert!(matches!(err, VectorError::Env { index: 2, .. }), "{err}");
+        let text = err.to_string();
+        assert!(text.starts_with("env 2: illegal action 0 "), "{text}");
+        let after: Vec<String> = (0..4).map(|i| venv.state(i).unwrap().serialize()).collect();
+        assert_eq!(before, after);
+        actions[2] = na as Action + 5;
+        let err = venv.step(&actions, buf.view()).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with(&format!("env 2: illegal action {}", na + 5))
+        );
+    }
+
+    #[test]
+    fn bad_buffers_and_observers_are_refused() {
+        let game = pokeros(&[]);
+        let mut venv = VectorEnv::new(game.clone(), 2, 0, Observer::Seat(1), None).unwrap();
+        let mut buf = Buffers::for_env(&venv);
+        buf.rewards.pop();
+        let err = venv.reset(None, buf.view()).unwrap_err();
+        assert_eq!(err.to_string(), "rewards buffer has length 3, expected 4");
+        let mut buf = Buffers::for_env(&venv);
+        let err = venv.step(&[0], buf.view()).unwrap_err();
+        assert_eq!(err.to_string(), "actions buffer has length 1, expected 2");
+        assert!(matches!(
+            VectorEnv::new(game.clone(), 2, 0, Observer::Seat(2), None),
+            Err(GameError::InvalidSeat { seat: 2, .. })
+        ));
+        assert!(VectorEnv::new(game.clone(), 0, 0, Observer::AllSeats, None).is_err());
+        assert!(VectorEnv::new(game, 1, 0, Observer::AllSeats, Some(0)).is_err());
+    }
+
+    #[test]
+    fn all_seats_writes_every_seat_and_truncation_resets() {
+        let game = pokeros(&[("players", "3")]);
+        let (na, obs) = (game.num_distinct_actions(), game.observation_size());
+        let mut venv = VectorEnv::new(game.clone(), 3, 7, Observer::AllSeats, Some(4)).unwrap();
+        let mut buf = Buffers::for_env(&venv);
+        venv.reset(None, buf.view()).unwrap();
+        let first_decision = venv.state(0).unwrap().history().len();
+        for step in 1..=5 {
+            let actions: Vec<Action> = (0..3)
+                .map(|i| {
+                    let seat = buf.current_players[i] as usize;
+                    let rows = &buf.legal_masks[(i * 3 + seat) * na..(i * 3 + seat + 1) * na];
+                    rows.iter().position(|&b| b).unwrap() as Action
+                })
+                .collect();
+            venv.step(&actions, buf.view()).unwrap();
+            for i in 0..3 {
+                let state = venv.state(i).unwrap();
+                for seat in 0..3 {
+                    let mut expected = vec![0.0; obs];
+                    state.observation_tensor(seat, &mut expected);
+                    let at = (i * 3 + seat) * obs;
+                    assert_eq!(&buf.observations[at..at + obs], &expected[..]);
+                    let mut mask = vec![false; na];
+                    state.legal_action_mask(Player::Seat(seat), &mut mask);
+                    assert_eq!(&buf.legal_masks[(i * 3 + seat) * na..][..na], &mask[..]);
+                }
+                assert_eq!(buf.truncated[i], step == 4, "step {step}");
+                assert!(!buf.terminated[i]);
+            }
+        }
+        // Step 5 started new games.
+        assert_eq!(venv.state(0).unwrap().history().len(), first_decision);
+    }
+
+    #[test]
+    fn reset_with_seed_matches_a_new_batch() {
+        let game = pokeros(&[]);
+        let na = game.num_distinct_actions();
+        let mut a = VectorEnv::new(game.clone(), 3, 0, Observer::CurrentPlayer, None).unwrap();
+        let mut buf = Buffers::for_env(&a);
+        a.reset(None, buf.view()).unwrap();
+        let actions = buf.first_legal(na);
+        a.step(&actions, buf.view()).unwrap();
+        a.reset(Some(50), buf.view()).unwrap();
+        let b = VectorEnv::new(game, 3, 50, Observer::CurrentPlayer, None).unwrap();
+        for i in 0..3 {
+            assert_eq!(
+                a.state(i).unwrap().serialize(),
+                b.state(i).unwrap().serialize()
+            );
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! `VectorEnv`: the engine's batched env, stepping with the GIL released and writing straight
+//! into numpy arrays that live as long as the env (no Python object per env).
+
+use checkraise_core::vector::{Observer, StepBuffers, VectorEnv, VectorError};
+use checkraise_core::{Action, GameError};
+use numpy::ndarray::Dimension;
+use numpy::{
+    Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods,
+    PyUntypedArray, PyUntypedArrayMethods,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
+
+use crate::errors::{CheckraiseError, IllegalActionError, OrRaise, exception_for};
+use crate::game::PyGame;
+use crate::state::PyState;
+
+/// A batch error as a Python exception: the engine's class and message, with the env index.
+fn vector_err(error: &VectorError) -> PyErr {
+    exception_for(error.game_error(), error.to_string())
+}
+
+/// Reads the `observer` argument: `"current"`, `"all"` or a seat number.
+fn observer_from_py(observer: &Bound<'_, PyAny>, num_players: usize) -> PyResult<Observer> {
+    if observer.is_instance_of::<PyInt>() {
+        let seat: i64 = observer.extract()?;
+        // The engine checks the seat against the game; a negative one never reaches it.
+        return usize::try_from(seat)
+            .map(Observer::Seat)
+            .map_err(|_| GameError::InvalidSeat { seat, num_players })
+            .or_raise();
+    }
+    if let Ok(word) = observer.cast::<PyString>() {
+        match word.to_cow()?.as_ref() {
+            "current" | "current_player" => return Ok(Observer::CurrentPlayer),
+            "all" | "all_seats" => return Ok(Observer::AllSeats),
+            _ => {}
+        }
+    }
+    Err(CheckraiseError::new_err(format!(
+        "observer must be 'current', 'all' or a seat number, not {}",
+        observer.repr()?
+    )))
+}
+
+/// Many envs of one game stepped together across threads, Gymnasium-style.
+///
+/// `VectorEnv("pokeros", num_envs=1024, seed=0, observer="current", players=2)`. Env `i` is
+/// seeded with `seed + i`. `step(actions)` takes an integer array of shape `(num_envs,)`, or
+/// `(num_envs, num_players)` for games with simultaneous moves, and returns
+/// `(observations, rewards, terminated, truncated, info)` with Gymnasium's next-step
+/// auto-reset. The arrays are the env's own, overwritten by every `reset` and `step`: copy
+/// what you keep, or make the env with `copy=True` to get fresh arrays from every call.
+#[pyclass(module = "checkraise._core", name = "VectorEnv")]
+pub struct PyVectorEnv {
+    venv: VectorEnv,
+    observations: Py<PyArrayDyn<f32>>,
+    legal_masks: Py<PyArrayDyn<bool>>,
+    current_players: Py<PyArray1<i32>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    actions: Vec<Action>,
+    /// Return copies instead of the env's own arrays.
+    copy: bool,
+}
+
+impl PyVectorEnv {
+    /// The shape `step` expects its actions in.
+    fn actions_shape(&self) -> Vec<usize> {
+        match self.venv.actions_per_env() {
+            1 => vec![self.venv.num_envs()],
+            k => vec![self.venv.num_envs(), k],
+        }
+    }
+
+    /// Copies the caller's actions into the scratch buffer, checking dtype and shape.
+    fn read_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let numpy = py.import("numpy")?;
+        let array = numpy.call_method1("asarray", (actions,))?;
+        let array = array.cast::<PyUntypedArray>()?;
+        let kind = array.dtype().kind();
+        if kind != b'i' && kind != b'u' {
+            return Err(CheckraiseError::new_err(format!(
+                "actions must be an integer array, not dtype {}",
+                array.dtype().str()?
+            )));
+        }
+        let expected = self.actions_shape();
+        if array.shape() != expected.as_slice() {
+            return Err(CheckraiseError::new_err(format!(
+                "actions must have shape {:?}, not {:?}",
+                PyTuple::new(py, &expected)?,
+                PyTuple::new(py, array.shape())?
+            )));
+        }
+        let wide = array.call_method1("astype", ("int64",))?;
+        let wide = wide.cast::<PyArrayDyn<i64>>()?.readonly();
+        self.actions.clear();
+        let per_env = self.venv.actions_per_env();
+        let last = self.venv.game().num_distinct_actions().saturating_sub(1);
+        for (i, &a) in wide.as_array().iter().enumerate() {
+            let Ok(action) = Action::try_from(a) else {
+                return Err(IllegalActionError::new_err(format!(
+                    "env {}: illegal action {a}: action ids run from 0 to {last}",
+                    i / per_env
+                )));
+            };
+            self.actions.push(action);
+        }
+        Ok(())
+    }
+
+    /// Runs `f` on the engine batch and the numpy buffers with the GIL released.
+    fn with_buffers<F>(&mut self, py: Python<'_>, f: F) -> PyResult<()>
+    where
+        F: FnOnce(&mut VectorEnv, &[Action], StepBuffers<'_>) -> Result<(), VectorError> + Send,
+    {
+        let borrowed = |e: numpy::BorrowError| {
+            CheckraiseError::new_err(format!("the env's arrays are in use elsewhere: {e}"))
+        };
+        let not_contiguous =
+            |e: numpy::AsSliceError| CheckraiseError::new_err(format!("the env's arrays: {e}"));
+        let mut observations = self
+            .observations
+            .bind(py)
+            .try_readwrite()
+            .map_err(borrowed)?;
+        let mut legal_masks = self
+            .legal_masks
+            .bind(py)
+            .try_readwrite()
+            .map_err(borrowed)?;
+        let mut current_players = self
+            .current_players
+            .bind(py)
+            .try_readwrite()
+            .map_err(borrowed)?;
+        let mut rewards = self.rewards.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut terminated = self.terminated.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut truncated = self.truncated.bind(py).try_readwrite().map_err(borrowed)?;
+        let buffers = StepBuffers {
+            observations: observations.as_slice_mut().map_err(not_contiguous)?,
+            legal_masks: legal_masks.as_slice_mut().map_err(not_contiguous)?,
+            current_players: current_players.as_slice_mut().map_err(not_contiguous)?,
+            rewards: rewards.as_slice_mut().map_err(not_contiguous)?,
+            terminated: terminated.as_slice_mut().map_err(not_contiguous)?,
+            truncated: truncated.as_slice_mut().map_err(not_contiguous)?,
+        };
+        let (venv, actions) = (&mut self.venv, self.actions.as_slice());
+        py.detach(|| f(venv, actions, buffers))
+            .map_err(|e| vector_err(&e))
+    }
+
+    /// One of the env's arrays as returned by `reset` and `step`: itself, or a copy when the
+    /// env was made with `copy=True`.
+    fn out<'py, T: Element, D: Dimension>(
+        &self,
+        py: Python<'py>,
+        array: &Py<PyArray<T, D>>,
+    ) -> PyResult<Bound<'py, PyArray<T, D>>> {
+        let array = array.bind(py).clone();
+        if self.copy {
+            Ok(array.call_method0("copy")?.cast_into::<PyArray<T, D>>()?)
+        } else {
+            Ok(array)
+        }
+    }
+
+    /// The `info` dict of `reset` and `step`: legal masks and current players.
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let info = PyDict::new(py);
+        info.set_item("legal_mask", self.out(py, &self.legal_masks)?)?;
+        info.set_item("current_player", self.out(py, &self.current_players)?)?;
+        Ok(info)
+    }
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    #[new]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments, not a Rust API
+    #[pyo3(signature = (game, num_envs, seed=0, *, observer=None, max_episode_steps=None, copy=false, **params))]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        num_envs: usize,
+        seed: u64,
+        observer: Option<&Bound<'_, PyAny>>,
+        max_episode_steps: Option<usize>,
+        copy: bool,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let game = PyGame::resolve(game, params)?;
+        let observer = match observer {
+            Some(o) => observer_from_py(o, game.num_players())?,
+            None => Observer::CurrentPlayer,
+        };
+        let venv = py
+            .detach(|| VectorEnv::new(game.clone(), num_envs, seed, observer, max_episode_steps))
+            .or_raise()?;
+        let rows = match observer {
+            Observer::AllSeats => vec![num_envs, game.num_players()],
+            _ => vec![num_envs],
+        };
+        let with = |tail: Vec<usize>| rows.iter().copied().chain(tail).collect::<Vec<_>>();
+        Ok(PyVectorEnv {
+            observations: PyArrayDyn::zeros(py, with(game.observation_shape()), false).unbind(),
+            legal_masks: PyArrayDyn::zeros(py, with(vec![game.num_distinct_actions()]), false)
+                .unbind(),
+            current_players: PyArray1::zeros(py, num_envs, false).unbind(),
+            rewards: PyArray2::zeros(py, [num_envs, game.num_players()], false).unbind(),
+            terminated: PyArray1::zeros(py, num_envs, false).unbind(),
+            truncated: PyArray1::zeros(py, num_envs, false).unbind(),
+            actions: Vec::with_capacity(num_envs * game.num_players()),
+            copy,
+            venv,
+        })
+    }
+
+    /// Starts a new game in every env: from `seed + i` when `seed` is given, else continuing
+    /// each env's stream (the first reset keeps the games made at construction). Returns
+    /// `(observations, info)`.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+    ) -> PyResult<(Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyDict>)> {
+        self.with_buffers(py, |venv, _, buffers| venv.reset(seed, buffers))?;
+        Ok((self.out(py, &self.observations)?, self.info(py)?))
+    }
+
+    /// Applies one action per env (a joint action per env for simultaneous games) and
+    /// returns `(observations, rewards, terminated, truncated, info)`.
+    ///
+    /// An illegal action raises `IllegalActionError` naming the env, and no env changes.
+    /// Actions of envs that ended on the previous step are ignored (they start new games).
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<(
+        Bound<'py, PyArrayDyn<f32>>,
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyDict>,
+    )> {
+        self.read_actions(py, actions)?;
+        self.with_buffers(py, |venv, actions, buffers| venv.step(actions, buffers))?;
+        Ok((
+            self.out(py, &self.observations)?,
+            self.out(py, &self.rewards)?,
+            self.out(py, &self.terminated)?,
+            self.out(py, &self.truncated)?,
+            self.info(py)?,
+        ))
+    }
+
+    /// A copy of env `index`'s state (for inspection and rendering).
+    fn state(&self, index: usize) -> PyResult<PyState> {
+        let game = self.venv.game().clone();
+        let state = self.venv.state(index).ok_or_else(|| {
+            CheckraiseError::new_err(format!(
+                "env {index} does not exist; this batch has envs 0..{}",
+                self.venv.num_envs()
+            ))
+        })?;
+        Ok(PyState::new(game, state.clone_box()))
+    }
+
+    /// The game.
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame::new(self.venv.game().clone())
+    }
+
+    /// Number of envs.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.venv.num_envs()
+    }
+
+    /// Number of seats.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.venv.game().num_players()
+    }
+
+    /// Whose observations are written: `"current"`, `"all"` or a seat number.
+    #[getter]
+    fn observer<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        use pyo3::IntoPyObjectExt;
+        match self.venv.observer() {
+            Observer::CurrentPlayer => "current".into_bound_py_any(py),
+            Observer::AllSeats => "all".into_bound_py_any(py),
+            Observer::Seat(seat) => seat.into_bound_py_any(py),
+        }
+    }
+
+    /// The shape `step` expects: `(num_envs,)`, or `(num_envs, num_players)` for games
+    /// with simultaneous moves.
+    #[getter]
+    fn action_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.actions_shape())
+    }
+
+    /// Observations, float32: `(num_envs, *observation_shape)`, or
+    /// `(num_envs, num_players, *observation_shape)` with `observer="all"`.
+    #[getter]
+    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f32>> {
+        self.observations.bind(py).clone()
+    }
+
+    /// Legal-action masks, bool, shaped like the observations with `num_distinct_actions`
+    /// last.
+    #[getter]
+    fn legal_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<bool>> {
+        self.legal_masks.bind(py).clone()
+    }
+
+    /// Who acts in each env (int32): a seat, −2 simultaneous, −4 terminal.
+    #[getter]
+    fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        self.current_players.bind(py).clone()
+    }
+
+    /// Each seat's reward from the last step, float32 `(num_envs, num_players)`.
+    #[getter]
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.rewards.bind(py).clone()
+    }
+
+    /// Whether the last step ended each env's game.
+    #[getter]
+    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.terminated.bind(py).clone()
+    }
+
+    /// Whether the last step hit `max_episode_steps` without ending each env's game.
+    #[getter]
+    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.truncated.bind(py).clone()
+    }
+
+    fn __len__(&self) -> usize {
+        self.venv.num_envs()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<checkraise.VectorEnv {} x {}>",
+            self.venv.num_envs(),
+            crate::convert::game_string(self.venv.game().as_ref())
+        )
+    }
+}

@@ -1,0 +1,58 @@
+"""checkraise: a fast, exact engine for five poker/chess hybrid games.
+
+The engine is Rust (``checkraise._core``); this package re-exports it with OpenSpiel's
+conventions::
+
+    import checkraise as cr
+    cr.games()                              # names, facts, parameter schemas
+    game = cr.make("pokeros", players=2)    # bad parameters raise ValueError saying why
+    state = game.new_initial_state()        # chance nodes explicit, as in OpenSpiel
+    state.sample_chance(seed=0)             # or resolve them yourself
+    state.legal_actions(); state.apply_action(a); state.observation(0)  # numpy float32
+
+Every error is a :class:`CheckraiseError` (a ``ValueError``) carrying the engine's message.
+"""
+
+from ._core import (
+    ActionStringError,
+    Bot,
+    CheckraiseError,
+    DeserializationError,
+    Env,
+    Game,
+    GameOverError,
+    IllegalActionError,
+    InvalidSeatError,
+    OutOfTurnError,
+    ParameterError,
+    State,
+    UnknownGameError,
+    VectorEnv,
+    __version__,
+    bot_action,
+    game_names,
+    games,
+    make,
+)
+
+__all__ = [
+    "ActionStringError",
+    "Bot",
+    "CheckraiseError",
+    "DeserializationError",
+    "Env",
+    "Game",
+    "GameOverError",
+    "IllegalActionError",
+    "InvalidSeatError",
+    "OutOfTurnError",
+    "ParameterError",
+    "State",
+    "UnknownGameError",
+    "VectorEnv",
+    "__version__",
+    "bot_action",
+    "game_names",
+    "games",
+    "make",
+]

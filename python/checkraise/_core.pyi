@@ -1,0 +1,309 @@
+"""Typed stubs for ``checkraise._core``, the Rust engine's Python module."""
+
+from typing import Any, Literal, final
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise.types import GameEntry
+
+__version__: str
+__all__ = [
+    "ActionStringError",
+    "Bot",
+    "CheckraiseError",
+    "DeserializationError",
+    "Env",
+    "Game",
+    "GameOverError",
+    "IllegalActionError",
+    "InvalidSeatError",
+    "OutOfTurnError",
+    "ParameterError",
+    "State",
+    "UnknownGameError",
+    "VectorEnv",
+    "__version__",
+    "bot_action",
+    "game_names",
+    "games",
+    "make",
+]
+
+class CheckraiseError(ValueError):
+    """Base of every checkraise error (a ValueError); the message is the engine's."""
+
+class UnknownGameError(CheckraiseError):
+    """No game of that name is registered."""
+
+class ParameterError(CheckraiseError):
+    """A game parameter that does not exist or has a value that is not allowed."""
+
+class IllegalActionError(CheckraiseError):
+    """An action that is not legal here; the state is unchanged."""
+
+class OutOfTurnError(CheckraiseError):
+    """Acting when it is another player's turn (or a single action at a simultaneous node)."""
+
+class GameOverError(CheckraiseError):
+    """Acting on a finished game."""
+
+class InvalidSeatError(CheckraiseError):
+    """A seat number outside the game."""
+
+class ActionStringError(CheckraiseError):
+    """A string that names no action for that player here."""
+
+class DeserializationError(CheckraiseError):
+    """A serialized state that cannot be read back."""
+
+def games() -> list[GameEntry]:
+    """Every registered game: its facts and parameter schemas."""
+
+def game_names() -> list[str]:
+    """The registered game names."""
+
+def make(name: str, **params: int | bool | str) -> Game:
+    """Makes a game: ``make("pokeros", players=3)`` or ``make("pokeros(players=3)")``.
+
+    Raises UnknownGameError or ParameterError (both ValueError) with the engine's message.
+    """
+
+@final
+class Game:
+    """A game with its parameters fixed: sizes, facts, and a factory for states."""
+
+    @property
+    def name(self) -> str:
+        """The registry name, e.g. ``pokeros``."""
+    @property
+    def parameters(self) -> dict[str, int | bool | str]:
+        """The validated parameters, defaults filled in."""
+    @property
+    def info(self) -> GameEntry:
+        """The game's facts and parameter schemas, as one entry of ``games()``."""
+    @property
+    def observation_size(self) -> int:
+        """Number of floats in an observation."""
+    def num_players(self) -> int:
+        """Number of seats."""
+    def num_distinct_actions(self) -> int:
+        """Size of the seats' action space."""
+    def max_chance_outcomes(self) -> int:
+        """Size of the chance outcome space."""
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of ``State.observation_tensor(p)``."""
+    def observation_tensor_shape(self) -> list[int]:
+        """``observation_shape()`` as a list (OpenSpiel's name)."""
+    def observation_tensor_size(self) -> int:
+        """Number of floats in an observation (OpenSpiel's name)."""
+    def min_utility(self) -> float:
+        """Smallest possible return of a seat."""
+    def max_utility(self) -> float:
+        """Largest possible return of a seat."""
+    def utility_sum(self) -> float | None:
+        """The constant the returns always sum to, or None."""
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (chance included) in one game."""
+    def new_initial_state(self) -> State:
+        """The state before anything happened; chance nodes stay explicit."""
+    def deserialize_state(self, text: str) -> State:
+        """Reads back a state written by ``State.serialize()``."""
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+@final
+class State:
+    """A position of a game; methods follow OpenSpiel's ``pyspiel.State``."""
+
+    def current_player(self) -> int:
+        """A seat, or -1 chance, -2 simultaneous, -4 terminal."""
+    def num_players(self) -> int:
+        """Number of seats."""
+    def get_game(self) -> Game:
+        """The game this state belongs to."""
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+    def is_chance_node(self) -> bool:
+        """Whether nature acts now."""
+    def is_simultaneous_node(self) -> bool:
+        """Whether all seats choose at once now (use ``apply_actions``)."""
+    def is_player_node(self) -> bool:
+        """Whether a single seat acts now."""
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance outcomes here and their probabilities."""
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Legal actions of ``player`` (default: the current player), sorted."""
+    def legal_actions_mask(self, player: int | None = None) -> npt.NDArray[np.bool_]:
+        """Legal actions as a bool mask over the action (or chance outcome) space."""
+    def apply_action(self, action: int, player: int | None = None) -> None:
+        """Applies the current player's action; with ``player``, checks the turn first."""
+    def apply_actions(self, actions: list[int]) -> None:
+        """Applies a joint action (one per seat) at a simultaneous node."""
+    def returns(self) -> list[float]:
+        """Each seat's total return so far."""
+    def player_return(self, player: int) -> float:
+        """Seat ``player``'s return so far."""
+    def rewards(self) -> list[float]:
+        """Each seat's reward from the last action."""
+    def history(self) -> list[int]:
+        """Every action applied so far, chance included."""
+    def full_history(self) -> list[tuple[int, int]]:
+        """Every action applied so far as (player, action); chance is -1."""
+    def move_number(self) -> int:
+        """Number of actions applied so far, chance included."""
+    def action_to_string(
+        self, player_or_action: int, action: int | None = None, /
+    ) -> str:
+        """``action_to_string(player, action)``, or ``action_to_string(action)`` for the
+        current player: a readable, unique name for the action."""
+    def string_to_action(
+        self, player_or_text: int | str, text: str | None = None, /
+    ) -> int:
+        """``string_to_action(player, text)``, or ``string_to_action(text)`` for the current
+        player: the inverse of ``action_to_string``."""
+    def observation_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        """Seat ``player``'s observation, float32 of ``game.observation_shape()``."""
+    def observation(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        """The same as ``observation_tensor(player)``."""
+    def observation_string(self, player: int | None = None) -> str:
+        """Seat ``player``'s current observation as text."""
+    def information_state_string(self, player: int | None = None) -> str:
+        """Seat ``player``'s information state as text."""
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        """What seat ``player`` may know (None: a spectator) as a dict."""
+    def resample_from_infostate(self, player: int, seed: int) -> State:
+        """A state consistent with everything ``player`` knows, the rest resampled."""
+    def sample_chance(self, seed: int) -> list[int]:
+        """Applies sampled chance outcomes until a decision point; returns them."""
+    def clone(self) -> State:
+        """An independent copy."""
+    def serialize(self) -> str:
+        """The whole state as text; ``game.deserialize_state`` reads it back."""
+    def __copy__(self) -> State: ...
+    def __deepcopy__(self, memo: dict[int, Any]) -> State: ...
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+
+@final
+class Bot:
+    """The engine's ``heuristic`` or ``random`` bot for one game, with its own seeded RNG."""
+
+    def __new__(
+        cls,
+        game: Game | str,
+        kind: Literal["heuristic", "random"] | str = "heuristic",
+        seed: int = 0,
+    ) -> Bot: ...
+    @property
+    def kind(self) -> str:
+        """``heuristic`` or ``random``."""
+    def act(self, state: State, seat: int | None = None) -> int:
+        """The bot's action for ``seat`` (default: the current player)."""
+
+def bot_action(
+    state: State, seat: int | None = None, kind: str = "heuristic", seed: int = 0
+) -> int:
+    """The action a bot of ``kind`` seeded with ``seed`` takes for ``seat`` at ``state``."""
+
+@final
+class Env:
+    """One game from a seed, chance resolved, so callers see only decision points."""
+
+    def __new__(
+        cls, game: Game | str, seed: int = 0, **params: int | bool | str
+    ) -> Env: ...
+    @property
+    def game(self) -> Game:
+        """The game."""
+    def reset(self, seed: int | None = None) -> None:
+        """Starts a new game (continuing the stream, or from ``seed``)."""
+    def step(self, action: int) -> list[float]:
+        """Applies the current seat's action, resolves chance; returns each seat's reward."""
+    def step_joint(self, actions: list[int]) -> list[float]:
+        """Applies a joint action at a simultaneous node; returns each seat's reward."""
+    def state(self) -> State:
+        """A copy of the current state."""
+    def current_player(self) -> int:
+        """A seat, -2 simultaneous or -4 terminal (never chance)."""
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Legal actions of ``player`` (default: the current player), sorted."""
+    def legal_actions_mask(self, player: int | None = None) -> npt.NDArray[np.bool_]:
+        """Legal actions as a bool mask."""
+    def observation(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        """Seat ``player``'s observation."""
+    def returns(self) -> list[float]:
+        """Each seat's total return so far."""
+
+@final
+class VectorEnv:
+    """Many envs of one game stepped together across threads, Gymnasium-style.
+
+    Env ``i`` is seeded with ``seed + i``. ``step`` returns the env's own arrays, overwritten by
+    every ``reset`` and ``step``: copy what you keep (or pass ``copy=True``). Auto-reset is
+    Gymnasium's next-step mode.
+    """
+
+    def __new__(
+        cls,
+        game: Game | str,
+        num_envs: int,
+        seed: int = 0,
+        *,
+        observer: Literal["current", "all"] | int | None = None,
+        max_episode_steps: int | None = None,
+        copy: bool = False,
+        **params: int | bool | str,
+    ) -> VectorEnv: ...
+    def reset(
+        self, seed: int | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:
+        """Starts new games; returns ``(observations, info)``."""
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, npt.NDArray[Any]],
+    ]:
+        """Steps every env; returns ``(observations, rewards, terminated, truncated, info)``."""
+    def state(self, index: int) -> State:
+        """A copy of env ``index``'s state."""
+    @property
+    def game(self) -> Game:
+        """The game."""
+    @property
+    def num_envs(self) -> int:
+        """Number of envs."""
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+    @property
+    def observer(self) -> str | int:
+        """``"current"``, ``"all"`` or a seat number."""
+    @property
+    def action_shape(self) -> tuple[int, ...]:
+        """``(num_envs,)``, or ``(num_envs, num_players)`` for simultaneous games."""
+    @property
+    def observations(self) -> npt.NDArray[np.float32]:
+        """Observations, ``(num_envs, [num_players,] *observation_shape)``."""
+    @property
+    def legal_masks(self) -> npt.NDArray[np.bool_]:
+        """Legal masks, ``(num_envs, [num_players,] num_distinct_actions)``."""
+    @property
+    def current_players(self) -> npt.NDArray[np.int32]:
+        """Who acts in each env: a seat, -2 simultaneous, -4 terminal."""
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]:
+        """Each seat's reward from the last step, ``(num_envs, num_players)``."""
+    @property
+    def terminated(self) -> npt.NDArray[np.bool_]:
+        """Whether the last step ended each env's game."""
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        """Whether the last step hit ``max_episode_steps``."""
+    def __len__(self) -> int: ...

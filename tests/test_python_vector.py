@@ -1,0 +1,291 @@
+"""checkraise.VectorEnv: batched stepping into numpy arrays, Gymnasium next-step auto-reset."""
+
+import checkraise as cr
+import numpy as np
+import pytest
+
+# A small board with one-card hands: games end within a few dozen steps.
+QUICK = {"board_size": 3, "hand_size": 1}
+
+
+def pick(masks, rng):
+    """A uniformly random legal action per env, from the masks the env wrote (0 where the
+    game just ended: that env ignores its action and starts a new game)."""
+    return np.array(
+        [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], dtype=np.int64
+    )
+
+
+def rollout(seed, steps, num_envs=6, **params):
+    venv = cr.VectorEnv("pokeros", num_envs, seed=seed, **params)
+    rng = np.random.default_rng(99)
+    obs, info = venv.reset()
+    trace = [(obs.copy(), info["legal_mask"].copy(), info["current_player"].copy())]
+    for _ in range(steps):
+        obs, rewards, terminated, truncated, info = venv.step(
+            pick(info["legal_mask"], rng)
+        )
+        trace.append(
+            (
+                obs.copy(),
+                rewards.copy(),
+                terminated.copy(),
+                truncated.copy(),
+                info["legal_mask"].copy(),
+                info["current_player"].copy(),
+            )
+        )
+    return trace
+
+
+def assert_traces_equal(a, b):
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        for u, v in zip(x, y, strict=True):
+            np.testing.assert_array_equal(u, v)
+
+
+def test_shapes_and_dtypes():
+    game = cr.make("pokeros")
+    venv = cr.VectorEnv(game, 8, seed=0)
+    assert len(venv) == venv.num_envs == 8
+    assert venv.num_players == 2 and venv.observer == "current"
+    assert venv.action_shape == (8,)
+    obs, info = venv.reset()
+    assert obs.dtype == np.float32 and obs.shape == (8, *game.observation_shape())
+    assert info["legal_mask"].dtype == np.bool_
+    assert info["legal_mask"].shape == (8, game.num_distinct_actions())
+    assert info["current_player"].dtype == np.int32
+    _, rewards, terminated, truncated, _ = venv.step(
+        pick(info["legal_mask"], np.random.default_rng(0))
+    )
+    assert rewards.dtype == np.float32 and rewards.shape == (8, 2)
+    assert terminated.dtype == np.bool_ and terminated.shape == (8,)
+    assert truncated.dtype == np.bool_ and truncated.shape == (8,)
+    # The arrays are the env's own, reused by every call.
+    assert obs is venv.observations or np.shares_memory(obs, venv.observations)
+    assert "VectorEnv 8 x pokeros(" in repr(venv)
+
+
+def test_copy_true_returns_fresh_arrays():
+    shared = cr.VectorEnv("pokeros", 3, seed=4)
+    fresh = cr.VectorEnv("pokeros", 3, seed=4, copy=True)
+    obs_shared, _ = shared.reset()
+    obs_fresh, info_fresh = fresh.reset()
+    np.testing.assert_array_equal(obs_shared, obs_fresh)
+    assert np.shares_memory(obs_shared, shared.observations)
+    assert not np.shares_memory(obs_fresh, fresh.observations)
+    actions = pick(info_fresh["legal_mask"], np.random.default_rng(0))
+    kept = fresh.step(actions)
+    after = fresh.step(pick(fresh.legal_masks, np.random.default_rng(1)))
+    for a, b in zip(kept[:4], after[:4], strict=True):
+        assert not np.shares_memory(a, b)
+    assert not np.shares_memory(kept[4]["legal_mask"], after[4]["legal_mask"])
+    # The first step's arrays still hold the first step's results.
+    stepped = shared.step(actions)
+    for a, b in zip(kept[:4], stepped[:4], strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_outputs_match_the_states():
+    venv = cr.VectorEnv("pokeros", 4, seed=3, players=3)
+    _, info = venv.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        obs, _, _, _, info = venv.step(pick(info["legal_mask"], rng))
+        for i in range(4):
+            state = venv.state(i)
+            seat = state.current_player()
+            assert info["current_player"][i] == seat
+            np.testing.assert_array_equal(obs[i], state.observation(seat))
+            np.testing.assert_array_equal(
+                info["legal_mask"][i], state.legal_actions_mask(seat)
+            )
+
+
+def test_same_seed_same_trajectories():
+    first = rollout(seed=5, steps=40, **QUICK)
+    assert_traces_equal(first, rollout(seed=5, steps=40, **QUICK))
+    other = rollout(seed=6, steps=40, **QUICK)
+    assert any(
+        not np.array_equal(a[0], b[0]) for a, b in zip(first, other, strict=True)
+    )
+    # Games ended and restarted along the way.
+    assert any(step[2].any() for step in first[1:])
+
+
+def test_env_i_plays_like_env_seeded_with_seed_plus_i():
+    """Each env is `Env(game, seed + i)`; after a game ends, the next step resets it."""
+    game = cr.make("pokeros", **QUICK)
+    num_envs, seed = 3, 40
+    venv = cr.VectorEnv(game, num_envs, seed=seed)
+    envs = [cr.Env(game, seed=seed + i) for i in range(num_envs)]
+    rng = np.random.default_rng(2)
+    obs, info = venv.reset()
+    needs_reset = [False] * num_envs
+    resets = 0
+    for _ in range(60):
+        actions = pick(info["legal_mask"], rng)
+        obs, rewards, terminated, _, info = venv.step(actions)
+        for i, env in enumerate(envs):
+            if needs_reset[i]:
+                env.reset()
+                expected_rewards = [0.0, 0.0]
+                resets += 1
+            else:
+                expected_rewards = env.step(int(actions[i]))
+            np.testing.assert_array_equal(rewards[i], np.float32(expected_rewards))
+            assert terminated[i] == env.is_terminal()
+            needs_reset[i] = env.is_terminal()
+            if not env.is_terminal():
+                np.testing.assert_array_equal(obs[i], env.observation())
+                np.testing.assert_array_equal(
+                    info["legal_mask"][i], env.legal_actions_mask()
+                )
+            else:
+                assert info["current_player"][i] == -4
+                assert not info["legal_mask"][i].any()
+                assert rewards[i].sum() == 0.0
+    assert resets > 0
+
+
+def test_reset_with_seed_reproduces_a_new_batch():
+    venv = cr.VectorEnv("pokeros", 3, seed=0)
+    _, info = venv.reset()
+    venv.step(pick(info["legal_mask"], np.random.default_rng(0)))
+    obs, _ = venv.reset(seed=77)
+    fresh_obs, _ = cr.VectorEnv("pokeros", 3, seed=77).reset()
+    np.testing.assert_array_equal(obs, fresh_obs)
+    for i in range(3):
+        assert (
+            venv.state(i).serialize()
+            == cr.Env("pokeros", seed=77 + i).state().serialize()
+        )
+
+
+def test_illegal_action_names_the_env_and_changes_nothing():
+    venv = cr.VectorEnv("pokeros", 4, seed=1)
+    _, info = venv.reset()
+    actions = pick(info["legal_mask"], np.random.default_rng(0))
+    venv.step(actions)
+    before = [venv.state(i).serialize() for i in range(4)]
+    arrays = [venv.observations.copy(), venv.legal_masks.copy(), venv.rewards.copy()]
+    actions = pick(venv.legal_masks, np.random.default_rng(1))
+    actions[2] = 0  # a corner cell, next to no card
+    with pytest.raises(
+        cr.IllegalActionError, match=r"^env 2: illegal action 0 \(.*\) for seat \d"
+    ):
+        venv.step(actions)
+    actions[2] = 10**6
+    with pytest.raises(cr.IllegalActionError, match=r"^env 2: illegal action 1000000"):
+        venv.step(actions)
+    actions[2] = -3
+    with pytest.raises(cr.IllegalActionError, match=r"^env 2: illegal action -3"):
+        venv.step(actions)
+    assert [venv.state(i).serialize() for i in range(4)] == before
+    for saved, now in zip(
+        arrays, [venv.observations, venv.legal_masks, venv.rewards], strict=True
+    ):
+        np.testing.assert_array_equal(saved, now)
+
+
+@pytest.mark.parametrize(
+    ("actions", "message"),
+    [
+        (
+            np.zeros(4, dtype=np.float32),
+            r"actions must be an integer array, not dtype float32",
+        ),
+        (np.zeros(4, dtype=bool), r"actions must be an integer array, not dtype bool"),
+        (["a", "b", "c", "d"], r"actions must be an integer array"),
+        (np.zeros(3, dtype=np.int64), r"actions must have shape \(4,\), not \(3,\)"),
+        (
+            np.zeros((4, 2), dtype=np.int64),
+            r"actions must have shape \(4,\), not \(4, 2\)",
+        ),
+        (np.int64(0), r"actions must have shape \(4,\), not \(\)"),
+    ],
+)
+def test_wrong_dtype_or_shape_is_a_value_error(actions, message):
+    venv = cr.VectorEnv("pokeros", 4, seed=0)
+    venv.reset()
+    before = [venv.state(i).serialize() for i in range(4)]
+    with pytest.raises(ValueError, match=message):
+        venv.step(actions)
+    assert [venv.state(i).serialize() for i in range(4)] == before
+
+
+def test_actions_may_be_any_integer_dtype_or_a_list():
+    venv = cr.VectorEnv("pokeros", 2, seed=0)
+    _, info = venv.reset()
+    actions = pick(info["legal_mask"], np.random.default_rng(0))
+    twin = cr.VectorEnv("pokeros", 2, seed=0)
+    twin.reset()
+    venv.step(actions.astype(np.uint16))
+    twin.step([int(a) for a in actions])
+    np.testing.assert_array_equal(venv.observations, twin.observations)
+
+
+def test_observer_all_and_fixed_seat():
+    game = cr.make("pokeros", players=3)
+    every = cr.VectorEnv(game, 2, seed=9, observer="all")
+    fixed = cr.VectorEnv(game, 2, seed=9, observer=2)
+    assert every.observer == "all" and fixed.observer == 2
+    obs_all, info_all = every.reset()
+    obs_two, info_two = fixed.reset()
+    assert obs_all.shape == (2, 3, *game.observation_shape())
+    assert info_all["legal_mask"].shape == (2, 3, game.num_distinct_actions())
+    assert obs_two.shape == (2, *game.observation_shape())
+    np.testing.assert_array_equal(obs_all[:, 2], obs_two)
+    np.testing.assert_array_equal(info_all["legal_mask"][:, 2], info_two["legal_mask"])
+    for i in range(2):
+        state = every.state(i)
+        for seat in range(3):
+            np.testing.assert_array_equal(obs_all[i, seat], state.observation(seat))
+            np.testing.assert_array_equal(
+                info_all["legal_mask"][i, seat], state.legal_actions_mask(seat)
+            )
+
+
+def test_truncation_after_max_episode_steps():
+    venv = cr.VectorEnv("pokeros", 2, seed=0, max_episode_steps=3)
+    _, info = venv.reset()
+    first = venv.state(0).move_number()
+    rng = np.random.default_rng(0)
+    for step in range(1, 5):
+        _, rewards, terminated, truncated, info = venv.step(
+            pick(info["legal_mask"], rng)
+        )
+        assert not terminated.any()
+        assert truncated.all() == (step == 3)
+    # The step after the truncation started new games.
+    assert venv.state(0).move_number() == first
+    assert not rewards.any()
+
+
+def test_bad_construction():
+    with pytest.raises(cr.UnknownGameError):
+        cr.VectorEnv("nope", 2)
+    with pytest.raises(
+        cr.ParameterError, match="parameter 'players' of game 'pokeros' cannot be '7'"
+    ):
+        cr.VectorEnv("pokeros", 2, players=7)
+    with pytest.raises(cr.ParameterError, match="num_envs"):
+        cr.VectorEnv("pokeros", 0)
+    with pytest.raises(
+        cr.InvalidSeatError, match=r"seat 2 does not exist; this game has seats 0..2"
+    ):
+        cr.VectorEnv("pokeros", 2, observer=2)
+    with pytest.raises(cr.InvalidSeatError, match=r"seat -1 does not exist"):
+        cr.VectorEnv("pokeros", 2, observer=-1)
+    with pytest.raises(
+        ValueError, match="observer must be 'current', 'all' or a seat number"
+    ):
+        cr.VectorEnv("pokeros", 2, observer="nobody")
+    with pytest.raises(ValueError, match="this Game already has its parameters"):
+        cr.VectorEnv(cr.make("pokeros"), 2, players=3)
+    venv = cr.VectorEnv("pokeros", 2)
+    with pytest.raises(
+        ValueError, match=r"env 5 does not exist; this batch has envs 0..2"
+    ):
+        venv.state(5)
