@@ -29,8 +29,14 @@ simulate! {
     sim_pokeros_stripped_wild: "pokeros(deck=stripped,wildcards=2,scores=original)", 3;
     sim_pokeros_points_small: "pokeros(reward=points,board_size=5,multiplier=none)", 4;
     sim_pokeros_hand5: "pokeros(hand_size=5,players=4,wildcards=1)", 2;
+    sim_holdem_chess: "holdem_chess", 8;
+    sim_holdem_chess_6p: "holdem_chess(players=6,allin_place=true)", 3;
+    sim_holdem_chess_10p_hands: "holdem_chess(players=10,hands=3,stack=20)", 2;
+    sim_holdem_chess_all_sizes: "holdem_chess(bet_sizes=all,stack=30,centre_pawn=both)", 3;
+    sim_holdem_chess_small_grid: "holdem_chess(grid=-1..5:-1..1,hands=4,stack=10,allin_place=true)", 3;
 }
 
 playthrough! {
     playthrough_pokeros: "pokeros.txt", "pokeros(board_size=9)", 7;
+    playthrough_holdem_chess: "holdem_chess.txt", "holdem_chess", 2;
 }

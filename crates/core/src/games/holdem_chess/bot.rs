@@ -1,0 +1,253 @@
+//! The heuristic bot: place hole cards where they attack the most centre cells (a placed card
+//! stays in the pool, so placing never loses it), then bet by hand strength without folding
+//! when a call is possible.
+//!
+//! Placement: every legal (hole card, cell) is scored by the hand the seat could show now
+//! with the cards it knows (community cards and its own cards; opponents' faces are
+//! unknown), and by how many of the five community cells (dealt or not) its placed cards
+//! attack; the best is played, one card at a time.
+//!
+//! Betting: a strength from the current hand (hole cards preflop); strong hands raise the pot,
+//! medium ones make the minimum raise, the rest check or call.
+
+use super::grid::{COMMUNITY_CELLS, attacks};
+use super::showdown::{GridCard, seat_hand};
+use super::{HoldemState, Phase};
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::env::GameRng;
+use crate::game::{Action, State};
+use crate::poker::eval::{Category, HandValue};
+
+/// The heuristic entry point for the registry.
+pub fn heuristic(state: &dyn State, seat: usize, rng: &mut GameRng) -> Action {
+    let state = state
+        .as_any()
+        .downcast_ref::<HoldemState>()
+        .expect("the Hold'em Poker Chess bot plays Hold'em Poker Chess states");
+    choose(state, seat, rng)
+}
+
+/// The bot's action for `seat` at `state` (its turn).
+pub fn choose(state: &HoldemState, seat: usize, rng: &mut GameRng) -> Action {
+    let cfg = state.config();
+    let may_place = match state.phase() {
+        Phase::Place => true,
+        Phase::Bet => state.betting().street() >= 1,
+        _ => false,
+    };
+    if may_place
+        && !state.kept_cards(seat).is_empty()
+        && let Some(action) = best_placement(state, seat, rng)
+    {
+        return action;
+    }
+    let mut legal = Vec::new();
+    state.legal_actions_into(crate::game::Player::Seat(seat), &mut legal);
+    if state.phase() == Phase::Place || legal.is_empty() {
+        return cfg.call_action();
+    }
+    let strength = strength(state, seat);
+    let raises: Vec<Action> = legal
+        .iter()
+        .copied()
+        .filter(|&a| a > cfg.call_action())
+        .collect();
+    if raises.is_empty() {
+        return cfg.call_action();
+    }
+    // Against opponents that fold now and then, every raise is another chance for them to
+    // give up: strong hands raise big, the rest raise the minimum.
+    let b = state.betting();
+    if b.street() == 0 && b.current_bet() > cfg.big_blind {
+        // Preflop, one raise is enough: a raising war mostly ends all-in before any card can
+        // be placed.
+        return cfg.call_action();
+    }
+    let roll = rng.unit_f64();
+    if strength > 0.75 && roll < 0.5 {
+        raises[raises.len() / 2]
+    } else {
+        raises[0]
+    }
+}
+
+/// The cards `seat` knows on the grid: community cards and its own placed cards.
+fn known_grid(state: &HoldemState, seat: usize) -> Vec<GridCard> {
+    let w = &state.config().window;
+    let mut grid: Vec<GridCard> = state
+        .community()
+        .enumerate()
+        .map(|(i, card)| GridCard {
+            card,
+            pos: COMMUNITY_CELLS[i],
+            owner: None,
+        })
+        .collect();
+    grid.extend(
+        state
+            .placed()
+            .iter()
+            .filter(|p| p.seat as usize == seat)
+            .map(|p| GridCard {
+                card: p.card,
+                pos: w.coords(p.cell as usize),
+                owner: Some(seat),
+            }),
+    );
+    grid
+}
+
+/// The chance that a placed card of unknown rank at `from` attacks `to` (13 ranks equally
+/// likely).
+fn attack_chance(from: (i32, i32), to: (i32, i32), both: bool) -> f64 {
+    let hits = (0..13u8)
+        .filter(|&r| attacks(Card::new(Rank(r), Suit(0)), from, to, both))
+        .count();
+    hits as f64 / 13.0
+}
+
+/// The placement score of a layout: the hand now first, then the community cells attacked,
+/// opponents' placed cards attacked (unknown faces, worth something on average), less the
+/// risk that opponents' placed cards attack ours and use them.
+fn score(
+    state: &HoldemState,
+    seat: usize,
+    kept: CardSet,
+    grid: &[GridCard],
+    boards: &[[Card; 5]],
+) -> f64 {
+    let cfg = state.config();
+    let both = cfg.centre_pawn_both;
+    let own: Vec<&GridCard> = grid.iter().filter(|g| g.owner == Some(seat)).collect();
+    let covered = COMMUNITY_CELLS
+        .iter()
+        .filter(|&&cell| own.iter().any(|g| attacks(g.card, g.pos, cell, both)))
+        .count() as f64;
+    let mut stolen = 0.0;
+    let mut exposure = 0.0;
+    for p in state.placed().iter().filter(|p| p.seat as usize != seat) {
+        let pos = cfg.window.coords(p.cell as usize);
+        if own.iter().any(|g| attacks(g.card, g.pos, pos, both)) {
+            stolen += 1.0;
+        }
+        for g in &own {
+            let worth = (g.card.rank().0 as f64 + 2.0) / 14.0;
+            exposure += worth * attack_chance(pos, g.pos, both);
+        }
+    }
+    // The hand on sampled completions of the board.
+    let dealt = state.community().count();
+    let mut full: Vec<GridCard> = grid.to_vec();
+    let mut value = 0.0;
+    for board in boards {
+        full.truncate(grid.len());
+        for (i, &card) in board.iter().enumerate().skip(dealt) {
+            full.push(GridCard {
+                card,
+                pos: COMMUNITY_CELLS[i],
+                owner: None,
+            });
+        }
+        let hand = seat_hand(seat, kept, &full, both);
+        value += 100.0 * hand.value.category() as u32 as f64
+            + hand.value.0 as f64 / (1u64 << 30) as f64 * 50.0;
+    }
+    value / boards.len() as f64 + 4.0 * covered + 3.0 * stolen - 20.0 * exposure
+}
+
+/// A few random completions of the board from the cards `seat` has not seen.
+fn sample_boards(state: &HoldemState, seat: usize, rng: &mut GameRng) -> Vec<[Card; 5]> {
+    let mut unseen = CardSet::full_deck();
+    for c in state.community() {
+        unseen.remove(c);
+    }
+    for c in state.hole_cards(seat).into_iter().flatten() {
+        unseen.remove(c);
+    }
+    let dealt: Vec<Card> = state.community().collect();
+    (0..8)
+        .map(|_| {
+            let mut board = [Card(0); 5];
+            let mut left = unseen;
+            for (i, slot) in board.iter_mut().enumerate() {
+                *slot = if i < dealt.len() {
+                    dealt[i]
+                } else {
+                    let c = Card(rng.choose_bit(left.0) as u8);
+                    left.remove(c);
+                    c
+                };
+            }
+            board
+        })
+        .collect()
+}
+
+fn best_placement(state: &HoldemState, seat: usize, rng: &mut GameRng) -> Option<Action> {
+    let cfg = state.config();
+    let base = known_grid(state, seat);
+    let kept = state.kept_cards(seat);
+    let boards = sample_boards(state, seat, rng);
+    // Place only when it beats keeping the cards (a kept card cannot be attacked).
+    let keep = score(state, seat, kept, &base, &boards);
+    let mut best: Option<(f64, Action)> = None;
+    let cells = state.placement_cells();
+    for (slot, hole) in state.hole_cards(seat).iter().enumerate() {
+        let Some(card) = *hole else { continue };
+        if !kept.contains(card) {
+            continue;
+        }
+        let mut rest = kept;
+        rest.remove(card);
+        cells.for_each(|cell| {
+            let mut grid = base.clone();
+            grid.push(GridCard {
+                card,
+                pos: cfg.window.coords(cell),
+                owner: Some(seat),
+            });
+            let s = score(state, seat, rest, &grid, &boards);
+            if best.is_none_or(|(b, _)| s > b) {
+                best = Some((s, cfg.place_action(slot, cell)));
+            }
+        });
+    }
+    best.filter(|(s, _)| *s > keep + 5.0).map(|(_, a)| a)
+}
+
+/// A rough strength in [0, 1] of the seat's hand now.
+fn strength(state: &HoldemState, seat: usize) -> f64 {
+    if state.betting().street() == 0 {
+        let cards: Vec<_> = state.kept_cards(seat).iter().collect();
+        if cards.len() < 2 {
+            return 0.3;
+        }
+        let (a, b) = (cards[0].rank().0 as f64, cards[1].rank().0 as f64);
+        if a == b {
+            return 0.6 + a / 30.0;
+        }
+        return (a + b) / 24.0 * 0.6;
+    }
+    let grid = known_grid(state, seat);
+    let hand = seat_hand(
+        seat,
+        state.kept_cards(seat),
+        &grid,
+        state.config().centre_pawn_both,
+    );
+    category_strength(hand.value)
+}
+
+fn category_strength(value: HandValue) -> f64 {
+    let top = (value.primary().max(value.secondary()) as f64)
+        .log2()
+        .max(0.0)
+        / 13.0;
+    match value.category() {
+        Category::HighCard => 0.1 + 0.2 * top,
+        Category::Pair => 0.4 + 0.2 * top,
+        Category::TwoPair => 0.65,
+        Category::ThreeOfAKind => 0.75,
+        _ => 0.9,
+    }
+}
