@@ -214,6 +214,7 @@ impl Config {
 #[derive(Debug)]
 pub struct HoldemChessGame {
     params: Params,
+    shared_params: Arc<Params>,
     config: Arc<Config>,
 }
 
@@ -277,6 +278,7 @@ impl HoldemChessGame {
             community_cells,
         };
         Ok(HoldemChessGame {
+            shared_params: Arc::new(params.clone()),
             params,
             config: Arc::new(config),
         })
@@ -289,7 +291,7 @@ impl HoldemChessGame {
 
     /// A new state (before the first card is dealt).
     pub fn initial_state(&self) -> HoldemState {
-        HoldemState::new(self.config.clone(), self.params.clone())
+        HoldemState::new(self.config.clone(), self.shared_params.clone())
     }
 }
 

@@ -103,13 +103,13 @@ pub struct HoldemState {
 
 impl HoldemState {
     /// The state before the first card of the first hand is dealt.
-    pub fn new(config: Arc<Config>, params: Params) -> Self {
+    pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         let n = config.players;
         let stacks = vec![config.stack; n];
         let betting = Betting::new(&stacks, 0, config.small_blind, config.big_blind);
         let mut state = HoldemState {
             config,
-            params: Arc::new(params),
+            params,
             hand_no: 0,
             betting,
             holes: [[NO_CARD; 2]; MAX_SEATS],
@@ -134,7 +134,7 @@ impl HoldemState {
             place_queue: 0,
             place_seat: 0,
             records: Vec::new(),
-            history: Vec::new(),
+            history: Vec::with_capacity(64),
         };
         state.start_hand(0, &stacks);
         state
@@ -400,16 +400,18 @@ impl HoldemState {
     }
 
     fn apply_seat(&mut self, seat: usize, action: Action) -> Result<(), GameError> {
-        let cfg = self.config.clone();
+        let cfg = &*self.config;
+        let (num_actions, bet_base, cells) = (cfg.num_actions(), cfg.bet_base(), cfg.cells);
+        let (fold, call, all_sizes) = (cfg.fold_action(), cfg.call_action(), cfg.all_sizes);
         let a = action as usize;
-        if a >= cfg.num_actions() {
+        if a >= num_actions {
             return Err(self.illegal(
                 action,
-                format!("action ids run from 0 to {}", cfg.num_actions() - 1),
+                format!("action ids run from 0 to {}", num_actions - 1),
             ));
         }
-        if a < cfg.bet_base() {
-            let (slot, cell) = (a / cfg.cells, a % cfg.cells);
+        if a < bet_base {
+            let (slot, cell) = (a / cells, a % cells);
             self.check_placement(seat, action, slot, cell)?;
             let card = Card(self.holes[seat][slot]);
             self.placed[self.num_placed as usize] = PlacedCard {
@@ -423,12 +425,12 @@ impl HoldemState {
             self.placed_this_turn += 1;
             self.put_on_grid(cell);
         } else if self.phase == Phase::Place {
-            if action != cfg.call_action() {
+            if action != call {
                 return Err(self.illegal(
                     action,
                     format!(
                         "in a placement turn only placements and done ({}) are allowed",
-                        cfg.call_action()
+                        call
                     ),
                 ));
             }
@@ -436,7 +438,7 @@ impl HoldemState {
             self.placed_this_turn = 0;
             self.settle();
         } else {
-            let bet = if action == cfg.fold_action() {
+            let bet = if action == fold {
                 if self.placed_this_turn > 0 {
                     return Err(self.illegal(
                         action,
@@ -446,7 +448,7 @@ impl HoldemState {
                     ));
                 }
                 BetAction::Fold
-            } else if action == cfg.call_action() {
+            } else if action == call {
                 BetAction::CheckCall
             } else {
                 match self.raise_amount(seat, action) {
@@ -457,7 +459,7 @@ impl HoldemState {
                             Some((lo, hi)) => format!(
                                 "that raise is not available; raise-to amounts run from {lo} \
                                  to {hi} (all-in){}",
-                                if cfg.all_sizes {
+                                if all_sizes {
                                     ""
                                 } else {
                                     ", offered as the distinct standard sizes"
@@ -712,7 +714,7 @@ impl HoldemState {
 
     /// What happened, as seen by `viewer` (`None`: a spectator), one token per event.
     fn events(&self, viewer: Option<usize>) -> Vec<String> {
-        let mut replay = HoldemState::new(self.config.clone(), (*self.params).clone());
+        let mut replay = HoldemState::new(self.config.clone(), self.params.clone());
         let mut out = Vec::with_capacity(self.history.len() + 4);
         let mut hand = 0;
         out.push(format!("hand0 button{}", replay.betting.button()));
@@ -1264,7 +1266,7 @@ impl State for HoldemState {
             }
             maps.push(map);
         }
-        let mut out = HoldemState::new(self.config.clone(), (*self.params).clone());
+        let mut out = HoldemState::new(self.config.clone(), self.params.clone());
         for entry in &self.history {
             let action = match entry.player {
                 Player::Chance => maps[out.records.len()][entry.action as usize] as Action,
