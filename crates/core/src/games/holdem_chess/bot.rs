@@ -1,14 +1,18 @@
-//! The heuristic bot: place hole cards where they attack the most centre cells (a placed card
-//! stays in the pool, so placing never loses it), then bet by hand strength without folding
-//! when a call is possible.
+//! The heuristic bot: place hole cards where they make the best hand, then keep raising
+//! without ever folding.
 //!
-//! Placement: every legal (hole card, cell) is scored by the hand the seat could show now
-//! with the cards it knows (community cards and its own cards; opponents' faces are
-//! unknown), and by how many of the five community cells (dealt or not) its placed cards
-//! attack; the best is played, one card at a time.
+//! Placement (on its turns from the flop on, one card per step): every legal (hole card, cell)
+//! is scored by the average hand the seat would show over 24 sampled completions of the board
+//! (from the cards it has not seen; opponents' placed faces are unknown and left out), plus the
+//! community cells its placed cards attack, plus the opponents' placed cards they attack (usable
+//! at the showdown), minus the risk that an opponent's placed card of unknown rank attacks one
+//! of its own (and uses it). It places the best card when that beats keeping both cards in hand
+//! (a kept card cannot be attacked).
 //!
-//! Betting: a strength from the current hand (hole cards preflop); strong hands raise the pot,
-//! medium ones make the minimum raise, the rest check or call.
+//! Betting: it never folds. Preflop it raises the minimum once and then only calls (a raising
+//! war mostly ends all-in before any card can be placed); after the flop it raises every time
+//! it acts (the minimum, or about the pot with a strong hand), since each bet is another chance
+//! for a weak opponent to fold.
 
 use super::grid::{COMMUNITY_CELLS, attacks};
 use super::showdown::{GridCard, seat_hand};
@@ -155,6 +159,9 @@ fn score(
     value / boards.len() as f64 + 4.0 * covered + 3.0 * stolen - 20.0 * exposure
 }
 
+/// Board completions sampled per placement decision.
+const BOARD_SAMPLES: usize = 24;
+
 /// A few random completions of the board from the cards `seat` has not seen.
 fn sample_boards(state: &HoldemState, seat: usize, rng: &mut GameRng) -> Vec<[Card; 5]> {
     let mut unseen = CardSet::full_deck();
@@ -165,7 +172,7 @@ fn sample_boards(state: &HoldemState, seat: usize, rng: &mut GameRng) -> Vec<[Ca
         unseen.remove(c);
     }
     let dealt: Vec<Card> = state.community().collect();
-    (0..8)
+    (0..BOARD_SAMPLES)
         .map(|_| {
             let mut board = [Card(0); 5];
             let mut left = unseen;
