@@ -227,23 +227,12 @@ const fn straight_top(ranks: u32) -> u32 {
 }
 
 /// Keeps the `k` highest set bits of a 13-bit mask.
-const fn keep_top(mut ranks: u32, k: u32) -> u32 {
+const fn keep_top(k: u32, mut ranks: u32) -> u32 {
     while ranks.count_ones() > k {
         ranks &= ranks - 1;
     }
     ranks
 }
-
-/// Straight top for every rank mask.
-static STRAIGHT: [u16; 8192] = {
-    let mut t = [0u16; 8192];
-    let mut m = 0;
-    while m < 8192 {
-        t[m] = straight_top(m as u32) as u16;
-        m += 1;
-    }
-    t
-};
 
 /// The value of a flush of the given rank mask (at least 5 ranks): straight flush or flush.
 static FLUSH: [u32; 8192] = {
@@ -254,54 +243,194 @@ static FLUSH: [u32; 8192] = {
         t[m] = if top != 0 {
             value(Category::StraightFlush, 0, top)
         } else {
-            value(Category::Flush, 0, keep_top(m as u32, 5))
+            value(Category::Flush, 0, keep_top(5, m as u32))
         };
         m += 1;
     }
     t
 };
 
-/// `TOP[k - 1][m]`: the k highest ranks of m, for k = 1, 2, 3, 5.
-static TOP: [[u16; 8192]; 4] = {
-    let mut t = [[0u16; 8192]; 4];
-    let ks = [1, 2, 3, 5];
-    let mut i = 0;
-    while i < 4 {
-        let mut m = 0;
-        while m < 8192 {
-            t[i][m] = keep_top(m as u32, ks[i]) as u16;
-            m += 1;
-        }
-        i += 1;
+/// Multiplier that hashes a mask of bits `4r` (r = 0..13) into 13 bits without collisions
+/// (found by search; checked at compile time by `UNHASH`).
+const MAGIC: u64 = 0x4010_0080_0200_4000;
+/// Sums the nibbles of a word into its top nibble (when no partial sum exceeds 15).
+const NIBBLE_SUM: u64 = 0x1111_1111_1111_1111;
+
+/// The 13-bit hash of a mask of bits `4r`.
+#[inline(always)]
+const fn hash(m: u64) -> usize {
+    (m.wrapping_mul(MAGIC) >> 51) as usize
+}
+
+/// Spreads rank bit `r` to bit `4r`.
+const fn spread(ranks: u32) -> u64 {
+    let mut m = 0;
+    let mut r = 0;
+    while r < 13 {
+        m |= ((ranks >> r & 1) as u64) << (4 * r);
+        r += 1;
+    }
+    m
+}
+
+/// The rank mask for each hash (the hash is a bijection; a collision fails the build).
+static UNHASH: [u16; 8192] = {
+    let mut t = [0u16; 8192];
+    let mut filled = [false; 8192];
+    let mut m = 0;
+    while m < 8192 {
+        let h = hash(spread(m as u32));
+        assert!(!filled[h], "MAGIC collides");
+        filled[h] = true;
+        t[h] = m as u16;
+        m += 1;
     }
     t
 };
 
+/// The flush (or straight flush) value of a suit's cards, by hash of the suit's bits `4r`.
+static FLUSH_BY_HASH: [u32; 8192] = {
+    let mut t = [0u32; 8192];
+    let mut m = 0;
+    while m < 8192 {
+        t[hash(spread(m as u32))] = FLUSH[m];
+        m += 1;
+    }
+    t
+};
+
+/// The top rank of the best straight in a rank mask, plus one (0: none), by hash.
+static STRAIGHT_BY_HASH: [u8; 8192] = {
+    let mut t = [0u8; 8192];
+    let mut m = 0;
+    while m < 8192 {
+        let top = straight_top(m as u32);
+        if top != 0 {
+            t[hash(spread(m as u32))] = top.trailing_zeros() as u8 + 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// For masks of at most two ranks (the pairs kept): the value of high card, pair or two pair
+/// with those ranks as primary and no kickers, by hash.
+static PAIRS_BY_HASH: [u32; 8192] = {
+    let mut t = [0u32; 8192];
+    let mut m = 0u32;
+    while m < 8192 {
+        if m.count_ones() <= 2 {
+            t[hash(spread(m))] = m.count_ones() << CATEGORY_SHIFT | m << PRIMARY_SHIFT;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The rank mask of a mask of bits `4r`.
 #[inline(always)]
-fn top1(m: u32) -> u32 {
-    TOP[0][m as usize & 8191] as u32
+fn ranks_of(m: u64) -> u32 {
+    UNHASH[hash(m)] as u32
 }
+
+/// The highest set bit of `m` (0 for 0).
 #[inline(always)]
-fn top2(m: u32) -> u32 {
-    TOP[1][m as usize & 8191] as u32
+fn top_bit(m: u64) -> u64 {
+    (1u64 << 63).wrapping_shr(m.leading_zeros()) & m
 }
+
+/// Clears the lowest set bit.
 #[inline(always)]
-fn top3(m: u32) -> u32 {
-    TOP[2][m as usize & 8191] as u32
+fn drop_low(m: u64) -> u64 {
+    m & m.wrapping_sub(1)
 }
+
+/// Clears the `k` (0..=2) lowest set bits, without branches.
 #[inline(always)]
-fn top5(m: u32) -> u32 {
-    TOP[3][m as usize & 8191] as u32
+fn drop_lowest(m: u64, k: u64) -> u64 {
+    let m1 = drop_low(m);
+    let m2 = drop_low(m1);
+    let m = if k >= 1 { m1 } else { m };
+    if k >= 2 { m2 } else { m }
 }
 
 /// The value of the best hand of at most 5 cards out of `cards` (ordinary cards; jokers are
 /// ignored). Exact for any number of cards; for at most 5 cards it is the value of the cards
-/// as one hand ([`evaluate_partial`]). The fast path: best 5 of 7 without allocation.
+/// as one hand ([`evaluate_partial`]). The fast path: up to 7 cards without allocation, mostly
+/// without branches (masks of bits `4r` per rank, one hash-table lookup per rank mask).
 #[inline]
 pub fn best_of(cards: CardSet) -> HandValue {
-    let x = cards.0 & ORDINARY;
+    // Jokers (bits 52..=54) fall outside every mask below.
+    let x = cards.0;
     // Cards per suit: the nibble sum of the suit's bits lands in the top nibble.
-    const NIBBLE_SUM: u64 = 0x1111_1111_1111_1111;
+    let c0 = (x & SUIT_BITS).wrapping_mul(NIBBLE_SUM) >> 60;
+    let c1 = (x >> 1 & SUIT_BITS).wrapping_mul(NIBBLE_SUM) >> 60;
+    let c2 = (x >> 2 & SUIT_BITS).wrapping_mul(NIBBLE_SUM) >> 60;
+    let c3 = (x >> 3 & SUIT_BITS).wrapping_mul(NIBBLE_SUM) >> 60;
+    let total = c0 + c1 + c2 + c3;
+    // Biased by 3, a count of at most 7 has bit 3 set when it is at least 5.
+    if total > 7 || ((c0 + 3) | (c1 + 3) | (c2 + 3) | (c3 + 3)) & 8 != 0 {
+        return best_of_flush_or_many(cards, [c0, c1, c2, c3], total);
+    }
+    // Cards per rank, one nibble each (0..=4), and the ranks held at least 1, 2, 3 times.
+    let n = x - (x >> 1 & 0x5555_5555_5555_5555);
+    let n = (n & 0x3333_3333_3333_3333) + (n >> 2 & 0x3333_3333_3333_3333);
+    let (n1, n2) = (n >> 1, n >> 2);
+    let pairs = (n1 | n2) & SUIT_BITS;
+    let any = n & SUIT_BITS | pairs;
+    let trips = (n & n1 | n2) & SUIT_BITS;
+    let straight = STRAIGHT_BY_HASH[hash(any)];
+    if trips != 0 || straight != 0 {
+        return best_of_rare(n, any, pairs, trips, straight, total);
+    }
+    // High card, pair or two pair: the two highest pairs, then the highest kickers.
+    let without_lowest = drop_low(pairs);
+    let three_pairs = drop_low(without_lowest) != 0;
+    let groups = if three_pairs { without_lowest } else { pairs };
+    let kickers = drop_lowest(any & !groups, total.saturating_sub(5 + three_pairs as u64));
+    HandValue(PAIRS_BY_HASH[hash(groups)] | ranks_of(kickers))
+}
+
+/// `best_of` for more than 7 cards, or a flush in at most 7 cards (cards per suit).
+#[inline(never)]
+fn best_of_flush_or_many(cards: CardSet, per_suit: [u64; 4], total: u64) -> HandValue {
+    if total > 7 {
+        return best_of_any(cards);
+    }
+    // With at most 7 cards nothing but a straight flush (in the table) beats a flush.
+    let suit = per_suit.iter().position(|&c| c >= 5).unwrap_or(0);
+    HandValue(FLUSH_BY_HASH[hash(cards.0 >> suit & SUIT_BITS)])
+}
+
+/// `best_of` for at most 7 cards without a flush but with trips or a straight.
+#[inline(never)]
+fn best_of_rare(n: u64, any: u64, pairs: u64, trips: u64, straight: u8, total: u64) -> HandValue {
+    let quads = n >> 2 & SUIT_BITS;
+    let v = if quads != 0 {
+        value(
+            Category::FourOfAKind,
+            ranks_of(quads),
+            ranks_of(top_bit(any & !quads)),
+        )
+    } else if trips != 0 && (trips & !top_bit(trips)) | (pairs & !trips) != 0 {
+        let high = top_bit(trips);
+        value(
+            Category::FullHouse,
+            ranks_of(high),
+            ranks_of(top_bit(pairs & !high)),
+        )
+    } else if straight != 0 {
+        value(Category::Straight, 0, 1 << (straight - 1))
+    } else {
+        let kickers = drop_lowest(any & !trips, total.saturating_sub(5));
+        value(Category::ThreeOfAKind, ranks_of(trips), ranks_of(kickers))
+    };
+    HandValue(v)
+}
+
+/// `best_of` for any number of ordinary cards (the general path, used above 7 cards).
+pub fn best_of_any(cards: CardSet) -> HandValue {
+    let x = cards.0 & ORDINARY;
     let mut flush_value = 0;
     let mut suit = 0;
     while suit < 4 {
@@ -325,29 +454,29 @@ pub fn best_of(cards: CardSet) -> HandValue {
     let three = compact(n >> 2 | n & n >> 1);
     let four = compact(n >> 2);
     let rest = if four != 0 {
-        let quads = top1(four);
-        value(Category::FourOfAKind, quads, top1(any & !quads))
+        let quads = keep_top(1, four);
+        value(Category::FourOfAKind, quads, keep_top(1, any & !quads))
     } else if three != 0 {
-        let trips = top1(three);
-        let pair = top1(two & !trips);
+        let trips = keep_top(1, three);
+        let pair = keep_top(1, two & !trips);
         if pair != 0 {
             value(Category::FullHouse, trips, pair)
-        } else if STRAIGHT[any as usize] != 0 {
-            value(Category::Straight, 0, STRAIGHT[any as usize] as u32)
+        } else if straight_top(any) != 0 {
+            value(Category::Straight, 0, straight_top(any))
         } else {
-            value(Category::ThreeOfAKind, trips, top2(any & !trips))
+            value(Category::ThreeOfAKind, trips, keep_top(2, any & !trips))
         }
-    } else if STRAIGHT[any as usize] != 0 {
-        value(Category::Straight, 0, STRAIGHT[any as usize] as u32)
+    } else if straight_top(any) != 0 {
+        value(Category::Straight, 0, straight_top(any))
     } else if two != 0 {
         if two & (two - 1) != 0 {
-            let pairs = top2(two);
-            value(Category::TwoPair, pairs, top1(any & !pairs))
+            let pairs = keep_top(2, two);
+            value(Category::TwoPair, pairs, keep_top(1, any & !pairs))
         } else {
-            value(Category::Pair, two, top3(any & !two))
+            value(Category::Pair, two, keep_top(3, any & !two))
         }
     } else {
-        value(Category::HighCard, 0, top5(any))
+        value(Category::HighCard, 0, keep_top(5, any))
     };
     HandValue(rest.max(flush_value))
 }

@@ -678,3 +678,46 @@ fn information_state_hides_opponent_cards() {
         assert_eq!(r.placed()[0].cell, s.placed()[0].cell);
     }
 }
+
+/// Chips are conserved at every step of random play (stacks behind plus the pot), over
+/// several table sizes, bet sizes and multi-hand games, and returns sum to zero.
+#[test]
+fn chip_conservation_over_random_play() {
+    let mut rng = crate::env::GameRng::new(7);
+    let specs: [&[(&str, &str)]; 4] = [
+        &[],
+        &[("players", "3"), ("hands", "4"), ("stack", "15")],
+        &[
+            ("players", "6"),
+            ("bet_sizes", "all"),
+            ("stack", "25"),
+            ("hands", "2"),
+        ],
+        &[
+            ("players", "4"),
+            ("allin_place", "true"),
+            ("stack", "8"),
+            ("hands", "3"),
+        ],
+    ];
+    for spec in specs {
+        for _ in 0..8 {
+            let mut s = make(spec);
+            let n = s.config().players;
+            let total = s.config().total_chips();
+            while !s.is_terminal() {
+                let b = s.betting();
+                let on_table: u32 = (0..n).map(|p| b.stack(p) + b.total_bet(p)).sum();
+                assert_eq!(on_table, total, "{s}");
+                let action = match s.current_player() {
+                    Player::Chance => s.sample_chance_outcome(&mut rng),
+                    _ => rng.choose(&s.legal_actions()),
+                };
+                s.apply_action(action).unwrap();
+            }
+            let chips: u32 = (0..n).map(|p| s.chips(p)).sum();
+            assert_eq!(chips, total);
+            assert_eq!(s.returns().iter().sum::<f64>(), 0.0);
+        }
+    }
+}

@@ -422,3 +422,36 @@ fn value_layout_is_stable() {
         Ordering::Greater
     );
 }
+
+#[test]
+fn fast_path_agrees_with_the_general_path() {
+    // Exhaustive over all 7-card hands in release (with the known category counts); a large
+    // random sample in debug.
+    let mut rng = GameRng::new(13);
+    for _ in 0..100_000 {
+        let n = rng.below(9) as usize;
+        let hand: CardSet = random_hand(&mut rng, n).into_iter().collect();
+        assert_eq!(best_of(hand), best_of_any(hand), "{hand:?}");
+    }
+    if cfg!(debug_assertions) {
+        return;
+    }
+    let mut counts = [0u64; NUM_CATEGORIES];
+    let mut hand = (1u64 << 7) - 1;
+    while hand < 1 << 52 {
+        let v = best_of(CardSet(hand));
+        assert_eq!(v, best_of_any(CardSet(hand)), "{:?}", CardSet(hand));
+        counts[v.category() as usize] += 1;
+        // Next set of the same size (Gosper's hack).
+        let low = hand & hand.wrapping_neg();
+        let ripple = hand + low;
+        hand = ripple | (((hand ^ ripple) >> 2) / low);
+    }
+    assert_eq!(
+        counts,
+        [
+            23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184,
+            224_848, 41_584
+        ]
+    );
+}
