@@ -721,3 +721,24 @@ fn chip_conservation_over_random_play() {
         }
     }
 }
+
+#[test]
+fn acting_out_of_turn_is_refused() {
+    let mut s = make(&[]);
+    // At a chance node a seat's action id is not a card.
+    let call = s.config().call_action();
+    let err = refused(&mut s, call);
+    assert!(err.contains("not in the deck"), "{err}");
+    deal(&mut s, "2c 3c 4c 5c");
+    // Only the seat to act has legal actions; the other seat has none.
+    assert_eq!(s.current_player(), Player::Seat(0));
+    assert!(s.legal_actions_for(Player::Seat(1)).is_empty());
+    assert!(s.legal_actions_for(Player::Chance).is_empty());
+    let mut mask = vec![true; s.config().num_actions()];
+    s.legal_action_mask(Player::Seat(1), &mut mask);
+    assert!(mask.iter().all(|&m| !m));
+    // The betting engine itself names who is to act.
+    let mut b = s.betting().clone();
+    let err = b.apply(1, BetAction::CheckCall).unwrap_err();
+    assert_eq!(err.to_string(), "seat 1 cannot act: seat 0 is to act");
+}
