@@ -1,6 +1,7 @@
 //! The Hold'em Poker Chess heuristic bot against the random bot by chips over 200 fixed-seed
 //! two-player games (one hand each, the heuristic in either seat; a chopped pot counts as not
-//! beating). The project's target is 90%; the bot reaches 173 of 200 (86.5%). About 13% of
+//! beating). The project's target is 90%; the bot reaches 175 of 200 (87.5%; 84.4% over 1000 other
+//! seeds). About 13% of
 //! these games go all-in preflop on the random bot's first decision, where no card can be
 //! placed and the two hole cards decide a coin flip, which caps any bot near 93%.
 
@@ -33,7 +34,7 @@ fn heuristic_beats_random() {
         }
     }
     assert!(
-        wins >= 170,
-        "the heuristic won {wins} of {games} games against random (173 expected)"
+        wins >= 172,
+        "the heuristic won {wins} of {games} games against random (175 expected)"
     );
 }

@@ -2,12 +2,12 @@
 //! without ever folding.
 //!
 //! Placement (on its turns from the flop on, one card per step): every legal (hole card, cell)
-//! is scored by the average hand the seat would show over 24 sampled completions of the board
-//! (from the cards it has not seen; opponents' placed faces are unknown and left out), plus the
-//! community cells its placed cards attack, plus the opponents' placed cards they attack (usable
-//! at the showdown), minus the risk that an opponent's placed card of unknown rank attacks one
-//! of its own (and uses it). It places the best card when that beats keeping both cards in hand
-//! (a kept card cannot be attacked).
+//! is scored over 24 sampled guesses of what the seat cannot see (the rest of the board, the
+//! faces of the opponents' placed cards, their kept hole cards) by its chance to win the
+//! showdown and its average hand, plus the community cells its placed cards attack, minus the
+//! risk that an opponent's placed card of unknown rank attacks one of its own (and uses it). It
+//! places the best card when that beats keeping its cards in hand (a kept card cannot be
+//! attacked).
 //!
 //! Betting: it never folds. Preflop it raises the minimum once and then only calls (a raising
 //! war mostly ends all-in before any card can be placed); after the flop it raises every time
@@ -101,6 +101,71 @@ fn known_grid(state: &HoldemState, seat: usize) -> Vec<GridCard> {
     grid
 }
 
+/// One guess at everything the seat cannot see: the rest of the board, the faces of the
+/// opponents' placed cards and the opponents' kept hole cards.
+struct World {
+    /// The full board (dealt cards first).
+    board: [Card; 5],
+    /// The opponents' placed cards with guessed faces.
+    placed: Vec<GridCard>,
+    /// Each seat's guessed kept hole cards (opponents still in the hand).
+    kept: [CardSet; super::MAX_SEATS],
+}
+
+/// Guesses per placement decision.
+const WORLDS: usize = 24;
+
+/// `WORLDS` random guesses, drawn from the cards `seat` has not seen.
+fn sample_worlds(state: &HoldemState, seat: usize, rng: &mut GameRng) -> Vec<World> {
+    let cfg = state.config();
+    let mut unseen = CardSet::full_deck();
+    for c in state.community() {
+        unseen.remove(c);
+    }
+    for c in state.hole_cards(seat).into_iter().flatten() {
+        unseen.remove(c);
+    }
+    let dealt: Vec<Card> = state.community().collect();
+    let b = state.betting();
+    (0..WORLDS)
+        .map(|_| {
+            let mut left = unseen;
+            let mut draw = || {
+                let c = Card(rng.choose_bit(left.0) as u8);
+                left.remove(c);
+                c
+            };
+            let placed = state
+                .placed()
+                .iter()
+                .filter(|p| p.seat as usize != seat)
+                .map(|p| GridCard {
+                    card: draw(),
+                    pos: cfg.window.coords(p.cell as usize),
+                    owner: Some(p.seat as usize),
+                })
+                .collect();
+            let mut kept = [CardSet::EMPTY; super::MAX_SEATS];
+            for (o, slot) in kept.iter_mut().enumerate().take(cfg.players) {
+                if o != seat && b.is_in_hand(o) {
+                    for _ in 0..state.kept_cards(o).len() {
+                        slot.insert(draw());
+                    }
+                }
+            }
+            let mut board = [Card(0); 5];
+            for (i, slot) in board.iter_mut().enumerate() {
+                *slot = if i < dealt.len() { dealt[i] } else { draw() };
+            }
+            World {
+                board,
+                placed,
+                kept,
+            }
+        })
+        .collect()
+}
+
 /// The chance that a placed card of unknown rank at `from` attacks `to` (13 ranks equally
 /// likely).
 fn attack_chance(from: (i32, i32), to: (i32, i32), both: bool) -> f64 {
@@ -110,15 +175,16 @@ fn attack_chance(from: (i32, i32), to: (i32, i32), both: bool) -> f64 {
     hits as f64 / 13.0
 }
 
-/// The placement score of a layout: the hand now first, then the community cells attacked,
-/// opponents' placed cards attacked (unknown faces, worth something on average), less the
-/// risk that opponents' placed cards attack ours and use them.
+/// The placement score of a layout: the chance of winning the showdown over the sampled
+/// worlds (opponents' future placements unknown and left out) plus the average hand (category
+/// first), plus the community cells the seat's placed cards attack (dealt or not), less the
+/// risk that opponents' placed cards attack its own.
 fn score(
     state: &HoldemState,
     seat: usize,
     kept: CardSet,
     grid: &[GridCard],
-    boards: &[[Card; 5]],
+    worlds: &[World],
 ) -> f64 {
     let cfg = state.config();
     let both = cfg.centre_pawn_both;
@@ -127,74 +193,51 @@ fn score(
         .iter()
         .filter(|&&cell| own.iter().any(|g| attacks(g.card, g.pos, cell, both)))
         .count() as f64;
-    let mut stolen = 0.0;
     let mut exposure = 0.0;
     for p in state.placed().iter().filter(|p| p.seat as usize != seat) {
         let pos = cfg.window.coords(p.cell as usize);
-        if own.iter().any(|g| attacks(g.card, g.pos, pos, both)) {
-            stolen += 1.0;
-        }
         for g in &own {
             let worth = (g.card.rank().0 as f64 + 2.0) / 14.0;
             exposure += worth * attack_chance(pos, g.pos, both);
         }
     }
-    // The hand on sampled completions of the board.
     let dealt = state.community().count();
-    let mut full: Vec<GridCard> = grid.to_vec();
-    let mut value = 0.0;
-    for board in boards {
-        full.truncate(grid.len());
-        for (i, &card) in board.iter().enumerate().skip(dealt) {
+    let b = state.betting();
+    let mut full: Vec<GridCard> = Vec::with_capacity(grid.len() + 25);
+    let (mut wins, mut value) = (0.0, 0.0);
+    for world in worlds {
+        full.clear();
+        full.extend_from_slice(grid);
+        full.extend_from_slice(&world.placed);
+        for (i, &card) in world.board.iter().enumerate().skip(dealt) {
             full.push(GridCard {
                 card,
                 pos: COMMUNITY_CELLS[i],
                 owner: None,
             });
         }
-        let hand = seat_hand(seat, kept, &full, both);
-        value += 100.0 * hand.value.category() as u32 as f64
-            + hand.value.0 as f64 / (1u64 << 30) as f64 * 50.0;
+        let mine = seat_hand(seat, kept, &full, both).value;
+        value += 100.0 * mine.category() as u32 as f64 + mine.0 as f64 / (1u64 << 30) as f64 * 50.0;
+        let best_other = (0..cfg.players)
+            .filter(|&o| o != seat && b.is_in_hand(o))
+            .map(|o| seat_hand(o, world.kept[o], &full, both).value)
+            .max()
+            .unwrap_or(HandValue::NONE);
+        wins += match mine.cmp(&best_other) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Less => 0.0,
+        };
     }
-    value / boards.len() as f64 + 4.0 * covered + 3.0 * stolen - 20.0 * exposure
-}
-
-/// Board completions sampled per placement decision.
-const BOARD_SAMPLES: usize = 24;
-
-/// A few random completions of the board from the cards `seat` has not seen.
-fn sample_boards(state: &HoldemState, seat: usize, rng: &mut GameRng) -> Vec<[Card; 5]> {
-    let mut unseen = CardSet::full_deck();
-    for c in state.community() {
-        unseen.remove(c);
-    }
-    for c in state.hole_cards(seat).into_iter().flatten() {
-        unseen.remove(c);
-    }
-    let dealt: Vec<Card> = state.community().collect();
-    (0..BOARD_SAMPLES)
-        .map(|_| {
-            let mut board = [Card(0); 5];
-            let mut left = unseen;
-            for (i, slot) in board.iter_mut().enumerate() {
-                *slot = if i < dealt.len() {
-                    dealt[i]
-                } else {
-                    let c = Card(rng.choose_bit(left.0) as u8);
-                    left.remove(c);
-                    c
-                };
-            }
-            board
-        })
-        .collect()
+    let n = worlds.len() as f64;
+    100.0 * wins / n + value / n + 4.0 * covered - 20.0 * exposure
 }
 
 fn best_placement(state: &HoldemState, seat: usize, rng: &mut GameRng) -> Option<Action> {
     let cfg = state.config();
     let base = known_grid(state, seat);
     let kept = state.kept_cards(seat);
-    let boards = sample_boards(state, seat, rng);
+    let boards = sample_worlds(state, seat, rng);
     // Place only when it beats keeping the cards (a kept card cannot be attacked).
     let keep = score(state, seat, kept, &base, &boards);
     let mut best: Option<(f64, Action)> = None;
