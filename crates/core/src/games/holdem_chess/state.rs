@@ -669,8 +669,7 @@ impl HoldemState {
         )
     }
 
-    /// The grid as text rows, hiding faces `viewer` may not see (`None` hides every placed
-    /// card's face; `Some(usize::MAX)` shows everything).
+    /// The grid as text rows, hiding the faces `viewer` may not see (`all` shows every face).
     fn grid_text(&self, viewer: Option<usize>, all: bool) -> String {
         let w = &self.config.window;
         let mut cells: Vec<(i32, i32, String)> = Vec::new();
@@ -811,7 +810,8 @@ impl HoldemState {
         }
     }
 
-    /// The seats that see each card's face in the current hand, for resampling.
+    /// The cards `player` has seen in the current hand (community and own hole cards), for
+    /// resampling.
     fn seen_in_current_hand(&self, player: usize) -> CardSet {
         let mut seen: CardSet = self.community().collect();
         for c in self.holes[player] {

@@ -300,6 +300,12 @@ fn attack_sets_of_every_piece() {
             (6, -4),
         ])
     );
+    let b = cells("Ac", 1, -2);
+    assert!(b.contains(&(0, -1)) && b.contains(&(-1, 0)) && b.contains(&(3, 0)));
+    assert!(b.contains(&(4, 1)) && b.contains(&(2, -3)) && !b.contains(&(1, 0)));
+    let q = cells("Qc", 3, 2);
+    assert!(q.contains(&(3, 0)) && q.contains(&(1, 0)) && q.contains(&(5, 0)));
+    assert!(q.contains(&(-4, 2)) && q.contains(&(3, -4)) && !q.contains(&(2, 0)));
     // Rook (ten): its row and column.
     let r = cells("Ts", 5, 0);
     assert_eq!(r.len(), 12 + 8);
