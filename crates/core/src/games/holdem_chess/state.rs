@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::betting::{BetAction, Betting, MAX_SEATS};
 use super::grid::CellSet;
-use super::showdown::{GridCard, SeatHand, showdown};
+use super::showdown::{GridCard, SeatHand, seat_hand};
 use super::{Config, INFO, NUM_SIZES, SIZE_NAMES};
 use crate::cards::{Card, CardSet};
 use crate::env::GameRng;
@@ -19,6 +19,20 @@ use crate::registry::Params;
 
 /// No card in a slot.
 const NO_CARD: u8 = 255;
+/// A placeholder showdown hand.
+const EMPTY_HAND: SeatHand = SeatHand {
+    seat: 0,
+    value: HandValue::NONE,
+    cards: CardSet::EMPTY,
+    pool: CardSet::EMPTY,
+    attacked: CardSet::EMPTY,
+};
+/// A placeholder grid card.
+const EMPTY_GRID_CARD: GridCard = GridCard {
+    card: Card(0),
+    pos: (0, 0),
+    owner: None,
+};
 /// Planes per grid cell in the observation: community, placed by seat 0..10, 13 ranks, 4 suits.
 const CELL_PLANES: usize = 1 + MAX_SEATS + 13 + 4;
 /// Floats per seat in the observation.
@@ -64,14 +78,23 @@ pub struct HandRecord {
     pub holes: [[u8; 2]; MAX_SEATS],
     /// The community cards dealt.
     pub community: CardSet,
-    /// The showdown hands (empty when the hand was won uncontested).
-    pub hands: Vec<SeatHand>,
+    /// The showdown hands, `num_hands` of them (none when the hand was won uncontested).
+    hands: [SeatHand; MAX_SEATS],
+    /// How many showdown hands there are.
+    num_hands: u8,
     /// The cards revealed at the showdown.
     pub revealed: CardSet,
     /// Each seat's stack after the hand.
     pub stacks_after: [u32; MAX_SEATS],
     /// What each seat won from the pot.
     pub won: [u32; MAX_SEATS],
+}
+
+impl HandRecord {
+    /// The showdown hands, in seat order (empty when the hand was won uncontested).
+    pub fn hands(&self) -> &[SeatHand] {
+        &self.hands[..self.num_hands as usize]
+    }
 }
 
 /// A Hold'em Poker Chess state.
@@ -105,6 +128,7 @@ impl HoldemState {
     /// The state before the first card of the first hand is dealt.
     pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         let n = config.players;
+        let config_hands = config.hands;
         let stacks = vec![config.stack; n];
         let betting = Betting::new(&stacks, 0, config.small_blind, config.big_blind);
         let mut state = HoldemState {
@@ -133,7 +157,7 @@ impl HoldemState {
             placed_this_turn: 0,
             place_queue: 0,
             place_seat: 0,
-            records: Vec::new(),
+            records: Vec::with_capacity((config_hands as usize).min(16)),
             history: Vec::with_capacity(64),
         };
         state.start_hand(0, &stacks);
@@ -228,24 +252,35 @@ impl HoldemState {
             _ => None,
         }
     }
-    /// Every card on the grid with its cell and owner.
-    pub fn grid_cards(&self) -> Vec<GridCard> {
+    /// Writes every card on the grid (community first, then placed cards in placement order)
+    /// into `out`; returns how many.
+    fn fill_grid(&self, out: &mut [GridCard; 5 + 2 * MAX_SEATS]) -> usize {
         let w = &self.config.window;
-        let mut out: Vec<GridCard> = self
-            .community()
-            .enumerate()
-            .map(|(i, card)| GridCard {
+        let mut len = 0;
+        for (i, card) in self.community().enumerate() {
+            out[len] = GridCard {
                 card,
                 pos: super::grid::COMMUNITY_CELLS[i],
                 owner: None,
-            })
-            .collect();
-        out.extend(self.placed().iter().map(|p| GridCard {
-            card: p.card,
-            pos: w.coords(p.cell as usize),
-            owner: Some(p.seat as usize),
-        }));
-        out
+            };
+            len += 1;
+        }
+        for p in self.placed() {
+            out[len] = GridCard {
+                card: p.card,
+                pos: w.coords(p.cell as usize),
+                owner: Some(p.seat as usize),
+            };
+            len += 1;
+        }
+        len
+    }
+
+    /// Every card on the grid with its cell and owner.
+    pub fn grid_cards(&self) -> Vec<GridCard> {
+        let mut grid = [EMPTY_GRID_CARD; 5 + 2 * MAX_SEATS];
+        let len = self.fill_grid(&mut grid);
+        grid[..len].to_vec()
     }
 
     /// The cells where a card may be placed now: empty, 8-adjacent to a card, and not the
@@ -580,23 +615,29 @@ impl HoldemState {
     }
 
     /// Pays the pot (showdown or uncontested), records the hand and starts the next one.
+    /// Nothing here allocates except a record list that outgrows its capacity.
     fn finish_hand(&mut self) {
         let n = self.config.players;
         let mut strength = [HandValue::NONE; MAX_SEATS];
-        let (hands, revealed) = if self.betting.num_in_hand() > 1 {
-            let live: Vec<(usize, CardSet)> = (0..n)
-                .filter(|&s| self.betting.is_in_hand(s))
-                .map(|s| (s, self.kept_cards(s)))
-                .collect();
-            let (hands, revealed) =
-                showdown(&live, &self.grid_cards(), self.config.centre_pawn_both);
-            for h in &hands {
-                strength[h.seat] = h.value;
+        let mut hands = [EMPTY_HAND; MAX_SEATS];
+        let mut num_hands = 0;
+        let mut revealed = CardSet::EMPTY;
+        if self.betting.num_in_hand() > 1 {
+            let mut grid = [EMPTY_GRID_CARD; 5 + 2 * MAX_SEATS];
+            let len = self.fill_grid(&mut grid);
+            for seat in (0..n).filter(|&s| self.betting.is_in_hand(s)) {
+                let hand = seat_hand(
+                    seat,
+                    self.kept_cards(seat),
+                    &grid[..len],
+                    self.config.centre_pawn_both,
+                );
+                strength[seat] = hand.value;
+                revealed.0 |= hand.pool.0;
+                hands[num_hands] = hand;
+                num_hands += 1;
             }
-            (hands, revealed)
-        } else {
-            (Vec::new(), CardSet::EMPTY)
-        };
+        }
         let won = self.betting.payouts(&strength);
         let stacks = self.betting.settle(&strength);
         let button = self.betting.button();
@@ -605,6 +646,7 @@ impl HoldemState {
             holes: self.holes,
             community: self.community().collect(),
             hands,
+            num_hands: num_hands as u8,
             revealed,
             stacks_after: stacks,
             won,
@@ -825,10 +867,10 @@ impl HoldemState {
 
 fn record_text(record: &HandRecord, n: usize) -> String {
     let mut s = String::from("result");
-    if record.hands.is_empty() {
+    if record.num_hands == 0 {
         s.push_str(" uncontested");
     }
-    for h in &record.hands {
+    for h in record.hands() {
         let cards: Vec<String> = h.cards.iter().map(|c| c.to_string()).collect();
         let _ = write!(s, " s{}:[{}]", h.seat, cards.join(" "));
     }
@@ -1187,7 +1229,7 @@ impl State for HoldemState {
             .iter()
             .map(|r| {
                 let hands: Vec<_> = r
-                    .hands
+                    .hands()
                     .iter()
                     .map(|h| {
                         json!({

@@ -135,7 +135,7 @@ fn worked_showdown_example_through_the_engine() {
     acts(&mut s, &["check", "check", "check"]);
     assert!(s.is_terminal());
     let record = &s.records()[0];
-    let hand = |seat: usize| record.hands.iter().find(|h| h.seat == seat).unwrap();
+    let hand = |seat: usize| record.hands().iter().find(|h| h.seat == seat).unwrap();
     assert_eq!(hand(0).cards, set("Ah As Jh Js Kd"), "Purple: A-A-J-J-K");
     assert_eq!(hand(0).value.category(), Category::TwoPair);
     assert_eq!(hand(1).cards, set("As Ah 2c 2h Tc"), "Blue: A-A-2-2-T");
@@ -562,7 +562,7 @@ fn uncontested_hands_reveal_nothing() {
     deal(&mut s, "7d 8d 9d");
     acts(&mut s, &["place 2c@-1,0", "raise to 2", "fold"]);
     assert!(s.is_terminal());
-    assert!(s.records()[0].hands.is_empty());
+    assert!(s.records()[0].hands().is_empty());
     assert!(s.records()[0].revealed.is_empty());
     assert_eq!(s.returns(), vec![-2.0, 2.0]);
     let view = s.view(Some(0));
