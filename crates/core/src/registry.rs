@@ -138,6 +138,7 @@ pub fn entries() -> &'static [GameEntry] {
         crate::games::pokeros::ENTRY,
         crate::games::poker_chess::ENTRY,
         crate::games::detective_poker::ENTRY,
+        crate::games::holdem_chess::ENTRY,
     ];
     ENTRIES
 }

@@ -36,10 +36,16 @@ simulate! {
     sim_detective_poker_4p_expert: "detective_poker(players=4,expert=true,rounds=1)", 3;
     sim_detective_poker_2p_points: "detective_poker(players=2,reward=points,rounds=1)", 3;
     sim_detective_poker_6p_house: "detective_poker(players=6,rounds=1,chips=9,max_bet=4,expert=true)", 2;
+    sim_holdem_chess: "holdem_chess", 8;
+    sim_holdem_chess_6p: "holdem_chess(players=6,allin_place=true)", 3;
+    sim_holdem_chess_10p_hands: "holdem_chess(players=10,hands=3,stack=20)", 2;
+    sim_holdem_chess_all_sizes: "holdem_chess(bet_sizes=all,stack=30,centre_pawn=both)", 3;
+    sim_holdem_chess_small_grid: "holdem_chess(grid=-1..5:-1..1,hands=4,stack=10,allin_place=true)", 3;
 }
 
 playthrough! {
     playthrough_pokeros: "pokeros.txt", "pokeros(board_size=9)", 7;
     playthrough_poker_chess: "poker_chess.txt", "poker_chess", 7;
     playthrough_detective_poker: "detective_poker.txt", "detective_poker(rounds=1)", 7;
+    playthrough_holdem_chess: "holdem_chess.txt", "holdem_chess", 2;
 }

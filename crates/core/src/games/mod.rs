@@ -2,4 +2,5 @@
 
 pub mod poker_chess;
 pub mod detective_poker;
+pub mod holdem_chess;
 pub mod pokeros;

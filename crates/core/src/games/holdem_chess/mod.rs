@@ -1,0 +1,343 @@
+//! Hold'em Poker Chess (RULES.md §4): no-limit Texas hold'em where hole cards placed face
+//! down on a grid around the community cards attack cells like chess pieces, and a hand may
+//! use only the cards its own placed cards attack.
+//!
+//! | fact | value |
+//! |---|---|
+//! | name | `holdem_chess` |
+//! | players | 2–10 (`players`, default 2) |
+//! | chance | explicit: every hole and community card, one outcome per card id (0..52) |
+//! | information | imperfect: hole cards and the faces of placed cards are private |
+//! | utility | zero-sum: chip differences from the starting stacks |
+//! | reward model | terminal |
+//!
+//! Actions (`cells` = cells of the grid window, `B = 2 * cells`):
+//! - `slot * cells + cell`: place hole card `slot` (0 or 1, in deal order) face down on `cell`;
+//! - `B`: fold; `B + 1`: check or call (and "done" in an all-in player's placement turn);
+//! - `bet_sizes=standard`: `B + 2 + i` raises to min-raise, ½ pot, pot, 2× pot, all-in
+//!   (`i` = 0..5; only legal, distinct amounts are offered);
+//! - `bet_sizes=all`: `B + 1 + r` raises to `r` chips (`r` ≥ 1).
+//!
+//! A turn on the flop, turn or river is zero, one or two placements followed by one betting
+//! action; folding is refused once a card was placed in the turn. See docs/games/holdem_chess.md.
+
+pub mod betting;
+pub mod bot;
+pub mod grid;
+pub mod showdown;
+mod state;
+
+use std::sync::Arc;
+
+use crate::game::{
+    ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
+};
+use crate::registry::{GameEntry, ParamKind, ParamSpec, Params};
+
+pub use betting::{BetAction, Betting, MAX_SEATS};
+pub use grid::{CellSet, Window};
+pub use showdown::{GridCard, SeatHand};
+pub use state::{HandRecord, HoldemState, Phase, PlacedCard};
+
+/// The game's facts.
+pub static INFO: GameInfo = GameInfo {
+    name: "holdem_chess",
+    long_name: "Hold'em Poker Chess",
+    description: "No-limit Texas hold'em where hole cards placed face down around the \
+                  community cards attack cells like chess pieces; a hand uses kept hole cards, \
+                  placed cards and the cards they attack.",
+    min_players: 2,
+    max_players: 10,
+    chance: ChanceMode::ExplicitStochastic,
+    information: Information::Imperfect,
+    dynamics: Dynamics::Sequential,
+    utility: Utility::ZeroSum,
+    reward_model: RewardModel::Terminal,
+};
+
+/// The game's parameters.
+pub static PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "players",
+        kind: ParamKind::Int { min: 2, max: 10 },
+        default: "2",
+        description: "number of seats",
+    },
+    ParamSpec {
+        name: "stack",
+        kind: ParamKind::Int {
+            min: 1,
+            max: 100_000,
+        },
+        default: "200",
+        description: "chips each seat starts with",
+    },
+    ParamSpec {
+        name: "small_blind",
+        kind: ParamKind::Int {
+            min: 0,
+            max: 100_000,
+        },
+        default: "1",
+        description: "the small blind (at most the big blind)",
+    },
+    ParamSpec {
+        name: "big_blind",
+        kind: ParamKind::Int {
+            min: 1,
+            max: 100_000,
+        },
+        default: "2",
+        description: "the big blind, also the smallest bet and raise",
+    },
+    ParamSpec {
+        name: "bet_sizes",
+        kind: ParamKind::Choice {
+            options: &["standard", "all"],
+        },
+        default: "standard",
+        description: "standard: raise to min-raise, 1/2 pot, pot, 2x pot or all-in; all: every \
+                      legal integer raise-to",
+    },
+    ParamSpec {
+        name: "grid",
+        kind: ParamKind::Text,
+        default: "-4..8:-4..4",
+        description: "the window of legal cells as x0..x1:y0..y1 (inclusive); it must hold \
+                      the community cells x 0..4, y 0 and at most 256 cells",
+    },
+    ParamSpec {
+        name: "centre_pawn",
+        kind: ParamKind::Choice {
+            options: &["none", "both"],
+        },
+        default: "none",
+        description: "what a pawn (2-9) placed in the centre row attacks: none, or both \
+                      vertical diagonals (the 4 diagonal neighbours)",
+    },
+    ParamSpec {
+        name: "allin_place",
+        kind: ParamKind::Bool,
+        default: "false",
+        description: "seats that do not bet on a street (all-in, or alone with chips) get a \
+                      placement turn at its start",
+    },
+    ParamSpec {
+        name: "hands",
+        kind: ParamKind::Int { min: 1, max: 1000 },
+        default: "1",
+        description: "hands in a game; stacks carry over, the button rotates, busted seats sit \
+                      out, and the game ends early when only one seat has chips",
+    },
+];
+
+/// The registry entry.
+pub const ENTRY: GameEntry = GameEntry {
+    info: &INFO,
+    params: PARAMS,
+    build,
+    heuristic: bot::heuristic,
+};
+
+fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
+    Ok(Arc::new(HoldemChessGame::new(params)?))
+}
+
+/// Number of raise options of `bet_sizes=standard`.
+pub const NUM_SIZES: usize = 5;
+/// Names of the standard raise options.
+pub const SIZE_NAMES: [&str; NUM_SIZES] = ["min", "half-pot", "pot", "2pot", "all-in"];
+
+/// Typed parameters and the tables derived from them.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Number of seats.
+    pub players: usize,
+    /// Starting stack.
+    pub stack: u32,
+    /// Small blind.
+    pub small_blind: u32,
+    /// Big blind.
+    pub big_blind: u32,
+    /// Every integer raise-to (else the five standard sizes).
+    pub all_sizes: bool,
+    /// The window of legal cells.
+    pub window: Window,
+    /// A centre-row pawn attacks its four diagonal neighbours.
+    pub centre_pawn_both: bool,
+    /// Seats that do not bet on a street may place at its start.
+    pub allin_place: bool,
+    /// Hands per game.
+    pub hands: u32,
+    /// Cells of the window.
+    pub cells: usize,
+    /// Each cell's 8 neighbours inside the window.
+    pub neighbours: Vec<CellSet>,
+    /// The cells of the flop, turn and river.
+    pub community_cells: [usize; 5],
+}
+
+impl Config {
+    /// Chips at the table.
+    pub fn total_chips(&self) -> u32 {
+        self.stack * self.players as u32
+    }
+    /// The first betting action id (`fold`).
+    pub fn bet_base(&self) -> usize {
+        2 * self.cells
+    }
+    /// The fold action.
+    pub fn fold_action(&self) -> u32 {
+        self.bet_base() as u32
+    }
+    /// The check/call (or done) action.
+    pub fn call_action(&self) -> u32 {
+        self.bet_base() as u32 + 1
+    }
+    /// The action placing hole card `slot` on `cell`.
+    pub fn place_action(&self, slot: usize, cell: usize) -> u32 {
+        (slot * self.cells + cell) as u32
+    }
+    /// Size of the action space.
+    pub fn num_actions(&self) -> usize {
+        self.bet_base()
+            + 2
+            + if self.all_sizes {
+                self.total_chips() as usize
+            } else {
+                NUM_SIZES
+            }
+    }
+}
+
+/// A Hold'em Poker Chess game.
+#[derive(Debug)]
+pub struct HoldemChessGame {
+    params: Params,
+    shared_params: Arc<Params>,
+    config: Arc<Config>,
+}
+
+impl HoldemChessGame {
+    /// Builds the game from validated parameters.
+    pub fn new(params: Params) -> Result<Self, GameError> {
+        let bad = |name: &str, value: String, allowed: String| GameError::InvalidParameter {
+            game: INFO.name.to_string(),
+            name: name.to_string(),
+            value,
+            allowed,
+        };
+        let grid_text = params.text("grid");
+        let window =
+            Window::parse(grid_text).map_err(|why| bad("grid", grid_text.to_string(), why))?;
+        let (small_blind, big_blind) = (
+            params.int("small_blind") as u32,
+            params.int("big_blind") as u32,
+        );
+        if small_blind > big_blind {
+            return Err(bad(
+                "small_blind",
+                small_blind.to_string(),
+                format!("at most the big blind ({big_blind})"),
+            ));
+        }
+        let cells = window.cells();
+        let neighbours = (0..cells)
+            .map(|c| {
+                let (x, y) = window.coords(c);
+                let mut set = CellSet::EMPTY;
+                for dx in -1..=1 {
+                    for dy in -1..=1 {
+                        if (dx, dy) != (0, 0)
+                            && let Some(n) = window.cell(x + dx, y + dy)
+                        {
+                            set.insert(n);
+                        }
+                    }
+                }
+                set
+            })
+            .collect();
+        let community_cells = grid::COMMUNITY_CELLS.map(|(x, y)| {
+            window
+                .cell(x, y)
+                .expect("the window holds the community cells")
+        });
+        let config = Config {
+            players: params.int("players") as usize,
+            stack: params.int("stack") as u32,
+            small_blind,
+            big_blind,
+            all_sizes: params.choice("bet_sizes") == "all",
+            window,
+            centre_pawn_both: params.choice("centre_pawn") == "both",
+            allin_place: params.bool("allin_place"),
+            hands: params.int("hands") as u32,
+            cells,
+            neighbours,
+            community_cells,
+        };
+        Ok(HoldemChessGame {
+            shared_params: Arc::new(params.clone()),
+            params,
+            config: Arc::new(config),
+        })
+    }
+
+    /// The typed parameters.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// A new state (before the first card is dealt).
+    pub fn initial_state(&self) -> HoldemState {
+        HoldemState::new(self.config.clone(), self.shared_params.clone())
+    }
+}
+
+impl Game for HoldemChessGame {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+    fn params(&self) -> &Params {
+        &self.params
+    }
+    fn num_players(&self) -> usize {
+        self.config.players
+    }
+    fn num_distinct_actions(&self) -> usize {
+        self.config.num_actions()
+    }
+    fn max_chance_outcomes(&self) -> usize {
+        52
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![state::observation_size(&self.config)]
+    }
+    fn min_utility(&self) -> f64 {
+        -(self.config.stack as f64)
+    }
+    fn max_utility(&self) -> f64 {
+        (self.config.total_chips() - self.config.stack) as f64
+    }
+    fn utility_sum(&self) -> Option<f64> {
+        Some(0.0)
+    }
+    fn max_game_length(&self) -> usize {
+        let n = self.config.players;
+        let raises = (self.config.total_chips() / self.config.big_blind) as usize + n;
+        let per_hand = 2 * n + 5 + 2 * n + 3 * n + 4 * n * (raises + 2);
+        per_hand * self.config.hands as usize
+    }
+    fn new_initial_state(&self) -> Box<dyn State> {
+        Box::new(self.initial_state())
+    }
+    fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError> {
+        let mut state = self.initial_state();
+        crate::serial::replay(&mut state, &self.params, INFO.name, text)?;
+        Ok(Box::new(state))
+    }
+}
+
+#[cfg(test)]
+mod tests;
