@@ -29,8 +29,12 @@ simulate! {
     sim_pokeros_stripped_wild: "pokeros(deck=stripped,wildcards=2,scores=original)", 3;
     sim_pokeros_points_small: "pokeros(reward=points,board_size=5,multiplier=none)", 4;
     sim_pokeros_hand5: "pokeros(hand_size=5,players=4,wildcards=1)", 2;
+    sim_prediction_chess: "prediction_chess", 4;
+    sim_prediction_chess_queen: "prediction_chess(promotion=queen,fifty_move=false,max_turns=60)", 3;
+    sim_prediction_chess_endgame: "prediction_chess(fen=4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1)", 4;
 }
 
 playthrough! {
     playthrough_pokeros: "pokeros.txt", "pokeros(board_size=9)", 7;
+    playthrough_prediction_chess: "prediction_chess.txt", "prediction_chess(max_turns=12)", 3;
 }

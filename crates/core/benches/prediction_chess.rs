@@ -1,0 +1,69 @@
+//! Random play with legal masks on one thread: at each simultaneous node both seats fill the
+//! mask with `legal_action_mask` and pick a uniformly random set entry; the joint action is
+//! applied (one step); a finished game is replaced by a new one.
+
+use std::hint::black_box;
+
+use checkraise_core::env::GameRng;
+use checkraise_core::game::Player;
+use checkraise_core::registry::make_game;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+const STEPS: u64 = 10_000;
+
+/// A uniformly random set entry of `mask`: count set entries in 64-wide blocks (byte sums,
+/// which vectorize), then find the chosen one inside its block.
+fn pick(mask: &[bool], rng: &mut GameRng) -> u32 {
+    let mut blocks = [0u8; 80];
+    let mut count = 0usize;
+    for (i, block) in mask.chunks(64).enumerate() {
+        let n = block.iter().map(|&b| b as u8).sum::<u8>();
+        blocks[i] = n;
+        count += n as usize;
+    }
+    let mut k = rng.below(count as u64) as usize;
+    for (i, &n) in blocks.iter().enumerate() {
+        let n = n as usize;
+        if k < n {
+            let at = mask[i * 64..]
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| **b)
+                .nth(k)
+                .map(|(j, _)| j)
+                .expect("the block holds k+1 entries");
+            return (i * 64 + at) as u32;
+        }
+        k -= n;
+    }
+    unreachable!("count covers the mask")
+}
+
+fn random_play(c: &mut Criterion) {
+    let game = make_game::<&str, &str>("prediction_chess", []).unwrap();
+    let mut mask = vec![false; game.num_distinct_actions()];
+    let mut rng = GameRng::new(1);
+    let mut state = game.new_initial_state();
+    let mut group = c.benchmark_group("prediction_chess");
+    group.throughput(Throughput::Elements(STEPS));
+    group.bench_function("random_play_steps", |b| {
+        b.iter(|| {
+            for _ in 0..STEPS {
+                if state.is_terminal() {
+                    state = game.new_initial_state();
+                }
+                let mut joint = [0u32; 2];
+                for (seat, slot) in joint.iter_mut().enumerate() {
+                    state.legal_action_mask(Player::Seat(seat), &mut mask);
+                    *slot = pick(&mask, &mut rng);
+                }
+                state.apply_actions(&joint).unwrap();
+            }
+            black_box(state.history().len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, random_play);
+criterion_main!(benches);
