@@ -244,7 +244,7 @@ pub struct Config {
 /// A Prediction Chess game.
 #[derive(Debug)]
 pub struct PredictionChessGame {
-    params: Params,
+    params: Arc<Params>,
     config: Arc<Config>,
 }
 
@@ -277,7 +277,7 @@ impl PredictionChessGame {
             start,
         };
         Ok(PredictionChessGame {
-            params,
+            params: Arc::new(params),
             config: Arc::new(config),
         })
     }

@@ -137,12 +137,12 @@ fn prediction_text(p: Option<Prediction>) -> String {
 
 impl PredictionChessState {
     /// The state at the start of the game.
-    pub fn new(config: Arc<Config>, params: Params) -> Self {
+    pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         PredictionChessState {
             board: config.start,
             moves: TurnMoves::compute(&config.start, config.promotion),
             config,
-            params: Arc::new(params),
+            params,
             phase: Phase::Move,
             pending: [PASS; 2],
             turn: 0,
