@@ -16,11 +16,19 @@ const STEPS: u64 = 10_000;
 fn pick(mask: &[bool], rng: &mut GameRng) -> u32 {
     let mut blocks = [0u8; 64];
     let mut count = 0usize;
-    for (i, block) in mask.chunks(64).enumerate() {
+    let full = mask.chunks_exact(64);
+    let tail = full.remainder();
+    let mut i = 0;
+    for block in full {
+        let block: &[bool; 64] = block.try_into().expect("64 entries");
         let n = block.iter().map(|&b| b as u8).sum::<u8>();
         blocks[i] = n;
         count += n as usize;
+        i += 1;
     }
+    let n = tail.iter().map(|&b| b as u8).sum::<u8>();
+    blocks[i] = n;
+    count += n as usize;
     let mut k = rng.below(count as u64) as usize;
     for (i, &n) in blocks.iter().enumerate() {
         let n = n as usize;

@@ -112,18 +112,19 @@ const fn geometric(a: usize, b: usize) -> bool {
 }
 
 /// Pair tables: for each square the bit board of squares a queen or knight could reach
-/// from it, the id of its first pair, and the pairs by id.
+/// from it, the id of each (from, to) pair (of the next pair where there is none), and the
+/// pairs by id.
 #[allow(clippy::type_complexity)]
-const PAIR_TABLES: ([u64; 64], [u16; 64], [(u8, u8); 1792]) = {
+const PAIR_TABLES: ([u64; 64], [[u16; 64]; 64], [(u8, u8); 1792]) = {
     let mut reach = [0u64; 64];
-    let mut first = [0u16; 64];
+    let mut first = [[0u16; 64]; 64];
     let mut pairs = [(0u8, 0u8); 1792];
     let mut next = 0;
     let mut from = 0;
     while from < 64 {
-        first[from] = next as u16;
         let mut to = 0;
         while to < 64 {
+            first[from][to] = next as u16;
             if geometric(from, to) {
                 reach[from] |= 1 << to;
                 pairs[next] = (from as u8, to as u8);
@@ -187,8 +188,7 @@ pub fn pair_action(from: Square, to: Square) -> Option<Action> {
 /// The action of a (from, to) pair known to be a pseudo-legal move.
 #[inline]
 pub(crate) fn pair_action_of_move(from: Square, to: Square) -> Action {
-    let below = PAIR_TABLES.0[from as usize] & ((1u64 << to as u32) - 1);
-    PAIR_TABLES.1[from as usize] as Action + below.count_ones()
+    PAIR_TABLES.1[from as usize][to as usize] as Action
 }
 
 /// The move of `color` an action stands for at the move node (`None`: pass or no move).

@@ -60,42 +60,100 @@ pub struct TurnRecord {
     pub resolution: Resolution,
 }
 
-/// Both colours' pseudo-legal moves at the start of the turn (targets per piece), computed
-/// once a turn and shared by the masks and the checks of both nodes.
-#[derive(Clone, Copy, Debug)]
+/// Most pseudo-legal moves a colour of at most 16 pieces can have (16 × 27).
+const MAX_IDS: usize = 432;
+
+/// Both colours' pseudo-legal moves at the start of the turn: targets per piece, and the
+/// action ids of the move node and of the prediction node (promotions collapsed to their
+/// pair), computed once a turn and shared by the masks and checks of both nodes.
+#[derive(Clone, Debug)]
 struct TurnMoves {
     opts: [MoveGenOptions; 2],
     len: [usize; 2],
     pieces: [[PieceMoves; 16]; 2],
+    move_len: [usize; 2],
+    move_ids: [[u16; MAX_IDS]; 2],
+    pair_len: [usize; 2],
+    pair_ids: [[u16; MAX_IDS]; 2],
 }
 
 impl TurnMoves {
-    fn compute(board: &Board, rule: Promotion) -> TurnMoves {
+    fn new(board: &Board, rule: Promotion) -> TurnMoves {
         let empty = PieceMoves {
             piece: Piece::Pawn,
             from: Square::A1,
             to: BitBoard::EMPTY,
         };
         let mut out = TurnMoves {
-            opts: [
-                move_options(board, Color::White, rule),
-                move_options(board, Color::Black, rule),
-            ],
+            opts: [MoveGenOptions::SIMPLE; 2],
             len: [0; 2],
             pieces: [[empty; 16]; 2],
+            move_len: [0; 2],
+            move_ids: [[0; MAX_IDS]; 2],
+            pair_len: [0; 2],
+            pair_ids: [[0; MAX_IDS]; 2],
         };
+        out.refresh(board, rule);
+        out
+    }
+
+    /// Recomputes everything for `board`, in place.
+    fn refresh(&mut self, board: &Board, rule: Promotion) {
         for color in Color::ALL {
             let c = color as usize;
-            let opts = out.opts[c];
-            let (len, pieces) = (&mut out.len[c], &mut out.pieces[c]);
+            let opts = move_options(board, color, rule);
+            self.opts[c] = opts;
+            let (len, pieces) = (&mut self.len[c], &mut self.pieces[c]);
+            *len = 0;
             board.for_each_piece_moves(color, &opts, |pm| {
                 if *len < 16 {
                     pieces[*len] = pm;
                     *len += 1;
                 }
             });
+            // Each of at most 16 pieces adds at most 27 ids to each list (a queen; a pawn
+            // adds at most 3 × 4 promotions), so MAX_IDS = 16 × 27 always suffices. The move
+            // list differs from the pair list only when a pawn can promote (rare): otherwise
+            // the move node uses the pair list (`move_len` = usize::MAX marks that).
+            let last = Rank::Eighth.relative_to(color).bitboard();
+            let mut pairs = 0;
+            let mut promotes = false;
+            let pair_ids = &mut self.pair_ids[c];
+            for pm in &self.pieces[c][..self.len[c]] {
+                promotes |= pm.piece == Piece::Pawn && !(pm.to & last).is_empty();
+                for to in pm.to {
+                    pair_ids[pairs] = pair_action_of_move(pm.from, to) as u16;
+                    pairs += 1;
+                }
+            }
+            self.pair_len[c] = pairs;
+            if !promotes {
+                self.move_len[c] = usize::MAX;
+                continue;
+            }
+            let mut moves = 0;
+            let move_ids = &mut self.move_ids[c];
+            for pm in &self.pieces[c][..self.len[c]] {
+                let promoting = if pm.piece == Piece::Pawn {
+                    pm.to & last
+                } else {
+                    BitBoard::EMPTY
+                };
+                for to in pm.to & !promoting {
+                    move_ids[moves] = pair_action_of_move(pm.from, to) as u16;
+                    moves += 1;
+                }
+                for to in promoting {
+                    let dir = to.file() as u32 + 1 - pm.from.file() as u32;
+                    let base = PROMOTION_BASE + (pm.from.file() as u32 * 3 + dir) * 4;
+                    for piece in opts.promotions.iter() {
+                        move_ids[moves] = (base + piece as u32 - 1) as u16;
+                        moves += 1;
+                    }
+                }
+            }
+            self.move_len[c] = moves;
         }
-        out
     }
 
     #[inline]
@@ -107,6 +165,17 @@ impl TurnMoves {
     fn find(&self, color: Color, from: Square) -> Option<&PieceMoves> {
         self.of(color).iter().find(|pm| pm.from == from)
     }
+
+    /// The action ids of `color`'s moves (`predict`: its (from, to) pairs).
+    #[inline]
+    fn ids(&self, color: Color, predict: bool) -> &[u16] {
+        let c = color as usize;
+        if predict || self.move_len[c] == usize::MAX {
+            &self.pair_ids[c][..self.pair_len[c]]
+        } else {
+            &self.move_ids[c][..self.move_len[c]]
+        }
+    }
 }
 
 /// A Prediction Chess state.
@@ -115,7 +184,7 @@ pub struct PredictionChessState {
     config: Arc<Config>,
     params: Arc<Params>,
     board: Board,
-    moves: TurnMoves,
+    moves: Box<TurnMoves>,
     phase: Phase,
     pending: [Action; 2],
     turn: u32,
@@ -140,7 +209,7 @@ impl PredictionChessState {
     pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         PredictionChessState {
             board: config.start,
-            moves: TurnMoves::compute(&config.start, config.promotion),
+            moves: Box::new(TurnMoves::new(&config.start, config.promotion)),
             config,
             params,
             phase: Phase::Move,
@@ -204,44 +273,29 @@ impl PredictionChessState {
         action_move(seat_color(seat), self.pending[seat])
     }
 
-    /// Calls `f` with every legal action of `seat` at the current node (promotions after the
-    /// pair actions; use `legal_actions_for` for a sorted list).
+    /// The legal action ids of `seat` at the current node (empty: only pass is legal; also
+    /// empty at the end, where nothing is).
+    #[inline]
+    fn legal_ids(&self, seat: usize) -> &[u16] {
+        match self.phase {
+            Phase::Move => self.moves.ids(seat_color(seat), false),
+            Phase::Predict => self.moves.ids(!seat_color(seat), true),
+            Phase::Over => &[],
+        }
+    }
+
+    /// Calls `f` with every legal action of `seat` at the current node (unsorted).
     #[inline]
     fn for_each_legal(&self, seat: usize, mut f: impl FnMut(Action)) {
-        let predict = match self.phase {
-            Phase::Move => false,
-            Phase::Predict => true,
-            Phase::Over => return,
-        };
-        let color = if predict {
-            !seat_color(seat)
-        } else {
-            seat_color(seat)
-        };
-        let moves = self.moves.of(color);
-        if moves.is_empty() {
-            f(PASS);
+        if self.phase == Phase::Over {
             return;
         }
-        let last = Rank::Eighth.relative_to(color).bitboard();
-        let promotions = self.moves.opts[color as usize].promotions;
-        for pm in moves {
-            if !predict && pm.piece == Piece::Pawn {
-                for to in pm.to & !last {
-                    f(pair_action_of_move(pm.from, to));
-                }
-                for to in pm.to & last {
-                    let dir = to.file() as u32 + 1 - pm.from.file() as u32;
-                    let base = PROMOTION_BASE + (pm.from.file() as u32 * 3 + dir) * 4;
-                    for piece in promotions.iter() {
-                        f(base + piece as u32 - 1);
-                    }
-                }
-            } else {
-                for to in pm.to {
-                    f(pair_action_of_move(pm.from, to));
-                }
-            }
+        let ids = self.legal_ids(seat);
+        if ids.is_empty() {
+            f(PASS);
+        }
+        for &a in ids {
+            f(a as Action);
         }
     }
 
@@ -454,7 +508,7 @@ impl PredictionChessState {
         }
         self.pending = [PASS; 2];
         self.phase = Phase::Move;
-        self.moves = TurnMoves::compute(&self.board, self.config.promotion);
+        self.moves.refresh(&self.board, self.config.promotion);
         let alive = [
             !self.board.colored(Color::White, Piece::King).is_empty(),
             !self.board.colored(Color::Black, Piece::King).is_empty(),
@@ -538,11 +592,21 @@ impl State for PredictionChessState {
         if let Player::Seat(seat) = player
             && seat < 2
         {
-            self.for_each_legal(seat, |a| {
+            if self.phase == Phase::Over {
+                return;
+            }
+            let ids = self.legal_ids(seat);
+            if ids.is_empty() {
+                if let Some(m) = mask.get_mut(PASS as usize) {
+                    *m = true;
+                }
+                return;
+            }
+            for &a in ids {
                 if let Some(m) = mask.get_mut(a as usize) {
                     *m = true;
                 }
-            });
+            }
         }
     }
 
