@@ -136,9 +136,10 @@ pub struct GameEntry {
 pub fn entries() -> &'static [GameEntry] {
     static ENTRIES: &[GameEntry] = &[
         crate::games::pokeros::ENTRY,
+        crate::games::prediction_chess::ENTRY,
         crate::games::poker_chess::ENTRY,
-        crate::games::detective_poker::ENTRY,
         crate::games::holdem_chess::ENTRY,
+        crate::games::detective_poker::ENTRY,
     ];
     ENTRIES
 }

@@ -41,6 +41,9 @@ simulate! {
     sim_holdem_chess_10p_hands: "holdem_chess(players=10,hands=3,stack=20)", 2;
     sim_holdem_chess_all_sizes: "holdem_chess(bet_sizes=all,stack=30,centre_pawn=both)", 3;
     sim_holdem_chess_small_grid: "holdem_chess(grid=-1..5:-1..1,hands=4,stack=10,allin_place=true)", 3;
+    sim_prediction_chess: "prediction_chess", 4;
+    sim_prediction_chess_queen: "prediction_chess(promotion=queen,fifty_move=false,max_turns=60)", 3;
+    sim_prediction_chess_endgame: "prediction_chess(fen=4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1)", 4;
 }
 
 playthrough! {
@@ -48,4 +51,5 @@ playthrough! {
     playthrough_poker_chess: "poker_chess.txt", "poker_chess", 7;
     playthrough_detective_poker: "detective_poker.txt", "detective_poker(rounds=1)", 7;
     playthrough_holdem_chess: "holdem_chess.txt", "holdem_chess", 2;
+    playthrough_prediction_chess: "prediction_chess.txt", "prediction_chess(max_turns=12)", 3;
 }

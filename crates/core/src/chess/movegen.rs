@@ -314,12 +314,76 @@ impl Board {
         opts: &MoveGenOptions,
         mut f: impl FnMut(PieceMoves),
     ) {
-        for piece in Piece::ALL {
+        self.for_each_pawn_moves(color, opts, &mut f);
+        for piece in [
+            Piece::Knight,
+            Piece::Bishop,
+            Piece::Rook,
+            Piece::Queen,
+            Piece::King,
+        ] {
             for from in self.colored(color, piece) {
                 let to = self.targets_of(color, piece, from, opts);
                 if !to.is_empty() {
                     f(PieceMoves { piece, from, to });
                 }
+            }
+        }
+    }
+
+    /// The pawn part of `for_each_piece_moves`: pushes computed for all pawns at once (the
+    /// same targets as `pawn_targets`).
+    #[inline]
+    fn for_each_pawn_moves(
+        &self,
+        color: Color,
+        opts: &MoveGenOptions,
+        f: &mut impl FnMut(PieceMoves),
+    ) {
+        let pawns = self.colored(color, Piece::Pawn);
+        if pawns.is_empty() {
+            return;
+        }
+        let empty = !self.occupied().0;
+        let (single, double) = match color {
+            Color::White => {
+                let single = (pawns.0 << 8) & empty;
+                (single, ((single & Rank::Third.bitboard().0) << 8) & empty)
+            }
+            Color::Black => {
+                let single = (pawns.0 >> 8) & empty;
+                (single, ((single & Rank::Sixth.bitboard().0) >> 8) & empty)
+            }
+        };
+        let mut victims = self.colors(!color);
+        if opts.en_passant
+            && color == self.side_to_move()
+            && let Some(ep) = self.en_passant()
+        {
+            victims |= ep.bitboard();
+        }
+        let keep = if opts.promotions.is_empty() {
+            !Rank::Eighth.relative_to(color).bitboard().0
+        } else {
+            !0
+        };
+        for from in pawns {
+            let sq = from as u32;
+            let (one, two) = match color {
+                Color::White => (1u64.checked_shl(sq + 8), 1u64.checked_shl(sq + 16)),
+                Color::Black => (
+                    sq.checked_sub(8).map(|s| 1u64 << s),
+                    sq.checked_sub(16).map(|s| 1u64 << s),
+                ),
+            };
+            let pushes = (single & one.unwrap_or(0)) | (double & two.unwrap_or(0));
+            let to = (pushes | (pawn_attacks(color, from) & victims).0) & keep;
+            if to != 0 {
+                f(PieceMoves {
+                    piece: Piece::Pawn,
+                    from,
+                    to: BitBoard(to),
+                });
             }
         }
     }

@@ -213,6 +213,7 @@ fn differential_against_cozy_chess() {
     let mut rng = GameRng::new(2026);
     let mut ours = MoveList::new();
     let mut positions = 0;
+    let (mut castles, mut en_passants) = (0, 0);
     for _ in 0..if cfg!(debug_assertions) { 40 } else { 400 } {
         let mut cozy = cozy_chess::Board::default();
         for _ in 0..120 {
@@ -241,6 +242,14 @@ fn differential_against_cozy_chess() {
             got.sort();
             assert_eq!(got, expected, "{fen}");
             positions += 1;
+            for mv in ours.iter() {
+                let piece = board.piece_on(mv.from);
+                let df = (mv.to.file() as i32 - mv.from.file() as i32).abs();
+                castles += (piece == Some(Piece::King) && df == 2) as u32;
+                en_passants += (piece == Some(Piece::Pawn)
+                    && df == 1
+                    && board.piece_on(mv.to).is_none()) as u32;
+            }
             if expected.is_empty() {
                 break;
             }
@@ -250,6 +259,10 @@ fn differential_against_cozy_chess() {
         }
     }
     assert!(positions > 1000);
+    assert!(
+        castles > 0 && en_passants > 0,
+        "{castles} castlings, {en_passants} en passants"
+    );
 }
 
 #[test]
@@ -312,4 +325,10 @@ fn legal_perft_on_tricky_positions() {
     assert_eq!(legal_perft(&pos3, 1), 14);
     assert_eq!(legal_perft(&pos3, 2), 191);
     assert_eq!(legal_perft(&pos3, 3), 2_812);
+    // Position 4 (promotions, castling out of check).
+    let pos4 = Board::from_fen("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1")
+        .unwrap();
+    assert_eq!(legal_perft(&pos4, 1), 6);
+    assert_eq!(legal_perft(&pos4, 2), 264);
+    assert_eq!(legal_perft(&pos4, 3), 9_467);
 }

@@ -4,3 +4,4 @@ pub mod detective_poker;
 pub mod holdem_chess;
 pub mod poker_chess;
 pub mod pokeros;
+pub mod prediction_chess;
