@@ -1,0 +1,85 @@
+//! Packing tensors as little-endian bytes with shape and dtype.
+
+use crate::pb::{DataType, Tensor};
+
+/// A float32 tensor.
+pub fn f32_tensor(shape: Vec<u32>, values: &[f32]) -> Tensor {
+    let mut data = Vec::with_capacity(values.len() * 4);
+    for v in values {
+        data.extend_from_slice(&v.to_le_bytes());
+    }
+    Tensor {
+        dtype: DataType::Float32 as i32,
+        shape,
+        data,
+    }
+}
+
+/// A float32 tensor from f64 values.
+pub fn f32_tensor_from_f64(shape: Vec<u32>, values: &[f64]) -> Tensor {
+    let mut data = Vec::with_capacity(values.len() * 4);
+    for v in values {
+        data.extend_from_slice(&(*v as f32).to_le_bytes());
+    }
+    Tensor {
+        dtype: DataType::Float32 as i32,
+        shape,
+        data,
+    }
+}
+
+/// An int32 tensor.
+pub fn i32_tensor(shape: Vec<u32>, values: &[i32]) -> Tensor {
+    let mut data = Vec::with_capacity(values.len() * 4);
+    for v in values {
+        data.extend_from_slice(&v.to_le_bytes());
+    }
+    Tensor {
+        dtype: DataType::Int32 as i32,
+        shape,
+        data,
+    }
+}
+
+/// A bool tensor, one byte (0 or 1) per element.
+pub fn bool_tensor(shape: Vec<u32>, values: &[bool]) -> Tensor {
+    Tensor {
+        dtype: DataType::Bool as i32,
+        shape,
+        data: values.iter().map(|&b| u8::from(b)).collect(),
+    }
+}
+
+/// Reads an int32 tensor of one of the accepted shapes; the error says what was wrong.
+pub fn read_i32(tensor: &Tensor, accepted: &[Vec<u32>]) -> Result<Vec<i32>, String> {
+    if tensor.dtype != DataType::Int32 as i32 {
+        return Err(format!(
+            "actions must be DATA_TYPE_INT32, got {}",
+            DataType::try_from(tensor.dtype)
+                .map(|d| d.as_str_name().to_string())
+                .unwrap_or_else(|_| format!("dtype {}", tensor.dtype))
+        ));
+    }
+    if !accepted.contains(&tensor.shape) {
+        let shapes: Vec<String> = accepted.iter().map(|s| format!("{s:?}")).collect();
+        return Err(format!(
+            "actions have shape {:?}; expected {}",
+            tensor.shape,
+            shapes.join(" or ")
+        ));
+    }
+    let count: usize = tensor.shape.iter().map(|&d| d as usize).product();
+    if tensor.data.len() != count * 4 {
+        return Err(format!(
+            "actions hold {} bytes; shape {:?} of int32 needs {}",
+            tensor.data.len(),
+            tensor.shape,
+            count * 4
+        ));
+    }
+    Ok(tensor
+        .data
+        .chunks_exact(4)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect())
+}
