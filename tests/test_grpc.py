@@ -338,6 +338,55 @@ def test_observation_tensor_is_packed_float32(stubs, matches):
     assert all(v == v for v in values) and any(v != 0.0 for v in values)
 
 
+def test_watch_seat_streams_every_change_in_order(stubs, matches):
+    pb2 = stubs[0]
+    mid = new_match(pb2, matches, ["human", "heuristic"], seed=21).match_id
+    md = token_md(matches.JoinSeat(pb2.JoinSeatRequest(match_id=mid, seat=0)).seat_token)
+    seat_stream = matches.WatchSeat(pb2.WatchSeatRequest(match_id=mid, seat=0), metadata=md)
+    spectator_stream = matches.WatchSpectator(pb2.WatchSpectatorRequest(match_id=mid))
+    first = next(seat_stream)
+    assert first.actor == -1 and first.view.version == 0 and first.view.may_act
+    assert next(spectator_stream).view.version == 0
+    chosen = []
+    view = first.view
+    while not view.is_terminal:
+        action = view.legal_actions[len(chosen) % len(view.legal_actions)]
+        chosen.append((action.id, action.text))
+        view = matches.Act(pb2.ActRequest(match_id=mid, seat=0, action_id=action.id), metadata=md)
+    events = list(seat_stream)  # the stream ends after the terminal event
+    assert [e.view.version for e in events] == list(range(1, 52))
+    assert [e.actor for e in events] == [0, 1] * 25 + [0]
+    own = [(e.own_action.id, e.own_action.text) for e in events if e.HasField("own_action")]
+    assert own == chosen
+    assert all(not e.HasField("own_action") for e in events if e.actor == 1)
+    for event in events:
+        assert_no_foreign_cards(event.view, 0)
+        assert event.view.seat == 0
+    assert events[-1].view.is_terminal and events[-1].view.view_json == view.view_json
+    spectated = list(spectator_stream)
+    assert [e.view.version for e in spectated] == list(range(1, 52))
+    for event in spectated:
+        assert not event.HasField("own_action") and not event.view.HasField("seat")
+        assert all(h["cards"] is None for h in json.loads(event.view.view_json)["hands"])
+
+
+def test_watch_needs_the_seat_token(stubs, matches):
+    pb2 = stubs[0]
+    mid = new_match(pb2, matches, ["human", "human"]).match_id
+    matches.JoinSeat(pb2.JoinSeatRequest(match_id=mid, seat=0))
+    err = error_of(lambda: next(matches.WatchSeat(pb2.WatchSeatRequest(match_id=mid, seat=0), metadata=token_md("bad"))))
+    assert err.code() == grpc.StatusCode.PERMISSION_DENIED
+    err = error_of(lambda: next(matches.WatchSeat(pb2.WatchSeatRequest(match_id="nope", seat=0), metadata=token_md("bad"))))
+    assert err.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_watching_a_finished_match_gives_its_final_view_and_ends(stubs, matches):
+    pb2 = stubs[0]
+    mid = new_match(pb2, matches, ["random", "random"], seed=4).match_id
+    events = list(matches.WatchSpectator(pb2.WatchSpectatorRequest(match_id=mid)))
+    assert len(events) == 1 and events[0].view.is_terminal and events[0].view.version == 51
+
+
 # --- Health and reflection -----------------------------------------------------------------
 
 

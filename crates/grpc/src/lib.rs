@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod config;
+pub mod envs;
 pub mod errors;
 pub mod live_match;
 pub mod matches;

@@ -1,4 +1,4 @@
-//! Assembles the services into one tonic server: Catalog, Matches, health and reflection,
+//! Assembles the services into one tonic server: Catalog, Matches, Envs, health and reflection,
 //! with logging, message-size limits, idle expiry and graceful shutdown.
 
 use std::future::Future;
@@ -7,9 +7,11 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
+use tower::util::MapResponseLayer;
 
 use crate::catalog::CatalogService;
 use crate::config::Config;
+use crate::envs::{EnvStore, EnvsService};
 use crate::matches::{MatchStore, MatchesService};
 use crate::pb;
 
@@ -39,6 +41,7 @@ pub async fn serve(
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let address = listener.local_addr()?;
     let store = MatchStore::new(config.max_matches);
+    let env_store = EnvStore::new(config.max_envs, config.max_message_size);
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health_reporter
@@ -46,6 +49,9 @@ pub async fn serve(
         .await;
     health_reporter
         .set_serving::<pb::matches_server::MatchesServer<MatchesService>>()
+        .await;
+    health_reporter
+        .set_serving::<pb::envs_server::EnvsServer<EnvsService>>()
         .await;
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
@@ -65,16 +71,22 @@ pub async fn serve(
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);
 
-    let expiry = tokio::spawn(expire_idle(store, config.idle_expiry()));
+    let envs = pb::envs_server::EnvsServer::new(EnvsService::new(env_store.clone()))
+        .max_decoding_message_size(limit)
+        .max_encoding_message_size(limit);
+
+    let expiry = tokio::spawn(expire_idle(store, env_store, config.idle_expiry()));
 
     tracing::info!(%address, "checkraise-server listening");
     let result = Server::builder()
+        .layer(MapResponseLayer::new(oversized_is_resource_exhausted))
         .trace_fn(|request| tracing::info_span!("grpc", path = %request.uri().path()))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(catalog)
         .add_service(matches)
+        .add_service(envs)
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
         .await;
     expiry.abort();
@@ -82,8 +94,28 @@ pub async fn serve(
     Ok(result?)
 }
 
-/// Removes idle matches periodically.
-async fn expire_idle(store: MatchStore, idle: Duration) {
+/// tonic reports a message over the size limit as OUT_OF_RANGE; gRPC's convention, and this
+/// server's contract, is RESOURCE_EXHAUSTED. The service itself never returns OUT_OF_RANGE, so
+/// only tonic's codec errors are rewritten.
+fn oversized_is_resource_exhausted<B>(mut response: http::Response<B>) -> http::Response<B> {
+    let headers = response.headers_mut();
+    let out_of_range = headers
+        .get("grpc-status")
+        .is_some_and(|code| code.as_bytes() == b"11");
+    let too_large = headers.get("grpc-message").is_some_and(|message| {
+        let message = message.as_bytes();
+        [&b"too large"[..], &b"too%20large"[..]]
+            .iter()
+            .any(|needle| message.windows(needle.len()).any(|w| w == *needle))
+    });
+    if out_of_range && too_large {
+        headers.insert("grpc-status", http::HeaderValue::from_static("8"));
+    }
+    response
+}
+
+/// Removes idle matches and env batches periodically.
+async fn expire_idle(store: MatchStore, env_store: EnvStore, idle: Duration) {
     let period = (idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
     let mut ticker = tokio::time::interval(period);
     loop {
@@ -91,6 +123,14 @@ async fn expire_idle(store: MatchStore, idle: Duration) {
         let expired = store.expire_idle(idle);
         if expired > 0 {
             tracing::info!(expired, live = store.len(), "idle matches removed");
+        }
+        let expired = env_store.expire_idle(idle);
+        if expired > 0 {
+            tracing::info!(
+                expired,
+                live_envs = env_store.live_envs(),
+                "idle env batches removed"
+            );
         }
     }
 }
