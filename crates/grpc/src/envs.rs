@@ -163,10 +163,21 @@ impl EnvBatch {
                 {
                     return Ok(action);
                 }
-                let mut probe = state.clone_box();
-                let reason = match probe.apply_action(action) {
-                    Err(e) => e.to_string(),
-                    Ok(()) => format!("action {action} is not legal for {player}"),
+                let not_legal = || {
+                    format!(
+                        "action {action} ({}) is not legal for {player} at {}",
+                        state.action_to_string(player, action),
+                        state.describe()
+                    )
+                };
+                let reason = if acting.len() == 1 {
+                    // The engine's own message says why (it never applies here: illegal).
+                    match state.clone_box().apply_action(action) {
+                        Err(e) => e.to_string(),
+                        Ok(()) => not_legal(),
+                    }
+                } else {
+                    not_legal()
                 };
                 Err(Status::invalid_argument(format!("env {i}: {reason}")))
             })
