@@ -18,7 +18,11 @@ PROTO_DIR = ROOT / "proto" / "checkraise" / "v1"
 
 def server_binary() -> Path:
     """The server to test: $CHECKRAISE_SERVER, else the release build."""
-    path = Path(os.environ.get("CHECKRAISE_SERVER", ROOT / "target" / "release" / "checkraise-server"))
+    path = Path(
+        os.environ.get(
+            "CHECKRAISE_SERVER", ROOT / "target" / "release" / "checkraise-server"
+        )
+    )
     if not path.exists():
         raise FileNotFoundError(
             f"{path} does not exist; build it with "

@@ -8,7 +8,6 @@ import time
 import grpc
 import numpy as np
 import pytest
-
 from grpc_util import Server, generate_stubs
 
 DTYPES = {1: np.float32, 2: np.int32, 3: np.bool_}
@@ -34,14 +33,16 @@ def envs(stubs, server):
 
 
 def array(tensor) -> np.ndarray:
-    return np.frombuffer(tensor.data, dtype=np.dtype(DTYPES[tensor.dtype]).newbyteorder("<")).reshape(
-        tuple(tensor.shape)
-    )
+    return np.frombuffer(
+        tensor.data, dtype=np.dtype(DTYPES[tensor.dtype]).newbyteorder("<")
+    ).reshape(tuple(tensor.shape))
 
 
 def packed_actions(pb2, actions: np.ndarray):
     actions = np.ascontiguousarray(actions, dtype="<i4")
-    return pb2.Tensor(dtype=pb2.DATA_TYPE_INT32, shape=list(actions.shape), data=actions.tobytes())
+    return pb2.Tensor(
+        dtype=pb2.DATA_TYPE_INT32, shape=list(actions.shape), data=actions.tobytes()
+    )
 
 
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -58,7 +59,11 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
     pb2 = stubs[0]
     count = 8
-    created = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters={"board_size": "9"}, count=count, seed=5))
+    created = envs.CreateEnvs(
+        pb2.CreateEnvsRequest(
+            game="pokeros", parameters={"board_size": "9"}, count=count, seed=5
+        )
+    )
     sizes = created.sizes
     obs_size = sizes.observation_shape[0]
     batch = created.batch
@@ -70,13 +75,22 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
     for step in range(200):
         masks = array(batch.legal_masks)
         assert masks.any(axis=1).all()
-        batch = envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, random_actions(masks, rng))))
+        batch = envs.Step(
+            pb2.StepRequest(
+                envs_id=created.envs_id,
+                actions=packed_actions(pb2, random_actions(masks, rng)),
+            )
+        )
         obs, rewards = array(batch.observations), array(batch.rewards)
         dones, finals = array(batch.dones), array(batch.final_returns)
         assert obs.shape == (count, obs_size) and np.isfinite(obs).all()
         assert rewards.shape == (count, 2) and dones.shape == (count,)
         for i in np.flatnonzero(dones):
-            assert finals[i].sum() == pytest.approx(0.0) and set(finals[i]) <= {-1.0, 0.0, 1.0}
+            assert finals[i].sum() == pytest.approx(0.0) and set(finals[i]) <= {
+                -1.0,
+                0.0,
+                1.0,
+            }
             assert (rewards[i] == finals[i]).all()
             # auto-reset: the env starts over with seat 0 to act
             assert array(batch.current_players)[i] == 0
@@ -103,7 +117,9 @@ def test_same_seed_same_batch_and_reset_reseeds(stubs, envs):
 
 def test_all_seats_mode_gives_every_seat_its_observation(stubs, envs):
     pb2 = stubs[0]
-    created = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=3, seed=1, all_seats=True))
+    created = envs.CreateEnvs(
+        pb2.CreateEnvsRequest(game="pokeros", count=3, seed=1, all_seats=True)
+    )
     batch = created.batch
     obs, masks = array(batch.observations), array(batch.legal_masks)
     assert obs.shape[:2] == (3, 2) and masks.shape[:2] == (3, 2)
@@ -111,7 +127,9 @@ def test_all_seats_mode_gives_every_seat_its_observation(stubs, envs):
     assert not (obs[:, 0] == obs[:, 1]).all()  # each seat sees its own hand
     actions = random_actions(masks, np.random.default_rng(1))
     assert (actions[:, 1] == -1).all()
-    batch = envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, actions)))
+    batch = envs.Step(
+        pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, actions))
+    )
     assert array(batch.current_players).tolist() == [1, 1, 1]
     masks = array(batch.legal_masks)
     assert not masks[:, 0].any() and masks[:, 1].any(axis=1).all()
@@ -125,30 +143,47 @@ def test_bad_steps_change_nothing_and_say_why(stubs, envs):
     bad = actions.copy()
     bad[2] = int(np.flatnonzero(~masks[2])[0])
     with pytest.raises(grpc.RpcError) as info:
-        envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, bad)))
+        envs.Step(
+            pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, bad))
+        )
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "env 2" in info.value.details() and "illegal action" in info.value.details()
     for wrong in (actions[:3], actions.reshape(2, 2), actions.astype(np.float32)):
         tensor = packed_actions(pb2, wrong)
         if wrong.dtype == np.float32:
-            tensor = pb2.Tensor(dtype=pb2.DATA_TYPE_FLOAT32, shape=[4], data=wrong.tobytes())
+            tensor = pb2.Tensor(
+                dtype=pb2.DATA_TYPE_FLOAT32, shape=[4], data=wrong.tobytes()
+            )
         with pytest.raises(grpc.RpcError) as info:
             envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=tensor))
         assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     short = pb2.Tensor(dtype=pb2.DATA_TYPE_INT32, shape=[4], data=b"\0" * 15)
     with pytest.raises(grpc.RpcError) as info:
         envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=short))
-    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "bytes" in info.value.details()
+    assert (
+        info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        and "bytes" in info.value.details()
+    )
     # the batch did not move: the good actions still apply
-    batch = envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, actions)))
+    batch = envs.Step(
+        pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, actions))
+    )
     assert array(batch.current_players).tolist() == [1] * 4
 
 
 def test_env_errors(stubs, envs):
     pb2 = stubs[0]
     for request, code, words in [
-        (pb2.CreateEnvsRequest(game="nope", count=1), grpc.StatusCode.INVALID_ARGUMENT, "unknown game"),
-        (pb2.CreateEnvsRequest(game="pokeros", count=0), grpc.StatusCode.INVALID_ARGUMENT, "count"),
+        (
+            pb2.CreateEnvsRequest(game="nope", count=1),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "unknown game",
+        ),
+        (
+            pb2.CreateEnvsRequest(game="pokeros", count=0),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "count",
+        ),
         (
             pb2.CreateEnvsRequest(game="pokeros", count=1, parameters={"deck": "tiny"}),
             grpc.StatusCode.INVALID_ARGUMENT,
@@ -168,7 +203,16 @@ def test_env_errors(stubs, envs):
 
 def test_limits_are_resource_exhausted_and_idle_things_expire(stubs):
     pb2, pb2_grpc = stubs
-    srv = Server("--max-matches", "1", "--max-envs", "10", "--max-message-size", "200000", "--idle-expiry-secs", "1")
+    srv = Server(
+        "--max-matches",
+        "1",
+        "--max-envs",
+        "10",
+        "--max-message-size",
+        "200000",
+        "--idle-expiry-secs",
+        "1",
+    )
     try:
         with grpc.insecure_channel(srv.address) as channel:
             envs = pb2_grpc.EnvsStub(channel)
@@ -178,28 +222,43 @@ def test_limits_are_resource_exhausted_and_idle_things_expire(stubs):
                 matches.CreateMatch(pb2.CreateMatchRequest(game="pokeros"))
             assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             small = {"board_size": "5"}
-            created = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=8))
+            created = envs.CreateEnvs(
+                pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=8)
+            )
             with pytest.raises(grpc.RpcError) as info:
-                envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3))
-            assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "limit of 10" in info.value.details()
+                envs.CreateEnvs(
+                    pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3)
+                )
+            assert (
+                info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                and "limit of 10" in info.value.details()
+            )
             envs.CloseEnvs(pb2.CloseEnvsRequest(envs_id=created.envs_id))
-            kept = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3))
+            kept = envs.CreateEnvs(
+                pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3)
+            )
             # 20 envs of the default 15x15 board (about 17 kB each) make replies over 200000 bytes
             with pytest.raises(grpc.RpcError) as info:
                 envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=20))
             assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "message limit" in info.value.details()
             # a request larger than the limit is refused too
-            huge = pb2.Tensor(dtype=pb2.DATA_TYPE_INT32, shape=[100000], data=b"\0" * 400000)
+            huge = pb2.Tensor(
+                dtype=pb2.DATA_TYPE_INT32, shape=[100000], data=b"\0" * 400000
+            )
             with pytest.raises(grpc.RpcError) as info:
                 envs.Step(pb2.StepRequest(envs_id=kept.envs_id, actions=huge))
             assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             time.sleep(1.8)
             with pytest.raises(grpc.RpcError) as info:
-                matches.GetSpectatorView(pb2.GetSpectatorViewRequest(match_id=first.match_id))
+                matches.GetSpectatorView(
+                    pb2.GetSpectatorViewRequest(match_id=first.match_id)
+                )
             assert info.value.code() == grpc.StatusCode.NOT_FOUND
             matches.CreateMatch(pb2.CreateMatchRequest(game="pokeros"))
-            envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=10))
+            envs.CreateEnvs(
+                pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=10)
+            )
             assert "expired" in srv.log()
     finally:
         assert srv.stop() == 0, srv.log()

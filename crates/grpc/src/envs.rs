@@ -306,7 +306,10 @@ impl EnvStore {
         let mut freed = 0;
         let before = table.by_id.len();
         table.by_id.retain(|id, shared| {
-            let batch = lock(shared);
+            // A batch locked right now is stepping, so not idle.
+            let Ok(batch) = shared.try_lock() else {
+                return true;
+            };
             let keep = batch.last_active.elapsed() < idle;
             if !keep {
                 tracing::info!(envs_id = %id, "env batch expired after being idle");
@@ -443,12 +446,20 @@ impl pb::envs_server::Envs for EnvsService {
         request: Request<pb::CloseEnvsRequest>,
     ) -> Result<Response<pb::CloseEnvsResponse>, Status> {
         let request = request.into_inner();
-        let mut table = self.store.table();
-        let removed = table
+        let removed = self
+            .store
+            .table()
             .by_id
             .remove(&request.envs_id)
             .ok_or_else(|| unknown_envs(&request.envs_id))?;
-        table.live_envs -= lock(&removed).envs.len();
+        // Waits off the runtime for a step in flight on this batch, then frees its envs.
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || {
+            let count = lock(&removed).envs.len();
+            store.table().live_envs -= count;
+        })
+        .await
+        .map_err(|e| Status::internal(format!("env worker failed: {e}")))?;
         Ok(Response::new(pb::CloseEnvsResponse {}))
     }
 }

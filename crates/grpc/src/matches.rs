@@ -78,7 +78,10 @@ impl MatchStore {
         let mut table = self.table();
         let before = table.len();
         table.retain(|id, shared| {
-            let mut live = lock(shared);
+            // A match locked right now is in use, so not idle.
+            let Ok(mut live) = shared.try_lock() else {
+                return true;
+            };
             let keep = live.last_active().elapsed() < idle;
             if !keep {
                 tracing::info!(match_id = %id, "match expired after being idle");
@@ -87,6 +90,15 @@ impl MatchStore {
             keep
         });
         before - table.len()
+    }
+
+    /// Ends every watch stream (at shutdown, so that graceful shutdown is not held open by
+    /// streams of unfinished matches).
+    pub fn close_all_watchers(&self, why: &Status) {
+        let matches: Vec<SharedMatch> = self.table().values().cloned().collect();
+        for shared in matches {
+            lock(&shared).close_watchers(why);
+        }
     }
 }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
+use tonic::Status;
 use tonic::transport::Server;
 use tower::util::MapResponseLayer;
 
@@ -75,6 +76,7 @@ pub async fn serve(
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);
 
+    let watched = store.clone();
     let expiry = tokio::spawn(expire_idle(store, env_store, config.idle_expiry()));
 
     tracing::info!(%address, "checkraise-server listening");
@@ -87,7 +89,10 @@ pub async fn serve(
         .add_service(catalog)
         .add_service(matches)
         .add_service(envs)
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async move {
+            shutdown.await;
+            watched.close_all_watchers(&Status::unavailable("the server is shutting down"));
+        })
         .await;
     expiry.abort();
     tracing::info!("checkraise-server stopped");
