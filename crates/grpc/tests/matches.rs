@@ -289,3 +289,55 @@ async fn health_reports_serving() {
     }
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn reflection_v1_lists_the_services_for_grpcurl() {
+    use tonic_reflection::pb::v1::ServerReflectionRequest;
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+    use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+
+    let server = TestServer::start(Config::default()).await;
+    let mut reflection = ServerReflectionClient::new(server.channel.clone());
+    let requests = tokio_stream::iter([
+        ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(MessageRequest::ListServices(String::new())),
+        },
+        ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(MessageRequest::FileContainingSymbol(
+                "checkraise.v1.Envs".into(),
+            )),
+        },
+    ]);
+    let mut replies = reflection
+        .server_reflection_info(requests)
+        .await
+        .unwrap()
+        .into_inner();
+    let Some(MessageResponse::ListServicesResponse(list)) =
+        replies.message().await.unwrap().unwrap().message_response
+    else {
+        panic!("expected a service list");
+    };
+    let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+    for expected in [
+        "checkraise.v1.Catalog",
+        "checkraise.v1.Matches",
+        "checkraise.v1.Envs",
+        "grpc.health.v1.Health",
+    ] {
+        assert!(
+            names.iter().any(|n| n == expected),
+            "{expected} in {names:?}"
+        );
+    }
+    let Some(MessageResponse::FileDescriptorResponse(files)) =
+        replies.message().await.unwrap().unwrap().message_response
+    else {
+        panic!("expected the file holding checkraise.v1.Envs");
+    };
+    assert!(!files.file_descriptor_proto.is_empty());
+    server.shutdown().await;
+}
