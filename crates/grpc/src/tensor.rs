@@ -2,42 +2,39 @@
 
 use crate::pb::{DataType, Tensor};
 
+/// Packs 4-byte values little-endian (a loop the compiler turns into plain copies).
+fn pack_le<T: Copy>(values: &[T], to_le: impl Fn(T) -> [u8; 4]) -> Vec<u8> {
+    let mut data = vec![0u8; values.len() * 4];
+    for (bytes, &value) in data.chunks_exact_mut(4).zip(values) {
+        bytes.copy_from_slice(&to_le(value));
+    }
+    data
+}
+
 /// A float32 tensor.
 pub fn f32_tensor(shape: Vec<u32>, values: &[f32]) -> Tensor {
-    let mut data = Vec::with_capacity(values.len() * 4);
-    for v in values {
-        data.extend_from_slice(&v.to_le_bytes());
-    }
     Tensor {
         dtype: DataType::Float32 as i32,
         shape,
-        data,
+        data: pack_le(values, f32::to_le_bytes),
     }
 }
 
 /// A float32 tensor from f64 values.
 pub fn f32_tensor_from_f64(shape: Vec<u32>, values: &[f64]) -> Tensor {
-    let mut data = Vec::with_capacity(values.len() * 4);
-    for v in values {
-        data.extend_from_slice(&(*v as f32).to_le_bytes());
-    }
     Tensor {
         dtype: DataType::Float32 as i32,
         shape,
-        data,
+        data: pack_le(values, |v| (v as f32).to_le_bytes()),
     }
 }
 
 /// An int32 tensor.
 pub fn i32_tensor(shape: Vec<u32>, values: &[i32]) -> Tensor {
-    let mut data = Vec::with_capacity(values.len() * 4);
-    for v in values {
-        data.extend_from_slice(&v.to_le_bytes());
-    }
     Tensor {
         dtype: DataType::Int32 as i32,
         shape,
-        data,
+        data: pack_le(values, i32::to_le_bytes),
     }
 }
 
@@ -82,4 +79,27 @@ pub fn read_i32(tensor: &Tensor, accepted: &[Vec<u32>]) -> Result<Vec<i32>, Stri
         .chunks_exact(4)
         .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tensors_pack_little_endian_and_read_back() {
+        let t = f32_tensor(vec![2], &[1.0, -2.5]);
+        assert_eq!(
+            t.data,
+            [1.0f32.to_le_bytes(), (-2.5f32).to_le_bytes()].concat()
+        );
+        let a = i32_tensor(vec![3], &[7, -1, 300]);
+        assert_eq!(read_i32(&a, &[vec![3]]).unwrap(), vec![7, -1, 300]);
+        assert!(read_i32(&a, &[vec![2]]).unwrap_err().contains("shape"));
+        assert!(read_i32(&t, &[vec![2]]).unwrap_err().contains("INT32"));
+        let short = Tensor {
+            data: vec![0; 11],
+            ..a
+        };
+        assert!(read_i32(&short, &[vec![3]]).unwrap_err().contains("bytes"));
+    }
 }
