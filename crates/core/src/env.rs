@@ -88,6 +88,39 @@ impl GameRng {
     }
 }
 
+/// A uniformly random set entry of a legal-action mask (`None` when none is set). Reads the
+/// mask eight entries at a time, so a large mask costs about a hundred word operations.
+pub fn choose_in_mask(mask: &[bool], rng: &mut GameRng) -> Option<usize> {
+    // SAFETY: `bool` is one byte holding 0 or 1, so a `[bool]` is a valid `[u8]` of the same
+    // length.
+    let bytes: &[u8] = unsafe { std::slice::from_raw_parts(mask.as_ptr().cast(), mask.len()) };
+    let (words, tail) = bytes.as_chunks::<8>();
+    let word = |w: &[u8; 8]| u64::from_le_bytes(*w);
+    // Each byte is 0 or 1: multiplying by 0x0101.. sums the eight bytes into the top byte
+    // (baseline x86-64 has no popcount instruction).
+    let set_in = |bits: u64| (bits.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
+    let count = words.iter().map(|w| set_in(word(w))).sum::<usize>()
+        + tail.iter().map(|&b| b as usize).sum::<usize>();
+    if count == 0 {
+        return None;
+    }
+    let mut k = rng.below(count as u64) as usize;
+    for (i, w) in words.iter().enumerate() {
+        let bits = word(w);
+        let here = set_in(bits);
+        if k < here {
+            return Some(i * 8 + nth_set_bit(bits, k as u32) as usize / 8);
+        }
+        k -= here;
+    }
+    let offset = words.len() * 8;
+    tail.iter()
+        .enumerate()
+        .filter(|b| *b.1 != 0)
+        .nth(k)
+        .map(|b| offset + b.0)
+}
+
 /// The index of the `k`-th set bit of `mask` (0-based). `mask` must have more than k bits.
 #[inline]
 pub fn nth_set_bit(mut mask: u64, k: u32) -> u32 {
@@ -204,6 +237,28 @@ mod tests {
         let firsts: Vec<u64> = (0..3).map(|_| r.below(52)).collect();
         let mut again = GameRng::new(0);
         assert_eq!(firsts, (0..3).map(|_| again.below(52)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn choose_in_mask_is_uniform_over_set_entries() {
+        let mut mask = vec![false; 100];
+        for i in [3, 40, 41, 99] {
+            mask[i] = true;
+        }
+        let mut rng = GameRng::new(3);
+        let mut seen = [0; 100];
+        for _ in 0..4000 {
+            seen[choose_in_mask(&mask, &mut rng).unwrap()] += 1;
+        }
+        for i in [3, 40, 41, 99] {
+            assert!(
+                (800..1200).contains(&seen[i]),
+                "entry {i} drawn {} times",
+                seen[i]
+            );
+        }
+        assert_eq!(seen.iter().sum::<i32>(), 4000);
+        assert_eq!(choose_in_mask(&[false; 10], &mut rng), None);
     }
 
     #[test]

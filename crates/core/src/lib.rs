@@ -7,6 +7,7 @@
 
 pub mod bots;
 pub mod cards;
+pub mod chess;
 pub mod conformance;
 pub mod env;
 pub mod game;

@@ -134,7 +134,10 @@ pub struct GameEntry {
 
 /// Every registered game, in a fixed order. A new game is one line here.
 pub fn entries() -> &'static [GameEntry] {
-    static ENTRIES: &[GameEntry] = &[crate::games::pokeros::ENTRY];
+    static ENTRIES: &[GameEntry] = &[
+        crate::games::pokeros::ENTRY,
+        crate::games::poker_chess::ENTRY,
+    ];
     ENTRIES
 }
 

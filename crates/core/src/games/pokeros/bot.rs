@@ -14,7 +14,7 @@ pub fn greedy_action(state: &PokerosState) -> Action {
     let slots = config.slots();
     let hand: Vec<_> = state.hand(seat).iter().collect();
     let mut best: Option<(u32, Action)> = None;
-    state.board().for_each_legal(config.run_cap, |cell| {
+    state.board().for_each_legal(|cell| {
         for (slot, &card) in hand.iter().enumerate() {
             let score = base_score(state.board(), cell, card, config);
             if best.is_none_or(|(b, _)| score >= b) {

@@ -202,7 +202,10 @@ impl Config {
 #[derive(Debug)]
 pub struct PokerosGame {
     params: Params,
-    config: Config,
+    config: Arc<Config>,
+    /// The state before anything happened, cloned for each new game (its board's tables
+    /// are shared, not rebuilt).
+    initial: PokerosState,
 }
 
 impl PokerosGame {
@@ -257,7 +260,13 @@ impl PokerosGame {
                 ),
             });
         }
-        Ok(PokerosGame { params, config })
+        let config = Arc::new(config);
+        let initial = PokerosState::new(config.clone(), params.clone());
+        Ok(PokerosGame {
+            params,
+            config,
+            initial,
+        })
     }
 
     /// The typed parameters.
@@ -266,8 +275,8 @@ impl PokerosGame {
     }
 
     /// A new state with the game's configuration.
-    pub fn initial_state(self: &Arc<Self>) -> PokerosState {
-        PokerosState::new(Arc::new(self.config.clone()), self.params.clone())
+    pub fn initial_state(&self) -> PokerosState {
+        self.initial.clone()
     }
 }
 
@@ -311,13 +320,10 @@ impl Game for PokerosGame {
         2 * self.config.deck.len() as usize
     }
     fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(PokerosState::new(
-            Arc::new(self.config.clone()),
-            self.params.clone(),
-        ))
+        Box::new(self.initial.clone())
     }
     fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError> {
-        let mut state = PokerosState::new(Arc::new(self.config.clone()), self.params.clone());
+        let mut state = self.initial.clone();
         crate::serial::replay(&mut state, &self.params, INFO.name, text)?;
         Ok(Box::new(state))
     }

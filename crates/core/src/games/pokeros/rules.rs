@@ -1,6 +1,8 @@
 //! Pokeros rules on a board: where a card may go (the run cap) and what a placement scores
 //! (the prototype's backward / forward / straddling procedure and the multiplier).
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::{Config, Multiplier, RunCapCheck};
@@ -13,24 +15,63 @@ pub const EMPTY: u8 = u8::MAX;
 pub const MAX_RUN: usize = 5;
 
 /// The board: a square window of cells, each empty or holding a card id, plus the set of
-/// empty cells orthogonally next to a card (the frontier, as a bit set).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// empty cells orthogonally next to a card (the frontier) and, kept up to date on every
+/// placement, the frontier cells where the run cap allows a card (the legal cells), both as
+/// bit sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     size: usize,
+    check: RunCapCheck,
+    /// Per cell, its neighbour in each direction of `Dir` (`NONE` past the edge), shared.
+    neighbours: Arc<[[u16; 4]]>,
     cells: Vec<u8>,
     frontier: Vec<u64>,
+    legal: Vec<u64>,
 }
 
-/// The four orthogonal steps as (dx, dy): the horizontal axis first.
-const AXES: [(isize, isize); 2] = [(1, 0), (0, 1)];
+/// No neighbour: the edge of the window.
+const NONE: u16 = u16::MAX;
+/// Directions: east, west, south (down a row), north.
+const EAST: usize = 0;
+const WEST: usize = 1;
+const SOUTH: usize = 2;
+const NORTH: usize = 3;
+/// The two axes as (backward, forward) directions: the row first, then the column.
+const AXES: [(usize, usize); 2] = [(WEST, EAST), (NORTH, SOUTH)];
+
+fn neighbour_table(size: usize) -> Arc<[[u16; 4]]> {
+    (0..size * size)
+        .map(|cell| {
+            let (x, y) = (cell % size, cell / size);
+            [
+                if x + 1 < size {
+                    (cell + 1) as u16
+                } else {
+                    NONE
+                },
+                if x > 0 { (cell - 1) as u16 } else { NONE },
+                if y + 1 < size {
+                    (cell + size) as u16
+                } else {
+                    NONE
+                },
+                if y > 0 { (cell - size) as u16 } else { NONE },
+            ]
+        })
+        .collect()
+}
 
 impl Board {
-    /// An empty board of `size` × `size` cells.
-    pub fn new(size: usize) -> Self {
+    /// An empty board of `size` × `size` cells with a run cap rule.
+    pub fn new(size: usize, check: RunCapCheck) -> Self {
+        let words = (size * size).div_ceil(64);
         Board {
             size,
+            check,
+            neighbours: neighbour_table(size),
             cells: vec![EMPTY; size * size],
-            frontier: vec![0; (size * size).div_ceil(64)],
+            frontier: vec![0; words],
+            legal: vec![0; words],
         }
     }
 
@@ -55,39 +96,58 @@ impl Board {
             .map(|(i, c)| (i, Card(*c)))
     }
 
-    /// The cell one step from `cell` in direction (dx, dy), if inside the window.
+    /// The cell one step from `cell` in direction `dir`, if inside the window.
     #[inline]
-    fn step(&self, cell: usize, dx: isize, dy: isize) -> Option<usize> {
-        let (x, y) = (
-            (cell % self.size) as isize + dx,
-            (cell / self.size) as isize + dy,
-        );
-        let s = self.size as isize;
-        (x >= 0 && y >= 0 && x < s && y < s).then(|| (y * s + x) as usize)
+    fn step(&self, cell: usize, dir: usize) -> Option<usize> {
+        let n = self.neighbours[cell][dir];
+        (n != NONE).then_some(n as usize)
     }
 
-    /// Places a card on an empty cell and updates the frontier.
+    /// Places a card on an empty cell and updates the frontier and the legal cells.
     pub fn place(&mut self, cell: usize, card: Card) {
         debug_assert_eq!(self.cells[cell], EMPTY);
         self.cells[cell] = card.0;
         self.frontier[cell / 64] &= !(1 << (cell % 64));
-        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-            if let Some(n) = self.step(cell, dx, dy)
+        self.legal[cell / 64] &= !(1 << (cell % 64));
+        for dir in [EAST, WEST, SOUTH, NORTH] {
+            if let Some(n) = self.step(cell, dir)
                 && self.cells[n] == EMPTY
             {
                 self.frontier[n / 64] |= 1 << (n % 64);
             }
         }
+        // Only runs along this row and column changed, and only for the first empty cell past
+        // the run through the new card in each direction: an empty cell behind a gap is not
+        // connected to the new card.
+        for dir in [EAST, WEST, SOUTH, NORTH] {
+            let mut at = cell;
+            while let Some(next) = self.step(at, dir) {
+                at = next;
+                if self.cells[at] == EMPTY {
+                    self.recheck(at);
+                    break;
+                }
+            }
+        }
     }
 
-    /// Cards in a row from `cell` (exclusive) in direction (dx, dy), nearest first, at most
+    fn recheck(&mut self, cell: usize) {
+        let (w, bit) = (cell / 64, 1u64 << (cell % 64));
+        if self.frontier[w] & bit != 0 && self.run_cap_allows(cell) {
+            self.legal[w] |= bit;
+        } else {
+            self.legal[w] &= !bit;
+        }
+    }
+
+    /// Cards in a row from `cell` (exclusive) in direction `dir`, nearest first, at most
     /// `limit`.
     #[inline]
-    fn run(&self, cell: usize, dx: isize, dy: isize, limit: usize, out: &mut [Card; 8]) -> usize {
+    fn run(&self, cell: usize, dir: usize, limit: usize, out: &mut [Card; 8]) -> usize {
         let mut n = 0;
         let mut at = cell;
         while n < limit {
-            match self.step(at, dx, dy) {
+            match self.step(at, dir) {
                 Some(next) if self.cells[next] != EMPTY => {
                     out[n] = Card(self.cells[next]);
                     n += 1;
@@ -99,13 +159,13 @@ impl Board {
         n
     }
 
-    /// Length of the run of cards from `cell` (exclusive) in direction (dx, dy), up to `limit`.
+    /// Length of the run of cards from `cell` (exclusive) in direction `dir`, up to `limit`.
     #[inline]
-    fn run_len(&self, cell: usize, dx: isize, dy: isize, limit: usize) -> usize {
+    fn run_len(&self, cell: usize, dir: usize, limit: usize) -> usize {
         let mut n = 0;
         let mut at = cell;
         while n < limit {
-            match self.step(at, dx, dy) {
+            match self.step(at, dir) {
                 Some(next) if self.cells[next] != EMPTY => {
                     n += 1;
                     at = next;
@@ -116,43 +176,47 @@ impl Board {
         n
     }
 
-    /// Whether a card may be placed on `cell` under the run cap (the cell must be on the
-    /// frontier).
-    #[inline]
-    pub fn is_legal(&self, cell: usize, check: RunCapCheck) -> bool {
-        if self.frontier[cell / 64] >> (cell % 64) & 1 == 0 {
-            return false;
-        }
-        AXES.iter().all(|&(dx, dy)| {
-            let back = self.run_len(cell, -dx, -dy, MAX_RUN);
-            let fwd = self.run_len(cell, dx, dy, MAX_RUN);
-            match check {
+    /// Whether the run cap allows a card on the empty `cell`.
+    fn run_cap_allows(&self, cell: usize) -> bool {
+        AXES.iter().all(|&(backward, forward)| {
+            let back = self.run_len(cell, backward, MAX_RUN);
+            let fwd = self.run_len(cell, forward, MAX_RUN);
+            match self.check {
                 RunCapCheck::Line => back + fwd < MAX_RUN,
                 RunCapCheck::Prototype => back < MAX_RUN && fwd < MAX_RUN,
             }
         })
     }
 
+    /// Whether a card may be placed on `cell`: empty, next to a card, within the run cap.
+    #[inline]
+    pub fn is_legal(&self, cell: usize) -> bool {
+        cell < self.cells.len() && self.legal[cell / 64] >> (cell % 64) & 1 == 1
+    }
+
+    /// Whether `cell` is empty and orthogonally next to a card.
+    #[inline]
+    pub fn is_frontier(&self, cell: usize) -> bool {
+        cell < self.cells.len() && self.frontier[cell / 64] >> (cell % 64) & 1 == 1
+    }
+
     /// Calls `f` with every legal cell, in increasing order.
     #[inline]
-    pub fn for_each_legal(&self, check: RunCapCheck, mut f: impl FnMut(usize)) {
-        for (w, &word) in self.frontier.iter().enumerate() {
+    pub fn for_each_legal(&self, mut f: impl FnMut(usize)) {
+        for (w, &word) in self.legal.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let cell = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if self.is_legal(cell, check) {
-                    f(cell);
-                }
+                f(cell);
             }
         }
     }
 
     /// Whether any legal cell exists.
-    pub fn has_legal(&self, check: RunCapCheck) -> bool {
-        let mut any = false;
-        self.for_each_legal(check, |_| any = true);
-        any
+    #[inline]
+    pub fn has_legal(&self) -> bool {
+        self.legal.iter().any(|w| *w != 0)
     }
 }
 
@@ -226,14 +290,14 @@ fn score_axis(
     board: &Board,
     cell: usize,
     card: Card,
-    (dx, dy): (isize, isize),
+    (backward, forward): (usize, usize),
     config: &Config,
     out: &mut Vec<ScoredHand>,
 ) {
     let mut back = [Card(0); 8];
     let mut fwd = [Card(0); 8];
-    let nb = board.run(cell, -dx, -dy, MAX_RUN - 1, &mut back);
-    let nf = board.run(cell, dx, dy, MAX_RUN - 1, &mut fwd);
+    let nb = board.run(cell, backward, MAX_RUN - 1, &mut back);
+    let nf = board.run(cell, forward, MAX_RUN - 1, &mut fwd);
     if nb + nf == 0 {
         return;
     }

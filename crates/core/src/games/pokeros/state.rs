@@ -74,7 +74,7 @@ impl PokerosState {
     pub fn new(config: Arc<Config>, params: Params) -> Self {
         let deck = config.deck;
         PokerosState {
-            board: Board::new(config.board_size),
+            board: Board::new(config.board_size, config.run_cap),
             config,
             params: Arc::new(params),
             hands: [CardSet::EMPTY; MAX_SEATS],
@@ -263,11 +263,11 @@ impl PokerosState {
                 ),
             ));
         };
-        if !self.board.is_legal(cell, self.config.run_cap) {
+        if !self.board.is_legal(cell) {
             let (x, y) = self.coords(cell);
             let reason = if self.board.card(cell).is_some() {
                 format!("cell {x},{y} is already taken")
-            } else if !self.is_frontier(cell) {
+            } else if !self.board.is_frontier(cell) {
                 format!("cell {x},{y} is not orthogonally next to a card")
             } else {
                 format!("a card at {x},{y} would make a row or column run longer than 5")
@@ -296,7 +296,7 @@ impl PokerosState {
             player: Player::Seat(seat),
             action,
         });
-        if !self.board.has_legal(self.config.run_cap) {
+        if !self.board.has_legal() {
             self.phase = Phase::Over;
         } else {
             self.to_move = (seat + 1) % n;
@@ -311,15 +311,6 @@ impl PokerosState {
             self.rewards[..n].copy_from_slice(&r);
         }
         Ok(())
-    }
-
-    fn is_frontier(&self, cell: usize) -> bool {
-        let (x, y) = self.coords(cell);
-        [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|(dx, dy)| {
-            self.cell_at(x + dx, y + dy)
-                .and_then(|c| self.board.card(c))
-                .is_some()
-        })
     }
 
     fn seat_points_f64(&self) -> Vec<f64> {
@@ -439,7 +430,7 @@ impl State for PokerosState {
             Player::Seat(seat) => {
                 let slots = self.config.slots();
                 let held = self.hands[seat].len() as usize;
-                self.board.for_each_legal(self.config.run_cap, |cell| {
+                self.board.for_each_legal(|cell| {
                     for slot in 0..held {
                         out.push((cell * slots + slot) as Action);
                     }
@@ -458,7 +449,7 @@ impl State for PokerosState {
             Player::Seat(seat) => {
                 let slots = self.config.slots();
                 let held = self.hands[seat].len() as usize;
-                self.board.for_each_legal(self.config.run_cap, |cell| {
+                self.board.for_each_legal(|cell| {
                     mask[cell * slots..cell * slots + held].fill(true);
                 });
             }
