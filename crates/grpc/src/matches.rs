@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use checkraise_core::bots::make_bot;
+use checkraise_core::bots::{BOT_KINDS, make_bot};
 use checkraise_core::make_game;
 use tokio::sync::mpsc;
 use tokio_stream::Stream;
@@ -161,9 +161,10 @@ impl pb::matches_server::Matches for MatchesService {
         };
         if kinds.len() != players {
             return Err(Status::invalid_argument(format!(
-                "seats lists {} kinds but this game has {players} seats; give one of 'human', \
-                 'random', 'heuristic' per seat, or none for all human",
-                kinds.len()
+                "seats lists {} kinds but this game has {players} seats; give one per seat \
+                 ('{HUMAN}' or a bot: {}), or none for all human",
+                kinds.len(),
+                BOT_KINDS.join(", ")
             )));
         }
         let mut seats = Vec::with_capacity(players);
