@@ -2,6 +2,7 @@
 //! with logging, message-size limits, idle expiry and graceful shutdown.
 
 use std::future::Future;
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
@@ -20,7 +21,9 @@ use crate::pb;
 pub fn init_logging(config: &Config) {
     let filter = tracing_subscriber::EnvFilter::try_new(&config.log_level)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stdout().is_terminal());
     let _ = if config.log_json {
         builder.json().try_init()
     } else {
