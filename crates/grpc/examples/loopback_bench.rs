@@ -1,0 +1,148 @@
+//! Loopback figures for docs/grpc.md: one seat's Act round trip (the reply is the seat's view)
+//! and batched env stepping, against the server started in-process on a free port.
+//!
+//! `cargo run --release -p checkraise-grpc --example loopback_bench [-- ROUNDS ENVS STEPS]`
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use checkraise_grpc::config::Config;
+use checkraise_grpc::pb;
+use checkraise_grpc::pb::envs_client::EnvsClient;
+use checkraise_grpc::pb::matches_client::MatchesClient;
+use checkraise_grpc::tensor::i32_tensor;
+use tokio::net::TcpListener;
+use tonic::Request;
+use tonic::transport::Channel;
+
+fn with_token<T>(token: &str, message: T) -> Request<T> {
+    let mut request = Request::new(message);
+    request
+        .metadata_mut()
+        .insert("x-seat-token", token.parse().expect("tokens are hex"));
+    request
+}
+
+fn arg(n: usize, default: usize) -> usize {
+    std::env::args()
+        .nth(n)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(default)
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let (rounds, env_count, env_steps) = (arg(1, 20), arg(2, 256), arg(3, 200));
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let address = listener.local_addr()?;
+    tokio::spawn(checkraise_grpc::server::serve(
+        Config::default(),
+        listener,
+        std::future::pending(),
+    ));
+    let channel = Channel::from_shared(format!("http://{address}"))?
+        .connect()
+        .await?;
+
+    let mut latencies = Vec::new();
+    let mut matches = MatchesClient::new(channel.clone());
+    for seed in 0..rounds as u64 {
+        let id = matches
+            .create_match(pb::CreateMatchRequest {
+                game: "pokeros".into(),
+                parameters: HashMap::new(),
+                seed: Some(seed),
+                seats: vec!["human".into(), "random".into()],
+            })
+            .await?
+            .into_inner()
+            .match_id;
+        let token = matches
+            .join_seat(pb::JoinSeatRequest {
+                match_id: id.clone(),
+                seat: Some(0),
+            })
+            .await?
+            .into_inner()
+            .seat_token;
+        let mut view = matches
+            .get_view(with_token(
+                &token,
+                pb::GetViewRequest {
+                    match_id: id.clone(),
+                    seat: 0,
+                },
+            ))
+            .await?
+            .into_inner();
+        while !view.is_terminal {
+            let action = view.legal_actions[0].id;
+            let started = Instant::now();
+            view = matches
+                .act(with_token(
+                    &token,
+                    pb::ActRequest {
+                        match_id: id.clone(),
+                        seat: 0,
+                        action: Some(pb::act_request::Action::ActionId(action)),
+                    },
+                ))
+                .await?
+                .into_inner();
+            latencies.push(started.elapsed());
+        }
+    }
+    latencies.sort();
+    let pct = |p: f64| latencies[((latencies.len() - 1) as f64 * p) as usize];
+    println!(
+        "pokeros Act (+ view reply, + random bot reply): n={} p50={:?} p90={:?} p99={:?}",
+        latencies.len(),
+        pct(0.5),
+        pct(0.9),
+        pct(0.99)
+    );
+
+    let mut envs = EnvsClient::new(channel)
+        .max_decoding_message_size(usize::MAX)
+        .max_encoding_message_size(usize::MAX);
+    for board_size in [5, 15] {
+        let created = envs
+            .create_envs(pb::CreateEnvsRequest {
+                game: "pokeros".into(),
+                parameters: HashMap::from([("board_size".into(), board_size.to_string())]),
+                count: env_count as u32,
+                seed: 0,
+                all_seats: false,
+            })
+            .await?
+            .into_inner();
+        let actions_per_env = created.sizes.as_ref().unwrap().num_distinct_actions as usize;
+        let mut batch = created.batch.unwrap();
+        let mut busy = Duration::ZERO;
+        for _ in 0..env_steps {
+            let masks = &batch.legal_masks.as_ref().unwrap().data;
+            let actions: Vec<i32> = masks
+                .chunks_exact(actions_per_env)
+                .map(|row| row.iter().position(|&m| m == 1).unwrap() as i32)
+                .collect();
+            let started = Instant::now();
+            batch = envs
+                .step(pb::StepRequest {
+                    envs_id: created.envs_id.clone(),
+                    actions: Some(i32_tensor(vec![env_count as u32], &actions)),
+                })
+                .await?
+                .into_inner();
+            busy += started.elapsed();
+        }
+        let reply_bytes = batch.observations.as_ref().unwrap().data.len();
+        println!(
+            "pokeros board_size={board_size}: {env_count} envs x {env_steps} steps: {:.0} env-steps/s \
+             ({:?} per step, {} observation bytes per reply)",
+            (env_count * env_steps) as f64 / busy.as_secs_f64(),
+            busy / env_steps as u32,
+            reply_bytes
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! The server's settings: command-line flags with defaults that serve on 127.0.0.1:50051.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::Parser;
+
+/// Settings of `checkraise-server`.
+#[derive(Clone, Debug, Parser)]
+#[command(
+    name = "checkraise-server",
+    version,
+    about = "Serves the checkraise games over gRPC: Catalog, Matches, Envs, health, reflection"
+)]
+pub struct Config {
+    /// Address to listen on (port 0 picks a free port; the chosen address is logged).
+    #[arg(long, default_value = "127.0.0.1:50051")]
+    pub address: SocketAddr,
+    /// Most matches alive at once; creating one more is RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_matches: usize,
+    /// Most envs alive at once, over all batches; more is RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = 65_536)]
+    pub max_envs: usize,
+    /// Seconds without a request after which a match or env batch is removed.
+    #[arg(long, default_value_t = 3600)]
+    pub idle_expiry_secs: u64,
+    /// Largest gRPC message, in bytes, received or sent; more is RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = 64 * 1024 * 1024)]
+    pub max_message_size: usize,
+    /// Log filter (tracing's EnvFilter syntax: `info`, `checkraise_grpc=debug`, ...).
+    #[arg(long, default_value = "info")]
+    pub log_level: String,
+    /// Log as JSON lines instead of text.
+    #[arg(long)]
+    pub log_json: bool,
+}
+
+impl Config {
+    /// How long a match or env batch may stay idle.
+    pub fn idle_expiry(&self) -> Duration {
+        Duration::from_secs(self.idle_expiry_secs)
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::parse_from(["checkraise-server"])
+    }
+}

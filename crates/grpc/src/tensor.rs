@@ -1,0 +1,105 @@
+//! Packing tensors as little-endian bytes with shape and dtype.
+
+use crate::pb::{DataType, Tensor};
+
+/// Packs 4-byte values little-endian (a loop the compiler turns into plain copies).
+fn pack_le<T: Copy>(values: &[T], to_le: impl Fn(T) -> [u8; 4]) -> Vec<u8> {
+    let mut data = vec![0u8; values.len() * 4];
+    for (bytes, &value) in data.chunks_exact_mut(4).zip(values) {
+        bytes.copy_from_slice(&to_le(value));
+    }
+    data
+}
+
+/// A float32 tensor.
+pub fn f32_tensor(shape: Vec<u32>, values: &[f32]) -> Tensor {
+    Tensor {
+        dtype: DataType::Float32 as i32,
+        shape,
+        data: pack_le(values, f32::to_le_bytes),
+    }
+}
+
+/// A float32 tensor from f64 values.
+pub fn f32_tensor_from_f64(shape: Vec<u32>, values: &[f64]) -> Tensor {
+    Tensor {
+        dtype: DataType::Float32 as i32,
+        shape,
+        data: pack_le(values, |v| (v as f32).to_le_bytes()),
+    }
+}
+
+/// An int32 tensor.
+pub fn i32_tensor(shape: Vec<u32>, values: &[i32]) -> Tensor {
+    Tensor {
+        dtype: DataType::Int32 as i32,
+        shape,
+        data: pack_le(values, i32::to_le_bytes),
+    }
+}
+
+/// A bool tensor, one byte (0 or 1) per element.
+pub fn bool_tensor(shape: Vec<u32>, values: &[bool]) -> Tensor {
+    Tensor {
+        dtype: DataType::Bool as i32,
+        shape,
+        data: values.iter().map(|&b| u8::from(b)).collect(),
+    }
+}
+
+/// Reads an int32 tensor of one of the accepted shapes; the error says what was wrong.
+pub fn read_i32(tensor: &Tensor, accepted: &[Vec<u32>]) -> Result<Vec<i32>, String> {
+    if tensor.dtype != DataType::Int32 as i32 {
+        return Err(format!(
+            "actions must be DATA_TYPE_INT32, got {}",
+            DataType::try_from(tensor.dtype)
+                .map(|d| d.as_str_name().to_string())
+                .unwrap_or_else(|_| format!("dtype {}", tensor.dtype))
+        ));
+    }
+    if !accepted.contains(&tensor.shape) {
+        let shapes: Vec<String> = accepted.iter().map(|s| format!("{s:?}")).collect();
+        return Err(format!(
+            "actions have shape {:?}; expected {}",
+            tensor.shape,
+            shapes.join(" or ")
+        ));
+    }
+    let count: usize = tensor.shape.iter().map(|&d| d as usize).product();
+    if tensor.data.len() != count * 4 {
+        return Err(format!(
+            "actions hold {} bytes; shape {:?} of int32 needs {}",
+            tensor.data.len(),
+            tensor.shape,
+            count * 4
+        ));
+    }
+    Ok(tensor
+        .data
+        .chunks_exact(4)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tensors_pack_little_endian_and_read_back() {
+        let t = f32_tensor(vec![2], &[1.0, -2.5]);
+        assert_eq!(
+            t.data,
+            [1.0f32.to_le_bytes(), (-2.5f32).to_le_bytes()].concat()
+        );
+        let a = i32_tensor(vec![3], &[7, -1, 300]);
+        assert_eq!(read_i32(&a, &[vec![3]]).unwrap(), vec![7, -1, 300]);
+        assert!(read_i32(&a, &[vec![2]]).unwrap_err().contains("shape"));
+        assert!(read_i32(&t, &[vec![2]]).unwrap_err().contains("INT32"));
+        let short = Tensor {
+            data: vec![0; 11],
+            ..a
+        };
+        assert!(read_i32(&short, &[vec![3]]).unwrap_err().contains("bytes"));
+    }
+}

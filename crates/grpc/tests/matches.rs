@@ -1,0 +1,343 @@
+//! End to end from a tonic client against the server started in-process on a free port.
+
+use std::collections::HashMap;
+
+use checkraise_grpc::config::Config;
+use checkraise_grpc::pb;
+use checkraise_grpc::pb::catalog_client::CatalogClient;
+use checkraise_grpc::pb::matches_client::MatchesClient;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tonic::transport::Channel;
+use tonic::{Code, Request};
+
+/// A server on 127.0.0.1 with an OS-chosen port; stops when dropped.
+struct TestServer {
+    channel: Channel,
+    stop: Option<oneshot::Sender<()>>,
+    handle: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl TestServer {
+    async fn start(config: Config) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let handle = tokio::spawn(async move {
+            checkraise_grpc::server::serve(config, listener, async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+        });
+        let channel = Channel::from_shared(format!("http://{address}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        TestServer {
+            channel,
+            stop: Some(stop),
+            handle: Some(handle),
+        }
+    }
+
+    fn matches(&self) -> MatchesClient<Channel> {
+        MatchesClient::new(self.channel.clone())
+    }
+
+    async fn shutdown(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        self.handle.take().unwrap().await.unwrap();
+    }
+}
+
+fn with_token<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request
+        .metadata_mut()
+        .insert("x-seat-token", token.parse().unwrap());
+    request
+}
+
+fn create(game: &str, seats: &[&str], seed: u64) -> pb::CreateMatchRequest {
+    pb::CreateMatchRequest {
+        game: game.to_string(),
+        parameters: HashMap::new(),
+        seed: Some(seed),
+        seats: seats.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+#[tokio::test]
+async fn catalog_lists_every_registered_game() {
+    let server = TestServer::start(Config::default()).await;
+    let mut catalog = CatalogClient::new(server.channel.clone());
+    let games = catalog
+        .list_games(pb::ListGamesRequest {})
+        .await
+        .unwrap()
+        .into_inner()
+        .games;
+    let names: Vec<&str> = games.iter().map(|g| g.name.as_str()).collect();
+    let registered: Vec<&str> = checkraise_core::registry::game_names();
+    assert_eq!(names, registered);
+    for game in &games {
+        let sizes = game.default_sizes.as_ref().unwrap();
+        assert!(sizes.num_distinct_actions > 0, "{}", game.name);
+        assert!(game.min_players <= game.max_players, "{}", game.name);
+    }
+    let missing = catalog
+        .get_game(pb::GetGameRequest {
+            name: "nope".into(),
+            parameters: HashMap::new(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(missing.code(), Code::NotFound);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_human_plays_pokeros_against_the_heuristic_bot() {
+    let server = TestServer::start(Config::default()).await;
+    let mut matches = server.matches();
+    let created = matches
+        .create_match(create("pokeros", &["human", "heuristic"], 5))
+        .await
+        .unwrap()
+        .into_inner();
+    let id = created.match_id.clone();
+    let joined = matches
+        .join_seat(pb::JoinSeatRequest {
+            match_id: id.clone(),
+            seat: Some(0),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let token = joined.seat_token;
+
+    let mut view = matches
+        .get_view(with_token(
+            pb::GetViewRequest {
+                match_id: id.clone(),
+                seat: 0,
+            },
+            &token,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut moves = 0;
+    while !view.is_terminal {
+        assert!(view.may_act);
+        let json: serde_json::Value = serde_json::from_str(&view.view_json).unwrap();
+        assert!(
+            json["hands"][1]["cards"].is_null(),
+            "seat 0 sees seat 1's hand"
+        );
+        let first = view.legal_actions[0].clone();
+        view = matches
+            .act(with_token(
+                pb::ActRequest {
+                    match_id: id.clone(),
+                    seat: 0,
+                    action: Some(pb::act_request::Action::ActionText(first.text)),
+                },
+                &token,
+            ))
+            .await
+            .unwrap()
+            .into_inner();
+        moves += 1;
+    }
+    assert_eq!(moves, 26);
+    assert_eq!(view.returns.len(), 2);
+    assert_eq!(view.returns.iter().sum::<f64>(), 0.0);
+
+    let finished = matches
+        .act(with_token(
+            pb::ActRequest {
+                match_id: id.clone(),
+                seat: 0,
+                action: Some(pb::act_request::Action::ActionId(0)),
+            },
+            &token,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(finished.code(), Code::FailedPrecondition);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn mistakes_get_precise_status_codes() {
+    let server = TestServer::start(Config::default()).await;
+    let mut matches = server.matches();
+    let bad_game = matches
+        .create_match(create("nope", &[], 1))
+        .await
+        .unwrap_err();
+    assert_eq!(bad_game.code(), Code::InvalidArgument);
+    assert!(bad_game.message().contains("unknown game 'nope'"));
+
+    let id = matches
+        .create_match(create("pokeros", &["human", "human"], 1))
+        .await
+        .unwrap()
+        .into_inner()
+        .match_id;
+    let token = matches
+        .join_seat(pb::JoinSeatRequest {
+            match_id: id.clone(),
+            seat: Some(1),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .seat_token;
+    let view_of_0 = pb::GetViewRequest {
+        match_id: id.clone(),
+        seat: 0,
+    };
+    let denied = matches
+        .get_view(with_token(view_of_0.clone(), &token))
+        .await
+        .unwrap_err();
+    assert_eq!(denied.code(), Code::PermissionDenied);
+    let missing = matches.get_view(view_of_0).await.unwrap_err();
+    assert_eq!(missing.code(), Code::PermissionDenied);
+
+    let out_of_turn = matches
+        .act(with_token(
+            pb::ActRequest {
+                match_id: id.clone(),
+                seat: 1,
+                action: Some(pb::act_request::Action::ActionId(0)),
+            },
+            &token,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(out_of_turn.code(), Code::FailedPrecondition);
+
+    let unknown = matches
+        .get_spectator_view(pb::GetSpectatorViewRequest {
+            match_id: "nope".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(unknown.code(), Code::NotFound);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn match_limit_is_resource_exhausted_and_idle_matches_expire() {
+    let config = Config {
+        max_matches: 2,
+        idle_expiry_secs: 1,
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut matches = server.matches();
+    let first = matches
+        .create_match(create("pokeros", &[], 1))
+        .await
+        .unwrap()
+        .into_inner()
+        .match_id;
+    matches
+        .create_match(create("pokeros", &[], 2))
+        .await
+        .unwrap();
+    let full = matches
+        .create_match(create("pokeros", &[], 3))
+        .await
+        .unwrap_err();
+    assert_eq!(full.code(), Code::ResourceExhausted);
+
+    tokio::time::sleep(std::time::Duration::from_millis(1600)).await;
+    let gone = matches
+        .get_spectator_view(pb::GetSpectatorViewRequest { match_id: first })
+        .await
+        .unwrap_err();
+    assert_eq!(gone.code(), Code::NotFound);
+    matches
+        .create_match(create("pokeros", &[], 4))
+        .await
+        .unwrap();
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn health_reports_serving() {
+    let server = TestServer::start(Config::default()).await;
+    let mut health = tonic_health::pb::health_client::HealthClient::new(server.channel.clone());
+    for service in ["", "checkraise.v1.Catalog", "checkraise.v1.Matches"] {
+        let reply = health
+            .check(tonic_health::pb::HealthCheckRequest {
+                service: service.to_string(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(
+            reply.status,
+            tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+        );
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn reflection_v1_lists_the_services_for_grpcurl() {
+    use tonic_reflection::pb::v1::ServerReflectionRequest;
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+    use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+
+    let server = TestServer::start(Config::default()).await;
+    let mut reflection = ServerReflectionClient::new(server.channel.clone());
+    let requests = tokio_stream::iter([
+        ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(MessageRequest::ListServices(String::new())),
+        },
+        ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(MessageRequest::FileContainingSymbol(
+                "checkraise.v1.Envs".into(),
+            )),
+        },
+    ]);
+    let mut replies = reflection
+        .server_reflection_info(requests)
+        .await
+        .unwrap()
+        .into_inner();
+    let Some(MessageResponse::ListServicesResponse(list)) =
+        replies.message().await.unwrap().unwrap().message_response
+    else {
+        panic!("expected a service list");
+    };
+    let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+    for expected in [
+        "checkraise.v1.Catalog",
+        "checkraise.v1.Matches",
+        "checkraise.v1.Envs",
+        "grpc.health.v1.Health",
+    ] {
+        assert!(
+            names.iter().any(|n| n == expected),
+            "{expected} in {names:?}"
+        );
+    }
+    let Some(MessageResponse::FileDescriptorResponse(files)) =
+        replies.message().await.unwrap().unwrap().message_response
+    else {
+        panic!("expected the file holding checkraise.v1.Envs");
+    };
+    assert!(!files.file_descriptor_proto.is_empty());
+    server.shutdown().await;
+}

@@ -1,0 +1,147 @@
+//! The simultaneous-node paths of matches and envs, driven with a test fixture game (no
+//! registered game is simultaneous yet): choices wait hidden until every seat has chosen.
+
+mod fixture;
+
+use checkraise_core::bots::RandomBot;
+use checkraise_grpc::envs::EnvBatch;
+use checkraise_grpc::live_match::{ActionChoice, LiveMatch, Seat, SeatKind};
+use checkraise_grpc::pb;
+use checkraise_grpc::tensor::i32_tensor;
+use tonic::Code;
+
+fn human() -> Seat {
+    Seat {
+        kind_name: "human".to_string(),
+        kind: SeatKind::Human { token: None },
+    }
+}
+
+fn two_humans(rounds: usize) -> LiveMatch {
+    let mut live = LiveMatch::new(
+        "m".to_string(),
+        fixture::SecretPicks::game(rounds),
+        1,
+        vec![human(), human()],
+    )
+    .unwrap();
+    live.join(Some(0), "t0".to_string()).unwrap();
+    live.join(Some(1), "t1".to_string()).unwrap();
+    live
+}
+
+#[test]
+fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
+    let mut live = two_humans(2);
+    let before = live.view(Some(1));
+    assert!(before.may_act && !before.action_submitted);
+    assert_eq!(before.current_player, -2);
+    let (mut watch1, _) = live.watch(Some(1));
+    let _snapshot = watch1.try_recv().unwrap().unwrap();
+
+    live.act(0, ActionChoice::Id(2)).unwrap();
+    // Seat 1 sees exactly what it saw before seat 0 chose: same bytes, same version.
+    assert_eq!(live.view(Some(1)), before);
+    assert!(
+        watch1.try_recv().is_err(),
+        "a pending choice must not be broadcast"
+    );
+    let mine = live.view(Some(0));
+    assert!(mine.action_submitted && !mine.may_act && mine.legal_actions.is_empty());
+    let spectator = live.view(None);
+    assert_eq!(spectator.version, 0);
+    assert!(
+        !spectator.view_json.contains('2'),
+        "{}",
+        spectator.view_json
+    );
+
+    let again = live.act(0, ActionChoice::Id(1)).unwrap_err();
+    assert_eq!(again.code(), Code::FailedPrecondition);
+    let illegal = live.act(1, ActionChoice::Id(7)).unwrap_err();
+    assert_eq!(illegal.code(), Code::InvalidArgument);
+    let bad_text = live.act(1, ActionChoice::Text("pick9".into())).unwrap_err();
+    assert_eq!(bad_text.code(), Code::InvalidArgument);
+
+    live.act(1, ActionChoice::Text("pick1".into())).unwrap();
+    let event = watch1.try_recv().unwrap().unwrap();
+    assert_eq!(event.actor, -2);
+    assert_eq!(
+        event.own_action,
+        Some(pb::LegalAction {
+            id: 1,
+            text: "pick1".into()
+        })
+    );
+    let view = event.view.unwrap();
+    assert_eq!(view.version, 1);
+    assert!(view.view_json.contains("\"revealed\":[2,1]"));
+    assert!(view.may_act && !view.action_submitted);
+
+    live.act(1, ActionChoice::Id(0)).unwrap();
+    live.act(0, ActionChoice::Id(0)).unwrap();
+    let last = live.view(Some(0));
+    assert!(last.is_terminal);
+    assert_eq!(last.returns, vec![1.0, -1.0]);
+    let over = live.act(0, ActionChoice::Id(0)).unwrap_err();
+    assert_eq!(over.code(), Code::FailedPrecondition);
+}
+
+#[test]
+fn a_bot_chooses_at_once_and_the_joint_action_applies_when_the_human_chooses() {
+    let mut live = LiveMatch::new(
+        "m".to_string(),
+        fixture::SecretPicks::game(3),
+        5,
+        vec![
+            human(),
+            Seat {
+                kind_name: "random".to_string(),
+                kind: SeatKind::Bot(Box::new(RandomBot)),
+            },
+        ],
+    )
+    .unwrap();
+    live.join(None, "t".to_string()).unwrap();
+    for round in 0..3 {
+        let view = live.view(Some(0));
+        assert_eq!(view.version, round);
+        assert!(view.may_act);
+        live.act(0, ActionChoice::Id(1)).unwrap();
+    }
+    assert!(live.view(Some(0)).is_terminal);
+}
+
+#[test]
+fn simultaneous_envs_need_all_seats_and_take_joint_actions() {
+    let game = fixture::SecretPicks::game(2);
+    let mut single = EnvBatch::new(game.clone(), 2, 0, false);
+    let refused = single.step(&i32_tensor(vec![2], &[0, 1])).unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert!(refused.message().contains("all_seats"));
+
+    let mut batch = EnvBatch::new(game, 2, 0, true);
+    let first = batch.fresh_reply();
+    assert_eq!(first.legal_masks.unwrap().shape, vec![2, 2, 3]);
+    let step = batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();
+    assert_eq!(step.dones.unwrap().data, vec![0, 0]);
+    let illegal = batch
+        .step(&i32_tensor(vec![2, 2], &[2, 0, 0, 5]))
+        .unwrap_err();
+    assert_eq!(illegal.code(), Code::InvalidArgument);
+    assert!(illegal.message().contains("env 1"));
+    let last = batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();
+    assert_eq!(last.dones.unwrap().data, vec![1, 1]);
+    let finals: Vec<f32> = last
+        .final_returns
+        .unwrap()
+        .data
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    assert_eq!(finals, vec![1.0, -1.0, -1.0, 1.0]);
+    assert_eq!(
+        last.current_players.unwrap().data,
+        [(-2i32).to_le_bytes(); 2].concat()
+    );
+}

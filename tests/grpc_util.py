@@ -1,0 +1,103 @@
+"""Helpers for the gRPC end-to-end tests: run the real checkraise-server binary on a free
+loopback port and generate Python stubs from the .proto at test time."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROTO_DIR = ROOT / "proto" / "checkraise" / "v1"
+
+
+def server_binary() -> Path:
+    """The server to test: $CHECKRAISE_SERVER, else the release build."""
+    path = Path(
+        os.environ.get(
+            "CHECKRAISE_SERVER", ROOT / "target" / "release" / "checkraise-server"
+        )
+    )
+    if not path.exists():
+        raise FileNotFoundError(
+            f"{path} does not exist; build it with "
+            "`cargo build --release -p checkraise-grpc --bin checkraise-server` "
+            "or point CHECKRAISE_SERVER at a build"
+        )
+    return path
+
+
+def generate_stubs(out_dir: Path):
+    """Compiles checkraise.proto with grpcio-tools into out_dir; returns (pb2, pb2_grpc).
+
+    The proto is compiled from its own folder, so the modules are the top-level
+    `checkraise_pb2` and `checkraise_pb2_grpc` and never shadow the `checkraise` package."""
+    from grpc_tools import protoc
+
+    args = [
+        "grpc_tools.protoc",
+        f"-I{PROTO_DIR}",
+        f"--python_out={out_dir}",
+        f"--grpc_python_out={out_dir}",
+        str(PROTO_DIR / "checkraise.proto"),
+    ]
+    if protoc.main(args) != 0:
+        raise RuntimeError(f"protoc failed: {args}")
+    sys.path.insert(0, str(out_dir))
+    pb2 = importlib.import_module("checkraise_pb2")
+    pb2_grpc = importlib.import_module("checkraise_pb2_grpc")
+    return pb2, pb2_grpc
+
+
+class Server:
+    """A checkraise-server process on 127.0.0.1 with a port the OS picked."""
+
+    def __init__(self, *flags: str):
+        self.lines: list[str] = []
+        self.proc = subprocess.Popen(
+            [str(server_binary()), "--address", "127.0.0.1:0", "--log-json", *flags],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.address = self._wait_for_address()
+        self._drain = threading.Thread(target=self._read_rest, daemon=True)
+        self._drain.start()
+
+    def _wait_for_address(self, timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        assert self.proc.stdout is not None
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"server exited early:\n{''.join(self.lines)}")
+            self.lines.append(line)
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            fields = record.get("fields", {})
+            if "listening" in fields.get("message", ""):
+                return fields["address"]
+        raise TimeoutError("server did not report its address")
+
+    def _read_rest(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    def stop(self, timeout: float = 10.0) -> int:
+        """Sends SIGTERM and waits; returns the exit code."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        code = self.proc.wait(timeout=timeout)
+        self._drain.join(timeout=timeout)
+        return code
+
+    def log(self) -> str:
+        return "".join(self.lines)

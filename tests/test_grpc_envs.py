@@ -1,0 +1,264 @@
+"""End-to-end tests of the Envs service and the server's limits, from Python grpcio against the
+real checkraise-server binary."""
+
+from __future__ import annotations
+
+import time
+
+import grpc
+import numpy as np
+import pytest
+from grpc_util import Server, generate_stubs
+
+DTYPES = {1: np.float32, 2: np.int32, 3: np.bool_}
+
+
+@pytest.fixture(scope="module")
+def stubs(tmp_path_factory):
+    return generate_stubs(tmp_path_factory.mktemp("stubs"))
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = Server()
+    yield srv
+    assert srv.stop() == 0, srv.log()
+
+
+@pytest.fixture(scope="module")
+def envs(stubs, server):
+    options = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+    with grpc.insecure_channel(server.address, options=options) as channel:
+        yield stubs[1].EnvsStub(channel)
+
+
+def array(tensor) -> np.ndarray:
+    return np.frombuffer(
+        tensor.data, dtype=np.dtype(DTYPES[tensor.dtype]).newbyteorder("<")
+    ).reshape(tuple(tensor.shape))
+
+
+def packed_actions(pb2, actions: np.ndarray):
+    actions = np.ascontiguousarray(actions, dtype="<i4")
+    return pb2.Tensor(
+        dtype=pb2.DATA_TYPE_INT32, shape=list(actions.shape), data=actions.tobytes()
+    )
+
+
+def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of a [..., num_actions] mask (-1 where none)."""
+    flat = masks.reshape(-1, masks.shape[-1])
+    out = np.full(flat.shape[0], -1, dtype=np.int32)
+    for i, row in enumerate(flat):
+        legal = np.flatnonzero(row)
+        if legal.size:
+            out[i] = rng.choice(legal)
+    return out.reshape(masks.shape[:-1])
+
+
+def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
+    pb2 = stubs[0]
+    count = 8
+    created = envs.CreateEnvs(
+        pb2.CreateEnvsRequest(
+            game="pokeros", parameters={"board_size": "9"}, count=count, seed=5
+        )
+    )
+    sizes = created.sizes
+    obs_size = sizes.observation_shape[0]
+    batch = created.batch
+    assert array(batch.observations).shape == (count, obs_size)
+    assert array(batch.legal_masks).shape == (count, sizes.num_distinct_actions)
+    assert array(batch.current_players).tolist() == [0] * count
+    rng = np.random.default_rng(0)
+    finished = 0
+    for step in range(200):
+        masks = array(batch.legal_masks)
+        assert masks.any(axis=1).all()
+        batch = envs.Step(
+            pb2.StepRequest(
+                envs_id=created.envs_id,
+                actions=packed_actions(pb2, random_actions(masks, rng)),
+            )
+        )
+        obs, rewards = array(batch.observations), array(batch.rewards)
+        dones, finals = array(batch.dones), array(batch.final_returns)
+        assert obs.shape == (count, obs_size) and np.isfinite(obs).all()
+        assert rewards.shape == (count, 2) and dones.shape == (count,)
+        for i in np.flatnonzero(dones):
+            assert finals[i].sum() == pytest.approx(0.0) and set(finals[i]) <= {
+                -1.0,
+                0.0,
+                1.0,
+            }
+            assert (rewards[i] == finals[i]).all()
+            # auto-reset: the env starts over with seat 0 to act
+            assert array(batch.current_players)[i] == 0
+        assert (finals[~dones] == 0).all()
+        finished += int(dones.sum())
+    assert finished >= count  # 200 steps, games of 51 placements at most on a 9x9 board
+
+
+def test_same_seed_same_batch_and_reset_reseeds(stubs, envs):
+    pb2 = stubs[0]
+    first = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=4, seed=42))
+    second = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=4, seed=42))
+    assert first.batch.observations.data == second.batch.observations.data
+    other = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=4, seed=43))
+    # env i of seed 42 is env i-1 of seed 43
+    a, b = array(first.batch.observations), array(other.batch.observations)
+    assert (a[1:] == b[:-1]).all()
+    assert not (a[0] == a[1]).all()
+    reset = envs.Reset(pb2.ResetRequest(envs_id=other.envs_id, seed=42))
+    assert reset.observations.data == first.batch.observations.data
+    for created in (first, second, other):
+        envs.CloseEnvs(pb2.CloseEnvsRequest(envs_id=created.envs_id))
+
+
+def test_all_seats_mode_gives_every_seat_its_observation(stubs, envs):
+    pb2 = stubs[0]
+    created = envs.CreateEnvs(
+        pb2.CreateEnvsRequest(game="pokeros", count=3, seed=1, all_seats=True)
+    )
+    batch = created.batch
+    obs, masks = array(batch.observations), array(batch.legal_masks)
+    assert obs.shape[:2] == (3, 2) and masks.shape[:2] == (3, 2)
+    assert masks[:, 0].any(axis=1).all() and not masks[:, 1].any()
+    assert not (obs[:, 0] == obs[:, 1]).all()  # each seat sees its own hand
+    actions = random_actions(masks, np.random.default_rng(1))
+    assert (actions[:, 1] == -1).all()
+    batch = envs.Step(
+        pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, actions))
+    )
+    assert array(batch.current_players).tolist() == [1, 1, 1]
+    masks = array(batch.legal_masks)
+    assert not masks[:, 0].any() and masks[:, 1].any(axis=1).all()
+
+
+def test_bad_steps_change_nothing_and_say_why(stubs, envs):
+    pb2 = stubs[0]
+    created = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=4, seed=9))
+    masks = array(created.batch.legal_masks)
+    actions = random_actions(masks, np.random.default_rng(2))
+    bad = actions.copy()
+    bad[2] = int(np.flatnonzero(~masks[2])[0])
+    with pytest.raises(grpc.RpcError) as info:
+        envs.Step(
+            pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, bad))
+        )
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "env 2" in info.value.details() and "illegal action" in info.value.details()
+    for wrong in (actions[:3], actions.reshape(2, 2), actions.astype(np.float32)):
+        tensor = packed_actions(pb2, wrong)
+        if wrong.dtype == np.float32:
+            tensor = pb2.Tensor(
+                dtype=pb2.DATA_TYPE_FLOAT32, shape=[4], data=wrong.tobytes()
+            )
+        with pytest.raises(grpc.RpcError) as info:
+            envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=tensor))
+        assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    short = pb2.Tensor(dtype=pb2.DATA_TYPE_INT32, shape=[4], data=b"\0" * 15)
+    with pytest.raises(grpc.RpcError) as info:
+        envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=short))
+    assert (
+        info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        and "bytes" in info.value.details()
+    )
+    # the batch did not move: the good actions still apply
+    batch = envs.Step(
+        pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, actions))
+    )
+    assert array(batch.current_players).tolist() == [1] * 4
+
+
+def test_env_errors(stubs, envs):
+    pb2 = stubs[0]
+    for request, code, words in [
+        (
+            pb2.CreateEnvsRequest(game="nope", count=1),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "unknown game",
+        ),
+        (
+            pb2.CreateEnvsRequest(game="pokeros", count=0),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "count",
+        ),
+        (
+            pb2.CreateEnvsRequest(game="pokeros", count=1, parameters={"deck": "tiny"}),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "deck",
+        ),
+    ]:
+        with pytest.raises(grpc.RpcError) as info:
+            envs.CreateEnvs(request)
+        assert info.value.code() == code and words in info.value.details()
+    with pytest.raises(grpc.RpcError) as info:
+        envs.Reset(pb2.ResetRequest(envs_id="nope"))
+    assert info.value.code() == grpc.StatusCode.NOT_FOUND
+    with pytest.raises(grpc.RpcError) as info:
+        envs.CloseEnvs(pb2.CloseEnvsRequest(envs_id="nope"))
+    assert info.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_limits_are_resource_exhausted_and_idle_things_expire(stubs):
+    pb2, pb2_grpc = stubs
+    srv = Server(
+        "--max-matches",
+        "1",
+        "--max-envs",
+        "10",
+        "--max-message-size",
+        "200000",
+        "--idle-expiry-secs",
+        "1",
+    )
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            envs = pb2_grpc.EnvsStub(channel)
+            matches = pb2_grpc.MatchesStub(channel)
+            first = matches.CreateMatch(pb2.CreateMatchRequest(game="pokeros"))
+            with pytest.raises(grpc.RpcError) as info:
+                matches.CreateMatch(pb2.CreateMatchRequest(game="pokeros"))
+            assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            small = {"board_size": "5"}
+            created = envs.CreateEnvs(
+                pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=8)
+            )
+            with pytest.raises(grpc.RpcError) as info:
+                envs.CreateEnvs(
+                    pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3)
+                )
+            assert (
+                info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                and "limit of 10" in info.value.details()
+            )
+            envs.CloseEnvs(pb2.CloseEnvsRequest(envs_id=created.envs_id))
+            kept = envs.CreateEnvs(
+                pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3)
+            )
+            # 20 envs of the default 15x15 board (about 17 kB each) make replies over 200000 bytes
+            with pytest.raises(grpc.RpcError) as info:
+                envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=20))
+            assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "message limit" in info.value.details()
+            # a request larger than the limit is refused too
+            huge = pb2.Tensor(
+                dtype=pb2.DATA_TYPE_INT32, shape=[100000], data=b"\0" * 400000
+            )
+            with pytest.raises(grpc.RpcError) as info:
+                envs.Step(pb2.StepRequest(envs_id=kept.envs_id, actions=huge))
+            assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            time.sleep(1.8)
+            with pytest.raises(grpc.RpcError) as info:
+                matches.GetSpectatorView(
+                    pb2.GetSpectatorViewRequest(match_id=first.match_id)
+                )
+            assert info.value.code() == grpc.StatusCode.NOT_FOUND
+            matches.CreateMatch(pb2.CreateMatchRequest(game="pokeros"))
+            envs.CreateEnvs(
+                pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=10)
+            )
+            assert "expired" in srv.log()
+    finally:
+        assert srv.stop() == 0, srv.log()
