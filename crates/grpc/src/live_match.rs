@@ -252,7 +252,9 @@ impl LiveMatch {
                     let SeatKind::Bot(bot) = &self.seats[seat].kind else {
                         return Ok(());
                     };
-                    let action = bot.act(self.state.as_ref(), seat, &mut self.bot_rng);
+                    let action = bot
+                        .try_act(self.state.as_ref(), seat, &mut self.bot_rng)
+                        .map_err(|e| server_fault("a bot could not act", &e))?;
                     let player = Player::Seat(seat);
                     let text = self.state.action_to_string(player, action);
                     self.state
@@ -265,7 +267,9 @@ impl LiveMatch {
                         if let (SeatKind::Bot(bot), None) =
                             (&self.seats[seat].kind, self.pending[seat])
                         {
-                            let action = bot.act(self.state.as_ref(), seat, &mut self.bot_rng);
+                            let action = bot
+                                .try_act(self.state.as_ref(), seat, &mut self.bot_rng)
+                                .map_err(|e| server_fault("a bot could not act", &e))?;
                             self.pending[seat] = Some(action);
                         }
                     }

@@ -75,7 +75,8 @@ impl PyBot {
         let engine_state = state.state.as_ref();
         let seat = acting_seat(engine_state, seat)?;
         let (bot, rng) = (&self.bot, &mut self.rng);
-        Ok(py.detach(|| bot.act(engine_state, seat, rng)))
+        py.detach(|| bot.try_act(engine_state, seat, rng))
+            .or_raise()
     }
 
     fn __repr__(&self) -> String {
@@ -98,5 +99,6 @@ pub fn bot_action(
     let engine_state = state.state.as_ref();
     let seat = acting_seat(engine_state, seat)?;
     let mut rng = GameRng::new(seed);
-    Ok(py.detach(|| bot.act(engine_state, seat, &mut rng)))
+    py.detach(|| bot.try_act(engine_state, seat, &mut rng))
+        .or_raise()
 }

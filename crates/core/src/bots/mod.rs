@@ -10,10 +10,51 @@ pub type HeuristicFn = fn(&dyn State, usize, &mut GameRng) -> Action;
 
 /// Something that picks actions for a seat.
 pub trait Bot: Send + Sync {
-    /// The action for `seat` at `state`, where `seat` may act.
+    /// The action for `seat` at `state`. Precondition: `seat` may act there (see `try_act`,
+    /// which checks it; callers with input from outside the engine use that).
     fn act(&self, state: &dyn State, seat: usize, rng: &mut GameRng) -> Action;
     /// The bot's name (`random`, `heuristic`).
     fn name(&self) -> &'static str;
+    /// `act`, after checking that `seat` exists and has a legal action at `state`: a seat
+    /// that is not to act, or a finished game, is an error, never a panic.
+    fn try_act(
+        &self,
+        state: &dyn State,
+        seat: usize,
+        rng: &mut GameRng,
+    ) -> Result<Action, GameError> {
+        let n = state.num_players();
+        if seat >= n {
+            return Err(GameError::InvalidSeat {
+                seat: seat as i64,
+                num_players: n,
+            });
+        }
+        match state.current_player() {
+            Player::Terminal => {
+                return Err(GameError::GameOver {
+                    state: state.describe(),
+                });
+            }
+            Player::Seat(s) if s == seat => {}
+            Player::Simultaneous => {}
+            to_act => {
+                return Err(GameError::OutOfTurn {
+                    player: Player::Seat(seat),
+                    to_act,
+                    state: state.describe(),
+                });
+            }
+        }
+        if state.legal_actions_for(Player::Seat(seat)).is_empty() {
+            return Err(GameError::OutOfTurn {
+                player: Player::Seat(seat),
+                to_act: state.current_player(),
+                state: state.describe(),
+            });
+        }
+        Ok(self.act(state, seat, rng))
+    }
 }
 
 /// Plays a uniformly random legal action.
@@ -58,5 +99,45 @@ pub fn make_bot(game: &str, kind: &str) -> Result<Box<dyn Bot>, GameError> {
             value: other.to_string(),
             allowed: format!("one of: {}", BOT_KINDS.join(", ")),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{entries, make_game};
+
+    #[test]
+    fn bots_refuse_seats_that_may_not_act() {
+        for entry in entries() {
+            let game = make_game::<&str, &str>(entry.info.name, []).unwrap();
+            let mut state = game.new_initial_state();
+            let mut rng = GameRng::new(0);
+            for kind in BOT_KINDS {
+                let bot = make_bot(entry.info.name, kind).unwrap();
+                let n = game.num_players();
+                assert!(
+                    bot.try_act(state.as_ref(), n, &mut rng).is_err(),
+                    "seat out of range"
+                );
+                if state.is_chance_node() {
+                    assert!(
+                        bot.try_act(state.as_ref(), 0, &mut rng).is_err(),
+                        "chance node"
+                    );
+                }
+            }
+            crate::env::resolve_chance(state.as_mut(), &mut rng);
+            if let Player::Seat(s) = state.current_player() {
+                let other = (s + 1) % game.num_players();
+                for kind in BOT_KINDS {
+                    let bot = make_bot(entry.info.name, kind).unwrap();
+                    let err = bot.try_act(state.as_ref(), other, &mut rng).unwrap_err();
+                    assert_eq!(err.kind(), crate::game::ErrorKind::FailedPrecondition);
+                    let a = bot.try_act(state.as_ref(), s, &mut rng).unwrap();
+                    assert!(state.legal_actions().contains(&a));
+                }
+            }
+        }
     }
 }
