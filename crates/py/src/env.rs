@@ -1,14 +1,14 @@
 //! `Env`: one game played from a seed, chance sampled, so callers see only decision points.
 
 use checkraise_core::{Action, Env, Player};
-use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyArrayMethods};
+use numpy::{PyArray1, PyArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::convert;
 use crate::errors::OrRaise;
 use crate::game::PyGame;
-use crate::state::PyState;
+use crate::state::{PyState, legal_actions_of, legal_mask_of, observation_of};
 
 /// One game from a seed with chance resolved by the engine's portable generator.
 ///
@@ -84,11 +84,7 @@ impl PyEnv {
     /// The legal actions of `player` (default: the current player), sorted.
     #[pyo3(signature = (player=None))]
     fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<Action>> {
-        let state = self.env.state();
-        Ok(match player {
-            None => state.legal_actions(),
-            Some(_) => state.legal_actions_for(convert::player(state, player)?),
-        })
+        legal_actions_of(self.env.state(), player)
     }
 
     /// The legal actions of `player` (default: the current player) as a bool mask.
@@ -98,13 +94,7 @@ impl PyEnv {
         py: Python<'py>,
         player: Option<i64>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let state = self.env.state();
-        let player = convert::player(state, player)?;
-        let mut mask = vec![false; self.env.game().num_distinct_actions()];
-        if let Player::Seat(_) = player {
-            state.legal_action_mask(player, &mut mask);
-        }
-        Ok(mask.into_pyarray(py))
+        legal_mask_of(py, self.env.game().as_ref(), self.env.state(), player)
     }
 
     /// Seat `player`'s observation (default: the current player), float32 of the game's shape.
@@ -114,12 +104,7 @@ impl PyEnv {
         py: Python<'py>,
         player: Option<i64>,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let state = self.env.state();
-        let seat = convert::observer(state, player)?;
-        let game = self.env.game();
-        let mut tensor = vec![0.0f32; game.observation_size()];
-        state.observation_tensor(seat, &mut tensor);
-        tensor.into_pyarray(py).reshape(game.observation_shape())
+        observation_of(py, self.env.game().as_ref(), self.env.state(), player)
     }
 
     /// Each seat's total return so far.

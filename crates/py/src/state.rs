@@ -95,11 +95,7 @@ impl PyState {
     /// A seat that is not to act has none; so does everyone at a terminal state.
     #[pyo3(signature = (player=None))]
     fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<Action>> {
-        let state = self.state.as_ref();
-        Ok(match player {
-            None => state.legal_actions(),
-            Some(_) => state.legal_actions_for(convert::player(state, player)?),
-        })
+        legal_actions_of(self.state.as_ref(), player)
     }
 
     /// The legal actions as a numpy bool mask of length `num_distinct_actions()` (chance:
@@ -110,17 +106,7 @@ impl PyState {
         py: Python<'py>,
         player: Option<i64>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let state = self.state.as_ref();
-        let player = convert::player(state, player)?;
-        let len = match player {
-            Player::Chance => self.game.max_chance_outcomes(),
-            _ => self.game.num_distinct_actions(),
-        };
-        let mut mask = vec![false; len];
-        if matches!(player, Player::Seat(_) | Player::Chance) {
-            state.legal_action_mask(player, &mut mask);
-        }
-        Ok(mask.into_pyarray(py))
+        legal_mask_of(py, self.game.as_ref(), self.state.as_ref(), player)
     }
 
     /// Applies the current player's action (or a chance outcome at a chance node).
@@ -224,12 +210,7 @@ impl PyState {
         py: Python<'py>,
         player: Option<i64>,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let seat = convert::observer(self.state.as_ref(), player)?;
-        let mut tensor = vec![0.0f32; self.game.observation_size()];
-        self.state.observation_tensor(seat, &mut tensor);
-        tensor
-            .into_pyarray(py)
-            .reshape(self.game.observation_shape())
+        observation_of(py, self.game.as_ref(), self.state.as_ref(), player)
     }
 
     /// The same as `observation_tensor(player)`.
@@ -326,4 +307,47 @@ impl PyState {
             self.state.describe()
         )
     }
+}
+
+/// The legal actions of `player` (default: the current player) at `state`; shared by `State`
+/// and `Env`.
+pub(crate) fn legal_actions_of(state: &dyn State, player: Option<i64>) -> PyResult<Vec<Action>> {
+    Ok(match player {
+        None => state.legal_actions(),
+        Some(_) => state.legal_actions_for(convert::player(state, player)?),
+    })
+}
+
+/// The legal-action mask of `player` (default: the current player) at `state` as a numpy bool
+/// array: `num_distinct_actions` long, or `max_chance_outcomes` for chance.
+pub(crate) fn legal_mask_of<'py>(
+    py: Python<'py>,
+    game: &dyn Game,
+    state: &dyn State,
+    player: Option<i64>,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    let player = convert::player(state, player)?;
+    let len = match player {
+        Player::Chance => game.max_chance_outcomes(),
+        _ => game.num_distinct_actions(),
+    };
+    let mut mask = vec![false; len];
+    if matches!(player, Player::Seat(_) | Player::Chance) {
+        state.legal_action_mask(player, &mut mask);
+    }
+    Ok(mask.into_pyarray(py))
+}
+
+/// Seat `player`'s observation (default: the current player) at `state`, float32 of the
+/// game's shape.
+pub(crate) fn observation_of<'py>(
+    py: Python<'py>,
+    game: &dyn Game,
+    state: &dyn State,
+    player: Option<i64>,
+) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+    let seat = convert::observer(state, player)?;
+    let mut tensor = vec![0.0f32; game.observation_size()];
+    state.observation_tensor(seat, &mut tensor);
+    tensor.into_pyarray(py).reshape(game.observation_shape())
 }
