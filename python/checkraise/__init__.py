@@ -11,7 +11,14 @@ conventions::
     state.legal_actions(); state.apply_action(a); state.observation(0)  # numpy float32
 
 Every error is a :class:`CheckraiseError` (a ``ValueError``) carrying the engine's message.
+
+Adapters load on first use, so their optional dependencies are needed only when used:
+``cr.pettingzoo`` (PettingZoo AEC and parallel envs), ``cr.gymnasium`` (single-agent envs
+against a bot), ``cr.openspiel`` (pyspiel registration), ``cr.render`` (SVG and RGB pictures)
+and ``cr.client`` (a gRPC client for a remote checkraise-server).
 """
+
+import importlib as _importlib
 
 from ._core import (
     ActionStringError,
@@ -56,3 +63,12 @@ __all__ = [
     "games",
     "make",
 ]
+
+_SUBMODULES = ("pettingzoo", "gymnasium", "openspiel", "render", "client")
+
+
+def __getattr__(name: str):
+    """Imports an adapter submodule (``cr.pettingzoo`` and the like) on first access."""
+    if name in _SUBMODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
