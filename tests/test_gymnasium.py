@@ -44,7 +44,9 @@ def check_against_engine(env, obs, info):
     assert obs.dtype == np.float32 and obs in env.observation_space
     np.testing.assert_array_equal(obs, state.observation(env.seat))
     assert info["action_mask"].dtype == np.int8
-    np.testing.assert_array_equal(info["action_mask"], state.legal_actions_mask(env.seat))
+    np.testing.assert_array_equal(
+        info["action_mask"], state.legal_actions_mask(env.seat)
+    )
     if not state.is_terminal():
         assert state.current_player() in (env.seat, -2)
         assert info["action_mask"].any()
@@ -155,13 +157,15 @@ def test_a_game_over_before_the_agent_acts_is_skipped_and_reported():
         for seat in range(1, n):
             env = cg.env(name, opponent="random", seat=seat)
             for seed in range(60):
-                obs, info = env.reset(seed=seed)
+                _, info = env.reset(seed=seed)
                 if "skipped_returns" in info:
                     assert not env.engine_state().is_terminal()
                     assert info["action_mask"].any()
                     assert all(isinstance(r, float) for r in info["skipped_returns"])
                     return
-    pytest.skip("no registered game ends before a later seat's first decision in 60 seeds")
+    pytest.skip(
+        "no registered game ends before a later seat's first decision in 60 seeds"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -197,7 +201,9 @@ def test_bots_do_not_see_the_agents_pending_choice(name, opponent):
             after = state.clone()
             after.apply_actions([choice, reply] + [0] * (game.num_players() - 2))
             if after.is_simultaneous_node():
-                variants.setdefault(after.information_state_string(bot_seat), []).append(after)
+                variants.setdefault(
+                    after.information_state_string(bot_seat), []
+                ).append(after)
         hidden = max(variants.values(), key=len)
         if len(hidden) >= 2:
             picks, shown = set(), set()
@@ -208,10 +214,14 @@ def test_bots_do_not_see_the_agents_pending_choice(name, opponent):
                 env.np_random = np.random.default_rng(99)
                 env._bots[bot_seat] = SpyBot()
                 shown.add(env._bot_action(variant, bot_seat))
-            assert len(picks) == 1, f"the bot's choice depends on the agent's hidden choice: {picks}"
+            assert len(picks) == 1, (
+                f"the bot's choice depends on the agent's hidden choice: {picks}"
+            )
             assert len(shown) == 1, "the bot was shown the agent's hidden choice"
             checked += 1
-        state.apply_actions([int(rng.choice(state.legal_actions(s))) for s in range(game.num_players())])
+        state.apply_actions(
+            [int(rng.choice(state.legal_actions(s))) for s in range(game.num_players())]
+        )
     assert checked > 0
 
 
@@ -221,10 +231,12 @@ def test_bots_do_not_see_the_agents_pending_choice(name, opponent):
 
 def reset_to_a_choice_with_illegal_actions(env, seed=0):
     """Resets and plays legal moves until the agent has an illegal action to try."""
-    obs, info = env.reset(seed=seed)
+    _, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     while info["action_mask"].all():
-        obs, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        _, _, terminated, _, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
         assert not terminated
     return info
 
@@ -250,7 +262,7 @@ def test_terminate_mode_ends_the_episode_with_the_penalty(name):
     env = cg.env(name, illegal_action="terminate")
     info = reset_to_a_choice_with_illegal_actions(env)
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    obs, reward, terminated, truncated, info = env.step(bad)
+    _, reward, terminated, truncated, info = env.step(bad)
     assert terminated and not truncated
     assert reward == env.game.min_utility()
     assert info["illegal_action"] == bad and not info["action_mask"].any()

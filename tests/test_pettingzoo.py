@@ -24,8 +24,13 @@ def most_players(name):
     return {}
 
 
-VARIANTS = [(g, {}) for g in GAMES] + [(g, most_players(g)) for g in GAMES if most_players(g)]
-VARIANT_IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in p.items()) or 'defaults'}" for g, p in VARIANTS]
+VARIANTS = [(g, {}) for g in GAMES] + [
+    (g, most_players(g)) for g in GAMES if most_players(g)
+]
+VARIANT_IDS = [
+    f"{g}-{'-'.join(f'{k}={v}' for k, v in p.items()) or 'defaults'}"
+    for g, p in VARIANTS
+]
 
 
 def masked_action(env, agent, observation):
@@ -39,7 +44,9 @@ def check_against_engine(env, agent):
     state = env.engine_state()
     obs = env.observe(agent)
     assert set(obs) == {"observation", "action_mask"}
-    assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
+    assert (
+        obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
+    )
     np.testing.assert_array_equal(obs["observation"], state.observation(seat))
     np.testing.assert_array_equal(obs["action_mask"], state.legal_actions_mask(seat))
     assert obs in env.observation_space(agent)
@@ -94,7 +101,7 @@ def test_full_game_matches_the_engine(name, params):
     totals = dict.fromkeys(env.possible_agents, 0.0)
     steps = 0
     for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
+        obs, reward, terminated, truncated, _ = env.last()
         totals[agent] += reward
         assert truncated is False
         state = env.engine_state()
@@ -144,12 +151,16 @@ def test_reset_seed_reproduces_the_game_and_unseeded_reset_moves_on(name):
 def test_parallel_env_plays_whole_games_against_the_engine(name):
     env = cpz.parallel_env(name)
     observations, infos = env.reset(seed=5)
-    assert set(observations) == set(env.possible_agents) and set(infos) == set(env.possible_agents)
+    assert set(observations) == set(env.possible_agents) and set(infos) == set(
+        env.possible_agents
+    )
     totals = dict.fromkeys(env.possible_agents, 0.0)
     while env.agents:
         state = env.engine_state()
         for seat, agent in enumerate(env.possible_agents):
-            np.testing.assert_array_equal(observations[agent]["observation"], state.observation(seat))
+            np.testing.assert_array_equal(
+                observations[agent]["observation"], state.observation(seat)
+            )
             np.testing.assert_array_equal(
                 observations[agent]["action_mask"], state.legal_actions_mask(seat)
             )
@@ -171,7 +182,9 @@ def test_parallel_env_is_deterministic_over_whole_games(name):
         observations, _ = env.reset(seed=seed)
         record = []
         while env.agents:
-            actions = {a: int(masked_action(env, a, observations[a])) for a in env.agents}
+            actions = {
+                a: int(masked_action(env, a, observations[a])) for a in env.agents
+            }
             observations, rewards, *_ = env.step(actions)
             record.append((actions, rewards))
         return record, env.engine_state().serialize()
@@ -274,7 +287,9 @@ def test_illegal_action_raises_naming_agent_and_action_and_changes_nothing(name)
     agent = reset_to_a_choice_with_illegal_actions(env)
     bad = first_illegal(env, agent)
     before = env.engine_state().serialize()
-    with pytest.raises(cr.IllegalActionError, match=rf"{agent} \(seat \d\): illegal action {bad}\b"):
+    with pytest.raises(
+        cr.IllegalActionError, match=rf"{agent} \(seat \d\): illegal action {bad}\b"
+    ):
         env.step(bad)
     with pytest.raises(cr.IllegalActionError, match=rf"{agent}.*out of range"):
         env.step(env.game.num_distinct_actions())
@@ -296,7 +311,9 @@ def test_terminate_mode_ends_the_game_and_penalises_the_offender(name):
     bad = first_illegal(env, agent)
     env.step(bad)
     assert all(env.terminations.values())
-    assert env.rewards == {a: (-5.0 if a == agent else 0.0) for a in env.possible_agents}
+    assert env.rewards == {
+        a: (-5.0 if a == agent else 0.0) for a in env.possible_agents
+    }
     assert env.infos[agent] == {"illegal_action": bad}
     left = []
     for a in env.agent_iter():
@@ -327,7 +344,9 @@ def test_parallel_illegal_actions(name):
     bad_agent = env.agents[-1]
     bad = int(np.flatnonzero(observations[bad_agent]["action_mask"] == 0)[0])
     before = env.engine_state().serialize()
-    with pytest.raises(cr.IllegalActionError, match=rf"{bad_agent} \(seat \d\): illegal action {bad}\b"):
+    with pytest.raises(
+        cr.IllegalActionError, match=rf"{bad_agent} \(seat \d\): illegal action {bad}\b"
+    ):
         env.step({**good, bad_agent: bad})
     with pytest.raises(ValueError, match="no action for"):
         env.step({env.agents[0]: good[env.agents[0]]})
@@ -348,7 +367,9 @@ def test_parallel_illegal_actions(name):
 
 @pytest.mark.parametrize("name", SEQUENTIAL)
 def test_parallel_env_refuses_sequential_games(name):
-    with pytest.raises(ValueError, match=rf"{name} is a sequential game.*pettingzoo.env\('{name}'\)"):
+    with pytest.raises(
+        ValueError, match=rf"{name} is a sequential game.*pettingzoo.env\('{name}'\)"
+    ):
         cpz.parallel_env(name)
 
 

@@ -38,7 +38,9 @@ def make_game(game: str | Game, params: dict[str, Any]) -> Game:
             )
         return game
     if not isinstance(game, str):
-        raise TypeError(f"game must be a name (str) or a checkraise.Game, not {type(game).__name__}")
+        raise TypeError(
+            f"game must be a name (str) or a checkraise.Game, not {type(game).__name__}"
+        )
     return make(game, **params)
 
 
@@ -72,7 +74,8 @@ def render(state: State, render_mode: str) -> str | np.ndarray:
     if render_mode == "ansi":
         return str(state)
     if render_mode == "rgb_array":
-        from . import render as _render  # lazy: the renderer and its dependencies are optional
+        # Imported here: the renderer and its dependencies are needed only for pictures.
+        from . import render as _render
 
         return _render.rgb_array(state)
     raise ValueError(f"unknown render_mode {render_mode!r}")
@@ -93,7 +96,9 @@ def as_action(action: Any, who: str) -> int:
     """``action`` as a Python int; anything but an integer (int, numpy integer, 0-d integer
     array) raises ``TypeError`` naming ``who``."""
     if isinstance(action, (bool, np.bool_)):
-        raise TypeError(f"{who}: action must be an integer action id, not a bool ({action!r})")
+        raise TypeError(
+            f"{who}: action must be an integer action id, not a bool ({action!r})"
+        )
     if isinstance(action, np.ndarray):
         if action.shape != () or not np.issubdtype(action.dtype, np.integer):
             raise TypeError(
@@ -109,7 +114,9 @@ def as_action(action: Any, who: str) -> int:
         ) from None
 
 
-def illegal_action_message(state: State, seat: int, action: int, who: str) -> str | None:
+def illegal_action_message(
+    state: State, seat: int, action: int, who: str
+) -> str | None:
     """Why ``action`` is not legal for ``seat`` here, naming ``who``; ``None`` if it is legal."""
     num_actions = state.get_game().num_distinct_actions()
     if not 0 <= action < num_actions:

@@ -49,7 +49,7 @@ import numpy as np
 from . import _adapt
 from ._core import Bot, Game, GameOverError, IllegalActionError, InvalidSeatError, State
 
-__all__ = ["CheckraiseEnv", "OPPONENTS", "env"]
+__all__ = ["OPPONENTS", "CheckraiseEnv", "env"]
 
 #: The bot kinds that can play the other seats.
 OPPONENTS: tuple[str, ...] = ("heuristic", "random")
@@ -58,7 +58,11 @@ OPPONENTS: tuple[str, ...] = ("heuristic", "random")
 class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One seat of a checkraise game against engine bots (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": list(_adapt.RENDER_MODES), "render_fps": 1}
+    # Gymnasium declares `metadata` an instance attribute with a class default; keep its shape.
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": list(_adapt.RENDER_MODES),
+        "render_fps": 1,
+    }
 
     def __init__(
         self,
@@ -75,7 +79,8 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.game = _adapt.make_game(game, params)
         if opponent not in OPPONENTS:
             raise ValueError(
-                f"unknown opponent {opponent!r}; one of: " + ", ".join(repr(o) for o in OPPONENTS)
+                f"unknown opponent {opponent!r}; one of: "
+                + ", ".join(repr(o) for o in OPPONENTS)
             )
         n = self.game.num_players()
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
@@ -89,13 +94,14 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.render_mode = _adapt.check_render_mode(render_mode)
         self.illegal_action = _adapt.check_illegal_action_mode(illegal_action)
         self.illegal_reward = (
-            float(self.game.min_utility()) if illegal_reward is None else float(illegal_reward)
+            float(self.game.min_utility())
+            if illegal_reward is None
+            else float(illegal_reward)
         )
         self.observation_space = gymnasium.spaces.Box(
             -np.inf, np.inf, self.game.observation_shape(), np.float32
         )
         self.action_space = gymnasium.spaces.Discrete(self.game.num_distinct_actions())
-        self.metadata = {**self.metadata, "name": f"checkraise/{self.game.name}"}
         self._state: State | None = None
         self._bots: dict[int, Bot] = {}
         self._over = True
@@ -131,7 +137,9 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
             _adapt.resolve_chance(state, self.np_random)
             if state.is_terminal() or self._agent_acts(state):
                 return
-            if state.is_simultaneous_node():  # the agent's seat has nothing to choose here
+            if (
+                state.is_simultaneous_node()
+            ):  # the agent's seat has nothing to choose here
                 seats = _adapt.simultaneous_seats(state)
                 state.apply_actions([self._bot_action(state, s) for s in seats])
             else:
@@ -184,7 +192,13 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
             info = self._info(state)
             info["action_mask"] = np.zeros_like(info["action_mask"])
             info["illegal_action"] = action_id
-            return _adapt.observation(state, self.seat), self.illegal_reward, True, False, info
+            return (
+                _adapt.observation(state, self.seat),
+                self.illegal_reward,
+                True,
+                False,
+                info,
+            )
         before = float(state.returns()[self.seat])
         if state.is_simultaneous_node():
             joint = [
@@ -198,7 +212,13 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
         reward = float(state.returns()[self.seat]) - before
         terminated = state.is_terminal()
         self._over = terminated
-        return _adapt.observation(state, self.seat), reward, terminated, False, self._info(state)
+        return (
+            _adapt.observation(state, self.seat),
+            reward,
+            terminated,
+            False,
+            self._info(state),
+        )
 
     def action_masks(self) -> np.ndarray:
         """The agent's legal actions as a bool mask (the name sb3-contrib's MaskablePPO reads)."""

@@ -45,12 +45,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from . import _adapt
 from ._core import Game, GameOverError, IllegalActionError, State
 
-__all__ = ["env", "parallel_env", "raw_env", "RawEnv", "ParallelRawEnv"]
+__all__ = ["ParallelRawEnv", "RawEnv", "env", "parallel_env", "raw_env"]
 
 
 def _agent_name(seat: int) -> str:
@@ -78,7 +78,9 @@ class _Table:
         self.render_mode = _adapt.check_render_mode(render_mode)
         self.illegal_action = _adapt.check_illegal_action_mode(illegal_action)
         self.illegal_reward = (
-            float(self.game.min_utility()) if illegal_reward is None else float(illegal_reward)
+            float(self.game.min_utility())
+            if illegal_reward is None
+            else float(illegal_reward)
         )
         n = self.game.num_players()
         self.possible_agents = [_agent_name(s) for s in range(n)]
@@ -99,7 +101,8 @@ class _Table:
             for agent in self.possible_agents
         }
         self.action_spaces = {
-            agent: gymnasium.spaces.Discrete(num_actions) for agent in self.possible_agents
+            agent: gymnasium.spaces.Discrete(num_actions)
+            for agent in self.possible_agents
         }
         self.metadata = {
             "name": f"checkraise_{self.game.name}_v0",
@@ -171,7 +174,7 @@ class _Table:
         return [float(r) for r in self._live_state().returns()]
 
 
-class RawEnv(_Table, AECEnv):
+class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
     """The AEC env of one checkraise game (see the module docstring for the conventions)."""
 
     def __init__(
@@ -186,15 +189,17 @@ class RawEnv(_Table, AECEnv):
         ``ValueError``); call ``reset`` before playing."""
         super().__init__()
         self._setup(game, render_mode, illegal_action, illegal_reward, params)
-        self.agents = []
-        self.rewards = {}
-        self._cumulative_rewards = {}
-        self.terminations = {}
-        self.truncations = {}
-        self.infos = {}
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
         self._pending: dict[int, int] = {}
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> None:
         """Starts a new game; ``seed`` makes it (chance, spaces) reproducible."""
         self._reseed(seed)
         self._state = self.game.new_initial_state()
@@ -207,7 +212,9 @@ class RawEnv(_Table, AECEnv):
         self.infos = {agent: {} for agent in self.agents}
         self._pending = {}
         self._skip_agent_selection = None
-        if self._state.is_terminal():  # no registered game ends before a decision; be exact
+        if (
+            self._state.is_terminal()
+        ):  # no registered game ends before a decision; be exact
             self.terminations = dict.fromkeys(self.agents, True)
         self._select_next(after=None)
 
@@ -224,7 +231,9 @@ class RawEnv(_Table, AECEnv):
         if player >= 0:
             self.agent_selection = _agent_name(player)
         elif state.is_simultaneous_node():
-            waiting = [s for s in _adapt.simultaneous_seats(state) if s not in self._pending]
+            waiting = [
+                s for s in _adapt.simultaneous_seats(state) if s not in self._pending
+            ]
             self.agent_selection = _agent_name(waiting[0])
         elif state.is_terminal():
             self._select_after_end(0 if after is None else after)
@@ -235,20 +244,26 @@ class RawEnv(_Table, AECEnv):
         """Acts for ``agent_selection``: a terminated agent must pass ``None``; a live one a
         legal action id (see the module docstring for illegal actions)."""
         if not self.agents:
-            raise GameOverError("the game is over and every agent has left; call reset()")
+            raise GameOverError(
+                "the game is over and every agent has left; call reset()"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{agent} is alive and must act; None is only for a finished agent")
+            raise ValueError(
+                f"{agent} is alive and must act; None is only for a finished agent"
+            )
         state = self._live_state()
         seat = self._seats[agent]
         who = f"{agent} (seat {seat})"
         action_id = _adapt.as_action(action, who)
         message = _adapt.illegal_action_message(state, seat, action_id, who)
         if message is not None and self.illegal_action == "raise":
-            raise IllegalActionError(message)  # before any change: a failed step changes nothing
+            raise IllegalActionError(
+                message
+            )  # before any change: a failed step changes nothing
         self._cumulative_rewards[agent] = 0.0
         if message is not None:
             self._end_for_illegal_action(agent, action_id)
@@ -266,7 +281,9 @@ class RawEnv(_Table, AECEnv):
             state.apply_action(action_id)
         _adapt.resolve_chance(state, self.np_random)
         after = self._returns()
-        self.rewards = {a: after[self._seats[a]] - before[self._seats[a]] for a in self.agents}
+        self.rewards = {
+            a: after[self._seats[a]] - before[self._seats[a]] for a in self.agents
+        }
         self._accumulate_rewards()
         if state.is_terminal():
             for a in self.agents:
@@ -275,7 +292,9 @@ class RawEnv(_Table, AECEnv):
 
     def _end_for_illegal_action(self, agent: str, action: int) -> None:
         self._pending = {}
-        self.rewards = {a: (self.illegal_reward if a == agent else 0.0) for a in self.agents}
+        self.rewards = {
+            a: (self.illegal_reward if a == agent else 0.0) for a in self.agents
+        }
         self._accumulate_rewards()
         self.infos[agent] = {"illegal_action": action}
         for a in self.agents:
@@ -288,7 +307,7 @@ class RawEnv(_Table, AECEnv):
         self.agent_selection = _agent_name((seat + 1) % len(self.possible_agents))
 
 
-class ParallelRawEnv(_Table, ParallelEnv):
+class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
     """The parallel env of a game whose dynamics are simultaneous (Prediction Chess).
 
     Every live agent passes an action each step. At a simultaneous node they are applied
@@ -312,7 +331,7 @@ class ParallelRawEnv(_Table, ParallelEnv):
                 f"{self.game.info['dynamics']!r}); the parallel env is for simultaneous games: "
                 f"use checkraise.pettingzoo.env({self.game.name!r}) for the AEC env"
             )
-        self.agents = []
+        self.agents: list[str] = []
 
     def _observations(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
         return {agent: self._observe_seat(self._seats[agent]) for agent in agents}
@@ -327,7 +346,9 @@ class ParallelRawEnv(_Table, ParallelEnv):
         self.agents = list(self.possible_agents)
         return self._observations(self.agents), {agent: {} for agent in self.agents}
 
-    def step(self, actions: dict[str, Any]) -> tuple[
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
         dict[str, dict[str, np.ndarray]],
         dict[str, float],
         dict[str, bool],
@@ -364,7 +385,9 @@ class ParallelRawEnv(_Table, ParallelEnv):
         live = list(self.agents)
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in live}
         if offenders:
-            rewards = {a: (self.illegal_reward if a in offenders else 0.0) for a in live}
+            rewards = {
+                a: (self.illegal_reward if a in offenders else 0.0) for a in live
+            }
             for agent, action_id in offenders.items():
                 infos[agent] = {"illegal_action": action_id}
             terminated = True
