@@ -51,6 +51,9 @@ from ._core import Bot, Game, GameOverError, IllegalActionError, InvalidSeatErro
 
 __all__ = ["OPPONENTS", "CheckraiseEnv", "env"]
 
+#: How many games in a row may end before the agent's first decision before reset gives up.
+_MAX_SKIPPED_GAMES = 1000
+
 #: The bot kinds that can play the other seats.
 OPPONENTS: tuple[str, ...] = ("heuristic", "random")
 
@@ -170,6 +173,11 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
             if not state.is_terminal():
                 break
             skipped.append(float(state.returns()[self.seat]))
+            if len(skipped) >= _MAX_SKIPPED_GAMES:
+                raise RuntimeError(
+                    f"{len(skipped)} games of {self.game} in a row ended before seat "
+                    f"{self.seat} had a decision; this seat never gets to play"
+                )
         self._state = state
         self._over = False
         info = self._info(state)
