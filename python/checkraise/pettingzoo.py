@@ -212,9 +212,9 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
         self.infos = {agent: {} for agent in self.agents}
         self._pending = {}
         self._skip_agent_selection = None
-        if (
-            self._state.is_terminal()
-        ):  # no registered game ends before a decision; be exact
+        # No registered game ends before its first decision, but a game that did would start
+        # with every agent terminated.
+        if self._state.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         self._select_next(after=None)
 
@@ -261,9 +261,8 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
         action_id = _adapt.as_action(action, who)
         message = _adapt.illegal_action_message(state, seat, action_id, who)
         if message is not None and self.illegal_action == "raise":
-            raise IllegalActionError(
-                message
-            )  # before any change: a failed step changes nothing
+            # Raised before anything changes: a refused step leaves the env as it was.
+            raise IllegalActionError(message)
         self._cumulative_rewards[agent] = 0.0
         if message is not None:
             self._end_for_illegal_action(agent, action_id)
