@@ -126,7 +126,7 @@ def test_full_game_matches_the_engine(name, params):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_reset_seed_reproduces_the_game_and_unseeded_reset_moves_on(name):
+def test_reset_seed_reproduces_the_game_and_unseeded_reset_continues_the_stream(name):
     def trajectory(env, seed):
         env.reset(seed=seed)
         seen = []
