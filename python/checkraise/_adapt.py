@@ -1,0 +1,168 @@
+"""Shared plumbing of the PettingZoo and Gymnasium adapters (private).
+
+Nothing here knows a game: it translates the engine's generic API (masks, observations,
+chance sampling, returns) into what the adapters need, so every registered game works
+unchanged.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from ._core import Game, IllegalActionError, State, make
+
+#: Render modes both adapters support.
+RENDER_MODES: tuple[str, ...] = ("ansi", "rgb_array")
+
+#: What an adapter may do with an illegal action.
+ILLEGAL_ACTION_MODES: tuple[str, ...] = ("raise", "terminate")
+
+#: Seeds handed to the engine (its generator takes a u64; stay inside i64 for numpy).
+_SEED_BOUND = 2**63 - 1
+
+
+def make_game(game: str | Game, params: dict[str, Any]) -> Game:
+    """The engine's game for a name (or an already made game and no parameters).
+
+    Unknown games and bad parameters raise the engine's ``UnknownGameError`` /
+    ``ParameterError`` (both ``ValueError``), which name what was wrong.
+    """
+    if isinstance(game, Game):
+        if params:
+            raise ValueError(
+                f"parameters {sorted(params)} given with an already made game {game}; "
+                "pass the game's name instead"
+            )
+        return game
+    if not isinstance(game, str):
+        raise TypeError(
+            f"game must be a name (str) or a checkraise.Game, not {type(game).__name__}"
+        )
+    return make(game, **params)
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """Returns ``render_mode`` if supported; raises ``ValueError`` naming the modes otherwise."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"unknown render_mode {render_mode!r}; supported: None, "
+            + ", ".join(repr(m) for m in RENDER_MODES)
+        )
+    return render_mode
+
+
+def check_illegal_action_mode(mode: str) -> str:
+    """Returns ``mode`` if it is one of ``ILLEGAL_ACTION_MODES``; raises ``ValueError`` otherwise."""
+    if mode not in ILLEGAL_ACTION_MODES:
+        raise ValueError(
+            f"unknown illegal_action {mode!r}; supported: "
+            + ", ".join(repr(m) for m in ILLEGAL_ACTION_MODES)
+        )
+    return mode
+
+
+def render(state: State, render_mode: str) -> str | np.ndarray:
+    """The picture of ``state`` for a supported render mode.
+
+    ``ansi`` is ``str(state)``: the whole board and every hand, like PettingZoo's classic card
+    envs (a picture for a spectator who sees everything, not an observation).
+    ``rgb_array`` is ``checkraise.render.rgb_array(state)``, imported only when used.
+    """
+    if render_mode == "ansi":
+        return str(state)
+    if render_mode == "rgb_array":
+        # Imported here: the renderer and its dependencies are needed only for pictures.
+        from . import render as _render
+
+        return _render.rgb_array(state)
+    raise ValueError(f"unknown render_mode {render_mode!r}")
+
+
+def draw_seed(rng: np.random.Generator) -> int:
+    """A seed for the engine's generator, drawn from the adapter's seeded numpy generator."""
+    return int(rng.integers(0, _SEED_BOUND, dtype=np.int64))
+
+
+def resolve_chance(state: State, rng: np.random.Generator) -> None:
+    """Applies chance outcomes (the engine's seeded sampler) until a decision or the end."""
+    while state.is_chance_node():
+        state.sample_chance(draw_seed(rng))
+
+
+def as_action(action: Any, who: str) -> int:
+    """``action`` as a Python int; anything but an integer (int, numpy integer, 0-d integer
+    array) raises ``TypeError`` naming ``who``."""
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(
+            f"{who}: action must be an integer action id, not a bool ({action!r})"
+        )
+    if isinstance(action, np.ndarray):
+        if action.shape != () or not np.issubdtype(action.dtype, np.integer):
+            raise TypeError(
+                f"{who}: action must be an integer action id, not an array of shape "
+                f"{action.shape} and dtype {action.dtype}"
+            )
+        return int(action)
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(
+            f"{who}: action must be an integer action id, not {type(action).__name__} ({action!r})"
+        ) from None
+
+
+def illegal_action_message(
+    state: State, seat: int, action: int, who: str
+) -> str | None:
+    """Why ``action`` is not legal for ``seat`` here, naming ``who``; ``None`` if it is legal."""
+    num_actions = state.get_game().num_distinct_actions()
+    if not 0 <= action < num_actions:
+        return f"{who}: action {action} is out of range; action ids are 0..{num_actions - 1}"
+    mask = state.legal_actions_mask(seat)
+    if mask[action]:
+        return None
+    try:
+        name = f" ({state.action_to_string(seat, action)})"
+    except ValueError:
+        name = ""
+    legal = np.flatnonzero(mask)
+    shown = ", ".join(str(a) for a in legal[:12]) + (", ..." if len(legal) > 12 else "")
+    return (
+        f"{who}: illegal action {action}{name} at move {state.move_number()}; "
+        f"legal actions ({len(legal)}): {shown}"
+    )
+
+
+def check_action(state: State, seat: int, action: Any, who: str) -> int:
+    """``action`` as an int if legal for ``seat``; raises ``IllegalActionError`` otherwise."""
+    action_id = as_action(action, who)
+    message = illegal_action_message(state, seat, action_id, who)
+    if message is not None:
+        raise IllegalActionError(message)
+    return action_id
+
+
+def simultaneous_seats(state: State) -> list[int]:
+    """The seats that choose at a simultaneous node (every seat: the engine gives each at least
+    one legal action there, a pass if nothing else)."""
+    seats = list(range(state.num_players()))
+    idle = [s for s in seats if not state.legal_actions(s)]
+    if idle:
+        raise RuntimeError(
+            f"seats {idle} have no legal action at a simultaneous node (move "
+            f"{state.move_number()}); the engine promises every seat one"
+        )
+    return seats
+
+
+def observation(state: State, seat: int) -> np.ndarray:
+    """Seat ``seat``'s observation tensor (float32, the game's observation shape)."""
+    return np.asarray(state.observation(seat), dtype=np.float32)
+
+
+def action_mask(state: State, seat: int) -> np.ndarray:
+    """Seat ``seat``'s legal actions as an int8 0/1 mask (all zeros when it may not act)."""
+    return state.legal_actions_mask(seat).astype(np.int8)

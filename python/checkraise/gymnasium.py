@@ -1,0 +1,261 @@
+"""Gymnasium environments: one seat of any checkraise game, the other seats played by bots.
+
+``env(game, opponent="heuristic", seat=0, **params)`` makes a ``gymnasium.Env`` in which the
+agent plays ``seat`` and every other seat is an engine bot (``checkraise.Bot``, ``"heuristic"``
+or ``"random"``). Generic over the registry: every registered game works, later ones too.
+
+- Observation: ``state.observation(seat)``, float32 of ``game.observation_shape()`` (an
+  unbounded ``Box``: the engine promises finite values but no per-entry bounds). Action space:
+  ``Discrete(game.num_distinct_actions())``.
+- ``info["action_mask"]``: the seat's legal actions as an ``np.int8`` 0/1 array (the dtype
+  ``Discrete.sample(mask=...)`` takes), in the info of ``reset`` and of every ``step`` (all
+  zeros once the episode is over). The last step's info also has ``"returns"``: every seat's
+  final return.
+- Reward: the change of the agent's return (``state.returns()[seat]``) from its action up to
+  its next decision (bots' moves and chance included), so an episode's rewards sum to the
+  agent's return.
+- Chance is resolved inside the env with the engine's sampler; bots are seeded at each reset;
+  all seeds come from the env's ``np_random``, so ``reset(seed=s)`` fixes the whole episode,
+  and ``reset()`` without a seed continues the stream.
+- Simultaneous nodes (Prediction Chess): each bot chooses for its seat from a state resampled
+  from its own information state (``state.resample_from_infostate``), so it cannot see the
+  agent's pending choice; the choices are applied together with the agent's action.
+- A game that ends before the agent has any decision (possible when other seats act first, e.g.
+  a fold) cannot be an episode; ``reset`` then plays a new game and lists the agent's returns of
+  the games it skipped in ``info["skipped_returns"]`` (present only when not empty).
+- Illegal actions, ``illegal_action=``:
+
+  * ``"raise"`` (default): ``step`` raises ``checkraise.IllegalActionError`` (a ``ValueError``)
+    naming the seat and the action; nothing changes, so the agent can try again.
+  * ``"terminate"``: the episode ends at once (``terminated=True``) with reward
+    ``illegal_reward`` (default ``game.min_utility()``, the worst result the game allows) and
+    ``info["illegal_action"]`` set to the action; the game is abandoned, not scored.
+
+  Gymnasium's ``check_env`` steps with unmasked ``action_space.sample()`` (almost always
+  illegal in these games), so it passes with ``illegal_action="terminate"``.
+- Truncation: never; every game ends by its own rules. ``step`` after the end raises
+  ``checkraise.GameOverError``; call ``reset``.
+- Render modes ``"ansi"`` (``str(state)``: the whole table, every hand shown) and
+  ``"rgb_array"`` (``checkraise.render.rgb_array(state)``); others raise ``ValueError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from . import _adapt
+from ._core import Bot, Game, GameOverError, IllegalActionError, InvalidSeatError, State
+
+__all__ = ["OPPONENTS", "CheckraiseEnv", "env"]
+
+#: How many games in a row may end before the agent's first decision before reset gives up.
+_MAX_SKIPPED_GAMES = 1000
+
+#: The bot kinds that can play the other seats.
+OPPONENTS: tuple[str, ...] = ("heuristic", "random")
+
+
+class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """One seat of a checkraise game against engine bots (see the module docstring)."""
+
+    # Gymnasium declares `metadata` an instance attribute with a class default; keep its shape.
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": list(_adapt.RENDER_MODES),
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        game: str | Game,
+        opponent: str = "heuristic",
+        seat: int = 0,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float | None = None,
+        **params: int | bool | str,
+    ) -> None:
+        """Makes the game and checks the arguments; bad ones raise ``ValueError`` saying why
+        (``UnknownGameError``, ``ParameterError``, ``InvalidSeatError`` for the engine's)."""
+        self.game = _adapt.make_game(game, params)
+        if opponent not in OPPONENTS:
+            raise ValueError(
+                f"unknown opponent {opponent!r}; one of: "
+                + ", ".join(repr(o) for o in OPPONENTS)
+            )
+        n = self.game.num_players()
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
+        if not 0 <= seat < n:
+            raise InvalidSeatError(
+                f"seat {seat} does not exist; {self.game.name} has seats 0..{n - 1}"
+            )
+        self.opponent = opponent
+        self.seat = int(seat)
+        self.render_mode = _adapt.check_render_mode(render_mode)
+        self.illegal_action = _adapt.check_illegal_action_mode(illegal_action)
+        self.illegal_reward = (
+            float(self.game.min_utility())
+            if illegal_reward is None
+            else float(illegal_reward)
+        )
+        self.observation_space = gymnasium.spaces.Box(
+            -np.inf, np.inf, self.game.observation_shape(), np.float32
+        )
+        self.action_space = gymnasium.spaces.Discrete(self.game.num_distinct_actions())
+        self._state: State | None = None
+        self._bots: dict[int, Bot] = {}
+        self._over = True
+
+    # -- engine plumbing ---------------------------------------------------------------------
+
+    def _live_state(self) -> State:
+        if self._state is None:
+            raise RuntimeError("call reset() before using the env")
+        return self._state
+
+    def engine_state(self) -> State:
+        """A copy of the engine's state (everything, hidden cards included: for tests and
+        spectators, not for the agent)."""
+        return self._live_state().clone()
+
+    def _agent_acts(self, state: State) -> bool:
+        player = state.current_player()
+        return player == self.seat or (
+            state.is_simultaneous_node() and bool(state.legal_actions(self.seat))
+        )
+
+    def _bot_action(self, state: State, seat: int) -> int:
+        if state.is_simultaneous_node():
+            # Only what the bot's seat knows: others' pending choices are resampled away.
+            view = state.resample_from_infostate(seat, _adapt.draw_seed(self.np_random))
+            return self._bots[seat].act(view, seat)
+        return self._bots[seat].act(state, seat)
+
+    def _advance(self, state: State) -> None:
+        """Resolves chance and plays the bots until the agent decides or the game ends."""
+        while True:
+            _adapt.resolve_chance(state, self.np_random)
+            if state.is_terminal() or self._agent_acts(state):
+                return
+            if (
+                state.is_simultaneous_node()
+            ):  # the agent's seat has nothing to choose here
+                seats = _adapt.simultaneous_seats(state)
+                state.apply_actions([self._bot_action(state, s) for s in seats])
+            else:
+                state.apply_action(self._bot_action(state, state.current_player()))
+
+    def _info(self, state: State) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": _adapt.action_mask(state, self.seat)}
+        if state.is_terminal():
+            info["returns"] = [float(r) for r in state.returns()]
+        return info
+
+    # -- Gymnasium API -----------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Starts a new game and plays up to the agent's first decision."""
+        super().reset(seed=seed)
+        skipped: list[float] = []
+        while True:
+            self._bots = {
+                s: Bot(self.game, self.opponent, _adapt.draw_seed(self.np_random))
+                for s in range(self.game.num_players())
+                if s != self.seat
+            }
+            state = self.game.new_initial_state()
+            self._advance(state)
+            if not state.is_terminal():
+                break
+            skipped.append(float(state.returns()[self.seat]))
+            if len(skipped) >= _MAX_SKIPPED_GAMES:
+                raise RuntimeError(
+                    f"{len(skipped)} games of {self.game} in a row ended before seat "
+                    f"{self.seat} had a decision; this seat never gets to play"
+                )
+        self._state = state
+        self._over = False
+        info = self._info(state)
+        if skipped:
+            info["skipped_returns"] = skipped
+        return _adapt.observation(state, self.seat), info
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Plays the agent's action, then the bots and chance up to its next decision."""
+        state = self._live_state()
+        if self._over:
+            raise GameOverError("the episode is over; call reset()")
+        who = f"seat {self.seat}"
+        action_id = _adapt.as_action(action, who)
+        message = _adapt.illegal_action_message(state, self.seat, action_id, who)
+        if message is not None:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(message)
+            self._over = True
+            info = self._info(state)
+            info["action_mask"] = np.zeros_like(info["action_mask"])
+            info["illegal_action"] = action_id
+            return (
+                _adapt.observation(state, self.seat),
+                self.illegal_reward,
+                True,
+                False,
+                info,
+            )
+        before = float(state.returns()[self.seat])
+        if state.is_simultaneous_node():
+            joint = [
+                action_id if s == self.seat else self._bot_action(state, s)
+                for s in _adapt.simultaneous_seats(state)
+            ]
+            state.apply_actions(joint)
+        else:
+            state.apply_action(action_id)
+        self._advance(state)
+        reward = float(state.returns()[self.seat]) - before
+        terminated = state.is_terminal()
+        self._over = terminated
+        return (
+            _adapt.observation(state, self.seat),
+            reward,
+            terminated,
+            False,
+            self._info(state),
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """The agent's legal actions as a bool mask (the name sb3-contrib's MaskablePPO reads)."""
+        if self._over:
+            return np.zeros(self.game.num_distinct_actions(), dtype=bool)
+        return self._live_state().legal_actions_mask(self.seat)
+
+    def render(self) -> str | np.ndarray | None:
+        """The current table in ``render_mode``; ``None`` (with a warning) without one."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() called without a render_mode; make the env with "
+                "render_mode='ansi' or 'rgb_array'"
+            )
+            return None
+        return _adapt.render(self._live_state(), self.render_mode)
+
+
+def env(
+    game: str | Game,
+    opponent: str = "heuristic",
+    seat: int = 0,
+    render_mode: str | None = None,
+    illegal_action: str = "raise",
+    illegal_reward: float | None = None,
+    **params: int | bool | str,
+) -> CheckraiseEnv:
+    """A Gymnasium env: ``seat`` of ``game`` against ``opponent`` bots, e.g.
+    ``env("pokeros", opponent="random", players=3)``. See the module docstring."""
+    return CheckraiseEnv(
+        game, opponent, seat, render_mode, illegal_action, illegal_reward, **params
+    )

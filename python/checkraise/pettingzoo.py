@@ -1,0 +1,449 @@
+"""PettingZoo environments for every checkraise game.
+
+``env(game, **params)`` is an AEC env (agents act one at a time) for every registered game;
+``parallel_env(game, **params)`` is a parallel env for games whose dynamics are simultaneous
+(Prediction Chess). Both are generic over the engine's registry: a game registered later works
+with no change here.
+
+- Agents are ``"player_0"`` .. ``"player_{n-1}"``, seat order.
+- Observations are dicts ``{"observation": float32 array of game.observation_shape(),
+  "action_mask": int8 0/1 array of num_distinct_actions}``, built from
+  ``state.observation(seat)`` and ``state.legal_actions_mask(seat)``: only what that seat may
+  know. The mask is all zeros when the agent may not act (and at the end).
+- Chance is resolved inside the env by the engine's sampler with seeds drawn from a numpy
+  generator seeded by ``reset(seed=...)``; a seeded reset also seeds every agent's spaces
+  (``seed + i`` for agent i), so a seeded run is reproducible.
+- Rewards are the engine's: an agent's reward for a step is the change of its return
+  (``state.returns()``) over the step and the chance events after it, i.e. the sum of the
+  engine's per-step ``state.rewards()``. ``last()`` gives the reward accumulated since the
+  agent last acted (``_cumulative_rewards``).
+- Terminations: every agent when the game ends. Truncations: never (every game ends by its own
+  rules within ``game.max_game_length()`` actions).
+- Simultaneous nodes in the AEC env: the agents choose one after the other in seat order; the
+  choices stay pending in the env (never in the engine state, so no observation can show
+  another agent's pending choice) and are applied together with ``state.apply_actions`` once
+  every agent has chosen.
+- Illegal actions: with ``illegal_action="raise"`` (the default) ``step`` raises
+  ``checkraise.IllegalActionError`` (a ``ValueError``) naming the agent, its seat and the action,
+  and nothing changes; a non-integer action raises ``TypeError``. With
+  ``illegal_action="terminate"`` (PettingZoo's ``TerminateIllegalWrapper`` convention) an
+  illegal action ends the game at once: the offender is rewarded ``illegal_reward`` (default
+  ``game.min_utility()``), every other agent 0, all agents are terminated and the offender's
+  info has ``"illegal_action"`` set to the action.
+- A terminated agent must be stepped with ``None`` (PettingZoo's rule); anything else raises
+  ``ValueError``.
+- Render modes: ``"ansi"`` returns ``str(state)``, the whole table as text (every hand shown,
+  like PettingZoo's classic card envs: a spectator's picture, not an agent's observation);
+  ``"rgb_array"`` returns ``checkraise.render.rgb_array(state)``, an (H, W, 3) uint8 array.
+  An unknown mode raises ``ValueError`` at construction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
+
+from . import _adapt
+from ._core import Game, GameOverError, IllegalActionError, State
+
+__all__ = ["ParallelRawEnv", "RawEnv", "env", "parallel_env", "raw_env"]
+
+
+def _agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+class _Table:
+    """What the AEC and parallel envs share: the game, spaces, seeding and rendering."""
+
+    game: Game
+    possible_agents: list[str]
+    observation_spaces: dict[str, gymnasium.spaces.Dict]
+    action_spaces: dict[str, gymnasium.spaces.Discrete]
+    render_mode: str | None
+
+    def _setup(
+        self,
+        game: str | Game,
+        render_mode: str | None,
+        illegal_action: str,
+        illegal_reward: float | None,
+        params: dict[str, Any],
+    ) -> None:
+        self.game = _adapt.make_game(game, params)
+        self.render_mode = _adapt.check_render_mode(render_mode)
+        self.illegal_action = _adapt.check_illegal_action_mode(illegal_action)
+        self.illegal_reward = (
+            float(self.game.min_utility())
+            if illegal_reward is None
+            else float(illegal_reward)
+        )
+        n = self.game.num_players()
+        self.possible_agents = [_agent_name(s) for s in range(n)]
+        self._seats = {agent: s for s, agent in enumerate(self.possible_agents)}
+        num_actions = self.game.num_distinct_actions()
+        # The engine promises finite observations but publishes no per-entry bounds (scores are
+        # scaled counts that can pass 1), so the box is unbounded. Each agent gets its own space
+        # objects, so seeding one agent's spaces leaves the others' alone.
+        self.observation_spaces = {
+            agent: gymnasium.spaces.Dict(
+                {
+                    "observation": gymnasium.spaces.Box(
+                        -np.inf, np.inf, self.game.observation_shape(), np.float32
+                    ),
+                    "action_mask": gymnasium.spaces.Box(0, 1, (num_actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: gymnasium.spaces.Discrete(num_actions)
+            for agent in self.possible_agents
+        }
+        self.metadata = {
+            "name": f"checkraise_{self.game.name}_v0",
+            "render_modes": list(_adapt.RENDER_MODES),
+            "render_fps": 1,
+            "is_parallelizable": self.game.info["dynamics"] == "simultaneous",
+        }
+        self._np_random: np.random.Generator | None = None
+        self._state: State | None = None
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
+        """The agent's observation space (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
+        """The agent's action space, ``Discrete(num_distinct_actions)`` (the same object)."""
+        return self.action_spaces[agent]
+
+    def _reseed(self, seed: int | None) -> None:
+        """Seeds the chance generator (and the spaces) from ``seed``; without a seed, keeps
+        the generator running (a fresh one from entropy on the very first reset)."""
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+            for i, agent in enumerate(self.possible_agents):
+                self.action_spaces[agent].seed(seed + i)
+                self.observation_spaces[agent].seed(seed + i)
+        elif self._np_random is None:
+            self._np_random, _ = seeding.np_random()
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator the env draws chance seeds from."""
+        if self._np_random is None:
+            self._np_random, _ = seeding.np_random()
+        return self._np_random
+
+    def _live_state(self) -> State:
+        if self._state is None:
+            raise RuntimeError("call reset() before using the env")
+        return self._state
+
+    def engine_state(self) -> State:
+        """A copy of the engine's state (everything, hidden cards included: for tests and
+        spectators, not for agents)."""
+        return self._live_state().clone()
+
+    def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
+        state = self._live_state()
+        return {
+            "observation": _adapt.observation(state, seat),
+            "action_mask": _adapt.action_mask(state, seat),
+        }
+
+    def render(self) -> str | np.ndarray | None:
+        """The current table in ``render_mode`` (see the module docstring); ``None`` (with a
+        warning) when the env was made without a render mode."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() called without a render_mode; make the env with "
+                "render_mode='ansi' or 'rgb_array'"
+            )
+            return None
+        return _adapt.render(self._live_state(), self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _returns(self) -> list[float]:
+        return [float(r) for r in self._live_state().returns()]
+
+
+class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
+    """The AEC env of one checkraise game (see the module docstring for the conventions)."""
+
+    def __init__(
+        self,
+        game: str | Game,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float | None = None,
+        **params: int | bool | str,
+    ) -> None:
+        """Makes the game (``checkraise.make(game, **params)``; bad names or parameters raise
+        ``ValueError``); call ``reset`` before playing."""
+        super().__init__()
+        self._setup(game, render_mode, illegal_action, illegal_reward, params)
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self._pending: dict[int, int] = {}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> None:
+        """Starts a new game; ``seed`` makes it (chance, spaces) reproducible."""
+        self._reseed(seed)
+        self._state = self.game.new_initial_state()
+        _adapt.resolve_chance(self._state, self.np_random)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._pending = {}
+        self._skip_agent_selection = None
+        # No registered game ends before its first decision, but a game that did would start
+        # with every agent terminated.
+        if self._state.is_terminal():
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._select_next(after=None)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation and action mask: only what its seat may know (pending
+        simultaneous choices of others are never in it)."""
+        return self._observe_seat(self._seats[agent])
+
+    def _select_next(self, after: int | None) -> None:
+        """Points ``agent_selection`` at the next agent to act (the next in seat order after
+        ``after`` once the game is over)."""
+        state = self._live_state()
+        player = state.current_player()
+        if player >= 0:
+            self.agent_selection = _agent_name(player)
+        elif state.is_simultaneous_node():
+            waiting = [
+                s for s in _adapt.simultaneous_seats(state) if s not in self._pending
+            ]
+            self.agent_selection = _agent_name(waiting[0])
+        elif state.is_terminal():
+            self._select_after_end(0 if after is None else after)
+        else:  # chance is always resolved before we get here
+            raise RuntimeError(f"unexpected node {player} after resolving chance")
+
+    def step(self, action: Any) -> None:
+        """Acts for ``agent_selection``: a terminated agent must pass ``None``; a live one a
+        legal action id (see the module docstring for illegal actions)."""
+        if not self.agents:
+            raise GameOverError(
+                "the game is over and every agent has left; call reset()"
+            )
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(
+                f"{agent} is alive and must act; None is only for a finished agent"
+            )
+        state = self._live_state()
+        seat = self._seats[agent]
+        who = f"{agent} (seat {seat})"
+        action_id = _adapt.as_action(action, who)
+        message = _adapt.illegal_action_message(state, seat, action_id, who)
+        if message is not None and self.illegal_action == "raise":
+            # Raised before anything changes: a refused step leaves the env as it was.
+            raise IllegalActionError(message)
+        self._cumulative_rewards[agent] = 0.0
+        if message is not None:
+            self._end_for_illegal_action(agent, action_id)
+            return
+        before = self._returns()
+        if state.is_simultaneous_node():
+            self._pending[seat] = action_id
+            if len(self._pending) < state.num_players():
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._select_next(after=seat)
+                return
+            state.apply_actions([self._pending[s] for s in range(state.num_players())])
+            self._pending = {}
+        else:
+            state.apply_action(action_id)
+        _adapt.resolve_chance(state, self.np_random)
+        after = self._returns()
+        self.rewards = {
+            a: after[self._seats[a]] - before[self._seats[a]] for a in self.agents
+        }
+        self._accumulate_rewards()
+        if state.is_terminal():
+            for a in self.agents:
+                self.terminations[a] = True
+        self._select_next(after=seat)
+
+    def _end_for_illegal_action(self, agent: str, action: int) -> None:
+        self._pending = {}
+        self.rewards = {
+            a: (self.illegal_reward if a == agent else 0.0) for a in self.agents
+        }
+        self._accumulate_rewards()
+        self.infos[agent] = {"illegal_action": action}
+        for a in self.agents:
+            self.terminations[a] = True
+        self._select_after_end(self._seats[agent])
+
+    def _select_after_end(self, seat: int) -> None:
+        """After the end every agent is terminated; they leave (stepping None) in seat order,
+        starting after ``seat``."""
+        self.agent_selection = _agent_name((seat + 1) % len(self.possible_agents))
+
+
+class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
+    """The parallel env of a game whose dynamics are simultaneous (Prediction Chess).
+
+    Every live agent passes an action each step. At a simultaneous node they are applied
+    together; at a sequential node (if such a game has one) only the acting agent's action is
+    read and the others' (their masks are all zeros) are ignored.
+    """
+
+    def __init__(
+        self,
+        game: str | Game,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float | None = None,
+        **params: int | bool | str,
+    ) -> None:
+        """Makes the game; a game whose dynamics are sequential raises ``ValueError``."""
+        self._setup(game, render_mode, illegal_action, illegal_reward, params)
+        if self.game.info["dynamics"] != "simultaneous":
+            raise ValueError(
+                f"{self.game.name} is a sequential game (dynamics "
+                f"{self.game.info['dynamics']!r}); the parallel env is for simultaneous games: "
+                f"use checkraise.pettingzoo.env({self.game.name!r}) for the AEC env"
+            )
+        self.agents: list[str] = []
+
+    def _observations(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
+        return {agent: self._observe_seat(self._seats[agent]) for agent in agents}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        """Starts a new game; returns every agent's observation and an empty info."""
+        self._reseed(seed)
+        self._state = self.game.new_initial_state()
+        _adapt.resolve_chance(self._state, self.np_random)
+        self.agents = list(self.possible_agents)
+        return self._observations(self.agents), {agent: {} for agent in self.agents}
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Applies one action per live agent; returns observations, rewards, terminations,
+        truncations and infos of the agents that were live."""
+        if not self.agents:
+            raise GameOverError("the game is over; call reset()")
+        state = self._live_state()
+        unknown = sorted(set(actions) - set(self.agents))
+        if unknown:
+            raise ValueError(f"actions for agents that are not playing: {unknown}")
+        if state.is_simultaneous_node():
+            seats = _adapt.simultaneous_seats(state)
+        else:
+            seats = [state.current_player()]
+        missing = [_agent_name(s) for s in seats if _agent_name(s) not in actions]
+        if missing:
+            raise ValueError(f"no action for {missing}; every live agent must act")
+        chosen: dict[int, int] = {}
+        offenders: dict[str, int] = {}
+        for seat in seats:
+            agent = _agent_name(seat)
+            who = f"{agent} (seat {seat})"
+            action_id = _adapt.as_action(actions[agent], who)
+            message = _adapt.illegal_action_message(state, seat, action_id, who)
+            if message is not None:
+                if self.illegal_action == "raise":
+                    raise IllegalActionError(message)
+                offenders[agent] = action_id
+            chosen[seat] = action_id
+        live = list(self.agents)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in live}
+        if offenders:
+            rewards = {
+                a: (self.illegal_reward if a in offenders else 0.0) for a in live
+            }
+            for agent, action_id in offenders.items():
+                infos[agent] = {"illegal_action": action_id}
+            terminated = True
+        else:
+            before = self._returns()
+            if state.is_simultaneous_node():
+                state.apply_actions([chosen[s] for s in range(state.num_players())])
+            else:
+                state.apply_action(chosen[seats[0]])
+            _adapt.resolve_chance(state, self.np_random)
+            after = self._returns()
+            rewards = {a: after[self._seats[a]] - before[self._seats[a]] for a in live}
+            terminated = state.is_terminal()
+        observations = self._observations(live)
+        terminations = dict.fromkeys(live, terminated)
+        truncations = dict.fromkeys(live, False)
+        if terminated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+
+def raw_env(
+    game: str | Game,
+    render_mode: str | None = None,
+    illegal_action: str = "raise",
+    illegal_reward: float | None = None,
+    **params: int | bool | str,
+) -> RawEnv:
+    """The AEC env of ``game`` (PettingZoo's ``raw_env`` name; the same as ``env``)."""
+    return RawEnv(game, render_mode, illegal_action, illegal_reward, **params)
+
+
+def env(
+    game: str | Game,
+    render_mode: str | None = None,
+    illegal_action: str = "raise",
+    illegal_reward: float | None = None,
+    **params: int | bool | str,
+) -> RawEnv:
+    """The AEC env of any registered game, e.g. ``env("pokeros", players=3)``.
+
+    ``render_mode``: ``None``, ``"ansi"`` or ``"rgb_array"``. ``illegal_action``: ``"raise"``
+    (default) or ``"terminate"``; ``illegal_reward`` is the offender's reward in the latter
+    (default ``game.min_utility()``). Other keyword arguments are the game's parameters.
+    """
+    return RawEnv(game, render_mode, illegal_action, illegal_reward, **params)
+
+
+def parallel_env(
+    game: str | Game,
+    render_mode: str | None = None,
+    illegal_action: str = "raise",
+    illegal_reward: float | None = None,
+    **params: int | bool | str,
+) -> ParallelRawEnv:
+    """The parallel env of a simultaneous game, e.g. ``parallel_env("prediction_chess")``.
+
+    Sequential games raise ``ValueError`` (use ``env``). Arguments as for ``env``.
+    """
+    return ParallelRawEnv(game, render_mode, illegal_action, illegal_reward, **params)

@@ -1,0 +1,325 @@
+"""checkraise.gymnasium: one seat of every registered game against the engine's bots.
+
+Driven by the registry (`cr.game_names()` / `cr.games()` facts): a game registered later is
+covered with no change here.
+"""
+
+import warnings
+
+import checkraise as cr
+import gymnasium
+import numpy as np
+import pytest
+from checkraise import gymnasium as cg
+from gymnasium.utils.env_checker import check_env
+
+FACTS = {entry["name"]: entry for entry in cr.games()}
+GAMES = cr.game_names()
+SIMULTANEOUS = [g for g in GAMES if FACTS[g]["dynamics"] == "simultaneous"]
+OPPONENTS = ["heuristic", "random"]
+
+
+def play_episode(env, seed, check=None):
+    """Plays one episode with random legal actions; returns (rewards, last info)."""
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    rewards = []
+    terminated = False
+    while not terminated:
+        if check:
+            check(env, obs, info)
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert truncated is False
+        rewards.append(reward)
+    if check:
+        check(env, obs, info)
+    return rewards, info
+
+
+def check_against_engine(env, obs, info):
+    """The agent sees exactly its seat's engine observation and mask."""
+    state = env.engine_state()
+    assert not state.is_chance_node()
+    assert obs.dtype == np.float32 and obs in env.observation_space
+    np.testing.assert_array_equal(obs, state.observation(env.seat))
+    assert info["action_mask"].dtype == np.int8
+    np.testing.assert_array_equal(
+        info["action_mask"], state.legal_actions_mask(env.seat)
+    )
+    if not state.is_terminal():
+        assert state.current_player() in (env.seat, -2)
+        assert info["action_mask"].any()
+
+
+# ---------------------------------------------------------------------------------------------
+# Gymnasium's checker
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("render_mode", [None, "ansi"])
+def test_check_env_with_terminate_mode(name, render_mode):
+    with warnings.catch_warnings():
+        # Unbounded Box (the engine publishes no per-entry bounds) and no registry spec.
+        warnings.filterwarnings("ignore", message=".*infinity")
+        warnings.filterwarnings("ignore", message=".*spec")
+        check_env(cg.env(name, illegal_action="terminate", render_mode=render_mode))
+
+
+def test_check_env_in_the_default_raise_mode_refuses_exactly_the_illegal_samples():
+    """check_env steps with unmasked samples. In the default mode a step raises
+    IllegalActionError exactly when the sample is illegal (as documented), which fails the
+    checker in games where most actions are illegal at most decisions. Seeding the action
+    space first makes each checker run deterministic."""
+    refused = []
+    for name in GAMES:
+        env = cg.env(name)
+        env.action_space.seed(0)
+        tried = []
+        step = env.step
+
+        def recording_step(action, env=env, tried=tried, step=step):
+            legal = bool(env.engine_state().legal_actions_mask(env.seat)[int(action)])
+            tried.append(legal)
+            return step(action)
+
+        env.step = recording_step
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                check_env(env)
+            except cr.IllegalActionError:
+                assert tried[-1] is False and all(tried[:-1])
+                refused.append(name)
+            else:
+                assert all(tried)
+    assert refused, "no game refused an unmasked sample"
+
+
+# ---------------------------------------------------------------------------------------------
+# Episodes
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("opponent", OPPONENTS)
+def test_episode_against_each_opponent(name, opponent):
+    n = cr.make(name).num_players()
+    for seat in (0, n - 1):
+        env = cg.env(name, opponent=opponent, seat=seat)
+        assert env.observation_space.shape == env.game.observation_shape()
+        assert env.action_space.n == env.game.num_distinct_actions()
+        rewards, info = play_episode(env, seed=seat + 10, check=check_against_engine)
+        final = env.engine_state()
+        assert final.is_terminal()
+        assert info["returns"] == pytest.approx(final.returns())
+        assert sum(rewards) == pytest.approx(final.returns()[seat])
+        assert not info["action_mask"].any()
+        with pytest.raises(cr.GameOverError, match="reset"):
+            env.step(0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_seeded_reset_fixes_the_episode(name):
+    def run(seed):
+        env = cg.env(name, opponent="random", seat=1)
+        rewards, _ = play_episode(env, seed)
+        return rewards, env.engine_state().serialize()
+
+    assert run(21) == run(21)
+    env = cg.env(name)
+    env.reset(seed=21)
+    first = env.engine_state().serialize()
+    env.reset()  # continues the seeded stream
+    assert env.engine_state().serialize() != first or env.engine_state().history() == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_opponents_differ(name):
+    """The opponent argument really chooses the bot: the heuristic and the random bot play
+    differently over a few seeded episodes (same agent actions, same seeds)."""
+
+    def histories(opponent):
+        env = cg.env(name, opponent=opponent, seat=0)
+        out = []
+        for seed in range(3):
+            play_episode(env, seed)
+            out.append(env.engine_state().history())
+        return out
+
+    assert histories("heuristic") != histories("random")
+
+
+def test_a_game_over_before_the_agent_acts_is_skipped_and_reported():
+    """Generic: find, for some game and seat, a seed where the game ended before the agent's
+    first decision; reset must still hand the agent a decision and report the skipped game."""
+    for name in GAMES:
+        n = cr.make(name).num_players()
+        for seat in range(1, n):
+            env = cg.env(name, opponent="random", seat=seat)
+            for seed in range(60):
+                _, info = env.reset(seed=seed)
+                if "skipped_returns" in info:
+                    assert not env.engine_state().is_terminal()
+                    assert info["action_mask"].any()
+                    assert all(isinstance(r, float) for r in info["skipped_returns"])
+                    return
+    pytest.skip(
+        "no registered game ends before a later seat's first decision in 60 seeds"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Simultaneous nodes
+
+
+class SpyBot:
+    """Stands in for a bot and reports the whole state it was given, as a bot that cheats
+    could read it."""
+
+    def act(self, state, seat):
+        return state.serialize()
+
+
+@pytest.mark.parametrize("name", SIMULTANEOUS)
+@pytest.mark.parametrize("opponent", OPPONENTS)
+def test_bots_do_not_see_the_agents_pending_choice(name, opponent):
+    """At a simultaneous node a bot decides from its own seat's information: states that differ
+    only in the agent's earlier choice, which the bot's seat has not seen (its information
+    state is the same), get the same bot choice from the same seeds."""
+    env = cg.env(name, opponent=opponent, seat=0)
+    env.reset(seed=0)
+    game = env.game
+    bot_seat = 1
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    checked = 0
+    while not state.is_terminal() and checked < 5:
+        assert state.is_simultaneous_node()
+        reply = int(rng.choice(state.legal_actions(bot_seat)))
+        variants = {}
+        for choice in state.legal_actions(0):
+            after = state.clone()
+            after.apply_actions([choice, reply] + [0] * (game.num_players() - 2))
+            if after.is_simultaneous_node():
+                variants.setdefault(
+                    after.information_state_string(bot_seat), []
+                ).append(after)
+        hidden = max(variants.values(), key=len)
+        if len(hidden) >= 2:
+            picks, shown = set(), set()
+            for variant in hidden[:6]:
+                env.np_random = np.random.default_rng(99)
+                env._bots[bot_seat] = cr.Bot(game, opponent, seed=5)
+                picks.add(env._bot_action(variant, bot_seat))
+                env.np_random = np.random.default_rng(99)
+                env._bots[bot_seat] = SpyBot()
+                shown.add(env._bot_action(variant, bot_seat))
+            assert len(picks) == 1, (
+                f"the bot's choice depends on the agent's hidden choice: {picks}"
+            )
+            assert len(shown) == 1, "the bot was shown the agent's hidden choice"
+            checked += 1
+        state.apply_actions(
+            [int(rng.choice(state.legal_actions(s))) for s in range(game.num_players())]
+        )
+    assert checked > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Illegal actions and bad arguments
+
+
+def reset_to_a_choice_with_illegal_actions(env, seed=0):
+    """Resets and plays legal moves until the agent has an illegal action to try."""
+    _, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while info["action_mask"].all():
+        _, _, terminated, _, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
+        assert not terminated
+    return info
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_default_mode_raises_and_changes_nothing(name):
+    env = cg.env(name)
+    info = reset_to_a_choice_with_illegal_actions(env)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.engine_state().serialize()
+    with pytest.raises(cr.IllegalActionError, match=rf"seat 0: illegal action {bad}\b"):
+        env.step(bad)
+    with pytest.raises(cr.IllegalActionError, match="out of range"):
+        env.step(env.action_space.n)
+    with pytest.raises(TypeError, match="integer"):
+        env.step("e2e4")
+    assert env.engine_state().serialize() == before
+    env.step(np.int64(np.flatnonzero(info["action_mask"])[0]))  # numpy ints are fine
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_terminate_mode_ends_the_episode_with_the_penalty(name):
+    env = cg.env(name, illegal_action="terminate")
+    info = reset_to_a_choice_with_illegal_actions(env)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = env.step(bad)
+    assert terminated and not truncated
+    assert reward == env.game.min_utility()
+    assert info["illegal_action"] == bad and not info["action_mask"].any()
+    with pytest.raises(cr.GameOverError):
+        env.step(0)
+    env = cg.env(name, illegal_action="terminate", illegal_reward=-3.5)
+    info = reset_to_a_choice_with_illegal_actions(env)
+    assert env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))[1] == -3.5
+
+
+def test_bad_arguments():
+    name = GAMES[0]
+    n = cr.make(name).num_players()
+    with pytest.raises(ValueError, match="unknown opponent 'perfect'"):
+        cg.env(name, opponent="perfect")
+    with pytest.raises(cr.InvalidSeatError, match=rf"seat {n} does not exist"):
+        cg.env(name, seat=n)
+    with pytest.raises(cr.InvalidSeatError, match="seat -1"):
+        cg.env(name, seat=-1)
+    with pytest.raises(TypeError, match="seat"):
+        cg.env(name, seat="0")
+    with pytest.raises(cr.UnknownGameError):
+        cg.env("no_such_game")
+    with pytest.raises(cr.ParameterError):
+        cg.env(name, no_such_parameter=1)
+    with pytest.raises(ValueError, match="render_mode"):
+        cg.env(name, render_mode="human")
+    with pytest.raises(ValueError, match="illegal_action"):
+        cg.env(name, illegal_action="ignore")
+    with pytest.raises(RuntimeError, match="reset"):
+        cg.env(name).step(0)
+
+
+def test_is_a_gymnasium_env_and_accepts_a_made_game():
+    game = cr.make(GAMES[0])
+    env = cg.env(game, opponent="random")
+    assert isinstance(env, gymnasium.Env) and env.game == game
+    with pytest.raises(ValueError, match="already made game"):
+        cg.env(game, players=2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_render_ansi(name):
+    env = cg.env(name, render_mode="ansi")
+    env.reset(seed=0)
+    assert env.render() == str(env.engine_state())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_render_rgb_array(name):
+    pytest.importorskip("checkraise.render")
+    env = cg.env(name, render_mode="rgb_array")
+    env.reset(seed=0)
+    picture = env.render()
+    assert isinstance(picture, np.ndarray) and picture.dtype == np.uint8
+    assert picture.ndim == 3 and picture.shape[2] == 3
