@@ -181,6 +181,10 @@ class CheckraiseGame(pyspiel.Game):
         self.engine_game = engine_game
         """The wrapped ``checkraise.Game``."""
 
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """Pickles as the name and the parameters (pyspiel's own pickling drops attributes)."""
+        return (_load_pickled_game, (self.game_name, dict(self.get_parameters())))
+
     def new_initial_state(self) -> CheckraiseState:
         """The state before anything happened; chance nodes stay explicit."""
         return CheckraiseState(self, self.engine_game.new_initial_state())
@@ -311,6 +315,10 @@ class CheckraiseState(pyspiel.State):
             )
         return sample
 
+    def __reduce__(self) -> tuple[Any, tuple[CheckraiseGame, str]]:
+        """Pickles as the game and ``serialize()`` (the game by name and parameters)."""
+        return (_load_pickled_state, (self.get_game(), self.serialize()))
+
     def __str__(self) -> str:
         """The board and hands as text (the engine's ``str(state)``)."""
         return str(self.engine_state)
@@ -351,6 +359,17 @@ class CheckraiseObserver:
         if self.perfect_recall:
             return state.engine_state.information_state_string(player)
         return state.engine_state.observation_string(player)
+
+
+def _load_pickled_game(name: str, params: dict[str, Any]) -> CheckraiseGame:
+    """Loads a pickled game back through pyspiel (the inverse of ``CheckraiseGame.__reduce__``)."""
+    register()
+    return pyspiel.load_game(pyspiel_name(name), params)
+
+
+def _load_pickled_state(game: CheckraiseGame, text: str) -> CheckraiseState:
+    """Reads a pickled state back (the inverse of ``CheckraiseState.__reduce__``)."""
+    return game.deserialize_state(text)
 
 
 def _game_class(name: str) -> type[CheckraiseGame]:
