@@ -18,10 +18,13 @@ Everything is built from ``checkraise.games()`` (facts and parameter schemas) an
 What the adapter provides, per OpenSpiel's ``GameType``: information-state strings, observation
 strings and observation tensors, all from the engine. It does not provide information-state
 tensors (``provides_information_state_tensor=False``): the engine has none, and a tensor built
-here would be either game logic outside the engine or an unbounded stack of observations. Use
-the observation tensor (e.g. ``rl_environment.Environment(game,
-observation_type=ObservationType.OBSERVATION)``) or the information-state string (CFR-family
-algorithms key their tables on it).
+here would be either game logic outside the engine or a stack of the seat's observation at
+every step up to ``max_game_length()`` (megabytes per tensor). Use the observation tensor
+(``rl_environment.Environment(game)`` picks it because of that flag) or the information-state
+string (CFR-family algorithms and IS-MCTS key their tables on it).
+
+``rewards()`` follows OpenSpiel: a seat's rewards since the previous decision, chance outcomes
+after it included, so rewards read at decision nodes add up to ``returns()``.
 """
 
 from __future__ import annotations
