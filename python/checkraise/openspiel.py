@@ -34,7 +34,13 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "checkraise.openspiel needs OpenSpiel's pyspiel: pip install open-spiel"
+    ) from error
 
 from . import _core
 from .types import GameEntry, ParameterSchema
@@ -77,8 +83,8 @@ _REWARD_MODEL = {
     "rewards": pyspiel.GameType.RewardModel.REWARDS,
 }
 
-# checkraise name -> the pyspiel GameType registered for it (this process).
-_registered: dict[str, pyspiel.GameType] = {}
+# checkraise name -> its CheckraiseGame subclass, for every game registered in this process.
+_registered: dict[str, type[CheckraiseGame]] = {}
 
 
 def pyspiel_name(name: str) -> str:
@@ -378,8 +384,10 @@ def _load_pickled_state(game: CheckraiseGame, text: str) -> CheckraiseState:
 def _game_class(name: str) -> type[CheckraiseGame]:
     """The ``CheckraiseGame`` subclass for checkraise game ``name``, a module attribute.
 
-    pyspiel keeps the class it is given for as long as the process lives, and pickle finds
-    the class by name, so each game gets a real class here rather than a closure.
+    pyspiel holds the factory it is given until after the interpreter has shut down and
+    releases it then without the GIL, which crashes the process if that was the last
+    reference. A class stays referenced (by this module and its own reference cycles), a
+    closure would not; and pickle finds a module-level class by name.
     """
     class_name = "CheckraiseGame_" + name
     game_class = type(
@@ -407,11 +415,10 @@ def register() -> list[str]:
         name = entry["name"]
         if name in _registered:
             continue
-        spiel_type = game_type(entry)
         game_class = _game_class(name)
-        if spiel_type.short_name not in known:
-            pyspiel.register_game(spiel_type, game_class)
-        _registered[name] = spiel_type
+        if pyspiel_name(name) not in known:
+            pyspiel.register_game(game_type(entry), game_class)
+        _registered[name] = game_class
     return [pyspiel_name(name) for name in _registered]
 
 
