@@ -178,6 +178,22 @@ def test_parameters_as_a_dict_or_a_string():
     assert str(co.load_game("pokeros", players=2)) == "checkraise_pokeros()"
 
 
+def test_games_and_states_pickle_by_parameters_even_when_strings_cannot_carry_them():
+    # OpenSpiel's game strings cannot quote "=", so this game's str() does not load back...
+    game = co.load_game("poker_chess", piece_values="k=100 q=8")
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter"):
+        pyspiel.load_game(str(game))
+    # ...but pickling goes by name and parameters, not through that string.
+    again = pickle.loads(pickle.dumps(game))
+    assert type(again) is type(game) and again.engine_game == game.engine_game
+    state = game.new_initial_state()
+    random_playout_steps(state, 20, random.Random(2))
+    restored = pickle.loads(pickle.dumps(state))
+    assert restored.history() == state.history()
+    assert restored.engine_state.serialize() == state.engine_state.serialize()
+    assert restored.get_game().engine_game == game.engine_game
+
+
 def test_bad_parameters_raise_clear_errors():
     with pytest.raises(ValueError, match=r"players.*cannot be '9'.*from 2 to 4"):
         pyspiel.load_game("checkraise_pokeros", {"players": 9})
