@@ -87,6 +87,46 @@ def test_copy_true_returns_fresh_arrays():
         np.testing.assert_array_equal(a, b)
 
 
+def test_shared_arrays_are_read_only_and_masks_stay_exact():
+    venv = cr.VectorEnv("poker_chess", 8, seed=2)
+    obs, info = venv.reset()
+    arrays = [obs, info["legal_mask"], info["current_player"], venv.rewards]
+    arrays += [venv.terminated, venv.truncated, venv.observations, venv.legal_masks]
+    for array in arrays:
+        assert not array.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 0
+    # Masks rewritten entry by entry stay equal to the engine's over many steps and resets.
+    rng = np.random.default_rng(5)
+    for step in range(60):
+        if step == 30:
+            _, info = venv.reset(seed=9)
+        else:
+            *_, info = venv.step(pick(info["legal_mask"], rng))
+        for i in range(8):
+            state = venv.state(i)
+            seat = info["current_player"][i]
+            if seat >= 0:
+                np.testing.assert_array_equal(
+                    info["legal_mask"][i], state.legal_actions_mask(seat)
+                )
+            else:
+                assert not info["legal_mask"][i].any()
+    # copy=True hands out writable copies; scribbling on them changes nothing in the env.
+    fresh = cr.VectorEnv("poker_chess", 2, seed=2, copy=True)
+    obs, info = fresh.reset()
+    legal = info["legal_mask"].copy()
+    obs[:] = 7.0
+    info["legal_mask"][:] = True
+    np.testing.assert_array_equal(fresh.legal_masks, legal)
+    *_, info = fresh.step(pick(legal, rng))
+    for i in range(2):
+        seat = info["current_player"][i]
+        np.testing.assert_array_equal(
+            info["legal_mask"][i], fresh.state(i).legal_actions_mask(seat)
+        )
+
+
 def test_outputs_match_the_states():
     venv = cr.VectorEnv("pokeros", 4, seed=3, players=3)
     _, info = venv.reset()

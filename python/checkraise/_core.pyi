@@ -181,6 +181,10 @@ class State:
         """An independent copy."""
     def serialize(self) -> str:
         """The whole state as text; ``game.deserialize_state`` reads it back."""
+    def _repr_svg_(self) -> str:
+        """Jupyter's picture from the spectator's side (hidden cards face down)."""
+    def _repr_html_(self) -> str:
+        """The spectator's picture as an HTML fragment with a caption."""
     def __copy__(self) -> State: ...
     def __deepcopy__(self, memo: dict[int, Any]) -> State: ...
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
@@ -241,9 +245,9 @@ class Env:
 class VectorEnv:
     """Many envs of one game stepped together across threads, Gymnasium-style.
 
-    Env ``i`` is seeded with ``seed + i``. ``step`` returns the env's own arrays, overwritten by
-    every ``reset`` and ``step``: copy what you keep (or pass ``copy=True``). Auto-reset is
-    Gymnasium's next-step mode.
+    Env ``i`` is seeded with ``seed + i``. ``step`` returns read-only views of the env's own
+    arrays, overwritten by every ``reset`` and ``step``: copy what you keep (or pass
+    ``copy=True`` for fresh, writable arrays). Auto-reset is Gymnasium's next-step mode.
     """
 
     def __new__(

@@ -11,8 +11,12 @@
 //! a joint action per env, `num_players` ids in seat order; at a sequential node of such a
 //! game only the entry of the seat to act is read.
 //!
-//! A step first checks every env's action against the legal masks it wrote last; if one is
-//! illegal it fails with the env's index and the engine's message, and no env changes.
+//! A step first checks every env's action against the legal actions it reported last; if one
+//! is illegal it fails with the env's index and the engine's message, and no env changes.
+//!
+//! Legal masks are long (4,207 entries in Poker Chess) and hold few legal actions, so a caller
+//! that hands back the same, untouched buffers says so with `StepBuffers::retained`: each env
+//! then clears only the entries it set last time and sets the new ones.
 
 use std::sync::Arc;
 
@@ -89,6 +93,10 @@ pub struct StepBuffers<'a> {
     pub terminated: &'a mut [bool],
     /// Whether the step hit `max_episode_steps` without ending the game.
     pub truncated: &'a mut [bool],
+    /// `true` when these are the buffers the previous `reset` or `step` of this `VectorEnv`
+    /// wrote, unchanged since: only the legal-mask entries that may have changed are written.
+    /// With `false` every entry is written.
+    pub retained: bool,
 }
 
 /// One env of the batch and what the batch remembers about it.
@@ -101,8 +109,10 @@ struct Slot {
     steps: usize,
     /// The seat that made the last move (the observer at a terminal state).
     last_seat: usize,
-    /// Each seat's legal mask at the current state (`num_players × num_distinct_actions`).
-    legal: Vec<bool>,
+    /// Each seat's legal actions at the current state, sorted.
+    legal: Vec<Vec<Action>>,
+    /// Per mask row: the actions marked legal by the last write.
+    mask_written: Vec<Vec<Action>>,
 }
 
 /// One env's rows of the caller's buffers.
@@ -113,6 +123,8 @@ struct Rows<'a> {
     rewards: &'a mut [f32],
     terminated: &'a mut bool,
     truncated: &'a mut bool,
+    /// The rows hold what this slot wrote last (see `StepBuffers::retained`).
+    retained: bool,
 }
 
 /// The sizes every slot shares.
@@ -210,7 +222,8 @@ impl VectorEnv {
                     env,
                     steps: 0,
                     last_seat: 0,
-                    legal: vec![false; num_players * shape.num_actions],
+                    legal: vec![Vec::new(); num_players],
+                    mask_written: vec![Vec::new(); shape.rows()],
                 };
                 slot.refresh_legal(&shape);
                 slot
@@ -345,6 +358,7 @@ impl VectorEnv {
         let observations = split_rows(out.observations, n, obs_len);
         let legal_masks = split_rows(out.legal_masks, n, mask_len);
         let rewards = split_rows(out.rewards, n, shape.num_players);
+        let retained = out.retained;
         Ok(observations
             .into_iter()
             .zip(legal_masks)
@@ -363,10 +377,28 @@ impl VectorEnv {
                     rewards,
                     terminated,
                     truncated,
+                    retained,
                 },
             )
             .collect())
     }
+}
+
+/// Writes one legal-mask row from `legal`: all of it, or (retained) clearing only what
+/// `written` says was set last time. Records `legal` in `written`.
+fn write_mask(out: &mut [bool], legal: &[Action], written: &mut Vec<Action>, retained: bool) {
+    if retained {
+        for &a in written.iter() {
+            out[a as usize] = false;
+        }
+    } else {
+        out.fill(false);
+    }
+    for &a in legal {
+        out[a as usize] = true;
+    }
+    written.clear();
+    written.extend_from_slice(legal);
 }
 
 /// `buffer` (of length `n × len`) as `n` rows of `len` (empty rows when `len` is 0).
@@ -388,17 +420,16 @@ impl Slot {
         self.refresh_legal(shape);
     }
 
-    /// Recomputes every seat's legal mask.
-    fn refresh_legal(&mut self, shape: &Shape) {
+    /// Recomputes every seat's legal actions.
+    fn refresh_legal(&mut self, _shape: &Shape) {
         let state = self.env.state();
-        for (seat, mask) in self.legal.chunks_mut(shape.num_actions.max(1)).enumerate() {
-            state.legal_action_mask(Player::Seat(seat), mask);
+        for (seat, legal) in self.legal.iter_mut().enumerate() {
+            state.legal_actions_into(Player::Seat(seat), legal);
         }
     }
 
-    fn is_legal(&self, shape: &Shape, seat: usize, action: Action) -> bool {
-        (action as usize) < shape.num_actions
-            && self.legal[seat * shape.num_actions + action as usize]
+    fn is_legal(&self, _shape: &Shape, seat: usize, action: Action) -> bool {
+        self.legal[seat].binary_search(&action).is_ok()
     }
 
     /// Checks this env's action(s) without changing anything; the error is the engine's.
@@ -475,32 +506,27 @@ impl Slot {
     }
 
     /// Writes the current player, observations and masks of this env.
-    fn write(&self, shape: &Shape, rows: &mut Rows<'_>) {
+    fn write(&mut self, shape: &Shape, rows: &mut Rows<'_>) {
         let state = self.env.state();
         let current = state.current_player();
         *rows.current_player = current.id() as i32;
         let (obs, na) = (shape.observation_size, shape.num_actions);
-        match shape.observer {
-            Observer::AllSeats => {
-                for seat in 0..shape.num_players {
-                    state.observation_tensor(
-                        seat,
-                        &mut rows.observations[seat * obs..(seat + 1) * obs],
-                    );
-                }
-                rows.legal_masks.copy_from_slice(&self.legal);
-            }
-            Observer::Seat(seat) => {
-                state.observation_tensor(seat, rows.observations);
-                rows.legal_masks
-                    .copy_from_slice(&self.legal[seat * na..(seat + 1) * na]);
-            }
+        let seats = match shape.observer {
+            Observer::AllSeats => 0..shape.num_players,
+            Observer::Seat(seat) => seat..seat + 1,
             Observer::CurrentPlayer => {
                 let seat = current.seat().unwrap_or(self.last_seat);
-                state.observation_tensor(seat, rows.observations);
-                rows.legal_masks
-                    .copy_from_slice(&self.legal[seat * na..(seat + 1) * na]);
+                seat..seat + 1
             }
+        };
+        for (row, seat) in seats.enumerate() {
+            state.observation_tensor(seat, &mut rows.observations[row * obs..(row + 1) * obs]);
+            write_mask(
+                &mut rows.legal_masks[row * na..(row + 1) * na],
+                &self.legal[seat],
+                &mut self.mask_written[row],
+                rows.retained,
+            );
         }
     }
 }
@@ -518,6 +544,8 @@ mod tests {
         rewards: Vec<f32>,
         terminated: Vec<bool>,
         truncated: Vec<bool>,
+        /// Whether the next call may write only what changed (set after the first write).
+        retained: bool,
     }
 
     impl Buffers {
@@ -532,11 +560,15 @@ mod tests {
                 rewards: vec![0.0; n * game.num_players()],
                 terminated: vec![false; n],
                 truncated: vec![false; n],
+                retained: false,
             }
         }
 
+        /// The buffers for the next call: retained after the first one.
         fn view(&mut self) -> StepBuffers<'_> {
+            let retained = std::mem::replace(&mut self.retained, true);
             StepBuffers {
+                retained,
                 observations: &mut self.observations,
                 legal_masks: &mut self.legal_masks,
                 current_players: &mut self.current_players,
@@ -937,6 +969,75 @@ mod tests {
                 a.state(i).unwrap().serialize(),
                 b.state(i).unwrap().serialize()
             );
+        }
+    }
+
+    /// Writing only what changed into retained masks leaves the buffers exactly as writing every
+    /// entry does, in every registered game, across resets and auto-resets.
+    #[test]
+    fn retained_writes_equal_full_writes() {
+        for entry in crate::registry::entries() {
+            let game = make_game::<&str, &str>(entry.info.name, []).unwrap();
+            let observers = if entry.info.dynamics == Dynamics::Simultaneous {
+                vec![Observer::AllSeats, Observer::Seat(1)]
+            } else {
+                vec![
+                    Observer::CurrentPlayer,
+                    Observer::AllSeats,
+                    Observer::Seat(0),
+                ]
+            };
+            for observer in observers {
+                let make = || VectorEnv::new(game.clone(), 4, 7, observer, Some(40)).unwrap();
+                let (mut sparse, mut dense) = (make(), make());
+                let mut a = Buffers::for_env(&sparse);
+                let mut b = Buffers::for_env(&dense);
+                sparse.reset(None, a.view()).unwrap();
+                dense.reset(None, b.view()).unwrap();
+                let per_env = sparse.actions_per_env();
+                let mut rng = crate::env::GameRng::new(3);
+                for step in 0..120 {
+                    // Random legal actions of each env's seat(s) to act (any id once ended).
+                    let actions: Vec<Action> = (0..4 * per_env)
+                        .map(|k| {
+                            let state = sparse.state(k / per_env).unwrap();
+                            let legal = match (per_env, state.current_player()) {
+                                (1, Player::Seat(seat)) => {
+                                    state.legal_actions_for(Player::Seat(seat))
+                                }
+                                (1, _) => Vec::new(),
+                                (_, _) => state.legal_actions_for(Player::Seat(k % per_env)),
+                            };
+                            if legal.is_empty() {
+                                0
+                            } else {
+                                rng.choose(&legal)
+                            }
+                        })
+                        .collect();
+                    if step == 60 {
+                        sparse.reset(Some(11), a.view()).unwrap();
+                        dense.reset(Some(11), b.view()).unwrap();
+                    } else {
+                        sparse.step(&actions, a.view()).unwrap();
+                        b.retained = false;
+                        dense.step(&actions, b.view()).unwrap();
+                    }
+                    let name = entry.info.name;
+                    assert_eq!(
+                        a.observations, b.observations,
+                        "{name} {observer:?} step {step}"
+                    );
+                    assert_eq!(
+                        a.legal_masks, b.legal_masks,
+                        "{name} {observer:?} step {step}"
+                    );
+                    assert_eq!(a.current_players, b.current_players);
+                    assert_eq!(a.rewards, b.rewards);
+                    assert_eq!(a.terminated, b.terminated);
+                    assert_eq!(a.truncated, b.truncated);
+                }
+            }
         }
     }
 }

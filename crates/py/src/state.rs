@@ -300,6 +300,24 @@ impl PyState {
         self.state.to_string()
     }
 
+    /// Jupyter's picture of the state from the spectator's side (public information only;
+    /// hidden cards face down), drawn by `checkraise.render.svg`. Use
+    /// `checkraise.render.picture(state, seat)` for a seat's side.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        py.import("checkraise.render")?
+            .call_method1("svg", (slf,))?
+            .extract()
+    }
+
+    /// The spectator's picture as an HTML fragment with a caption (`checkraise.render.html`).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        py.import("checkraise.render")?
+            .call_method1("html", (slf,))?
+            .extract()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<checkraise.State {}: {}>",

@@ -49,8 +49,9 @@ fn observer_from_py(observer: &Bound<'_, PyAny>, num_players: usize) -> PyResult
 /// seeded with `seed + i`. `step(actions)` takes an integer array of shape `(num_envs,)`, or
 /// `(num_envs, num_players)` for games with simultaneous moves, and returns
 /// `(observations, rewards, terminated, truncated, info)` with Gymnasium's next-step
-/// auto-reset. The arrays are the env's own, overwritten by every `reset` and `step`: copy
-/// what you keep, or make the env with `copy=True` to get fresh arrays from every call.
+/// auto-reset. The arrays are read-only views of the env's own buffers, overwritten by every
+/// `reset` and `step` (which writes only what changed): copy what you keep, or make the env
+/// with `copy=True` to get fresh, writable arrays from every call.
 #[pyclass(module = "checkraise._core", name = "VectorEnv")]
 pub struct PyVectorEnv {
     venv: VectorEnv,
@@ -61,8 +62,30 @@ pub struct PyVectorEnv {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     actions: Vec<Action>,
+    /// Read-only views of the six buffers, in the order above, as handed out.
+    views: Views,
     /// Return copies instead of the env's own arrays.
     copy: bool,
+}
+
+/// Read-only views of a `PyVectorEnv`'s buffers: callers cannot change what the next step
+/// relies on (it rewrites only the mask entries that changed).
+struct Views {
+    observations: Py<PyArrayDyn<f32>>,
+    legal_masks: Py<PyArrayDyn<bool>>,
+    current_players: Py<PyArray1<i32>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+}
+
+/// A read-only view of `array`.
+fn read_only<'py, T: Element, D: Dimension>(
+    array: &Bound<'py, PyArray<T, D>>,
+) -> PyResult<Py<PyArray<T, D>>> {
+    let view = array.call_method0("view")?;
+    view.getattr("flags")?.setattr("writeable", false)?;
+    Ok(view.cast_into::<PyArray<T, D>>()?.unbind())
 }
 
 impl PyVectorEnv {
@@ -140,6 +163,7 @@ impl PyVectorEnv {
         let mut terminated = self.terminated.bind(py).try_readwrite().map_err(borrowed)?;
         let mut truncated = self.truncated.bind(py).try_readwrite().map_err(borrowed)?;
         let buffers = StepBuffers {
+            retained: true,
             observations: observations.as_slice_mut().map_err(not_contiguous)?,
             legal_masks: legal_masks.as_slice_mut().map_err(not_contiguous)?,
             current_players: current_players.as_slice_mut().map_err(not_contiguous)?,
@@ -152,8 +176,8 @@ impl PyVectorEnv {
             .map_err(|e| vector_err(&e))
     }
 
-    /// One of the env's arrays as returned by `reset` and `step`: itself, or a copy when the
-    /// env was made with `copy=True`.
+    /// One of the env's arrays as returned by `reset` and `step`: its read-only view, or a
+    /// writable copy when the env was made with `copy=True`.
     fn out<'py, T: Element, D: Dimension>(
         &self,
         py: Python<'py>,
@@ -170,8 +194,8 @@ impl PyVectorEnv {
     /// The `info` dict of `reset` and `step`: legal masks and current players.
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
-        info.set_item("legal_mask", self.out(py, &self.legal_masks)?)?;
-        info.set_item("current_player", self.out(py, &self.current_players)?)?;
+        info.set_item("legal_mask", self.out(py, &self.views.legal_masks)?)?;
+        info.set_item("current_player", self.out(py, &self.views.current_players)?)?;
         Ok(info)
     }
 }
@@ -204,15 +228,31 @@ impl PyVectorEnv {
             _ => vec![num_envs],
         };
         let with = |tail: Vec<usize>| rows.iter().copied().chain(tail).collect::<Vec<_>>();
+        // Zeroed buffers agree with a batch that has written nothing yet, so every call may
+        // treat them as retained (see `StepBuffers::retained`).
+        let observations = PyArrayDyn::zeros(py, with(game.observation_shape()), false);
+        let legal_masks = PyArrayDyn::zeros(py, with(vec![game.num_distinct_actions()]), false);
+        let current_players = PyArray1::zeros(py, num_envs, false);
+        let rewards = PyArray2::zeros(py, [num_envs, game.num_players()], false);
+        let terminated = PyArray1::zeros(py, num_envs, false);
+        let truncated = PyArray1::zeros(py, num_envs, false);
+        let views = Views {
+            observations: read_only(&observations)?,
+            legal_masks: read_only(&legal_masks)?,
+            current_players: read_only(&current_players)?,
+            rewards: read_only(&rewards)?,
+            terminated: read_only(&terminated)?,
+            truncated: read_only(&truncated)?,
+        };
         Ok(PyVectorEnv {
-            observations: PyArrayDyn::zeros(py, with(game.observation_shape()), false).unbind(),
-            legal_masks: PyArrayDyn::zeros(py, with(vec![game.num_distinct_actions()]), false)
-                .unbind(),
-            current_players: PyArray1::zeros(py, num_envs, false).unbind(),
-            rewards: PyArray2::zeros(py, [num_envs, game.num_players()], false).unbind(),
-            terminated: PyArray1::zeros(py, num_envs, false).unbind(),
-            truncated: PyArray1::zeros(py, num_envs, false).unbind(),
+            observations: observations.unbind(),
+            legal_masks: legal_masks.unbind(),
+            current_players: current_players.unbind(),
+            rewards: rewards.unbind(),
+            terminated: terminated.unbind(),
+            truncated: truncated.unbind(),
             actions: Vec::with_capacity(num_envs * game.num_players()),
+            views,
             copy,
             venv,
         })
@@ -228,7 +268,7 @@ impl PyVectorEnv {
         seed: Option<u64>,
     ) -> PyResult<(Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyDict>)> {
         self.with_buffers(py, |venv, _, buffers| venv.reset(seed, buffers))?;
-        Ok((self.out(py, &self.observations)?, self.info(py)?))
+        Ok((self.out(py, &self.views.observations)?, self.info(py)?))
     }
 
     /// Applies one action per env (a joint action per env for simultaneous games) and
@@ -251,10 +291,10 @@ impl PyVectorEnv {
         self.read_actions(py, actions)?;
         self.with_buffers(py, |venv, actions, buffers| venv.step(actions, buffers))?;
         Ok((
-            self.out(py, &self.observations)?,
-            self.out(py, &self.rewards)?,
-            self.out(py, &self.terminated)?,
-            self.out(py, &self.truncated)?,
+            self.out(py, &self.views.observations)?,
+            self.out(py, &self.views.rewards)?,
+            self.out(py, &self.views.terminated)?,
+            self.out(py, &self.views.truncated)?,
             self.info(py)?,
         ))
     }
@@ -311,38 +351,38 @@ impl PyVectorEnv {
     /// `(num_envs, num_players, *observation_shape)` with `observer="all"`.
     #[getter]
     fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f32>> {
-        self.observations.bind(py).clone()
+        self.views.observations.bind(py).clone()
     }
 
     /// Legal-action masks, bool, shaped like the observations with `num_distinct_actions`
     /// last.
     #[getter]
     fn legal_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<bool>> {
-        self.legal_masks.bind(py).clone()
+        self.views.legal_masks.bind(py).clone()
     }
 
     /// Who acts in each env (int32): a seat, −2 simultaneous, −4 terminal.
     #[getter]
     fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
-        self.current_players.bind(py).clone()
+        self.views.current_players.bind(py).clone()
     }
 
     /// Each seat's reward from the last step, float32 `(num_envs, num_players)`.
     #[getter]
     fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.rewards.bind(py).clone()
+        self.views.rewards.bind(py).clone()
     }
 
     /// Whether the last step ended each env's game.
     #[getter]
     fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.terminated.bind(py).clone()
+        self.views.terminated.bind(py).clone()
     }
 
     /// Whether the last step hit `max_episode_steps` without ending each env's game.
     #[getter]
     fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.truncated.bind(py).clone()
+        self.views.truncated.bind(py).clone()
     }
 
     fn __len__(&self) -> usize {

@@ -1,0 +1,107 @@
+//! Steps a `VectorEnv` of every game (or the named ones) with random legal actions and prints
+//! env-steps per second, timing `step()` alone (observations and masks written every step):
+//!
+//! `cargo run --release -p checkraise-core --example vector_play -- [num_envs] [seconds] [game,...]`
+//!
+//! `RAYON_NUM_THREADS` sets the threads; `RETAINED=0` rewrites every mask entry each step;
+//! `ALTERNATE=1` switches between the two every 20 steps and prints both rates.
+
+use std::time::{Duration, Instant};
+
+use checkraise_core::env::choose_in_mask;
+use checkraise_core::game::Dynamics;
+use checkraise_core::vector::{Observer, StepBuffers, VectorEnv};
+use checkraise_core::{GameRng, make_game, registry};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let n: usize = args.first().map_or(1024, |a| a.parse().expect("num_envs"));
+    let secs: f64 = args.get(1).map_or(2.0, |a| a.parse().expect("seconds"));
+    let names: Vec<String> = match args.get(2) {
+        Some(list) => list.split(',').map(str::to_string).collect(),
+        None => registry::entries()
+            .iter()
+            .map(|e| e.info.name.to_string())
+            .collect(),
+    };
+    // RETAINED=0 writes every entry each step (the caller's buffers are not trusted).
+    let retained = std::env::var("RETAINED").map_or(true, |v| v != "0");
+    let alternate = std::env::var("ALTERNATE").is_ok_and(|v| v == "1");
+    for name in names {
+        let game = make_game::<&str, &str>(&name, []).expect("a registered game");
+        let observer = if game.info().dynamics == Dynamics::Simultaneous {
+            Observer::AllSeats
+        } else {
+            Observer::CurrentPlayer
+        };
+        let mut venv = VectorEnv::new(game.clone(), n, 0, observer, None).unwrap();
+        let rows = venv.rows_per_env();
+        let na = game.num_distinct_actions();
+        let mut obs = vec![0f32; n * rows * game.observation_size()];
+        let mut masks = vec![false; n * rows * na];
+        let mut current = vec![0i32; n];
+        let mut rewards = vec![0f32; n * game.num_players()];
+        let mut term = vec![false; n];
+        let mut trunc = vec![false; n];
+        macro_rules! bufs {
+            ($retained:expr) => {
+                StepBuffers {
+                    retained: $retained,
+                    observations: &mut obs,
+                    legal_masks: &mut masks,
+                    current_players: &mut current,
+                    rewards: &mut rewards,
+                    terminated: &mut term,
+                    truncated: &mut trunc,
+                }
+            };
+        }
+        venv.reset(Some(0), bufs!(false)).unwrap();
+        let per_env = venv.actions_per_env();
+        let mut actions = vec![0u32; n * per_env];
+        let mut rng = GameRng::new(1);
+        let (mut alt_time, mut alt_steps) = ([Duration::ZERO; 2], [0usize; 2]);
+        let (mut steps, mut in_step) = (0usize, Duration::ZERO);
+        let start = Instant::now();
+        let mut round = 0u32;
+        while start.elapsed().as_secs_f64() < secs {
+            round += 1;
+            // ALTERNATE=1 switches between full and retained writes every 20 steps.
+            let retained = retained && !(alternate && (round / 20) % 2 == 1);
+            // (A run of retained writes may follow full ones: full writes also record what
+            // they set.)
+            for (i, out) in actions.chunks_mut(per_env).enumerate() {
+                for (k, a) in out.iter_mut().enumerate() {
+                    let row = i * rows + if rows > 1 { k } else { 0 };
+                    let mask = &masks[row * na..(row + 1) * na];
+                    *a = choose_in_mask(mask, &mut rng).unwrap_or(0) as u32;
+                }
+            }
+            let t = Instant::now();
+            venv.step(&actions, bufs!(retained)).unwrap();
+            let took = t.elapsed();
+            if alternate {
+                let k = usize::from(retained);
+                alt_time[k] += took;
+                alt_steps[k] += n;
+            }
+            in_step += took;
+            steps += n;
+        }
+        println!(
+            "{name:18} envs {n}: {:.3} M env-steps/s in step() ({} floats + {} mask entries per row, {} rows)",
+            steps as f64 / in_step.as_secs_f64() / 1e6,
+            game.observation_size(),
+            na,
+            rows
+        );
+        if alternate {
+            let rate = |k: usize| alt_steps[k] as f64 / alt_time[k].as_secs_f64() / 1e6;
+            println!(
+                "    full writes {:.3} M/s, retained writes {:.3} M/s",
+                rate(0),
+                rate(1)
+            );
+        }
+    }
+}
