@@ -71,7 +71,9 @@ def client(server):
 
 def choose(legal: dict[int, str], rng: random.Random) -> int:
     """A random legal action, rarely folding or going all-in so that poker reaches showdowns."""
-    calm = [a for a, text in legal.items() if "fold" not in text and "all-in" not in text]
+    calm = [
+        a for a, text in legal.items() if "fold" not in text and "all-in" not in text
+    ]
     if calm and rng.random() < 0.9:
         return rng.choice(calm)
     return rng.choice(list(legal))
@@ -132,8 +134,12 @@ def assert_seat_response(
         if submitted:
             want["legal_actions"] = {}
         for key, value in want.items():
-            assert got[key] == value, f"{where}: seat {seat}'s {key} differs from the {name}"
-    assert view.returns == (tuple(state.returns()) if state.is_terminal() else None), where
+            assert got[key] == value, (
+                f"{where}: seat {seat}'s {key} differs from the {name}"
+            )
+    assert view.returns == (tuple(state.returns()) if state.is_terminal() else None), (
+        where
+    )
     # The wire view_json parses to exactly the engine's dict (no extra keys), and the other
     # texts carry nothing beyond what was compared.
     assert json.loads(view.raw.view_json) == state.view(seat), where
@@ -215,10 +221,16 @@ def play_all_client_match(
                     # that this seat knows it has chosen.
                     assert reply.version == version, where
                     assert_seat_response(
-                        reply, states[-1], seat.seat, True, f"{where} v{version} pending"
+                        reply,
+                        states[-1],
+                        seat.seat,
+                        True,
+                        f"{where} v{version} pending",
                     )
                     check_everyone(submitted, version)
-            own = {s: (a, states[-1].action_to_string(s, a)) for s, a in enumerate(joint)}
+            own = {
+                s: (a, states[-1].action_to_string(s, a)) for s, a in enumerate(joint)
+            }
             env.step_joint(joint)
         else:
             current = env.current_player()
@@ -230,7 +242,9 @@ def play_all_client_match(
             own = {current: (action, text)}
             env.step(action)
             assert reply.version == version + 1, where
-            assert_seat_response(reply, env.state(), current, False, f"{where} v{version}")
+            assert_seat_response(
+                reply, env.state(), current, False, f"{where} v{version}"
+            )
         version += 1
         own_actions[version] = own
         states.append(env.state())

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import json
 import numbers
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import grpc
 import numpy as np
@@ -41,6 +41,9 @@ import numpy.typing as npt
 
 from .v1 import checkraise_pb2 as pb
 from .v1 import checkraise_pb2_grpc as pb_grpc
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = [
     "SEAT_TOKEN_METADATA",
@@ -249,7 +252,9 @@ class View:
             returns=tuple(view.returns) if view.is_terminal else None,
             seat_return=view.seat_return,
             observation=(
-                tensor_to_array(view.observation) if view.HasField("observation") else None
+                tensor_to_array(view.observation)
+                if view.HasField("observation")
+                else None
             ),
             observation_text=view.observation_text,
             seats=_seat_infos(view.seats),
@@ -304,7 +309,7 @@ class EventStream:
         """Stops the stream; iterating afterwards ends at once."""
         self._call.cancel()
 
-    def __enter__(self) -> EventStream:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -373,7 +378,10 @@ class Seat:
         client = self.match.client
         return View.from_proto(
             _unary(
-                client._matches.Act, request, metadata=self._metadata, timeout=client.timeout
+                client._matches.Act,
+                request,
+                metadata=self._metadata,
+                timeout=client.timeout,
             )
         )
 
@@ -391,7 +399,9 @@ class Seat:
 class Match:
     """A match on the server: join its human seats, spectate, watch."""
 
-    def __init__(self, client: Client, response: pb.CreateMatchResponse, game: str) -> None:
+    def __init__(
+        self, client: Client, response: pb.CreateMatchResponse, game: str
+    ) -> None:
         self.client = client
         self.game = game
         self.match_id: str = response.match_id
@@ -400,7 +410,9 @@ class Match:
         self.seats: tuple[SeatInfo, ...] = _seat_infos(response.seats)
 
     def __repr__(self) -> str:
-        return f"Match(game={self.game!r}, match_id={self.match_id!r}, seed={self.seed})"
+        return (
+            f"Match(game={self.game!r}, match_id={self.match_id!r}, seed={self.seed})"
+        )
 
     @property
     def num_players(self) -> int:
@@ -416,7 +428,9 @@ class Match:
                     grpc.StatusCode.INVALID_ARGUMENT, f"seat {seat} is out of range"
                 )
             request.seat = seat
-        reply = _unary(self.client._matches.JoinSeat, request, timeout=self.client.timeout)
+        reply = _unary(
+            self.client._matches.JoinSeat, request, timeout=self.client.timeout
+        )
         return Seat(self, reply.seat, reply.seat_token)
 
     def spectate(self) -> View:
@@ -482,7 +496,11 @@ class RemoteVectorEnv:
     """
 
     def __init__(
-        self, client: Client, response: pb.CreateEnvsResponse, game: str, all_seats: bool
+        self,
+        client: Client,
+        response: pb.CreateEnvsResponse,
+        game: str,
+        all_seats: bool,
     ) -> None:
         self.client = client
         self.game = game
@@ -547,7 +565,9 @@ class RemoteVectorEnv:
         request = pb.StepRequest(
             envs_id=self.envs_id,
             actions=pb.Tensor(
-                dtype=pb.DATA_TYPE_INT32, shape=list(packed.shape), data=packed.tobytes()
+                dtype=pb.DATA_TYPE_INT32,
+                shape=list(packed.shape),
+                data=packed.tobytes(),
             ),
         )
         self.batch = EnvBatch.from_proto(
@@ -566,7 +586,7 @@ class RemoteVectorEnv:
         )
         self._closed = True
 
-    def __enter__(self) -> RemoteVectorEnv:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -588,8 +608,10 @@ class Client:
 
     ``timeout`` (seconds) bounds every unary call (watch streams are not bounded);
     ``max_message_size`` is the largest reply accepted (envs replies grow with the batch; the
-    server's default limit is 64 MiB). Pass ``channel`` to use a channel you configured
-    yourself (TLS, interceptors); the client then does not close it.
+    server's default limit is 64 MiB). ``options`` are extra grpcio channel arguments (e.g.
+    ``[("grpc.use_local_subchannel_pool", 1)]`` for a connection of its own). Pass
+    ``channel`` to use a channel you configured yourself (TLS, interceptors); the client then
+    does not close it.
     """
 
     def __init__(
@@ -598,6 +620,7 @@ class Client:
         *,
         timeout: float | None = None,
         max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+        options: Sequence[tuple[str, Any]] = (),
         channel: grpc.Channel | None = None,
     ) -> None:
         self.address = address
@@ -609,6 +632,7 @@ class Client:
                 options=[
                     ("grpc.max_receive_message_length", max_message_size),
                     ("grpc.max_send_message_length", max_message_size),
+                    *options,
                 ],
             )
         self.channel = channel
@@ -634,7 +658,7 @@ class Client:
         if self._owns_channel:
             self.channel.close()
 
-    def __enter__(self) -> Client:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -690,7 +714,9 @@ class Client:
             seats = ["human"] + ["heuristic"] * (players - 1)
         elif isinstance(seats, str):
             raise TypeError("seats is a sequence of kinds, e.g. ['human', 'heuristic']")
-        request = pb.CreateMatchRequest(game=game, parameters=parameters, seats=list(seats))
+        request = pb.CreateMatchRequest(
+            game=game, parameters=parameters, seats=list(seats)
+        )
         if seed is not None:
             request.seed = seed
         reply = _unary(self._matches.CreateMatch, request, timeout=self.timeout)
