@@ -415,7 +415,7 @@ def test_remote_env_bad_actions_are_invalid_arguments(client):
     with pytest.raises(InvalidArgumentError) as info:
         env.step(illegal)
     assert "env" in info.value.message
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidArgumentError, match="integer"):
         env.step(np.zeros(4, dtype=np.float32))
     with pytest.raises(InvalidArgumentError):
         env.step(np.full(4, 2**40))

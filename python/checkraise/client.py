@@ -552,11 +552,16 @@ class RemoteVectorEnv:
 
     def step(self, actions: npt.ArrayLike) -> EnvBatch:
         """Applies one action per env: an int array of ``action_shape`` (with all_seats, a
-        seat's entry is used when it acts; put -1 elsewhere). A wrong shape or an illegal
-        action is :class:`InvalidArgumentError` and changes nothing."""
+        seat's entry is used when it acts; put -1 elsewhere). A wrong dtype or shape or an
+        illegal action is :class:`InvalidArgumentError` (a ``ValueError``) and changes
+        nothing."""
         array = np.asarray(actions)
         if array.dtype.kind not in "iu":
-            raise TypeError(f"actions must be an integer array, not {array.dtype}")
+            raise InvalidArgumentError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"actions must be an integer array of shape {self.action_shape}, "
+                f"not {array.dtype}",
+            )
         if array.size and (array.min() < -(2**31) or array.max() >= 2**31):
             raise InvalidArgumentError(
                 grpc.StatusCode.INVALID_ARGUMENT, "actions must fit in int32"
