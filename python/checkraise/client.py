@@ -65,6 +65,7 @@ __all__ = [
     "SeatInfo",
     "UnavailableError",
     "View",
+    "tensor_to_array",
 ]
 
 #: The request metadata key that carries a seat's secret token.
