@@ -1,19 +1,16 @@
 """Helpers for the gRPC end-to-end tests: run the real checkraise-server binary on a free
-loopback port and generate Python stubs from the .proto at test time."""
+loopback port, and the generated Python stubs committed in the package (checkraise.v1)."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROTO_DIR = ROOT / "proto" / "checkraise" / "v1"
 
 
 def server_binary() -> Path:
@@ -32,26 +29,15 @@ def server_binary() -> Path:
     return path
 
 
-def generate_stubs(out_dir: Path):
-    """Compiles checkraise.proto with grpcio-tools into out_dir; returns (pb2, pb2_grpc).
+def packaged_stubs():
+    """The committed stubs (checkraise.v1, kept equal to the .proto by test_client.py's
+    regeneration check); returns (pb2, pb2_grpc).
 
-    The proto is compiled from its own folder, so the modules are the top-level
-    `checkraise_pb2` and `checkraise_pb2_grpc` and never shadow the `checkraise` package."""
-    from grpc_tools import protoc
+    Every gRPC test uses these, so the messages are registered in protobuf's descriptor pool
+    once, under the file name `checkraise/v1/checkraise.proto`."""
+    from checkraise.v1 import checkraise_pb2, checkraise_pb2_grpc
 
-    args = [
-        "grpc_tools.protoc",
-        f"-I{PROTO_DIR}",
-        f"--python_out={out_dir}",
-        f"--grpc_python_out={out_dir}",
-        str(PROTO_DIR / "checkraise.proto"),
-    ]
-    if protoc.main(args) != 0:
-        raise RuntimeError(f"protoc failed: {args}")
-    sys.path.insert(0, str(out_dir))
-    pb2 = importlib.import_module("checkraise_pb2")
-    pb2_grpc = importlib.import_module("checkraise_pb2_grpc")
-    return pb2, pb2_grpc
+    return checkraise_pb2, checkraise_pb2_grpc
 
 
 class Server:

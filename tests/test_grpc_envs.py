@@ -8,14 +8,14 @@ import time
 import grpc
 import numpy as np
 import pytest
-from grpc_util import Server, generate_stubs
+from grpc_util import Server, packaged_stubs
 
 DTYPES = {1: np.float32, 2: np.int32, 3: np.bool_}
 
 
 @pytest.fixture(scope="module")
-def stubs(tmp_path_factory):
-    return generate_stubs(tmp_path_factory.mktemp("stubs"))
+def stubs():
+    return packaged_stubs()
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,372 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ParameterType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PARAMETER_TYPE_UNSPECIFIED: _ClassVar[ParameterType]
+    PARAMETER_TYPE_INT: _ClassVar[ParameterType]
+    PARAMETER_TYPE_BOOL: _ClassVar[ParameterType]
+    PARAMETER_TYPE_CHOICE: _ClassVar[ParameterType]
+    PARAMETER_TYPE_TEXT: _ClassVar[ParameterType]
+
+class DataType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DATA_TYPE_UNSPECIFIED: _ClassVar[DataType]
+    DATA_TYPE_FLOAT32: _ClassVar[DataType]
+    DATA_TYPE_INT32: _ClassVar[DataType]
+    DATA_TYPE_BOOL: _ClassVar[DataType]
+PARAMETER_TYPE_UNSPECIFIED: ParameterType
+PARAMETER_TYPE_INT: ParameterType
+PARAMETER_TYPE_BOOL: ParameterType
+PARAMETER_TYPE_CHOICE: ParameterType
+PARAMETER_TYPE_TEXT: ParameterType
+DATA_TYPE_UNSPECIFIED: DataType
+DATA_TYPE_FLOAT32: DataType
+DATA_TYPE_INT32: DataType
+DATA_TYPE_BOOL: DataType
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameDescription]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameDescription, _Mapping]]] = ...) -> None: ...
+
+class GetGameRequest(_message.Message):
+    __slots__ = ("name", "parameters")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    parameters: _containers.ScalarMap[str, str]
+    def __init__(self, name: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class GetGameResponse(_message.Message):
+    __slots__ = ("game", "sizes")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SIZES_FIELD_NUMBER: _ClassVar[int]
+    game: GameDescription
+    sizes: GameSizes
+    def __init__(self, game: _Optional[_Union[GameDescription, _Mapping]] = ..., sizes: _Optional[_Union[GameSizes, _Mapping]] = ...) -> None: ...
+
+class GameDescription(_message.Message):
+    __slots__ = ("name", "long_name", "description", "min_players", "max_players", "chance_mode", "information", "dynamics", "utility", "reward_model", "parameters", "bot_kinds", "default_sizes")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    LONG_NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    CHANCE_MODE_FIELD_NUMBER: _ClassVar[int]
+    INFORMATION_FIELD_NUMBER: _ClassVar[int]
+    DYNAMICS_FIELD_NUMBER: _ClassVar[int]
+    UTILITY_FIELD_NUMBER: _ClassVar[int]
+    REWARD_MODEL_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    BOT_KINDS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_SIZES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    long_name: str
+    description: str
+    min_players: int
+    max_players: int
+    chance_mode: str
+    information: str
+    dynamics: str
+    utility: str
+    reward_model: str
+    parameters: _containers.RepeatedCompositeFieldContainer[ParameterSpec]
+    bot_kinds: _containers.RepeatedScalarFieldContainer[str]
+    default_sizes: GameSizes
+    def __init__(self, name: _Optional[str] = ..., long_name: _Optional[str] = ..., description: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., chance_mode: _Optional[str] = ..., information: _Optional[str] = ..., dynamics: _Optional[str] = ..., utility: _Optional[str] = ..., reward_model: _Optional[str] = ..., parameters: _Optional[_Iterable[_Union[ParameterSpec, _Mapping]]] = ..., bot_kinds: _Optional[_Iterable[str]] = ..., default_sizes: _Optional[_Union[GameSizes, _Mapping]] = ...) -> None: ...
+
+class ParameterSpec(_message.Message):
+    __slots__ = ("name", "description", "default_value", "type", "min", "max", "options")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_VALUE_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    default_value: str
+    type: ParameterType
+    min: int
+    max: int
+    options: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_value: _Optional[str] = ..., type: _Optional[_Union[ParameterType, str]] = ..., min: _Optional[int] = ..., max: _Optional[int] = ..., options: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GameSizes(_message.Message):
+    __slots__ = ("parameters", "num_players", "num_distinct_actions", "max_chance_outcomes", "observation_shape", "min_utility", "max_utility", "utility_sum", "max_game_length")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    NUM_DISTINCT_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    MAX_CHANCE_OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_SHAPE_FIELD_NUMBER: _ClassVar[int]
+    MIN_UTILITY_FIELD_NUMBER: _ClassVar[int]
+    MAX_UTILITY_FIELD_NUMBER: _ClassVar[int]
+    UTILITY_SUM_FIELD_NUMBER: _ClassVar[int]
+    MAX_GAME_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    parameters: _containers.ScalarMap[str, str]
+    num_players: int
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    observation_shape: _containers.RepeatedScalarFieldContainer[int]
+    min_utility: float
+    max_utility: float
+    utility_sum: float
+    max_game_length: int
+    def __init__(self, parameters: _Optional[_Mapping[str, str]] = ..., num_players: _Optional[int] = ..., num_distinct_actions: _Optional[int] = ..., max_chance_outcomes: _Optional[int] = ..., observation_shape: _Optional[_Iterable[int]] = ..., min_utility: _Optional[float] = ..., max_utility: _Optional[float] = ..., utility_sum: _Optional[float] = ..., max_game_length: _Optional[int] = ...) -> None: ...
+
+class Tensor(_message.Message):
+    __slots__ = ("dtype", "shape", "data")
+    DTYPE_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    dtype: DataType
+    shape: _containers.RepeatedScalarFieldContainer[int]
+    data: bytes
+    def __init__(self, dtype: _Optional[_Union[DataType, str]] = ..., shape: _Optional[_Iterable[int]] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class CreateMatchRequest(_message.Message):
+    __slots__ = ("game", "parameters", "seed", "seats")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    parameters: _containers.ScalarMap[str, str]
+    seed: int
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CreateMatchResponse(_message.Message):
+    __slots__ = ("match_id", "seed", "sizes", "seats")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SIZES_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seed: int
+    sizes: GameSizes
+    seats: _containers.RepeatedCompositeFieldContainer[SeatStatus]
+    def __init__(self, match_id: _Optional[str] = ..., seed: _Optional[int] = ..., sizes: _Optional[_Union[GameSizes, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ...) -> None: ...
+
+class JoinSeatRequest(_message.Message):
+    __slots__ = ("match_id", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class JoinSeatResponse(_message.Message):
+    __slots__ = ("seat", "seat_token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    seat_token: str
+    def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class GetViewRequest(_message.Message):
+    __slots__ = ("match_id", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class ActRequest(_message.Message):
+    __slots__ = ("match_id", "seat", "action_id", "action_text")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_TEXT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    action_id: int
+    action_text: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., action_id: _Optional[int] = ..., action_text: _Optional[str] = ...) -> None: ...
+
+class GetSpectatorViewRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class WatchSeatRequest(_message.Message):
+    __slots__ = ("match_id", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class WatchSpectatorRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class SeatStatus(_message.Message):
+    __slots__ = ("seat", "kind", "taken")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TAKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    kind: str
+    taken: bool
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., taken: _Optional[bool] = ...) -> None: ...
+
+class LegalAction(_message.Message):
+    __slots__ = ("id", "text")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    text: str
+    def __init__(self, id: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
+
+class SeatView(_message.Message):
+    __slots__ = ("match_id", "seat", "version", "view_json", "current_player", "is_terminal", "may_act", "action_submitted", "legal_actions", "returns", "seat_return", "observation", "observation_text", "seats")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    IS_TERMINAL_FIELD_NUMBER: _ClassVar[int]
+    MAY_ACT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_SUBMITTED_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    RETURNS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_RETURN_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_TEXT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    version: int
+    view_json: str
+    current_player: int
+    is_terminal: bool
+    may_act: bool
+    action_submitted: bool
+    legal_actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
+    returns: _containers.RepeatedScalarFieldContainer[float]
+    seat_return: float
+    observation: Tensor
+    observation_text: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatStatus]
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., current_player: _Optional[int] = ..., is_terminal: _Optional[bool] = ..., may_act: _Optional[bool] = ..., action_submitted: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., returns: _Optional[_Iterable[float]] = ..., seat_return: _Optional[float] = ..., observation: _Optional[_Union[Tensor, _Mapping]] = ..., observation_text: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ...) -> None: ...
+
+class MatchEvent(_message.Message):
+    __slots__ = ("actor", "own_action", "view")
+    ACTOR_FIELD_NUMBER: _ClassVar[int]
+    OWN_ACTION_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    actor: int
+    own_action: LegalAction
+    view: SeatView
+    def __init__(self, actor: _Optional[int] = ..., own_action: _Optional[_Union[LegalAction, _Mapping]] = ..., view: _Optional[_Union[SeatView, _Mapping]] = ...) -> None: ...
+
+class CreateEnvsRequest(_message.Message):
+    __slots__ = ("game", "parameters", "count", "seed", "all_seats")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    ALL_SEATS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    parameters: _containers.ScalarMap[str, str]
+    count: int
+    seed: int
+    all_seats: bool
+    def __init__(self, game: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., all_seats: _Optional[bool] = ...) -> None: ...
+
+class CreateEnvsResponse(_message.Message):
+    __slots__ = ("envs_id", "sizes", "batch")
+    ENVS_ID_FIELD_NUMBER: _ClassVar[int]
+    SIZES_FIELD_NUMBER: _ClassVar[int]
+    BATCH_FIELD_NUMBER: _ClassVar[int]
+    envs_id: str
+    sizes: GameSizes
+    batch: EnvBatch
+    def __init__(self, envs_id: _Optional[str] = ..., sizes: _Optional[_Union[GameSizes, _Mapping]] = ..., batch: _Optional[_Union[EnvBatch, _Mapping]] = ...) -> None: ...
+
+class ResetRequest(_message.Message):
+    __slots__ = ("envs_id", "seed")
+    ENVS_ID_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    envs_id: str
+    seed: int
+    def __init__(self, envs_id: _Optional[str] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class StepRequest(_message.Message):
+    __slots__ = ("envs_id", "actions")
+    ENVS_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    envs_id: str
+    actions: Tensor
+    def __init__(self, envs_id: _Optional[str] = ..., actions: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+
+class CloseEnvsRequest(_message.Message):
+    __slots__ = ("envs_id",)
+    ENVS_ID_FIELD_NUMBER: _ClassVar[int]
+    envs_id: str
+    def __init__(self, envs_id: _Optional[str] = ...) -> None: ...
+
+class CloseEnvsResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class EnvBatch(_message.Message):
+    __slots__ = ("observations", "legal_masks", "rewards", "dones", "current_players", "final_returns")
+    OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MASKS_FIELD_NUMBER: _ClassVar[int]
+    REWARDS_FIELD_NUMBER: _ClassVar[int]
+    DONES_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    FINAL_RETURNS_FIELD_NUMBER: _ClassVar[int]
+    observations: Tensor
+    legal_masks: Tensor
+    rewards: Tensor
+    dones: Tensor
+    current_players: Tensor
+    final_returns: Tensor
+    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
