@@ -22,8 +22,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
@@ -304,24 +305,34 @@ def _svg_card(shape: _Card) -> list[str]:
     if shape.card is None:
         return [
             '<g class="card-back">',
-            f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
-            f'rx="{_num(radius)}" fill="{shape.back}" stroke="{edge}" '
-            f'stroke-width="{edge_width}"/>',
-            f'<rect x="{_num(x + 4)}" y="{_num(y + 4)}" width="{_num(w - 8)}" '
-            f'height="{_num(h - 8)}" rx="{_num(radius / 2)}" fill="none" '
-            f'stroke="{_CARD_BACK_INNER}" stroke-width="1"/>',
-            f'<line x1="{_num(x + 4)}" y1="{_num(y + 4)}" x2="{_num(x + w - 4)}" '
-            f'y2="{_num(y + h - 4)}" stroke="{_CARD_BACK_INNER}" stroke-width="1"/>',
-            f'<line x1="{_num(x + w - 4)}" y1="{_num(y + 4)}" x2="{_num(x + 4)}" '
-            f'y2="{_num(y + h - 4)}" stroke="{_CARD_BACK_INNER}" stroke-width="1"/>',
+            (
+                f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
+                f'rx="{_num(radius)}" fill="{shape.back}" stroke="{edge}" '
+                f'stroke-width="{edge_width}"/>'
+            ),
+            (
+                f'<rect x="{_num(x + 4)}" y="{_num(y + 4)}" width="{_num(w - 8)}" '
+                f'height="{_num(h - 8)}" rx="{_num(radius / 2)}" fill="none" '
+                f'stroke="{_CARD_BACK_INNER}" stroke-width="1"/>'
+            ),
+            (
+                f'<line x1="{_num(x + 4)}" y1="{_num(y + 4)}" x2="{_num(x + w - 4)}" '
+                f'y2="{_num(y + h - 4)}" stroke="{_CARD_BACK_INNER}" stroke-width="1"/>'
+            ),
+            (
+                f'<line x1="{_num(x + w - 4)}" y1="{_num(y + 4)}" x2="{_num(x + 4)}" '
+                f'y2="{_num(y + h - 4)}" stroke="{_CARD_BACK_INNER}" stroke-width="1"/>'
+            ),
             "</g>",
         ]
     rank, suit, colour = _card_parts(shape.card)
     parts = [
-        f"<g class=\"card\" data-card={quoteattr(str(shape.card))}>",
+        f'<g class="card" data-card={quoteattr(str(shape.card))}>',
         f"<title>{escape(str(shape.card))}</title>",
-        f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
-        f'rx="{_num(radius)}" fill="{_CARD_FACE}" stroke="{edge}" stroke-width="{edge_width}"/>',
+        (
+            f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
+            f'rx="{_num(radius)}" fill="{_CARD_FACE}" stroke="{edge}" stroke-width="{edge_width}"/>'
+        ),
     ]
     for text in _card_texts(shape, rank, suit, colour):
         parts.append(_svg_text(text))
@@ -333,9 +344,7 @@ def _card_texts(shape: _Card, rank: str, suit: str, colour: str) -> list[_Text]:
     """The rank and suit lines printed on a face-up card (shared by both back ends)."""
     size = shape.h * 0.36
     cx = shape.x + shape.w / 2
-    texts = [
-        _Text(cx, shape.y + shape.h * 0.44, rank, size, colour, "middle", True, False, None)
-    ]
+    texts = [_Text(cx, shape.y + shape.h * 0.44, rank, size, colour, "middle", True, False, None)]
     if suit:
         texts.append(
             _Text(cx, shape.y + shape.h * 0.86, suit, size, colour, "middle", False, False, None)
@@ -348,17 +357,21 @@ def _to_svg(canvas: Canvas, game: str, renderer: str, viewer: Any, title: str) -
     height = math.ceil(canvas.height + _MARGIN)
     viewer_attr = "spectator" if viewer is None else str(viewer)
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" class="checkraise" data-game={quoteattr(game)} '
-        f"data-renderer={quoteattr(renderer)} data-viewer={quoteattr(viewer_attr)}>",
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" class="checkraise" data-game={quoteattr(game)} '
+            f"data-renderer={quoteattr(renderer)} data-viewer={quoteattr(viewer_attr)}>"
+        ),
         f"<title>{escape(title)}</title>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="{_BACKGROUND}"/>',
     ]
     for shape in canvas.shapes:
         if isinstance(shape, _Rect):
             attrs = [
-                f'x="{_num(shape.x)}" y="{_num(shape.y)}" width="{_num(shape.w)}" '
-                f'height="{_num(shape.h)}"',
+                (
+                    f'x="{_num(shape.x)}" y="{_num(shape.y)}" width="{_num(shape.w)}" '
+                    f'height="{_num(shape.h)}"'
+                ),
                 f'fill="{shape.fill or "none"}"',
             ]
             if shape.radius:
@@ -581,8 +594,9 @@ def _format_list(values: Any) -> str:
 def _header(canvas: Canvas, title: str, view: Mapping[str, Any]) -> float:
     """Title, viewer and whose turn across the top; returns the y where the body starts."""
     canvas.text(_MARGIN, 24, title, size=18, bold=True)
-    canvas.text(_MARGIN, 44, f"{_viewer_text(view)}  \u2014  {_turn_text(view)}", size=12,
-                fill=_MUTED)
+    canvas.text(
+        _MARGIN, 44, f"{_viewer_text(view)}  \u2014  {_turn_text(view)}", size=12, fill=_MUTED
+    )
     return _HEADER_H + 8
 
 
@@ -592,7 +606,11 @@ def _result_lines(view: Mapping[str, Any]) -> list[str]:
         return []
     lines = ["Game over"]
     returns = view.get("returns")
-    if isinstance(returns, list) and returns:
+    if (
+        isinstance(returns, list)
+        and returns
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in returns)
+    ):
         lines.append(f"returns {_format_list(returns)}")
         best = max(returns)
         winners = [seat for seat, value in enumerate(returns) if value == best]
@@ -606,8 +624,14 @@ def _result_lines(view: Mapping[str, Any]) -> list[str]:
 def _draw_result(canvas: Canvas, x: float, y: float, view: Mapping[str, Any]) -> float:
     lines = _result_lines(view)
     for i, line in enumerate(lines):
-        canvas.text(x, y + 16 * i, line, size=14 if i == 0 else 13, bold=i == 0,
-                    fill=_DEATH if i == 0 else _INK)
+        canvas.text(
+            x,
+            y + 16 * i,
+            line,
+            size=14 if i == 0 else 13,
+            bold=i == 0,
+            fill=_DEATH if i == 0 else _INK,
+        )
     return y + 16 * len(lines)
 
 
@@ -655,8 +679,14 @@ def _draw_pokeros(canvas: Canvas, view: Mapping[str, Any]) -> None:
     left = _MARGIN + 24
     grid_top = top + 16
     for gx in range(min_x, max_x + 1):
-        canvas.text(left + (gx - min_x) * (cw + gap) + cw / 2, grid_top - 4, str(gx), size=10,
-                    fill=_MUTED, anchor="middle")
+        canvas.text(
+            left + (gx - min_x) * (cw + gap) + cw / 2,
+            grid_top - 4,
+            str(gx),
+            size=10,
+            fill=_MUTED,
+            anchor="middle",
+        )
     for gy in range(max_y, min_y - 1, -1):
         row = max_y - gy
         cy = grid_top + row * (ch + gap)
@@ -693,11 +723,16 @@ def _draw_pokeros(canvas: Canvas, view: Mapping[str, Any]) -> None:
     canvas.text(panel_x, y + 10, f"deck: {view.get('deck_remaining', '?')} cards", size=12)
     y += 28
     if last is not None:
-        scored = ", ".join(
-            f"{h.get('hand')} ({h.get('score')})" for h in last.get("hands") or []
-        ) or "nothing"
-        canvas.text(panel_x, y, f"last: s{last.get('seat')} {last.get('card')}@"
-                    f"{last.get('x')},{last.get('y')}", size=12)
+        scored = (
+            ", ".join(f"{h.get('hand')} ({h.get('score')})" for h in last.get("hands") or [])
+            or "nothing"
+        )
+        canvas.text(
+            panel_x,
+            y,
+            f"last: s{last.get('seat')} {last.get('card')}@{last.get('x')},{last.get('y')}",
+            size=12,
+        )
         canvas.text(panel_x, y + 16, f"scored {last.get('points', 0)}: {scored}", size=12)
         y += 36
     _draw_result(canvas, panel_x, y + 8, view)
@@ -782,9 +817,15 @@ def _draw_chessboard(
     for square, piece in sorted(pieces.items()):
         sx, sy = origin(square)
         white = piece.isupper()
-        canvas.text(sx + _SQUARE / 2, sy + _SQUARE * 0.8, _PIECE_GLYPHS[piece.lower()],
-                    size=_SQUARE * 0.8, fill="#ffffff" if white else "#111111",
-                    anchor="middle", stroke="#111111" if white else "#777777")
+        canvas.text(
+            sx + _SQUARE / 2,
+            sy + _SQUARE * 0.8,
+            _PIECE_GLYPHS[piece.lower()],
+            size=_SQUARE * 0.8,
+            fill="#ffffff" if white else "#111111",
+            anchor="middle",
+            stroke="#111111" if white else "#777777",
+        )
     for square in deaths:
         if re.fullmatch(r"[a-h][1-8]", square):
             sx, sy = origin(square)
@@ -794,10 +835,17 @@ def _draw_chessboard(
     for i in range(8):
         file_label = _FILES[7 - i] if flip else _FILES[i]
         rank_label = str(i + 1) if flip else str(8 - i)
-        canvas.text(x + i * _SQUARE + _SQUARE / 2, y + 8 * _SQUARE + 14, file_label, size=11,
-                    fill=_MUTED, anchor="middle")
-        canvas.text(x - 6, y + i * _SQUARE + _SQUARE / 2 + 4, rank_label, size=11,
-                    fill=_MUTED, anchor="end")
+        canvas.text(
+            x + i * _SQUARE + _SQUARE / 2,
+            y + 8 * _SQUARE + 14,
+            file_label,
+            size=11,
+            fill=_MUTED,
+            anchor="middle",
+        )
+        canvas.text(
+            x - 6, y + i * _SQUARE + _SQUARE / 2 + 4, rank_label, size=11, fill=_MUTED, anchor="end"
+        )
     return x + 8 * _SQUARE, y + 8 * _SQUARE
 
 
@@ -817,8 +865,9 @@ def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     for square in _squares_of(my_move):
         highlights[square] = _MY_MOVE
     board_x = _MARGIN + 20
-    right, bottom = _draw_chessboard(canvas, board_x, top + 8, _board_pieces(view),
-                                     viewer == 1, highlights, deaths)
+    right, bottom = _draw_chessboard(
+        canvas, board_x, top + 8, _board_pieces(view), viewer == 1, highlights, deaths
+    )
     x = right + 28
     y = top + 20
     phase = view.get("phase")
@@ -845,8 +894,9 @@ def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
             canvas.text(x, y, f"{colour_name}: {move} (predicts {guess})", size=12)
             y += 16
             if was_predicted:
-                canvas.text(x + 12, y, f"\u2713 {colour_name}'s move was predicted", size=12,
-                            fill=_DEATH)
+                canvas.text(
+                    x + 12, y, f"\u2713 {colour_name}'s move was predicted", size=12, fill=_DEATH
+                )
                 y += 16
         canvas.text(x, y, f"battles: {last.get('battles', 0)}", size=12)
         y += 16
@@ -857,8 +907,9 @@ def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
             if isinstance(d, dict)
         ]
         for line in died or ["no deaths"]:
-            canvas.text(x, y, ("\u2717 " if died else "") + line, size=12,
-                        fill=_DEATH if died else _MUTED)
+            canvas.text(
+                x, y, ("\u2717 " if died else "") + line, size=12, fill=_DEATH if died else _MUTED
+            )
             y += 16
         y += 8
     if view.get("terminal"):
@@ -866,8 +917,14 @@ def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
         winner = view.get("winner")
         canvas.text(x, y, f"end: {reason}", size=13)
         y += 18
-        canvas.text(x, y, "a draw" if winner is None else
-                    f"winner: seat {winner} ({'white' if winner == 0 else 'black'})", size=13)
+        canvas.text(
+            x,
+            y,
+            "a draw"
+            if winner is None
+            else f"winner: seat {winner} ({'white' if winner == 0 else 'black'})",
+            size=13,
+        )
         y += 20
     _draw_result(canvas, x, y + 4, view)
     canvas._extend(right, bottom + 20)
@@ -886,16 +943,16 @@ def _draw_poker_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
         colour_name = hand.get("color", "white" if seat == 0 else "black")
         pts = points[seat] if seat < len(points) else "?"
         _to_act_marker(canvas, _MARGIN + 16, y + 13, view, seat)
-        canvas.text(_MARGIN + 20, y + 13, f"seat {seat} ({colour_name})  {pts} points",
-                    size=13, bold=True)
+        canvas.text(
+            _MARGIN + 20, y + 13, f"seat {seat} ({colour_name})  {pts} points", size=13, bold=True
+        )
         cards = hand.get("cards")
         count = int(hand.get("count") or 0)
         end = _cards_row(canvas, _MARGIN + 20, y + 20, cards, count, small_w, small_h)
         if cards is None:
             canvas.text(end + 4, y + 20 + small_h - 4, f"{count} hidden", size=11, fill=_MUTED)
         elif not cards:
-            canvas.text(_MARGIN + 20, y + 20 + small_h - 14, "(no cards)", size=11,
-                        fill=_MUTED)
+            canvas.text(_MARGIN + 20, y + 20 + small_h - 14, "(no cards)", size=11, fill=_MUTED)
 
     top_seat, bottom_seat = (0, 1) if flip else (1, 0)
     hand_row(top_seat, top)
@@ -909,8 +966,9 @@ def _draw_poker_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     if last_move is not None:
         for square in _squares_of(last_move[1]):
             highlights[square] = _HIGHLIGHT
-    right, bottom = _draw_chessboard(canvas, _MARGIN + 20, board_y, _board_pieces(view), flip,
-                                     highlights)
+    right, bottom = _draw_chessboard(
+        canvas, _MARGIN + 20, board_y, _board_pieces(view), flip, highlights
+    )
     hand_row(bottom_seat, bottom + 22)
     x = right + 28
     y = top + 20
@@ -956,8 +1014,14 @@ def _draw_holdem_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     grid_top = top + 18
     cards = {(int(c["x"]), int(c["y"])): c for c in view.get("grid") or [] if isinstance(c, dict)}
     for gx in range(x0, x1 + 1):
-        canvas.text(left + (gx - x0) * (cw + gap) + cw / 2, grid_top - 4, str(gx), size=9,
-                    fill=_MUTED, anchor="middle")
+        canvas.text(
+            left + (gx - x0) * (cw + gap) + cw / 2,
+            grid_top - 4,
+            str(gx),
+            size=9,
+            fill=_MUTED,
+            anchor="middle",
+        )
     community_cells = {(i, 0) for i in range(5)}
     for gy in range(y1, y0 - 1, -1):
         cy = grid_top + (y1 - gy) * (ch + gap)
@@ -967,18 +1031,25 @@ def _draw_holdem_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
             entry = cards.get((gx, gy))
             if entry is None:
                 if (gx, gy) in community_cells:
-                    canvas.rect(cx, cy, cw, ch, fill="#e3efe6", stroke=_FELT, radius=3,
-                                dashed=True)
+                    canvas.rect(cx, cy, cw, ch, fill="#e3efe6", stroke=_FELT, radius=3, dashed=True)
                 else:
                     canvas.rect(cx, cy, cw, ch, stroke="#d8d3c4", radius=3, dashed=True)
                 continue
             owner = entry.get("owner")
             colour = _seat_colour(owner) if owner is not None else None
-            canvas.card(cx, cy, entry.get("card"), cw, ch, highlight=colour,
-                        back=colour or _CARD_BACK)
+            canvas.card(
+                cx, cy, entry.get("card"), cw, ch, highlight=colour, back=colour or _CARD_BACK
+            )
             if owner is not None:
-                canvas.text(cx + cw - 2, cy + ch - 2, _seat_label(owner), size=8,
-                            fill=colour or _INK, anchor="end", bold=True)
+                canvas.text(
+                    cx + cw - 2,
+                    cy + ch - 2,
+                    _seat_label(owner),
+                    size=8,
+                    fill=colour or _INK,
+                    anchor="end",
+                    bold=True,
+                )
     grid_right = left + (x1 - x0 + 1) * (cw + gap)
     grid_bottom = grid_top + (y1 - y0 + 1) * (ch + gap)
     street = view.get("street")
@@ -987,15 +1058,31 @@ def _draw_holdem_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     hand, hands = view.get("hand"), view.get("hands")
     if isinstance(hand, int) and isinstance(hands, int):
         hand = min(hand + 1, hands)  # the view counts hands from 0, and finished ones at the end
-    canvas.text(left, info_y, f"hand {hand}/{hands}, "
-                f"{street_name}, pot {view.get('pot', 0)}, bet {view.get('current_bet', 0)}, "
-                f"min raise {view.get('min_raise', 0)}", size=13, bold=True)
+    canvas.text(
+        left,
+        info_y,
+        f"hand {hand}/{hands}, "
+        f"{street_name}, pot {view.get('pot', 0)}, bet {view.get('current_bet', 0)}, "
+        f"min raise {view.get('min_raise', 0)}",
+        size=13,
+        bold=True,
+    )
     community = view.get("community") or []
-    canvas.text(left, info_y + 18, "community: " + (" ".join(map(str, community)) or "-"),
-                size=12, fill=_MUTED)
+    canvas.text(
+        left,
+        info_y + 18,
+        "community: " + (" ".join(map(str, community)) or "-"),
+        size=12,
+        fill=_MUTED,
+    )
     if view.get("placement_turn"):
-        canvas.text(left, info_y + 34, f"placement turn, {view.get('placed_this_turn', 0)} "
-                    "placed", size=12, fill=_MUTED)
+        canvas.text(
+            left,
+            info_y + 34,
+            f"placement turn, {view.get('placed_this_turn', 0)} placed",
+            size=12,
+            fill=_MUTED,
+        )
     x = grid_right + 28
     y = top + 8
     button = view.get("button")
@@ -1012,9 +1099,14 @@ def _draw_holdem_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
             status.append("folded")
         if seat_entry.get("all_in"):
             status.append("all-in")
-        canvas.text(x, y + 29, f"chips {seat_entry.get('chips', 0)}, bet "
-                    f"{seat_entry.get('street_bet', 0)}/{seat_entry.get('total_bet', 0)}"
-                    + (f", {', '.join(status)}" if status else ""), size=12)
+        canvas.text(
+            x,
+            y + 29,
+            f"chips {seat_entry.get('chips', 0)}, bet "
+            f"{seat_entry.get('street_bet', 0)}/{seat_entry.get('total_bet', 0)}"
+            + (f", {', '.join(status)}" if status else ""),
+            size=12,
+        )
         hx = x
         for hole in seat_entry.get("hole") or []:
             if not isinstance(hole, dict):
@@ -1029,13 +1121,19 @@ def _draw_holdem_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     results = view.get("results") or []
     if results and isinstance(results[-1], dict):
         result = results[-1]
-        canvas.text(x, y + 12, f"hand {len(results)} result: won {_format_list(result.get('won'))}",
-                    size=12, bold=True)
+        canvas.text(
+            x,
+            y + 12,
+            f"hand {len(results)} result: won {_format_list(result.get('won'))}",
+            size=12,
+            bold=True,
+        )
         y += 18
         for showdown in result.get("showdown") or []:
             canvas.text(x, y + 12, f"s{showdown.get('seat')}: {showdown.get('hand')}", size=11)
-            canvas.text(x + 8, y + 26, " ".join(map(str, showdown.get("cards") or [])), size=11,
-                        fill=_MUTED)
+            canvas.text(
+                x + 8, y + 26, " ".join(map(str, showdown.get("cards") or [])), size=11, fill=_MUTED
+            )
             y += 30
         if not result.get("showdown"):
             canvas.text(x, y + 12, "won without a showdown", size=11, fill=_MUTED)
@@ -1057,16 +1155,29 @@ def _action_card(canvas: Canvas, x: float, y: float, name: Any) -> None:
         canvas.card(x, y, None, 18, 24, back="#7d3c98")
         return
     canvas.rect(x, y, 18, 24, fill="#f5eef8", stroke="#7d3c98", radius=2)
-    canvas.text(x + 9, y + 16, _ACTION_CARD_LABELS.get(str(name), str(name)[:2]), size=8,
-                fill="#7d3c98", anchor="middle", bold=True)
+    canvas.text(
+        x + 9,
+        y + 16,
+        _ACTION_CARD_LABELS.get(str(name), str(name)[:2]),
+        size=8,
+        fill="#7d3c98",
+        anchor="middle",
+        bold=True,
+    )
 
 
 def _draw_detective_poker(canvas: Canvas, view: Mapping[str, Any]) -> None:
     top = _header(canvas, "Detective Poker", view)
     dealer = view.get("dealer")
     street = view.get("street")
-    canvas.text(_MARGIN, top + 10, f"hand {view.get('hand', '?')}/{view.get('hands', '?')}, "
-                f"dealer s{dealer}, {street or 'scored'}", size=13, bold=True)
+    canvas.text(
+        _MARGIN,
+        top + 10,
+        f"hand {view.get('hand', '?')}/{view.get('hands', '?')}, "
+        f"dealer s{dealer}, {street or 'scored'}",
+        size=13,
+        bold=True,
+    )
     y = top + 22
     panel_w = 168
     seats = [s for s in view.get("seats") or [] if isinstance(s, dict)]
@@ -1076,10 +1187,17 @@ def _draw_detective_poker(canvas: Canvas, view: Mapping[str, Any]) -> None:
         colour = _seat_colour(seat)
         canvas.rect(px, y, panel_w, 156, fill="#ffffff", stroke=colour, radius=6)
         _to_act_marker(canvas, px + 14, y + 18, view, seat)
-        canvas.text(px + 16, y + 18, f"seat {seat}" + (" (D)" if seat == dealer else ""),
-                    size=13, bold=True, fill=colour)
-        canvas.text(px + panel_w - 8, y + 18, f"{seat_entry.get('points', 0)} pts", size=12,
-                    anchor="end")
+        canvas.text(
+            px + 16,
+            y + 18,
+            f"seat {seat}" + (" (D)" if seat == dealer else ""),
+            size=13,
+            bold=True,
+            fill=colour,
+        )
+        canvas.text(
+            px + panel_w - 8, y + 18, f"{seat_entry.get('points', 0)} pts", size=12, anchor="end"
+        )
         for j, (key, label) in enumerate((("private", "private"), ("shown", "shown"))):
             cx = px + 10 + j * 48
             canvas.text(cx + _CARD_W / 2, y + 34, label, size=9, fill=_MUTED, anchor="middle")
@@ -1090,8 +1208,9 @@ def _draw_detective_poker(canvas: Canvas, view: Mapping[str, Any]) -> None:
         chips = int(seat_entry.get("chips") or 0)
         canvas.text(px + 110, y + 34, f"chips {chips}", size=9, fill=_MUTED)
         for k in range(chips):
-            canvas.circle(px + 114 + (k % 5) * 10, y + 44 + (k // 5) * 10, 4, fill="#e1b12c",
-                          stroke="#8c6d1f")
+            canvas.circle(
+                px + 114 + (k % 5) * 10, y + 44 + (k // 5) * 10, 4, fill="#e1b12c", stroke="#8c6d1f"
+            )
         action_cards = seat_entry.get("action_cards")
         left_count = int(seat_entry.get("action_cards_left") or 0)
         canvas.text(px + 10, y + 110, f"action cards ({left_count}):", size=9, fill=_MUTED)
@@ -1110,8 +1229,15 @@ def _draw_detective_poker(canvas: Canvas, view: Mapping[str, Any]) -> None:
         if k < len(board):
             canvas.card(bx + k * (_CARD_W + 6), y + 18, board[k])
         else:
-            canvas.rect(bx + k * (_CARD_W + 6), y + 18, _CARD_W, _CARD_H, stroke="#cfcabb",
-                        radius=3, dashed=True)
+            canvas.rect(
+                bx + k * (_CARD_W + 6),
+                y + 18,
+                _CARD_W,
+                _CARD_H,
+                stroke="#cfcabb",
+                radius=3,
+                dashed=True,
+            )
     y += 18 + _CARD_H + 18
     canvas.text(_MARGIN, y, "bets", size=13, bold=True)
     y += 6
@@ -1124,13 +1250,19 @@ def _draw_detective_poker(canvas: Canvas, view: Mapping[str, Any]) -> None:
             current_street = bet.get("street")
             canvas.text(_MARGIN, y + 17, str(current_street), size=11, fill=_MUTED)
         bettor, target, amount = bet.get("bettor"), bet.get("board"), int(bet.get("amount") or 0)
-        canvas.text(_MARGIN + 60, y + 17, f"s{bettor} \u2192 s{target}: {amount}", size=12,
-                    fill=_seat_colour(bettor))
+        canvas.text(
+            _MARGIN + 60,
+            y + 17,
+            f"s{bettor} \u2192 s{target}: {amount}",
+            size=12,
+            fill=_seat_colour(bettor),
+        )
         for k in range(amount):
             canvas.circle(_MARGIN + 150 + k * 10, y + 13, 4, fill="#e1b12c", stroke="#8c6d1f")
         if bet.get("action_card") is not None:
-            _action_card(canvas, _MARGIN + 150 + max(amount, 1) * 10 + 4, y + 1,
-                         bet.get("action_card"))
+            _action_card(
+                canvas, _MARGIN + 150 + max(amount, 1) * 10 + 4, y + 1, bet.get("action_card")
+            )
         y += 27
     if not view.get("bets"):
         canvas.text(_MARGIN, y + 12, "no bets yet in this hand", size=11, fill=_MUTED)
@@ -1138,18 +1270,26 @@ def _draw_detective_poker(canvas: Canvas, view: Mapping[str, Any]) -> None:
     y += 20
     scored = view.get("last_scored_hand")
     if isinstance(scored, dict):
-        canvas.text(_MARGIN, y, f"last scored hand ({scored.get('hand')}): points "
-                    f"{_format_list(scored.get('points'))}", size=12, bold=True)
+        canvas.text(
+            _MARGIN,
+            y,
+            f"last scored hand ({scored.get('hand')}): points {_format_list(scored.get('points'))}",
+            size=12,
+            bold=True,
+        )
         y += 16
         private = scored.get("private") or []
         shown = scored.get("shown") or []
         for seat in range(max(len(private), len(shown))):
-            cards = [private[seat] if seat < len(private) else "?",
-                     shown[seat] if seat < len(shown) else "?"]
+            cards = [
+                private[seat] if seat < len(private) else "?",
+                shown[seat] if seat < len(shown) else "?",
+            ]
             canvas.text(_MARGIN + 8, y, f"s{seat}: {' '.join(map(str, cards))}", size=11)
             y += 14
-        canvas.text(_MARGIN + 8, y, "board: " + " ".join(map(str, scored.get("board") or [])),
-                    size=11)
+        canvas.text(
+            _MARGIN + 8, y, "board: " + " ".join(map(str, scored.get("board") or [])), size=11
+        )
         y += 18
     _draw_result(canvas, _MARGIN, y + 6, view)
 
@@ -1201,11 +1341,13 @@ def _draw_view(view: Mapping[str, Any]) -> tuple[Canvas, str]:
     renderer = _RENDERERS.get(game)
     if renderer is not None:
         canvas = Canvas()
+        drawn = True
         try:
             renderer(canvas, view)
-            return canvas, game
         except Exception:  # noqa: BLE001 - a picture must never fail; show the raw view
-            pass
+            drawn = False
+        if drawn:
+            return canvas, game
     canvas = Canvas()
     _draw_generic(canvas, view if isinstance(view, Mapping) else {"view": repr(view)})
     return canvas, "generic"
