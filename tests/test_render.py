@@ -301,6 +301,20 @@ def test_generic_fallback_for_an_unknown_game():
     assert "tic_tac_toe" in page and "&lt;tag&gt;" in page
 
 
+def test_characters_xml_forbids_do_not_break_the_picture():
+    state = FakeState(
+        {
+            "game": "bell\x07game",
+            "current_player": -4,
+            "terminal": True,
+            "returns": ["not", "numbers"],
+        }
+    )
+    root = parse(render.svg(state))
+    assert root.get("data-game") == "bell\ufffdgame"
+    assert "bell" in render.html(state)
+
+
 def test_a_malformed_view_of_a_known_game_still_draws():
     state = FakeState({"game": "pokeros", "board": "not a list", "hands": 3})
     root = parse(render.svg(state))

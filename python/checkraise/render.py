@@ -275,6 +275,19 @@ _SANS = "DejaVu Sans, Verdana, Arial, sans-serif"
 _MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 
 
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml(text: str) -> str:
+    """Text escaped for an SVG element, characters XML forbids replaced."""
+    return escape(_XML_INVALID.sub("\ufffd", str(text)))
+
+
+def _attr(text: str) -> str:
+    """A quoted, escaped XML attribute value."""
+    return quoteattr(_XML_INVALID.sub("\ufffd", str(text)))
+
+
 def _num(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
@@ -284,7 +297,7 @@ def _svg_text(shape: _Text) -> str:
         f'x="{_num(shape.x)}"',
         f'y="{_num(shape.y)}"',
         f'font-size="{_num(shape.size)}"',
-        f"font-family={quoteattr(_MONO if shape.mono else _SANS)}",
+        f"font-family={_attr(_MONO if shape.mono else _SANS)}",
         f'fill="{shape.fill}"',
         f'text-anchor="{shape.anchor}"',
     ]
@@ -294,7 +307,7 @@ def _svg_text(shape: _Text) -> str:
         attrs.append(f'stroke="{shape.stroke}" stroke-width="1" paint-order="stroke"')
     if shape.mono:
         attrs.append('xml:space="preserve"')
-    return f"<text {' '.join(attrs)}>{escape(shape.text)}</text>"
+    return f"<text {' '.join(attrs)}>{_xml(shape.text)}</text>"
 
 
 def _svg_card(shape: _Card) -> list[str]:
@@ -327,8 +340,8 @@ def _svg_card(shape: _Card) -> list[str]:
         ]
     rank, suit, colour = _card_parts(shape.card)
     parts = [
-        f'<g class="card" data-card={quoteattr(str(shape.card))}>',
-        f"<title>{escape(str(shape.card))}</title>",
+        f'<g class="card" data-card={_attr(str(shape.card))}>',
+        f"<title>{_xml(str(shape.card))}</title>",
         (
             f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
             f'rx="{_num(radius)}" fill="{_CARD_FACE}" stroke="{edge}" stroke-width="{edge_width}"/>'
@@ -359,10 +372,10 @@ def _to_svg(canvas: Canvas, game: str, renderer: str, viewer: Any, title: str) -
     out = [
         (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" class="checkraise" data-game={quoteattr(game)} '
-            f"data-renderer={quoteattr(renderer)} data-viewer={quoteattr(viewer_attr)}>"
+            f'viewBox="0 0 {width} {height}" class="checkraise" data-game={_attr(game)} '
+            f"data-renderer={_attr(renderer)} data-viewer={_attr(viewer_attr)}>"
         ),
-        f"<title>{escape(title)}</title>",
+        f"<title>{_xml(title)}</title>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="{_BACKGROUND}"/>',
     ]
     for shape in canvas.shapes:
@@ -1373,7 +1386,7 @@ def svg(state: Any, seat: int | None = None) -> str:
 
 
 def _caption(view: Mapping[str, Any]) -> str:
-    return f"{view.get('game', 'unknown game')} \u2014 {_turn_text(view)} ({_viewer_text(view)})"
+    return f"{view.get('game', 'unknown game')} \u2014 {_turn_text(view)}, {_viewer_text(view)}"
 
 
 def _html_from_view(view: Mapping[str, Any]) -> str:
@@ -1381,7 +1394,7 @@ def _html_from_view(view: Mapping[str, Any]) -> str:
         '<figure class="checkraise-picture" style="margin:0">'
         + svg_from_view(view)
         + '<figcaption style="font-family:sans-serif;font-size:12px;color:#555">'
-        + escape(_caption(view))
+        + _xml(_caption(view))
         + "</figcaption></figure>"
     )
 
