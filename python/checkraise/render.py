@@ -182,7 +182,8 @@ class Canvas:
     width: float = 0.0
     height: float = 0.0
 
-    def _extend(self, x: float, y: float) -> None:
+    def include(self, x: float, y: float) -> None:
+        """Grows the picture to include the point (x, y)."""
         self.width = max(self.width, x)
         self.height = max(self.height, y)
 
@@ -200,7 +201,7 @@ class Canvas:
     ) -> None:
         """A rectangle with its top-left corner at (x, y)."""
         self.shapes.append(_Rect(x, y, w, h, fill, stroke, stroke_width, radius, dashed))
-        self._extend(x + w, y + h)
+        self.include(x + w, y + h)
 
     def text(
         self,
@@ -219,7 +220,7 @@ class Canvas:
         width = _text_width(text, size, mono)
         self.shapes.append(_Text(x, y, text, size, fill, anchor, bold, mono, stroke))
         right = {"start": x + width, "middle": x + width / 2, "end": x}[anchor]
-        self._extend(right, y + size * 0.3)
+        self.include(right, y + size * 0.3)
         return width
 
     def line(
@@ -227,14 +228,14 @@ class Canvas:
     ) -> None:
         """A straight line."""
         self.shapes.append(_Line(x1, y1, x2, y2, stroke, width))
-        self._extend(max(x1, x2), max(y1, y2))
+        self.include(max(x1, x2), max(y1, y2))
 
     def circle(
         self, cx: float, cy: float, r: float, fill: str | None = None, stroke: str | None = None
     ) -> None:
         """A circle."""
         self.shapes.append(_Circle(cx, cy, r, fill, stroke))
-        self._extend(cx + r, cy + r)
+        self.include(cx + r, cy + r)
 
     def card(
         self,
@@ -248,7 +249,7 @@ class Canvas:
     ) -> None:
         """A card face up (``card`` its name) or face down (``card`` None)."""
         self.shapes.append(_Card(x, y, w, h, card, highlight, back))
-        self._extend(x + w, y + h)
+        self.include(x + w, y + h)
 
 
 def _text_width(text: str, size: float, mono: bool) -> float:
@@ -648,7 +649,7 @@ def _draw_result(canvas: Canvas, x: float, y: float, view: Mapping[str, Any]) ->
     return y + 16 * len(lines)
 
 
-def _to_act_marker(canvas: Canvas, x: float, y: float, view: Mapping[str, Any], seat: int) -> None:
+def _to_act_marker(canvas: Canvas, x: float, y: float, view: Mapping[str, Any], seat: Any) -> None:
     """A triangle before the label of the seat to act."""
     if view.get("current_player") == seat and not view.get("terminal"):
         canvas.text(x, y, "\u25b6", size=12, fill=_HIGHLIGHT, anchor="end")
@@ -749,7 +750,7 @@ def _draw_pokeros(canvas: Canvas, view: Mapping[str, Any]) -> None:
         canvas.text(panel_x, y + 16, f"scored {last.get('points', 0)}: {scored}", size=12)
         y += 36
     _draw_result(canvas, panel_x, y + 8, view)
-    canvas._extend(panel_x, grid_bottom)
+    canvas.include(panel_x, grid_bottom)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -940,7 +941,7 @@ def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
         )
         y += 20
     _draw_result(canvas, x, y + 4, view)
-    canvas._extend(right, bottom + 20)
+    canvas.include(right, bottom + 20)
 
 
 def _draw_poker_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
@@ -1153,7 +1154,7 @@ def _draw_holdem_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
             y += 16
         y += 6
     _draw_result(canvas, x, y + 14, view)
-    canvas._extend(grid_right, info_y + 40)
+    canvas.include(grid_right, info_y + 40)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1436,9 +1437,11 @@ class Picture:
         return _to_rgb(canvas)
 
     def _repr_svg_(self) -> str:
+        """Jupyter's SVG display hook."""
         return self.svg
 
     def _repr_html_(self) -> str:
+        """Jupyter's HTML display hook: the SVG with a caption."""
         return _html_from_view(self.view)
 
     def __repr__(self) -> str:
