@@ -55,7 +55,8 @@ def test_quickstart_notebook_runs(tmp_path, monkeypatch):
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     notebook.cells.append(
         nbformat.v4.new_code_cell(
-            "import sys, checkraise\nprint('KERNEL', sys.executable, checkraise.__file__, sep='\\t')"
+            "import sys, checkraise\n"
+            "print('KERNEL', sys.executable, checkraise.__file__, sep='\\t')"
         )
     )
     client = nbclient.NotebookClient(
