@@ -348,3 +348,13 @@ def test_missing_pillow_names_the_fix(monkeypatch):
     with pytest.raises(ImportError, match="pip install pillow"):
         render.rgb_array(state)
     assert render.svg(state)  # SVG needs no Pillow
+
+
+@pytest.mark.parametrize("name", cr.game_names())
+def test_states_render_in_jupyter_from_the_spectator_side(name: str) -> None:
+    """`State._repr_svg_` / `_repr_html_` (what Jupyter calls) are the spectator's picture."""
+    state = cr.make(name).new_initial_state()
+    state.sample_chance(seed=3)
+    assert state._repr_svg_() == cr.render.svg(state)
+    assert state._repr_html_() == cr.render.html(state)
+    ET.fromstring(state._repr_svg_())
