@@ -329,3 +329,19 @@ def test_bad_construction():
         ValueError, match=r"env 5 does not exist; this batch has envs 0..2"
     ):
         venv.state(5)
+
+
+@pytest.mark.parametrize("name", cr.game_names())
+def test_sample_actions_are_legal_and_seeded(name):
+    observer = "all" if name == "prediction_chess" else None
+    a = cr.VectorEnv(name, 5, seed=8, observer=observer)
+    b = cr.VectorEnv(name, 5, seed=8, observer=observer)
+    a.reset()
+    b.reset()
+    for _ in range(40):
+        actions = a.sample_actions()
+        assert actions.shape == a.action_shape and actions.dtype == np.int64
+        np.testing.assert_array_equal(actions, b.sample_actions())
+        a.step(actions)  # an illegal action would raise
+        b.step(actions)
+    np.testing.assert_array_equal(a.observations, b.observations)

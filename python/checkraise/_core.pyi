@@ -275,6 +275,11 @@ class VectorEnv:
         dict[str, npt.NDArray[Any]],
     ]:
         """Steps every env; returns ``(observations, rewards, terminated, truncated, info)``."""
+    def sample_actions(self) -> npt.NDArray[np.int64]:
+        """Uniformly random legal actions for the next ``step``, shaped ``action_shape``.
+
+        Drawn in Rust, env ``i`` from its own stream seeded from ``seed + i``; 0 where a seat
+        has no legal action and for envs that just ended (``step`` ignores those)."""
     def state(self, index: int) -> State:
         """A copy of env ``index``'s state."""
     @property

@@ -22,7 +22,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::env::Env;
+use crate::env::{Env, GameRng};
+
+/// Mixed into env seeds for the action sampler's streams, so they differ from chance's.
+const SAMPLER_SALT: u64 = 0x5DEE_CE66_D1CE_5EED;
 use crate::game::{Action, Dynamics, ErrorKind, Game, GameError, Player, State};
 
 /// Whose observation and legal mask each env writes.
@@ -111,6 +114,8 @@ struct Slot {
     last_seat: usize,
     /// Each seat's legal actions at the current state, sorted.
     legal: Vec<Vec<Action>>,
+    /// The stream `sample_actions` draws from (seeded apart from the env's chance stream).
+    sampler: GameRng,
     /// Per mask row: the actions marked legal by the last write.
     mask_written: Vec<Vec<Action>>,
 }
@@ -222,6 +227,7 @@ impl VectorEnv {
                     env,
                     steps: 0,
                     last_seat: 0,
+                    sampler: GameRng::new(seed.wrapping_add(i as u64) ^ SAMPLER_SALT),
                     legal: vec![Vec::new(); num_players],
                     mask_written: vec![Vec::new(); shape.rows()],
                 };
@@ -250,6 +256,47 @@ impl VectorEnv {
     /// Whose observations and masks are written.
     pub fn observer(&self) -> Observer {
         self.shape.observer
+    }
+
+    /// Uniformly random legal actions for the next `step`, drawn by each env from its own
+    /// stream (env `i`'s seeded from `seed + i` at construction, apart from its chance
+    /// stream), written into `out` (`num_envs × actions_per_env()` ids, env-major): the seat
+    /// to act's, or every seat's in a joint action (0 for a seat with no legal action, and
+    /// for an env whose game just ended, whose action `step` ignores).
+    pub fn sample_actions(&mut self, out: &mut [Action]) -> Result<(), VectorError> {
+        let per_env = self.actions_per_env();
+        let expected = self.slots.len() * per_env;
+        if out.len() != expected {
+            return Err(GameError::BadBuffer {
+                what: "actions",
+                got: out.len(),
+                expected,
+            }
+            .into());
+        }
+        let joint = self.shape.joint;
+        self.slots
+            .par_iter_mut()
+            .zip(out.par_chunks_mut(per_env))
+            .with_min_len(64)
+            .for_each(|(slot, out)| {
+                out.fill(0);
+                if slot.needs_reset {
+                    return;
+                }
+                let seats = match slot.env.current_player() {
+                    Player::Seat(seat) => seat..seat + 1,
+                    Player::Simultaneous => 0..slot.legal.len(),
+                    _ => 0..0,
+                };
+                for seat in seats {
+                    let legal = &slot.legal[seat];
+                    if !legal.is_empty() {
+                        out[if joint { seat } else { 0 }] = slot.sampler.choose(legal);
+                    }
+                }
+            });
+        Ok(())
     }
 
     /// Action ids per env in `step`: 1, or `num_players` for simultaneous games.
@@ -1038,6 +1085,39 @@ mod tests {
                     assert_eq!(a.truncated, b.truncated);
                 }
             }
+        }
+    }
+
+    /// `sample_actions` draws legal actions for every env (joint ones too), reproducibly.
+    #[test]
+    fn sampled_actions_are_legal_and_reproducible() {
+        for entry in crate::registry::entries() {
+            let game = make_game::<&str, &str>(entry.info.name, []).unwrap();
+            let observer = if entry.info.dynamics == Dynamics::Simultaneous {
+                Observer::AllSeats
+            } else {
+                Observer::CurrentPlayer
+            };
+            let make = || VectorEnv::new(game.clone(), 6, 21, observer, None).unwrap();
+            let (mut a, mut b) = (make(), make());
+            let mut buf_a = Buffers::for_env(&a);
+            let mut buf_b = Buffers::for_env(&b);
+            a.reset(None, buf_a.view()).unwrap();
+            b.reset(None, buf_b.view()).unwrap();
+            let mut actions = vec![0; 6 * a.actions_per_env()];
+            let mut again = actions.clone();
+            for _ in 0..300 {
+                a.sample_actions(&mut actions).unwrap();
+                b.sample_actions(&mut again).unwrap();
+                assert_eq!(actions, again);
+                a.step(&actions, buf_a.view()).unwrap();
+                b.step(&again, buf_b.view()).unwrap();
+            }
+            assert_eq!(buf_a.observations, buf_b.observations);
+            assert!(matches!(
+                a.sample_actions(&mut [0; 1]),
+                Err(VectorError::Batch(GameError::BadBuffer { .. }))
+            ));
         }
     }
 }

@@ -105,40 +105,65 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let mut envs = EnvsClient::new(channel)
         .max_decoding_message_size(usize::MAX)
         .max_encoding_message_size(usize::MAX);
-    for board_size in [5, 15] {
+    // Every registered game with its defaults, and Pokeros on a small board (its default
+    // 15×15 observation is 4,177 floats, 4.3 MB per reply of 256 envs).
+    let mut configs: Vec<(String, HashMap<String, String>)> = checkraise_core::registry::entries()
+        .iter()
+        .map(|e| (e.info.name.to_string(), HashMap::new()))
+        .collect();
+    configs.push((
+        "pokeros".into(),
+        HashMap::from([("board_size".into(), "5".into())]),
+    ));
+    for (game, parameters) in configs {
+        let simultaneous = game == "prediction_chess";
         let created = envs
             .create_envs(pb::CreateEnvsRequest {
-                game: "pokeros".into(),
-                parameters: HashMap::from([("board_size".into(), board_size.to_string())]),
+                game: game.clone(),
+                parameters: parameters.clone(),
                 count: env_count as u32,
                 seed: 0,
-                all_seats: false,
+                all_seats: simultaneous,
             })
             .await?
             .into_inner();
-        let actions_per_env = created.sizes.as_ref().unwrap().num_distinct_actions as usize;
+        let sizes = created.sizes.as_ref().unwrap();
+        let (actions_per_env, players) = (
+            sizes.num_distinct_actions as usize,
+            sizes.num_players as usize,
+        );
         let mut batch = created.batch.unwrap();
         let mut busy = Duration::ZERO;
         for _ in 0..env_steps {
             let masks = &batch.legal_masks.as_ref().unwrap().data;
+            // The first legal action of each mask row (-1 for a seat with none).
             let actions: Vec<i32> = masks
                 .chunks_exact(actions_per_env)
-                .map(|row| row.iter().position(|&m| m == 1).unwrap() as i32)
+                .map(|row| row.iter().position(|&m| m == 1).map_or(-1, |a| a as i32))
                 .collect();
+            let shape = if simultaneous {
+                vec![env_count as u32, players as u32]
+            } else {
+                vec![env_count as u32]
+            };
             let started = Instant::now();
             batch = envs
                 .step(pb::StepRequest {
                     envs_id: created.envs_id.clone(),
-                    actions: Some(i32_tensor(vec![env_count as u32], &actions)),
+                    actions: Some(i32_tensor(shape, &actions)),
                 })
                 .await?
                 .into_inner();
             busy += started.elapsed();
         }
-        let reply_bytes = batch.observations.as_ref().unwrap().data.len();
+        let reply_bytes = batch.observations.as_ref().unwrap().data.len()
+            + batch.legal_masks.as_ref().unwrap().data.len();
+        let mut params: Vec<String> = parameters.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        params.sort();
         println!(
-            "pokeros board_size={board_size}: {env_count} envs x {env_steps} steps: {:.0} env-steps/s \
-             ({:?} per step, {} observation bytes per reply)",
+            "{game}({}): {env_count} envs x {env_steps} steps: {:.0} env-steps/s \
+             ({:?} per step, {} observation + mask bytes per reply)",
+            params.join(","),
             (env_count * env_steps) as f64 / busy.as_secs_f64(),
             busy / env_steps as u32,
             reply_bytes

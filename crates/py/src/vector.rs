@@ -5,8 +5,8 @@ use checkraise_core::vector::{Observer, StepBuffers, VectorEnv, VectorError};
 use checkraise_core::{Action, GameError};
 use numpy::ndarray::Dimension;
 use numpy::{
-    Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods,
-    PyUntypedArray, PyUntypedArrayMethods,
+    Element, IntoPyArray, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayDyn,
+    PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
@@ -297,6 +297,23 @@ impl PyVectorEnv {
             self.out(py, &self.views.truncated)?,
             self.info(py)?,
         ))
+    }
+
+    /// Uniformly random legal actions for the next `step`, as an int64 array of
+    /// `action_shape`: the seat to act's in each env, or every seat's in a joint action (0
+    /// where a seat has none, and for envs that just ended, whose actions `step` ignores).
+    /// Drawn in Rust with the GIL released, env `i` from its own stream seeded from
+    /// `seed + i`, so a random baseline costs no Python work per env.
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<i64>>> {
+        let mut actions = vec![0 as Action; self.venv.num_envs() * self.venv.actions_per_env()];
+        let venv = &mut self.venv;
+        py.detach(|| venv.sample_actions(&mut actions))
+            .map_err(|e| vector_err(&e))?;
+        let wide: Vec<i64> = actions.into_iter().map(i64::from).collect();
+        let shape = self.actions_shape();
+        Ok(numpy::ndarray::ArrayD::from_shape_vec(shape, wide)
+            .map_err(|e| CheckraiseError::new_err(e.to_string()))?
+            .into_pyarray(py))
     }
 
     /// A copy of env `index`'s state (for inspection and rendering).
