@@ -1,4 +1,5 @@
-//! Steps a `VectorEnv` of every game (or the named ones) with random legal actions and prints
+//! Steps a `VectorEnv` of every game (or the named ones) with random legal actions
+//! (`sample_actions`) and prints
 //! env-steps per second, timing `step()` alone (observations and masks written every step):
 //!
 //! `cargo run --release -p checkraise-core --example vector_play -- [num_envs] [seconds] [game,...]`
@@ -8,10 +9,9 @@
 
 use std::time::{Duration, Instant};
 
-use checkraise_core::env::choose_in_mask;
 use checkraise_core::game::Dynamics;
 use checkraise_core::vector::{Observer, StepBuffers, VectorEnv};
-use checkraise_core::{GameRng, make_game, registry};
+use checkraise_core::{make_game, registry};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -59,7 +59,6 @@ fn main() {
         venv.reset(Some(0), bufs!(false)).unwrap();
         let per_env = venv.actions_per_env();
         let mut actions = vec![0u32; n * per_env];
-        let mut rng = GameRng::new(1);
         let (mut alt_time, mut alt_steps) = ([Duration::ZERO; 2], [0usize; 2]);
         let (mut steps, mut in_step) = (0usize, Duration::ZERO);
         let start = Instant::now();
@@ -70,13 +69,7 @@ fn main() {
             let retained = retained && !(alternate && (round / 20) % 2 == 1);
             // (A run of retained writes may follow full ones: full writes also record what
             // they set.)
-            for (i, out) in actions.chunks_mut(per_env).enumerate() {
-                for (k, a) in out.iter_mut().enumerate() {
-                    let row = i * rows + if rows > 1 { k } else { 0 };
-                    let mask = &masks[row * na..(row + 1) * na];
-                    *a = choose_in_mask(mask, &mut rng).unwrap_or(0) as u32;
-                }
-            }
+            venv.sample_actions(&mut actions).unwrap();
             let t = Instant::now();
             venv.step(&actions, bufs!(retained)).unwrap();
             let took = t.elapsed();

@@ -126,6 +126,8 @@ impl TurnMoves {
                     pairs += 1;
                 }
             }
+            // Sorted once per turn, so the legal actions come out sorted at every call.
+            pair_ids[..pairs].sort_unstable();
             self.pair_len[c] = pairs;
             if !promotes {
                 self.move_len[c] = usize::MAX;
@@ -152,6 +154,7 @@ impl TurnMoves {
                     }
                 }
             }
+            move_ids[..moves].sort_unstable();
             self.move_len[c] = moves;
         }
     }
@@ -284,7 +287,8 @@ impl PredictionChessState {
         }
     }
 
-    /// Calls `f` with every legal action of `seat` at the current node (unsorted).
+    /// Calls `f` with every legal action of `seat` at the current node, in increasing order
+    /// (the id lists are sorted when a turn's moves are generated; a pass is alone).
     #[inline]
     fn for_each_legal(&self, seat: usize, mut f: impl FnMut(Action)) {
         if self.phase == Phase::Over {
@@ -583,7 +587,7 @@ impl State for PredictionChessState {
             && seat < 2
         {
             self.for_each_legal(seat, |a| out.push(a));
-            out.sort_unstable();
+            debug_assert!(out.is_sorted());
         }
     }
 
