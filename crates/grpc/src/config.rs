@@ -25,6 +25,11 @@ pub struct Config {
     /// Seconds without a request after which a match or env batch is removed.
     #[arg(long, default_value_t = 3600)]
     pub idle_expiry_secs: u64,
+    /// Seconds without a request after which a finished match is removed (at most the idle
+    /// expiry): long enough to read the result, short enough that finished matches do not
+    /// fill `--max-matches`.
+    #[arg(long, default_value_t = 300)]
+    pub finished_expiry_secs: u64,
     /// Largest gRPC message, in bytes, received or sent; more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 64 * 1024 * 1024)]
     pub max_message_size: usize,
@@ -40,6 +45,11 @@ impl Config {
     /// How long a match or env batch may stay idle.
     pub fn idle_expiry(&self) -> Duration {
         Duration::from_secs(self.idle_expiry_secs)
+    }
+
+    /// How long a finished match may stay idle.
+    pub fn finished_expiry(&self) -> Duration {
+        Duration::from_secs(self.finished_expiry_secs.min(self.idle_expiry_secs))
     }
 }
 

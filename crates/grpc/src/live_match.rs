@@ -110,6 +110,11 @@ impl LiveMatch {
         &self.game
     }
 
+    /// Whether the game is over.
+    pub fn is_finished(&self) -> bool {
+        self.state.is_terminal()
+    }
+
     /// When a request last touched the match.
     pub fn last_active(&self) -> Instant {
         self.last_active

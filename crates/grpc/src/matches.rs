@@ -73,8 +73,9 @@ impl MatchStore {
         self.len() == 0
     }
 
-    /// Removes matches no request has touched for `idle`; returns how many.
-    pub fn expire_idle(&self, idle: Duration) -> usize {
+    /// Removes matches no request has touched for `idle` (`finished` once the game is over);
+    /// returns how many.
+    pub fn expire_idle(&self, idle: Duration, finished: Duration) -> usize {
         let mut table = self.table();
         let before = table.len();
         table.retain(|id, shared| {
@@ -82,7 +83,8 @@ impl MatchStore {
             let Ok(mut live) = shared.try_lock() else {
                 return true;
             };
-            let keep = live.last_active().elapsed() < idle;
+            let limit = if live.is_finished() { finished } else { idle };
+            let keep = live.last_active().elapsed() < limit;
             if !keep {
                 tracing::info!(match_id = %id, "match expired after being idle");
                 live.close_watchers(&unknown_match(id));

@@ -80,7 +80,12 @@ pub async fn serve(
         .max_encoding_message_size(limit);
 
     let watched = store.clone();
-    let expiry = tokio::spawn(expire_idle(store, env_store, config.idle_expiry()));
+    let expiry = tokio::spawn(expire_idle(
+        store,
+        env_store,
+        config.idle_expiry(),
+        config.finished_expiry(),
+    ));
 
     // Without TCP_NODELAY, small replies wait on delayed ACKs (about 40 ms a round trip).
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
@@ -125,12 +130,13 @@ fn oversized_is_resource_exhausted<B>(mut response: http::Response<B>) -> http::
 }
 
 /// Removes idle matches and env batches periodically.
-async fn expire_idle(store: MatchStore, env_store: EnvStore, idle: Duration) {
-    let period = (idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
+async fn expire_idle(store: MatchStore, env_store: EnvStore, idle: Duration, finished: Duration) {
+    let period =
+        (finished.min(idle) / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
     let mut ticker = tokio::time::interval(period);
     loop {
         ticker.tick().await;
-        let expired = store.expire_idle(idle);
+        let expired = store.expire_idle(idle, finished);
         if expired > 0 {
             tracing::info!(expired, live = store.len(), "idle matches removed");
         }

@@ -271,6 +271,53 @@ async fn match_limit_is_resource_exhausted_and_idle_matches_expire() {
 }
 
 #[tokio::test]
+async fn finished_matches_expire_sooner_than_live_ones() {
+    let config = Config {
+        idle_expiry_secs: 60,
+        finished_expiry_secs: 1,
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut matches = server.matches();
+    // Bots in every seat play the whole game at creation.
+    let finished = matches
+        .create_match(create(
+            "detective_poker",
+            &["random", "random", "random"],
+            1,
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .match_id;
+    let live = matches
+        .create_match(create("pokeros", &["human", "random"], 2))
+        .await
+        .unwrap()
+        .into_inner()
+        .match_id;
+    let over = matches
+        .get_spectator_view(pb::GetSpectatorViewRequest {
+            match_id: finished.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(over.is_terminal);
+    tokio::time::sleep(std::time::Duration::from_millis(1600)).await;
+    let gone = matches
+        .get_spectator_view(pb::GetSpectatorViewRequest { match_id: finished })
+        .await
+        .unwrap_err();
+    assert_eq!(gone.code(), Code::NotFound);
+    matches
+        .get_spectator_view(pb::GetSpectatorViewRequest { match_id: live })
+        .await
+        .unwrap();
+    server.shutdown().await;
+}
+
+#[tokio::test]
 async fn health_reports_serving() {
     let server = TestServer::start(Config::default()).await;
     let mut health = tonic_health::pb::health_client::HealthClient::new(server.channel.clone());
