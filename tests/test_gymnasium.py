@@ -317,7 +317,6 @@ def test_render_ansi(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_render_rgb_array(name):
-    pytest.importorskip("checkraise.render")
     env = cg.env(name, render_mode="rgb_array")
     env.reset(seed=0)
     picture = env.render()

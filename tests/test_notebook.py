@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 
 import checkraise as cr
+import ipykernel  # noqa: F401  (the kernel the notebook runs in; a requirement, never skipped)
+import nbclient
+import nbformat
 import pytest
-
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "examples" / "quickstart.ipynb"
 

@@ -14,10 +14,10 @@ import checkraise as cr
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-co = pytest.importorskip("checkraise.openspiel")
-from open_spiel.python import observation  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+import pyspiel
+from checkraise import openspiel as co
+from open_spiel.python import observation
+from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.algorithms import outcome_sampling_mccfr  # noqa: E402
 
 ENTRIES = {entry["name"]: entry for entry in cr.games()}

@@ -418,7 +418,6 @@ def test_render_without_mode_returns_none():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_render_rgb_array(name):
-    pytest.importorskip("checkraise.render")
     env = cpz.env(name, render_mode="rgb_array")
     env.reset(seed=0)
     picture = env.render()
