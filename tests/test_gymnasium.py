@@ -322,3 +322,13 @@ def test_render_rgb_array(name):
     picture = env.render()
     assert isinstance(picture, np.ndarray) and picture.dtype == np.uint8
     assert picture.ndim == 3 and picture.shape[2] == 3
+
+
+def test_a_closed_env_refuses_every_call():
+    env = cg.env("detective_poker")
+    env.reset(seed=0)
+    env.close()
+    env.close()  # twice is fine
+    for call in (lambda: env.reset(seed=1), lambda: env.step(0)):
+        with pytest.raises(cr.CheckraiseError, match="closed"):
+            call()

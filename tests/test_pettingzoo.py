@@ -423,3 +423,19 @@ def test_render_rgb_array(name):
     picture = env.render()
     assert isinstance(picture, np.ndarray) and picture.dtype == np.uint8
     assert picture.ndim == 3 and picture.shape[2] == 3
+
+
+def test_a_closed_env_refuses_every_call():
+    aec = cpz.env("pokeros")
+    aec.reset(seed=0)
+    aec.close()
+    aec.close()  # twice is fine
+    for call in (lambda: aec.reset(seed=1), lambda: aec.step(0), lambda: aec.observe("player_0")):
+        with pytest.raises(cr.CheckraiseError, match="closed"):
+            call()
+    par = cpz.parallel_env("prediction_chess")
+    par.reset(seed=0)
+    par.close()
+    for call in (lambda: par.reset(seed=1), lambda: par.step({"player_0": 0, "player_1": 0})):
+        with pytest.raises(cr.CheckraiseError, match="closed"):
+            call()

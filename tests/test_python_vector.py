@@ -345,3 +345,20 @@ def test_sample_actions_are_legal_and_seeded(name):
         a.step(actions)  # an illegal action would raise
         b.step(actions)
     np.testing.assert_array_equal(a.observations, b.observations)
+
+
+def test_a_closed_env_refuses_every_call():
+    with cr.VectorEnv("pokeros", 2, seed=1) as venv:
+        obs, _ = venv.reset()
+        assert not venv.closed
+    assert venv.closed
+    for call in (
+        lambda: venv.reset(),
+        lambda: venv.step(np.zeros(2, dtype=np.int64)),
+        lambda: venv.sample_actions(),
+        lambda: venv.state(0),
+    ):
+        with pytest.raises(cr.CheckraiseError, match="closed"):
+            call()
+    venv.close()  # closing twice is fine
+    assert obs.shape == (2, *venv.game.observation_shape())  # returned arrays stay readable

@@ -275,6 +275,13 @@ class VectorEnv:
         dict[str, npt.NDArray[Any]],
     ]:
         """Steps every env; returns ``(observations, rewards, terminated, truncated, info)``."""
+    def close(self) -> None:
+        """Ends the env: later ``reset``/``step``/``sample_actions``/``state`` raise."""
+    @property
+    def closed(self) -> bool:
+        """Whether ``close()`` was called."""
+    def __enter__(self) -> VectorEnv: ...
+    def __exit__(self, kind: object, value: object, traceback: object) -> bool: ...
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """Uniformly random legal actions for the next ``step``, shaped ``action_shape``.
 

@@ -47,7 +47,15 @@ import gymnasium
 import numpy as np
 
 from . import _adapt
-from ._core import Bot, Game, GameOverError, IllegalActionError, InvalidSeatError, State
+from ._core import (
+    Bot,
+    CheckraiseError,
+    Game,
+    GameOverError,
+    IllegalActionError,
+    InvalidSeatError,
+    State,
+)
 
 __all__ = ["OPPONENTS", "CheckraiseEnv", "env"]
 
@@ -111,7 +119,14 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     # -- engine plumbing ---------------------------------------------------------------------
 
+    _closed = False
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise CheckraiseError("this env was closed; make a new one")
+
     def _live_state(self) -> State:
+        self._check_open()
         if self._state is None:
             raise RuntimeError("call reset() before using the env")
         return self._state
@@ -160,6 +175,7 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Starts a new game and plays up to the agent's first decision."""
+        self._check_open()
         super().reset(seed=seed)
         skipped: list[float] = []
         while True:
@@ -233,6 +249,12 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self._over:
             return np.zeros(self.game.num_distinct_actions(), dtype=bool)
         return self._live_state().legal_actions_mask(self.seat)
+
+    def close(self) -> None:
+        """Ends the env: later ``reset``, ``step`` and ``render`` calls raise
+        ``CheckraiseError``. Closing twice is fine."""
+        self._closed = True
+        self._state = None
 
     def render(self) -> str | np.ndarray | None:
         """The current table in ``render_mode``; ``None`` (with a warning) without one."""

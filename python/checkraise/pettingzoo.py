@@ -48,7 +48,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from . import _adapt
-from ._core import Game, GameOverError, IllegalActionError, State
+from ._core import CheckraiseError, Game, GameOverError, IllegalActionError, State
 
 __all__ = ["ParallelRawEnv", "RawEnv", "env", "parallel_env", "raw_env"]
 
@@ -139,7 +139,14 @@ class _Table:
             self._np_random, _ = seeding.np_random()
         return self._np_random
 
+    _closed = False
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise CheckraiseError("this env was closed; make a new one")
+
     def _live_state(self) -> State:
+        self._check_open()
         if self._state is None:
             raise RuntimeError("call reset() before using the env")
         return self._state
@@ -168,7 +175,10 @@ class _Table:
         return _adapt.render(self._live_state(), self.render_mode)
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Ends the env: later ``reset``, ``step``, ``observe`` and ``render`` calls raise
+        ``CheckraiseError``. Closing twice is fine."""
+        self._closed = True
+        self._state = None
 
     def _returns(self) -> list[float]:
         return [float(r) for r in self._live_state().returns()]
@@ -201,6 +211,7 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> None:
         """Starts a new game; ``seed`` makes it (chance, spaces) reproducible."""
+        self._check_open()
         self._reseed(seed)
         self._state = self.game.new_initial_state()
         _adapt.resolve_chance(self._state, self.np_random)
@@ -243,6 +254,7 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
     def step(self, action: Any) -> None:
         """Acts for ``agent_selection``: a terminated agent must pass ``None``; a live one a
         legal action id (see the module docstring for illegal actions)."""
+        self._check_open()
         if not self.agents:
             raise GameOverError(
                 "the game is over and every agent has left; call reset()"
@@ -339,6 +351,7 @@ class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         """Starts a new game; returns every agent's observation and an empty info."""
+        self._check_open()
         self._reseed(seed)
         self._state = self.game.new_initial_state()
         _adapt.resolve_chance(self._state, self.np_random)
@@ -356,6 +369,7 @@ class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
     ]:
         """Applies one action per live agent; returns observations, rewards, terminations,
         truncations and infos of the agents that were live."""
+        self._check_open()
         if not self.agents:
             raise GameOverError("the game is over; call reset()")
         state = self._live_state()

@@ -66,6 +66,8 @@ pub struct PyVectorEnv {
     views: Views,
     /// Return copies instead of the env's own arrays.
     copy: bool,
+    /// `close()` was called: stepping, resetting and sampling raise.
+    closed: bool,
 }
 
 /// Read-only views of a `PyVectorEnv`'s buffers: callers cannot change what the next step
@@ -130,6 +132,16 @@ impl PyVectorEnv {
                 )));
             };
             self.actions.push(action);
+        }
+        Ok(())
+    }
+
+    /// An error when the env was closed.
+    fn check_open(&self, what: &str) -> PyResult<()> {
+        if self.closed {
+            return Err(CheckraiseError::new_err(format!(
+                "cannot {what}: this VectorEnv was closed; make a new one"
+            )));
         }
         Ok(())
     }
@@ -254,6 +266,7 @@ impl PyVectorEnv {
             actions: Vec::with_capacity(num_envs * game.num_players()),
             views,
             copy,
+            closed: false,
             venv,
         })
     }
@@ -267,6 +280,7 @@ impl PyVectorEnv {
         py: Python<'py>,
         seed: Option<u64>,
     ) -> PyResult<(Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyDict>)> {
+        self.check_open("reset")?;
         self.with_buffers(py, |venv, _, buffers| venv.reset(seed, buffers))?;
         Ok((self.out(py, &self.views.observations)?, self.info(py)?))
     }
@@ -288,6 +302,7 @@ impl PyVectorEnv {
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyDict>,
     )> {
+        self.check_open("step")?;
         self.read_actions(py, actions)?;
         self.with_buffers(py, |venv, actions, buffers| venv.step(actions, buffers))?;
         Ok((
@@ -305,6 +320,7 @@ impl PyVectorEnv {
     /// Drawn in Rust with the GIL released, env `i` from its own stream seeded from
     /// `seed + i`, so a random baseline costs no Python work per env.
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<i64>>> {
+        self.check_open("sample actions")?;
         let mut actions = vec![0 as Action; self.venv.num_envs() * self.venv.actions_per_env()];
         let venv = &mut self.venv;
         py.detach(|| venv.sample_actions(&mut actions))
@@ -318,6 +334,7 @@ impl PyVectorEnv {
 
     /// A copy of env `index`'s state (for inspection and rendering).
     fn state(&self, index: usize) -> PyResult<PyState> {
+        self.check_open("read a state")?;
         let game = self.venv.game().clone();
         let state = self.venv.state(index).ok_or_else(|| {
             CheckraiseError::new_err(format!(
@@ -400,6 +417,33 @@ impl PyVectorEnv {
     #[getter]
     fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         self.views.truncated.bind(py).clone()
+    }
+
+    /// Ends the env: later `reset`, `step`, `sample_actions` and `state` calls raise
+    /// `CheckraiseError`. Closing twice is fine. Arrays already returned stay readable.
+    fn close(&mut self) {
+        self.closed = true;
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.closed
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// Closes the env at the end of a `with` block.
+    fn __exit__(
+        &mut self,
+        _kind: Option<&Bound<'_, PyAny>>,
+        _value: Option<&Bound<'_, PyAny>>,
+        _traceback: Option<&Bound<'_, PyAny>>,
+    ) -> bool {
+        self.closed = true;
+        false
     }
 
     fn __len__(&self) -> usize {
