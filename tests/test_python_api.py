@@ -472,3 +472,9 @@ def test_env_is_seeded_and_rejects_illegal_actions():
     assert env.state().serialize() == before
     with pytest.raises(cr.ParameterError):
         cr.Env("pokeros", players=1)
+
+
+@pytest.mark.parametrize("name", ["pokeros", "poker_chess", "detective_poker"])
+def test_reward_model_follows_the_reward_parameter(name):
+    assert cr.make(name).info["reward_model"] == "terminal"
+    assert cr.make(name, reward="points").info["reward_model"] == "rewards"

@@ -65,6 +65,14 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
         );
     }
     assert_eq!(state.rewards().len(), n);
+    // A game that declares terminal rewards pays nothing (returns stay zero) before the end.
+    if game.reward_model() == crate::game::RewardModel::Terminal && !state.is_terminal() {
+        assert!(
+            returns.iter().all(|r| *r == 0.0),
+            "returns {returns:?} before the end of a game with terminal rewards, {}",
+            ctx()
+        );
+    }
     if state.is_terminal() {
         for p in 0..n {
             assert!(state.legal_actions_for(Player::Seat(p)).is_empty());

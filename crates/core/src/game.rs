@@ -276,8 +276,13 @@ impl GameError {
 
 /// A game: its facts, parameters, sizes, and a factory for states.
 pub trait Game: Send + Sync + fmt::Debug {
-    /// The game's facts.
+    /// The game's facts (for its default parameters).
     fn info(&self) -> &'static GameInfo;
+    /// How this instance pays rewards, which may depend on its parameters (a `reward=points`
+    /// variant pays as points are scored; the default pays at the end).
+    fn reward_model(&self) -> RewardModel {
+        self.info().reward_model
+    }
     /// The validated parameters this instance was made with.
     fn params(&self) -> &Params;
     /// Number of seats.

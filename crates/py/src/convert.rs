@@ -113,7 +113,7 @@ pub fn game_string(game: &dyn Game) -> String {
 }
 
 /// A fact enum (`ExplicitStochastic`) as a snake-case word (`explicit_stochastic`).
-fn fact_word(fact: &impl Serialize) -> String {
+pub fn fact_word(fact: &impl Serialize) -> String {
     let text = match serde_json::to_value(fact) {
         Ok(serde_json::Value::String(s)) => s,
         other => format!("{other:?}"),

@@ -58,11 +58,17 @@ impl PyGame {
         convert::params_to_py(py, self.game.params())
     }
 
-    /// The game's facts and parameter schemas, as one entry of `games()`.
+    /// The game's facts and parameter schemas, as one entry of `games()`, except that
+    /// `reward_model` is this instance's (`"rewards"` for a `reward="points"` variant).
     #[getter]
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let entry = registry::entry(self.game.info().name).or_raise()?;
-        convert::entry_to_py(py, entry)
+        let dict = convert::entry_to_py(py, entry)?;
+        dict.set_item(
+            "reward_model",
+            convert::fact_word(&self.game.reward_model()),
+        )?;
+        Ok(dict)
     }
 
     /// Number of seats.

@@ -206,6 +206,13 @@ impl Game for PokerChessGame {
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
+    fn reward_model(&self) -> RewardModel {
+        if self.config.rank_reward {
+            RewardModel::Terminal
+        } else {
+            RewardModel::Rewards
+        }
+    }
     fn params(&self) -> &Params {
         &self.params
     }

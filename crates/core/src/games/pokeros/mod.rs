@@ -284,6 +284,13 @@ impl Game for PokerosGame {
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
+    fn reward_model(&self) -> RewardModel {
+        if self.config.rank_reward {
+            RewardModel::Terminal
+        } else {
+            RewardModel::Rewards
+        }
+    }
     fn params(&self) -> &Params {
         &self.params
     }
