@@ -1,5 +1,7 @@
-//! Loopback figures for docs/grpc.md: one seat's Act round trip (the reply is the seat's view)
-//! and batched env stepping, against the server started in-process on a free port.
+//! Loopback figures for docs/benchmarks.md: one seat's Act round trip (the reply is the seat's
+//! view) and batched env stepping, against a server started in-process on a free port, or the
+//! one at `CHECKRAISE_ADDRESS` (e.g. `127.0.0.1:50051`, a `checkraise-server` in its own
+//! process).
 //!
 //! `cargo run --release -p checkraise-grpc --example loopback_bench [-- ROUNDS ENVS STEPS]`
 
@@ -33,13 +35,21 @@ fn arg(n: usize, default: usize) -> usize {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let (rounds, env_count, env_steps) = (arg(1, 20), arg(2, 256), arg(3, 200));
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
-    let address = listener.local_addr()?;
-    tokio::spawn(checkraise_grpc::server::serve(
-        Config::default(),
-        listener,
-        std::future::pending(),
-    ));
+    // CHECKRAISE_ADDRESS=host:port measures a server running in its own process (as
+    // deployed); otherwise one is started in this process on a free port.
+    let address = match std::env::var("CHECKRAISE_ADDRESS") {
+        Ok(address) => address,
+        Err(_) => {
+            let listener = TcpListener::bind("127.0.0.1:0").await?;
+            let address = listener.local_addr()?;
+            tokio::spawn(checkraise_grpc::server::serve(
+                Config::default(),
+                listener,
+                std::future::pending(),
+            ));
+            address.to_string()
+        }
+    };
     let channel = Channel::from_shared(format!("http://{address}"))?
         .connect()
         .await?;
