@@ -370,8 +370,8 @@ def fmt_rate(value: float | None) -> str:
 
 
 COLUMNS = (
-    "library", "game", "envs", "steps/s", "step() only", "sampling only", "cpu/wall", "load",
-    "note",
+    "library", "game", "envs", "steps/s", "step() only", "sampling only", "steps/CPU-s",
+    "cpu/wall", "load", "note",
 )
 
 
@@ -384,6 +384,7 @@ def row(result: Result) -> list[str]:
         fmt_rate(result.steps_per_s),
         fmt_rate(result.step_only_per_s),
         fmt_rate(result.sample_only_per_s),
+        fmt_rate(result.steps / result.cpu_s if result.steps and result.cpu_s > 0 else None),
         f"{result.cpu_s / result.wall_s:.2f}" if result.wall_s > 0 else "-",
         f"{result.load1:.2f}" if result.load1 is not None else "-",
         result.note,
@@ -528,10 +529,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for line in header:
         print(prefix + line)
     print()
-    widths = [10, 30, 5, 9, 11, 13, 8, 5, 0]
+    widths = [10, 30, 5, 9, 11, 13, 11, 8, 5, 0]
     if args.markdown:
         print("| " + " | ".join(COLUMNS) + " |")
-        print("|" + "|".join(["---"] * 2 + ["---:"] * 6 + ["---"]) + "|")
+        print("|" + "|".join(["---"] * 2 + ["---:"] * (len(COLUMNS) - 3) + ["---"]) + "|")
     else:
         print("  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths)).rstrip())
     sys.stdout.flush()

@@ -37,8 +37,9 @@ def test_quick_run_prints_a_row_for_every_game():
     for game in cr.game_names():
         for envs in (1, 3):
             assert (game, envs) in seen, f"no row for {game} at {envs} envs:\n{proc.stdout}"
-    # steps/s, step() only, sampling only (each a number, maybe with k or M), cpu/wall, load.
-    measured = re.compile(r"checkraise\s+\S+\s+\d+\s+(?:[0-9.]+(?: [kM])?\s+){3}[0-9.]+\s+[0-9.]+")
+    # steps/s, step() only, sampling only, steps/CPU-s (each a number, maybe with k or M),
+    # cpu/wall, load.
+    measured = re.compile(r"checkraise\s+\S+\s+\d+\s+(?:[0-9.]+(?: [kM])?\s+){4}[0-9.]+\s+[0-9.]+")
     for line in proc.stdout.splitlines():
         if line.startswith("checkraise "):
             assert measured.match(line), line
@@ -52,8 +53,12 @@ def test_markdown_rows():
         "--quick", "--only-checkraise", "--markdown", "--envs", "2", "--games", "detective_poker"
     )
     assert proc.returncode == 0, proc.stderr
-    rows = [line for line in proc.stdout.splitlines() if line.startswith("| checkraise |")]
+    lines = proc.stdout.splitlines()
+    rows = [line for line in lines if line.startswith("| checkraise |")]
     assert len(rows) == 1
+    header = next(line for line in lines if line.startswith("| library |"))
+    separator = lines[lines.index(header) + 1]
+    assert header.count("|") == separator.count("|") == rows[0].count("|")
     assert rows[0].split("|")[2:4] == [" detective_poker ", " 2 "]
 
 
