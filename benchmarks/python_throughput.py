@@ -107,7 +107,7 @@ class LegalSampler:
     shape ``masks.shape[:-1]``; a row with no legal action (a finished game, or a seat that does
     not act) gets 0, which the env ignores. One pass over the masks finds the legal entries
     (``np.flatnonzero``), ``np.searchsorted`` finds each row's run of them, and one uniform
-    draw per row picks inside its run.
+    draw per row picks inside its run (``random() < 1``, so the pick stays inside).
     """
 
     def __init__(self, seed: int) -> None:
@@ -126,13 +126,12 @@ class LegalSampler:
         if rows != self._rows or width != self._width:
             self._rows, self._width = rows, width
             self._row_starts = np.arange(rows + 1, dtype=np.intp) * width
-        legal = np.flatnonzero(masks)
+        # The flat indices of the legal entries, then a sentinel past the end so that every
+        # row's run (even an empty last one) starts at a valid index.
+        legal = np.append(np.flatnonzero(masks), rows * width)
         bounds = np.searchsorted(legal, self._row_starts)
         counts = np.diff(bounds)
-        if legal.size == 0:
-            return np.zeros(lead, np.int64)
         pick = bounds[:-1] + (self.rng.random(rows) * counts).astype(np.intp)
-        np.minimum(pick, legal.size - 1, out=pick)
         actions = legal[pick] - self._row_starts[:-1]
         actions[counts == 0] = 0
         return actions.astype(np.int64, copy=False).reshape(lead)

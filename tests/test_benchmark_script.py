@@ -2,6 +2,7 @@
 every registered game, and its vectorized sampler only ever draws legal actions."""
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -100,6 +101,11 @@ def test_sampler_draws_only_legal_actions_uniformly():
     row = np.zeros((2000, 10), bool)
     row[:, [1, 4, 9]] = True
     assert set(np.unique(sampler.sample(row))) == {1, 4, 9}
+    # No legal action anywhere (a single env whose game just ended), or only in the last row.
+    assert sampler.sample(np.zeros((1, 5), bool)).tolist() == [0]
+    last = np.zeros((4, 5), bool)
+    last[3, 4] = True
+    assert sampler.sample(last).tolist() == [0, 0, 0, 4]
     with pytest.raises(ValueError, match="boolean"):
         sampler.sample(np.ones((2, 3), np.int8))
 
@@ -112,3 +118,21 @@ def test_sampler_on_a_real_vector_env():
         actions = sampler.sample(venv.legal_masks)
         assert actions.shape == venv.action_shape
         venv.step(actions)  # an illegal action would raise IllegalActionError
+
+
+def test_a_missing_library_is_reported_not_fatal(tmp_path):
+    # Shadow jax with a package that fails to import, as on a machine where it does not install.
+    (tmp_path / "jax").mkdir()
+    (tmp_path / "jax" / "__init__.py").write_text("raise ImportError('no jaxlib wheel here')\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--libraries", "checkraise,pgx",
+         "--games", "detective_poker", "--envs", "2"],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("pgx ")]
+    assert len(rows) == 1
+    assert "not installable: ImportError: no jaxlib wheel here" in rows[0]
+    assert any(line.startswith("checkraise ") for line in proc.stdout.splitlines())
