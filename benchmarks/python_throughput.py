@@ -44,7 +44,8 @@ import random
 import sys
 import time
 import traceback
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -119,7 +120,9 @@ class LegalSampler:
     def sample(self, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """One uniformly random legal action per mask row (0 for a row with none)."""
         if masks.dtype != np.bool_ or masks.ndim < 1:
-            raise ValueError(f"masks must be a boolean array, got {masks.dtype} {masks.shape}")
+            raise ValueError(
+                f"masks must be a boolean array, got {masks.dtype} {masks.shape}"
+            )
         width = masks.shape[-1]
         lead = masks.shape[:-1]
         rows = int(np.prod(lead)) if lead else 1
@@ -201,7 +204,16 @@ def bench_checkraise(game: str, num_envs: int, seconds: float, warmup: int) -> R
     steps, wall, cpu = timed_loop(seconds, 2, body)
     note = f"observer={observer}" if observer else ""
     return Result(
-        "checkraise", game, num_envs, steps, wall, cpu, step_time, sample_time, load1(), note
+        "checkraise",
+        game,
+        num_envs,
+        steps,
+        wall,
+        cpu,
+        step_time,
+        sample_time,
+        load1(),
+        note,
     )
 
 
@@ -209,8 +221,13 @@ def bench_checkraise(game: str, num_envs: int, seconds: float, warmup: int) -> R
 
 
 def bench_openspiel(
-    label: str, game_string: str, params: dict[str, Any], num_envs: int, seconds: float,
-    warmup: int, list_obs: bool,
+    label: str,
+    game_string: str,
+    params: dict[str, Any],
+    num_envs: int,
+    seconds: float,
+    warmup: int,
+    list_obs: bool,
 ) -> Result:
     """N pyspiel states stepped in a Python loop, observation and mask at every decision."""
     import pyspiel
@@ -250,7 +267,9 @@ def bench_openspiel(
     steps, wall, cpu = timed_loop(seconds, 1, body)
     size = game.num_distinct_actions()
     note = f"{size} actions" + (", observation_tensor() lists" if list_obs else "")
-    return Result("openspiel", label, num_envs, steps, wall, cpu, None, None, load1(), note)
+    return Result(
+        "openspiel", label, num_envs, steps, wall, cpu, None, None, load1(), note
+    )
 
 
 # --------------------------------------------------------------------------- PettingZoo
@@ -282,7 +301,18 @@ def bench_pettingzoo(module: str, num_envs: int, seconds: float, warmup: int) ->
     for _ in range(warmup):
         body()
     steps, wall, cpu = timed_loop(seconds, 1, body)
-    return Result("pettingzoo", module, num_envs, steps, wall, cpu, None, None, load1(), "AEC env()")
+    return Result(
+        "pettingzoo",
+        module,
+        num_envs,
+        steps,
+        wall,
+        cpu,
+        None,
+        None,
+        load1(),
+        "AEC env()",
+    )
 
 
 # --------------------------------------------------------------------------- Pgx
@@ -369,8 +399,16 @@ def fmt_rate(value: float | None) -> str:
 
 
 COLUMNS = (
-    "library", "game", "envs", "steps/s", "step() only", "sampling only", "steps/CPU-s",
-    "cpu/wall", "load", "note",
+    "library",
+    "game",
+    "envs",
+    "steps/s",
+    "step() only",
+    "sampling only",
+    "steps/CPU-s",
+    "cpu/wall",
+    "load",
+    "note",
 )
 
 
@@ -383,7 +421,9 @@ def row(result: Result) -> list[str]:
         fmt_rate(result.steps_per_s),
         fmt_rate(result.step_only_per_s),
         fmt_rate(result.sample_only_per_s),
-        fmt_rate(result.steps / result.cpu_s if result.steps and result.cpu_s > 0 else None),
+        fmt_rate(
+            result.steps / result.cpu_s if result.steps and result.cpu_s > 0 else None
+        ),
         f"{result.cpu_s / result.wall_s:.2f}" if result.wall_s > 0 else "-",
         f"{result.load1:.2f}" if result.load1 is not None else "-",
         result.note,
@@ -404,9 +444,13 @@ def parse_int_list(text: str) -> list[int]:
     try:
         values = [int(part) for part in text.split(",") if part.strip()]
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from exc
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated integers, got {text!r}"
+        ) from exc
     if not values or any(v < 1 for v in values):
-        raise argparse.ArgumentTypeError(f"env counts must be positive integers, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"env counts must be positive integers, got {text!r}"
+        )
     return values
 
 
@@ -414,26 +458,37 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--games", default=None,
+        "--games",
+        default=None,
         help="comma-separated checkraise games (default: every registered game)",
     )
     parser.add_argument(
-        "--envs", type=parse_int_list, default=None,
+        "--envs",
+        type=parse_int_list,
+        default=None,
         help="comma-separated env counts (default 1,64,1024; --quick: 1,4)",
     )
     parser.add_argument(
-        "--seconds", type=float, default=None,
+        "--seconds",
+        type=float,
+        default=None,
         help="seconds per measurement (default 3; --quick: 0.05)",
     )
     parser.add_argument(
-        "--libraries", default=",".join(LIBRARIES),
+        "--libraries",
+        default=",".join(LIBRARIES),
         help=f"comma-separated libraries to run (default {','.join(LIBRARIES)})",
     )
-    parser.add_argument("--only-checkraise", action="store_true", help="run checkraise only")
-    parser.add_argument("--quick", action="store_true", help="a tiny smoke run")
-    parser.add_argument("--markdown", action="store_true", help="print a markdown table")
     parser.add_argument(
-        "--openspiel-list-obs", action="store_true",
+        "--only-checkraise", action="store_true", help="run checkraise only"
+    )
+    parser.add_argument("--quick", action="store_true", help="a tiny smoke run")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print a markdown table"
+    )
+    parser.add_argument(
+        "--openspiel-list-obs",
+        action="store_true",
         help="OpenSpiel: call state.observation_tensor() (a list) instead of the numpy observer",
     )
     args = parser.parse_args(argv)
@@ -460,29 +515,56 @@ def jobs(args: argparse.Namespace) -> list[tuple[str, str, int, Callable[[], Res
         import checkraise
 
         names = checkraise.game_names()
-        games = names if args.games is None else [g.strip() for g in args.games.split(",")]
+        games = (
+            names if args.games is None else [g.strip() for g in args.games.split(",")]
+        )
         for game in games:
-            checkraise.make(game)  # UnknownGameError, naming the game, before any measurement
+            checkraise.make(
+                game
+            )  # UnknownGameError, naming the game, before any measurement
             for n in args.envs:
-                out.append(("checkraise", game, n, lambda g=game, n=n: bench_checkraise(g, n, s, w)))
+                out.append(
+                    (
+                        "checkraise",
+                        game,
+                        n,
+                        lambda g=game, n=n: bench_checkraise(g, n, s, w),
+                    )
+                )
     if "openspiel" in args.libraries:
         lo = args.openspiel_list_obs
         variants = [
             ("chess", "chess", {}),
             ("universal_poker(HUNL fullgame)", "universal_poker", HUNL_PARAMS),
-            ("universal_poker(HUNL fcpa)", "universal_poker",
-             dict(HUNL_PARAMS, bettingAbstraction="fcpa")),
+            (
+                "universal_poker(HUNL fcpa)",
+                "universal_poker",
+                dict(HUNL_PARAMS, bettingAbstraction="fcpa"),
+            ),
         ]
         for label, name, params in variants:
             for n in args.envs:
-                out.append((
-                    "openspiel", label, n,
-                    lambda lb=label, nm=name, p=params, n=n: bench_openspiel(lb, nm, p, n, s, w, lo),
-                ))
+                out.append(
+                    (
+                        "openspiel",
+                        label,
+                        n,
+                        lambda lb=label, nm=name, p=params, n=n: bench_openspiel(
+                            lb, nm, p, n, s, w, lo
+                        ),
+                    )
+                )
     if "pettingzoo" in args.libraries:
         for module in ("chess_v6", "texas_holdem_no_limit_v6"):
             for n in args.envs:
-                out.append(("pettingzoo", module, n, lambda m=module, n=n: bench_pettingzoo(m, n, s, w)))
+                out.append(
+                    (
+                        "pettingzoo",
+                        module,
+                        n,
+                        lambda m=module, n=n: bench_pettingzoo(m, n, s, w),
+                    )
+                )
     if "pgx" in args.libraries:
         for n in args.envs:
             out.append(("pgx", "chess", n, lambda n=n: bench_pgx(n, s, w)))
@@ -492,7 +574,10 @@ def jobs(args: argparse.Namespace) -> list[tuple[str, str, int, Callable[[], Res
 REQUIRED_MODULES = {
     "checkraise": ("checkraise",),
     "openspiel": ("pyspiel", "open_spiel.python.observation"),
-    "pettingzoo": ("pettingzoo.classic.chess_v6", "pettingzoo.classic.texas_holdem_no_limit_v6"),
+    "pettingzoo": (
+        "pettingzoo.classic.chess_v6",
+        "pettingzoo.classic.texas_holdem_no_limit_v6",
+    ),
     "pgx": ("jax", "pgx"),
 }
 
@@ -508,7 +593,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     versions = {
-        "checkraise": getattr(importlib.import_module("checkraise"), "__version__", "?"),
+        "checkraise": getattr(
+            importlib.import_module("checkraise"), "__version__", "?"
+        ),
         "numpy": np.__version__,
         "open-spiel": version_of("open-spiel"),
         "pettingzoo": version_of("pettingzoo"),
@@ -521,7 +608,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"command: {' '.join([os.path.basename(sys.executable)] + sys.argv)}",
         f"python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}",
         "versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()),
-        "load average at start: " + (" ".join(f"{x:.2f}" for x in load) if load else "n/a"),
+        "load average at start: "
+        + (" ".join(f"{x:.2f}" for x in load) if load else "n/a"),
         f"seconds per measurement: {args.seconds}; envs: {','.join(map(str, args.envs))}",
     ]
     prefix = "" if not args.markdown else "- "
@@ -531,7 +619,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     widths = [10, 30, 5, 9, 11, 13, 11, 8, 5, 0]
     if args.markdown:
         print("| " + " | ".join(COLUMNS) + " |")
-        print("|" + "|".join(["---"] * 2 + ["---:"] * (len(COLUMNS) - 3) + ["---"]) + "|")
+        print(
+            "|" + "|".join(["---"] * 2 + ["---:"] * (len(COLUMNS) - 3) + ["---"]) + "|"
+        )
     else:
         print("  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths)).rstrip())
     sys.stdout.flush()
@@ -542,13 +632,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             if library not in reported_missing:
                 reported_missing.add(library)
                 print_row(
-                    Result(library, "*", 0, note=f"not installable: {missing[library]}"),
-                    args.markdown, widths,
+                    Result(
+                        library, "*", 0, note=f"not installable: {missing[library]}"
+                    ),
+                    args.markdown,
+                    widths,
                 )
             continue
         try:
             result = thunk()
-        except Exception as exc:  # noqa: BLE001 - a peer's failure is reported, not fatal
+        except Exception as exc:  # a peer library failing is reported, not fatal
             if library == "checkraise":
                 raise
             traceback.print_exc(file=sys.stderr)

@@ -18,7 +18,7 @@ from pathlib import Path
 import checkraise
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from python_throughput import LegalSampler  # noqa: E402
+from python_throughput import LegalSampler
 
 
 def main() -> int:
@@ -26,13 +26,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="a checkraise game, e.g. pokeros")
     parser.add_argument("seconds", type=float, help="how long to step")
-    parser.add_argument("--envs", type=int, default=1024, help="number of envs (default 1024)")
+    parser.add_argument(
+        "--envs", type=int, default=1024, help="number of envs (default 1024)"
+    )
     args = parser.parse_args()
     if args.envs < 1 or args.seconds <= 0:
         parser.error("--envs and seconds must be positive")
     info = checkraise.make(args.game).info
     observer = "all" if info["dynamics"] == "simultaneous" else None
-    venv = checkraise.VectorEnv(args.game, num_envs=args.envs, seed=0, observer=observer)
+    venv = checkraise.VectorEnv(
+        args.game, num_envs=args.envs, seed=0, observer=observer
+    )
     venv.reset()
     sampler = LegalSampler(0)
     per_env = (venv.observations.nbytes + venv.legal_masks.nbytes) // args.envs

@@ -18,7 +18,9 @@ SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "python_through
 def load_script():
     spec = importlib.util.spec_from_file_location("python_throughput", SCRIPT)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look the module up while building Result
+    sys.modules[spec.name] = (
+        module  # dataclasses look the module up while building Result
+    )
     spec.loader.exec_module(module)
     return module
 
@@ -26,21 +28,32 @@ def load_script():
 def run_script(*args):
     return subprocess.run(
         [sys.executable, str(SCRIPT), *args],
-        capture_output=True, text=True, timeout=120,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
 def test_quick_run_prints_a_row_for_every_game():
     proc = run_script("--quick", "--only-checkraise", "--envs", "1,3")
     assert proc.returncode == 0, proc.stderr
-    rows = [line.split() for line in proc.stdout.splitlines() if line.startswith("checkraise ")]
+    rows = [
+        line.split()
+        for line in proc.stdout.splitlines()
+        if line.startswith("checkraise ")
+    ]
     seen = {(cells[1], int(cells[2])) for cells in rows}
     for game in cr.game_names():
         for envs in (1, 3):
-            assert (game, envs) in seen, f"no row for {game} at {envs} envs:\n{proc.stdout}"
+            assert (game, envs) in seen, (
+                f"no row for {game} at {envs} envs:\n{proc.stdout}"
+            )
     # steps/s, step() only, sampling only, steps/CPU-s (each a number, maybe with k or M),
     # cpu/wall, load.
-    measured = re.compile(r"checkraise\s+\S+\s+\d+\s+(?:[0-9.]+(?: [kM])?\s+){4}[0-9.]+\s+[0-9.]+")
+    measured = re.compile(
+        r"checkraise\s+\S+\s+\d+\s+(?:[0-9.]+(?: [kM])?\s+){4}[0-9.]+\s+[0-9.]+"
+    )
     for line in proc.stdout.splitlines():
         if line.startswith("checkraise "):
             assert measured.match(line), line
@@ -51,7 +64,13 @@ def test_quick_run_prints_a_row_for_every_game():
 
 def test_markdown_rows():
     proc = run_script(
-        "--quick", "--only-checkraise", "--markdown", "--envs", "2", "--games", "detective_poker"
+        "--quick",
+        "--only-checkraise",
+        "--markdown",
+        "--envs",
+        "2",
+        "--games",
+        "detective_poker",
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
@@ -123,13 +142,28 @@ def test_sampler_on_a_real_vector_env():
 def test_a_missing_library_is_reported_not_fatal(tmp_path):
     # Shadow jax with a package that fails to import, as on a machine where it does not install.
     (tmp_path / "jax").mkdir()
-    (tmp_path / "jax" / "__init__.py").write_text("raise ImportError('no jaxlib wheel here')\n")
+    (tmp_path / "jax" / "__init__.py").write_text(
+        "raise ImportError('no jaxlib wheel here')\n"
+    )
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
     proc = subprocess.run(
-        [sys.executable, str(SCRIPT), "--quick", "--libraries", "checkraise,pgx",
-         "--games", "detective_poker", "--envs", "2"],
-        capture_output=True, text=True, timeout=120, env=env,
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--quick",
+            "--libraries",
+            "checkraise,pgx",
+            "--games",
+            "detective_poker",
+            "--envs",
+            "2",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("pgx ")]
