@@ -172,18 +172,38 @@ impl Env {
     /// Applies the current seat's action, then resolves chance. Returns each seat's reward,
     /// summed over the action and the chance events after it.
     pub fn step(&mut self, action: Action) -> Result<Vec<f64>, GameError> {
-        self.state.apply_action(action)?;
-        let mut rewards = self.state.rewards();
-        self.after_step(&mut rewards);
+        let mut rewards = vec![0.0; self.game.num_players()];
+        self.step_into(action, &mut rewards)?;
         Ok(rewards)
     }
 
     /// Applies a joint action at a simultaneous node, then resolves chance.
     pub fn step_joint(&mut self, actions: &[Action]) -> Result<Vec<f64>, GameError> {
-        self.state.apply_actions(actions)?;
-        let mut rewards = self.state.rewards();
-        self.after_step(&mut rewards);
+        let mut rewards = vec![0.0; self.game.num_players()];
+        self.step_joint_into(actions, &mut rewards)?;
         Ok(rewards)
+    }
+
+    /// `step`, writing the rewards into `rewards` (`num_players` long) without allocating.
+    pub fn step_into(&mut self, action: Action, rewards: &mut [f64]) -> Result<(), GameError> {
+        self.state.apply_action(action)?;
+        rewards.fill(0.0);
+        self.state.add_rewards_to(rewards);
+        self.after_step(rewards);
+        Ok(())
+    }
+
+    /// `step_joint`, writing the rewards into `rewards` (`num_players` long).
+    pub fn step_joint_into(
+        &mut self,
+        actions: &[Action],
+        rewards: &mut [f64],
+    ) -> Result<(), GameError> {
+        self.state.apply_actions(actions)?;
+        rewards.fill(0.0);
+        self.state.add_rewards_to(rewards);
+        self.after_step(rewards);
+        Ok(())
     }
 
     fn after_step(&mut self, rewards: &mut [f64]) {
@@ -192,9 +212,7 @@ impl Env {
             self.state
                 .apply_action(outcome)
                 .expect("a sampled chance outcome is legal");
-            for (r, x) in rewards.iter_mut().zip(self.state.rewards()) {
-                *r += x;
-            }
+            self.state.add_rewards_to(rewards);
         }
     }
 

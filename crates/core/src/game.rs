@@ -380,6 +380,13 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     fn returns(&self) -> Vec<f64>;
     /// Each seat's reward from the last action.
     fn rewards(&self) -> Vec<f64>;
+    /// Adds each seat's reward from the last action to `out` (`num_players` long), without
+    /// allocating where the game overrides it (batched stepping calls this every step).
+    fn add_rewards_to(&self, out: &mut [f64]) {
+        for (o, r) in out.iter_mut().zip(self.rewards()) {
+            *o += r;
+        }
+    }
     /// Every action applied so far, chance included, in order (a joint action appears as
     /// one entry per seat, seat order).
     fn history(&self) -> &[PlayerAction];

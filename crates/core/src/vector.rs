@@ -114,6 +114,8 @@ struct Slot {
     last_seat: usize,
     /// Each seat's legal actions at the current state, sorted.
     legal: Vec<Vec<Action>>,
+    /// The last step's rewards (scratch, so stepping does not allocate).
+    rewards: Vec<f64>,
     /// The stream `sample_actions` draws from (seeded apart from the env's chance stream).
     sampler: GameRng,
     /// Per mask row: the actions marked legal by the last write.
@@ -229,6 +231,7 @@ impl VectorEnv {
                     last_seat: 0,
                     sampler: GameRng::new(seed.wrapping_add(i as u64) ^ SAMPLER_SALT),
                     legal: vec![Vec::new(); num_players],
+                    rewards: vec![0.0; num_players],
                     mask_written: vec![Vec::new(); shape.rows()],
                 };
                 slot.refresh_legal(&shape);
@@ -529,14 +532,16 @@ impl Slot {
             *rows.terminated = false;
             *rows.truncated = false;
         } else {
-            let rewards = match self.env.current_player() {
+            let rewards = &mut self.rewards;
+            match self.env.current_player() {
                 Player::Seat(seat) => {
                     self.last_seat = seat;
-                    self.env.step(actions[if shape.joint { seat } else { 0 }])?
+                    self.env
+                        .step_into(actions[if shape.joint { seat } else { 0 }], rewards)?
                 }
-                _ => self.env.step_joint(actions)?,
+                _ => self.env.step_joint_into(actions, rewards)?,
             };
-            for (out, r) in rows.rewards.iter_mut().zip(rewards) {
+            for (out, &r) in rows.rewards.iter_mut().zip(rewards.iter()) {
                 *out = r as f32;
             }
             self.steps += 1;

@@ -975,6 +975,14 @@ impl State for HoldemState {
         }
     }
 
+    fn add_rewards_to(&self, out: &mut [f64]) {
+        if self.phase == Phase::Over {
+            for (o, r) in out.iter_mut().zip(self.final_returns()) {
+                *o += r;
+            }
+        }
+    }
+
     fn history(&self) -> &[PlayerAction] {
         &self.history
     }

@@ -652,6 +652,12 @@ impl State for PokerChessState {
         self.rewards.to_vec()
     }
 
+    fn add_rewards_to(&self, out: &mut [f64]) {
+        for (o, r) in out.iter_mut().zip(&self.rewards) {
+            *o += r;
+        }
+    }
+
     fn history(&self) -> &[PlayerAction] {
         &self.history
     }

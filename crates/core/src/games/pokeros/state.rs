@@ -502,6 +502,12 @@ impl State for PokerosState {
         self.rewards[..self.config.players].to_vec()
     }
 
+    fn add_rewards_to(&self, out: &mut [f64]) {
+        for (o, r) in out.iter_mut().zip(&self.rewards[..self.config.players]) {
+            *o += r;
+        }
+    }
+
     fn history(&self) -> &[PlayerAction] {
         &self.history
     }
