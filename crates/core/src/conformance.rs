@@ -67,7 +67,12 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
     assert_eq!(state.rewards().len(), n);
     let mut added = vec![0.0; n];
     state.add_rewards_to(&mut added);
-    assert_eq!(added, state.rewards(), "add_rewards_to differs from rewards, {}", ctx());
+    assert_eq!(
+        added,
+        state.rewards(),
+        "add_rewards_to differs from rewards, {}",
+        ctx()
+    );
     // A game that declares terminal rewards pays nothing (returns stay zero) before the end.
     if game.reward_model() == crate::game::RewardModel::Terminal && !state.is_terminal() {
         assert!(

@@ -4,6 +4,7 @@
 //! process).
 //!
 //! `cargo run --release -p checkraise-grpc --example loopback_bench [-- ROUNDS ENVS STEPS]`
+//! (`ACT_GAME=detective_poker` times another game's Act)
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -32,7 +33,7 @@ fn arg(n: usize, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let (rounds, env_count, env_steps) = (arg(1, 20), arg(2, 256), arg(3, 200));
     // CHECKRAISE_ADDRESS=host:port measures a server running in its own process (as
@@ -54,15 +55,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         .connect()
         .await?;
 
+    // ACT_GAME picks the game of the Act figure (default pokeros): seat 0 is the client,
+    // every other seat the random bot.
+    let act_game = std::env::var("ACT_GAME").unwrap_or_else(|_| "pokeros".into());
+    let players = checkraise_core::make_game::<&str, &str>(&act_game, [])
+        .map_err(|e| e.to_string())?
+        .num_players();
+    let act_seats: Vec<String> = (0..players)
+        .map(|s| if s == 0 { "human" } else { "random" }.to_string())
+        .collect();
     let mut latencies = Vec::new();
     let mut matches = MatchesClient::new(channel.clone());
     for seed in 0..rounds as u64 {
         let id = matches
             .create_match(pb::CreateMatchRequest {
-                game: "pokeros".into(),
+                game: act_game.clone(),
                 parameters: HashMap::new(),
                 seed: Some(seed),
-                seats: vec!["human".into(), "random".into()],
+                seats: act_seats.clone(),
             })
             .await?
             .into_inner()
@@ -105,7 +115,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     latencies.sort();
     let pct = |p: f64| latencies[((latencies.len() - 1) as f64 * p) as usize];
     println!(
-        "pokeros Act (+ view reply, + random bot reply): n={} p50={:?} p90={:?} p99={:?}",
+        "{act_game} Act (+ view reply, + random bots' replies): n={} p50={:?} p90={:?} p99={:?}",
         latencies.len(),
         pct(0.5),
         pct(0.9),
