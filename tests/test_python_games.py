@@ -97,3 +97,30 @@ def test_vector_env_with_every_seat_observed(name):
             assert info["current_player"][i] == state.current_player()
             for seat in range(n):
                 np.testing.assert_array_equal(obs[i, seat], state.observation(seat))
+
+
+def test_detective_poker_view_counts_burns_but_never_shows_them():
+    game = cr.make("detective_poker")
+    env = cr.Env(game, seed=5)
+    seen = [env.state().view(None)["burns"]]
+    while not env.is_terminal():
+        env.step(env.legal_actions()[0])
+        seen.append(env.state().view(None)["burns"])
+    assert seen[0] == 0
+    assert all(0 <= b <= 3 for b in seen)
+    assert 3 in seen  # every street after the first is preceded by a burn
+    # Grows within a hand and starts again at 0 with the next one.
+    assert all(nxt >= prev or nxt == 0 for prev, nxt in zip(seen, seen[1:]))
+
+
+def test_holdem_chess_view_numbers_hands_from_one():
+    game = cr.make("holdem_chess", hands=3)
+    env = cr.Env(game, seed=2)
+    assert env.state().view(0)["hand"] == 1
+    numbers = {env.state().view(0)["hand"]}
+    while not env.is_terminal():
+        env.step(env.legal_actions()[0])
+        numbers.add(env.state().view(0)["hand"])
+    final = env.state().view(0)
+    assert final["hand"] == len(final["results"]) == max(numbers)
+    assert numbers == set(range(1, max(numbers) + 1))

@@ -1069,9 +1069,7 @@ def _draw_holdem_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     street = view.get("street")
     street_name = _STREETS.get(street, str(street)) if isinstance(street, int) else str(street)
     info_y = grid_bottom + 14
-    hand, hands = view.get("hand"), view.get("hands")
-    if isinstance(hand, int) and isinstance(hands, int):
-        hand = min(hand + 1, hands)  # the view counts hands from 0, and finished ones at the end
+    hand, hands = view.get("hand"), view.get("hands")  # hand: 1-based
     canvas.text(
         left,
         info_y,
@@ -1233,7 +1231,9 @@ def _draw_detective_poker(canvas: Canvas, view: Mapping[str, Any]) -> None:
             _action_card(canvas, px + 10 + k * 22, y + 116, name)
     y += 170
     board = list(view.get("board") or [])
-    burns = {0: 0, 1: 1, 2: 1, 3: 1, 4: 2}.get(len(board), 3)
+    burns = view.get("burns")
+    if not isinstance(burns, int):  # views from before the engine counted burns
+        burns = {0: 0, 1: 1, 2: 1, 3: 1, 4: 2}.get(len(board), 3)
     canvas.text(_MARGIN, y + 12, "burns", size=10, fill=_MUTED)
     for k in range(burns):
         canvas.card(_MARGIN + k * 14, y + 18, None, _CARD_W * 0.8, _CARD_H * 0.8)

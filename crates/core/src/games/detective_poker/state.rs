@@ -1063,6 +1063,7 @@ impl State for DetectivePokerState {
             "street": (!self.over).then(|| STREET_NAMES[self.street()]),
             "seats": seats,
             "board": self.cards.community_cards().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "burns": self.cards.burns.iter().filter(|b| b.is_some()).count(),
             "bets": bets,
             "last_scored_hand": self.last_scored_json(),
             "current_player": self.current_player().id(),

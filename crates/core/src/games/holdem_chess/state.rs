@@ -1269,7 +1269,8 @@ impl State for HoldemState {
             "current_player": self.current_player().id(),
             "terminal": self.phase == Phase::Over,
             "returns": (self.phase == Phase::Over).then(|| self.returns()),
-            "hand": self.hand_no,
+            // 1-based: the hand on the table, or at the end the last one played.
+            "hand": if self.phase == Phase::Over { self.hand_no } else { self.hand_no + 1 },
             "hands": cfg.hands,
             "button": b.button(),
             "street": b.street(),
