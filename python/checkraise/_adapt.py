@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ._core import Game, IllegalActionError, State, make
+from ._core import CheckraiseError, Game, IllegalActionError, State, make
 
 #: Render modes both adapters support.
 RENDER_MODES: tuple[str, ...] = ("ansi", "rgb_array")
@@ -22,6 +22,35 @@ ILLEGAL_ACTION_MODES: tuple[str, ...] = ("raise", "terminate")
 
 #: Seeds handed to the engine (its generator takes a u64; stay inside i64 for numpy).
 _SEED_BOUND = 2**63 - 1
+
+
+class EngineHolder:
+    """An env's engine state and its lifecycle, shared by the PettingZoo and Gymnasium envs:
+    nothing before ``reset()``, nothing after ``close()``."""
+
+    _state: State | None = None
+    _closed = False
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise CheckraiseError("this env was closed; make a new one")
+
+    def _live_state(self) -> State:
+        self._check_open()
+        if self._state is None:
+            raise RuntimeError("call reset() before using the env")
+        return self._state
+
+    def engine_state(self) -> State:
+        """A copy of the engine's state (everything, hidden cards included: for tests and
+        spectators, not for agents)."""
+        return self._live_state().clone()
+
+    def close(self) -> None:
+        """Ends the env: later calls that use the game (``reset``, ``step``, observing,
+        rendering) raise ``CheckraiseError``. Closing twice is fine."""
+        self._closed = True
+        self._state = None
 
 
 def make_game(game: str | Game, params: dict[str, Any]) -> Game:

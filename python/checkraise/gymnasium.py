@@ -49,7 +49,6 @@ import numpy as np
 from . import _adapt
 from ._core import (
     Bot,
-    CheckraiseError,
     Game,
     GameOverError,
     IllegalActionError,
@@ -66,7 +65,7 @@ _MAX_SKIPPED_GAMES = 1000
 OPPONENTS: tuple[str, ...] = ("heuristic", "random")
 
 
-class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
+class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
     """One seat of a checkraise game against engine bots (see the module docstring)."""
 
     # Gymnasium declares `metadata` an instance attribute with a class default; keep its shape.
@@ -118,23 +117,6 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._over = True
 
     # -- engine plumbing ---------------------------------------------------------------------
-
-    _closed = False
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise CheckraiseError("this env was closed; make a new one")
-
-    def _live_state(self) -> State:
-        self._check_open()
-        if self._state is None:
-            raise RuntimeError("call reset() before using the env")
-        return self._state
-
-    def engine_state(self) -> State:
-        """A copy of the engine's state (everything, hidden cards included: for tests and
-        spectators, not for the agent)."""
-        return self._live_state().clone()
 
     def _agent_acts(self, state: State) -> bool:
         player = state.current_player()
@@ -249,12 +231,6 @@ class CheckraiseEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self._over:
             return np.zeros(self.game.num_distinct_actions(), dtype=bool)
         return self._live_state().legal_actions_mask(self.seat)
-
-    def close(self) -> None:
-        """Ends the env: later ``reset``, ``step`` and ``render`` calls raise
-        ``CheckraiseError``. Closing twice is fine."""
-        self._closed = True
-        self._state = None
 
     def render(self) -> str | np.ndarray | None:
         """The current table in ``render_mode``; ``None`` (with a warning) without one."""

@@ -48,7 +48,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from . import _adapt
-from ._core import CheckraiseError, Game, GameOverError, IllegalActionError, State
+from ._core import Game, GameOverError, IllegalActionError, State
 
 __all__ = ["ParallelRawEnv", "RawEnv", "env", "parallel_env", "raw_env"]
 
@@ -57,7 +57,7 @@ def _agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-class _Table:
+class _Table(_adapt.EngineHolder):
     """What the AEC and parallel envs share: the game, spaces, seeding and rendering."""
 
     game: Game
@@ -139,23 +139,6 @@ class _Table:
             self._np_random, _ = seeding.np_random()
         return self._np_random
 
-    _closed = False
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise CheckraiseError("this env was closed; make a new one")
-
-    def _live_state(self) -> State:
-        self._check_open()
-        if self._state is None:
-            raise RuntimeError("call reset() before using the env")
-        return self._state
-
-    def engine_state(self) -> State:
-        """A copy of the engine's state (everything, hidden cards included: for tests and
-        spectators, not for agents)."""
-        return self._live_state().clone()
-
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
         state = self._live_state()
         return {
@@ -173,12 +156,6 @@ class _Table:
             )
             return None
         return _adapt.render(self._live_state(), self.render_mode)
-
-    def close(self) -> None:
-        """Ends the env: later ``reset``, ``step``, ``observe`` and ``render`` calls raise
-        ``CheckraiseError``. Closing twice is fine."""
-        self._closed = True
-        self._state = None
 
     def _returns(self) -> list[float]:
         return [float(r) for r in self._live_state().returns()]

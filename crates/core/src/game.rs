@@ -383,9 +383,7 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     /// Adds each seat's reward from the last action to `out` (`num_players` long), without
     /// allocating where the game overrides it (batched stepping calls this every step).
     fn add_rewards_to(&self, out: &mut [f64]) {
-        for (o, r) in out.iter_mut().zip(self.rewards()) {
-            *o += r;
-        }
+        add_rewards(out, &self.rewards());
     }
     /// Every action applied so far, chance included, in order (a joint action appears as
     /// one entry per seat, seat order).
@@ -444,6 +442,24 @@ pub fn check_turn(state: &dyn State, player: Player) -> Result<(), GameError> {
         });
     }
     Ok(())
+}
+
+/// Adds `rewards` seat by seat to `out` (what `State::add_rewards_to` does with a game's own
+/// rewards).
+pub fn add_rewards(out: &mut [f64], rewards: &[f64]) {
+    for (o, r) in out.iter_mut().zip(rewards) {
+        *o += r;
+    }
+}
+
+/// The reward model of a game with a `reward` parameter: rank rewards are paid at the end,
+/// points as they are scored.
+pub fn rank_or_points_model(rank_reward: bool) -> RewardModel {
+    if rank_reward {
+        RewardModel::Terminal
+    } else {
+        RewardModel::Rewards
+    }
 }
 
 /// Rank rewards: seat i gets (seats i beat − seats that beat i) / (n − 1).

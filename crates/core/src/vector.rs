@@ -23,10 +23,10 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::env::{Env, GameRng};
+use crate::game::{Action, Dynamics, ErrorKind, Game, GameError, Player, State};
 
 /// Mixed into env seeds for the action sampler's streams, so they differ from chance's.
 const SAMPLER_SALT: u64 = 0x5DEE_CE66_D1CE_5EED;
-use crate::game::{Action, Dynamics, ErrorKind, Game, GameError, Player, State};
 
 /// Whose observation and legal mask each env writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,7 +234,7 @@ impl VectorEnv {
                     rewards: vec![0.0; num_players],
                     mask_written: vec![Vec::new(); shape.rows()],
                 };
-                slot.refresh_legal(&shape);
+                slot.refresh_legal();
                 slot
             })
             .collect();
@@ -340,7 +340,7 @@ impl VectorEnv {
                         Some(seed) => slot.env.reset_with_seed(seed.wrapping_add(i as u64)),
                         None => slot.env.reset(),
                     }
-                    slot.start(&shape);
+                    slot.start();
                 }
                 rows.rewards.fill(0.0);
                 *rows.terminated = false;
@@ -464,21 +464,21 @@ fn split_rows<T>(mut buffer: &mut [T], n: usize, len: usize) -> Vec<&mut [T]> {
 
 impl Slot {
     /// Bookkeeping for a game that just started.
-    fn start(&mut self, shape: &Shape) {
+    fn start(&mut self) {
         self.steps = 0;
         self.needs_reset = self.env.current_player() == Player::Terminal;
-        self.refresh_legal(shape);
+        self.refresh_legal();
     }
 
     /// Recomputes every seat's legal actions.
-    fn refresh_legal(&mut self, _shape: &Shape) {
+    fn refresh_legal(&mut self) {
         let state = self.env.state();
         for (seat, legal) in self.legal.iter_mut().enumerate() {
             state.legal_actions_into(Player::Seat(seat), legal);
         }
     }
 
-    fn is_legal(&self, _shape: &Shape, seat: usize, action: Action) -> bool {
+    fn is_legal(&self, seat: usize, action: Action) -> bool {
         self.legal[seat].binary_search(&action).is_ok()
     }
 
@@ -491,12 +491,12 @@ impl Slot {
         let legal = match state.current_player() {
             Player::Seat(seat) => {
                 let action = actions[if shape.joint { seat } else { 0 }];
-                self.is_legal(shape, seat, action)
+                self.is_legal(seat, action)
             }
             Player::Simultaneous => actions
                 .iter()
                 .enumerate()
-                .all(|(seat, &action)| self.is_legal(shape, seat, action)),
+                .all(|(seat, &action)| self.is_legal(seat, action)),
             Player::Chance | Player::Terminal => false,
         };
         if legal {
@@ -527,7 +527,7 @@ impl Slot {
     ) -> Result<(), GameError> {
         if self.needs_reset {
             self.env.reset();
-            self.start(shape);
+            self.start();
             rows.rewards.fill(0.0);
             *rows.terminated = false;
             *rows.truncated = false;
@@ -551,7 +551,7 @@ impl Slot {
             *rows.terminated = terminated;
             *rows.truncated = truncated;
             self.needs_reset = terminated || truncated;
-            self.refresh_legal(shape);
+            self.refresh_legal();
         }
         self.write(shape, rows);
         Ok(())

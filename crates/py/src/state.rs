@@ -304,18 +304,12 @@ impl PyState {
     /// hidden cards face down), drawn by `checkraise.render.svg`. Use
     /// `checkraise.render.picture(state, seat)` for a seat's side.
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let py = slf.py();
-        py.import("checkraise.render")?
-            .call_method1("svg", (slf,))?
-            .extract()
+        picture(slf, "svg")
     }
 
     /// The spectator's picture as an HTML fragment with a caption (`checkraise.render.html`).
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let py = slf.py();
-        py.import("checkraise.render")?
-            .call_method1("html", (slf,))?
-            .extract()
+        picture(slf, "html")
     }
 
     fn __repr__(&self) -> String {
@@ -325,6 +319,16 @@ impl PyState {
             self.state.describe()
         )
     }
+}
+
+/// The spectator's picture of `state` drawn by `checkraise.render.<kind>` (Python draws it
+/// from the view; the binding only calls it).
+fn picture(state: &Bound<'_, PyState>, kind: &str) -> PyResult<String> {
+    state
+        .py()
+        .import("checkraise.render")?
+        .call_method1(kind, (state,))?
+        .extract()
 }
 
 /// The legal actions of `player` (default: the current player) at `state`; shared by `State`

@@ -442,7 +442,7 @@ impl PyVectorEnv {
         _value: Option<&Bound<'_, PyAny>>,
         _traceback: Option<&Bound<'_, PyAny>>,
     ) -> bool {
-        self.closed = true;
+        self.close();
         false
     }
 

@@ -203,11 +203,7 @@ impl Game for DetectivePokerGame {
         &INFO
     }
     fn reward_model(&self) -> RewardModel {
-        if self.config.rank_reward {
-            RewardModel::Terminal
-        } else {
-            RewardModel::Rewards
-        }
+        crate::game::rank_or_points_model(self.config.rank_reward)
     }
     fn params(&self) -> &Params {
         &self.params

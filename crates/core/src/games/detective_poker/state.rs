@@ -872,9 +872,7 @@ impl State for DetectivePokerState {
     }
 
     fn add_rewards_to(&self, out: &mut [f64]) {
-        for (o, r) in out.iter_mut().zip(&self.rewards[..self.config.players]) {
-            *o += r;
-        }
+        crate::game::add_rewards(out, &self.rewards[..self.config.players]);
     }
 
     fn history(&self) -> &[PlayerAction] {

@@ -977,9 +977,7 @@ impl State for HoldemState {
 
     fn add_rewards_to(&self, out: &mut [f64]) {
         if self.phase == Phase::Over {
-            for (o, r) in out.iter_mut().zip(self.final_returns()) {
-                *o += r;
-            }
+            crate::game::add_rewards(out, &self.final_returns());
         }
     }
 

@@ -285,11 +285,7 @@ impl Game for PokerosGame {
         &INFO
     }
     fn reward_model(&self) -> RewardModel {
-        if self.config.rank_reward {
-            RewardModel::Terminal
-        } else {
-            RewardModel::Rewards
-        }
+        crate::game::rank_or_points_model(self.config.rank_reward)
     }
     fn params(&self) -> &Params {
         &self.params

@@ -503,9 +503,7 @@ impl State for PokerosState {
     }
 
     fn add_rewards_to(&self, out: &mut [f64]) {
-        for (o, r) in out.iter_mut().zip(&self.rewards[..self.config.players]) {
-            *o += r;
-        }
+        crate::game::add_rewards(out, &self.rewards[..self.config.players]);
     }
 
     fn history(&self) -> &[PlayerAction] {

@@ -686,9 +686,7 @@ impl State for PredictionChessState {
     }
 
     fn add_rewards_to(&self, out: &mut [f64]) {
-        for (o, r) in out.iter_mut().zip(&self.rewards) {
-            *o += r;
-        }
+        crate::game::add_rewards(out, &self.rewards);
     }
 
     fn history(&self) -> &[PlayerAction] {
