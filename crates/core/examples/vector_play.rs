@@ -14,6 +14,9 @@ use checkraise_core::vector::{Observer, StepBuffers, VectorEnv};
 use checkraise_core::{make_game, registry};
 
 fn main() {
+    if std::env::var("JOIN").is_ok_and(|v| v == "1") {
+        checkraise_core::vector::join_global_pool();
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.first().map_or(1024, |a| a.parse().expect("num_envs"));
     let secs: f64 = args.get(1).map_or(2.0, |a| a.parse().expect("seconds"));

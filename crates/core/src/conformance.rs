@@ -39,6 +39,13 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
             "non-finite observation, {}",
             ctx()
         );
+        // The sparse form, where a game gives one, is the same observation.
+        let mut entries = crate::game::ObservationEntries::new(size);
+        if state.observation_entries(p, &mut entries) {
+            let mut sparse = vec![0f32; size];
+            entries.write_into(&mut sparse);
+            assert_eq!(sparse, obs, "observation entries differ, {}", ctx());
+        }
         let _ = state.observation_string(p);
         let _ = state.information_state_string(p);
         let _ = state.view(Some(p));

@@ -394,6 +394,15 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError>;
     /// Writes seat `player`'s observation into `out` (length `observation_size`).
     fn observation_tensor(&self, player: usize, out: &mut [f32]);
+    /// The same observation as `observation_tensor`, given as its non-zero entries (`out`
+    /// is empty on entry); returns true. A game whose observations are mostly zeros
+    /// implements it so that batched envs rewrite only the entries that changed since the
+    /// last step instead of the whole row. The default gives nothing and returns false: the
+    /// caller then uses `observation_tensor`.
+    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        let _ = (player, out);
+        false
+    }
     /// Seat `player`'s current observation as text.
     fn observation_string(&self, player: usize) -> String;
     /// Seat `player`'s information state (everything it has observed, in order) as text.
@@ -442,6 +451,93 @@ pub fn check_turn(state: &dyn State, player: Player) -> Result<(), GameError> {
         });
     }
     Ok(())
+}
+
+/// Where a game's observation writer puts its entries: a row it cleared first
+/// (`DenseSink`) or an `ObservationEntries`, so one writer serves both
+/// `State::observation_tensor` and `State::observation_entries`.
+pub trait ObservationSink {
+    /// Sets entry `index` to `value` (a writer sets each entry at most once).
+    fn set(&mut self, index: usize, value: f32);
+}
+
+/// Writes into a row that the caller cleared.
+pub struct DenseSink<'a>(pub &'a mut [f32]);
+
+impl ObservationSink for DenseSink<'_> {
+    #[inline(always)]
+    fn set(&mut self, index: usize, value: f32) {
+        self.0[index] = value;
+    }
+}
+
+/// An observation as its non-zero entries: the entries equal to 1 as a bit set, the others
+/// as (index, value) pairs.
+#[derive(Clone, Debug, Default)]
+pub struct ObservationEntries {
+    ones: Vec<u64>,
+    others: Vec<(u32, f32)>,
+}
+
+impl ObservationEntries {
+    /// No entries, for observations of `size` floats.
+    pub fn new(size: usize) -> Self {
+        ObservationEntries {
+            ones: vec![0; size.div_ceil(64)],
+            others: Vec::new(),
+        }
+    }
+
+    /// Removes every entry.
+    pub fn clear(&mut self) {
+        self.ones.fill(0);
+        self.others.clear();
+    }
+
+    /// Writes these entries into `out` (all zeros on entry).
+    pub fn write_into(&self, out: &mut [f32]) {
+        for (w, &word) in self.ones.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                out[w * 64 + bits.trailing_zeros() as usize] = 1.0;
+                bits &= bits - 1;
+            }
+        }
+        for &(i, v) in &self.others {
+            out[i as usize] = v;
+        }
+    }
+
+    /// Turns `out`, which holds `previous` (written by `write_into` or by this function),
+    /// into a row holding `self`, touching only the entries that differ.
+    pub fn update(&self, previous: &ObservationEntries, out: &mut [f32]) {
+        for &(i, _) in &previous.others {
+            out[i as usize] = 0.0;
+        }
+        for (w, (&new, &old)) in self.ones.iter().zip(&previous.ones).enumerate() {
+            let mut bits = new ^ old;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                out[i] = if new >> (i % 64) & 1 == 1 { 1.0 } else { 0.0 };
+                bits &= bits - 1;
+            }
+        }
+        for &(i, v) in &self.others {
+            out[i as usize] = v;
+        }
+    }
+}
+
+impl ObservationSink for ObservationEntries {
+    #[inline(always)]
+    fn set(&mut self, index: usize, value: f32) {
+        if value == 1.0 {
+            self.ones[index / 64] |= 1 << (index % 64);
+        } else if value != 0.0 {
+            self.ones[index / 64] &= !(1 << (index % 64));
+            self.others.push((index as u32, value));
+        }
+    }
 }
 
 /// Adds `rewards` seat by seat to `out` (what `State::add_rewards_to` does with a game's own

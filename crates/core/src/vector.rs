@@ -23,7 +23,9 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::env::{Env, GameRng};
-use crate::game::{Action, Dynamics, ErrorKind, Game, GameError, Player, State};
+use crate::game::{
+    Action, Dynamics, ErrorKind, Game, GameError, ObservationEntries, Player, State,
+};
 
 /// Mixed into env seeds for the action sampler's streams, so they differ from chance's.
 const SAMPLER_SALT: u64 = 0x5DEE_CE66_D1CE_5EED;
@@ -97,8 +99,9 @@ pub struct StepBuffers<'a> {
     /// Whether the step hit `max_episode_steps` without ending the game.
     pub truncated: &'a mut [bool],
     /// `true` when these are the buffers the previous `reset` or `step` of this `VectorEnv`
-    /// wrote, unchanged since: only the legal-mask entries that may have changed are written.
-    /// With `false` every entry is written.
+    /// wrote, unchanged since: only the legal-mask entries that may have changed are written,
+    /// and for games with sparse observations only the observation entries the last write
+    /// set are cleared. With `false` every entry is written.
     pub retained: bool,
 }
 
@@ -120,6 +123,9 @@ struct Slot {
     sampler: GameRng,
     /// Per mask row: the actions marked legal by the last write.
     mask_written: Vec<Vec<Action>>,
+    /// Per observation row, for games that give observation entries: the entries the last
+    /// write put in the row, and scratch for the next.
+    obs_written: Vec<[ObservationEntries; 2]>,
 }
 
 /// One env's rows of the caller's buffers.
@@ -143,6 +149,8 @@ struct Shape {
     observer: Observer,
     joint: bool,
     max_episode_steps: Option<usize>,
+    /// The game writes observations with `State::observation_tensor_sparse`.
+    sparse_observations: bool,
 }
 
 impl Shape {
@@ -152,6 +160,20 @@ impl Shape {
             _ => 1,
         }
     }
+}
+
+/// Makes the calling thread one of the threads of rayon's global pool (the pool then starts
+/// one thread fewer), if the global pool has not been built yet; returns whether it did.
+///
+/// A batch stepped from a thread outside the pool is handed to the pool's threads while the
+/// caller sleeps, and each call then pays for waking threads and for the caller's idle core.
+/// Bindings call this once from the thread that will step the envs (Python's main thread),
+/// so that thread works on its own batches. Calls from any other thread still work as usual.
+pub fn join_global_pool() -> bool {
+    rayon::ThreadPoolBuilder::new()
+        .use_current_thread()
+        .build_global()
+        .is_ok()
 }
 
 /// Many envs of one game, stepped together.
@@ -219,6 +241,9 @@ impl VectorEnv {
             observer,
             joint,
             max_episode_steps,
+            sparse_observations: game
+                .new_initial_state()
+                .observation_entries(0, &mut ObservationEntries::new(game.observation_size())),
         };
         let slots = (0..num_envs)
             .into_par_iter()
@@ -233,6 +258,12 @@ impl VectorEnv {
                     legal: vec![Vec::new(); num_players],
                     rewards: vec![0.0; num_players],
                     mask_written: vec![Vec::new(); shape.rows()],
+                    obs_written: if shape.sparse_observations {
+                        let empty = ObservationEntries::new(shape.observation_size);
+                        vec![[empty.clone(), empty]; shape.rows()]
+                    } else {
+                        Vec::new()
+                    },
                 };
                 slot.refresh_legal();
                 slot
@@ -572,7 +603,21 @@ impl Slot {
             }
         };
         for (row, seat) in seats.enumerate() {
-            state.observation_tensor(seat, &mut rows.observations[row * obs..(row + 1) * obs]);
+            let out = &mut rows.observations[row * obs..(row + 1) * obs];
+            if shape.sparse_observations {
+                let [previous, next] = &mut self.obs_written[row];
+                next.clear();
+                state.observation_entries(seat, next);
+                if rows.retained {
+                    next.update(previous, out);
+                } else {
+                    out.fill(0.0);
+                    next.write_into(out);
+                }
+                std::mem::swap(previous, next);
+            } else {
+                state.observation_tensor(seat, out);
+            }
             write_mask(
                 &mut rows.legal_masks[row * na..(row + 1) * na],
                 &self.legal[seat],
@@ -1024,7 +1069,7 @@ mod tests {
         }
     }
 
-    /// Writing only what changed into retained masks leaves the buffers exactly as writing every
+    /// Writing only what changed into retained masks and observations leaves the buffers exactly as writing every
     /// entry does, in every registered game, across resets and auto-resets.
     #[test]
     fn retained_writes_equal_full_writes() {

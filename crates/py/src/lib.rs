@@ -17,6 +17,8 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The importing thread (normally the one that steps envs) works in the batch pool.
+    checkraise_core::vector::join_global_pool();
     errors::register(m)?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<state::PyState>()?;

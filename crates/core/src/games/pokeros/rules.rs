@@ -25,6 +25,8 @@ pub struct Board {
     /// Per cell, its neighbour in each direction of `Dir` (`NONE` past the edge), shared.
     neighbours: Arc<[[u16; 4]]>,
     cells: Vec<u8>,
+    /// The occupied cells as a bit set (so walking the cards skips empty cells by words).
+    occupied: Vec<u64>,
     frontier: Vec<u64>,
     legal: Vec<u64>,
 }
@@ -70,6 +72,7 @@ impl Board {
             check,
             neighbours: neighbour_table(size),
             cells: vec![EMPTY; size * size],
+            occupied: vec![0; words],
             frontier: vec![0; words],
             legal: vec![0; words],
         }
@@ -89,11 +92,19 @@ impl Board {
 
     /// Every occupied cell with its card, in cell order.
     pub fn cards(&self) -> impl Iterator<Item = (usize, Card)> + '_ {
-        self.cells
+        self.occupied
             .iter()
             .enumerate()
-            .filter(|(_, c)| **c != EMPTY)
-            .map(|(i, c)| (i, Card(*c)))
+            .flat_map(move |(w, &word)| {
+                std::iter::successors((word != 0).then_some(word), |b| {
+                    let rest = b & (b - 1);
+                    (rest != 0).then_some(rest)
+                })
+                .map(move |b| {
+                    let cell = w * 64 + b.trailing_zeros() as usize;
+                    (cell, Card(self.cells[cell]))
+                })
+            })
     }
 
     /// The cell one step from `cell` in direction `dir`, if inside the window.
@@ -107,6 +118,7 @@ impl Board {
     pub fn place(&mut self, cell: usize, card: Card) {
         debug_assert_eq!(self.cells[cell], EMPTY);
         self.cells[cell] = card.0;
+        self.occupied[cell / 64] |= 1 << (cell % 64);
         self.frontier[cell / 64] &= !(1 << (cell % 64));
         self.legal[cell / 64] &= !(1 << (cell % 64));
         for dir in [EAST, WEST, SOUTH, NORTH] {

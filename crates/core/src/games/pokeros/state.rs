@@ -12,7 +12,8 @@ use super::{Config, INFO};
 use crate::cards::{Card, CardSet, NUM_CARD_IDS};
 use crate::env::GameRng;
 use crate::game::{
-    Action, GameError, Player, PlayerAction, State, check_turn, points_rewards, rank_rewards,
+    Action, DenseSink, GameError, ObservationEntries, ObservationSink, Player, PlayerAction, State,
+    check_turn, points_rewards, rank_rewards,
 };
 use crate::registry::Params;
 
@@ -70,6 +71,46 @@ pub fn observation_size(config: &Config) -> usize {
 }
 
 impl PokerosState {
+    /// Seat `player`'s observation, entry by entry (the layout is in `docs/games/pokeros.md`).
+    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
+        let cells = self.config.cells();
+        for (cell, card) in self.board.cards() {
+            if card.is_joker() {
+                out.set(17 * cells + cell, 1.0);
+            } else {
+                out.set(card.rank().0 as usize * cells + cell, 1.0);
+                out.set((13 + card.suit().0 as usize) * cells + cell, 1.0);
+            }
+        }
+        let mut at = CELL_PLANES * cells;
+        for c in self.hands[player].iter() {
+            out.set(at + c.0 as usize, 1.0);
+        }
+        at += NUM_CARD_IDS;
+        if self.hands_public() && self.phase == Phase::Turn {
+            for c in self.hands[self.to_move].iter() {
+                out.set(at + c.0 as usize, 1.0);
+            }
+        }
+        at += NUM_CARD_IDS;
+        let n = self.config.players;
+        for s in 0..n {
+            out.set(at + s, self.points[s] as f32 / 100.0);
+            out.set(
+                at + MAX_SEATS + s,
+                self.hands[s].len() as f32 / self.config.slots() as f32,
+            );
+        }
+        at += 2 * MAX_SEATS;
+        out.set(at + player, 1.0);
+        at += MAX_SEATS;
+        if self.phase == Phase::Turn {
+            out.set(at + self.to_move, 1.0);
+        }
+        at += MAX_SEATS;
+        out.set(at, self.deck.len() as f32 / self.config.deck.len() as f32);
+    }
+
     /// The state before the centre card is turned up.
     pub fn new(config: Arc<Config>, params: Params) -> Self {
         let deck = config.deck;
@@ -587,41 +628,14 @@ impl State for PokerosState {
     }
 
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        let cells = self.config.cells();
         debug_assert_eq!(out.len(), observation_size(&self.config));
         out.fill(0.0);
-        for (cell, card) in self.board.cards() {
-            if card.is_joker() {
-                out[17 * cells + cell] = 1.0;
-            } else {
-                out[card.rank().0 as usize * cells + cell] = 1.0;
-                out[(13 + card.suit().0 as usize) * cells + cell] = 1.0;
-            }
-        }
-        let mut at = CELL_PLANES * cells;
-        for c in self.hands[player].iter() {
-            out[at + c.0 as usize] = 1.0;
-        }
-        at += NUM_CARD_IDS;
-        if self.hands_public() && self.phase == Phase::Turn {
-            for c in self.hands[self.to_move].iter() {
-                out[at + c.0 as usize] = 1.0;
-            }
-        }
-        at += NUM_CARD_IDS;
-        let n = self.config.players;
-        for s in 0..n {
-            out[at + s] = self.points[s] as f32 / 100.0;
-            out[at + MAX_SEATS + s] = self.hands[s].len() as f32 / self.config.slots() as f32;
-        }
-        at += 2 * MAX_SEATS;
-        out[at + player] = 1.0;
-        at += MAX_SEATS;
-        if self.phase == Phase::Turn {
-            out[at + self.to_move] = 1.0;
-        }
-        at += MAX_SEATS;
-        out[at] = self.deck.len() as f32 / self.config.deck.len() as f32;
+        self.write_observation(player, &mut DenseSink(out));
+    }
+
+    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        self.write_observation(player, out);
+        true
     }
 
     fn observation_string(&self, player: usize) -> String {

@@ -17,7 +17,10 @@ use crate::chess::{
     BitBoard, Board, Color, Move, MoveGenOptions, Piece, PieceMoves, Rank, Square, piece_char,
 };
 use crate::env::GameRng;
-use crate::game::{Action, GameError, Player, PlayerAction, State, rank_rewards};
+use crate::game::{
+    Action, DenseSink, GameError, ObservationEntries, ObservationSink, Player, PlayerAction, State,
+    rank_rewards,
+};
 use crate::registry::Params;
 
 /// Number of floats in an observation (see docs/games/prediction_chess.md).
@@ -111,6 +114,17 @@ impl TurnMoves {
                     *len += 1;
                 }
             });
+            // Pair ids grow with (from, to), so with the pieces in square order and each
+            // piece's targets in square order the pair list comes out sorted. An insertion
+            // sort of at most 16 pieces is cheaper than sorting the ids.
+            let pieces = &mut self.pieces[c][..self.len[c]];
+            for i in 1..pieces.len() {
+                let mut j = i;
+                while j > 0 && pieces[j - 1].from > pieces[j].from {
+                    pieces.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
             // Each of at most 16 pieces adds at most 27 ids to each list (a queen; a pawn
             // adds at most 3 × 4 promotions), so MAX_IDS = 16 × 27 always suffices. The move
             // list differs from the pair list only when a pawn can promote (rare): otherwise
@@ -126,8 +140,7 @@ impl TurnMoves {
                     pairs += 1;
                 }
             }
-            // Sorted once per turn, so the legal actions come out sorted at every call.
-            pair_ids[..pairs].sort_unstable();
+            debug_assert!(pair_ids[..pairs].is_sorted());
             self.pair_len[c] = pairs;
             if !promotes {
                 self.move_len[c] = usize::MAX;
@@ -208,6 +221,52 @@ fn prediction_text(p: Option<Prediction>) -> String {
 }
 
 impl PredictionChessState {
+    /// Seat `player`'s observation, entry by entry (the layout is in
+    /// `docs/games/prediction_chess.md`).
+    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
+        for color in Color::ALL {
+            for piece in Piece::ALL {
+                let plane = (color as usize * 6 + piece as usize) * 64;
+                for sq in self.board.colored(color, piece) {
+                    out.set(plane + sq as usize, 1.0);
+                }
+            }
+        }
+        let mut at = 12 * 64;
+        if let Some(mv) = self.pending_move(player) {
+            out.set(at + mv.from as usize, 1.0);
+            out.set(at + 64 + mv.to as usize, 1.0);
+            if let Some(p) = mv.promotion {
+                out.set(at + 128 + p as usize - 1, 1.0);
+            }
+        }
+        at += 2 * 64 + 4;
+        if let Some(last) = self.turns.last() {
+            for (s, mv) in last.moves.iter().enumerate() {
+                if let Some(mv) = mv {
+                    out.set(at + s * 128 + mv.from as usize, 1.0);
+                    out.set(at + s * 128 + 64 + mv.to as usize, 1.0);
+                }
+            }
+            at += 4 * 64;
+            out.set(at, last.resolution.predicted[0] as u8 as f32);
+            out.set(at + 1, last.resolution.predicted[1] as u8 as f32);
+            at += 2;
+        } else {
+            at += 4 * 64 + 2;
+        }
+        out.set(at + player.min(1), 1.0);
+        at += 2;
+        match self.phase {
+            Phase::Move => out.set(at, 1.0),
+            Phase::Predict => out.set(at + 1, 1.0),
+            Phase::Over => {}
+        }
+        at += 2;
+        out.set(at, self.turn as f32 / self.config.max_turns as f32);
+        out.set(at + 1, self.quiet_turns as f32 / FIFTY_MOVE_TURNS as f32);
+    }
+
     /// The state at the start of the game.
     pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         PredictionChessState {
@@ -786,47 +845,12 @@ impl State for PredictionChessState {
 
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         out.fill(0.0);
-        for color in Color::ALL {
-            for piece in Piece::ALL {
-                let plane = (color as usize * 6 + piece as usize) * 64;
-                for sq in self.board.colored(color, piece) {
-                    out[plane + sq as usize] = 1.0;
-                }
-            }
-        }
-        let mut at = 12 * 64;
-        if let Some(mv) = self.pending_move(player) {
-            out[at + mv.from as usize] = 1.0;
-            out[at + 64 + mv.to as usize] = 1.0;
-            if let Some(p) = mv.promotion {
-                out[at + 128 + p as usize - 1] = 1.0;
-            }
-        }
-        at += 2 * 64 + 4;
-        if let Some(last) = self.turns.last() {
-            for (s, mv) in last.moves.iter().enumerate() {
-                if let Some(mv) = mv {
-                    out[at + s * 128 + mv.from as usize] = 1.0;
-                    out[at + s * 128 + 64 + mv.to as usize] = 1.0;
-                }
-            }
-            at += 4 * 64;
-            out[at] = last.resolution.predicted[0] as u8 as f32;
-            out[at + 1] = last.resolution.predicted[1] as u8 as f32;
-            at += 2;
-        } else {
-            at += 4 * 64 + 2;
-        }
-        out[at + player.min(1)] = 1.0;
-        at += 2;
-        match self.phase {
-            Phase::Move => out[at] = 1.0,
-            Phase::Predict => out[at + 1] = 1.0,
-            Phase::Over => {}
-        }
-        at += 2;
-        out[at] = self.turn as f32 / self.config.max_turns as f32;
-        out[at + 1] = self.quiet_turns as f32 / FIFTY_MOVE_TURNS as f32;
+        self.write_observation(player, &mut DenseSink(out));
+    }
+
+    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        self.write_observation(player, out);
+        true
     }
 
     fn observation_string(&self, player: usize) -> String {
