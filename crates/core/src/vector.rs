@@ -115,6 +115,9 @@ struct Slot {
     steps: usize,
     /// The seat that made the last move (the observer at a terminal state).
     last_seat: usize,
+    /// Who acts at the current state (kept here so that checking a batch of actions does
+    /// not visit every state).
+    current: Player,
     /// Each seat's legal actions at the current state, sorted.
     legal: Vec<Vec<Action>>,
     /// The last step's rewards (scratch, so stepping does not allocate).
@@ -255,6 +258,7 @@ impl VectorEnv {
                     steps: 0,
                     last_seat: 0,
                     sampler: GameRng::new(seed.wrapping_add(i as u64) ^ SAMPLER_SALT),
+                    current: Player::Terminal,
                     legal: vec![Vec::new(); num_players],
                     rewards: vec![0.0; num_players],
                     mask_written: vec![Vec::new(); shape.rows()],
@@ -318,7 +322,7 @@ impl VectorEnv {
                 if slot.needs_reset {
                     return;
                 }
-                let seats = match slot.env.current_player() {
+                let seats = match slot.current {
                     Player::Seat(seat) => seat..seat + 1,
                     Player::Simultaneous => 0..slot.legal.len(),
                     _ => 0..0,
@@ -504,6 +508,7 @@ impl Slot {
     /// Recomputes every seat's legal actions.
     fn refresh_legal(&mut self) {
         let state = self.env.state();
+        self.current = state.current_player();
         for (seat, legal) in self.legal.iter_mut().enumerate() {
             state.legal_actions_into(Player::Seat(seat), legal);
         }
@@ -518,8 +523,7 @@ impl Slot {
         if self.needs_reset {
             return Ok(());
         }
-        let state = self.env.state();
-        let legal = match state.current_player() {
+        let legal = match self.current {
             Player::Seat(seat) => {
                 let action = actions[if shape.joint { seat } else { 0 }];
                 self.is_legal(seat, action)
@@ -534,6 +538,7 @@ impl Slot {
             return Ok(());
         }
         // Ask the engine why, on a copy.
+        let state = self.env.state();
         let mut probe = state.clone_box();
         let result = match probe.current_player() {
             Player::Simultaneous => probe.apply_actions(actions),
