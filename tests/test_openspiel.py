@@ -16,8 +16,8 @@ import pytest
 
 import pyspiel
 from checkraise import openspiel as co
-from open_spiel.python import observation
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python import observation, rl_environment
+from open_spiel.python.algorithms import ismcts, mcts, tabular_qlearner
 from open_spiel.python.algorithms import outcome_sampling_mccfr  # noqa: E402
 
 ENTRIES = {entry["name"]: entry for entry in cr.games()}
@@ -110,7 +110,7 @@ def test_game_type_states_the_facts_of_games(name):
     assert facts.max_num_players == entry["max_players"]
     assert facts.provides_information_state_string
     assert facts.provides_observation_string and facts.provides_observation_tensor
-    assert not facts.provides_information_state_tensor
+    assert facts.provides_information_state_tensor
     assert not facts.provides_factored_observation_string
     assert facts.default_loadable
     spec = facts.parameter_specification
@@ -296,12 +296,17 @@ def test_observers():
         np.testing.assert_array_equal(default.tensor, state.engine_state.observation(seat))
         assert default.string_from(state, seat) == state.engine_state.observation_string(seat)
     info = observation.make_observation(game, observation.INFO_STATE_OBS_TYPE)
-    assert info.tensor is None
+    size = game.engine_game.information_state_tensor_size()
+    assert info.tensor.shape == (size,)
+    assert list(info.dict) == ["info_state"]
+    assert game.information_state_tensor_shape() == [size]
     assert info.string_from(state, 1) == state.engine_state.information_state_string(1)
-    with pytest.raises(ValueError, match="no information-state tensor"):
-        state.information_state_tensor(0)
-    with pytest.raises(ValueError, match="no information-state tensor"):
-        info.set_from(state, 0)
+    for seat in range(game.num_players()):
+        info.set_from(state, seat)
+        expected = state.engine_state.information_state_tensor(seat)
+        np.testing.assert_array_equal(info.tensor, expected)
+        # pyspiel's own State.information_state_tensor goes through the same observer.
+        np.testing.assert_array_equal(state.information_state_tensor(seat), expected)
     public_only = pyspiel.IIGObservationType(
         perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
     )
@@ -343,6 +348,9 @@ def test_resample_from_infostate_keeps_what_the_seat_knows(name):
             assert sample.history() == sample.engine_state.history()
             assert len(sample.history()) == len(state.history())
             assert sample.information_state_string(seat) == state.information_state_string(seat)
+            np.testing.assert_array_equal(
+                sample.information_state_tensor(seat), state.information_state_tensor(seat)
+            )
             assert sample.observation_string(seat) == state.observation_string(seat)
             assert sample.current_player() == state.current_player()
             if state.is_simultaneous_node() or seat == state.current_player():
@@ -415,3 +423,30 @@ def test_ismcts_bot_plays_a_whole_game_legally():
     returns = state.returns()
     assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
     assert sum(returns) == pytest.approx(game.utility_sum())
+
+
+def test_rl_environment_trains_on_information_state_tensors():
+    """OpenSpiel's rl_environment picks the information-state tensor (the game provides one),
+    and a tabular Q-learner keyed on it plays and learns for a few episodes."""
+    game = pyspiel.load_game("checkraise_detective_poker", {"players": 2, "rounds": 1})
+    env = rl_environment.Environment(game, seed=0)
+    size = game.engine_game.information_state_tensor_size()
+    assert env.observation_spec()["info_state"] == (size,)
+    num_actions = env.action_spec()["num_actions"]
+    agents = [
+        tabular_qlearner.QLearner(player_id=seat, num_actions=num_actions) for seat in (0, 1)
+    ]
+    returns = np.zeros(2)
+    for _ in range(20):
+        step = env.reset()
+        while not step.last():
+            seat = step.observations["current_player"]
+            expected = env.get_state.information_state_tensor(seat)
+            np.testing.assert_array_equal(step.observations["info_state"][seat], expected)
+            step = env.step([agents[seat].step(step).action])
+        for agent in agents:
+            agent.step(step)
+        returns += step.rewards
+    assert returns.sum() == pytest.approx(0.0)
+    # Every decision of 20 games went through the learners' tables, keyed on tensors.
+    assert all(len(agent._q_values) > 0 for agent in agents)

@@ -297,6 +297,7 @@ def test_bad_seat(seat):
         lambda: state.observation_tensor(seat),
         lambda: state.observation_string(seat),
         lambda: state.information_state_string(seat),
+        lambda: state.information_state_tensor(seat),
         lambda: state.resample_from_infostate(seat, 0),
         lambda: state.view(seat),
         lambda: state.legal_actions(seat),
@@ -422,6 +423,9 @@ def test_information_hiding():
             assert other.information_state_string(
                 seat
             ) == state.information_state_string(seat)
+            np.testing.assert_array_equal(
+                other.information_state_tensor(seat), state.information_state_tensor(seat)
+            )
             assert other.legal_actions(seat) == state.legal_actions(seat)
             np.testing.assert_array_equal(
                 other.legal_actions_mask(seat), state.legal_actions_mask(seat)
@@ -431,6 +435,30 @@ def test_information_hiding():
             ) != state.information_state_string(1 - seat)
     # The hidden cards really were resampled.
     assert changed
+
+
+def test_information_state_tensor():
+    game, state = mid_game(moves=8)
+    size = game.information_state_tensor_size()
+    assert game.information_state_tensor_shape() == [size]
+    tensor = state.information_state_tensor(0)
+    assert tensor.dtype == np.float32 and tensor.shape == (size,)
+    # The current player by default; the seat's observation comes first.
+    seat = state.current_player()
+    np.testing.assert_array_equal(state.information_state_tensor(), state.information_state_tensor(seat))
+    observation = state.observation(0)
+    np.testing.assert_array_equal(tensor[: observation.size], observation)
+    # Perfect recall: the seats saw different deals, so their tensors differ; and one more
+    # move changes both.
+    assert not np.array_equal(tensor, state.information_state_tensor(1))
+    later = state.clone()
+    later.apply_action(later.legal_actions()[0])
+    while later.is_chance_node():
+        later.sample_chance(1)
+    for seat in (0, 1):
+        assert not np.array_equal(
+            later.information_state_tensor(seat), state.information_state_tensor(seat)
+        )
 
 
 def test_sample_chance_is_seeded():

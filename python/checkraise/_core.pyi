@@ -97,6 +97,10 @@ class Game:
         """``observation_shape()`` as a list (OpenSpiel's name)."""
     def observation_tensor_size(self) -> int:
         """Number of floats in an observation (OpenSpiel's name)."""
+    def information_state_tensor_shape(self) -> list[int]:
+        """Shape of ``State.information_state_tensor(p)`` (OpenSpiel's name)."""
+    def information_state_tensor_size(self) -> int:
+        """Number of floats in an information-state tensor (OpenSpiel's name)."""
     def min_utility(self) -> float:
         """Smallest possible return of a seat."""
     def max_utility(self) -> float:
@@ -171,6 +175,10 @@ class State:
         """Seat ``player``'s current observation as text."""
     def information_state_string(self, player: int | None = None) -> str:
         """Seat ``player``'s information state as text."""
+    def information_state_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        """Seat ``player``'s information state, float32 of
+        ``game.information_state_tensor_shape()``: fixed size, perfect recall (the current
+        observation, then a row per history entry: who acted and what this seat saw of it)."""
     def view(self, player: int | None = None) -> dict[str, Any]:
         """What seat ``player`` may know (None: a spectator) as a dict."""
     def resample_from_infostate(self, player: int, seed: int) -> State:

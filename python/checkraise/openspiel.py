@@ -15,13 +15,13 @@ Everything is built from ``checkraise.games()`` (facts and parameter schemas) an
 ``checkraise.Game`` (sizes and utilities), with no per-game code. States wrap a
 ``checkraise.State``: pyspiel calls go straight to the engine.
 
-What the adapter provides, per OpenSpiel's ``GameType``: information-state strings, observation
-strings and observation tensors, all from the engine. It does not provide information-state
-tensors (``provides_information_state_tensor=False``): the engine has none, and a tensor built
-here would be either game logic outside the engine or a stack of the seat's observation at
-every step up to ``max_game_length()`` (megabytes per tensor). Use the observation tensor
-(``rl_environment.Environment(game)`` picks it because of that flag) or the information-state
-string (CFR-family algorithms and IS-MCTS key their tables on it).
+What the adapter provides, per OpenSpiel's ``GameType``: information-state strings and
+tensors, observation strings and tensors, all from the engine. The information-state tensor
+has perfect recall and a fixed size: the seat's current observation, then one row per history
+entry up to ``max_game_length()`` (who acted, and what this seat saw of it as a game-specific
+code in bits). ``rl_environment.Environment(game)`` picks it by default because
+``provides_information_state_tensor`` is true; pass
+``observation_type=rl_environment.ObservationType.OBSERVATION`` for the smaller observation.
 
 ``rewards()`` follows OpenSpiel: a seat's rewards since the previous decision, chance outcomes
 after it included, so rewards read at decision nodes add up to ``returns()``.
@@ -127,7 +127,7 @@ def game_type(entry: GameEntry) -> pyspiel.GameType:
         max_num_players=entry["max_players"],
         min_num_players=entry["min_players"],
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
@@ -205,9 +205,9 @@ class CheckraiseGame(pyspiel.Game):
     ) -> CheckraiseObserver:
         """An observer of the given kind (pyspiel's ``make_observation`` calls this).
 
-        Supported: the default observation (``perfect_recall=False``; tensor and string from
-        the engine) and the information state (``perfect_recall=True``; string only), both with
-        public information and the observing seat's private information.
+        Supported: the default observation (``perfect_recall=False``) and the information
+        state (``perfect_recall=True``), tensor and string from the engine, both with public
+        information and the observing seat's private information.
         """
         if isinstance(iig_obs_type, Mapping):  # pyspiel may pass only the params
             iig_obs_type, params = None, iig_obs_type
@@ -338,30 +338,30 @@ class CheckraiseObserver:
 
     ``perfect_recall=False``: ``tensor`` is the engine's observation tensor (``dict`` holds it
     reshaped to the game's observation shape as ``"observation"``), strings are
-    ``observation_string``. ``perfect_recall=True``: strings are
-    ``information_state_string``; there is no tensor (``tensor`` is None).
+    ``observation_string``. ``perfect_recall=True``: ``tensor`` is the engine's
+    information-state tensor (``dict["info_state"]``), strings are
+    ``information_state_string``.
     """
 
     def __init__(self, game: _core.Game, perfect_recall: bool) -> None:
         """An observer for ``game`` of the observation or information-state kind."""
         self.perfect_recall = perfect_recall
-        self.tensor: npt.NDArray[np.float32] | None
-        self.dict: dict[str, npt.NDArray[np.float32]]
         if perfect_recall:
-            self.tensor = None
-            self.dict = {}
+            self.tensor = np.zeros(game.information_state_tensor_size(), np.float32)
+            shape = game.information_state_tensor_shape()
+            self.dict = {"info_state": self.tensor.reshape(shape)}
         else:
             self.tensor = np.zeros(game.observation_tensor_size(), np.float32)
             self.dict = {"observation": self.tensor.reshape(game.observation_shape())}
 
     def set_from(self, state: CheckraiseState, player: int) -> None:
-        """Writes seat ``player``'s observation of ``state`` into ``tensor``."""
-        if self.tensor is None:
-            raise ValueError(
-                "checkraise games provide no information-state tensor; use the "
-                "information-state string or the observation tensor"
-            )
-        self.tensor[:] = state.engine_state.observation(player).reshape(-1)
+        """Writes seat ``player``'s observation (or information state) of ``state`` into
+        ``tensor``."""
+        engine = state.engine_state
+        if self.perfect_recall:
+            self.tensor[:] = engine.information_state_tensor(player).reshape(-1)
+        else:
+            self.tensor[:] = engine.observation(player).reshape(-1)
 
     def string_from(self, state: CheckraiseState, player: int) -> str:
         """Seat ``player``'s observation (or information state) of ``state`` as text."""

@@ -2,8 +2,9 @@
 //! generic random simulation, the information-hiding check by resampling, and playthrough
 //! golden files. Each game joins with one line in `crates/core/tests/conformance.rs`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use crate::env::GameRng;
@@ -48,6 +49,13 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
         }
         let _ = state.observation_string(p);
         let _ = state.information_state_string(p);
+        let mut info = vec![f32::NAN; game.information_state_tensor_size()];
+        state.information_state_tensor(p, &mut info);
+        assert!(
+            info.iter().all(|x| x.is_finite()),
+            "non-finite information-state tensor, {}",
+            ctx()
+        );
         let _ = state.view(Some(p));
     }
     let _ = state.view(None);
@@ -221,6 +229,11 @@ pub fn check_information_hiding(game: &dyn Game, state: &dyn State, rng: &mut Ga
                 other.information_state_string(p),
                 "seat {p}'s information state changed on resampling"
             );
+            assert!(
+                information_state_tensor(game, state, p)
+                    == information_state_tensor(game, other.as_ref(), p),
+                "seat {p}'s information-state tensor changed on resampling\n{state}\n{other}"
+            );
             assert_eq!(
                 state.legal_actions_for(Player::Seat(p)),
                 other.legal_actions_for(Player::Seat(p)),
@@ -242,9 +255,126 @@ pub fn check_information_hiding(game: &dyn Game, state: &dyn State, rng: &mut Ga
 
 /// Plays `games` random games of `spec` from `seed`, checking every invariant at every
 /// state (deeply at `deep_every`-th states) and information hiding along the way.
+/// Seat `p`'s information-state tensor.
+fn information_state_tensor(game: &dyn Game, state: &dyn State, p: usize) -> Vec<f32> {
+    let mut out = vec![0f32; game.information_state_tensor_size()];
+    state.information_state_tensor(p, &mut out);
+    out
+}
+
+/// Checks that information-state tensors and strings determine each other, over every state
+/// seen: a tensor is a function of the information state (equal strings, equal tensors) and
+/// has perfect recall (different strings, different tensors). Tensors are kept as hashes.
+#[derive(Default)]
+struct InfoStates {
+    by_string: HashMap<String, u64>,
+    by_tensor: HashMap<u64, String>,
+}
+
+impl InfoStates {
+    fn check(&mut self, game: &dyn Game, state: &dyn State) {
+        for p in 0..state.num_players() {
+            let text = state.information_state_string(p);
+            let mut hasher = std::hash::DefaultHasher::new();
+            for x in information_state_tensor(game, state, p) {
+                x.to_bits().hash(&mut hasher);
+            }
+            let hash = hasher.finish();
+            if let Some(&seen) = self.by_string.get(&text) {
+                assert_eq!(
+                    seen, hash,
+                    "one information state, two tensors: {text}\n{state}"
+                );
+            }
+            if let Some(seen) = self.by_tensor.get(&hash) {
+                assert_eq!(
+                    seen, &text,
+                    "two information states, one tensor (no perfect recall)\n{state}"
+                );
+            }
+            self.by_string.insert(text.clone(), hash);
+            self.by_tensor.insert(hash, text);
+        }
+    }
+}
+
+/// Replays `history` on a new state, the entry at `change` replaced by another legal choice
+/// (the same node, another outcome or action), and the rest kept while it stays legal.
+/// `None` when that node had no other choice.
+fn replay_changed(
+    game: &dyn Game,
+    history: &[crate::game::PlayerAction],
+    change: usize,
+    rng: &mut GameRng,
+) -> Option<Box<dyn State>> {
+    let n = game.num_players();
+    let mut state = game.new_initial_state();
+    let mut i = 0;
+    while i < history.len() && !state.is_terminal() {
+        let width = if state.is_simultaneous_node() { n } else { 1 };
+        let mut joint: Vec<Action> = history[i..(i + width).min(history.len())]
+            .iter()
+            .map(|e| e.action)
+            .collect();
+        if joint.len() < width {
+            break;
+        }
+        if (i..i + width).contains(&change) {
+            let k = change - i;
+            let choices: Vec<Action> = state
+                .legal_actions_for(history[change].player)
+                .into_iter()
+                .filter(|&a| a != joint[k])
+                .collect();
+            if choices.is_empty() {
+                return None;
+            }
+            joint[k] = rng.choose(&choices);
+        }
+        let applied = if width == 1 {
+            state.apply_action(joint[0])
+        } else {
+            state.apply_actions(&joint)
+        };
+        if applied.is_err() {
+            break;
+        }
+        i += width;
+    }
+    Some(state)
+}
+
+/// Perfect recall, entry by entry: changing one earlier choice (a card dealt, an action)
+/// changes a seat's information-state tensor whenever it changes its information state.
+fn check_perfect_recall(game: &dyn Game, state: &dyn State, rng: &mut GameRng) {
+    let history = state.history();
+    if history.is_empty() {
+        return;
+    }
+    for _ in 0..2 {
+        let change = rng.below(history.len() as u64) as usize;
+        let Some(other) = replay_changed(game, history, change, rng) else {
+            continue;
+        };
+        for p in 0..state.num_players() {
+            if state.information_state_string(p) != other.information_state_string(p) {
+                assert!(
+                    information_state_tensor(game, state, p)
+                        != information_state_tensor(game, other.as_ref(), p),
+                    "seat {p} tells these apart but its tensors are equal (entry {change})\n\
+                     {}\n{}",
+                    state.information_state_string(p),
+                    other.information_state_string(p)
+                );
+            }
+        }
+    }
+}
+
 pub fn random_simulation(spec: &str, games: u64, seed: u64) {
     let game = game(spec);
     let n = game.num_players();
+    let mut info_states = InfoStates::default();
     for g in 0..games {
         let mut rng = GameRng::new(seed.wrapping_add(g));
         let mut state = game.new_initial_state();
@@ -255,6 +385,10 @@ pub fn random_simulation(spec: &str, games: u64, seed: u64) {
             check_state(game.as_ref(), state.as_ref(), &mut rng, deep);
             if steps % 11 == 0 {
                 check_information_hiding(game.as_ref(), state.as_ref(), &mut rng);
+            }
+            if deep {
+                info_states.check(game.as_ref(), state.as_ref());
+                check_perfect_recall(game.as_ref(), state.as_ref(), &mut rng);
             }
             match state.current_player() {
                 Player::Chance => {
@@ -283,13 +417,15 @@ pub fn random_simulation(spec: &str, games: u64, seed: u64) {
             }
             steps += 1;
             assert!(
-                steps <= game.max_game_length(),
-                "{spec}: game longer than max_game_length {}",
+                state.history().len() <= game.max_game_length(),
+                "{spec}: history longer than max_game_length {}",
                 game.max_game_length()
             );
         }
         check_state(game.as_ref(), state.as_ref(), &mut rng, true);
         check_information_hiding(game.as_ref(), state.as_ref(), &mut rng);
+        info_states.check(game.as_ref(), state.as_ref());
+        check_perfect_recall(game.as_ref(), state.as_ref(), &mut rng);
         let mut after = state.clone_box();
         assert!(
             after.apply_action(0).is_err(),

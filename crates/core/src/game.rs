@@ -297,6 +297,12 @@ pub trait Game: Send + Sync + fmt::Debug {
     fn observation_size(&self) -> usize {
         self.observation_shape().iter().product()
     }
+    /// Shape of `State::information_state_tensor`.
+    fn information_state_tensor_shape(&self) -> Vec<usize>;
+    /// Number of floats in `State::information_state_tensor`.
+    fn information_state_tensor_size(&self) -> usize {
+        self.information_state_tensor_shape().iter().product()
+    }
     /// Smallest possible return of a seat.
     fn min_utility(&self) -> f64;
     /// Largest possible return of a seat.
@@ -403,6 +409,12 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
         let _ = (player, out);
         false
     }
+    /// Writes seat `player`'s information state into `out` (length
+    /// `information_state_tensor_size`): a fixed-size tensor with perfect recall, a
+    /// function of everything the seat has observed, in order, and of nothing else. The
+    /// layout (`EventLayout`): the current observation tensor, then one row per history
+    /// entry saying who acted and what the seat saw of it.
+    fn information_state_tensor(&self, player: usize, out: &mut [f32]);
     /// Seat `player`'s current observation as text.
     fn observation_string(&self, player: usize) -> String;
     /// Seat `player`'s information state (everything it has observed, in order) as text.
@@ -538,6 +550,86 @@ impl ObservationSink for ObservationEntries {
             self.others.push((index as u32, value));
         }
     }
+}
+
+/// The history part of an information-state tensor: one row per history entry, up to
+/// `max_len` rows (the game's `max_game_length`), each
+/// `[present, actor one-hot over the seats then chance, code bits, least significant first]`,
+/// and rows past the end of the history all zeros. A code is a game's number for what one
+/// seat saw of an entry: an action or card seen whole, one seen in part (a card placed face
+/// down: where, not which), or only that it happened. Who acted is public in every game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventLayout {
+    /// Seats of the game.
+    pub seats: usize,
+    /// Bits per code.
+    pub bits: usize,
+    /// Rows: the most history entries a game can have.
+    pub max_len: usize,
+}
+
+impl EventLayout {
+    /// A layout for `seats` seats, codes below `codes`, and `max_len` entries.
+    pub fn new(seats: usize, codes: usize, max_len: usize) -> Self {
+        let bits = (usize::BITS - codes.saturating_sub(1).leading_zeros()).max(1) as usize;
+        EventLayout {
+            seats,
+            bits,
+            max_len,
+        }
+    }
+
+    /// Floats per row.
+    pub fn width(&self) -> usize {
+        1 + self.seats + 1 + self.bits
+    }
+
+    /// Floats in all rows.
+    pub fn size(&self) -> usize {
+        self.max_len * self.width()
+    }
+
+    /// Writes the rows for `history` with one code per entry into `out` (length `size`).
+    pub fn write(&self, out: &mut [f32], history: &[PlayerAction], codes: &[u32]) {
+        debug_assert_eq!(history.len(), codes.len());
+        debug_assert!(
+            history.len() <= self.max_len,
+            "history past max_game_length"
+        );
+        debug_assert_eq!(out.len(), self.size());
+        out.fill(0.0);
+        let width = self.width();
+        for ((row, entry), &code) in out.chunks_exact_mut(width).zip(history).zip(codes) {
+            debug_assert!(
+                self.bits >= 32 || code >> self.bits == 0,
+                "code past the layout"
+            );
+            row[0] = 1.0;
+            let actor = match entry.player {
+                Player::Seat(seat) => seat,
+                _ => self.seats,
+            };
+            row[1 + actor] = 1.0;
+            for (bit, x) in row[2 + self.seats..].iter_mut().enumerate() {
+                *x = (code >> bit & 1) as f32;
+            }
+        }
+    }
+}
+
+/// Writes an information-state tensor as `EventLayout` describes it: seat `player`'s
+/// observation (`observation_size` floats), then the history rows with `codes`.
+pub fn write_information_state(
+    state: &dyn State,
+    player: usize,
+    observation_size: usize,
+    layout: &EventLayout,
+    codes: &[u32],
+    out: &mut [f32],
+) {
+    let (obs, events) = out.split_at_mut(observation_size);
+    state.observation_tensor(player, obs);
+    layout.write(events, state.history(), codes);
 }
 
 /// Adds `rewards` seat by seat to `out` (what `State::add_rewards_to` does with a game's own

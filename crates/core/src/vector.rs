@@ -744,6 +744,9 @@ mod tests {
             fn observation_shape(&self) -> Vec<usize> {
                 vec![1]
             }
+            fn information_state_tensor_shape(&self) -> Vec<usize> {
+                vec![1]
+            }
             fn min_utility(&self) -> f64 {
                 -(ROUNDS as f64)
             }
@@ -835,6 +838,9 @@ mod tests {
             }
             fn observation_tensor(&self, player: usize, out: &mut [f32]) {
                 out[0] = if player == 0 { self.score } else { -self.score } as f32;
+            }
+            fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
+                self.observation_tensor(player, out);
             }
             fn observation_string(&self, _: usize) -> String {
                 self.to_string()

@@ -107,6 +107,16 @@ impl PyGame {
         self.game.observation_size()
     }
 
+    /// Shape of `State.information_state_tensor(p)`, as a list (OpenSpiel's name).
+    fn information_state_tensor_shape(&self) -> Vec<usize> {
+        self.game.information_state_tensor_shape()
+    }
+
+    /// Number of floats in an information-state tensor (OpenSpiel's name).
+    fn information_state_tensor_size(&self) -> usize {
+        self.game.information_state_tensor_size()
+    }
+
     /// Smallest possible return of a seat.
     fn min_utility(&self) -> f64 {
         self.game.min_utility()

@@ -237,6 +237,24 @@ impl PyState {
         Ok(self.state.information_state_string(seat))
     }
 
+    /// Seat `player`'s information state (default: the current player) as a float32 array
+    /// of `game.information_state_tensor_shape()`: a fixed-size tensor with perfect recall —
+    /// the current observation, then one row per history entry (who acted and what this seat
+    /// saw of it), zeros past the end. It depends on nothing the seat may not see.
+    #[pyo3(signature = (player=None))]
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let seat = convert::observer(self.state.as_ref(), player)?;
+        let mut tensor = vec![0.0f32; self.game.information_state_tensor_size()];
+        self.state.information_state_tensor(seat, &mut tensor);
+        tensor
+            .into_pyarray(py)
+            .reshape(self.game.information_state_tensor_shape())
+    }
+
     /// A structured view as a dict: what seat `player` may know, or public information only
     /// when `player` is None (a spectator).
     #[pyo3(signature = (player=None))]

@@ -119,6 +119,11 @@ pub struct Config {
 }
 
 impl Config {
+    /// An upper bound on the history's length (chance included).
+    pub fn max_game_length(&self) -> usize {
+        self.hands() * self.hand_length()
+    }
+
     /// Hands in a game: one per dealer per round.
     pub fn hands(&self) -> usize {
         self.rounds * self.players
@@ -220,6 +225,9 @@ impl Game for DetectivePokerGame {
     fn observation_shape(&self) -> Vec<usize> {
         vec![state::observation_size(&self.config)]
     }
+    fn information_state_tensor_shape(&self) -> Vec<usize> {
+        vec![state::observation_size(&self.config) + state::event_layout(&self.config).size()]
+    }
     fn min_utility(&self) -> f64 {
         -self.max_utility()
     }
@@ -236,7 +244,7 @@ impl Game for DetectivePokerGame {
         Some(0.0)
     }
     fn max_game_length(&self) -> usize {
-        self.config.hands() * self.config.hand_length()
+        self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
         Box::new(self.initial_state())

@@ -24,7 +24,8 @@ use super::{Config, INFO};
 use crate::cards::{Card, CardSet, NUM_ORDINARY};
 use crate::env::GameRng;
 use crate::game::{
-    Action, GameError, Player, PlayerAction, State, check_turn, points_rewards, rank_rewards,
+    Action, EventLayout, GameError, Player, PlayerAction, State, check_turn, points_rewards,
+    rank_rewards, write_information_state,
 };
 use crate::poker::eval::{HandValue, best_of, evaluate_partial};
 use crate::registry::Params;
@@ -209,7 +210,61 @@ fn bet_features(n: usize) -> usize {
     n + 2 + 4
 }
 
+/// The code of a card not seen (another seat's private card, the seat's own shown card, a
+/// burn) before the hand reveals it (cards are 0..52).
+const HIDDEN_CARD: usize = 52;
+/// The first code of a bet seen whole (its action id follows); after those, a bet whose
+/// action card stays hidden is coded as the same bet without a card.
+const BET_CODES: usize = 53;
+
+/// The history rows of an information-state tensor (codes above).
+pub fn event_layout(config: &Config) -> EventLayout {
+    EventLayout::new(
+        config.players,
+        BET_CODES + 2 * config.num_actions(),
+        config.max_game_length(),
+    )
+}
+
 impl DetectivePokerState {
+    /// What seat `viewer` saw of each history entry (codes of `event_layout`), as
+    /// `event_text` shows it.
+    fn event_codes(&self, viewer: usize) -> Vec<u32> {
+        let n = self.config.players;
+        let len = self.config.hand_length();
+        let viewer = Some(viewer);
+        self.history
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| {
+                let (h, j) = (index / len, index % len);
+                let card = |seen: bool| {
+                    if seen {
+                        entry.action
+                    } else {
+                        HIDDEN_CARD as u32
+                    }
+                };
+                match event_at(n, h % n, j) {
+                    Event::Private(s) => card(self.sees_hole(viewer, s, true, h)),
+                    Event::Shown(s) => card(self.sees_hole(viewer, s, false, h)),
+                    Event::Burn(_) => HIDDEN_CARD as u32,
+                    Event::Community(_) => entry.action,
+                    Event::Bet { seat, .. } => {
+                        let bet =
+                            Bet::decode(entry.action, n, self.config.max_bet).expect("a legal bet");
+                        if bet.card.is_none() || self.sees_action_card(viewer, seat, h) {
+                            (BET_CODES as u32) + entry.action
+                        } else {
+                            let plain = Bet { card: None, ..bet }.encode(self.config.max_bet);
+                            (BET_CODES + self.config.num_actions()) as u32 + plain
+                        }
+                    }
+                }
+            })
+            .collect()
+    }
+
     /// The state before the first card of the first hand is dealt.
     pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         let mut state = DetectivePokerState {
@@ -995,6 +1050,19 @@ impl State for DetectivePokerState {
         out[at + player] = 1.0;
         at += n;
         out[at] = h as f32 / self.config.hands() as f32;
+    }
+
+    fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
+        let codes = self.event_codes(player);
+        let layout = event_layout(&self.config);
+        write_information_state(
+            self,
+            player,
+            observation_size(&self.config),
+            &layout,
+            &codes,
+            out,
+        );
     }
 
     fn observation_string(&self, player: usize) -> String {

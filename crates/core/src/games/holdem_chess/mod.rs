@@ -178,6 +178,14 @@ pub struct Config {
 }
 
 impl Config {
+    /// An upper bound on the history's length (chance included).
+    pub fn max_game_length(&self) -> usize {
+        let n = self.players;
+        let raises = (self.total_chips() / self.big_blind) as usize + n;
+        let per_hand = 2 * n + 5 + 2 * n + 3 * n + 4 * n * (raises + 2);
+        per_hand * self.hands as usize
+    }
+
     /// Chips at the table.
     pub fn total_chips(&self) -> u32 {
         self.stack * self.players as u32
@@ -314,6 +322,9 @@ impl Game for HoldemChessGame {
     fn observation_shape(&self) -> Vec<usize> {
         vec![state::observation_size(&self.config)]
     }
+    fn information_state_tensor_shape(&self) -> Vec<usize> {
+        vec![state::observation_size(&self.config) + state::event_layout(&self.config).size()]
+    }
     fn min_utility(&self) -> f64 {
         -(self.config.stack as f64)
     }
@@ -324,10 +335,7 @@ impl Game for HoldemChessGame {
         Some(0.0)
     }
     fn max_game_length(&self) -> usize {
-        let n = self.config.players;
-        let raises = (self.config.total_chips() / self.config.big_blind) as usize + n;
-        let per_hand = 2 * n + 5 + 2 * n + 3 * n + 4 * n * (raises + 2);
-        per_hand * self.config.hands as usize
+        self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
         Box::new(self.initial_state())

@@ -13,7 +13,10 @@ use super::showdown::{GridCard, SeatHand, seat_hand};
 use super::{Config, INFO, NUM_SIZES, SIZE_NAMES};
 use crate::cards::{Card, CardSet};
 use crate::env::GameRng;
-use crate::game::{Action, GameError, Player, PlayerAction, State, check_turn};
+use crate::game::{
+    Action, EventLayout, GameError, Player, PlayerAction, State, check_turn,
+    write_information_state,
+};
 use crate::poker::eval::HandValue;
 use crate::registry::Params;
 
@@ -124,7 +127,58 @@ pub struct HoldemState {
     history: Vec<PlayerAction>,
 }
 
+/// The code of a hole card dealt to another seat and not revealed (cards are 0..52).
+const HIDDEN_CARD: usize = 52;
+/// The first code of a seat's action (its action id follows).
+const ACTION_CODES: usize = 53;
+
+/// The history rows of an information-state tensor. Codes: a card seen (a board card, a
+/// hole card dealt to the viewer, or one revealed at that hand's showdown) is its card id;
+/// another hole card is `HIDDEN_CARD`; a seat's action is `ACTION_CODES` + its id (a
+/// placement's id says which hole slot and which cell, both public, not which card).
+pub fn event_layout(config: &Config) -> EventLayout {
+    EventLayout::new(
+        config.players,
+        ACTION_CODES + config.num_actions(),
+        config.max_game_length(),
+    )
+}
+
 impl HoldemState {
+    /// What seat `viewer` saw of each history entry (codes of `event_layout`), replaying
+    /// the history to tell hole cards from board cards and which hand each belongs to.
+    fn event_codes(&self, viewer: usize) -> Vec<u32> {
+        let mut replay = HoldemState::new(self.config.clone(), self.params.clone());
+        let mut out = Vec::with_capacity(self.history.len());
+        for entry in &self.history {
+            let code = match entry.player {
+                Player::Chance => {
+                    let m = replay.num_dealt_seats;
+                    let hand = replay.records.len();
+                    let hidden = replay.holes_dealt < 2 * m && {
+                        let seat = replay.deal_order[(replay.holes_dealt % m) as usize] as usize;
+                        seat != viewer
+                            && !self
+                                .records
+                                .get(hand)
+                                .is_some_and(|r| r.revealed.contains(Card(entry.action as u8)))
+                    };
+                    if hidden {
+                        HIDDEN_CARD as u32
+                    } else {
+                        entry.action
+                    }
+                }
+                _ => (ACTION_CODES as u32) + entry.action,
+            };
+            out.push(code);
+            replay
+                .apply_action(entry.action)
+                .expect("the history replays");
+        }
+        out
+    }
+
     /// The state before the first card of the first hand is dealt.
     pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         let n = config.players;
@@ -1162,6 +1216,19 @@ impl State for HoldemState {
         out[at + 3] = self.placed_this_turn as f32 / 2.0;
         out[at + 4] = self.hand_no as f32 / cfg.hands as f32;
         out[at + 5] = (self.phase == Phase::Place) as u8 as f32;
+    }
+
+    fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
+        let codes = self.event_codes(player);
+        let layout = event_layout(&self.config);
+        write_information_state(
+            self,
+            player,
+            observation_size(&self.config),
+            &layout,
+            &codes,
+            out,
+        );
     }
 
     fn observation_string(&self, player: usize) -> String {

@@ -134,6 +134,13 @@ pub struct Config {
 }
 
 impl Config {
+    /// An upper bound on the history's length (chance included).
+    pub fn max_game_length(&self) -> usize {
+        // Every card is drawn at most once, and every turn (one or two actions) sends at
+        // least one card to the discard pile.
+        3 * self.deck.len() as usize
+    }
+
     /// Number of discard pairs.
     pub fn pairs(&self) -> usize {
         self.hand_size * (self.hand_size - 1) / 2
@@ -224,6 +231,9 @@ impl Game for PokerChessGame {
     fn observation_shape(&self) -> Vec<usize> {
         vec![state::OBSERVATION_SIZE]
     }
+    fn information_state_tensor_shape(&self) -> Vec<usize> {
+        vec![state::OBSERVATION_SIZE + state::event_layout(&self.config).size()]
+    }
     fn min_utility(&self) -> f64 {
         -self.max_utility()
     }
@@ -238,9 +248,7 @@ impl Game for PokerChessGame {
         Some(0.0)
     }
     fn max_game_length(&self) -> usize {
-        // Every card is drawn at most once, and every turn (one or two actions) sends at
-        // least one card to the discard pile.
-        3 * self.config.deck.len() as usize
+        self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
         Box::new(self.initial_state())

@@ -13,7 +13,10 @@ use super::{CARD_BASE, Config, INFO};
 use crate::cards::{Card, CardSet, NUM_CARD_IDS};
 use crate::chess::{Board, Color, Move, MoveGenOptions, Piece};
 use crate::env::{GameRng, nth_set_bit};
-use crate::game::{Action, GameError, Player, PlayerAction, State, check_turn, rank_rewards};
+use crate::game::{
+    Action, EventLayout, GameError, Player, PlayerAction, State, check_turn, rank_rewards,
+    write_information_state,
+};
 use crate::registry::Params;
 
 /// Number of floats in an observation (see docs/games/poker_chess.md).
@@ -132,7 +135,42 @@ fn pair_index(i: usize, j: usize, hand_size: usize) -> usize {
     i * (2 * hand_size - i - 1) / 2 + (j - i - 1)
 }
 
+/// Codes of the history rows of an information-state tensor, in blocks: a card seen dealt
+/// (`NUM_CARD_IDS`, then one code for a deal to the other seat), a card played, a move
+/// (from, to, promotion piece), a discarded pair.
+const PLAY_CODES: usize = NUM_CARD_IDS + 1;
+const MOVE_CODES: usize = PLAY_CODES + NUM_CARD_IDS;
+const DISCARD_CODES: usize = MOVE_CODES + 64 * 64 * 6;
+const EVENT_CODES: usize = DISCARD_CODES + NUM_CARD_IDS * NUM_CARD_IDS;
+
+/// The history rows of an information-state tensor (codes: `EVENT_CODES`' blocks).
+pub fn event_layout(config: &Config) -> EventLayout {
+    EventLayout::new(2, EVENT_CODES, config.max_game_length())
+}
+
 impl PokerChessState {
+    /// What seat `viewer` saw of each history entry (codes of `event_layout`). A move's
+    /// capture is not coded: the board before it, known from the earlier moves, tells it.
+    fn event_codes(&self, viewer: usize) -> Vec<u32> {
+        self.events
+            .iter()
+            .map(|event| {
+                (match *event {
+                    Event::Deal { seat, card } if seat == viewer => card.0 as usize,
+                    Event::Deal { .. } => NUM_CARD_IDS,
+                    Event::Play { card, .. } => PLAY_CODES + card.0 as usize,
+                    Event::Move { mv, .. } => {
+                        let promotion = mv.promotion.map_or(0, |p| p as usize);
+                        MOVE_CODES + (mv.from as usize * 64 + mv.to as usize) * 6 + promotion
+                    }
+                    Event::Discard { cards, .. } => {
+                        DISCARD_CODES + cards[0].0 as usize * NUM_CARD_IDS + cards[1].0 as usize
+                    }
+                }) as u32
+            })
+            .collect()
+    }
+
     /// The state before the deal.
     pub fn new(config: Arc<Config>, params: Params) -> Self {
         let capacity = 3 * config.deck.len() as usize;
@@ -828,6 +866,12 @@ impl State for PokerChessState {
         out[at] = self.hands[player].len() as f32 / h;
         out[at + 1] = self.hands[1 - player].len() as f32 / h;
         out[at + 2] = self.pile.len() as f32 / self.config.deck.len() as f32;
+    }
+
+    fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
+        let codes = self.event_codes(player);
+        let layout = event_layout(&self.config);
+        write_information_state(self, player, OBSERVATION_SIZE, &layout, &codes, out);
     }
 
     fn observation_string(&self, player: usize) -> String {

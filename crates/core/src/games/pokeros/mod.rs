@@ -178,6 +178,11 @@ pub struct Config {
 }
 
 impl Config {
+    /// An upper bound on the history's length (chance included).
+    pub fn max_game_length(&self) -> usize {
+        2 * self.deck.len() as usize
+    }
+
     /// Action slots per cell.
     pub fn slots(&self) -> usize {
         self.hand_size.max(1)
@@ -302,6 +307,9 @@ impl Game for PokerosGame {
     fn observation_shape(&self) -> Vec<usize> {
         vec![state::observation_size(&self.config)]
     }
+    fn information_state_tensor_shape(&self) -> Vec<usize> {
+        vec![state::observation_size(&self.config) + state::event_layout(&self.config).size()]
+    }
     fn min_utility(&self) -> f64 {
         if self.config.rank_reward {
             -1.0
@@ -320,7 +328,7 @@ impl Game for PokerosGame {
         Some(0.0)
     }
     fn max_game_length(&self) -> usize {
-        2 * self.config.deck.len() as usize
+        self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
         Box::new(self.initial.clone())

@@ -12,8 +12,8 @@ use super::{Config, INFO};
 use crate::cards::{Card, CardSet, NUM_CARD_IDS};
 use crate::env::GameRng;
 use crate::game::{
-    Action, DenseSink, GameError, ObservationEntries, ObservationSink, Player, PlayerAction, State,
-    check_turn, points_rewards, rank_rewards,
+    Action, DenseSink, EventLayout, GameError, ObservationEntries, ObservationSink, Player,
+    PlayerAction, State, check_turn, points_rewards, rank_rewards, write_information_state,
 };
 use crate::registry::Params;
 
@@ -70,7 +70,39 @@ pub fn observation_size(config: &Config) -> usize {
     CELL_PLANES * config.cells() + 2 * NUM_CARD_IDS + 4 * MAX_SEATS + 1
 }
 
+/// The history rows of an information-state tensor. Codes: a card seen dealt (or the
+/// centre card) is its card id; a deal to another seat's hidden hand is `NUM_CARD_IDS`; a
+/// placement is `NUM_CARD_IDS + 1 + cell × NUM_CARD_IDS + card` (the card and the cell, both
+/// public; never the action id, whose hand slot would tell the order of the hidden hand).
+pub fn event_layout(config: &Config) -> EventLayout {
+    EventLayout::new(
+        config.players,
+        NUM_CARD_IDS + 1 + config.cells() * NUM_CARD_IDS,
+        config.max_game_length(),
+    )
+}
+
 impl PokerosState {
+    /// What seat `viewer` saw of each history entry (codes of `event_layout`).
+    fn event_codes(&self, viewer: usize) -> Vec<u32> {
+        let targets = self.deal_targets();
+        let mut moves = self.moves.iter();
+        self.history
+            .iter()
+            .zip(targets)
+            .map(|(entry, target)| match entry.player {
+                Player::Seat(_) => {
+                    let m = moves.next().expect("a move per placement");
+                    (NUM_CARD_IDS + 1 + m.cell * NUM_CARD_IDS + m.card.0 as usize) as u32
+                }
+                _ => match target {
+                    Some(seat) if seat != viewer && !self.hands_public() => NUM_CARD_IDS as u32,
+                    _ => entry.action,
+                },
+            })
+            .collect()
+    }
+
     /// Seat `player`'s observation, entry by entry (the layout is in `docs/games/pokeros.md`).
     fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
         let cells = self.config.cells();
@@ -636,6 +668,19 @@ impl State for PokerosState {
     fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
         self.write_observation(player, out);
         true
+    }
+
+    fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
+        let codes = self.event_codes(player);
+        let layout = event_layout(&self.config);
+        write_information_state(
+            self,
+            player,
+            observation_size(&self.config),
+            &layout,
+            &codes,
+            out,
+        );
     }
 
     fn observation_string(&self, player: usize) -> String {

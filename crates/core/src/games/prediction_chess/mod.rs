@@ -241,6 +241,14 @@ pub struct Config {
     pub start: Board,
 }
 
+impl Config {
+    /// An upper bound on the history's length (chance included).
+    pub fn max_game_length(&self) -> usize {
+        // Two joint actions a turn, two history entries each.
+        4 * self.max_turns as usize
+    }
+}
+
 /// A Prediction Chess game.
 #[derive(Debug)]
 pub struct PredictionChessGame {
@@ -312,6 +320,9 @@ impl Game for PredictionChessGame {
     fn observation_shape(&self) -> Vec<usize> {
         vec![state::OBSERVATION_SIZE]
     }
+    fn information_state_tensor_shape(&self) -> Vec<usize> {
+        vec![state::OBSERVATION_SIZE + state::event_layout(&self.config).size()]
+    }
     fn min_utility(&self) -> f64 {
         -1.0
     }
@@ -322,8 +333,7 @@ impl Game for PredictionChessGame {
         Some(0.0)
     }
     fn max_game_length(&self) -> usize {
-        // Two joint actions a turn, two history entries each.
-        4 * self.config.max_turns as usize
+        self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
         Box::new(self.initial_state())

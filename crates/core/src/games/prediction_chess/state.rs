@@ -18,8 +18,8 @@ use crate::chess::{
 };
 use crate::env::GameRng;
 use crate::game::{
-    Action, DenseSink, GameError, ObservationEntries, ObservationSink, Player, PlayerAction, State,
-    rank_rewards,
+    Action, DenseSink, EventLayout, GameError, ObservationEntries, ObservationSink, Player,
+    PlayerAction, State, rank_rewards, write_information_state,
 };
 use crate::registry::Params;
 
@@ -220,7 +220,34 @@ fn prediction_text(p: Option<Prediction>) -> String {
     p.map_or_else(|| "pass".to_string(), |p| format!("{}{}", p.from, p.to))
 }
 
+/// The history rows of an information-state tensor. Codes: an action seen is its id; the
+/// other seat's move of the turn in progress (pending until the predictions) is
+/// `NUM_ACTIONS`.
+pub fn event_layout(config: &Config) -> EventLayout {
+    EventLayout::new(2, NUM_ACTIONS + 1, config.max_game_length())
+}
+
 impl PredictionChessState {
+    /// What seat `viewer` saw of each history entry (codes of `event_layout`).
+    fn event_codes(&self, viewer: usize) -> Vec<u32> {
+        // At the prediction node the last two entries are this turn's moves, still hidden.
+        let pending_from = match self.phase {
+            Phase::Predict => self.history.len() - 2,
+            _ => self.history.len(),
+        };
+        self.history
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| {
+                if i >= pending_from && entry.player != Player::Seat(viewer.min(1)) {
+                    NUM_ACTIONS as u32
+                } else {
+                    entry.action
+                }
+            })
+            .collect()
+    }
+
     /// Seat `player`'s observation, entry by entry (the layout is in
     /// `docs/games/prediction_chess.md`).
     fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
@@ -851,6 +878,12 @@ impl State for PredictionChessState {
     fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
         self.write_observation(player, out);
         true
+    }
+
+    fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
+        let codes = self.event_codes(player);
+        let layout = event_layout(&self.config);
+        write_information_state(self, player, OBSERVATION_SIZE, &layout, &codes, out);
     }
 
     fn observation_string(&self, player: usize) -> String {
