@@ -471,6 +471,16 @@ pub fn check_turn(state: &dyn State, player: Player) -> Result<(), GameError> {
 pub trait ObservationSink {
     /// Sets entry `index` to `value` (a writer sets each entry at most once).
     fn set(&mut self, index: usize, value: f32);
+    /// Sets to 1 the entries `64 × word + b` for every bit `b` of `bits` (a 64-entry plane,
+    /// such as a chess bitboard, at an offset that is a multiple of 64).
+    #[inline]
+    fn set_word(&mut self, word: usize, bits: u64) {
+        let mut rest = bits;
+        while rest != 0 {
+            self.set(word * 64 + rest.trailing_zeros() as usize, 1.0);
+            rest &= rest - 1;
+        }
+    }
 }
 
 /// Writes into a row that the caller cleared.
@@ -549,6 +559,11 @@ impl ObservationSink for ObservationEntries {
             self.ones[index / 64] &= !(1 << (index % 64));
             self.others.push((index as u32, value));
         }
+    }
+
+    #[inline(always)]
+    fn set_word(&mut self, word: usize, bits: u64) {
+        self.ones[word] |= bits;
     }
 }
 

@@ -253,10 +253,8 @@ impl PredictionChessState {
     fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
         for color in Color::ALL {
             for piece in Piece::ALL {
-                let plane = (color as usize * 6 + piece as usize) * 64;
-                for sq in self.board.colored(color, piece) {
-                    out.set(plane + sq as usize, 1.0);
-                }
+                let plane = color as usize * 6 + piece as usize;
+                out.set_word(plane, self.board.colored(color, piece).0);
             }
         }
         let mut at = 12 * 64;
