@@ -4,8 +4,10 @@
 //!
 //! `cargo run --release -p checkraise-core --example vector_play -- [num_envs] [seconds] [game,...]`
 //!
-//! `RAYON_NUM_THREADS` sets the threads; `RETAINED=0` rewrites every mask entry each step;
-//! `ALTERNATE=1` switches between the two every 20 steps and prints both rates.
+//! `RAYON_NUM_THREADS` sets the threads; `RETAINED=0` rewrites every mask and observation
+//! entry each step; `ALTERNATE=1` switches between the two every 20 steps and prints both
+//! rates. The main thread joins rayon's pool as the Python module's importing thread does
+//! (`vector::join_global_pool`); `JOIN=0` leaves it outside, waiting for the pool's threads.
 
 use std::time::{Duration, Instant};
 
@@ -14,7 +16,7 @@ use checkraise_core::vector::{Observer, StepBuffers, VectorEnv};
 use checkraise_core::{make_game, registry};
 
 fn main() {
-    if std::env::var("JOIN").is_ok_and(|v| v == "1") {
+    if std::env::var("JOIN").map_or(true, |v| v != "0") {
         checkraise_core::vector::join_global_pool();
     }
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -400,9 +400,21 @@ impl VectorEnv {
         }
         let rows = self.rows(out)?;
         let shape = self.shape;
-        for (index, (slot, actions)) in self.slots.iter().zip(actions.chunks(per_env)).enumerate() {
-            slot.check(&shape, actions)
-                .map_err(|error| VectorError::Env { index, error })?;
+        // Every env's action is checked before any env steps, so an illegal action changes
+        // nothing; in parallel, reporting the lowest env index when several are illegal.
+        if let Some((index, error)) = self
+            .slots
+            .par_iter()
+            .zip(actions.par_chunks(per_env))
+            .enumerate()
+            .with_min_len(64)
+            .find_map_first(|(index, (slot, actions))| {
+                slot.check(&shape, actions)
+                    .err()
+                    .map(|error| (index, error))
+            })
+        {
+            return Err(VectorError::Env { index, error });
         }
         self.started = true;
         self.slots
