@@ -1018,6 +1018,32 @@ mod tests {
         );
     }
 
+    /// Actions are checked in parallel; with several illegal ones the lowest env is named,
+    /// and no env steps.
+    #[test]
+    fn the_lowest_illegal_env_is_named() {
+        let game = pokeros(&[]);
+        let na = game.num_distinct_actions();
+        let mut venv = VectorEnv::new(game, 300, 1, Observer::CurrentPlayer, None).unwrap();
+        let mut buf = Buffers::for_env(&venv);
+        venv.reset(None, buf.view()).unwrap();
+        let before: Vec<String> = (0..300)
+            .map(|i| venv.state(i).unwrap().serialize())
+            .collect();
+        let mut actions = buf.first_legal(na);
+        for bad in [290, 151, 200] {
+            actions[bad] = na as Action + 1;
+        }
+        for _ in 0..20 {
+            let err = venv.step(&actions, buf.view()).unwrap_err();
+            assert!(matches!(err, VectorError::Env { index: 151, .. }), "{err}");
+        }
+        let after: Vec<String> = (0..300)
+            .map(|i| venv.state(i).unwrap().serialize())
+            .collect();
+        assert_eq!(before, after);
+    }
+
     #[test]
     fn bad_buffers_and_observers_are_refused() {
         let game = pokeros(&[]);
