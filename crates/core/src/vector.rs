@@ -368,7 +368,7 @@ impl VectorEnv {
             .par_iter_mut()
             .zip(rows)
             .enumerate()
-            .with_min_len(8)
+            .with_min_len(32)
             .for_each(|(i, (slot, mut rows))| {
                 if !fresh {
                     match seed {
@@ -422,7 +422,7 @@ impl VectorEnv {
             .zip(rows)
             .zip(actions.par_chunks(per_env))
             .enumerate()
-            .with_min_len(8)
+            .with_min_len(32)
             .try_for_each(|(index, ((slot, mut rows), actions))| {
                 slot.step(&shape, actions, &mut rows)
                     .map_err(|error| VectorError::Env { index, error })
