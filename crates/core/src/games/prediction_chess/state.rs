@@ -200,7 +200,7 @@ pub struct PredictionChessState {
     config: Arc<Config>,
     params: Arc<Params>,
     board: Board,
-    moves: Box<TurnMoves>,
+    moves: TurnMoves,
     phase: Phase,
     pending: [Action; 2],
     turn: u32,
@@ -296,7 +296,7 @@ impl PredictionChessState {
     pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         PredictionChessState {
             board: config.start,
-            moves: Box::new(TurnMoves::new(&config.start, config.promotion)),
+            moves: TurnMoves::new(&config.start, config.promotion),
             config,
             params,
             phase: Phase::Move,
