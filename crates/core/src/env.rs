@@ -121,6 +121,22 @@ pub fn choose_in_mask(mask: &[bool], rng: &mut GameRng) -> Option<usize> {
         .map(|b| offset + b.0)
 }
 
+/// The indices of the set bits of `words`, in increasing order (bit `b` of word `w` is index
+/// `64 × w + b`): walks a bit set by its words, skipping empty ones.
+#[inline]
+pub fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                w * 64 + b
+            })
+        })
+    })
+}
+
 /// The index of the `k`-th set bit of `mask` (0-based). `mask` must have more than k bits.
 #[inline]
 pub fn nth_set_bit(mut mask: u64, k: u32) -> u32 {

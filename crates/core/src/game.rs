@@ -475,10 +475,8 @@ pub trait ObservationSink {
     /// such as a chess bitboard, at an offset that is a multiple of 64).
     #[inline]
     fn set_word(&mut self, word: usize, bits: u64) {
-        let mut rest = bits;
-        while rest != 0 {
-            self.set(word * 64 + rest.trailing_zeros() as usize, 1.0);
-            rest &= rest - 1;
+        for b in crate::env::set_bits(&[bits]) {
+            self.set(word * 64 + b, 1.0);
         }
     }
 }
@@ -518,12 +516,8 @@ impl ObservationEntries {
 
     /// Writes these entries into `out` (all zeros on entry).
     pub fn write_into(&self, out: &mut [f32]) {
-        for (w, &word) in self.ones.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                out[w * 64 + bits.trailing_zeros() as usize] = 1.0;
-                bits &= bits - 1;
-            }
+        for i in crate::env::set_bits(&self.ones) {
+            out[i] = 1.0;
         }
         for &(i, v) in &self.others {
             out[i as usize] = v;
@@ -537,11 +531,8 @@ impl ObservationEntries {
             out[i as usize] = 0.0;
         }
         for (w, (&new, &old)) in self.ones.iter().zip(&previous.ones).enumerate() {
-            let mut bits = new ^ old;
-            while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                out[i] = if new >> (i % 64) & 1 == 1 { 1.0 } else { 0.0 };
-                bits &= bits - 1;
+            for b in crate::env::set_bits(&[new ^ old]) {
+                out[w * 64 + b] = (new >> b & 1) as f32;
             }
         }
         for &(i, v) in &self.others {
@@ -556,7 +547,6 @@ impl ObservationSink for ObservationEntries {
         if value == 1.0 {
             self.ones[index / 64] |= 1 << (index % 64);
         } else if value != 0.0 {
-            self.ones[index / 64] &= !(1 << (index % 64));
             self.others.push((index as u32, value));
         }
     }

@@ -152,7 +152,7 @@ struct Shape {
     observer: Observer,
     joint: bool,
     max_episode_steps: Option<usize>,
-    /// The game writes observations with `State::observation_tensor_sparse`.
+    /// The game gives its observations as entries (`State::observation_entries`).
     sparse_observations: bool,
 }
 

@@ -92,19 +92,7 @@ impl Board {
 
     /// Every occupied cell with its card, in cell order.
     pub fn cards(&self) -> impl Iterator<Item = (usize, Card)> + '_ {
-        self.occupied
-            .iter()
-            .enumerate()
-            .flat_map(move |(w, &word)| {
-                std::iter::successors((word != 0).then_some(word), |b| {
-                    let rest = b & (b - 1);
-                    (rest != 0).then_some(rest)
-                })
-                .map(move |b| {
-                    let cell = w * 64 + b.trailing_zeros() as usize;
-                    (cell, Card(self.cells[cell]))
-                })
-            })
+        crate::env::set_bits(&self.occupied).map(|cell| (cell, Card(self.cells[cell])))
     }
 
     /// The cell one step from `cell` in direction `dir`, if inside the window.
