@@ -8,12 +8,17 @@
 //! entry each step; `ALTERNATE=1` switches between the two every 20 steps and prints both
 //! rates. The main thread joins rayon's pool as the Python module's importing thread does
 //! (`vector::join_global_pool`); `JOIN=0` leaves it outside, waiting for the pool's threads.
+//! Like the Python module, it allocates with mimalloc.
 
 use std::time::{Duration, Instant};
 
 use checkraise_core::game::Dynamics;
 use checkraise_core::vector::{Observer, StepBuffers, VectorEnv};
 use checkraise_core::{make_game, registry};
+
+/// The Python module's allocator (crates/py), so these rates match what Python gets.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     if std::env::var("JOIN").map_or(true, |v| v != "0") {
