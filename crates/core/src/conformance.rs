@@ -169,6 +169,30 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
             let mut copy = state.clone_box();
             assert!(copy.apply_action(num_actions as Action + 7).is_err());
         }
+        if deep && state.is_simultaneous_node() {
+            // With the other seats playing legal actions, this seat's entry is accepted
+            // exactly when it is legal: every legal action, and a spread of the illegal ones
+            // (the ids in a residue class that varies from state to state) and past the end.
+            let mut joint: Vec<Action> = (0..n)
+                .map(|p| rng.choose(&state.legal_actions_for(Player::Seat(p))))
+                .collect();
+            let offset = rng.below(16) as Action;
+            let candidates = (0..num_actions as Action)
+                .filter(|a| a % 16 == offset || actions.binary_search(a).is_ok())
+                .chain([num_actions as Action, num_actions as Action + 7]);
+            for a in candidates {
+                joint[seat] = a;
+                let mut copy = state.clone_box();
+                let legal = actions.binary_search(&a).is_ok();
+                match copy.apply_actions(&joint) {
+                    Ok(()) => assert!(legal, "illegal {a} of seat {seat} accepted, {}", ctx()),
+                    Err(e) => {
+                        assert!(!legal, "legal {a} of seat {seat} refused: {e}, {}", ctx());
+                        assert_eq!(copy.serialize(), state.serialize());
+                    }
+                }
+            }
+        }
     }
     if deep {
         // Clone and serialize round trips.

@@ -13,9 +13,7 @@ use super::{
     Config, FIFTY_MOVE_TURNS, INFO, NUM_ACTIONS, NUM_SQUARE_PAIRS, PASS, PROMOTION_BASE,
     action_move, action_pair, move_action, pair_action, pair_action_of_move, seat_color,
 };
-use crate::chess::{
-    BitBoard, Board, Color, Move, MoveGenOptions, Piece, PieceMoves, Rank, Square, piece_char,
-};
+use crate::chess::{BitBoard, Board, Color, Move, Piece, PieceMoves, Rank, Square, piece_char};
 use crate::env::GameRng;
 use crate::game::{
     Action, DenseSink, EventLayout, GameError, ObservationEntries, ObservationSink, Player,
@@ -66,35 +64,29 @@ pub struct TurnRecord {
 /// Most pseudo-legal moves a colour of at most 16 pieces can have (16 × 27).
 const MAX_IDS: usize = 432;
 
-/// Both colours' pseudo-legal moves at the start of the turn: targets per piece, and the
-/// action ids of the move node and of the prediction node (promotions collapsed to their
-/// pair), computed once a turn and shared by the masks and checks of both nodes.
+/// Both colours' pseudo-legal moves at the start of the turn, as the sorted action ids of the
+/// move node and of the prediction node (promotions collapsed to their pair): computed once
+/// a turn and shared by the masks, the checks and the legal lists of both nodes. Only the
+/// lists are kept (not the per-piece targets they come from), so a step touches few lines.
 #[derive(Clone, Debug)]
+#[repr(C)]
 struct TurnMoves {
-    opts: [MoveGenOptions; 2],
-    len: [usize; 2],
-    pieces: [[PieceMoves; 16]; 2],
-    move_len: [usize; 2],
-    move_ids: [[u16; MAX_IDS]; 2],
-    pair_len: [usize; 2],
+    /// Per colour: the length of `pair_ids`.
+    pair_len: [u16; 2],
+    /// Per colour: the length of `move_ids`, or `u16::MAX` when no pawn can promote and the
+    /// move node uses the pair list.
+    move_len: [u16; 2],
     pair_ids: [[u16; MAX_IDS]; 2],
+    move_ids: [[u16; MAX_IDS]; 2],
 }
 
 impl TurnMoves {
     fn new(board: &Board, rule: Promotion) -> TurnMoves {
-        let empty = PieceMoves {
-            piece: Piece::Pawn,
-            from: Square::A1,
-            to: BitBoard::EMPTY,
-        };
         let mut out = TurnMoves {
-            opts: [MoveGenOptions::SIMPLE; 2],
-            len: [0; 2],
-            pieces: [[empty; 16]; 2],
-            move_len: [0; 2],
-            move_ids: [[0; MAX_IDS]; 2],
             pair_len: [0; 2],
+            move_len: [u16::MAX; 2],
             pair_ids: [[0; MAX_IDS]; 2],
+            move_ids: [[0; MAX_IDS]; 2],
         };
         out.refresh(board, rule);
         out
@@ -105,19 +97,23 @@ impl TurnMoves {
         for color in Color::ALL {
             let c = color as usize;
             let opts = move_options(board, color, rule);
-            self.opts[c] = opts;
-            let (len, pieces) = (&mut self.len[c], &mut self.pieces[c]);
-            *len = 0;
+            let empty = PieceMoves {
+                piece: Piece::Pawn,
+                from: Square::A1,
+                to: BitBoard::EMPTY,
+            };
+            let mut pieces = [empty; 16];
+            let mut len = 0;
             board.for_each_piece_moves(color, &opts, |pm| {
-                if *len < 16 {
-                    pieces[*len] = pm;
-                    *len += 1;
+                if len < 16 {
+                    pieces[len] = pm;
+                    len += 1;
                 }
             });
             // Pair ids grow with (from, to), so with the pieces in square order and each
             // piece's targets in square order the pair list comes out sorted. An insertion
             // sort of at most 16 pieces is cheaper than sorting the ids.
-            let pieces = &mut self.pieces[c][..self.len[c]];
+            let pieces = &mut pieces[..len];
             for i in 1..pieces.len() {
                 let mut j = i;
                 while j > 0 && pieces[j - 1].from > pieces[j].from {
@@ -128,12 +124,12 @@ impl TurnMoves {
             // Each of at most 16 pieces adds at most 27 ids to each list (a queen; a pawn
             // adds at most 3 × 4 promotions), so MAX_IDS = 16 × 27 always suffices. The move
             // list differs from the pair list only when a pawn can promote (rare): otherwise
-            // the move node uses the pair list (`move_len` = usize::MAX marks that).
+            // the move node uses the pair list.
             let last = Rank::Eighth.relative_to(color).bitboard();
             let mut pairs = 0;
             let mut promotes = false;
             let pair_ids = &mut self.pair_ids[c];
-            for pm in &self.pieces[c][..self.len[c]] {
+            for pm in pieces.iter() {
                 promotes |= pm.piece == Piece::Pawn && !(pm.to & last).is_empty();
                 for to in pm.to {
                     pair_ids[pairs] = pair_action_of_move(pm.from, to) as u16;
@@ -141,14 +137,14 @@ impl TurnMoves {
                 }
             }
             debug_assert!(pair_ids[..pairs].is_sorted());
-            self.pair_len[c] = pairs;
+            self.pair_len[c] = pairs as u16;
             if !promotes {
-                self.move_len[c] = usize::MAX;
+                self.move_len[c] = u16::MAX;
                 continue;
             }
             let mut moves = 0;
             let move_ids = &mut self.move_ids[c];
-            for pm in &self.pieces[c][..self.len[c]] {
+            for pm in pieces.iter() {
                 let promoting = if pm.piece == Piece::Pawn {
                     pm.to & last
                 } else {
@@ -168,48 +164,42 @@ impl TurnMoves {
                 }
             }
             move_ids[..moves].sort_unstable();
-            self.move_len[c] = moves;
+            self.move_len[c] = moves as u16;
         }
     }
 
-    #[inline]
-    fn of(&self, color: Color) -> &[PieceMoves] {
-        &self.pieces[color as usize][..self.len[color as usize]]
-    }
-
-    #[inline]
-    fn find(&self, color: Color, from: Square) -> Option<&PieceMoves> {
-        self.of(color).iter().find(|pm| pm.from == from)
-    }
-
-    /// The action ids of `color`'s moves (`predict`: its (from, to) pairs).
+    /// The action ids of `color`'s moves (`predict`: its (from, to) pairs), sorted.
     #[inline]
     fn ids(&self, color: Color, predict: bool) -> &[u16] {
         let c = color as usize;
-        if predict || self.move_len[c] == usize::MAX {
-            &self.pair_ids[c][..self.pair_len[c]]
+        if predict || self.move_len[c] == u16::MAX {
+            &self.pair_ids[c][..self.pair_len[c] as usize]
         } else {
-            &self.move_ids[c][..self.move_len[c]]
+            &self.move_ids[c][..self.move_len[c] as usize]
         }
     }
 }
 
 /// A Prediction Chess state.
+///
+/// The fields every step reads come first, in declaration order (`repr(C)`), so a step
+/// touches a few adjacent cache lines of the state; the move lists' rarely used tail is last.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct PredictionChessState {
+    phase: Phase,
+    end: Option<EndReason>,
+    pending: [Action; 2],
+    turn: u32,
+    quiet_turns: u32,
+    winner: Option<usize>,
+    rewards: [f64; 2],
+    history: Vec<PlayerAction>,
+    turns: Vec<TurnRecord>,
     config: Arc<Config>,
     params: Arc<Params>,
     board: Board,
     moves: TurnMoves,
-    phase: Phase,
-    pending: [Action; 2],
-    turn: u32,
-    quiet_turns: u32,
-    end: Option<EndReason>,
-    winner: Option<usize>,
-    history: Vec<PlayerAction>,
-    turns: Vec<TurnRecord>,
-    rewards: [f64; 2],
 }
 
 fn uci(mv: Option<Move>) -> String {
@@ -387,44 +377,19 @@ impl PredictionChessState {
         }
     }
 
-    /// Whether `action` is legal for `seat` at the current node (the fast check).
+    /// Whether `action` is legal for `seat` at the current node (the fast check): a pass when
+    /// the seat's list is empty, otherwise an id in the list. The move list holds promotions
+    /// as promotion ids only, so a pawn reaching its last rank must name a piece.
     #[inline]
     fn is_legal(&self, seat: usize, action: Action) -> bool {
-        let predict = match self.phase {
-            Phase::Move => false,
-            Phase::Predict => true,
-            Phase::Over => return false,
-        };
-        let color = if predict {
-            !seat_color(seat)
-        } else {
-            seat_color(seat)
-        };
+        if self.phase == Phase::Over {
+            return false;
+        }
+        let ids = self.legal_ids(seat);
         if action == PASS {
-            return self.moves.of(color).is_empty();
+            return ids.is_empty();
         }
-        if predict {
-            if action >= NUM_SQUARE_PAIRS {
-                return false;
-            }
-            let (from, to) = action_pair(action);
-            return self.moves.find(color, from).is_some_and(|pm| pm.to.has(to));
-        }
-        let Some(mv) = action_move(color, action) else {
-            return false;
-        };
-        let Some(pm) = self.moves.find(color, mv.from) else {
-            return false;
-        };
-        if !pm.to.has(mv.to) {
-            return false;
-        }
-        let promotes = pm.piece == Piece::Pawn && mv.to.rank() == Rank::Eighth.relative_to(color);
-        match (promotes, mv.promotion) {
-            (true, Some(p)) => self.moves.opts[color as usize].promotions.contains(p),
-            (false, None) => true,
-            _ => false,
-        }
+        u16::try_from(action).is_ok_and(|a| ids.binary_search(&a).is_ok())
     }
 
     fn describe_action(&self, seat: usize, action: Action) -> String {
