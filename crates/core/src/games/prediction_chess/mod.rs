@@ -185,6 +185,16 @@ pub fn pair_action(from: Square, to: Square) -> Option<Action> {
     (PAIR_TABLES.0[from as usize] >> to as u32 & 1 == 1).then(|| pair_action_of_move(from, to))
 }
 
+/// The pair ids of the moves from square `from`, by destination square (entries for squares
+/// no piece reaches from there are meaningless).
+#[inline]
+pub(crate) fn pair_row(from: usize) -> &'static [u16; 64] {
+    &PAIR_FIRST[from]
+}
+
+/// `PAIR_TABLES.1` as a static, so lookups index one copy.
+static PAIR_FIRST: [[u16; 64]; 64] = PAIR_TABLES.1;
+
 /// The action of a (from, to) pair known to be a pseudo-legal move.
 #[inline]
 pub(crate) fn pair_action_of_move(from: Square, to: Square) -> Action {

@@ -11,9 +11,9 @@ use serde_json::json;
 use super::rules::{Prediction, Promotion, Resolution, move_options, resolve};
 use super::{
     Config, FIFTY_MOVE_TURNS, INFO, NUM_ACTIONS, NUM_SQUARE_PAIRS, PASS, PROMOTION_BASE,
-    action_move, action_pair, move_action, pair_action, pair_action_of_move, seat_color,
+    action_move, action_pair, move_action, pair_action, pair_row, seat_color,
 };
-use crate::chess::{BitBoard, Board, Color, Move, Piece, PieceMoves, Rank, Square, piece_char};
+use crate::chess::{Board, Color, Move, Piece, Rank, Square, piece_char};
 use crate::env::GameRng;
 use crate::game::{
     Action, DenseSink, EventLayout, GameError, ObservationEntries, ObservationSink, Player,
@@ -97,66 +97,60 @@ impl TurnMoves {
         for color in Color::ALL {
             let c = color as usize;
             let opts = move_options(board, color, rule);
-            let empty = PieceMoves {
-                piece: Piece::Pawn,
-                from: Square::A1,
-                to: BitBoard::EMPTY,
-            };
-            let mut pieces = [empty; 16];
-            let mut len = 0;
+            // Targets by square: walking the squares in order gives the pair ids in order
+            // (they grow with (from, to)), with no sort.
+            let mut targets = [0u64; 64];
+            let mut from_set = 0u64;
             board.for_each_piece_moves(color, &opts, |pm| {
-                if len < 16 {
-                    pieces[len] = pm;
-                    len += 1;
-                }
+                targets[pm.from as usize] = pm.to.0;
+                from_set |= pm.from.bitboard().0;
             });
-            // Pair ids grow with (from, to), so with the pieces in square order and each
-            // piece's targets in square order the pair list comes out sorted. An insertion
-            // sort of at most 16 pieces is cheaper than sorting the ids.
-            let pieces = &mut pieces[..len];
-            for i in 1..pieces.len() {
-                let mut j = i;
-                while j > 0 && pieces[j - 1].from > pieces[j].from {
-                    pieces.swap(j - 1, j);
-                    j -= 1;
-                }
-            }
             // Each of at most 16 pieces adds at most 27 ids to each list (a queen; a pawn
             // adds at most 3 × 4 promotions), so MAX_IDS = 16 × 27 always suffices. The move
             // list differs from the pair list only when a pawn can promote (rare): otherwise
             // the move node uses the pair list.
-            let last = Rank::Eighth.relative_to(color).bitboard();
+            let last = Rank::Eighth.relative_to(color).bitboard().0;
+            let pawns = board.colored(color, Piece::Pawn).0;
+            let promoting_pawns = pawns & from_set & promoting_from(color);
             let mut pairs = 0;
-            let mut promotes = false;
             let pair_ids = &mut self.pair_ids[c];
-            for pm in pieces.iter() {
-                promotes |= pm.piece == Piece::Pawn && !(pm.to & last).is_empty();
-                for to in pm.to {
-                    pair_ids[pairs] = pair_action_of_move(pm.from, to) as u16;
+            let mut squares = from_set;
+            while squares != 0 {
+                let from = squares.trailing_zeros() as usize;
+                squares &= squares - 1;
+                let row = pair_row(from);
+                let mut to = targets[from];
+                while to != 0 {
+                    pair_ids[pairs] = row[to.trailing_zeros() as usize];
+                    to &= to - 1;
                     pairs += 1;
                 }
             }
             debug_assert!(pair_ids[..pairs].is_sorted());
             self.pair_len[c] = pairs as u16;
+            let promotes =
+                crate::env::set_bits(&[promoting_pawns]).any(|from| targets[from] & last != 0);
             if !promotes {
                 self.move_len[c] = u16::MAX;
                 continue;
             }
             let mut moves = 0;
             let move_ids = &mut self.move_ids[c];
-            for pm in pieces.iter() {
-                let promoting = if pm.piece == Piece::Pawn {
-                    pm.to & last
+            for from in crate::env::set_bits(&[from_set]) {
+                let to_all = targets[from];
+                let promoting = if pawns >> from & 1 == 1 {
+                    to_all & last
                 } else {
-                    BitBoard::EMPTY
+                    0
                 };
-                for to in pm.to & !promoting {
-                    move_ids[moves] = pair_action_of_move(pm.from, to) as u16;
+                let row = pair_row(from);
+                for to in crate::env::set_bits(&[to_all & !promoting]) {
+                    move_ids[moves] = row[to];
                     moves += 1;
                 }
-                for to in promoting {
-                    let dir = to.file() as u32 + 1 - pm.from.file() as u32;
-                    let base = PROMOTION_BASE + (pm.from.file() as u32 * 3 + dir) * 4;
+                for to in crate::env::set_bits(&[promoting]) {
+                    let dir = (to % 8) as u32 + 1 - (from % 8) as u32;
+                    let base = PROMOTION_BASE + ((from % 8) as u32 * 3 + dir) * 4;
                     for piece in opts.promotions.iter() {
                         move_ids[moves] = (base + piece as u32 - 1) as u16;
                         moves += 1;
@@ -178,6 +172,12 @@ impl TurnMoves {
             &self.move_ids[c][..self.move_len[c] as usize]
         }
     }
+}
+
+/// The squares a pawn of `color` promotes from (its seventh rank).
+#[inline]
+fn promoting_from(color: Color) -> u64 {
+    Rank::Seventh.relative_to(color).bitboard().0
 }
 
 /// A Prediction Chess state.
