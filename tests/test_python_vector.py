@@ -127,6 +127,28 @@ def test_shared_arrays_are_read_only_and_masks_stay_exact():
         )
 
 
+def test_returned_arrays_outlive_the_env():
+    """The buffers are allocated by Rust and handed to numpy: arrays a caller keeps stay valid
+    (and unchanged) after the env is gone and its memory could be reused."""
+    import gc
+
+    venv = cr.VectorEnv("prediction_chess", 8, seed=4, observer="all")
+    obs, info = venv.reset()
+    *_, info = venv.step(venv.sample_actions())
+    obs, masks = venv.observations, info["legal_mask"]
+    expected = (obs.copy(), masks.copy(), info["current_player"].copy())
+    del venv, info
+    gc.collect()
+    # Allocate and step other envs, which would reuse freed memory.
+    for _ in range(4):
+        other = cr.VectorEnv("prediction_chess", 8, seed=5, observer="all")
+        other.step(other.sample_actions())
+    np.testing.assert_array_equal(obs, expected[0])
+    np.testing.assert_array_equal(masks, expected[1])
+    assert obs.shape == (8, 2, cr.make("prediction_chess").observation_size)
+    assert masks.any()
+
+
 def test_outputs_match_the_states():
     venv = cr.VectorEnv("pokeros", 4, seed=3, players=3)
     _, info = venv.reset()
