@@ -14,10 +14,11 @@ mod vector;
 
 use pyo3::prelude::*;
 
-/// The engine's own allocations (states, per-env lists) come from mimalloc, not from the
-/// process's malloc: stepping a `VectorEnv` of 1,024 Prediction Chess games was 25–30%
-/// faster with it (docs/benchmarks/python_throughput.md). Python and numpy keep their
-/// allocators; no memory crosses between the two.
+/// The engine's own allocations (states, per-env lists, `VectorEnv`'s observation and mask
+/// arrays) come from mimalloc, not from the process's malloc: stepping a `VectorEnv` of 1,024
+/// Prediction Chess games from Python was 10–20% faster with it
+/// (docs/benchmarks/python_throughput.md). Python and numpy keep their own allocators; the
+/// arrays Rust allocated are freed through Rust when numpy drops them.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

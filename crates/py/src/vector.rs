@@ -85,8 +85,8 @@ struct Views {
 ///
 /// The observation and mask buffers are written all over at every step; from the engine's
 /// allocator (mimalloc, which backs large blocks with huge pages where the kernel allows)
-/// stepping 1,024 Prediction Chess envs was about 15% faster than with numpy's own
-/// allocation (docs/benchmarks/python_throughput.md).
+/// stepping 1,024 Prediction Chess envs was 5–10% faster than with numpy's own allocation
+/// (docs/benchmarks/python_throughput.md).
 fn zeroed<'py, T: Element + Default + Clone>(
     py: Python<'py>,
     shape: Vec<usize>,

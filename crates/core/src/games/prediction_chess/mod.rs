@@ -198,7 +198,7 @@ static PAIR_FIRST: [[u16; 64]; 64] = PAIR_TABLES.1;
 /// The action of a (from, to) pair known to be a pseudo-legal move.
 #[inline]
 pub(crate) fn pair_action_of_move(from: Square, to: Square) -> Action {
-    PAIR_TABLES.1[from as usize][to as usize] as Action
+    pair_row(from as usize)[to as usize] as Action
 }
 
 /// The move of `color` an action stands for at the move node (`None`: pass or no move).
