@@ -288,3 +288,47 @@ mod tests {
         assert!(CardSet::deck(Rank::SEVEN, 0).contains("7c".parse().unwrap()));
     }
 }
+
+/// Resampling of hidden cards (for `State::resample_from_infostate`): the unknown cards are
+/// shuffled once, and each hidden card is replaced, in the order it was dealt, by the next
+/// card of that shuffle; every card the seat knows stays itself.
+///
+/// The result depends only on the set of unknown cards, on the positions of the hidden deals
+/// and on the generator, never on which hidden cards were really dealt. So two states a seat
+/// cannot tell apart resample, with the same generator, to the same state: a search that
+/// reaches the true state only through resampling (IS-MCTS) plays the same move on both.
+#[derive(Clone, Debug)]
+pub struct HiddenCards {
+    unknown: CardSet,
+    shuffled: Vec<Card>,
+    next: usize,
+    map: [u8; 64],
+}
+
+impl HiddenCards {
+    /// Shuffles `unknown` with `rng` (one shuffle, drawn now).
+    pub fn new(unknown: CardSet, rng: &mut crate::env::GameRng) -> Self {
+        let mut shuffled: Vec<Card> = unknown.iter().collect();
+        rng.shuffle(&mut shuffled);
+        HiddenCards {
+            unknown,
+            shuffled,
+            next: 0,
+            map: [u8::MAX; 64],
+        }
+    }
+
+    /// The card that replaces the dealt card `card`: itself when the seat knows it, else the
+    /// next card of the shuffle (the same one again if `card` was replaced before).
+    pub fn replace(&mut self, card: Card) -> Card {
+        if !self.unknown.contains(card) {
+            return card;
+        }
+        let slot = &mut self.map[card.0 as usize];
+        if *slot == u8::MAX {
+            *slot = self.shuffled[self.next].0;
+            self.next += 1;
+        }
+        Card(*slot)
+    }
+}

@@ -273,6 +273,16 @@ pub fn check_information_hiding(game: &dyn Game, state: &dyn State, rng: &mut Ga
                 other.view(None),
                 "the public view changed"
             );
+            // Resampling is a function of the information state and the generator: from
+            // `other`, which p cannot tell from `state`, the same draws give the same state.
+            let seed = rng.next_u64();
+            let from_state = state.resample_from_infostate(p, &mut GameRng::new(seed));
+            let from_other = other.resample_from_infostate(p, &mut GameRng::new(seed));
+            assert_eq!(
+                from_state.serialize(),
+                from_other.serialize(),
+                "seat {p}'s resample depends on more than its information state\n{state}\n{other}"
+            );
         }
     }
 }

@@ -194,6 +194,46 @@ pub enum GameError {
         /// What is allowed.
         allowed: String,
     },
+    /// No bot of that kind exists.
+    #[error("unknown bot '{name}'; bots: {known}")]
+    UnknownBot {
+        /// The requested kind.
+        name: String,
+        /// Comma-separated bot kinds.
+        known: String,
+    },
+    /// A bot setting the bot kind does not have.
+    #[error("bot '{bot}' has no setting '{name}'; its settings are: {known}")]
+    UnknownBotParameter {
+        /// The bot kind.
+        bot: String,
+        /// The unknown setting.
+        name: String,
+        /// Comma-separated known settings.
+        known: String,
+    },
+    /// A bot setting's value outside what is allowed.
+    #[error("setting '{name}' of bot '{bot}' cannot be '{value}': {allowed}")]
+    InvalidBotParameter {
+        /// The bot kind.
+        bot: String,
+        /// The setting.
+        name: String,
+        /// The rejected value, as given.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// A setting of a tool built on the engine (the arena) outside what is allowed.
+    #[error("'{name}' cannot be '{value}': {allowed}")]
+    InvalidSetting {
+        /// The setting.
+        name: String,
+        /// The rejected value, as given.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
     /// An action that is not legal for this player here.
     #[error("illegal action {action} ({desc}) for {player} at {state}: {reason}")]
     IllegalAction {

@@ -2,9 +2,11 @@
 //!
 //! Everything about the games lives here: the `Game`/`State` API (`game`), the registry of
 //! games and their parameters (`registry`), cards and poker hand ranking (`cards`, `poker`),
-//! the games themselves (`games`), seeded chance sampling and envs (`env`) and bots (`bots`).
+//! the games themselves (`games`), seeded chance sampling and envs (`env`), bots (`bots`,
+//! IS-MCTS included) and the arena that ranks them (`arena`).
 //! The Python and gRPC faces only translate.
 
+pub mod arena;
 pub mod bots;
 pub mod cards;
 pub mod chess;

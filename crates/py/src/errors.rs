@@ -74,9 +74,12 @@ pub fn to_py_err(error: &GameError) -> PyErr {
 pub fn exception_for(error: &GameError, message: String) -> PyErr {
     match error {
         GameError::UnknownGame { .. } => UnknownGameError::new_err(message),
-        GameError::UnknownParameter { .. } | GameError::InvalidParameter { .. } => {
-            ParameterError::new_err(message)
-        }
+        GameError::UnknownParameter { .. }
+        | GameError::InvalidParameter { .. }
+        | GameError::UnknownBot { .. }
+        | GameError::UnknownBotParameter { .. }
+        | GameError::InvalidBotParameter { .. }
+        | GameError::InvalidSetting { .. } => ParameterError::new_err(message),
         GameError::IllegalAction { .. } => IllegalActionError::new_err(message),
         GameError::OutOfTurn { .. } => OutOfTurnError::new_err(message),
         GameError::GameOver { .. } => GameOverError::new_err(message),

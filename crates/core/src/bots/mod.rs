@@ -1,8 +1,14 @@
-//! Bots: a uniformly random bot for every game, and each game's heuristic bot.
+//! Bots: a uniformly random bot for every game, each game's heuristic bot, and IS-MCTS
+//! (`ismcts`) for every game; `spec` turns bot spec strings into bots.
+
+pub mod ismcts;
+pub mod spec;
 
 use crate::env::GameRng;
 use crate::game::{Action, GameError, Player, State};
-use crate::registry;
+
+pub use ismcts::{IsmctsBot, IsmctsConfig, Rollout, SearchResult};
+pub use spec::{BOT_KINDS, BotSpec, bot_params, make_bot};
 
 /// A game's heuristic policy: the action seat `seat` takes at `state` (a state where that
 /// seat may act: its turn, or a simultaneous node).
@@ -13,8 +19,13 @@ pub trait Bot: Send + Sync {
     /// The action for `seat` at `state`. Precondition: `seat` may act there (see `try_act`,
     /// which checks it; callers with input from outside the engine use that).
     fn act(&self, state: &dyn State, seat: usize, rng: &mut GameRng) -> Action;
-    /// The bot's name (`random`, `heuristic`).
+    /// The bot's kind (`random`, `heuristic`, `ismcts`).
     fn name(&self) -> &'static str;
+    /// The bot's full spec string (its kind and every setting), which `make_bot` reads
+    /// back.
+    fn spec(&self) -> String {
+        self.name().to_string()
+    }
     /// `act`, after checking that `seat` exists and has a legal action at `state`: a seat
     /// that is not to act, or a finished game, is an error, never a panic.
     fn try_act(
@@ -81,24 +92,6 @@ impl Bot for HeuristicBot {
     }
     fn name(&self) -> &'static str {
         "heuristic"
-    }
-}
-
-/// The bot kinds every game offers.
-pub const BOT_KINDS: &[&str] = &["random", "heuristic"];
-
-/// A bot of a kind (`random` or `heuristic`) for a game.
-pub fn make_bot(game: &str, kind: &str) -> Result<Box<dyn Bot>, GameError> {
-    let entry = registry::entry(game)?;
-    match kind {
-        "random" => Ok(Box::new(RandomBot)),
-        "heuristic" => Ok(Box::new(HeuristicBot(entry.heuristic))),
-        other => Err(GameError::InvalidParameter {
-            game: game.to_string(),
-            name: "bot".to_string(),
-            value: other.to_string(),
-            allowed: format!("one of: {}", BOT_KINDS.join(", ")),
-        }),
     }
 }
 

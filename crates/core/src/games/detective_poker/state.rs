@@ -724,13 +724,7 @@ impl DetectivePokerState {
                 }
             }
             let unknown = CardSet(CardSet::full_deck().0 & !known.0);
-            let from: Vec<Card> = unknown.iter().collect();
-            let mut to = from.clone();
-            rng.shuffle(&mut to);
-            let mut map: [u8; NUM_ORDINARY as usize] = std::array::from_fn(|i| i as u8);
-            for (a, b) in from.iter().zip(&to) {
-                map[a.0 as usize] = b.0;
-            }
+            let mut hidden = crate::cards::HiddenCards::new(unknown, rng);
             // Hidden action cards: each other seat's used cards, in a random order.
             let mut order = [[0usize; 4]; MAX_SEATS];
             let mut next = [0usize; MAX_SEATS];
@@ -749,7 +743,7 @@ impl DetectivePokerState {
                         }
                         bet.encode(self.config.max_bet)
                     }
-                    _ => map[entry.action as usize] as Action,
+                    _ => hidden.replace(Card(entry.action as u8)).0 as Action,
                 });
             }
         }

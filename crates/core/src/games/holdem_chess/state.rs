@@ -1357,7 +1357,7 @@ impl State for HoldemState {
         // One card map per hand: the cards the player never saw in that hand are shuffled
         // among themselves; everything it saw keeps its identity.
         let hands = self.records.len() + usize::from(self.phase != Phase::Over);
-        let mut maps: Vec<[u8; 52]> = Vec::with_capacity(hands);
+        let mut maps: Vec<crate::cards::HiddenCards> = Vec::with_capacity(hands);
         for h in 0..hands {
             let seen = match self.records.get(h) {
                 Some(r) => {
@@ -1373,19 +1373,14 @@ impl State for HoldemState {
                 None => self.seen_in_current_hand(player),
             };
             let unknown = CardSet(CardSet::full_deck().0 & !seen.0);
-            let from: Vec<Card> = unknown.iter().collect();
-            let mut to = from.clone();
-            rng.shuffle(&mut to);
-            let mut map: [u8; 52] = std::array::from_fn(|i| i as u8);
-            for (a, b) in from.iter().zip(&to) {
-                map[a.0 as usize] = b.0;
-            }
-            maps.push(map);
+            maps.push(crate::cards::HiddenCards::new(unknown, rng));
         }
         let mut out = HoldemState::new(self.config.clone(), self.params.clone());
         for entry in &self.history {
             let action = match entry.player {
-                Player::Chance => maps[out.records.len()][entry.action as usize] as Action,
+                Player::Chance => {
+                    maps[out.records.len()].replace(Card(entry.action as u8)).0 as Action
+                }
                 _ => entry.action,
             };
             out.apply_action(action)

@@ -948,17 +948,11 @@ impl State for PokerChessState {
 
     fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State> {
         let unknown = CardSet(self.pile.0 | self.hands[1 - player].0);
-        let from: Vec<Card> = unknown.iter().collect();
-        let mut to = from.clone();
-        rng.shuffle(&mut to);
-        let mut map: [u8; NUM_CARD_IDS] = std::array::from_fn(|i| i as u8);
-        for (a, b) in from.iter().zip(&to) {
-            map[a.0 as usize] = b.0;
-        }
+        let mut hidden = crate::cards::HiddenCards::new(unknown, rng);
         let mut out = PokerChessState::new(self.config.clone(), (*self.params).clone());
         for (entry, event) in self.history.iter().zip(&self.events) {
             let action = match *event {
-                Event::Deal { card, .. } => map[card.0 as usize] as Action,
+                Event::Deal { card, .. } => hidden.replace(card).0 as Action,
                 Event::Play { card, .. } => out.play_action(card).expect("the played card is held"),
                 Event::Discard { cards, .. } => out
                     .discard_action(cards[0], cards[1])

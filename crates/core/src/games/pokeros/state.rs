@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::rules::{Board, Placement, score_placement};
 use super::{Config, INFO};
-use crate::cards::{Card, CardSet, NUM_CARD_IDS};
+use crate::cards::{Card, CardSet, HiddenCards, NUM_CARD_IDS};
 use crate::env::GameRng;
 use crate::game::{
     Action, DenseSink, EventLayout, GameError, ObservationEntries, ObservationSink, Player,
@@ -766,18 +766,12 @@ impl State for PokerosState {
                 unknown.0 |= self.hands[seat].0;
             }
         }
-        let from: Vec<Card> = unknown.iter().collect();
-        let mut to = from.clone();
-        rng.shuffle(&mut to);
-        let mut map: [u8; NUM_CARD_IDS] = std::array::from_fn(|i| i as u8);
-        for (a, b) in from.iter().zip(&to) {
-            map[a.0 as usize] = b.0;
-        }
+        let mut hidden = HiddenCards::new(unknown, rng);
         let mut out = PokerosState::new(self.config.clone(), (*self.params).clone());
         let mut moves = self.moves.iter();
         for entry in &self.history {
             let action = match entry.player {
-                Player::Chance => map[entry.action as usize] as Action,
+                Player::Chance => hidden.replace(Card(entry.action as u8)).0 as Action,
                 _ => {
                     let m = moves.next().expect("one move per seat action");
                     out.action_for(m.card, m.cell)

@@ -1,0 +1,606 @@
+//! The arena: ranks any set of bots on one game by playing them against each other.
+//!
+//! Every pair of bots plays `deals` deals. A deal is one chance seed, played once with every
+//! seating of the pair: for two seats, A–B and B–A; for `n > 2` seats, A alone against
+//! `n − 1` copies of B at each seat, then B alone against A at each seat (`2n` games). The
+//! same chance seed in every seating (duplicate deals) cancels most of the luck of the cards,
+//! and deal `d` uses the same seed for every pair. Games run on all cores (rayon); the
+//! results do not depend on the number of threads.
+//!
+//! Every bot acts on a state resampled from its own seat's information (`resample_from_
+//! infostate`), so no bot can read cards its seat may not see, whatever its code does.
+//!
+//! Results, per ordered pair (A, B): A's mean return per seat with a 95% confidence interval
+//! (the deal is the unit: each deal's mean over its seatings is one sample), and A's win rate
+//! (a game is a win when A's seats' mean return beats B's, a tie counts half) with its 95%
+//! Wilson interval. Overall: Bradley–Terry ratings by maximum likelihood on the Elo scale
+//! (400 × log10 of strength), anchored at `random` = 0 (or at the first bot when `random`
+//! does not play), with 95% bootstrap intervals (deals resampled within each pair).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::bots::{Bot, BotSpec};
+use crate::env::GameRng;
+use crate::game::{Game, GameError, Player, State};
+use crate::registry::make_game_from_string;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// A game string, such as `holdem_chess(players=6)`.
+    pub game: String,
+    /// Two or more bot specs (distinct), such as `ismcts(iterations=1000)`.
+    pub bots: Vec<String>,
+    /// Deals per pair of bots (each played with every seating).
+    pub deals: usize,
+    /// The seed of every deal, bot generator and bootstrap.
+    pub seed: u64,
+    /// Bootstrap resamples for the rating intervals.
+    pub bootstrap: usize,
+}
+
+impl ArenaConfig {
+    /// A config with 200 bootstrap resamples.
+    pub fn new(game: &str, bots: &[&str], deals: usize, seed: u64) -> Self {
+        ArenaConfig {
+            game: game.to_string(),
+            bots: bots.iter().map(|b| b.to_string()).collect(),
+            deals,
+            seed,
+            bootstrap: 200,
+        }
+    }
+}
+
+/// One ordered pair's results.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PairResult {
+    /// The bot measured (A).
+    pub bot: String,
+    /// Its opponent (B).
+    pub opponent: String,
+    /// Games played (deals × seatings).
+    pub games: usize,
+    /// A's mean return per seat.
+    pub mean: f64,
+    /// 95% confidence interval of `mean` (normal, over deals).
+    pub mean_ci: (f64, f64),
+    /// A's wins (ties half) over games.
+    pub win_rate: f64,
+    /// 95% Wilson interval of `win_rate`.
+    pub win_ci: (f64, f64),
+}
+
+/// One bot's rating.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Rating {
+    /// The bot spec.
+    pub bot: String,
+    /// Bradley–Terry rating on the Elo scale, the anchor at 0.
+    pub rating: f64,
+    /// 95% bootstrap interval.
+    pub ci: (f64, f64),
+}
+
+/// An arena run's results.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ArenaResult {
+    /// The game string.
+    pub game: String,
+    /// The bot specs, as given.
+    pub bots: Vec<String>,
+    /// Deals per pair.
+    pub deals: usize,
+    /// Seatings per deal.
+    pub seatings: usize,
+    /// The seed.
+    pub seed: u64,
+    /// The bot rated 0.
+    pub anchor: String,
+    /// Every ordered pair, in bot order.
+    pub pairs: Vec<PairResult>,
+    /// Every bot, best first.
+    pub ratings: Vec<Rating>,
+}
+
+fn invalid(name: &str, value: impl ToString, allowed: &str) -> GameError {
+    GameError::InvalidSetting {
+        name: name.to_string(),
+        value: value.to_string(),
+        allowed: allowed.to_string(),
+    }
+}
+
+/// SplitMix64 of a tuple: independent seeds for deals, seats and resamples.
+fn mix(parts: &[u64]) -> u64 {
+    let mut h = 0x243F_6A88_85A3_08D3u64;
+    for &p in parts {
+        h = h.wrapping_add(p).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = h;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        h = z ^ (z >> 31);
+    }
+    h
+}
+
+/// The seatings of a pair at `n` seats: for each game, which of the two bots (0 = A, 1 = B)
+/// sits at each seat.
+pub fn seatings(n: usize) -> Vec<Vec<usize>> {
+    if n == 2 {
+        return vec![vec![0, 1], vec![1, 0]];
+    }
+    let mut out = Vec::new();
+    for lone in 0..2 {
+        for seat in 0..n {
+            out.push(
+                (0..n)
+                    .map(|s| if s == seat { lone } else { 1 - lone })
+                    .collect(),
+            );
+        }
+    }
+    out
+}
+
+/// Plays one game: `players[s]` acts for seat `s`, each on a state resampled from its own
+/// seat's information; returns each seat's return.
+pub fn play_game(
+    game: &dyn Game,
+    players: &[&dyn Bot],
+    chance_seed: u64,
+    bot_seed: u64,
+) -> Vec<f64> {
+    let mut chance = GameRng::new(chance_seed);
+    let mut rngs: Vec<GameRng> = (0..players.len())
+        .map(|s| GameRng::new(mix(&[bot_seed, s as u64])))
+        .collect();
+    let mut state = game.new_initial_state();
+    let mut joint = Vec::with_capacity(players.len());
+    loop {
+        match state.current_player() {
+            Player::Terminal => return state.returns(),
+            Player::Chance => {
+                let outcome = state.sample_chance_outcome(&mut chance);
+                state
+                    .apply_action(outcome)
+                    .expect("a sampled chance outcome is legal");
+            }
+            Player::Seat(s) => {
+                let action = act(players[s], state.as_ref(), s, &mut rngs[s]);
+                state.apply_action(action).expect("bots play legal actions");
+            }
+            Player::Simultaneous => {
+                joint.clear();
+                for (s, rng) in rngs.iter_mut().enumerate() {
+                    joint.push(act(players[s], state.as_ref(), s, rng));
+                }
+                state
+                    .apply_actions(&joint)
+                    .expect("bots play legal actions");
+            }
+        }
+    }
+}
+
+/// A bot's action for `seat`, from a state resampled from that seat's information.
+fn act(bot: &dyn Bot, state: &dyn State, seat: usize, rng: &mut GameRng) -> u32 {
+    let seen = state.resample_from_infostate(seat, rng);
+    bot.act(seen.as_ref(), seat, rng)
+}
+
+/// One deal of one pair: every seating's returns.
+struct Deal {
+    /// Per seating: (A's mean return per seat, B's).
+    means: Vec<(f64, f64)>,
+}
+
+/// Runs the arena; `progress` is called with (deals done, deals in all) after each deal.
+pub fn run(
+    config: &ArenaConfig,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> Result<ArenaResult, GameError> {
+    let game: Arc<dyn Game> = make_game_from_string(&config.game)?;
+    let name = game.info().name;
+    if config.bots.len() < 2 {
+        return Err(invalid(
+            "bots",
+            config.bots.join(" "),
+            "two or more bot specs",
+        ));
+    }
+    let mut bots: Vec<Box<dyn Bot>> = Vec::new();
+    for (i, spec) in config.bots.iter().enumerate() {
+        if config.bots[..i].iter().any(|b| b.trim() == spec.trim()) {
+            return Err(invalid("bots", spec, "distinct bot specs"));
+        }
+        bots.push(BotSpec::parse::<&str, &str>(spec, [])?.build(name)?);
+    }
+    if config.deals == 0 {
+        return Err(invalid("deals", 0, "an integer of at least 1"));
+    }
+    let n = game.num_players();
+    let seats = seatings(n);
+    let k = bots.len();
+    let pairs: Vec<(usize, usize)> = (0..k)
+        .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
+        .collect();
+    let total = pairs.len() * config.deals;
+    let done = AtomicUsize::new(0);
+    let jobs: Vec<(usize, usize)> = (0..pairs.len())
+        .flat_map(|p| (0..config.deals).map(move |d| (p, d)))
+        .collect();
+    let deals: Vec<Deal> = jobs
+        .par_iter()
+        .map(|&(p, d)| {
+            let (a, b) = pairs[p];
+            let chance_seed = mix(&[config.seed, d as u64]);
+            let means = seats
+                .iter()
+                .enumerate()
+                .map(|(si, seating)| {
+                    let players: Vec<&dyn Bot> = seating
+                        .iter()
+                        .map(|&w| {
+                            if w == 0 {
+                                bots[a].as_ref()
+                            } else {
+                                bots[b].as_ref()
+                            }
+                        })
+                        .collect();
+                    let bot_seed = mix(&[config.seed, d as u64, a as u64, b as u64, si as u64]);
+                    let returns = play_game(game.as_ref(), &players, chance_seed, bot_seed);
+                    let mean_of = |who: usize| {
+                        let (sum, count) = seating
+                            .iter()
+                            .zip(&returns)
+                            .filter(|(w, _)| **w == who)
+                            .fold((0.0, 0), |(s, c), (_, r)| (s + r, c + 1));
+                        sum / count as f64
+                    };
+                    (mean_of(0), mean_of(1))
+                })
+                .collect();
+            let now = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Some(report) = progress {
+                report(now, total);
+            }
+            Deal { means }
+        })
+        .collect();
+    let per_pair: Vec<&[Deal]> = deals.chunks(config.deals).collect();
+    let mut results = Vec::new();
+    for (p, &(a, b)) in pairs.iter().enumerate() {
+        for (me, them, flip) in [(a, b, false), (b, a, true)] {
+            let samples: Vec<f64> = per_pair[p]
+                .iter()
+                .map(|d| {
+                    d.means
+                        .iter()
+                        .map(|&(x, y)| if flip { y } else { x })
+                        .sum::<f64>()
+                        / d.means.len() as f64
+                })
+                .collect();
+            let (wins, games) = wins_of(per_pair[p].iter(), flip);
+            results.push(PairResult {
+                bot: config.bots[me].clone(),
+                opponent: config.bots[them].clone(),
+                games,
+                mean: mean(&samples),
+                mean_ci: mean_ci(&samples),
+                win_rate: wins / games as f64,
+                win_ci: wilson(wins, games),
+            });
+        }
+    }
+    results.sort_by_key(|r| {
+        (
+            config.bots.iter().position(|b| *b == r.bot),
+            config.bots.iter().position(|b| *b == r.opponent),
+        )
+    });
+    let anchor = config
+        .bots
+        .iter()
+        .position(|b| b.trim() == "random")
+        .unwrap_or(0);
+    let point = bradley_terry(k, &pairs, &per_pair, None, anchor);
+    let mut boot_rng = GameRng::new(mix(&[config.seed, 0xB007]));
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); k];
+    for _ in 0..config.bootstrap {
+        let picks: Vec<Vec<usize>> = per_pair
+            .iter()
+            .map(|deals| {
+                (0..deals.len())
+                    .map(|_| boot_rng.below(deals.len() as u64) as usize)
+                    .collect()
+            })
+            .collect();
+        let r = bradley_terry(k, &pairs, &per_pair, Some(&picks), anchor);
+        for (s, v) in samples.iter_mut().zip(r) {
+            s.push(v);
+        }
+    }
+    let mut ratings: Vec<Rating> = (0..k)
+        .map(|i| Rating {
+            bot: config.bots[i].clone(),
+            rating: point[i],
+            ci: percentile_ci(&mut samples[i]).unwrap_or((point[i], point[i])),
+        })
+        .collect();
+    ratings.sort_by(|x, y| y.rating.total_cmp(&x.rating));
+    Ok(ArenaResult {
+        game: config.game.clone(),
+        bots: config.bots.clone(),
+        deals: config.deals,
+        seatings: seats.len(),
+        seed: config.seed,
+        anchor: config.bots[anchor].clone(),
+        pairs: results,
+        ratings,
+    })
+}
+
+/// A's wins (ties half) and games over `deals` (B's when `flip`).
+fn wins_of<'a>(deals: impl Iterator<Item = &'a Deal>, flip: bool) -> (f64, usize) {
+    let mut wins = 0.0;
+    let mut games = 0;
+    for d in deals {
+        for &(x, y) in &d.means {
+            let (me, them) = if flip { (y, x) } else { (x, y) };
+            wins += if me > them {
+                1.0
+            } else if me == them {
+                0.5
+            } else {
+                0.0
+            };
+            games += 1;
+        }
+    }
+    (wins, games)
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// The normal 95% interval of a mean (the point itself for one sample).
+fn mean_ci(xs: &[f64]) -> (f64, f64) {
+    let m = mean(xs);
+    if xs.len() < 2 {
+        return (m, m);
+    }
+    let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() - 1) as f64;
+    let half = 1.959_964 * (var / xs.len() as f64).sqrt();
+    (m - half, m + half)
+}
+
+/// The 95% Wilson score interval of `wins` out of `n`.
+pub fn wilson(wins: f64, n: usize) -> (f64, f64) {
+    let n = n as f64;
+    let z = 1.959_964f64;
+    let p = wins / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    // Rounding can put an end a hair past the point at 0 or 1 wins.
+    ((centre - half).clamp(0.0, p), (centre + half).clamp(p, 1.0))
+}
+
+/// The 2.5% and 97.5% percentiles.
+fn percentile_ci(xs: &mut [f64]) -> Option<(f64, f64)> {
+    if xs.is_empty() {
+        return None;
+    }
+    xs.sort_by(f64::total_cmp);
+    let at = |q: f64| xs[((xs.len() - 1) as f64 * q).round() as usize];
+    Some((at(0.025), at(0.975)))
+}
+
+/// Bradley–Terry ratings (Elo scale, `anchor` at 0) by maximum likelihood with Hunter's MM
+/// iteration, from the pairs' games (the deals of `picks` when bootstrapping). One virtual
+/// tie per pair keeps ratings finite when a bot wins every game.
+fn bradley_terry(
+    k: usize,
+    pairs: &[(usize, usize)],
+    deals: &[&[Deal]],
+    picks: Option<&[Vec<usize>]>,
+    anchor: usize,
+) -> Vec<f64> {
+    let mut wins = vec![vec![0.0f64; k]; k];
+    let mut games = vec![vec![0.0f64; k]; k];
+    for (p, &(a, b)) in pairs.iter().enumerate() {
+        let chosen: Vec<&Deal> = match picks {
+            Some(picks) => picks[p].iter().map(|&i| &deals[p][i]).collect(),
+            None => deals[p].iter().collect(),
+        };
+        let (w, g) = wins_of(chosen.iter().copied(), false);
+        wins[a][b] += w + 0.5;
+        wins[b][a] += g as f64 - w + 0.5;
+        games[a][b] += g as f64 + 1.0;
+        games[b][a] += g as f64 + 1.0;
+    }
+    let mut strength = vec![1.0f64; k];
+    for _ in 0..10_000 {
+        let mut next = vec![0.0; k];
+        for i in 0..k {
+            let w: f64 = wins[i].iter().sum();
+            let denom: f64 = (0..k)
+                .filter(|&j| j != i && games[i][j] > 0.0)
+                .map(|j| games[i][j] / (strength[i] + strength[j]))
+                .sum();
+            next[i] = if denom > 0.0 { w / denom } else { strength[i] };
+        }
+        let norm = next[anchor];
+        let change = next
+            .iter()
+            .zip(&strength)
+            .map(|(x, y)| (x / norm - y).abs())
+            .fold(0.0, f64::max);
+        strength = next.iter().map(|x| x / norm).collect();
+        if change < 1e-10 {
+            break;
+        }
+    }
+    strength.iter().map(|s| 400.0 * s.log10()).collect()
+}
+
+impl ArenaResult {
+    /// The pairs and ratings as markdown tables.
+    pub fn to_markdown(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{}: {} deals per pair × {} seatings, seed {}\n",
+            self.game, self.deals, self.seatings, self.seed
+        );
+        let _ = writeln!(s, "| bot | rating (Elo) | 95% interval |\n|---|---:|---|");
+        for r in &self.ratings {
+            let _ = writeln!(
+                s,
+                "| `{}` | {:.0} | {:.0} to {:.0} |",
+                r.bot, r.rating, r.ci.0, r.ci.1
+            );
+        }
+        let _ = writeln!(
+            s,
+            "\n| bot | opponent | games | mean return | 95% interval | win rate | 95% interval |\n\
+             |---|---|---:|---:|---|---:|---|"
+        );
+        for p in &self.pairs {
+            let _ = writeln!(
+                s,
+                "| `{}` | `{}` | {} | {:+.3} | {:+.3} to {:+.3} | {:.3} | {:.3} to {:.3} |",
+                p.bot,
+                p.opponent,
+                p.games,
+                p.mean,
+                p.mean_ci.0,
+                p.mean_ci.1,
+                p.win_rate,
+                p.win_ci.0,
+                p.win_ci.1
+            );
+        }
+        s
+    }
+
+    /// Pairs and ratings as one CSV table (`table` is `pair` or `rating`).
+    pub fn to_csv(&self) -> String {
+        let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+        let mut s = String::from(
+            "table,game,bot,opponent,games,mean,mean_lo,mean_hi,win_rate,win_lo,win_hi,\
+             rating,rating_lo,rating_hi\n",
+        );
+        for p in &self.pairs {
+            let _ = writeln!(
+                s,
+                "pair,{},{},{},{},{},{},{},{},{},{},,,",
+                q(&self.game),
+                q(&p.bot),
+                q(&p.opponent),
+                p.games,
+                p.mean,
+                p.mean_ci.0,
+                p.mean_ci.1,
+                p.win_rate,
+                p.win_ci.0,
+                p.win_ci.1
+            );
+        }
+        for r in &self.ratings {
+            let _ = writeln!(
+                s,
+                "rating,{},{},,,,,,,,,{},{},{}",
+                q(&self.game),
+                q(&r.bot),
+                r.rating,
+                r.ci.0,
+                r.ci.1
+            );
+        }
+        s
+    }
+
+    /// The whole result as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("results serialize")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seatings_put_each_bot_at_every_seat() {
+        assert_eq!(seatings(2), vec![vec![0, 1], vec![1, 0]]);
+        let s = seatings(3);
+        assert_eq!(s.len(), 6);
+        assert_eq!(s[0], vec![0, 1, 1]);
+        assert_eq!(s[5], vec![0, 0, 1]);
+    }
+
+    #[test]
+    fn wilson_matches_known_values() {
+        let (lo, hi) = wilson(8.0, 10);
+        assert!((lo - 0.4902).abs() < 1e-3 && (hi - 0.9433).abs() < 1e-3);
+        let (lo, hi) = wilson(0.0, 10);
+        assert!(lo.abs() < 1e-12 && (hi - 0.2775).abs() < 1e-3);
+    }
+
+    #[test]
+    fn bradley_terry_recovers_an_even_and_a_lopsided_pair() {
+        let even = [Deal {
+            means: vec![(1.0, -1.0), (-1.0, 1.0)],
+        }];
+        let r = bradley_terry(2, &[(0, 1)], &[&even], None, 0);
+        assert!(r[0].abs() < 1e-9 && r[1].abs() < 1e-6);
+        let lopsided: Vec<Deal> = (0..10)
+            .map(|_| Deal {
+                means: vec![(1.0, -1.0), (1.0, -1.0)],
+            })
+            .collect();
+        let r = bradley_terry(2, &[(0, 1)], &[&lopsided], None, 1);
+        // 20.5 wins to 0.5: strength ratio 41.
+        assert!((r[0] - 400.0 * 41f64.log10()).abs() < 1e-6, "{r:?}");
+    }
+
+    #[test]
+    fn bad_configs_are_refused() {
+        let e = run(&ArenaConfig::new("pokeros", &["random"], 1, 0), None).unwrap_err();
+        assert!(e.to_string().contains("two or more bot specs"), "{e}");
+        let e = run(
+            &ArenaConfig::new("pokeros", &["random", "random"], 1, 0),
+            None,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("distinct"), "{e}");
+        let e = run(
+            &ArenaConfig::new("pokeros", &["random", "heuristic"], 0, 0),
+            None,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("'deals'"), "{e}");
+        let e = run(
+            &ArenaConfig::new("pokeros", &["random", "smart"], 1, 0),
+            None,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("unknown bot 'smart'"), "{e}");
+        assert!(
+            run(
+                &ArenaConfig::new("nope", &["random", "heuristic"], 1, 0),
+                None
+            )
+            .is_err()
+        );
+    }
+}

@@ -1,0 +1,475 @@
+//! Information-set Monte Carlo tree search (single-observer IS-MCTS, Cowling, Powley and
+//! Whitehouse 2012) for every game, with decoupled UCT at simultaneous nodes (SM-MCTS,
+//! Lanctot et al. 2013).
+//!
+//! One search decides one move of one seat (the *searcher*). Each iteration:
+//! 1. **determinizes**: draws a state the searcher cannot tell from the real one with
+//!    `resample_from_infostate` (the search never reads the real state otherwise, so its move
+//!    depends only on what the searcher may know);
+//! 2. **selects** down the tree: chance outcomes are sampled (they are not nodes: a node is
+//!    the decision point reached by a sequence of seat actions); at a seat's node the seat
+//!    picks by UCB1 among the actions legal *in this determinization* (a subset-armed bandit:
+//!    an action's exploration term counts the iterations in which it was available); at a
+//!    simultaneous node every seat picks by its own UCB1 over its own actions, and the child
+//!    is the joint action, so no seat's choice depends on another's pending one;
+//! 3. **expands** one node: the first time an action (or joint action) is tried below a node;
+//! 4. **plays out** to the end with the rollout policy (uniformly random, or the game's
+//!    heuristic bot for every seat), sampling chance;
+//! 5. **backs up** every seat's return: each arm on the path adds the return of the seat that
+//!    chose it.
+//!
+//! The move is the searcher's most visited root action (ties: the better mean, then the
+//! lower id). Returns are scaled into `[0, 1]` by the smallest and largest return seen so
+//! far in the search, so the exploration constant `c` means the same in every game.
+//!
+//! Memory: an iteration adds at most one node and at most one arm per seat, so a search of
+//! `n` iterations holds at most `n + 1` nodes (`NODE_BYTES`, 48: two vectors), `n × players`
+//! arms (`ARM_BYTES`, 24) and `n` joint children at simultaneous nodes (16 bytes each), plus
+//! vector slack of at most a factor 2. `iterations` is capped at 1,000,000 (about 100 MB for a
+//! two-seat game at the cap).
+
+use std::time::{Duration, Instant};
+
+use crate::bots::{Bot, HeuristicFn};
+use crate::env::GameRng;
+use crate::game::{Action, Player, State};
+
+/// Bytes of one arm (per-action statistics) in the tree.
+pub const ARM_BYTES: usize = std::mem::size_of::<Arm>();
+/// Bytes of one node in the tree, not counting its arms and joint children.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+/// How playouts choose actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// Uniformly random legal actions.
+    Random,
+    /// The game's heuristic bot, for every seat.
+    Heuristic,
+}
+
+impl Rollout {
+    /// The policy's name in bot specs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rollout::Random => "random",
+            Rollout::Heuristic => "heuristic",
+        }
+    }
+}
+
+/// The settings of one IS-MCTS bot (validated by `bots::spec`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IsmctsConfig {
+    /// Iterations per move.
+    pub iterations: u32,
+    /// A time budget per move in milliseconds; the search stops at whichever of the two
+    /// budgets ends first. `None`: iterations only (then the move is reproducible).
+    pub max_ms: Option<u64>,
+    /// The UCB1 exploration constant, on returns scaled into `[0, 1]`.
+    pub c: f64,
+    /// The playout policy.
+    pub rollout: Rollout,
+    /// A fixed seed: every move is searched from this seed (mixed with nothing else), so a
+    /// move depends only on the seat's information. `None`: one draw from the caller's
+    /// generator per move.
+    pub seed: Option<u64>,
+}
+
+impl Default for IsmctsConfig {
+    fn default() -> Self {
+        IsmctsConfig {
+            iterations: 1000,
+            max_ms: None,
+            c: 0.7,
+            rollout: Rollout::Heuristic,
+            seed: None,
+        }
+    }
+}
+
+/// What one search found: the move and the root statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The chosen action.
+    pub action: Action,
+    /// Iterations run.
+    pub iterations: u32,
+    /// Nodes in the tree at the end.
+    pub nodes: usize,
+    /// For each of the searcher's root actions: (action, visits, mean return of the seat).
+    pub root: Vec<(Action, u32, f64)>,
+}
+
+const NO_CHILD: u32 = u32::MAX;
+
+/// Statistics of one (seat, action) at a node.
+#[derive(Clone, Copy, Debug)]
+struct Arm {
+    /// `seat << 32 | action`: arms sort by seat, then action.
+    key: u64,
+    /// The node reached (sequential nodes), or `NO_CHILD` (simultaneous nodes keep their
+    /// children by joint action).
+    child: u32,
+    visits: u32,
+    /// Iterations in which this action was legal when its node was selected through.
+    avail: u32,
+    /// Sum of the seat's returns over the visits.
+    total: f32,
+}
+
+/// A decision point: the arms of the seats that acted here, and (at simultaneous nodes) the
+/// children by joint action.
+#[derive(Debug, Default)]
+struct Node {
+    arms: Vec<Arm>,
+    joint: Vec<(u64, u32)>,
+}
+
+fn arm_key(seat: usize, action: Action) -> u64 {
+    (seat as u64) << 32 | action as u64
+}
+
+/// A joint action as one key: exact for two seats with 32-bit actions, a 64-bit mix above.
+fn joint_key(actions: &[Action]) -> u64 {
+    if let [a, b] = actions {
+        return (*a as u64) << 32 | *b as u64;
+    }
+    let mut h = 0x9E37_79B9_7F4A_7C15u64;
+    for &a in actions {
+        h = (h ^ a as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^= h >> 31;
+    }
+    h
+}
+
+/// The running range of backed-up returns, for scaling into `[0, 1]`.
+struct Scale {
+    lo: f64,
+    hi: f64,
+}
+
+impl Scale {
+    fn see(&mut self, returns: &[f64]) {
+        for &r in returns {
+            self.lo = self.lo.min(r);
+            self.hi = self.hi.max(r);
+        }
+    }
+    fn unit(&self, mean: f64) -> f64 {
+        if self.hi > self.lo {
+            (mean - self.lo) / (self.hi - self.lo)
+        } else {
+            0.5
+        }
+    }
+}
+
+/// One search's tree and scratch buffers.
+struct Search<'a> {
+    config: &'a IsmctsConfig,
+    heuristic: HeuristicFn,
+    nodes: Vec<Node>,
+    scale: Scale,
+    legal: Vec<Action>,
+    joint: Vec<Action>,
+    /// (node, arm index) pairs selected in this iteration.
+    path: Vec<(u32, u32)>,
+}
+
+impl Search<'_> {
+    /// Chooses among `seat`'s `legal` actions at `node`: an untried one at random (expanding),
+    /// else by UCB1. Returns the arm's index (after any insertion) and whether it is new.
+    fn choose(&mut self, node: u32, seat: usize, rng: &mut GameRng) -> (usize, bool) {
+        let arms = &mut self.nodes[node as usize].arms;
+        let lo = arms.partition_point(|a| a.key < arm_key(seat, 0));
+        let hi = arms.partition_point(|a| a.key < arm_key(seat + 1, 0));
+        // Merge-walk the sorted legal actions with this seat's sorted arms.
+        let mut untried = 0usize;
+        let mut i = lo;
+        for &a in &self.legal {
+            let key = arm_key(seat, a);
+            while i < hi && arms[i].key < key {
+                i += 1;
+            }
+            if i >= hi || arms[i].key != key {
+                untried += 1;
+            }
+        }
+        if untried > 0 {
+            let mut k = rng.below(untried as u64) as usize;
+            let mut i = lo;
+            for &a in &self.legal {
+                let key = arm_key(seat, a);
+                while i < hi && arms[i].key < key {
+                    i += 1;
+                }
+                if i >= hi || arms[i].key != key {
+                    if k == 0 {
+                        arms.insert(
+                            i,
+                            Arm {
+                                key,
+                                child: NO_CHILD,
+                                visits: 0,
+                                avail: 1,
+                                total: 0.0,
+                            },
+                        );
+                        return (i, true);
+                    }
+                    k -= 1;
+                }
+            }
+            unreachable!("an untried action was counted");
+        }
+        let mut best = (f64::NEG_INFINITY, 0usize);
+        let mut i = lo;
+        for &a in &self.legal {
+            let key = arm_key(seat, a);
+            while arms[i].key < key {
+                i += 1;
+            }
+            let arm = &mut arms[i];
+            arm.avail += 1;
+            let mean = arm.total as f64 / arm.visits.max(1) as f64;
+            let ucb = self.scale.unit(mean)
+                + self.config.c * ((arm.avail as f64).ln() / arm.visits.max(1) as f64).sqrt();
+            if ucb > best.0 {
+                best = (ucb, i);
+            }
+        }
+        (best.1, false)
+    }
+
+    fn new_node(&mut self) -> u32 {
+        self.nodes.push(Node::default());
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// One iteration from a determinization.
+    fn iterate(&mut self, mut state: Box<dyn State>, rng: &mut GameRng) {
+        self.path.clear();
+        let mut node = 0u32;
+        let mut expanded = false;
+        while !expanded {
+            crate::env::resolve_chance(state.as_mut(), rng);
+            match state.current_player() {
+                Player::Terminal | Player::Chance => break,
+                Player::Seat(seat) => {
+                    state.legal_actions_into(Player::Seat(seat), &mut self.legal);
+                    let (i, new) = self.choose(node, seat, rng);
+                    let arm = self.nodes[node as usize].arms[i];
+                    self.path.push((node, i as u32));
+                    state
+                        .apply_action(arm.key as u32)
+                        .expect("a legal action applies");
+                    if new {
+                        let child = self.new_node();
+                        self.nodes[node as usize].arms[i].child = child;
+                        expanded = true;
+                    } else {
+                        node = arm.child;
+                    }
+                }
+                Player::Simultaneous => {
+                    // Decoupled: every seat picks by its own statistics. A later seat's
+                    // arms sort after an earlier seat's, so an insertion for seat k leaves
+                    // the indices recorded for seats below k valid.
+                    self.joint.clear();
+                    for seat in 0..state.num_players() {
+                        state.legal_actions_into(Player::Seat(seat), &mut self.legal);
+                        assert!(
+                            !self.legal.is_empty(),
+                            "every seat has an action at a simultaneous node"
+                        );
+                        let (i, new) = self.choose(node, seat, rng);
+                        expanded |= new;
+                        self.path.push((node, i as u32));
+                        self.joint
+                            .push(self.nodes[node as usize].arms[i].key as u32);
+                    }
+                    let key = joint_key(&self.joint);
+                    let found = self.nodes[node as usize]
+                        .joint
+                        .iter()
+                        .find(|j| j.0 == key)
+                        .map(|j| j.1);
+                    state
+                        .apply_actions(&self.joint)
+                        .expect("a legal joint action applies");
+                    match found {
+                        Some(child) if !expanded => node = child,
+                        _ => {
+                            if found.is_none() {
+                                let child = self.new_node();
+                                self.nodes[node as usize].joint.push((key, child));
+                            }
+                            expanded = true;
+                        }
+                    }
+                }
+            }
+        }
+        self.play_out(state.as_mut(), rng);
+        let returns = state.returns();
+        self.scale.see(&returns);
+        for &(node, i) in &self.path {
+            let arm = &mut self.nodes[node as usize].arms[i as usize];
+            arm.visits += 1;
+            arm.total += returns[(arm.key >> 32) as usize] as f32;
+        }
+    }
+
+    /// Plays to the end with the rollout policy.
+    fn play_out(&mut self, state: &mut dyn State, rng: &mut GameRng) {
+        loop {
+            match state.current_player() {
+                Player::Terminal => return,
+                Player::Chance => {
+                    let outcome = state.sample_chance_outcome(rng);
+                    state
+                        .apply_action(outcome)
+                        .expect("a chance outcome applies");
+                }
+                Player::Seat(seat) => {
+                    let action = self.policy(state, seat, rng);
+                    state.apply_action(action).expect("a legal action applies");
+                }
+                Player::Simultaneous => {
+                    self.joint.clear();
+                    for seat in 0..state.num_players() {
+                        let action = self.policy(state, seat, rng);
+                        self.joint.push(action);
+                    }
+                    state
+                        .apply_actions(&self.joint)
+                        .expect("a legal joint action applies");
+                }
+            }
+        }
+    }
+
+    fn policy(&mut self, state: &dyn State, seat: usize, rng: &mut GameRng) -> Action {
+        match self.config.rollout {
+            Rollout::Heuristic => (self.heuristic)(state, seat, rng),
+            Rollout::Random => {
+                state.legal_actions_into(Player::Seat(seat), &mut self.legal);
+                rng.choose(&self.legal)
+            }
+        }
+    }
+}
+
+/// An IS-MCTS bot: `act` runs one search.
+#[derive(Clone, Debug)]
+pub struct IsmctsBot {
+    config: IsmctsConfig,
+    heuristic: HeuristicFn,
+}
+
+impl IsmctsBot {
+    /// A bot with `config`, whose heuristic rollouts play `heuristic` (the game's bot).
+    pub fn new(config: IsmctsConfig, heuristic: HeuristicFn) -> Self {
+        IsmctsBot { config, heuristic }
+    }
+
+    /// The bot's settings.
+    pub fn config(&self) -> &IsmctsConfig {
+        &self.config
+    }
+
+    /// Searches `seat`'s move at `state` (a state where `seat` may act). Draws one number
+    /// from `rng` when the bot has no fixed seed.
+    pub fn search(&self, state: &dyn State, seat: usize, rng: &mut GameRng) -> SearchResult {
+        let mut rng = GameRng::new(match self.config.seed {
+            Some(seed) => seed,
+            None => rng.next_u64(),
+        });
+        let legal = state.legal_actions_for(Player::Seat(seat));
+        assert!(
+            !legal.is_empty(),
+            "IS-MCTS searched for a seat that may not act"
+        );
+        if legal.len() == 1 {
+            return SearchResult {
+                action: legal[0],
+                iterations: 0,
+                nodes: 1,
+                root: vec![(legal[0], 0, 0.0)],
+            };
+        }
+        let start = Instant::now();
+        let budget = self.config.max_ms.map(Duration::from_millis);
+        let mut search = Search {
+            config: &self.config,
+            heuristic: self.heuristic,
+            nodes: vec![Node::default()],
+            scale: Scale {
+                lo: f64::INFINITY,
+                hi: f64::NEG_INFINITY,
+            },
+            legal: Vec::new(),
+            joint: Vec::new(),
+            path: Vec::new(),
+        };
+        let mut iterations = 0;
+        while iterations < self.config.iterations {
+            if iterations > 0 && budget.is_some_and(|b| start.elapsed() >= b) {
+                break;
+            }
+            let determinization = state.resample_from_infostate(seat, &mut rng);
+            search.iterate(determinization, &mut rng);
+            iterations += 1;
+        }
+        let arms = &search.nodes[0].arms;
+        let root: Vec<(Action, u32, f64)> = legal
+            .iter()
+            .map(
+                |&a| match arms.binary_search_by_key(&arm_key(seat, a), |arm| arm.key) {
+                    Ok(i) => {
+                        let arm = &arms[i];
+                        (a, arm.visits, arm.total as f64 / arm.visits.max(1) as f64)
+                    }
+                    Err(_) => (a, 0, 0.0),
+                },
+            )
+            .collect();
+        let mut best = root[0];
+        for &r in &root[1..] {
+            if r.1 > best.1 || (r.1 == best.1 && r.2 > best.2) {
+                best = r;
+            }
+        }
+        SearchResult {
+            action: best.0,
+            iterations,
+            nodes: search.nodes.len(),
+            root,
+        }
+    }
+}
+
+impl Bot for IsmctsBot {
+    fn act(&self, state: &dyn State, seat: usize, rng: &mut GameRng) -> Action {
+        self.search(state, seat, rng).action
+    }
+    fn name(&self) -> &'static str {
+        "ismcts"
+    }
+    fn spec(&self) -> String {
+        let c = &self.config;
+        let mut parts = vec![
+            format!("iterations={}", c.iterations),
+            format!("c={}", c.c),
+            format!("rollout={}", c.rollout.name()),
+        ];
+        if let Some(ms) = c.max_ms {
+            parts.push(format!("max_ms={ms}"));
+        }
+        if let Some(seed) = c.seed {
+            parts.push(format!("seed={seed}"));
+        }
+        format!("ismcts({})", parts.join(","))
+    }
+}

@@ -1,0 +1,360 @@
+//! Bot specs: one string that names a bot and its settings, accepted by every face.
+//!
+//! `random`, `heuristic`, `ismcts`, `ismcts(iterations=2000,rollout=heuristic)`. Settings
+//! are validated like game parameters: an unknown bot, an unknown setting or a bad value is
+//! an error naming the bot, the setting, the value and what is allowed.
+
+use std::fmt;
+
+use crate::bots::ismcts::{IsmctsBot, IsmctsConfig, Rollout};
+use crate::bots::{Bot, HeuristicBot, RandomBot};
+use crate::game::GameError;
+use crate::registry;
+
+/// The bot kinds every game offers.
+pub const BOT_KINDS: &[&str] = &["random", "heuristic", "ismcts"];
+
+/// Most IS-MCTS iterations per move (bounds a search's memory; see `ismcts`).
+pub const MAX_ITERATIONS: u32 = 1_000_000;
+/// Largest IS-MCTS time budget per move, in milliseconds (one hour).
+pub const MAX_MS: u64 = 3_600_000;
+
+/// One setting of a bot kind: name, allowed values, default and meaning.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BotParamSpec {
+    /// The setting's name.
+    pub name: &'static str,
+    /// What values it takes.
+    pub allowed: &'static str,
+    /// Its default, as text (`none`: not set).
+    pub default: &'static str,
+    /// What it does.
+    pub description: &'static str,
+}
+
+/// The settings of IS-MCTS bots.
+pub static ISMCTS_PARAMS: &[BotParamSpec] = &[
+    BotParamSpec {
+        name: "iterations",
+        allowed: "an integer from 1 to 1000000",
+        default: "1000",
+        description: "search iterations per move",
+    },
+    BotParamSpec {
+        name: "max_ms",
+        allowed: "an integer from 1 to 3600000",
+        default: "none",
+        description: "a time budget per move in milliseconds; the search stops at whichever \
+                      of iterations and max_ms ends first (with max_ms a move may differ \
+                      between machines)",
+    },
+    BotParamSpec {
+        name: "c",
+        allowed: "a number above 0 and at most 100",
+        default: "0.7",
+        description: "the UCB1 exploration constant, on returns scaled into [0, 1]",
+    },
+    BotParamSpec {
+        name: "rollout",
+        allowed: "one of: random, heuristic",
+        default: "heuristic",
+        description: "how playouts choose actions: uniformly at random, or the game's \
+                      heuristic bot",
+    },
+    BotParamSpec {
+        name: "seed",
+        allowed: "an integer from 0 to 18446744073709551615",
+        default: "none",
+        description: "search every move from this seed (otherwise one draw from the caller's \
+                      generator per move)",
+    },
+];
+
+/// The settings of a bot kind.
+pub fn bot_params(kind: &str) -> &'static [BotParamSpec] {
+    match kind {
+        "ismcts" => ISMCTS_PARAMS,
+        _ => &[],
+    }
+}
+
+/// A validated bot spec.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BotSpec {
+    /// Uniformly random legal actions.
+    Random,
+    /// The game's heuristic bot.
+    Heuristic,
+    /// IS-MCTS with these settings.
+    Ismcts(IsmctsConfig),
+}
+
+impl BotSpec {
+    /// Parses `kind` or `kind(name=value,...)`, then applies `extra` settings (for faces that
+    /// take settings as keyword arguments; they override the string's).
+    pub fn parse<K: AsRef<str>, V: AsRef<str>>(
+        text: &str,
+        extra: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<BotSpec, GameError> {
+        let text = text.trim();
+        let (kind, inner) = match text.find('(') {
+            Some(i) => {
+                let inner = text[i..]
+                    .strip_prefix('(')
+                    .and_then(|r| r.strip_suffix(')'))
+                    .ok_or_else(|| GameError::InvalidBotParameter {
+                        bot: text[..i].trim().to_string(),
+                        name: "(settings)".to_string(),
+                        value: text[i..].to_string(),
+                        allowed: "kind(name=value,name=value)".to_string(),
+                    })?;
+                (text[..i].trim(), inner)
+            }
+            None => (text, ""),
+        };
+        if !BOT_KINDS.contains(&kind) {
+            return Err(GameError::UnknownBot {
+                name: kind.to_string(),
+                known: BOT_KINDS.join(", "),
+            });
+        }
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        for item in inner.split(',').filter(|s| !s.trim().is_empty()) {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| GameError::InvalidBotParameter {
+                    bot: kind.to_string(),
+                    name: item.trim().to_string(),
+                    value: String::new(),
+                    allowed: "name=value".to_string(),
+                })?;
+            pairs.push((k.trim().to_string(), v.trim().to_string()));
+        }
+        for (k, v) in extra {
+            pairs.push((k.as_ref().trim().to_string(), v.as_ref().trim().to_string()));
+        }
+        let specs = bot_params(kind);
+        for (name, _) in &pairs {
+            if !specs.iter().any(|s| s.name == name) {
+                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+                return Err(GameError::UnknownBotParameter {
+                    bot: kind.to_string(),
+                    name: name.clone(),
+                    known: if known.is_empty() {
+                        "(none)".to_string()
+                    } else {
+                        known.join(", ")
+                    },
+                });
+            }
+        }
+        match kind {
+            "random" => Ok(BotSpec::Random),
+            "heuristic" => Ok(BotSpec::Heuristic),
+            _ => {
+                let mut config = IsmctsConfig::default();
+                for (name, value) in &pairs {
+                    let spec = specs.iter().find(|s| s.name == name).expect("checked");
+                    let bad = || GameError::InvalidBotParameter {
+                        bot: kind.to_string(),
+                        name: name.clone(),
+                        value: value.clone(),
+                        allowed: spec.allowed.to_string(),
+                    };
+                    match name.as_str() {
+                        "iterations" => {
+                            config.iterations = value
+                                .parse()
+                                .ok()
+                                .filter(|v| (1..=MAX_ITERATIONS).contains(v))
+                                .ok_or_else(bad)?
+                        }
+                        "max_ms" => {
+                            config.max_ms = Some(
+                                value
+                                    .parse()
+                                    .ok()
+                                    .filter(|v| (1..=MAX_MS).contains(v))
+                                    .ok_or_else(bad)?,
+                            )
+                        }
+                        "c" => {
+                            config.c = value
+                                .parse::<f64>()
+                                .ok()
+                                .filter(|v| v.is_finite() && *v > 0.0 && *v <= 100.0)
+                                .ok_or_else(bad)?
+                        }
+                        "rollout" => {
+                            config.rollout = match value.as_str() {
+                                "random" => Rollout::Random,
+                                "heuristic" => Rollout::Heuristic,
+                                _ => return Err(bad()),
+                            }
+                        }
+                        "seed" => config.seed = Some(value.parse().map_err(|_| bad())?),
+                        _ => unreachable!("checked against the table"),
+                    }
+                }
+                Ok(BotSpec::Ismcts(config))
+            }
+        }
+    }
+
+    /// The kind's name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            BotSpec::Random => "random",
+            BotSpec::Heuristic => "heuristic",
+            BotSpec::Ismcts(_) => "ismcts",
+        }
+    }
+
+    /// The time budget per move, if the spec has one.
+    pub fn max_ms(&self) -> Option<u64> {
+        match self {
+            BotSpec::Ismcts(c) => c.max_ms,
+            _ => None,
+        }
+    }
+
+    /// The spec under a time cap of `cap_ms` per move (a server's limit): a searching bot
+    /// without a budget gets `cap_ms`; one asking for more than `cap_ms` is refused, naming
+    /// `what` (the limit) in the error.
+    pub fn capped(self, cap_ms: u64, what: &str) -> Result<BotSpec, GameError> {
+        match self {
+            BotSpec::Ismcts(mut c) => {
+                match c.max_ms {
+                    Some(ms) if ms > cap_ms => {
+                        return Err(GameError::InvalidBotParameter {
+                            bot: "ismcts".to_string(),
+                            name: "max_ms".to_string(),
+                            value: ms.to_string(),
+                            allowed: format!("at most {cap_ms} ({what})"),
+                        });
+                    }
+                    Some(_) => {}
+                    None => c.max_ms = Some(cap_ms),
+                }
+                Ok(BotSpec::Ismcts(c))
+            }
+            other => Ok(other),
+        }
+    }
+
+    /// The bot for `game` (a registered game name).
+    pub fn build(&self, game: &str) -> Result<Box<dyn Bot>, GameError> {
+        let entry = registry::entry(game)?;
+        Ok(match self {
+            BotSpec::Random => Box::new(RandomBot),
+            BotSpec::Heuristic => Box::new(HeuristicBot(entry.heuristic)),
+            BotSpec::Ismcts(c) => Box::new(IsmctsBot::new(c.clone(), entry.heuristic)),
+        })
+    }
+}
+
+impl fmt::Display for BotSpec {
+    /// The canonical spec string (every setting, in table order).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Ismcts(c) => {
+                write!(f, "ismcts(iterations={}", c.iterations)?;
+                if let Some(ms) = c.max_ms {
+                    write!(f, ",max_ms={ms}")?;
+                }
+                write!(f, ",c={},rollout={}", c.c, c.rollout.name())?;
+                if let Some(seed) = c.seed {
+                    write!(f, ",seed={seed}")?;
+                }
+                f.write_str(")")
+            }
+            other => f.write_str(other.kind()),
+        }
+    }
+}
+
+/// A bot for `game` from a spec string (`random`, `heuristic`, `ismcts(iterations=500)`).
+pub fn make_bot(game: &str, spec: &str) -> Result<Box<dyn Bot>, GameError> {
+    registry::entry(game)?;
+    BotSpec::parse::<&str, &str>(spec, [])?.build(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        BotSpec::parse::<&str, &str>(text, [])
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn specs_parse_and_print_canonically() {
+        assert_eq!(
+            BotSpec::parse::<&str, &str>("random", []).unwrap(),
+            BotSpec::Random
+        );
+        let spec =
+            BotSpec::parse::<&str, &str>(" ismcts( iterations = 2000 , rollout=random) ", [])
+                .unwrap();
+        assert_eq!(
+            spec.to_string(),
+            "ismcts(iterations=2000,c=0.7,rollout=random)"
+        );
+        let again = BotSpec::parse::<&str, &str>(&spec.to_string(), []).unwrap();
+        assert_eq!(again, spec);
+        let kw =
+            BotSpec::parse("ismcts(iterations=5)", [("iterations", "7"), ("seed", "3")]).unwrap();
+        assert_eq!(
+            kw.to_string(),
+            "ismcts(iterations=7,c=0.7,rollout=heuristic,seed=3)"
+        );
+    }
+
+    #[test]
+    fn bad_specs_name_the_setting_the_value_and_what_is_allowed() {
+        assert_eq!(
+            err("alphazero"),
+            "unknown bot 'alphazero'; bots: random, heuristic, ismcts"
+        );
+        assert_eq!(
+            err("ismcts(iterations=0)"),
+            "setting 'iterations' of bot 'ismcts' cannot be '0': an integer from 1 to 1000000"
+        );
+        assert!(err("ismcts(c=-1)").contains("'c'"));
+        assert!(err("ismcts(c=nan)").contains("a number above 0"));
+        assert!(err("ismcts(rollout=smart)").contains("one of: random, heuristic"));
+        assert!(err("ismcts(max_ms=0)").contains("'max_ms'"));
+        assert!(err("ismcts(seed=-3)").contains("'seed'"));
+        assert_eq!(
+            err("ismcts(depth=3)"),
+            "bot 'ismcts' has no setting 'depth'; its settings are: iterations, max_ms, c, \
+             rollout, seed"
+        );
+        assert!(err("random(iterations=3)").contains("its settings are: (none)"));
+        assert!(err("ismcts(iterations=3").contains("kind(name=value"));
+        assert!(err("ismcts(iterations)").contains("name=value"));
+        assert!(make_bot("chess", "random").is_err());
+    }
+
+    #[test]
+    fn a_time_cap_fills_or_refuses_budgets() {
+        let spec = BotSpec::parse::<&str, &str>("ismcts", []).unwrap();
+        assert_eq!(
+            spec.clone().capped(2000, "--max-bot-ms").unwrap().max_ms(),
+            Some(2000)
+        );
+        let slow = BotSpec::parse::<&str, &str>("ismcts(max_ms=5000)", []).unwrap();
+        let e = slow.capped(2000, "the server's --max-bot-ms").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "setting 'max_ms' of bot 'ismcts' cannot be '5000': at most 2000 (the server's \
+             --max-bot-ms)"
+        );
+        assert_eq!(
+            BotSpec::Heuristic.capped(10, "cap").unwrap(),
+            BotSpec::Heuristic
+        );
+    }
+}
