@@ -1,10 +1,11 @@
 //! The arena: ranks any set of bots on one game by playing them against each other.
 //!
 //! Every pair of bots plays `deals` deals. A deal is one chance seed, played once with every
-//! seating of the pair: for two seats, A–B and B–A; for `n > 2` seats, A alone against
-//! `n − 1` copies of B at each seat, then B alone against A at each seat (`2n` games). The
-//! same chance seed in every seating (duplicate deals) cancels most of the luck of the cards,
-//! and deal `d` uses the same seed for every pair. Games run on all cores (rayon); the
+//! seating of the pair (`seatings`): for two seats, A–B and B–A; for more, the two bots
+//! alternate around the table in every distinct rotation (A B A and its rotations and swaps
+//! at three seats, A B A B and B A B A at four). The same chance seed in every seating
+//! (duplicate deals) cancels most of the luck of the cards, and deal `d` uses the same seed
+//! for every pair. Games run on all cores (rayon); the
 //! results do not depend on the number of threads.
 //!
 //! Every bot acts on a state resampled from its own seat's information (`resample_from_
@@ -130,19 +131,18 @@ fn mix(parts: &[u64]) -> u64 {
 }
 
 /// The seatings of a pair at `n` seats: for each game, which of the two bots (0 = A, 1 = B)
-/// sits at each seat.
+/// sits at each seat. The bots alternate around the table (A B A B …), in every distinct
+/// rotation of that pattern and of its swap (B A B A …): two seatings for an even `n`, `2n`
+/// for an odd one. Each bot holds every seat equally often, and half the seats of each game
+/// (one more or less when `n` is odd).
 pub fn seatings(n: usize) -> Vec<Vec<usize>> {
-    if n == 2 {
-        return vec![vec![0, 1], vec![1, 0]];
-    }
-    let mut out = Vec::new();
-    for lone in 0..2 {
-        for seat in 0..n {
-            out.push(
-                (0..n)
-                    .map(|s| if s == seat { lone } else { 1 - lone })
-                    .collect(),
-            );
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for first in 0..2 {
+        for shift in 0..n {
+            let seating: Vec<usize> = (0..n).map(|s| ((s + shift) % n + first) % 2).collect();
+            if !out.contains(&seating) {
+                out.push(seating);
+            }
         }
     }
     out
@@ -544,8 +544,16 @@ mod tests {
         assert_eq!(seatings(2), vec![vec![0, 1], vec![1, 0]]);
         let s = seatings(3);
         assert_eq!(s.len(), 6);
-        assert_eq!(s[0], vec![0, 1, 1]);
-        assert_eq!(s[5], vec![0, 0, 1]);
+        assert_eq!(s[0], vec![0, 1, 0]);
+        assert_eq!(s[5], vec![1, 1, 0]);
+        assert_eq!(seatings(4), vec![vec![0, 1, 0, 1], vec![1, 0, 1, 0]]);
+        for n in 2..=10 {
+            let s = seatings(n);
+            for seat in 0..n {
+                let a = s.iter().filter(|x| x[seat] == 0).count();
+                assert_eq!(2 * a, s.len(), "each bot holds seat {seat} equally often");
+            }
+        }
     }
 
     #[test]

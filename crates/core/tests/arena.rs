@@ -56,7 +56,7 @@ fn a_tiny_run_gives_a_complete_reproducible_table() {
 }
 
 #[test]
-fn more_seats_play_every_lone_seating_and_progress_is_reported() {
+fn more_seats_play_every_rotation_and_progress_is_reported() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let seen = AtomicUsize::new(0);
     let report = |done: usize, total: usize| {

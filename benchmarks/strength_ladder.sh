@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The strength ladder of docs/strength.md: one arena run per game (default parameters, plus
+# six-seat Hold'em Poker Chess), every bot against every other with duplicate deals, results
+# as JSON in docs/strength/. Then `python3 benchmarks/strength_report.py` writes the tables
+# and the picture. Usage: benchmarks/strength_ladder.sh [game-name ...] (default: all).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -p checkraise-cli
+arena=target/release/checkraise-arena
+out=docs/strength
+mkdir -p "$out"
+
+# name | game string | deals per pair
+runs=(
+  "prediction_chess|prediction_chess|20"
+  "holdem_chess|holdem_chess|20"
+  "poker_chess|poker_chess|20"
+  "pokeros|pokeros|20"
+  "holdem_chess_6|holdem_chess(players=6)|12"
+  "detective_poker|detective_poker|12"
+)
+bots=(
+  random
+  heuristic
+  "ismcts(iterations=100,rollout=random)"
+  "ismcts(iterations=1000,rollout=random)"
+  "ismcts(iterations=10000,rollout=random)"
+  "ismcts(iterations=100,rollout=heuristic)"
+  "ismcts(iterations=1000,rollout=heuristic)"
+)
+for run in "${runs[@]}"; do
+  IFS='|' read -r name game deals <<<"$run"
+  if [ $# -gt 0 ] && [[ ! " $* " == *" $name "* ]]; then continue; fi
+  echo "== $name: $game, $deals deals per pair ($(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg))"
+  start=$(date +%s)
+  "$arena" --game "$game" --deals "$deals" --seed 2026 --quiet --format json \
+    --out "$out/$name.json" "${bots[@]}"
+  end=$(date +%s)
+  printf '{"name":"%s","started":"%s","seconds":%d,"load_after":"%s","cpus":%d,"cpu":"%s"}\n' \
+    "$name" "$(date -u -d @"$start" +%FT%TZ)" $((end - start)) \
+    "$(cut -d' ' -f1-3 /proc/loadavg)" "$(nproc)" \
+    "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" >"$out/$name.run.json"
+  echo "   $((end - start)) s"
+done
