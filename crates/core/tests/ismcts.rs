@@ -220,3 +220,10 @@ fn a_modest_search_beats_random_play() {
         total / games as f64
     );
 }
+
+/// The sizes docs/bots.md's memory bound is computed from.
+#[test]
+fn tree_sizes_match_the_documented_bound() {
+    assert_eq!(checkraise_core::bots::ismcts::NODE_BYTES, 48);
+    assert_eq!(checkraise_core::bots::ismcts::ARM_BYTES, 24);
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Tables and the picture of docs/strength.md from the arena results in docs/strength/.
+
+Reads ``docs/strength/<name>.json`` (written by ``benchmarks/strength_ladder.sh``, one arena
+run per game) and ``<name>.run.json`` (when and how long), prints the markdown tables, and
+writes ``docs/strength/ladder.svg``: each game's rating (Elo, ``random`` = 0) against the
+search budget, one line per rollout policy, the heuristic bot as a dashed line. Standard
+library only.
+
+Usage::
+
+    python3 benchmarks/strength_report.py > /tmp/tables.md
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DIR = ROOT / "docs" / "strength"
+ORDER = [
+    "pokeros",
+    "prediction_chess",
+    "poker_chess",
+    "holdem_chess",
+    "holdem_chess_6",
+    "detective_poker",
+]
+SPEC = re.compile(r"ismcts\(iterations=(\d+),rollout=(\w+)\)")
+
+
+def load() -> list[tuple[str, dict, dict]]:
+    out = []
+    for name in ORDER:
+        path = DIR / f"{name}.json"
+        if path.exists():
+            run_path = DIR / f"{name}.run.json"
+            run = json.loads(run_path.read_text()) if run_path.exists() else {}
+            out.append((name, json.loads(path.read_text()), run))
+    return out
+
+
+def tables(results: list[tuple[str, dict, dict]]) -> str:
+    lines = []
+    for name, r, run in results:
+        lines.append(f"### {r['game']}\n")
+        lines.append(
+            f"{r['deals']} deals per pair × {r['seatings']} seatings, seed {r['seed']}; "
+            f"started {run.get('started', '?')}, {run.get('seconds', '?')} s on "
+            f"{run.get('cpus', '?')} cores ({run.get('cpu', '?')}), load after "
+            f"{run.get('load_after', '?')}.\n"
+        )
+        lines.append("| bot | rating (Elo) | 95% interval |")
+        lines.append("|---|---:|---|")
+        for x in r["ratings"]:
+            lines.append(
+                f"| `{x['bot']}` | {x['rating']:.0f} | {x['ci'][0]:.0f} to {x['ci'][1]:.0f} |"
+            )
+        lines.append("")
+        lines.append(
+            "| against `heuristic` | games | mean return | 95% interval | win rate | "
+            "95% interval |"
+        )
+        lines.append("|---|---:|---:|---|---:|---|")
+        for p in r["pairs"]:
+            if p["opponent"] == "heuristic":
+                mark = " ✓" if p["mean_ci"][0] > 0 else ""
+                lines.append(
+                    f"| `{p['bot']}` | {p['games']} | {p['mean']:+.3f}{mark} | "
+                    f"{p['mean_ci'][0]:+.3f} to {p['mean_ci'][1]:+.3f} | "
+                    f"{p['win_rate']:.3f} | {p['win_ci'][0]:.3f} to {p['win_ci'][1]:.3f} |"
+                )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def svg(results: list[tuple[str, dict, dict]]) -> str:
+    cols, w, h = 3, 300, 230
+    rows = math.ceil(len(results) / cols)
+    left, top, pw, ph = 48, 34, 230, 150
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{cols * w}" height="{rows * h + 30}" '
+        f'font-family="sans-serif" font-size="11">',
+        f'<rect width="100%" height="100%" fill="white"/>',
+    ]
+    colours = {"heuristic": "#c0392b", "random": "#2471a3"}
+    for k, (name, r, _) in enumerate(results):
+        ox, oy = (k % cols) * w, (k // cols) * h
+        ratings = {x["bot"]: x for x in r["ratings"]}
+        lines: dict[str, list[tuple[int, float, tuple[float, float]]]] = {}
+        for bot, x in ratings.items():
+            m = SPEC.fullmatch(bot)
+            if m:
+                lines.setdefault(m.group(2), []).append((int(m.group(1)), x["rating"], x["ci"]))
+        values = [x["rating"] for x in r["ratings"]] + [
+            c for x in r["ratings"] for c in x["ci"]
+        ]
+        lo, hi = min(values + [0.0]), max(values + [0.0])
+        pad = (hi - lo) * 0.08 or 50
+        lo, hi = lo - pad, hi + pad
+
+        def px(it: float) -> float:
+            return ox + left + (math.log10(it) - 1.8) / (4.2 - 1.8) * pw
+
+        def py(v: float) -> float:
+            return oy + top + ph - (v - lo) / (hi - lo) * ph
+
+        out.append(f'<text x="{ox + left}" y="{oy + 20}" font-weight="bold">{r["game"]}</text>')
+        out.append(
+            f'<rect x="{ox + left}" y="{oy + top}" width="{pw}" height="{ph}" '
+            f'fill="none" stroke="#999"/>'
+        )
+        for it in (100, 1000, 10000):
+            out.append(
+                f'<text x="{px(it):.1f}" y="{oy + top + ph + 14}" text-anchor="middle">{it}</text>'
+            )
+        step = 10 ** math.floor(math.log10(max(hi - lo, 1)))
+        if (hi - lo) / step < 3:
+            step /= 2
+        v = math.ceil(lo / step) * step
+        while v <= hi:
+            out.append(
+                f'<text x="{ox + left - 4}" y="{py(v) + 4:.1f}" text-anchor="end">{v:.0f}</text>'
+            )
+            out.append(
+                f'<line x1="{ox + left}" x2="{ox + left + pw}" y1="{py(v):.1f}" y2="{py(v):.1f}" '
+                f'stroke="#eee"/>'
+            )
+            v += step
+        for label, value, colour in (("random", 0.0, "#777"), ("heuristic", None, "#000")):
+            if value is None:
+                value = ratings["heuristic"]["rating"]
+            out.append(
+                f'<line x1="{ox + left}" x2="{ox + left + pw}" y1="{py(value):.1f}" '
+                f'y2="{py(value):.1f}" stroke="{colour}" stroke-dasharray="4 3"/>'
+            )
+            out.append(
+                f'<text x="{ox + left + pw - 2}" y="{py(value) - 3:.1f}" text-anchor="end" '
+                f'fill="{colour}">{label}</text>'
+            )
+        for rollout, points in lines.items():
+            points.sort()
+            colour = colours.get(rollout, "#333")
+            path = " ".join(f"{px(i):.1f},{py(v):.1f}" for i, v, _ in points)
+            out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+            for i, v, (a, b) in points:
+                out.append(
+                    f'<line x1="{px(i):.1f}" x2="{px(i):.1f}" y1="{py(a):.1f}" y2="{py(b):.1f}" '
+                    f'stroke="{colour}"/>'
+                )
+                out.append(f'<circle cx="{px(i):.1f}" cy="{py(v):.1f}" r="3" fill="{colour}"/>')
+    y = rows * h + 16
+    out.append(
+        f'<text x="10" y="{y}">IS-MCTS rating (Elo, random = 0, 95% bootstrap intervals) '
+        f'against iterations per move:</text>'
+    )
+    out.append(f'<text x="420" y="{y}" fill="{colours["heuristic"]}">heuristic rollouts</text>')
+    out.append(f'<text x="540" y="{y}" fill="{colours["random"]}">random rollouts</text>')
+    out.append(f'<text x="650" y="{y}">dashed: the heuristic bot and random</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    results = load()
+    if not results:
+        sys.exit("no results in docs/strength/: run benchmarks/strength_ladder.sh first")
+    (DIR / "ladder.svg").write_text(svg(results))
+    print(tables(results))
+
+
+if __name__ == "__main__":
+    main()
