@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use checkraise_core::bots::spec::MAX_MS;
 use clap::Parser;
 
 /// Settings of `checkraise-server`.
@@ -30,6 +31,11 @@ pub struct Config {
     /// fill `--max-matches`.
     #[arg(long, default_value_t = 300)]
     pub finished_expiry_secs: u64,
+    /// Most milliseconds a bot may think per move. A searching bot (`ismcts`) without
+    /// `max_ms` gets this budget, so its `iterations` are cut short by it too; a seat asking
+    /// for more is INVALID_ARGUMENT.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=MAX_MS))]
+    pub max_bot_ms: u64,
     /// Largest gRPC message, in bytes, received or sent; more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 64 * 1024 * 1024)]
     pub max_message_size: usize,

@@ -37,7 +37,9 @@ pub enum SeatKind {
 
 /// A seat of a match.
 pub struct Seat {
-    /// `human` or the bot kind.
+    /// `human`, or the bot's canonical spec string (`random`, `heuristic`,
+    /// `ismcts(iterations=1000,max_ms=2000,c=0.7,rollout=heuristic)`): what `SeatStatus.kind`
+    /// reports.
     pub kind_name: String,
     /// Who sits there.
     pub kind: SeatKind,
@@ -74,12 +76,26 @@ pub struct LiveMatch {
 }
 
 impl LiveMatch {
-    /// A new match; chance and bots act at once up to the first human decision.
+    /// A new match; chance and bots act at once up to the first human decision (in an
+    /// all-bot match, to the end). Bots think on the calling thread: the service calls this on
+    /// the blocking pool.
     pub fn new(
         id: String,
         game: Arc<dyn Game>,
         seed: u64,
         seats: Vec<Seat>,
+    ) -> Result<Self, Status> {
+        Self::new_unless(id, game, seed, seats, &AtomicBool::new(false))
+    }
+
+    /// `new`, giving up with CANCELLED before the next bot move once `stop` is set (the
+    /// request creating the match was abandoned, so nobody will ever see the match).
+    pub fn new_unless(
+        id: String,
+        game: Arc<dyn Game>,
+        seed: u64,
+        seats: Vec<Seat>,
+        stop: &AtomicBool,
     ) -> Result<Self, Status> {
         let state = game.new_initial_state();
         let players = game.num_players();
@@ -96,7 +112,7 @@ impl LiveMatch {
             last_active: Instant::now(),
         };
         resolve_chance(live.state.as_mut(), &mut live.chance_rng);
-        live.run_bots()?;
+        live.run_bots(Some(stop))?;
         Ok(live)
     }
 
@@ -108,6 +124,13 @@ impl LiveMatch {
     /// The game.
     pub fn game(&self) -> &Arc<dyn Game> {
         &self.game
+    }
+
+    /// Whether any seat is a bot.
+    pub fn has_bots(&self) -> bool {
+        self.seats
+            .iter()
+            .any(|seat| matches!(seat.kind, SeatKind::Bot(_)))
     }
 
     /// Whether the game is over.
@@ -205,6 +228,7 @@ impl LiveMatch {
 
     /// Plays `seat`'s action (already authorized), then chance and bots up to the next human
     /// decision. At a simultaneous node the choice waits, hidden, until every seat has chosen.
+    /// Bots think on the calling thread: the service calls this on the blocking pool.
     pub fn act(&mut self, seat: usize, choice: ActionChoice) -> Result<(), Status> {
         let player = Player::Seat(seat);
         if self.state.is_simultaneous_node() {
@@ -236,7 +260,7 @@ impl LiveMatch {
                 .map_err(|e| status_from_game_error(&e))?;
             self.after_step(player, &[(seat, action, text)]);
         }
-        self.run_bots()
+        self.run_bots(None)
     }
 
     fn parse(&self, player: Player, choice: &ActionChoice) -> Result<Action, Status> {
@@ -249,9 +273,15 @@ impl LiveMatch {
         }
     }
 
-    /// Lets chance and bot seats act until a human must decide or the game ends.
-    fn run_bots(&mut self) -> Result<(), Status> {
+    /// Lets chance and bot seats act until a human must decide or the game ends (or, before a
+    /// bot move, until `stop` is set: CANCELLED).
+    fn run_bots(&mut self, stop: Option<&AtomicBool>) -> Result<(), Status> {
         loop {
+            if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                return Err(Status::cancelled(
+                    "the request was abandoned before the match's bots had played",
+                ));
+            }
             match self.state.current_player() {
                 Player::Seat(seat) => {
                     let SeatKind::Bot(bot) = &self.seats[seat].kind else {

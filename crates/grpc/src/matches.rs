@@ -1,13 +1,20 @@
 //! The Matches service: create a match, join seats with secret tokens, act, view, watch.
+//!
+//! Bots think on tokio's blocking pool, never on the async workers: `CreateMatch` and `Act`
+//! (the requests that make bots move) run the engine inside `spawn_blocking`, holding the
+//! match's lock there (an `Act` in a match of humans only, with nothing to think, skips the
+//! hop). Requests that only read or join a match take its lock at once when it is free, and
+//! otherwise wait for it on the blocking pool too, so a match whose bots are thinking never
+//! stalls a worker (and with it health checks and every other match).
 
 use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use checkraise_core::bots::{BOT_KINDS, make_bot};
+use checkraise_core::bots::{BOT_KINDS, BotSpec};
 use checkraise_core::make_game;
 use tokio::sync::mpsc;
 use tokio_stream::Stream;
@@ -21,7 +28,14 @@ use crate::pb;
 /// The seat kind that a person or client program plays.
 pub const HUMAN: &str = "human";
 
-type SharedMatch = Arc<Mutex<LiveMatch>>;
+/// A match in the store: the match behind its lock, and whether any seat is a bot (fixed at
+/// creation, so readable without the lock).
+struct MatchEntry {
+    live: Mutex<LiveMatch>,
+    has_bots: bool,
+}
+
+type SharedMatch = Arc<MatchEntry>;
 
 /// Every live match, by id, with the server's limits.
 #[derive(Clone)]
@@ -53,13 +67,24 @@ impl MatchStore {
 
     fn insert(&self, live: LiveMatch) -> Result<(), Status> {
         let mut table = self.table();
-        if table.len() >= self.max_matches {
+        self.check_room(table.len())?;
+        let id = live.id().to_string();
+        let entry = MatchEntry {
+            has_bots: live.has_bots(),
+            live: Mutex::new(live),
+        };
+        table.insert(id, Arc::new(entry));
+        Ok(())
+    }
+
+    /// RESOURCE_EXHAUSTED when `live` matches fill the store.
+    fn check_room(&self, live: usize) -> Result<(), Status> {
+        if live >= self.max_matches {
             return Err(Status::resource_exhausted(format!(
                 "the server holds its maximum of {} matches; finish or let some expire",
                 self.max_matches
             )));
         }
-        table.insert(live.id().to_string(), Arc::new(Mutex::new(live)));
         Ok(())
     }
 
@@ -80,7 +105,7 @@ impl MatchStore {
         let before = table.len();
         table.retain(|id, shared| {
             // A match locked right now is in use, so not idle.
-            let Ok(mut live) = shared.try_lock() else {
+            let Ok(mut live) = shared.live.try_lock() else {
                 return true;
             };
             let limit = if live.is_finished() { finished } else { idle };
@@ -95,7 +120,8 @@ impl MatchStore {
     }
 
     /// Ends every watch stream (at shutdown, so that graceful shutdown is not held open by
-    /// streams of unfinished matches).
+    /// streams of unfinished matches). It waits for each match's lock, which bots may hold
+    /// while they think: call it on the blocking pool.
     pub fn close_all_watchers(&self, why: &Status) {
         let matches: Vec<SharedMatch> = self.table().values().cloned().collect();
         for shared in matches {
@@ -105,7 +131,57 @@ impl MatchStore {
 }
 
 fn lock(shared: &SharedMatch) -> MutexGuard<'_, LiveMatch> {
-    shared.lock().unwrap_or_else(|e| e.into_inner())
+    shared.live.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `f` on tokio's blocking pool: bots thinking, or waiting for a match's lock while they
+/// think, never occupy an async worker.
+async fn on_blocking_pool<R, F>(f: F) -> Result<R, Status>
+where
+    R: Send + 'static,
+    F: FnOnce() -> Result<R, Status> + Send + 'static,
+{
+    tokio::task::spawn_blocking(f).await.map_err(|error| {
+        tracing::error!(%error, "a blocking task of the Matches service failed");
+        Status::internal(format!("the server failed on this request: {error}"))
+    })?
+}
+
+/// Runs `f` on the match with its lock held, never blocking an async worker on the lock: at
+/// once when the match is free (the common case, with no thread hop), else on the blocking
+/// pool, where the request waits for the bots holding the lock to finish.
+async fn with_match<R, F>(shared: SharedMatch, f: F) -> Result<R, Status>
+where
+    R: Send + 'static,
+    F: FnOnce(&mut LiveMatch) -> Result<R, Status> + Send + 'static,
+{
+    let f = match try_with_match(&shared, f) {
+        Ok(done) => return done,
+        Err(f) => f,
+    };
+    on_blocking_pool(move || f(&mut lock(&shared))).await
+}
+
+/// `f` on the match if its lock is free now; `f` back if bots hold it.
+fn try_with_match<R, F>(shared: &SharedMatch, f: F) -> Result<Result<R, Status>, F>
+where
+    F: FnOnce(&mut LiveMatch) -> Result<R, Status>,
+{
+    match shared.live.try_lock() {
+        Ok(mut live) => Ok(f(&mut live)),
+        Err(TryLockError::Poisoned(poisoned)) => Ok(f(&mut poisoned.into_inner())),
+        Err(TryLockError::WouldBlock) => Err(f),
+    }
+}
+
+/// Sets its flag when dropped: a request handler dropped before its blocking work ended (the
+/// client cancelled or its deadline passed) tells that work to stop.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// The seat token presented in a request's metadata, if any.
@@ -117,30 +193,71 @@ fn presented_token<T>(request: &Request<T>) -> Option<String> {
         .map(str::to_string)
 }
 
+/// What a bot spec over the server's cap is told.
+const BOT_CAP_NAME: &str = "the server's --max-bot-ms";
+
 /// The Matches service.
 pub struct MatchesService {
     store: MatchStore,
+    max_bot_ms: u64,
 }
 
 impl MatchesService {
-    /// A service over a store.
-    pub fn new(store: MatchStore) -> Self {
-        MatchesService { store }
+    /// A service over a store; bots think at most `max_bot_ms` per move (`--max-bot-ms`).
+    pub fn new(store: MatchStore, max_bot_ms: u64) -> Self {
+        MatchesService { store, max_bot_ms }
     }
 
-    /// Runs `f` on the match with its lock held, after checking the seat's token.
-    fn with_seat<R>(
+    /// The seats of a new match of `game`: `human`, or a bot spec, capped by `--max-bot-ms`
+    /// and reported back canonically.
+    fn seats(&self, game: &str, kinds: Vec<String>) -> Result<Vec<Seat>, Status> {
+        kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, kind_name)| {
+                if kind_name == HUMAN {
+                    return Ok(Seat {
+                        kind_name,
+                        kind: SeatKind::Human { token: None },
+                    });
+                }
+                let spec = BotSpec::parse::<&str, &str>(&kind_name, []).map_err(|e| {
+                    Status::invalid_argument(format!("seat {i}: {e} (or '{HUMAN}' for a person)"))
+                })?;
+                let spec = spec
+                    .capped(self.max_bot_ms, BOT_CAP_NAME)
+                    .map_err(|e| Status::invalid_argument(format!("seat {i}: {e}")))?;
+                let bot = spec
+                    .build(game)
+                    .map_err(|e| status_from_argument_error(&e))?;
+                Ok(Seat {
+                    kind_name: spec.to_string(),
+                    kind: SeatKind::Bot(bot),
+                })
+            })
+            .collect()
+    }
+
+    /// Runs `f` on the match with its lock held, after checking the seat's token (see
+    /// `with_match`: for requests that make no bot move).
+    async fn with_seat<R, F>(
         &self,
         match_id: &str,
         seat: u32,
-        token: Option<&str>,
-        f: impl FnOnce(&mut LiveMatch, usize) -> Result<R, Status>,
-    ) -> Result<R, Status> {
+        token: Option<String>,
+        f: F,
+    ) -> Result<R, Status>
+    where
+        R: Send + 'static,
+        F: FnOnce(&mut LiveMatch, usize) -> Result<R, Status> + Send + 'static,
+    {
         let shared = self.store.get(match_id)?;
-        let mut live = lock(&shared);
-        live.touch();
-        let seat = live.authorize(seat, token)?;
-        f(&mut live, seat)
+        with_match(shared, move |live| {
+            live.touch();
+            let seat = live.authorize(seat, token.as_deref())?;
+            f(live, seat)
+        })
+        .await
     }
 }
 
@@ -164,28 +281,29 @@ impl pb::matches_server::Matches for MatchesService {
         if kinds.len() != players {
             return Err(Status::invalid_argument(format!(
                 "seats lists {} kinds but this game has {players} seats; give one per seat \
-                 ('{HUMAN}' or a bot: {}), or none for all human",
+                 ('{HUMAN}' or a bot spec: {}, with settings as in \
+                 'ismcts(iterations=500)'), or none for all human",
                 kinds.len(),
                 BOT_KINDS.join(", ")
             )));
         }
-        let mut seats = Vec::with_capacity(players);
-        for kind_name in kinds {
-            let kind = if kind_name == HUMAN {
-                SeatKind::Human { token: None }
-            } else {
-                SeatKind::Bot(make_bot(&request.game, &kind_name).map_err(|e| {
-                    Status::invalid_argument(format!("{e} (or 'human' for a person)"))
-                })?)
-            };
-            seats.push(Seat { kind_name, kind });
-        }
+        let seats = self.seats(&request.game, kinds)?;
+        // Refuse before the bots play, not after (an all-bot match plays to the end here).
+        self.store.check_room(self.store.len())?;
         let seed = match request.seed {
             Some(seed) => seed,
             None => u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits"),
         };
         let id = random_hex(16);
-        let live = LiveMatch::new(id.clone(), game.clone(), seed, seats)?;
+        // Bots play up to the first human decision on the blocking pool; if this request is
+        // dropped meanwhile (cancelled, past its deadline), they stop before their next move.
+        let abandoned = Arc::new(AtomicBool::new(false));
+        let _abandon_on_drop = SetOnDrop(abandoned.clone());
+        let live = {
+            let (id, game) = (id.clone(), game.clone());
+            on_blocking_pool(move || LiveMatch::new_unless(id, game, seed, seats, &abandoned))
+                .await?
+        };
         let response = pb::CreateMatchResponse {
             match_id: id.clone(),
             seed,
@@ -203,10 +321,13 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<pb::JoinSeatResponse>, Status> {
         let request = request.into_inner();
         let shared = self.store.get(&request.match_id)?;
-        let mut live = lock(&shared);
-        live.touch();
         let seat_token = random_hex(32);
-        let seat = live.join(request.seat, seat_token.clone())?;
+        let token = seat_token.clone();
+        let seat = with_match(shared, move |live| {
+            live.touch();
+            live.join(request.seat, token)
+        })
+        .await?;
         tracing::info!(match_id = %request.match_id, seat, "seat joined");
         Ok(Response::new(pb::JoinSeatResponse {
             seat: seat as u32,
@@ -220,12 +341,10 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<pb::SeatView>, Status> {
         let token = presented_token(&request);
         let request = request.into_inner();
-        self.with_seat(
-            &request.match_id,
-            request.seat,
-            token.as_deref(),
-            |live, seat| Ok(live.view(Some(seat))),
-        )
+        self.with_seat(&request.match_id, request.seat, token, |live, seat| {
+            Ok(live.view(Some(seat)))
+        })
+        .await
         .map(Response::new)
     }
 
@@ -244,16 +363,23 @@ impl pb::matches_server::Matches for MatchesService {
                 ));
             }
         };
-        self.with_seat(
-            &request.match_id,
-            request.seat,
-            token.as_deref(),
-            |live, seat| {
-                live.act(seat, choice)?;
-                Ok(live.view(Some(seat)))
-            },
-        )
-        .map(Response::new)
+        let shared = self.store.get(&request.match_id)?;
+        let act = move |live: &mut LiveMatch| {
+            live.touch();
+            let seat = live.authorize(request.seat, token.as_deref())?;
+            live.act(seat, choice)?;
+            // The bots' moves may have taken long: idle time counts from the reply.
+            live.touch();
+            Ok(live.view(Some(seat)))
+        };
+        let view = if shared.has_bots {
+            // Bots reply on the blocking pool, the match locked until a human must decide.
+            on_blocking_pool(move || act(&mut lock(&shared))).await?
+        } else {
+            // Humans only: nothing to think, so no thread hop when the match is free.
+            with_match(shared, act).await?
+        };
+        Ok(Response::new(view))
     }
 
     async fn get_spectator_view(
@@ -262,9 +388,12 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<pb::SeatView>, Status> {
         let request = request.into_inner();
         let shared = self.store.get(&request.match_id)?;
-        let mut live = lock(&shared);
-        live.touch();
-        Ok(Response::new(live.view(None)))
+        with_match(shared, |live| {
+            live.touch();
+            Ok(live.view(None))
+        })
+        .await
+        .map(Response::new)
     }
 
     type WatchSeatStream = EventStream;
@@ -275,12 +404,11 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<EventStream>, Status> {
         let token = presented_token(&request);
         let request = request.into_inner();
-        let (events, lagged) = self.with_seat(
-            &request.match_id,
-            request.seat,
-            token.as_deref(),
-            |live, seat| Ok(live.watch(Some(seat))),
-        )?;
+        let (events, lagged) = self
+            .with_seat(&request.match_id, request.seat, token, |live, seat| {
+                Ok(live.watch(Some(seat)))
+            })
+            .await?;
         Ok(Response::new(Box::pin(WatchStream::new(events, lagged))))
     }
 
@@ -292,11 +420,11 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<EventStream>, Status> {
         let request = request.into_inner();
         let shared = self.store.get(&request.match_id)?;
-        let (events, lagged) = {
-            let mut live = lock(&shared);
+        let (events, lagged) = with_match(shared, |live| {
             live.touch();
-            live.watch(None)
-        };
+            Ok(live.watch(None))
+        })
+        .await?;
         Ok(Response::new(Box::pin(WatchStream::new(events, lagged))))
     }
 }

@@ -71,9 +71,12 @@ pub async fn serve(
     let catalog = pb::catalog_server::CatalogServer::new(CatalogService)
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);
-    let matches = pb::matches_server::MatchesServer::new(MatchesService::new(store.clone()))
-        .max_decoding_message_size(limit)
-        .max_encoding_message_size(limit);
+    let matches = pb::matches_server::MatchesServer::new(MatchesService::new(
+        store.clone(),
+        config.max_bot_ms,
+    ))
+    .max_decoding_message_size(limit)
+    .max_encoding_message_size(limit);
 
     let envs = pb::envs_server::EnvsServer::new(EnvsService::new(env_store.clone()))
         .max_decoding_message_size(limit)
@@ -101,7 +104,11 @@ pub async fn serve(
         .add_service(envs)
         .serve_with_incoming_shutdown(incoming, async move {
             shutdown.await;
-            watched.close_all_watchers(&Status::unavailable("the server is shutting down"));
+            // Bots may hold a match's lock while they think: wait for it off the workers.
+            let _ = tokio::task::spawn_blocking(move || {
+                watched.close_all_watchers(&Status::unavailable("the server is shutting down"));
+            })
+            .await;
         })
         .await;
     expiry.abort();
