@@ -54,11 +54,18 @@ def tables(results: list[tuple[str, dict, dict]]) -> str:
             f"{run.get('cpus', '?')} cores ({run.get('cpu', '?')}), load after "
             f"{run.get('load_after', '?')}.\n"
         )
-        lines.append("| bot | rating (Elo) | 95% interval |")
-        lines.append("|---|---:|---|")
+        lines.append("| bot | rating (Elo) | 95% interval | return rating | 95% interval |")
+        lines.append("|---|---:|---|---:|---|")
         for x in r["ratings"]:
+            ret = (
+                f"{x['return_rating']:+.3f} | {x['return_ci'][0]:+.3f} to "
+                f"{x['return_ci'][1]:+.3f}"
+                if "return_rating" in x
+                else "– | –"
+            )
             lines.append(
-                f"| `{x['bot']}` | {x['rating']:.0f} | {x['ci'][0]:.0f} to {x['ci'][1]:.0f} |"
+                f"| `{x['bot']}` | {x['rating']:.0f} | {x['ci'][0]:.0f} to {x['ci'][1]:.0f} "
+                f"| {ret} |"
             )
         lines.append("")
         lines.append(

@@ -86,6 +86,13 @@ pub struct Rating {
     pub rating: f64,
     /// 95% bootstrap interval.
     pub ci: (f64, f64),
+    /// Least-squares rating on mean return (in the game's return units, the anchor at 0):
+    /// the ratings whose differences best fit every pair's mean margin per seat. Where wins
+    /// and returns disagree (a poker bot that folds often but wins big pots) this is the one
+    /// that measures chips.
+    pub return_rating: f64,
+    /// 95% bootstrap interval of `return_rating`.
+    pub return_ci: (f64, f64),
 }
 
 /// An arena run's results.
@@ -312,8 +319,10 @@ pub fn run(
         .position(|b| b.trim() == "random")
         .unwrap_or(0);
     let point = bradley_terry(k, &pairs, &per_pair, None, anchor);
+    let point_returns = return_ratings(k, &pairs, &per_pair, None, anchor);
     let mut boot_rng = GameRng::new(mix(&[config.seed, 0xB007]));
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); k];
+    let mut return_samples: Vec<Vec<f64>> = vec![Vec::new(); k];
     for _ in 0..config.bootstrap {
         let picks: Vec<Vec<usize>> = per_pair
             .iter()
@@ -327,12 +336,19 @@ pub fn run(
         for (s, v) in samples.iter_mut().zip(r) {
             s.push(v);
         }
+        let r = return_ratings(k, &pairs, &per_pair, Some(&picks), anchor);
+        for (s, v) in return_samples.iter_mut().zip(r) {
+            s.push(v);
+        }
     }
     let mut ratings: Vec<Rating> = (0..k)
         .map(|i| Rating {
             bot: config.bots[i].clone(),
             rating: point[i],
             ci: percentile_ci(&mut samples[i]).unwrap_or((point[i], point[i])),
+            return_rating: point_returns[i],
+            return_ci: percentile_ci(&mut return_samples[i])
+                .unwrap_or((point_returns[i], point_returns[i])),
         })
         .collect();
     ratings.sort_by(|x, y| y.rating.total_cmp(&x.rating));
@@ -404,6 +420,35 @@ fn percentile_ci(xs: &mut [f64]) -> Option<(f64, f64)> {
     Some((at(0.025), at(0.975)))
 }
 
+/// Least-squares ratings on returns: `r` minimising the sum over pairs of
+/// `(margin(A, B) − (r_A − r_B))²`, where a deal's margin is the mean over its seatings of
+/// half the difference between A's and B's mean return per seat (A's return, in a two-seat
+/// zero-sum game), and `r_anchor` = 0. Every pair plays the same number of deals, so the
+/// solution is each bot's mean margin against all bots (itself at 0), shifted.
+fn return_ratings(
+    k: usize,
+    pairs: &[(usize, usize)],
+    deals: &[&[Deal]],
+    picks: Option<&[Vec<usize>]>,
+    anchor: usize,
+) -> Vec<f64> {
+    let mut sums = vec![0.0f64; k];
+    for (p, &(a, b)) in pairs.iter().enumerate() {
+        let margin = |d: &Deal| {
+            d.means.iter().map(|&(x, y)| (x - y) / 2.0).sum::<f64>() / d.means.len() as f64
+        };
+        let margins: Vec<f64> = match picks {
+            Some(picks) => picks[p].iter().map(|&i| margin(&deals[p][i])).collect(),
+            None => deals[p].iter().map(margin).collect(),
+        };
+        let m = mean(&margins);
+        sums[a] += m;
+        sums[b] -= m;
+    }
+    let base = sums[anchor] / k as f64;
+    sums.iter().map(|s| s / k as f64 - base).collect()
+}
+
 /// Bradley–Terry ratings (Elo scale, `anchor` at 0) by maximum likelihood with Hunter's MM
 /// iteration, from the pairs' games (the deals of `picks` when bootstrapping). One virtual
 /// tie per pair keeps ratings finite when a bot wins every game.
@@ -461,12 +506,16 @@ impl ArenaResult {
             "{}: {} deals per pair × {} seatings, seed {}\n",
             self.game, self.deals, self.seatings, self.seed
         );
-        let _ = writeln!(s, "| bot | rating (Elo) | 95% interval |\n|---|---:|---|");
+        let _ = writeln!(
+            s,
+            "| bot | rating (Elo) | 95% interval | return rating | 95% interval |\n\
+             |---|---:|---|---:|---|"
+        );
         for r in &self.ratings {
             let _ = writeln!(
                 s,
-                "| `{}` | {:.0} | {:.0} to {:.0} |",
-                r.bot, r.rating, r.ci.0, r.ci.1
+                "| `{}` | {:.0} | {:.0} to {:.0} | {:+.3} | {:+.3} to {:+.3} |",
+                r.bot, r.rating, r.ci.0, r.ci.1, r.return_rating, r.return_ci.0, r.return_ci.1
             );
         }
         let _ = writeln!(
@@ -497,12 +546,12 @@ impl ArenaResult {
         let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
         let mut s = String::from(
             "table,game,bot,opponent,games,mean,mean_lo,mean_hi,win_rate,win_lo,win_hi,\
-             rating,rating_lo,rating_hi\n",
+             rating,rating_lo,rating_hi,return_rating,return_lo,return_hi\n",
         );
         for p in &self.pairs {
             let _ = writeln!(
                 s,
-                "pair,{},{},{},{},{},{},{},{},{},{},,,",
+                "pair,{},{},{},{},{},{},{},{},{},{},,,,,,",
                 q(&self.game),
                 q(&p.bot),
                 q(&p.opponent),
@@ -518,12 +567,15 @@ impl ArenaResult {
         for r in &self.ratings {
             let _ = writeln!(
                 s,
-                "rating,{},{},,,,,,,,,{},{},{}",
+                "rating,{},{},,,,,,,,,{},{},{},{},{},{}",
                 q(&self.game),
                 q(&r.bot),
                 r.rating,
                 r.ci.0,
-                r.ci.1
+                r.ci.1,
+                r.return_rating,
+                r.return_ci.0,
+                r.return_ci.1
             );
         }
         s
@@ -579,6 +631,19 @@ mod tests {
         let r = bradley_terry(2, &[(0, 1)], &[&lopsided], None, 1);
         // 20.5 wins to 0.5: strength ratio 41.
         assert!((r[0] - 400.0 * 41f64.log10()).abs() < 1e-6, "{r:?}");
+    }
+
+    #[test]
+    fn return_ratings_are_mean_margins() {
+        // A beats B by 2 per deal, B beats C by 1, A beats C by 3: ratings 0, -2, -3 from A.
+        let deal = |m: f64| Deal {
+            means: vec![(m, -m), (m, -m)],
+        };
+        let ab = [deal(2.0)];
+        let bc = [deal(1.0)];
+        let ac = [deal(3.0)];
+        let r = return_ratings(3, &[(0, 1), (0, 2), (1, 2)], &[&ab, &ac, &bc], None, 0);
+        assert!((r[0]).abs() < 1e-12 && (r[1] + 2.0).abs() < 1e-12 && (r[2] + 3.0).abs() < 1e-12);
     }
 
     #[test]
