@@ -16,7 +16,7 @@ from gymnasium.utils.env_checker import check_env
 FACTS = {entry["name"]: entry for entry in cr.games()}
 GAMES = cr.game_names()
 SIMULTANEOUS = [g for g in GAMES if FACTS[g]["dynamics"] == "simultaneous"]
-OPPONENTS = ["heuristic", "random"]
+OPPONENTS = ["heuristic", "random", "ismcts(iterations=20)"]
 
 
 def play_episode(env, seed, check=None):
@@ -149,6 +149,35 @@ def test_opponents_differ(name):
     assert histories("heuristic") != histories("random")
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_opponent_specs_with_settings(name):
+    """Any bot spec plays the other seats; a seeded reset fixes searching bots' moves too."""
+
+    def run(seed):
+        env = cg.env(name, opponent="ismcts(iterations=15,rollout=random)", seat=0)
+        rewards, _ = play_episode(env, seed, check=check_against_engine)
+        return rewards, env.engine_state().serialize()
+
+    assert run(4) == run(4)
+    env = cg.env(name, opponent="ismcts(rollout=random, iterations=15)")
+    assert env.opponent == "ismcts(rollout=random, iterations=15)"
+    assert env.opponent_spec == "ismcts(iterations=15,c=0.7,rollout=random)"
+
+
+@pytest.mark.parametrize(
+    ("opponent", "message"),
+    [
+        ("ismcts(iterations=0)", r"setting 'iterations' of bot 'ismcts' cannot be '0'"),
+        ("ismcts(depth=2)", r"bot 'ismcts' has no setting 'depth'"),
+        ("random(c=1)", r"bot 'random' has no setting 'c'"),
+        ("ismcts(rollout=smart)", r"setting 'rollout' .*one of: random, heuristic"),
+    ],
+)
+def test_bad_opponent_specs_name_the_setting(opponent, message):
+    with pytest.raises(cr.ParameterError, match=rf"bad opponent .*{message}"):
+        cg.env(GAMES[0], opponent=opponent)
+
+
 def test_a_game_over_before_the_agent_acts_is_skipped_and_reported():
     """Generic: find, for some game and seat, a seed where the game ended before the agent's
     first decision; reset must still hand the agent a decision and report the skipped game."""
@@ -276,8 +305,12 @@ def test_terminate_mode_ends_the_episode_with_the_penalty(name):
 def test_bad_arguments():
     name = GAMES[0]
     n = cr.make(name).num_players()
-    with pytest.raises(ValueError, match="unknown opponent 'perfect'"):
+    with pytest.raises(
+        cr.ParameterError, match="bad opponent 'perfect': unknown bot 'perfect'"
+    ):
         cg.env(name, opponent="perfect")
+    with pytest.raises(TypeError, match="opponent must be a bot spec"):
+        cg.env(name, opponent=None)
     with pytest.raises(cr.InvalidSeatError, match=rf"seat {n} does not exist"):
         cg.env(name, seat=n)
     with pytest.raises(cr.InvalidSeatError, match="seat -1"):

@@ -17,7 +17,7 @@ import pytest
 import pyspiel
 from checkraise import openspiel as co
 from open_spiel.python import observation, rl_environment
-from open_spiel.python.algorithms import ismcts, mcts, tabular_qlearner
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts, tabular_qlearner
 from open_spiel.python.algorithms import outcome_sampling_mccfr  # noqa: E402
 
 ENTRIES = {entry["name"]: entry for entry in cr.games()}
@@ -450,3 +450,65 @@ def test_rl_environment_trains_on_information_state_tensors():
     assert returns.sum() == pytest.approx(0.0)
     # Every decision of 20 games went through the learners' tables, keyed on tensors.
     assert all(len(agent._q_values) > 0 for agent in agents)
+
+
+# ---------------------------------------------------------------------------------------------
+# The engine's bots as pyspiel bots
+
+
+ENGINE_BOT_SPECS = ["ismcts(iterations=20)", "heuristic", "random"]
+
+
+def engine_bots(game, seed):
+    """One engine bot per seat, the specs in turn, each with its own seed."""
+    return [
+        co.make_bot(game, ENGINE_BOT_SPECS[seat % len(ENGINE_BOT_SPECS)], seat, seed + seat)
+        for seat in range(game.num_players())
+    ]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_engine_bots_play_through_evaluate_bots(name):
+    game = co.load_game(name)
+    returns = evaluate_bots.evaluate_bots(
+        game.new_initial_state(), engine_bots(game, 3), np.random.default_rng(0)
+    )
+    assert len(returns) == game.num_players()
+    assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+    again = evaluate_bots.evaluate_bots(
+        game.new_initial_state(), engine_bots(game, 3), np.random.default_rng(0)
+    )
+    assert again == returns
+
+
+def test_engine_bots_step_like_pyspiel_bots():
+    game = co.load_game("pokeros")
+    bot = co.make_bot(game, "ismcts", 1, seed=2, iterations=25, rollout="random")
+    assert isinstance(bot, pyspiel.Bot) and isinstance(bot, co.CheckraiseBot)
+    assert bot.player_id() == 1 and not bot.provides_policy()
+    assert bot.engine_bot.spec == "ismcts(iterations=25,c=0.7,rollout=random)"
+    assert "seat 1 of checkraise_pokeros" in repr(bot)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    mover = state.current_player()
+    acting = co.make_bot(game, "heuristic", mover)
+    assert acting.step(state) in state.legal_actions()
+    idle = co.make_bot(game, "heuristic", 1 - mover)
+    assert idle.step(state) == pyspiel.INVALID_ACTION
+    acting.restart_at(state)
+    acting.inform_action(state, mover, state.legal_actions()[0])
+
+
+def test_make_bot_errors():
+    game = co.load_game("pokeros")
+    with pytest.raises(cr.ParameterError, match=r"setting 'iterations' of bot 'ismcts'"):
+        co.make_bot(game, "ismcts(iterations=0)")
+    with pytest.raises(cr.ParameterError, match=r"bot 'ismcts' has no setting 'depth'"):
+        co.make_bot(game, "ismcts", depth=2)
+    with pytest.raises(cr.InvalidSeatError, match="seat 2 does not exist"):
+        co.make_bot(game, "random", 2)
+    with pytest.raises(TypeError, match="checkraise pyspiel game"):
+        co.make_bot(pyspiel.load_game("kuhn_poker"), "random")
+    with pytest.raises(TypeError, match="checkraise pyspiel states"):
+        co.make_bot(game, "random").step(pyspiel.load_game("kuhn_poker").new_initial_state())

@@ -439,3 +439,78 @@ def test_a_closed_env_refuses_every_call():
     for call in (lambda: par.reset(seed=1), lambda: par.step({"player_0": 0, "player_1": 0})):
         with pytest.raises(cr.CheckraiseError, match="closed"):
             call()
+
+
+# ---------------------------------------------------------------------------------------------
+# Engine bots as agents: bot_policy
+
+
+POLICY_SPECS = ["ismcts(iterations=20)", "heuristic", "random"]
+
+
+def play_with_policies(env, seed):
+    """One AEC game with an engine bot per agent; returns the engine history and returns."""
+    env.reset(seed=seed)
+    policies = {
+        agent: cpz.bot_policy(env, POLICY_SPECS[i % len(POLICY_SPECS)], seed=seed + i)
+        for i, agent in enumerate(env.possible_agents)
+    }
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        action = policies[agent](agent)
+        if terminated or truncated:
+            assert action is None
+        else:
+            assert env.observe(agent)["action_mask"][action] == 1
+        env.step(action)
+    state = env.engine_state()
+    assert state.is_terminal()
+    return state.history(), state.returns()
+
+
+# Every game at its defaults, and one table of three (the largest tables take seconds).
+POLICY_VARIANTS = [(g, {}) for g in GAMES] + [("pokeros", {"players": 3})]
+
+
+@pytest.mark.parametrize(("name", "params"), POLICY_VARIANTS)
+def test_bot_policies_play_aec_games(name, params):
+    env = cpz.env(name, **params)
+    assert play_with_policies(env, 5) == play_with_policies(env, 5)
+
+
+@pytest.mark.parametrize("name", SIMULTANEOUS)
+def test_bot_policies_play_parallel_games(name):
+    def play(seed):
+        par = cpz.parallel_env(name)
+        observations, _ = par.reset(seed=seed)
+        policies = {
+            agent: cpz.bot_policy(par, "ismcts", seed=seed + i, iterations=15)
+            for i, agent in enumerate(par.possible_agents)
+        }
+        while par.agents:
+            actions = {agent: policies[agent](agent) for agent in par.agents}
+            for agent, action in actions.items():
+                mask = observations[agent]["action_mask"]
+                assert (action is None) == (not mask.any())
+                assert action is None or mask[action] == 1
+            observations, *_ = par.step(actions)
+        return par.engine_state().history()
+
+    assert play(2) == play(2)
+
+
+def test_bot_policy_errors():
+    env = cpz.env(GAMES[0])
+    with pytest.raises(cr.ParameterError, match=r"setting 'iterations' of bot 'ismcts'"):
+        cpz.bot_policy(env, "ismcts(iterations=0)")
+    with pytest.raises(cr.ParameterError, match=r"bot 'ismcts' has no setting 'depth'"):
+        cpz.bot_policy(env, "ismcts", depth=2)
+    with pytest.raises(TypeError, match="checkraise PettingZoo env"):
+        cpz.bot_policy(object(), "random")
+    policy = cpz.bot_policy(env, "heuristic")
+    assert policy.bot.spec == "heuristic" and "heuristic" in repr(policy)
+    with pytest.raises(RuntimeError, match="reset"):
+        policy("player_0")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="unknown agent 'player_9'"):
+        policy("player_9")

@@ -335,7 +335,7 @@ def test_bad_strings_and_serializations():
     other = cr.make("pokeros", players=3).new_initial_state()
     with pytest.raises(cr.DeserializationError, match=r"parameters"):
         game.deserialize_state(other.serialize())
-    with pytest.raises(cr.ParameterError, match=r"bot.*one of: random, heuristic"):
+    with pytest.raises(cr.ParameterError, match=r"unknown bot 'genius'; bots: random, heuristic"):
         cr.Bot(game, "genius")
     assert snapshot(state) == before
 

@@ -12,10 +12,16 @@ conventions::
 
 Every error is a :class:`CheckraiseError` (a ``ValueError``) carrying the engine's message.
 
+Bots come from bot specs: ``cr.Bot(game, "ismcts", iterations=2000)`` or
+``cr.Bot(game, "ismcts(iterations=2000,rollout=random)")``; ``cr.bots()`` lists the kinds and
+their settings. ``cr.arena.run(game, ["random", "heuristic", "ismcts"])`` rates bots against
+each other.
+
 Adapters load on first use, so their optional dependencies are needed only when used:
 ``cr.pettingzoo`` (PettingZoo AEC and parallel envs), ``cr.gymnasium`` (single-agent envs
-against a bot), ``cr.openspiel`` (pyspiel registration), ``cr.render`` (SVG and RGB pictures)
-and ``cr.client`` (a gRPC client for a remote checkraise-server).
+against a bot), ``cr.openspiel`` (pyspiel registration), ``cr.render`` (SVG and RGB pictures),
+``cr.client`` (a gRPC client for a remote checkraise-server) and ``cr.arena`` (bot ratings;
+a progress bar with tqdm if installed, tables with pandas if installed).
 """
 
 import importlib as _importlib
@@ -37,6 +43,7 @@ from ._core import (
     VectorEnv,
     __version__,
     bot_action,
+    bots,
     game_names,
     games,
     make,
@@ -59,12 +66,13 @@ __all__ = [
     "VectorEnv",
     "__version__",
     "bot_action",
+    "bots",
     "game_names",
     "games",
     "make",
 ]
 
-_SUBMODULES = ("pettingzoo", "gymnasium", "openspiel", "render", "client")
+_SUBMODULES = ("pettingzoo", "gymnasium", "openspiel", "render", "client", "arena")
 
 
 def __getattr__(name: str):

@@ -1,15 +1,17 @@
 """Typed stubs for ``checkraise._core``, the Rust engine's Python module."""
 
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, final
 
 import numpy as np
 import numpy.typing as npt
 
-from checkraise.types import GameEntry
+from checkraise.types import BotEntry, GameEntry, SearchResult
 
 __version__: str
 __all__ = [
     "ActionStringError",
+    "ArenaReport",
     "Bot",
     "CheckraiseError",
     "DeserializationError",
@@ -24,7 +26,9 @@ __all__ = [
     "UnknownGameError",
     "VectorEnv",
     "__version__",
+    "arena_run",
     "bot_action",
+    "bots",
     "game_names",
     "games",
     "make",
@@ -199,24 +203,63 @@ class State:
 
 @final
 class Bot:
-    """The engine's ``heuristic`` or ``random`` bot for one game, with its own seeded RNG."""
+    """An engine bot for one game from a bot spec (``random``, ``heuristic``, ``ismcts``,
+    ``ismcts(iterations=2000,rollout=random)``), with its own seeded generator. Keyword
+    settings override the spec's; ``None`` leaves a setting as it is."""
 
     def __new__(
         cls,
         game: Game | str,
-        kind: Literal["heuristic", "random"] | str = "heuristic",
+        kind: Literal["heuristic", "random", "ismcts"] | str = "heuristic",
         seed: int = 0,
+        **settings: float | str | None,
     ) -> Bot: ...
     @property
     def kind(self) -> str:
-        """``heuristic`` or ``random``."""
+        """``random``, ``heuristic`` or ``ismcts``."""
+    @property
+    def spec(self) -> str:
+        """The canonical spec, every setting included; ``Bot(game, bot.spec)`` is the same bot."""
     def act(self, state: State, seat: int | None = None) -> int:
         """The bot's action for ``seat`` (default: the current player)."""
+    def search(self, state: State, seat: int | None = None) -> SearchResult:
+        """An IS-MCTS bot's search: the action, iterations, nodes and root statistics."""
 
 def bot_action(
-    state: State, seat: int | None = None, kind: str = "heuristic", seed: int = 0
+    state: State,
+    seat: int | None = None,
+    kind: str = "heuristic",
+    seed: int = 0,
+    **settings: float | str | None,
 ) -> int:
-    """The action a bot of ``kind`` seeded with ``seed`` takes for ``seat`` at ``state``."""
+    """The action a bot of ``kind`` (a bot spec) seeded with ``seed`` takes for ``seat`` at
+    ``state``."""
+
+def bots() -> list[BotEntry]:
+    """The bot kinds and their settings."""
+
+@final
+class ArenaReport:
+    """An arena run's results, computed by the engine (``checkraise.arena.run`` wraps it)."""
+
+    def to_json(self) -> str:
+        """The whole result as JSON text."""
+    def to_markdown(self) -> str:
+        """The ratings and pairs as markdown tables."""
+    def to_csv(self) -> str:
+        """Pairs and ratings as one CSV table."""
+    def to_dict(self) -> dict[str, Any]:
+        """The whole result as a dict."""
+
+def arena_run(
+    game: Game | str,
+    bots: Sequence[str],
+    deals: int = 100,
+    seed: int = 0,
+    bootstrap: int = 200,
+    progress: Callable[[int, int], object] | None = None,
+) -> ArenaReport:
+    """Plays every pair of ``bots`` at ``game`` and rates them (``checkraise.arena.run``)."""
 
 @final
 class Env:

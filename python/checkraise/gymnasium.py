@@ -1,8 +1,11 @@
 """Gymnasium environments: one seat of any checkraise game, the other seats played by bots.
 
 ``env(game, opponent="heuristic", seat=0, **params)`` makes a ``gymnasium.Env`` in which the
-agent plays ``seat`` and every other seat is an engine bot (``checkraise.Bot``, ``"heuristic"``
-or ``"random"``). Generic over the registry: every registered game works, later ones too.
+agent plays ``seat`` and every other seat is an engine bot: ``opponent`` is any bot spec
+``checkraise.Bot`` takes (``"heuristic"``, ``"random"``, ``"ismcts"``,
+``"ismcts(iterations=200,rollout=random)"``), validated when the env is made (a bad one raises
+the engine's ``checkraise.ParameterError`` naming the setting). Generic over the registry:
+every registered game works, later ones too.
 
 - Observation: ``state.observation(seat)``, float32 of ``game.observation_shape()`` (an
   unbounded ``Box``: the engine promises finite values but no per-entry bounds). Action space:
@@ -49,6 +52,7 @@ import numpy as np
 from . import _adapt
 from ._core import (
     Bot,
+    CheckraiseError,
     Game,
     GameOverError,
     IllegalActionError,
@@ -61,8 +65,9 @@ __all__ = ["OPPONENTS", "CheckraiseEnv", "env"]
 #: How many games in a row may end before the agent's first decision before reset gives up.
 _MAX_SKIPPED_GAMES = 1000
 
-#: The bot kinds that can play the other seats.
-OPPONENTS: tuple[str, ...] = ("heuristic", "random")
+#: The bot kinds that can play the other seats; ``opponent`` is a spec of one of them, with or
+#: without settings (``"ismcts(iterations=200)"``).
+OPPONENTS: tuple[str, ...] = ("heuristic", "random", "ismcts")
 
 
 class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
@@ -87,11 +92,15 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
         """Makes the game and checks the arguments; bad ones raise ``ValueError`` saying why
         (``UnknownGameError``, ``ParameterError``, ``InvalidSeatError`` for the engine's)."""
         self.game = _adapt.make_game(game, params)
-        if opponent not in OPPONENTS:
-            raise ValueError(
-                f"unknown opponent {opponent!r}; one of: "
-                + ", ".join(repr(o) for o in OPPONENTS)
+        if not isinstance(opponent, str):
+            raise TypeError(
+                f"opponent must be a bot spec (str), not {type(opponent).__name__}"
             )
+        try:
+            # The engine validates the spec; its message names the setting and what is allowed.
+            self.opponent_spec = Bot(self.game, opponent).spec
+        except CheckraiseError as error:
+            raise type(error)(f"bad opponent {opponent!r}: {error}") from None
         n = self.game.num_players()
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
             raise TypeError(f"seat must be an int, not {type(seat).__name__}")
@@ -100,6 +109,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
                 f"seat {seat} does not exist; {self.game.name} has seats 0..{n - 1}"
             )
         self.opponent = opponent
+        """The opponent as given; ``opponent_spec`` is its canonical spec (every setting)."""
         self.seat = int(seat)
         self.render_mode = _adapt.check_render_mode(render_mode)
         self.illegal_action = _adapt.check_illegal_action_mode(illegal_action)
@@ -162,7 +172,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
         skipped: list[float] = []
         while True:
             self._bots = {
-                s: Bot(self.game, self.opponent, _adapt.draw_seed(self.np_random))
+                s: Bot(self.game, self.opponent_spec, _adapt.draw_seed(self.np_random))
                 for s in range(self.game.num_players())
                 if s != self.seat
             }
@@ -252,8 +262,9 @@ def env(
     illegal_reward: float | None = None,
     **params: int | bool | str,
 ) -> CheckraiseEnv:
-    """A Gymnasium env: ``seat`` of ``game`` against ``opponent`` bots, e.g.
-    ``env("pokeros", opponent="random", players=3)``. See the module docstring."""
+    """A Gymnasium env: ``seat`` of ``game`` against ``opponent`` bots (a bot spec), e.g.
+    ``env("pokeros", opponent="random", players=3)`` or
+    ``env("pokeros", opponent="ismcts(iterations=200)")``. See the module docstring."""
     return CheckraiseEnv(
         game, opponent, seat, render_mode, illegal_action, illegal_reward, **params
     )

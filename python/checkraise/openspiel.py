@@ -25,6 +25,17 @@ code in bits). ``rl_environment.Environment(game)`` picks it by default because
 
 ``rewards()`` follows OpenSpiel: a seat's rewards since the previous decision, chance outcomes
 after it included, so rewards read at decision nodes add up to ``returns()``.
+
+The engine's bots play as ``pyspiel.Bot`` objects: :func:`make_bot` takes a bot spec
+(``"random"``, ``"heuristic"``, ``"ismcts(iterations=500)"``; see ``checkraise.Bot``) and
+returns a :class:`CheckraiseBot` for one seat, usable with OpenSpiel's ``evaluate_bots``::
+
+    from open_spiel.python.algorithms import evaluate_bots
+    import numpy as np
+
+    game = pyspiel.load_game("checkraise_pokeros")
+    bots = [make_bot(game, "ismcts(iterations=200)", 0, seed=1), make_bot(game, "heuristic", 1)]
+    evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0))
 """
 
 from __future__ import annotations
@@ -47,11 +58,13 @@ from .types import GameEntry, ParameterSchema
 
 __all__ = [
     "PREFIX",
+    "CheckraiseBot",
     "CheckraiseGame",
     "CheckraiseObserver",
     "CheckraiseState",
     "game_type",
     "load_game",
+    "make_bot",
     "pyspiel_name",
     "register",
 ]
@@ -368,6 +381,98 @@ class CheckraiseObserver:
         if self.perfect_recall:
             return state.engine_state.information_state_string(player)
         return state.engine_state.observation_string(player)
+
+
+class CheckraiseBot(pyspiel.Bot):
+    """One of the engine's bots (``checkraise.Bot``) as a ``pyspiel.Bot`` playing one seat of a
+    checkraise pyspiel game; :func:`make_bot` makes them.
+
+    ``step(state)`` returns the bot's action for its seat (``pyspiel.INVALID_ACTION`` when the
+    seat has none, as OpenSpiel's bots do), chosen on a state resampled from the seat's
+    information state (as the arena plays), so the bot sees only what its seat may know. The
+    bot keeps no memory of the game: ``restart``, ``restart_at`` and ``inform_action`` do
+    nothing. Seeded: the same seed and moves give the same actions.
+    """
+
+    def __init__(
+        self,
+        game: CheckraiseGame,
+        spec: str = "heuristic",
+        player_id: int = 0,
+        seed: int = 0,
+        **settings: float | str,
+    ) -> None:
+        """A bot of ``spec`` (keyword settings override the spec's) for seat ``player_id``."""
+        pyspiel.Bot.__init__(self)
+        if not isinstance(game, CheckraiseGame):
+            raise TypeError(
+                "make_bot needs a checkraise pyspiel game "
+                f"(pyspiel.load_game('checkraise_<name>')), not {type(game).__name__}"
+            )
+        num_players = game.num_players()
+        if isinstance(player_id, bool) or not 0 <= int(player_id) < num_players:
+            raise _core.InvalidSeatError(
+                f"seat {player_id} does not exist; {game} has seats 0..{num_players - 1}"
+            )
+        self.engine_bot = _core.Bot(game.engine_game, spec, seed, **settings)
+        """The wrapped ``checkraise.Bot``; its ``spec`` is the canonical spec."""
+        self._player_id = int(player_id)
+        self._game_name = game.game_name
+        self._resample_seeds = np.random.default_rng(seed)
+
+    def player_id(self) -> int:
+        """The seat the bot plays."""
+        return self._player_id
+
+    def restart(self) -> None:
+        """Nothing to forget: the bot decides from the state alone."""
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        """Nothing to forget: the bot decides from the state alone."""
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        """Ignored: the bot reads everything it may know from the state it is given."""
+
+    def provides_policy(self) -> bool:
+        """No: the engine's bots give an action, not a policy."""
+        return False
+
+    def step(self, state: pyspiel.State) -> int:
+        """The bot's action for its seat at ``state`` (a checkraise pyspiel state)."""
+        if not isinstance(state, CheckraiseState):
+            raise TypeError(
+                f"a CheckraiseBot plays checkraise pyspiel states, not {type(state).__name__}"
+            )
+        engine = state.engine_state
+        seat = self._player_id
+        if not engine.legal_actions(seat):
+            return pyspiel.INVALID_ACTION
+        seed = int(self._resample_seeds.integers(0, 2**63 - 1))
+        view = engine.resample_from_infostate(seat, seed)
+        return self.engine_bot.act(view, seat)
+
+    def __repr__(self) -> str:
+        return (
+            f"<CheckraiseBot {self.engine_bot.spec} for seat {self._player_id} of "
+            f"{pyspiel_name(self._game_name)}>"
+        )
+
+
+def make_bot(
+    game: CheckraiseGame,
+    spec: str = "heuristic",
+    player_id: int = 0,
+    seed: int = 0,
+    **settings: float | str,
+) -> CheckraiseBot:
+    """The engine's bot of ``spec`` as a ``pyspiel.Bot`` for seat ``player_id`` of ``game``.
+
+    ``spec`` is a bot spec (``"random"``, ``"heuristic"``, ``"ismcts"``,
+    ``"ismcts(iterations=500,rollout=random)"``); keyword ``settings`` override the spec's
+    (``make_bot(game, "ismcts", 0, iterations=500)``). A bad spec raises the engine's
+    ``checkraise.ParameterError`` naming the setting. Give each seat's bot its own ``seed``.
+    """
+    return CheckraiseBot(game, spec, player_id, seed, **settings)
 
 
 def _load_pickled_game(name: str, params: dict[str, Any]) -> CheckraiseGame:

@@ -36,6 +36,20 @@ with no change here.
   like PettingZoo's classic card envs: a spectator's picture, not an agent's observation);
   ``"rgb_array"`` returns ``checkraise.render.rgb_array(state)``, an (H, W, 3) uint8 array.
   An unknown mode raises ``ValueError`` at construction.
+- Engine bots as agents: ``bot_policy(env, spec, seed)`` returns a callable ``policy(agent)``
+  giving that agent's action from the env's current state, chosen by the engine's bot of
+  ``spec`` (``"heuristic"``, ``"random"``, ``"ismcts(iterations=200)"``; see
+  ``checkraise.Bot``) on a state resampled from the agent's information state (so it sees only
+  what its seat may know). It returns ``None`` for an agent that must pass ``None`` (a
+  terminated or truncated agent of the AEC env) or that has nothing to choose (an agent that is
+  not to act at a parallel env's sequential node), so ``env.step(policy(agent))`` always works::
+
+      env = checkraise.pettingzoo.env("pokeros")
+      env.reset(seed=0)
+      policies = {"player_0": bot_policy(env, "ismcts(iterations=100)", seed=1),
+                  "player_1": bot_policy(env, "heuristic", seed=2)}
+      for agent in env.agent_iter():
+          env.step(policies[agent](agent))
 """
 
 from __future__ import annotations
@@ -48,9 +62,17 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from . import _adapt
-from ._core import Game, GameOverError, IllegalActionError, State
+from ._core import Bot, Game, GameOverError, IllegalActionError, State
 
-__all__ = ["ParallelRawEnv", "RawEnv", "env", "parallel_env", "raw_env"]
+__all__ = [
+    "BotPolicy",
+    "ParallelRawEnv",
+    "RawEnv",
+    "bot_policy",
+    "env",
+    "parallel_env",
+    "raw_env",
+]
 
 
 def _agent_name(seat: int) -> str:
@@ -438,3 +460,65 @@ def parallel_env(
     Sequential games raise ``ValueError`` (use ``env``). Arguments as for ``env``.
     """
     return ParallelRawEnv(game, render_mode, illegal_action, illegal_reward, **params)
+
+
+class BotPolicy:
+    """An engine bot choosing agents' actions in one checkraise PettingZoo env (AEC or
+    parallel); :func:`bot_policy` makes them. Call it with an agent's name for its action."""
+
+    def __init__(
+        self,
+        env: RawEnv | ParallelRawEnv,
+        spec: str = "heuristic",
+        seed: int = 0,
+        **settings: float | str,
+    ) -> None:
+        """A policy playing ``spec`` (keyword settings override the spec's) in ``env``."""
+        if not isinstance(env, _Table):
+            raise TypeError(
+                "bot_policy needs a checkraise PettingZoo env (checkraise.pettingzoo.env or "
+                f"parallel_env), not {type(env).__name__}"
+            )
+        self.env = env
+        """The env whose state the policy reads."""
+        self.bot = Bot(env.game, spec, seed, **settings)
+        """The ``checkraise.Bot`` that chooses; its ``spec`` is the canonical spec."""
+        self._resample_seeds = np.random.default_rng(seed)
+
+    def __call__(self, agent: str) -> int | None:
+        """``agent``'s action now: the bot's choice, or ``None`` when the agent must pass
+        ``None`` (terminated or truncated) or has nothing to choose."""
+        env = self.env
+        if agent not in env._seats:
+            raise ValueError(
+                f"unknown agent {agent!r}; the agents are {env.possible_agents}"
+            )
+        if isinstance(env, RawEnv) and (
+            env.terminations.get(agent) or env.truncations.get(agent)
+        ):
+            return None
+        state = env._live_state()
+        seat = env._seats[agent]
+        if state.is_terminal() or not state.legal_actions(seat):
+            return None
+        # The bot decides on a state drawn from what the seat knows, as the arena plays.
+        view = state.resample_from_infostate(seat, _adapt.draw_seed(self._resample_seeds))
+        return self.bot.act(view, seat)
+
+    def __repr__(self) -> str:
+        return f"<BotPolicy {self.bot.spec} in {self.env.game.name}>"
+
+
+def bot_policy(
+    env: RawEnv | ParallelRawEnv,
+    spec: str = "heuristic",
+    seed: int = 0,
+    **settings: float | str,
+) -> BotPolicy:
+    """A callable ``policy(agent)`` giving ``agent``'s action in ``env`` as the engine's bot of
+    ``spec`` would play it (``None`` where the agent must pass ``None``); see the module
+    docstring. Keyword ``settings`` override the spec's (``bot_policy(env, "ismcts",
+    iterations=200)``); a bad spec raises ``checkraise.ParameterError`` naming the setting.
+    The same seed and the same game give the same actions.
+    """
+    return BotPolicy(env, spec, seed, **settings)

@@ -29,3 +29,28 @@ class GameEntry(TypedDict):
     utility: str  # "zero_sum", "constant_sum" or "general_sum"
     reward_model: str  # "terminal" or "rewards"
     parameters: dict[str, ParameterSchema]
+
+
+class BotSetting(TypedDict):
+    """One setting of a bot kind: its allowed values, default (as text) and meaning."""
+
+    name: str
+    allowed: str
+    default: str  # "none": not set
+    description: str
+
+
+class BotEntry(TypedDict):
+    """A bot kind and its settings (``checkraise.bots()``)."""
+
+    kind: str  # "random", "heuristic" or "ismcts"
+    settings: list[BotSetting]
+
+
+class SearchResult(TypedDict):
+    """What one IS-MCTS search found (``checkraise.Bot.search``)."""
+
+    action: int
+    iterations: int
+    nodes: int
+    root: list[tuple[int, int, float]]  # (action, visits, mean return) per legal action

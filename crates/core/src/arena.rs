@@ -20,7 +20,7 @@
 
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -207,11 +207,25 @@ struct Deal {
     means: Vec<(f64, f64)>,
 }
 
+/// Most deals per pair.
+pub const MAX_DEALS: usize = 1_000_000;
+
 /// Runs the arena; `progress` is called with (deals done, deals in all) after each deal.
 pub fn run(
     config: &ArenaConfig,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Result<ArenaResult, GameError> {
+    let never = AtomicBool::new(false);
+    Ok(run_until(config, progress, &never)?.expect("never stopped"))
+}
+
+/// `run`, which stops early when `stop` is set: the deals not yet started are skipped, the
+/// ones being played finish, and the result is `None`.
+pub fn run_until(
+    config: &ArenaConfig,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+    stop: &AtomicBool,
+) -> Result<Option<ArenaResult>, GameError> {
     let game: Arc<dyn Game> = make_game_from_string(&config.game)?;
     let name = game.info().name;
     if config.bots.len() < 2 {
@@ -222,14 +236,29 @@ pub fn run(
         ));
     }
     let mut bots: Vec<Box<dyn Bot>> = Vec::new();
-    for (i, spec) in config.bots.iter().enumerate() {
-        if config.bots[..i].iter().any(|b| b.trim() == spec.trim()) {
-            return Err(invalid("bots", spec, "distinct bot specs"));
+    let mut canonical: Vec<String> = Vec::new();
+    for spec in &config.bots {
+        let parsed = BotSpec::parse::<&str, &str>(spec, [])?;
+        let text = parsed.to_string();
+        if let Some(i) = canonical.iter().position(|c| *c == text) {
+            return Err(invalid(
+                "bots",
+                spec,
+                &format!(
+                    "distinct bots ('{}' is the same bot as '{spec}')",
+                    config.bots[i]
+                ),
+            ));
         }
-        bots.push(BotSpec::parse::<&str, &str>(spec, [])?.build(name)?);
+        bots.push(parsed.build(name)?);
+        canonical.push(text);
     }
-    if config.deals == 0 {
-        return Err(invalid("deals", 0, "an integer of at least 1"));
+    if !(1..=MAX_DEALS).contains(&config.deals) {
+        return Err(invalid(
+            "deals",
+            config.deals,
+            "an integer from 1 to 1000000",
+        ));
     }
     let n = game.num_players();
     let seats = seatings(n);
@@ -242,9 +271,12 @@ pub fn run(
     let jobs: Vec<(usize, usize)> = (0..pairs.len())
         .flat_map(|p| (0..config.deals).map(move |d| (p, d)))
         .collect();
-    let deals: Vec<Deal> = jobs
+    let deals: Vec<Option<Deal>> = jobs
         .par_iter()
         .map(|&(p, d)| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let (a, b) = pairs[p];
             let chance_seed = mix(&[config.seed, d as u64]);
             let means = seats
@@ -278,9 +310,12 @@ pub fn run(
             if let Some(report) = progress {
                 report(now, total);
             }
-            Deal { means }
+            Some(Deal { means })
         })
         .collect();
+    let Some(deals) = deals.into_iter().collect::<Option<Vec<Deal>>>() else {
+        return Ok(None);
+    };
     let per_pair: Vec<&[Deal]> = deals.chunks(config.deals).collect();
     let mut results = Vec::new();
     for (p, &(a, b)) in pairs.iter().enumerate() {
@@ -352,7 +387,7 @@ pub fn run(
         })
         .collect();
     ratings.sort_by(|x, y| y.rating.total_cmp(&x.rating));
-    Ok(ArenaResult {
+    Ok(Some(ArenaResult {
         game: config.game.clone(),
         bots: config.bots.clone(),
         deals: config.deals,
@@ -361,7 +396,7 @@ pub fn run(
         anchor: config.bots[anchor].clone(),
         pairs: results,
         ratings,
-    })
+    }))
 }
 
 /// A's wins (ties half) and games over `deals` (B's when `flip`).

@@ -4,6 +4,7 @@
 //! Python exceptions. No rule of any game lives here; every function is generic over the
 //! registry's games, so a new game appears in Python with no change to this crate.
 
+mod arena;
 mod bots;
 mod convert;
 mod env;
@@ -37,5 +38,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::game_names, m)?)?;
     m.add_function(wrap_pyfunction!(game::make, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_action, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::bot_catalog, m)?)?;
+    arena::register(m)?;
     Ok(())
 }

@@ -458,18 +458,6 @@ impl Bot for IsmctsBot {
         "ismcts"
     }
     fn spec(&self) -> String {
-        let c = &self.config;
-        let mut parts = vec![
-            format!("iterations={}", c.iterations),
-            format!("c={}", c.c),
-            format!("rollout={}", c.rollout.name()),
-        ];
-        if let Some(ms) = c.max_ms {
-            parts.push(format!("max_ms={ms}"));
-        }
-        if let Some(seed) = c.seed {
-            parts.push(format!("seed={seed}"));
-        }
-        format!("ismcts({})", parts.join(","))
+        crate::bots::BotSpec::Ismcts(self.config.clone()).to_string()
     }
 }
