@@ -1,0 +1,48 @@
+//! Runs IS-MCTS searches at a game's first decision with a choice, for profiling:
+//! `ismcts_search GAME SPEC SEARCHES` (e.g. `pokeros 'ismcts(iterations=2000,rollout=random)' 20`).
+
+use std::time::Instant;
+
+use checkraise_core::bots::{BotSpec, IsmctsBot};
+use checkraise_core::env::{GameRng, resolve_chance};
+use checkraise_core::game::Player;
+use checkraise_core::make_game_from_string;
+use checkraise_core::registry::entry;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let game_name = args.get(1).map_or("pokeros", String::as_str);
+    let spec = args
+        .get(2)
+        .map_or("ismcts(iterations=2000,rollout=random)", String::as_str);
+    let searches: u32 = args.get(3).map_or(20, |s| s.parse().expect("a count"));
+    let game = make_game_from_string(game_name).expect("a game");
+    let mut state = game.new_initial_state();
+    let mut rng = GameRng::new(1);
+    resolve_chance(state.as_mut(), &mut rng);
+    while let Player::Seat(s) = state.current_player() {
+        let legal = state.legal_actions_for(Player::Seat(s));
+        if legal.len() > 1 {
+            break;
+        }
+        state.apply_action(legal[0]).unwrap();
+        resolve_chance(state.as_mut(), &mut rng);
+    }
+    let seat = state.current_player().seat().unwrap_or(0);
+    let BotSpec::Ismcts(config) = BotSpec::parse::<&str, &str>(spec, []).expect("a spec") else {
+        panic!("not an ismcts spec");
+    };
+    let bot = IsmctsBot::new(config, entry(game.info().name).unwrap().heuristic);
+    let start = Instant::now();
+    let mut iterations = 0u64;
+    for i in 0..searches {
+        iterations += bot
+            .search(state.as_ref(), seat, &mut GameRng::new(i as u64))
+            .iterations as u64;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{game_name} {spec}: {iterations} iterations in {secs:.2} s, {:.0}/s",
+        iterations as f64 / secs
+    );
+}
