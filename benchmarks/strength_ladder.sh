@@ -10,14 +10,15 @@ arena=target/release/checkraise-arena
 out=docs/strength
 mkdir -p "$out"
 
-# name | game string | deals per pair
+# name | game string | deals per pair (sized so that every run takes minutes on two cores;
+# Prediction Chess games against weak bots last up to 200 turns, so it is the dearest)
 runs=(
-  "prediction_chess|prediction_chess|20"
-  "holdem_chess|holdem_chess|20"
-  "poker_chess|poker_chess|20"
-  "pokeros|pokeros|20"
-  "holdem_chess_6|holdem_chess(players=6)|12"
-  "detective_poker|detective_poker|12"
+  "holdem_chess|holdem_chess|40"
+  "poker_chess|poker_chess|10"
+  "pokeros|pokeros|10"
+  "detective_poker|detective_poker|6"
+  "holdem_chess_6|holdem_chess(players=6)|6"
+  "prediction_chess|prediction_chess|6"
 )
 bots=(
   random

@@ -3,8 +3,9 @@
 
 Reads ``docs/strength/<name>.json`` (written by ``benchmarks/strength_ladder.sh``, one arena
 run per game) and ``<name>.run.json`` (when and how long), prints the markdown tables, and
-writes ``docs/strength/ladder.svg``: each game's rating (Elo, ``random`` = 0) against the
-search budget, one line per rollout policy, the heuristic bot as a dashed line. Standard
+writes ``docs/strength/ladder_elo.svg`` and ``ladder_return.svg``: each game's rating
+(Bradley–Terry on wins, Elo scale; and the least-squares rating on returns; ``random`` = 0)
+against the search budget, one line per rollout policy, the heuristic bot as a dashed line. Standard
 library only.
 
 Usage::
@@ -31,6 +32,33 @@ ORDER = [
     "detective_poker",
 ]
 SPEC = re.compile(r"ismcts\(iterations=(\d+),rollout=(\w+)\)")
+
+
+def top_table(name: str, suffix: str = "top") -> str:
+    """The extra run ``<name>_<suffix>.json`` of ``benchmarks/strength_top.sh``, if any."""
+    path = DIR / f"{name}_{suffix}.json"
+    if not path.exists():
+        return ""
+    r = json.loads(path.read_text())
+    run_path = DIR / f"{name}_{suffix}.run.json"
+    run = json.loads(run_path.read_text()) if run_path.exists() else {}
+    title = "Top rung" if suffix == "top" else "Confirmation run"
+    lines = [
+        f"{title} (`benchmarks/strength_top.sh`): {r['deals']} deals × {r['seatings']} "
+        f"seatings, seed {r['seed']}; started {run.get('started', '?')}, "
+        f"{run.get('seconds', '?')} s, load after {run.get('load_after', '?')}.\n",
+        "| bot | against | games | mean return | 95% interval | win rate | 95% interval |",
+        "|---|---|---:|---:|---|---:|---|",
+    ]
+    for p in r["pairs"]:
+        if p["opponent"] == "heuristic":
+            mark = " ✓" if p["mean_ci"][0] > 0 else ""
+            lines.append(
+                f"| `{p['bot']}` | `heuristic` | {p['games']} | {p['mean']:+.3f}{mark} | "
+                f"{p['mean_ci'][0]:+.3f} to {p['mean_ci'][1]:+.3f} | {p['win_rate']:.3f} | "
+                f"{p['win_ci'][0]:.3f} to {p['win_ci'][1]:.3f} |"
+            )
+    return "\n".join(lines) + "\n"
 
 
 def load() -> list[tuple[str, dict, dict]]:
@@ -82,15 +110,21 @@ def tables(results: list[tuple[str, dict, dict]]) -> str:
                     f"{p['win_rate']:.3f} | {p['win_ci'][0]:.3f} to {p['win_ci'][1]:.3f} |"
                 )
         lines.append("")
+        for suffix in ("top", "confirm"):
+            extra = top_table(name, suffix)
+            if extra:
+                lines.append(extra)
     return "\n".join(lines)
 
 
-def svg(results: list[tuple[str, dict, dict]]) -> str:
+def svg(results: list[tuple[str, dict, dict]], key: str) -> str:
+    """The ladder picture of rating ``key`` (``rating`` or ``return_rating``)."""
+    ci_key = "ci" if key == "rating" else "return_ci"
     cols, w, h = 3, 300, 230
     rows = math.ceil(len(results) / cols)
     left, top, pw, ph = 48, 34, 230, 150
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{cols * w}" height="{rows * h + 30}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{cols * w}" height="{rows * h + 46}" '
         f'font-family="sans-serif" font-size="11">',
         f'<rect width="100%" height="100%" fill="white"/>',
     ]
@@ -102,10 +136,8 @@ def svg(results: list[tuple[str, dict, dict]]) -> str:
         for bot, x in ratings.items():
             m = SPEC.fullmatch(bot)
             if m:
-                lines.setdefault(m.group(2), []).append((int(m.group(1)), x["rating"], x["ci"]))
-        values = [x["rating"] for x in r["ratings"]] + [
-            c for x in r["ratings"] for c in x["ci"]
-        ]
+                lines.setdefault(m.group(2), []).append((int(m.group(1)), x[key], x[ci_key]))
+        values = [x[key] for x in r["ratings"]] + [c for x in r["ratings"] for c in x[ci_key]]
         lo, hi = min(values + [0.0]), max(values + [0.0])
         pad = (hi - lo) * 0.08 or 50
         lo, hi = lo - pad, hi + pad
@@ -125,13 +157,14 @@ def svg(results: list[tuple[str, dict, dict]]) -> str:
             out.append(
                 f'<text x="{px(it):.1f}" y="{oy + top + ph + 14}" text-anchor="middle">{it}</text>'
             )
-        step = 10 ** math.floor(math.log10(max(hi - lo, 1)))
+        step = 10 ** math.floor(math.log10(hi - lo))
         if (hi - lo) / step < 3:
             step /= 2
+        digits = max(0, -math.floor(math.log10(step)))
         v = math.ceil(lo / step) * step
         while v <= hi:
             out.append(
-                f'<text x="{ox + left - 4}" y="{py(v) + 4:.1f}" text-anchor="end">{v:.0f}</text>'
+                f'<text x="{ox + left - 4}" y="{py(v) + 4:.1f}" text-anchor="end">{v:.{digits}f}</text>'
             )
             out.append(
                 f'<line x1="{ox + left}" x2="{ox + left + pw}" y1="{py(v):.1f}" y2="{py(v):.1f}" '
@@ -140,14 +173,16 @@ def svg(results: list[tuple[str, dict, dict]]) -> str:
             v += step
         for label, value, colour in (("random", 0.0, "#777"), ("heuristic", None, "#000")):
             if value is None:
-                value = ratings["heuristic"]["rating"]
+                value = ratings["heuristic"][key]
             out.append(
                 f'<line x1="{ox + left}" x2="{ox + left + pw}" y1="{py(value):.1f}" '
                 f'y2="{py(value):.1f}" stroke="{colour}" stroke-dasharray="4 3"/>'
             )
+            # The heuristic's label goes under its line when it would cover random's.
+            below = label == "heuristic" and abs(py(value) - py(0.0)) < 14
             out.append(
-                f'<text x="{ox + left + pw - 2}" y="{py(value) - 3:.1f}" text-anchor="end" '
-                f'fill="{colour}">{label}</text>'
+                f'<text x="{ox + left + pw - 2}" y="{py(value) + (12 if below else -3):.1f}" '
+                f'text-anchor="end" fill="{colour}">{label}</text>'
             )
         for rollout, points in lines.items():
             points.sort()
@@ -161,13 +196,19 @@ def svg(results: list[tuple[str, dict, dict]]) -> str:
                 )
                 out.append(f'<circle cx="{px(i):.1f}" cy="{py(v):.1f}" r="3" fill="{colour}"/>')
     y = rows * h + 16
+    what = (
+        "Bradley–Terry rating (Elo, random = 0)"
+        if key == "rating"
+        else "return rating (mean margin, random = 0)"
+    )
     out.append(
-        f'<text x="10" y="{y}">IS-MCTS rating (Elo, random = 0, 95% bootstrap intervals) '
+        f'<text x="10" y="{y}">IS-MCTS {what}, 95% bootstrap intervals, '
         f'against iterations per move:</text>'
     )
-    out.append(f'<text x="420" y="{y}" fill="{colours["heuristic"]}">heuristic rollouts</text>')
-    out.append(f'<text x="540" y="{y}" fill="{colours["random"]}">random rollouts</text>')
-    out.append(f'<text x="650" y="{y}">dashed: the heuristic bot and random</text>')
+    y += 16
+    out.append(f'<text x="10" y="{y}" fill="{colours["heuristic"]}">heuristic rollouts</text>')
+    out.append(f'<text x="130" y="{y}" fill="{colours["random"]}">random rollouts</text>')
+    out.append(f'<text x="240" y="{y}">dashed: the heuristic bot and random</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -176,7 +217,10 @@ def main() -> None:
     results = load()
     if not results:
         sys.exit("no results in docs/strength/: run benchmarks/strength_ladder.sh first")
-    (DIR / "ladder.svg").write_text(svg(results))
+    (DIR / "ladder_elo.svg").write_text(svg(results, "rating"))
+    with_returns = [x for x in results if "return_rating" in x[1]["ratings"][0]]
+    if with_returns:
+        (DIR / "ladder_return.svg").write_text(svg(with_returns, "return_rating"))
     print(tables(results))
 
 
