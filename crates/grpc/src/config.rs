@@ -36,6 +36,10 @@ pub struct Config {
     /// for more is INVALID_ARGUMENT.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=MAX_MS))]
     pub max_bot_ms: u64,
+    /// Threads on which bots think (and on which requests wait for a match whose bots are
+    /// thinking); more such requests at once queue for a thread. Default: two per core.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=512))]
+    pub bot_threads: Option<u64>,
     /// Largest gRPC message, in bytes, received or sent; more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 64 * 1024 * 1024)]
     pub max_message_size: usize,
@@ -51,6 +55,14 @@ impl Config {
     /// How long a match or env batch may stay idle.
     pub fn idle_expiry(&self) -> Duration {
         Duration::from_secs(self.idle_expiry_secs)
+    }
+
+    /// The size of tokio's blocking pool, where bots think (`--bot-threads`).
+    pub fn bot_threads(&self) -> usize {
+        match self.bot_threads {
+            Some(n) => n as usize,
+            None => 2 * std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
     }
 
     /// How long a finished match may stay idle.

@@ -129,6 +129,16 @@ fn max_bot_ms_is_a_flag_with_a_default_of_two_seconds() {
 }
 
 #[test]
+fn bot_threads_bound_the_blocking_pool() {
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(Config::default().bot_threads(), 2 * cores);
+    let config = Config::try_parse_from(["checkraise-server", "--bot-threads", "3"]).unwrap();
+    assert_eq!(config.bot_threads(), 3);
+    assert!(Config::try_parse_from(["checkraise-server", "--bot-threads", "0"]).is_err());
+    assert!(Config::try_parse_from(["checkraise-server", "--bot-threads", "513"]).is_err());
+}
+
+#[test]
 fn a_creation_told_to_stop_plays_no_bot_move() {
     // CreateMatch sets the flag when its request is dropped (client cancelled, deadline passed).
     let game = checkraise_core::make_game::<&str, &str>("pokeros", []).unwrap();
