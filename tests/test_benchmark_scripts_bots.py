@@ -1,0 +1,52 @@
+"""The bot benchmark and report scripts keep running: benchmarks/ismcts_openspiel.py times both
+searches on every sequential game, and benchmarks/strength_report.py turns the committed arena
+results into tables and pictures."""
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(script, *args, cwd=ROOT):
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
+
+
+def test_ismcts_openspiel_quick_run_prints_every_sequential_game():
+    proc = run(ROOT / "benchmarks" / "ismcts_openspiel.py", "--quick", "--markdown")
+    assert proc.returncode == 0, proc.stderr
+    rows = re.findall(r"^\| (\w+) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+)× \|$", proc.stdout, re.M)
+    assert [r[0] for r in rows] == ["pokeros", "poker_chess", "holdem_chess", "detective_poker"]
+    for _, ours, theirs, _ in rows:
+        assert int(ours.replace(",", "")) > 0 and int(theirs.replace(",", "")) > 0
+
+
+def test_strength_report_renders_the_committed_results(tmp_path):
+    # A copy of the script and the results, so the committed pictures are not rewritten.
+    (tmp_path / "benchmarks").mkdir()
+    shutil.copy(ROOT / "benchmarks" / "strength_report.py", tmp_path / "benchmarks")
+    shutil.copytree(ROOT / "docs" / "strength", tmp_path / "docs" / "strength")
+    proc = run(tmp_path / "benchmarks" / "strength_report.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for game in ("pokeros", "prediction_chess", "poker_chess", "holdem_chess",
+                 "holdem_chess(players=6)", "detective_poker"):
+        assert f"### {game}\n" in proc.stdout
+    assert "| `random` | 0 | 0 to 0 | +0.000 | +0.000 to +0.000 |" in proc.stdout
+    for picture in ("ladder_elo.svg", "ladder_return.svg"):
+        svg = (tmp_path / "docs" / "strength" / picture).read_text()
+        assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+        # The committed picture is the one the committed results give.
+        assert svg == (ROOT / "docs" / "strength" / picture).read_text()
+    # The tables in docs/strength.md are the ones the results give.
+    doc = (ROOT / "docs" / "strength.md").read_text()
+    assert proc.stdout.strip() in doc
