@@ -175,6 +175,9 @@ struct Search<'a> {
     joint: Vec<Action>,
     /// (node, arm index) pairs selected in this iteration.
     path: Vec<(u32, u32)>,
+    /// For each legal action at the node being chosen at: its arm's index (or where its arm
+    /// would go) and whether it has one.
+    slots: Vec<(usize, bool)>,
 }
 
 impl Search<'_> {
@@ -182,54 +185,43 @@ impl Search<'_> {
     /// else by UCB1. Returns the arm's index (after any insertion) and whether it is new.
     fn choose(&mut self, node: u32, seat: usize, rng: &mut GameRng) -> (usize, bool) {
         let arms = &mut self.nodes[node as usize].arms;
-        let lo = arms.partition_point(|a| a.key < arm_key(seat, 0));
         let hi = arms.partition_point(|a| a.key < arm_key(seat + 1, 0));
-        // Merge-walk the sorted legal actions with this seat's sorted arms.
+        // One merge walk of the sorted legal actions with this seat's sorted arms: where each
+        // action's arm is, or would be inserted, and how many have none yet.
+        self.slots.clear();
+        let mut i = arms.partition_point(|a| a.key < arm_key(seat, 0));
         let mut untried = 0usize;
-        let mut i = lo;
         for &a in &self.legal {
             let key = arm_key(seat, a);
             while i < hi && arms[i].key < key {
                 i += 1;
             }
-            if i >= hi || arms[i].key != key {
-                untried += 1;
-            }
+            let tried = i < hi && arms[i].key == key;
+            untried += usize::from(!tried);
+            self.slots.push((i, tried));
         }
         if untried > 0 {
-            let mut k = rng.below(untried as u64) as usize;
-            let mut i = lo;
-            for &a in &self.legal {
-                let key = arm_key(seat, a);
-                while i < hi && arms[i].key < key {
-                    i += 1;
-                }
-                if i >= hi || arms[i].key != key {
-                    if k == 0 {
-                        arms.insert(
-                            i,
-                            Arm {
-                                key,
-                                child: NO_CHILD,
-                                visits: 0,
-                                avail: 1,
-                                total: 0.0,
-                            },
-                        );
-                        return (i, true);
-                    }
-                    k -= 1;
-                }
-            }
-            unreachable!("an untried action was counted");
+            let k = rng.below(untried as u64) as usize;
+            let (at, action) = self
+                .slots
+                .iter()
+                .zip(&self.legal)
+                .filter(|(slot, _)| !slot.1)
+                .map(|(slot, &a)| (slot.0, a))
+                .nth(k)
+                .expect("an untried action was counted");
+            let arm = Arm {
+                key: arm_key(seat, action),
+                child: NO_CHILD,
+                visits: 0,
+                avail: 1,
+                total: 0.0,
+            };
+            arms.insert(at, arm);
+            return (at, true);
         }
         let mut best = (f64::NEG_INFINITY, 0usize);
-        let mut i = lo;
-        for &a in &self.legal {
-            let key = arm_key(seat, a);
-            while arms[i].key < key {
-                i += 1;
-            }
+        for &(i, _) in &self.slots {
             let arm = &mut arms[i];
             arm.avail += 1;
             let mean = arm.total as f64 / arm.visits.max(1) as f64;
@@ -412,6 +404,7 @@ impl IsmctsBot {
             legal: Vec::new(),
             joint: Vec::new(),
             path: Vec::new(),
+            slots: Vec::new(),
         };
         let mut iterations = 0;
         while iterations < self.config.iterations {
