@@ -1,4 +1,4 @@
-//! Conformance checks every game must pass (DESIGN.md, "Tests and conformance gates"): the
+//! Conformance checks every game must pass (the gates the README names): the
 //! generic random simulation, the information-hiding check by resampling, and playthrough
 //! golden files. Each game joins with one line in `crates/core/tests/conformance.rs`.
 
@@ -25,7 +25,7 @@ fn acting_seats(state: &dyn State) -> Vec<usize> {
     }
 }
 
-/// Checks every invariant of DESIGN.md's random simulation at one state.
+/// Checks every invariant of the random simulation at one state.
 fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool) {
     let n = game.num_players();
     let ctx = || format!("{}: {}\n{state}", game.info().name, state.describe());

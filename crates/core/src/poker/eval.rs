@@ -1,6 +1,6 @@
-//! Poker hand values (RULES.md, "Shared poker hand ranking"): the best hand of at most 5 cards
+//! Poker hand values (the ranking every game shares): the best hand of at most 5 cards
 //! out of any set of ordinary cards (Detective Poker, best 5 of 2–7), and hands of 1–5 cards
-//! compared with missing cards ranking lowest (Hold'em Poker Chess, RULES.md §4).
+//! compared with missing cards ranking lowest (Hold'em Poker Chess, docs/games/holdem_chess.md).
 //!
 //! A [`HandValue`] is `category << 26 | primary << 13 | secondary`, where `primary` and
 //! `secondary` are 13-bit rank masks (bit `r` = rank `r`, 0 = `2` … 12 = `A`):
@@ -17,9 +17,9 @@
 //! | four of a kind | the quads' rank | the kicker |
 //! | straight flush | — | the top rank |
 //!
-//! Comparing two masks of distinct ranks as integers compares their ranks from the highest
-//! down, a missing rank losing to any rank, which is exactly RULES.md §4: AA (pair, no kickers)
-//! beats KKA37, AA2 beats AA, Q32 beats J9752, 77K beats 77Q25.
+//! Comparing two masks of distinct ranks as integers compares their ranks from the highest down, a
+//! missing rank losing to any rank, which is exactly docs/games/holdem_chess.md: AA (pair, no
+//! kickers) beats KKA37, AA2 beats AA, Q32 beats J9752, 77K beats 77Q25.
 //!
 //! [`best_of`] is the fast path (no allocation, table lookups and bit operations); it is exact
 //! for any set of ordinary cards, and for at most 5 cards it values them as one hand.

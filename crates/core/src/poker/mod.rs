@@ -1,4 +1,4 @@
-//! Poker hand ranking for all three uses in RULES.md: the exact-window classification of
+//! Poker hand ranking for all three uses in the games: the exact-window classification of
 //! Pokeros (`window`), and (with Hold'em Poker Chess and Detective Poker) the best hand of at
 //! most 5 out of 1–7 cards, missing cards ranking lowest.
 

@@ -1,4 +1,4 @@
-//! Exact-window classification (Pokeros, RULES.md §1): a window of 2–5 cards in any order
+//! Exact-window classification (Pokeros, docs/games/pokeros.md): a window of 2–5 cards in any order
 //! must form the hand as a whole; no best-of choice. Jokers are wild and take, for each
 //! window, whatever rank and suit make a classification possible.
 //!

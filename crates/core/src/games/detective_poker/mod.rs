@@ -1,5 +1,5 @@
-//! Detective Poker (RULES.md §5): bet on whose board holds the best hand, seeing only one
-//! card of each player.
+//! Detective Poker (docs/games/detective_poker.md): bet on whose board holds the best hand, seeing
+//! only one card of each player.
 //!
 //! | fact | value |
 //! |---|---|

@@ -1,5 +1,5 @@
-//! Detective Poker rules that need no state: the action cards, the bet encoding, the chip rule
-//! and the scoring of a hand's bets against the boards' hand values (RULES.md §5).
+//! Detective Poker rules that need no state: the action cards, the bet encoding, the chip rule and
+//! the scoring of a hand's bets against the boards' hand values (docs/games/detective_poker.md).
 //!
 //! Scoring is written against plain hand values (`u32`, larger is better), so it can be tested
 //! with made-up values; the state computes them with the shared evaluator.

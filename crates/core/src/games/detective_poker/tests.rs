@@ -1,5 +1,5 @@
-//! Detective Poker unit tests: every rule of RULES.md §5 and the seed, with positions set up
-//! by dealing exactly the cards a test needs as chance outcomes.
+//! Detective Poker unit tests: every rule of docs/games/detective_poker.md and of the original,
+//! with positions set up by dealing exactly the cards a test needs as chance outcomes.
 //!
 //! Hand A (3 players, dealer s0; used by most tests):
 //!

@@ -3,7 +3,7 @@
 //! pots and odd chips. Nothing here knows about cards: the showdown hands strengths to
 //! [`Betting::payouts`].
 //!
-//! Conventions (RULES.md §4 and standard no-limit rules):
+//! Conventions (docs/games/holdem_chess.md and standard no-limit rules):
 //! - Seats that start the hand with no chips are not dealt in.
 //! - Heads-up the button posts the small blind, acts first preflop and last after the flop;
 //!   otherwise the small blind is the first dealt seat left of the button, the big blind the

@@ -1,5 +1,5 @@
-//! Hold'em Poker Chess (RULES.md §4): no-limit Texas hold'em where hole cards placed face
-//! down on a grid around the community cards attack cells like chess pieces, and a hand may
+//! Hold'em Poker Chess (docs/games/holdem_chess.md): no-limit Texas hold'em where hole cards placed
+//! face down on a grid around the community cards attack cells like chess pieces, and a hand may
 //! use only the cards its own placed cards attack.
 //!
 //! | fact | value |

@@ -1,5 +1,5 @@
-//! The showdown (RULES.md §4): each remaining seat's pool and best hand, and the cards it
-//! reveals.
+//! The showdown (docs/games/holdem_chess.md): each remaining seat's pool and best hand, and the
+//! cards it reveals.
 //!
 //! A seat's pool is its kept hole cards, its own placed cards, and every card on the grid
 //! (community, opponents', folded seats') in a cell one of its own placed cards attacks. Its

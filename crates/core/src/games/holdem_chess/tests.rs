@@ -1,5 +1,5 @@
-//! Hold'em Poker Chess: every example of RULES.md §4 and the seed, set up by dealing exactly
-//! the cards a test needs and playing legal actions by their strings.
+//! Hold'em Poker Chess: every example of docs/games/holdem_chess.md and of the original, set up by
+//! dealing exactly the cards a test needs and playing legal actions by their strings.
 
 use std::collections::BTreeSet;
 
@@ -73,8 +73,8 @@ fn seed_partial_hand_examples() {
     assert!(v("7s 7d Kc") > v("7h 7c Qd 2s 5h"), "77K beats 77Q25");
 }
 
-/// The worked showdown example of RULES.md §4, played through the engine with five seats:
-/// seat 0 Purple, 1 Blue, 2 Red, 3 and 4 fold after placing.
+/// The worked showdown example of docs/games/holdem_chess.md, played through the engine with five
+/// seats: seat 0 Purple, 1 Blue, 2 Red, 3 and 4 fold after placing.
 #[test]
 fn worked_showdown_example_through_the_engine() {
     let mut s = make(&[("players", "5")]);

@@ -1,4 +1,4 @@
-//! Poker Chess (RULES.md §3): chess where every move is paid for with a playing card.
+//! Poker Chess (docs/games/poker_chess.md): chess where every move is paid for with a playing card.
 //!
 //! | fact | value |
 //! |---|---|

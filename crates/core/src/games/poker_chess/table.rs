@@ -1,5 +1,5 @@
-//! The card table of RULES.md §3 as pure functions: which moves a card allows, over a small
-//! description of a move (`MoveTraits`), plus the piece values used for scoring.
+//! The card table of docs/games/poker_chess.md as pure functions: which moves a card allows, over a
+//! small description of a move (`MoveTraits`), plus the piece values used for scoring.
 //!
 //! Every card falls in one of 25 *classes* (black 1–8, black 9, black 10, black J/Q/K, red
 //! 1–8, red 9–K, joker); a move satisfies a set of classes (a `u32` bit mask). A card allows a

@@ -1,4 +1,4 @@
-//! Pokeros (RULES.md §1): poker hands laid as tiles on a grid, scored as they form.
+//! Pokeros (docs/games/pokeros.md): poker hands laid as tiles on a grid, scored as they form.
 //!
 //! | fact | value |
 //! |---|---|

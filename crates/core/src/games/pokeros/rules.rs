@@ -11,7 +11,7 @@ use crate::poker::window::{WindowHand, classify};
 
 /// Marks an empty cell.
 pub const EMPTY: u8 = u8::MAX;
-/// The longest run a placement may make (RULES.md §1).
+/// The longest run a placement may make (docs/games/pokeros.md).
 pub const MAX_RUN: usize = 5;
 
 /// The board: a square window of cells, each empty or holding a card id, plus the set of

@@ -1,5 +1,5 @@
-//! Pokeros rules tests: every example of RULES.md §1 and the seed, with positions set up by
-//! dealing exactly the cards each test needs and playing legal actions.
+//! Pokeros rules tests: every example of docs/games/pokeros.md and of the original, with positions
+//! set up by dealing exactly the cards each test needs and playing legal actions.
 
 use super::PokerosState;
 use crate::bots::make_bot;

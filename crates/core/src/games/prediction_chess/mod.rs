@@ -1,5 +1,5 @@
-//! Prediction Chess (RULES.md §2): both players move at once, each also predicting the
-//! other's move; battles on shared squares are decided by the predictions.
+//! Prediction Chess (docs/games/prediction_chess.md): both players move at once, each also
+//! predicting the other's move; battles on shared squares are decided by the predictions.
 //!
 //! | fact | value |
 //! |---|---|

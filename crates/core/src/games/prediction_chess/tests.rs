@@ -1,4 +1,5 @@
-//! Every example of RULES.md §2 and seed 003, the edge cases decided in the docs, and errors.
+//! Every example of the rules (docs/games/prediction_chess.md) and of the original Physical
+//! Edition, the edge cases decided in the docs, and errors.
 //! Positions are set up through the public `fen` parameter.
 
 use super::*;
