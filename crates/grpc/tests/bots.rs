@@ -103,6 +103,21 @@ fn with_token<T>(message: T, token: &str) -> Request<T> {
     request
 }
 
+/// Seat 0's view of match `id`.
+async fn seat_view(matches: &mut MatchesClient<Channel>, id: &str, token: &str) -> pb::SeatView {
+    matches
+        .get_view(with_token(
+            pb::GetViewRequest {
+                match_id: id.to_string(),
+                seat: 0,
+            },
+            token,
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+}
+
 fn create(
     game: &str,
     params: &[(&str, &str)],
@@ -213,17 +228,7 @@ async fn a_human_plays_poker_chess_to_the_end_against_an_ismcts_bot() {
         .unwrap()
         .into_inner();
 
-    let mut view = matches
-        .get_view(with_token(
-            pb::GetViewRequest {
-                match_id: id.clone(),
-                seat: 0,
-            },
-            &token,
-        ))
-        .await
-        .unwrap()
-        .into_inner();
+    let mut view = seat_view(&mut matches, &id, &token).await;
     let mut moves = 0;
     while !view.is_terminal {
         assert!(view.may_act, "only the human seat waits");
@@ -510,17 +515,7 @@ async fn requests_waiting_for_a_thinking_bot_do_not_stall_the_server() {
         );
         tokio::spawn(async move { matches.act(request).await.unwrap().into_inner() })
     };
-    let mut view = matches
-        .get_view(with_token(
-            pb::GetViewRequest {
-                match_id: id.clone(),
-                seat: 0,
-            },
-            &token,
-        ))
-        .await
-        .unwrap()
-        .into_inner();
+    let mut view = seat_view(&mut matches, &id, &token).await;
     // Act until an Act is still running after 100 ms: the bot is thinking, match locked.
     let acting = loop {
         assert!(view.may_act && !view.is_terminal);

@@ -318,12 +318,7 @@ impl Search<'_> {
         loop {
             match state.current_player() {
                 Player::Terminal => return,
-                Player::Chance => {
-                    let outcome = state.sample_chance_outcome(rng);
-                    state
-                        .apply_action(outcome)
-                        .expect("a chance outcome applies");
-                }
+                Player::Chance => crate::env::resolve_chance(state, rng),
                 Player::Seat(seat) => {
                     let action = self.policy(state, seat, rng);
                     state.apply_action(action).expect("a legal action applies");
