@@ -41,7 +41,7 @@ def position(game, seed: int):
     state = game.new_initial_state()
     while True:
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(outcomes, p=probs)))
         elif len(state.legal_actions()) == 1:
             state.apply_action(state.legal_actions()[0])
@@ -72,9 +72,10 @@ def main() -> None:
     if args.quick:
         args.seconds, args.native_iterations, args.openspiel_iterations = 0.3, 200, 10
 
+    from open_spiel.python.algorithms import ismcts, mcts
+
     import checkraise as cr
     import checkraise.openspiel as co
-    from open_spiel.python.algorithms import ismcts, mcts
 
     rows = []
     for name in GAMES:
@@ -85,7 +86,9 @@ def main() -> None:
             name,
             f"ismcts(iterations={args.native_iterations},rollout=random,seed=1)",
         )
-        native, _ = rate(lambda: bot.act(engine_state), args.native_iterations, args.seconds)
+        native, _ = rate(
+            lambda b=bot, s=engine_state: b.act(s), args.native_iterations, args.seconds
+        )
         random_state = np.random.RandomState(0)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
         theirs = ismcts.ISMCTSBot(
@@ -96,12 +99,14 @@ def main() -> None:
             random_state=random_state,
         )
         spiel, _ = rate(
-            lambda: theirs.step(state.clone()), args.openspiel_iterations, args.seconds
+            lambda b=theirs, s=state: b.step(s.clone()), args.openspiel_iterations, args.seconds
         )
         rows.append((name, native, spiel))
         if not args.markdown:
-            print(f"{name}: checkraise {native:,.0f}/s, OpenSpiel {spiel:,.0f}/s, "
-                  f"{native / spiel:,.0f}x")
+            print(
+                f"{name}: checkraise {native:,.0f}/s, OpenSpiel {spiel:,.0f}/s, "
+                f"{native / spiel:,.0f}x"
+            )
     if args.markdown:
         print(
             f"IS-MCTS iterations/s, random rollouts, one thread "

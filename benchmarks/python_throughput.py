@@ -120,9 +120,7 @@ class LegalSampler:
     def sample(self, masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """One uniformly random legal action per mask row (0 for a row with none)."""
         if masks.dtype != np.bool_ or masks.ndim < 1:
-            raise ValueError(
-                f"masks must be a boolean array, got {masks.dtype} {masks.shape}"
-            )
+            raise ValueError(f"masks must be a boolean array, got {masks.dtype} {masks.shape}")
         width = masks.shape[-1]
         lead = masks.shape[:-1]
         rows = int(np.prod(lead)) if lead else 1
@@ -148,9 +146,7 @@ def load1() -> float | None:
         return None
 
 
-def timed_loop(
-    seconds: float, min_iters: int, body: Callable[[], int]
-) -> tuple[int, float, float]:
+def timed_loop(seconds: float, min_iters: int, body: Callable[[], int]) -> tuple[int, float, float]:
     """Runs ``body`` (which returns the env-steps it made) until ``seconds`` have passed and at
     least ``min_iters`` calls were made; returns (steps, wall seconds, CPU seconds)."""
     steps = 0
@@ -253,7 +249,7 @@ def bench_openspiel(
             if state.is_terminal():
                 state = states[i] = game.new_initial_state()
             elif state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(rnd.choices(outcomes, probs)[0])
             else:
                 break
@@ -276,9 +272,7 @@ def bench_openspiel(
     steps, wall, cpu = timed_loop(seconds, 1, body)
     size = game.num_distinct_actions()
     note = f"{size} actions" + (", observation_tensor() lists" if list_obs else "")
-    return Result(
-        "openspiel", label, num_envs, steps, wall, cpu, None, None, load1(), note
-    )
+    return Result("openspiel", label, num_envs, steps, wall, cpu, None, None, load1(), note)
 
 
 # --------------------------------------------------------------------------- PettingZoo
@@ -430,9 +424,7 @@ def row(result: Result) -> list[str]:
         fmt_rate(result.steps_per_s),
         fmt_rate(result.step_only_per_s),
         fmt_rate(result.sample_only_per_s),
-        fmt_rate(
-            result.steps / result.cpu_s if result.steps and result.cpu_s > 0 else None
-        ),
+        fmt_rate(result.steps / result.cpu_s if result.steps and result.cpu_s > 0 else None),
         f"{result.cpu_s / result.wall_s:.2f}" if result.wall_s > 0 else "-",
         f"{result.load1:.2f}" if result.load1 is not None else "-",
         result.note,
@@ -445,7 +437,9 @@ def print_row(result: Result, markdown: bool, widths: Sequence[int]) -> None:
     if markdown:
         print("| " + " | ".join(cells) + " |", flush=True)
     else:
-        print("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip(), flush=True)
+        print(
+            "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip(), flush=True
+        )
 
 
 def parse_int_list(text: str) -> list[int]:
@@ -457,9 +451,7 @@ def parse_int_list(text: str) -> list[int]:
             f"expected comma-separated integers, got {text!r}"
         ) from exc
     if not values or any(v < 1 for v in values):
-        raise argparse.ArgumentTypeError(
-            f"env counts must be positive integers, got {text!r}"
-        )
+        raise argparse.ArgumentTypeError(f"env counts must be positive integers, got {text!r}")
     return values
 
 
@@ -488,9 +480,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=",".join(LIBRARIES),
         help=f"comma-separated libraries to run (default {','.join(LIBRARIES)})",
     )
-    parser.add_argument(
-        "--only-checkraise", action="store_true", help="run checkraise only"
-    )
+    parser.add_argument("--only-checkraise", action="store_true", help="run checkraise only")
     parser.add_argument("--quick", action="store_true", help="a tiny smoke run")
     parser.add_argument(
         "--sampler",
@@ -499,9 +489,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="checkraise's random legal actions: venv.sample_actions() (rust, default) or a "
         "vectorized numpy pass over the masks",
     )
-    parser.add_argument(
-        "--markdown", action="store_true", help="print a markdown table"
-    )
+    parser.add_argument("--markdown", action="store_true", help="print a markdown table")
     parser.add_argument(
         "--openspiel-list-obs",
         action="store_true",
@@ -531,13 +519,9 @@ def jobs(args: argparse.Namespace) -> list[tuple[str, str, int, Callable[[], Res
         import checkraise
 
         names = checkraise.game_names()
-        games = (
-            names if args.games is None else [g.strip() for g in args.games.split(",")]
-        )
+        games = names if args.games is None else [g.strip() for g in args.games.split(",")]
         for game in games:
-            checkraise.make(
-                game
-            )  # UnknownGameError, naming the game, before any measurement
+            checkraise.make(game)  # UnknownGameError, naming the game, before any measurement
             for n in args.envs:
                 out.append(
                     (
@@ -609,9 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     versions = {
-        "checkraise": getattr(
-            importlib.import_module("checkraise"), "__version__", "?"
-        ),
+        "checkraise": getattr(importlib.import_module("checkraise"), "__version__", "?"),
         "numpy": np.__version__,
         "open-spiel": version_of("open-spiel"),
         "pettingzoo": version_of("pettingzoo"),
@@ -621,11 +603,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     header = [
         f"date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
-        f"command: {' '.join([os.path.basename(sys.executable)] + sys.argv)}",
+        f"command: {' '.join([os.path.basename(sys.executable), *sys.argv])}",
         f"python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}",
         "versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()),
-        "load average at start: "
-        + (" ".join(f"{x:.2f}" for x in load) if load else "n/a"),
+        "load average at start: " + (" ".join(f"{x:.2f}" for x in load) if load else "n/a"),
         f"seconds per measurement: {args.seconds}; envs: {','.join(map(str, args.envs))}",
     ]
     prefix = "" if not args.markdown else "- "
@@ -635,11 +616,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     widths = [10, 30, 5, 9, 11, 13, 11, 8, 5, 0]
     if args.markdown:
         print("| " + " | ".join(COLUMNS) + " |")
-        print(
-            "|" + "|".join(["---"] * 2 + ["---:"] * (len(COLUMNS) - 3) + ["---"]) + "|"
-        )
+        print("|" + "|".join(["---"] * 2 + ["---:"] * (len(COLUMNS) - 3) + ["---"]) + "|")
     else:
-        print("  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths)).rstrip())
+        print("  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths, strict=True)).rstrip())
     sys.stdout.flush()
 
     reported_missing: set[str] = set()
@@ -648,9 +627,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if library not in reported_missing:
                 reported_missing.add(library)
                 print_row(
-                    Result(
-                        library, "*", 0, note=f"not installable: {missing[library]}"
-                    ),
+                    Result(library, "*", 0, note=f"not installable: {missing[library]}"),
                     args.markdown,
                     widths,
                 )

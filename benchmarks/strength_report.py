@@ -44,9 +44,11 @@ def top_table(name: str, suffix: str = "top") -> str:
     run = json.loads(run_path.read_text()) if run_path.exists() else {}
     title = "Top rung" if suffix == "top" else "Confirmation run"
     lines = [
-        f"{title} (`benchmarks/strength_top.sh`): {r['deals']} deals × {r['seatings']} "
-        f"seatings, seed {r['seed']}; started {run.get('started', '?')}, "
-        f"{run.get('seconds', '?')} s, load after {run.get('load_after', '?')}.\n",
+        (
+            f"{title} (`benchmarks/strength_top.sh`): {r['deals']} deals × {r['seatings']} "
+            f"seatings, seed {r['seed']}; started {run.get('started', '?')}, "
+            f"{run.get('seconds', '?')} s, load after {run.get('load_after', '?')}.\n"
+        ),
         "| bot | against | games | mean return | 95% interval | win rate | 95% interval |",
         "|---|---|---:|---:|---|---:|---|",
     ]
@@ -86,8 +88,7 @@ def tables(results: list[tuple[str, dict, dict]]) -> str:
         lines.append("|---|---:|---|---:|---|")
         for x in r["ratings"]:
             ret = (
-                f"{x['return_rating']:+.3f} | {x['return_ci'][0]:+.3f} to "
-                f"{x['return_ci'][1]:+.3f}"
+                f"{x['return_rating']:+.3f} | {x['return_ci'][0]:+.3f} to {x['return_ci'][1]:+.3f}"
                 if "return_rating" in x
                 else "– | –"
             )
@@ -97,8 +98,7 @@ def tables(results: list[tuple[str, dict, dict]]) -> str:
             )
         lines.append("")
         lines.append(
-            "| against `heuristic` | games | mean return | 95% interval | win rate | "
-            "95% interval |"
+            "| against `heuristic` | games | mean return | 95% interval | win rate | 95% interval |"
         )
         lines.append("|---|---:|---:|---|---:|---|")
         for p in r["pairs"]:
@@ -124,12 +124,14 @@ def svg(results: list[tuple[str, dict, dict]], key: str) -> str:
     rows = math.ceil(len(results) / cols)
     left, top, pw, ph = 48, 34, 230, 150
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{cols * w}" height="{rows * h + 46}" '
-        f'font-family="sans-serif" font-size="11">',
-        f'<rect width="100%" height="100%" fill="white"/>',
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{cols * w}" height="{rows * h + 46}" '
+            'font-family="sans-serif" font-size="11">'
+        ),
+        '<rect width="100%" height="100%" fill="white"/>',
     ]
     colours = {"heuristic": "#c0392b", "random": "#2471a3"}
-    for k, (name, r, _) in enumerate(results):
+    for k, (_name, r, _) in enumerate(results):
         ox, oy = (k % cols) * w, (k // cols) * h
         ratings = {x["bot"]: x for x in r["ratings"]}
         lines: dict[str, list[tuple[int, float, tuple[float, float]]]] = {}
@@ -138,14 +140,14 @@ def svg(results: list[tuple[str, dict, dict]], key: str) -> str:
             if m:
                 lines.setdefault(m.group(2), []).append((int(m.group(1)), x[key], x[ci_key]))
         values = [x[key] for x in r["ratings"]] + [c for x in r["ratings"] for c in x[ci_key]]
-        lo, hi = min(values + [0.0]), max(values + [0.0])
+        lo, hi = min([*values, 0.0]), max([*values, 0.0])
         pad = (hi - lo) * 0.08 or 50
         lo, hi = lo - pad, hi + pad
 
-        def px(it: float) -> float:
+        def px(it: float, ox: float = ox) -> float:
             return ox + left + (math.log10(it) - 1.8) / (4.2 - 1.8) * pw
 
-        def py(v: float) -> float:
+        def py(v: float, oy: float = oy, lo: float = lo, hi: float = hi) -> float:
             return oy + top + ph - (v - lo) / (hi - lo) * ph
 
         out.append(f'<text x="{ox + left}" y="{oy + 20}" font-weight="bold">{r["game"]}</text>')
@@ -164,7 +166,8 @@ def svg(results: list[tuple[str, dict, dict]], key: str) -> str:
         v = math.ceil(lo / step) * step
         while v <= hi:
             out.append(
-                f'<text x="{ox + left - 4}" y="{py(v) + 4:.1f}" text-anchor="end">{v:.{digits}f}</text>'
+                f'<text x="{ox + left - 4}" y="{py(v) + 4:.1f}" text-anchor="end">'
+                f"{v:.{digits}f}</text>"
             )
             out.append(
                 f'<line x1="{ox + left}" x2="{ox + left + pw}" y1="{py(v):.1f}" y2="{py(v):.1f}" '
@@ -188,7 +191,9 @@ def svg(results: list[tuple[str, dict, dict]], key: str) -> str:
             points.sort()
             colour = colours.get(rollout, "#333")
             path = " ".join(f"{px(i):.1f},{py(v):.1f}" for i, v, _ in points)
-            out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+            out.append(
+                f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>'
+            )
             for i, v, (a, b) in points:
                 out.append(
                     f'<line x1="{px(i):.1f}" x2="{px(i):.1f}" y1="{py(a):.1f}" y2="{py(b):.1f}" '
@@ -203,7 +208,7 @@ def svg(results: list[tuple[str, dict, dict]], key: str) -> str:
     )
     out.append(
         f'<text x="10" y="{y}">IS-MCTS {what}, 95% bootstrap intervals, '
-        f'against iterations per move:</text>'
+        f"against iterations per move:</text>"
     )
     y += 16
     out.append(f'<text x="10" y="{y}" fill="{colours["heuristic"]}">heuristic rollouts</text>')

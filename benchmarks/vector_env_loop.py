@@ -26,17 +26,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="a checkraise game, e.g. pokeros")
     parser.add_argument("seconds", type=float, help="how long to step")
-    parser.add_argument(
-        "--envs", type=int, default=1024, help="number of envs (default 1024)"
-    )
+    parser.add_argument("--envs", type=int, default=1024, help="number of envs (default 1024)")
     args = parser.parse_args()
     if args.envs < 1 or args.seconds <= 0:
         parser.error("--envs and seconds must be positive")
     info = checkraise.make(args.game).info
     observer = "all" if info["dynamics"] == "simultaneous" else None
-    venv = checkraise.VectorEnv(
-        args.game, num_envs=args.envs, seed=0, observer=observer
-    )
+    venv = checkraise.VectorEnv(args.game, num_envs=args.envs, seed=0, observer=observer)
     venv.reset()
     sampler = LegalSampler(0)
     per_env = (venv.observations.nbytes + venv.legal_masks.nbytes) // args.envs
@@ -54,7 +50,8 @@ def main() -> int:
     print(
         f"{args.game} envs={args.envs} observer={observer}: step() only "
         f"{steps / in_step / 1e6:.3f} M steps/s, with sampling {steps / wall / 1e6:.3f} M steps/s; "
-        f"{per_env} bytes written per env-step ({per_env * steps / in_step / 1e9:.2f} GB/s in step())"
+        f"{per_env} bytes written per env-step "
+        f"({per_env * steps / in_step / 1e9:.2f} GB/s in step())"
     )
     return 0
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: Rust formatting, clippy, cargo tests, then builds the
-# Python module into a virtual environment it creates (.venv) and runs pytest, including the
-# gRPC end-to-end tests against the real checkraise-server binary.
+# Python module into a virtual environment it creates (.venv), checks the Python with ruff and
+# the _core stubs with stubtest, and runs pytest, including the gRPC end-to-end tests against
+# the real checkraise-server binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +30,11 @@ fi
 
 step "build and install the checkraise Python module"
 .venv/bin/maturin develop --release --quiet
+
+step "ruff check, ruff format --check, stubtest of _core.pyi"
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+.venv/bin/python -m mypy.stubtest checkraise._core
 
 step "pytest"
 CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" .venv/bin/python -m pytest -q tests

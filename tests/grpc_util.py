@@ -16,9 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def server_binary() -> Path:
     """The server to test: $CHECKRAISE_SERVER, else the release build."""
     path = Path(
-        os.environ.get(
-            "CHECKRAISE_SERVER", ROOT / "target" / "release" / "checkraise-server"
-        )
+        os.environ.get("CHECKRAISE_SERVER", ROOT / "target" / "release" / "checkraise-server")
     )
     if not path.exists():
         raise FileNotFoundError(

@@ -13,8 +13,9 @@ import sys
 import textwrap
 import time
 
-import checkraise as cr
 import pytest
+
+import checkraise as cr
 from checkraise import arena
 
 GAMES = cr.game_names()
@@ -91,6 +92,7 @@ def test_exports_parse(result):
 
 def test_to_pandas(result):
     import pandas as pd
+
     ratings = result.to_pandas()
     assert isinstance(ratings, pd.DataFrame)
     assert list(ratings.columns[:4]) == ["bot", "rating", "rating_lo", "rating_hi"]
@@ -148,6 +150,7 @@ def test_progress_bar_with_and_without_tqdm(monkeypatch):
     assert arena.run("pokeros", ["random", "heuristic"], deals=1, progress=True).pairs
     monkeypatch.undo()
     import tqdm  # noqa: F401  (a dev requirement: the bar must be tested)
+
     assert arena.run("pokeros", ["random", "heuristic"], deals=1, progress=True).pairs
 
 

@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import checkraise as cr
 import numpy as np
 import pytest
+
+import checkraise as cr
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "python_throughput.py"
 
@@ -18,9 +19,7 @@ SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "python_through
 def load_script():
     spec = importlib.util.spec_from_file_location("python_throughput", SCRIPT)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = (
-        module  # dataclasses look the module up while building Result
-    )
+    sys.modules[spec.name] = module  # dataclasses look the module up while building Result
     spec.loader.exec_module(module)
     return module
 
@@ -38,22 +37,14 @@ def run_script(*args):
 def test_quick_run_prints_a_row_for_every_game():
     proc = run_script("--quick", "--only-checkraise", "--envs", "1,3")
     assert proc.returncode == 0, proc.stderr
-    rows = [
-        line.split()
-        for line in proc.stdout.splitlines()
-        if line.startswith("checkraise ")
-    ]
+    rows = [line.split() for line in proc.stdout.splitlines() if line.startswith("checkraise ")]
     seen = {(cells[1], int(cells[2])) for cells in rows}
     for game in cr.game_names():
         for envs in (1, 3):
-            assert (game, envs) in seen, (
-                f"no row for {game} at {envs} envs:\n{proc.stdout}"
-            )
+            assert (game, envs) in seen, f"no row for {game} at {envs} envs:\n{proc.stdout}"
     # steps/s, step() only, sampling only, steps/CPU-s (each a number, maybe with k or M),
     # cpu/wall, load.
-    measured = re.compile(
-        r"checkraise\s+\S+\s+\d+\s+(?:[0-9.]+(?: [kM])?\s+){4}[0-9.]+\s+[0-9.]+"
-    )
+    measured = re.compile(r"checkraise\s+\S+\s+\d+\s+(?:[0-9.]+(?: [kM])?\s+){4}[0-9.]+\s+[0-9.]+")
     for line in proc.stdout.splitlines():
         if line.startswith("checkraise "):
             assert measured.match(line), line
@@ -142,9 +133,7 @@ def test_sampler_on_a_real_vector_env():
 def test_a_missing_library_is_reported_not_fatal(tmp_path):
     # Shadow jax with a package that fails to import, as on a machine where it does not install.
     (tmp_path / "jax").mkdir()
-    (tmp_path / "jax" / "__init__.py").write_text(
-        "raise ImportError('no jaxlib wheel here')\n"
-    )
+    (tmp_path / "jax" / "__init__.py").write_text("raise ImportError('no jaxlib wheel here')\n")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
     proc = subprocess.run(

@@ -25,7 +25,8 @@ def run(script, *args, cwd=ROOT):
 def test_ismcts_openspiel_quick_run_prints_every_sequential_game():
     proc = run(ROOT / "benchmarks" / "ismcts_openspiel.py", "--quick", "--markdown")
     assert proc.returncode == 0, proc.stderr
-    rows = re.findall(r"^\| (\w+) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+)× \|$", proc.stdout, re.M)
+    row = r"^\| (\w+) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+)× \|$"
+    rows = re.findall(row, proc.stdout, re.MULTILINE)
     assert [r[0] for r in rows] == ["pokeros", "poker_chess", "holdem_chess", "detective_poker"]
     for _, ours, theirs, _ in rows:
         assert int(ours.replace(",", "")) > 0 and int(theirs.replace(",", "")) > 0
@@ -38,8 +39,14 @@ def test_strength_report_renders_the_committed_results(tmp_path):
     shutil.copytree(ROOT / "docs" / "strength", tmp_path / "docs" / "strength")
     proc = run(tmp_path / "benchmarks" / "strength_report.py", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    for game in ("pokeros", "prediction_chess", "poker_chess", "holdem_chess",
-                 "holdem_chess(players=6)", "detective_poker"):
+    for game in (
+        "pokeros",
+        "prediction_chess",
+        "poker_chess",
+        "holdem_chess",
+        "holdem_chess(players=6)",
+        "detective_poker",
+    ):
         assert f"### {game}\n" in proc.stdout
     assert "| `random` | 0 | 0 to 0 | +0.000 | +0.000 to +0.000 |" in proc.stdout
     for picture in ("ladder_elo.svg", "ladder_return.svg"):

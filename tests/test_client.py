@@ -13,10 +13,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import checkraise as cr
 import grpc
 import numpy as np
 import pytest
+
+import checkraise as cr
 from checkraise.client import (
     Client,
     Event,
@@ -67,9 +68,10 @@ def client(server):
 def test_committed_stubs_describe_exactly_the_proto(tmp_path):
     """The committed checkraise_pb2 carries the descriptor protoc makes from the .proto now
     (independent of the grpcio-tools version)."""
-    from checkraise.v1 import checkraise_pb2
     from google.protobuf import descriptor_pb2
     from grpc_tools import protoc
+
+    from checkraise.v1 import checkraise_pb2
 
     out = tmp_path / "set.bin"
     assert (
@@ -89,9 +91,7 @@ def test_committed_stubs_describe_exactly_the_proto(tmp_path):
     )
     # protoc's descriptor sets carry each field's json_name; Python gencode leaves it out.
     _clear_json_names(fresh.message_type)
-    assert committed == fresh, (
-        "python/checkraise/v1 is stale: run `python scripts/gen_proto.py`"
-    )
+    assert committed == fresh, "python/checkraise/v1 is stale: run `python scripts/gen_proto.py`"
 
 
 def _clear_json_names(messages) -> None:
@@ -155,9 +155,7 @@ def test_catalog_errors_are_typed(client):
 
 def choose(legal: dict[int, str], rng: random.Random) -> int:
     """A random legal action, rarely folding or going all-in so that poker hands go on."""
-    calm = [
-        a for a, text in legal.items() if "fold" not in text and "all-in" not in text
-    ]
+    calm = [a for a, text in legal.items() if "fold" not in text and "all-in" not in text]
     if calm and rng.random() < 0.9:
         return rng.choice(calm)
     return rng.choice(list(legal))
@@ -263,9 +261,7 @@ def test_default_seats_put_heuristic_bots_beside_one_human(client):
 
 
 def test_errors_keep_code_and_server_message(client):
-    match = client.create_match(
-        "pokeros", seed=5, seats=["human", "human"], board_size=5
-    )
+    match = client.create_match("pokeros", seed=5, seats=["human", "human"], board_size=5)
     seat0 = match.join(0)
     with pytest.raises(PermissionDeniedError) as info:
         Seat(match, 1, "not-the-token").view()
@@ -280,9 +276,7 @@ def test_errors_keep_code_and_server_message(client):
         seat1.act(0)  # seat 0 moves first
     view = seat0.view()
     illegal = next(
-        a
-        for a in range(match.sizes.num_distinct_actions)
-        if a not in view.legal_actions
+        a for a in range(match.sizes.num_distinct_actions) if a not in view.legal_actions
     )
     with pytest.raises(InvalidArgumentError) as info:
         seat0.act(illegal)
@@ -319,9 +313,7 @@ def test_cancelled_watch_ends_quietly(client):
 # --- Remote vector env -----------------------------------------------------------------------
 
 
-def local_envs(
-    game: str, count: int, seed: int, params: dict[str, Any]
-) -> list[cr.Env]:
+def local_envs(game: str, count: int, seed: int, params: dict[str, Any]) -> list[cr.Env]:
     return [cr.Env(game, seed=seed + i, **params) for i in range(count)]
 
 
@@ -348,13 +340,9 @@ def test_remote_env_shapes_dtypes_and_the_local_engine(client):
         for _ in range(40):
             for i, e in enumerate(local):
                 np.testing.assert_array_equal(batch.observations[i], e.observation())
-                np.testing.assert_array_equal(
-                    batch.legal_masks[i], e.legal_actions_mask()
-                )
+                np.testing.assert_array_equal(batch.legal_masks[i], e.legal_actions_mask())
                 assert batch.current_players[i] == e.current_player()
-            actions = np.array(
-                [rng.choice(np.flatnonzero(m)) for m in batch.legal_masks]
-            )
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.legal_masks])
             batch = env.step(actions)
             for i, e in enumerate(local):
                 rewards = e.step(int(actions[i]))
@@ -377,17 +365,15 @@ def test_remote_env_is_deterministic_by_seed(client):
             rng = np.random.default_rng(7)
             for _ in range(12):
                 out += [batch.observations.copy(), batch.rewards.copy()]
-                actions = np.array(
-                    [rng.choice(np.flatnonzero(m)) for m in batch.legal_masks]
-                )
+                actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.legal_masks])
                 batch = env.step(actions)
             again = env.reset(seed=seed)
             out.append(again.observations.copy())
         return out
 
     a, b, c = run(3), run(3), run(4)
-    assert all(np.array_equal(x, y) for x, y in zip(a, b))
-    assert not all(np.array_equal(x, y) for x, y in zip(a, c))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
     assert np.array_equal(a[-1], a[0])  # reset(seed) starts the same games again
 
 
@@ -402,10 +388,7 @@ def test_remote_env_all_seats_for_simultaneous_games(client):
         dones = 0
         for _ in range(12):
             actions = np.array(
-                [
-                    [rng.choice(np.flatnonzero(m)) for m in per_env]
-                    for per_env in batch.legal_masks
-                ]
+                [[rng.choice(np.flatnonzero(m)) for m in per_env] for per_env in batch.legal_masks]
             )
             batch = env.step(actions)
             dones += int(batch.dones.sum())
@@ -475,9 +458,7 @@ def live_matches(server: Server, since: int) -> int | None:
     return None
 
 
-def load_client(
-    address: str, index: int, barrier: threading.Barrier, errors: list[str]
-):
+def load_client(address: str, index: int, barrier: threading.Barrier, errors: list[str]):
     """One client: LOAD_MATCHES short matches against bots (watching the first), then a few
     steps of a small env batch. Any failure is recorded."""
     try:
@@ -487,9 +468,7 @@ def load_client(
             barrier.wait()
             for k in range(LOAD_MATCHES):
                 game, params, seats = LOAD_GAMES[(index + k) % len(LOAD_GAMES)]
-                match = client.create_match(
-                    game, seed=index * 10 + k, seats=seats, **params
-                )
+                match = client.create_match(game, seed=index * 10 + k, seats=seats, **params)
                 seat = match.join()
                 stream = seat.watch() if k == 0 else None
                 view = seat.view()
@@ -497,16 +476,11 @@ def load_client(
                     view = seat.act(rng.choice(list(view.legal_actions)))
                 if stream is not None:
                     events = list(stream)
-                    assert (
-                        events[-1].view.is_terminal
-                        and events[-1].view.returns == view.returns
-                    )
+                    assert events[-1].view.is_terminal and events[-1].view.returns == view.returns
             with client.envs("pokeros", 4, seed=index, board_size=5) as env:
                 batch = env.batch
                 for _ in range(5):
-                    actions = np.array(
-                        [rng.choice(np.flatnonzero(m)) for m in batch.legal_masks]
-                    )
+                    actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.legal_masks])
                     batch = env.step(actions)
     except Exception as error:  # noqa: BLE001 (every error fails the test below)
         errors.append(f"client {index}: {error!r}")
@@ -525,9 +499,7 @@ def test_load_200_concurrent_clients_and_memory_returns(tmp_path):
             errors: list[str] = []
             barrier = threading.Barrier(LOAD_CLIENTS)
             threads = [
-                threading.Thread(
-                    target=load_client, args=(server.address, i, barrier, errors)
-                )
+                threading.Thread(target=load_client, args=(server.address, i, barrier, errors))
                 for i in range(LOAD_CLIENTS)
             ]
             began = time.monotonic()

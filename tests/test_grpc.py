@@ -11,6 +11,7 @@ import struct
 
 import grpc
 import pytest
+
 from grpc_util import Server, packaged_stubs
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][cdhs]|X[123])(?![A-Za-z0-9])")
@@ -77,9 +78,7 @@ def seat_texts(view) -> list[str]:
     ]
 
 
-def assert_no_foreign_cards(
-    view, seat: int, foreign_hand: list[str] | None = None
-) -> None:
+def assert_no_foreign_cards(view, seat: int, foreign_hand: list[str] | None = None) -> None:
     """A seat sees only public cards (the board) and its own hand; when the other seat's
     current hand is known, none of it appears anywhere in the response, bytes included."""
     allowed = board_cards(view) | set(hand_of(view, seat))
@@ -89,9 +88,7 @@ def assert_no_foreign_cards(
     hands = json.loads(view.view_json)["hands"]
     for other in hands:
         if other["seat"] != seat:
-            assert other["cards"] is None, (
-                f"seat {seat} sees seat {other['seat']}'s hand"
-            )
+            assert other["cards"] is None, f"seat {seat} sees seat {other['seat']}'s hand"
     if foreign_hand:
         stripped = type(view)()
         stripped.CopyFrom(view)
@@ -101,10 +98,7 @@ def assert_no_foreign_cards(
             for text in seat_texts(view):
                 assert card not in text, f"seat {seat} response contains {card}"
             assert (
-                re.search(
-                    rb"(?<![A-Za-z0-9])" + card.encode() + rb"(?![A-Za-z0-9])", raw
-                )
-                is None
+                re.search(rb"(?<![A-Za-z0-9])" + card.encode() + rb"(?![A-Za-z0-9])", raw) is None
             )
 
 
@@ -135,9 +129,7 @@ def test_list_games_describes_pokeros(stubs, catalog):
 def test_get_game_sizes_follow_parameters(stubs, catalog):
     pb2 = stubs[0]
     reply = catalog.GetGame(
-        pb2.GetGameRequest(
-            name="pokeros", parameters={"players": "3", "board_size": "9"}
-        )
+        pb2.GetGameRequest(name="pokeros", parameters={"players": "3", "board_size": "9"})
     )
     assert reply.sizes.num_players == 3
     assert reply.sizes.num_distinct_actions == 9 * 9 * 3
@@ -151,9 +143,7 @@ def test_get_game_errors(stubs, catalog):
     assert err.code() == grpc.StatusCode.NOT_FOUND
     assert "unknown game 'go'" in err.details() and "pokeros" in err.details()
     err = error_of(
-        lambda: catalog.GetGame(
-            pb2.GetGameRequest(name="pokeros", parameters={"players": "9"})
-        )
+        lambda: catalog.GetGame(pb2.GetGameRequest(name="pokeros", parameters={"players": "9"}))
     )
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "players" in err.details() and "9" in err.details()
@@ -164,9 +154,7 @@ def test_get_game_errors(stubs, catalog):
 
 def new_match(pb2, matches, seats, seed=7, **params):
     return matches.CreateMatch(
-        pb2.CreateMatchRequest(
-            game="pokeros", parameters=params, seed=seed, seats=seats
-        )
+        pb2.CreateMatchRequest(game="pokeros", parameters=params, seed=seed, seats=seats)
     )
 
 
@@ -196,13 +184,8 @@ def test_two_humans_play_a_whole_match_without_seeing_each_others_hands(stubs, m
             other = 1 - seat
             assert_no_foreign_cards(views[seat], seat, hand_of(views[other], other))
             assert views[seat].version == version
-            assert list(views[seat].observation.shape) == list(
-                created.sizes.observation_shape
-            )
-            assert (
-                len(views[seat].observation.data)
-                == 4 * created.sizes.observation_shape[0]
-            )
+            assert list(views[seat].observation.shape) == list(created.sizes.observation_shape)
+            assert len(views[seat].observation.data) == 4 * created.sizes.observation_shape[0]
         if views[0].is_terminal:
             break
         mover = views[0].current_player
@@ -248,9 +231,7 @@ def test_human_against_heuristic_bot(stubs, matches):
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION and "bot" in err.details()
     token = matches.JoinSeat(pb2.JoinSeatRequest(match_id=mid)).seat_token
     err = error_of(lambda: matches.JoinSeat(pb2.JoinSeatRequest(match_id=mid, seat=0)))
-    assert (
-        err.code() == grpc.StatusCode.FAILED_PRECONDITION and "taken" in err.details()
-    )
+    assert err.code() == grpc.StatusCode.FAILED_PRECONDITION and "taken" in err.details()
     md = token_md(token)
     view = matches.GetView(pb2.GetViewRequest(match_id=mid, seat=0), metadata=md)
     moves = 0
@@ -266,22 +247,17 @@ def test_human_against_heuristic_bot(stubs, matches):
     assert moves == 26
     placed = json.loads(view.view_json)["moves"]
     assert [m["seat"] for m in placed] == [0, 1] * 25 + [0]
-    assert (
-        sum(view.returns) == pytest.approx(0.0) and view.seat_return == view.returns[0]
-    )
+    assert sum(view.returns) == pytest.approx(0.0) and view.seat_return == view.returns[0]
 
 
 def test_bots_only_match_finishes_on_creation(stubs, matches):
     pb2 = stubs[0]
     created = new_match(pb2, matches, ["random", "heuristic"], seed=1)
-    spectator = matches.GetSpectatorView(
-        pb2.GetSpectatorViewRequest(match_id=created.match_id)
-    )
+    spectator = matches.GetSpectatorView(pb2.GetSpectatorViewRequest(match_id=created.match_id))
     assert spectator.is_terminal and spectator.version == 51
     assert not spectator.HasField("seat") and not spectator.HasField("observation")
     assert all(
-        h["cards"] is None or h["count"] == 0
-        for h in json.loads(spectator.view_json)["hands"]
+        h["cards"] is None or h["count"] == 0 for h in json.loads(spectator.view_json)["hands"]
     )
 
 
@@ -301,9 +277,7 @@ def test_same_seed_same_match(stubs, matches):
 def test_spectator_sees_no_hands(stubs, matches):
     pb2 = stubs[0]
     created = new_match(pb2, matches, ["human", "human"])
-    spectator = matches.GetSpectatorView(
-        pb2.GetSpectatorViewRequest(match_id=created.match_id)
-    )
+    spectator = matches.GetSpectatorView(pb2.GetSpectatorViewRequest(match_id=created.match_id))
     hands = json.loads(spectator.view_json)["hands"]
     assert [h["cards"] for h in hands] == [None, None]
     assert [h["count"] for h in hands] == [3, 3]
@@ -329,16 +303,12 @@ def test_permission_denied_without_the_right_token(stubs, matches):
     # A seat nobody joined has no token that works.
     mid2 = new_match(pb2, matches, ["human", "human"]).match_id
     err = error_of(
-        lambda: matches.GetView(
-            pb2.GetViewRequest(match_id=mid2, seat=1), metadata=token_md(t0)
-        )
+        lambda: matches.GetView(pb2.GetViewRequest(match_id=mid2, seat=1), metadata=token_md(t0))
     )
     assert err.code() == grpc.StatusCode.PERMISSION_DENIED
     # Tokens belong to one match.
     err = error_of(
-        lambda: matches.GetView(
-            pb2.GetViewRequest(match_id=mid2, seat=0), metadata=token_md(t0)
-        )
+        lambda: matches.GetView(pb2.GetViewRequest(match_id=mid2, seat=0), metadata=token_md(t0))
     )
     assert err.code() == grpc.StatusCode.PERMISSION_DENIED
 
@@ -347,17 +317,13 @@ def test_bad_requests_are_invalid_arguments_with_reasons(stubs, matches):
     pb2 = stubs[0]
     err = error_of(lambda: matches.CreateMatch(pb2.CreateMatchRequest(game="chess")))
     assert (
-        err.code() == grpc.StatusCode.INVALID_ARGUMENT
-        and "unknown game 'chess'" in err.details()
+        err.code() == grpc.StatusCode.INVALID_ARGUMENT and "unknown game 'chess'" in err.details()
     )
     err = error_of(lambda: new_match(pb2, matches, [], hand_size="9"))
-    assert (
-        err.code() == grpc.StatusCode.INVALID_ARGUMENT and "hand_size" in err.details()
-    )
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and "hand_size" in err.details()
     err = error_of(lambda: new_match(pb2, matches, [], colour="red"))
     assert (
-        err.code() == grpc.StatusCode.INVALID_ARGUMENT
-        and "no parameter 'colour'" in err.details()
+        err.code() == grpc.StatusCode.INVALID_ARGUMENT and "no parameter 'colour'" in err.details()
     )
     err = error_of(lambda: new_match(pb2, matches, ["human", "genius"]))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and "genius" in err.details()
@@ -366,22 +332,17 @@ def test_bad_requests_are_invalid_arguments_with_reasons(stubs, matches):
 
     mid = new_match(pb2, matches, ["human", "human"]).match_id
     tokens = [
-        matches.JoinSeat(pb2.JoinSeatRequest(match_id=mid, seat=s)).seat_token
-        for s in (0, 1)
+        matches.JoinSeat(pb2.JoinSeatRequest(match_id=mid, seat=s)).seat_token for s in (0, 1)
     ]
-    view = matches.GetView(
-        pb2.GetViewRequest(match_id=mid, seat=0), metadata=token_md(tokens[0])
-    )
+    view = matches.GetView(pb2.GetViewRequest(match_id=mid, seat=0), metadata=token_md(tokens[0]))
     legal = {a.id for a in view.legal_actions}
     illegal = next(a for a in range(15 * 15 * 3) if a not in legal)
-    act = lambda **kw: matches.Act(
-        pb2.ActRequest(match_id=mid, seat=0, **kw), metadata=token_md(tokens[0])
-    )
+
+    def act(**kw):
+        return matches.Act(pb2.ActRequest(match_id=mid, seat=0, **kw), metadata=token_md(tokens[0]))
+
     err = error_of(lambda: act(action_id=illegal))
-    assert (
-        err.code() == grpc.StatusCode.INVALID_ARGUMENT
-        and "illegal action" in err.details()
-    )
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and "illegal action" in err.details()
     err = error_of(lambda: act(action_id=10**6))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     err = error_of(lambda: act(action_text="Zz@0,0"))
@@ -395,9 +356,7 @@ def test_bad_requests_are_invalid_arguments_with_reasons(stubs, matches):
     )
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and "seat 5" in err.details()
     # Nothing changed after the bad requests.
-    again = matches.GetView(
-        pb2.GetViewRequest(match_id=mid, seat=0), metadata=token_md(tokens[0])
-    )
+    again = matches.GetView(pb2.GetViewRequest(match_id=mid, seat=0), metadata=token_md(tokens[0]))
     assert again.version == 0 and again.view_json == view.view_json
 
     # Seat 1 acting on seat 0's turn is out of turn.
@@ -407,22 +366,15 @@ def test_bad_requests_are_invalid_arguments_with_reasons(stubs, matches):
             metadata=token_md(tokens[1]),
         )
     )
-    assert (
-        err.code() == grpc.StatusCode.FAILED_PRECONDITION
-        and "out of turn" in err.details()
-    )
+    assert err.code() == grpc.StatusCode.FAILED_PRECONDITION and "out of turn" in err.details()
 
 
 def test_unknown_match_is_not_found(stubs, matches):
     pb2 = stubs[0]
     for call in [
         lambda: matches.JoinSeat(pb2.JoinSeatRequest(match_id="nope")),
-        lambda: matches.GetView(
-            pb2.GetViewRequest(match_id="nope"), metadata=token_md("x")
-        ),
-        lambda: matches.Act(
-            pb2.ActRequest(match_id="nope", action_id=0), metadata=token_md("x")
-        ),
+        lambda: matches.GetView(pb2.GetViewRequest(match_id="nope"), metadata=token_md("x")),
+        lambda: matches.Act(pb2.ActRequest(match_id="nope", action_id=0), metadata=token_md("x")),
         lambda: matches.GetSpectatorView(pb2.GetSpectatorViewRequest(match_id="nope")),
     ]:
         err = error_of(call)
@@ -432,9 +384,7 @@ def test_unknown_match_is_not_found(stubs, matches):
 def test_observation_tensor_is_packed_float32(stubs, matches):
     pb2 = stubs[0]
     created = new_match(pb2, matches, ["human", "random"])
-    token = matches.JoinSeat(
-        pb2.JoinSeatRequest(match_id=created.match_id, seat=0)
-    ).seat_token
+    token = matches.JoinSeat(pb2.JoinSeatRequest(match_id=created.match_id, seat=0)).seat_token
     view = matches.GetView(
         pb2.GetViewRequest(match_id=created.match_id, seat=0), metadata=token_md(token)
     )
@@ -447,12 +397,8 @@ def test_observation_tensor_is_packed_float32(stubs, matches):
 def test_watch_seat_streams_every_change_in_order(stubs, matches):
     pb2 = stubs[0]
     mid = new_match(pb2, matches, ["human", "heuristic"], seed=21).match_id
-    md = token_md(
-        matches.JoinSeat(pb2.JoinSeatRequest(match_id=mid, seat=0)).seat_token
-    )
-    seat_stream = matches.WatchSeat(
-        pb2.WatchSeatRequest(match_id=mid, seat=0), metadata=md
-    )
+    md = token_md(matches.JoinSeat(pb2.JoinSeatRequest(match_id=mid, seat=0)).seat_token)
+    seat_stream = matches.WatchSeat(pb2.WatchSeatRequest(match_id=mid, seat=0), metadata=md)
     spectator_stream = matches.WatchSpectator(pb2.WatchSpectatorRequest(match_id=mid))
     first = next(seat_stream)
     assert first.actor == -1 and first.view.version == 0 and first.view.may_act
@@ -462,15 +408,11 @@ def test_watch_seat_streams_every_change_in_order(stubs, matches):
     while not view.is_terminal:
         action = view.legal_actions[len(chosen) % len(view.legal_actions)]
         chosen.append((action.id, action.text))
-        view = matches.Act(
-            pb2.ActRequest(match_id=mid, seat=0, action_id=action.id), metadata=md
-        )
+        view = matches.Act(pb2.ActRequest(match_id=mid, seat=0, action_id=action.id), metadata=md)
     events = list(seat_stream)  # the stream ends after the terminal event
     assert [e.view.version for e in events] == list(range(1, 52))
     assert [e.actor for e in events] == [0, 1] * 25 + [0]
-    own = [
-        (e.own_action.id, e.own_action.text) for e in events if e.HasField("own_action")
-    ]
+    own = [(e.own_action.id, e.own_action.text) for e in events if e.HasField("own_action")]
     assert own == chosen
     assert all(not e.HasField("own_action") for e in events if e.actor == 1)
     for event in events:
@@ -481,9 +423,7 @@ def test_watch_seat_streams_every_change_in_order(stubs, matches):
     assert [e.view.version for e in spectated] == list(range(1, 52))
     for event in spectated:
         assert not event.HasField("own_action") and not event.view.HasField("seat")
-        assert all(
-            h["cards"] is None for h in json.loads(event.view.view_json)["hands"]
-        )
+        assert all(h["cards"] is None for h in json.loads(event.view.view_json)["hands"])
 
 
 def test_watch_needs_the_seat_token(stubs, matches):
@@ -492,9 +432,7 @@ def test_watch_needs_the_seat_token(stubs, matches):
     matches.JoinSeat(pb2.JoinSeatRequest(match_id=mid, seat=0))
     err = error_of(
         lambda: next(
-            matches.WatchSeat(
-                pb2.WatchSeatRequest(match_id=mid, seat=0), metadata=token_md("bad")
-            )
+            matches.WatchSeat(pb2.WatchSeatRequest(match_id=mid, seat=0), metadata=token_md("bad"))
         )
     )
     assert err.code() == grpc.StatusCode.PERMISSION_DENIED
@@ -512,9 +450,7 @@ def test_watching_a_finished_match_gives_its_final_view_and_ends(stubs, matches)
     pb2 = stubs[0]
     mid = new_match(pb2, matches, ["random", "random"], seed=4).match_id
     events = list(matches.WatchSpectator(pb2.WatchSpectatorRequest(match_id=mid)))
-    assert (
-        len(events) == 1 and events[0].view.is_terminal and events[0].view.version == 51
-    )
+    assert len(events) == 1 and events[0].view.is_terminal and events[0].view.version == 51
 
 
 def test_sigterm_ends_open_watch_streams_and_exits_cleanly(stubs):
@@ -524,9 +460,7 @@ def test_sigterm_ends_open_watch_streams_and_exits_cleanly(stubs):
         with grpc.insecure_channel(srv.address) as channel:
             matches = pb2_grpc.MatchesStub(channel)
             mid = matches.CreateMatch(pb2.CreateMatchRequest(game="pokeros")).match_id
-            token = matches.JoinSeat(
-                pb2.JoinSeatRequest(match_id=mid, seat=0)
-            ).seat_token
+            token = matches.JoinSeat(pb2.JoinSeatRequest(match_id=mid, seat=0)).seat_token
             stream = matches.WatchSeat(
                 pb2.WatchSeatRequest(match_id=mid, seat=0), metadata=token_md(token)
             )
@@ -567,8 +501,6 @@ def test_reflection_v1alpha_lists_and_describes_services(channel):
     } <= services
     pool = DescriptorPool(database)
     matches = pool.FindServiceByName("checkraise.v1.Matches")
-    assert {"CreateMatch", "JoinSeat", "GetView", "Act"} <= {
-        m.name for m in matches.methods
-    }
+    assert {"CreateMatch", "JoinSeat", "GetView", "Act"} <= {m.name for m in matches.methods}
     view = pool.FindMessageTypeByName("checkraise.v1.SeatView")
     assert "view_json" in view.fields_by_name

@@ -8,6 +8,7 @@ import time
 import grpc
 import numpy as np
 import pytest
+
 from grpc_util import Server, packaged_stubs
 
 DTYPES = {1: np.float32, 2: np.int32, 3: np.bool_}
@@ -40,9 +41,7 @@ def array(tensor) -> np.ndarray:
 
 def packed_actions(pb2, actions: np.ndarray):
     actions = np.ascontiguousarray(actions, dtype="<i4")
-    return pb2.Tensor(
-        dtype=pb2.DATA_TYPE_INT32, shape=list(actions.shape), data=actions.tobytes()
-    )
+    return pb2.Tensor(dtype=pb2.DATA_TYPE_INT32, shape=list(actions.shape), data=actions.tobytes())
 
 
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -60,9 +59,7 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
     pb2 = stubs[0]
     count = 8
     created = envs.CreateEnvs(
-        pb2.CreateEnvsRequest(
-            game="pokeros", parameters={"board_size": "9"}, count=count, seed=5
-        )
+        pb2.CreateEnvsRequest(game="pokeros", parameters={"board_size": "9"}, count=count, seed=5)
     )
     sizes = created.sizes
     obs_size = sizes.observation_shape[0]
@@ -72,7 +69,7 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
     assert array(batch.current_players).tolist() == [0] * count
     rng = np.random.default_rng(0)
     finished = 0
-    for step in range(200):
+    for _ in range(200):
         masks = array(batch.legal_masks)
         assert masks.any(axis=1).all()
         batch = envs.Step(
@@ -143,27 +140,20 @@ def test_bad_steps_change_nothing_and_say_why(stubs, envs):
     bad = actions.copy()
     bad[2] = int(np.flatnonzero(~masks[2])[0])
     with pytest.raises(grpc.RpcError) as info:
-        envs.Step(
-            pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, bad))
-        )
+        envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, bad)))
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "env 2" in info.value.details() and "illegal action" in info.value.details()
     for wrong in (actions[:3], actions.reshape(2, 2), actions.astype(np.float32)):
         tensor = packed_actions(pb2, wrong)
         if wrong.dtype == np.float32:
-            tensor = pb2.Tensor(
-                dtype=pb2.DATA_TYPE_FLOAT32, shape=[4], data=wrong.tobytes()
-            )
+            tensor = pb2.Tensor(dtype=pb2.DATA_TYPE_FLOAT32, shape=[4], data=wrong.tobytes())
         with pytest.raises(grpc.RpcError) as info:
             envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=tensor))
         assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     short = pb2.Tensor(dtype=pb2.DATA_TYPE_INT32, shape=[4], data=b"\0" * 15)
     with pytest.raises(grpc.RpcError) as info:
         envs.Step(pb2.StepRequest(envs_id=created.envs_id, actions=short))
-    assert (
-        info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-        and "bytes" in info.value.details()
-    )
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "bytes" in info.value.details()
     # the batch did not move: the good actions still apply
     batch = envs.Step(
         pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, actions))
@@ -226,39 +216,29 @@ def test_limits_are_resource_exhausted_and_idle_things_expire(stubs):
                 pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=8)
             )
             with pytest.raises(grpc.RpcError) as info:
-                envs.CreateEnvs(
-                    pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3)
-                )
+                envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3))
             assert (
                 info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
                 and "limit of 10" in info.value.details()
             )
             envs.CloseEnvs(pb2.CloseEnvsRequest(envs_id=created.envs_id))
-            kept = envs.CreateEnvs(
-                pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3)
-            )
+            kept = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3))
             # 20 envs of the default 15x15 board (about 17 kB each) make replies over 200000 bytes
             with pytest.raises(grpc.RpcError) as info:
                 envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=20))
             assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "message limit" in info.value.details()
             # a request larger than the limit is refused too
-            huge = pb2.Tensor(
-                dtype=pb2.DATA_TYPE_INT32, shape=[100000], data=b"\0" * 400000
-            )
+            huge = pb2.Tensor(dtype=pb2.DATA_TYPE_INT32, shape=[100000], data=b"\0" * 400000)
             with pytest.raises(grpc.RpcError) as info:
                 envs.Step(pb2.StepRequest(envs_id=kept.envs_id, actions=huge))
             assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             time.sleep(1.8)
             with pytest.raises(grpc.RpcError) as info:
-                matches.GetSpectatorView(
-                    pb2.GetSpectatorViewRequest(match_id=first.match_id)
-                )
+                matches.GetSpectatorView(pb2.GetSpectatorViewRequest(match_id=first.match_id))
             assert info.value.code() == grpc.StatusCode.NOT_FOUND
             matches.CreateMatch(pb2.CreateMatchRequest(game="pokeros"))
-            envs.CreateEnvs(
-                pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=10)
-            )
+            envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=10))
             assert "expired" in srv.log()
     finally:
         assert srv.stop() == 0, srv.log()

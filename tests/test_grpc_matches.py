@@ -21,9 +21,10 @@ import json
 import random
 from typing import Any
 
-import checkraise as cr
 import numpy as np
 import pytest
+
+import checkraise as cr
 from checkraise.client import Client, Event, Match, Seat, View
 from grpc_util import Server
 
@@ -43,9 +44,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
 # others: Prediction Chess hides only pending choices, which live on the server, not in the
 # state; Pokeros with hand_size 0 deals face up).
 HIDDEN_HANDS = [
-    case
-    for case in CASES
-    if case[0] != "prediction_chess" and case[1].get("hand_size") != 0
+    case for case in CASES if case[0] != "prediction_chess" and case[1].get("hand_size") != 0
 ]
 SEEDS = [0, 1, 2]
 RESAMPLES = [11, 12, 13]
@@ -71,9 +70,7 @@ def client(server):
 
 def choose(legal: dict[int, str], rng: random.Random) -> int:
     """A random legal action, rarely folding or going all-in so that poker reaches showdowns."""
-    calm = [
-        a for a, text in legal.items() if "fold" not in text and "all-in" not in text
-    ]
+    calm = [a for a, text in legal.items() if "fold" not in text and "all-in" not in text]
     if calm and rng.random() < 0.9:
         return rng.choice(calm)
     return rng.choice(list(legal))
@@ -134,12 +131,8 @@ def assert_seat_response(
         if submitted:
             want["legal_actions"] = {}
         for key, value in want.items():
-            assert got[key] == value, (
-                f"{where}: seat {seat}'s {key} differs from the {name}"
-            )
-    assert view.returns == (tuple(state.returns()) if state.is_terminal() else None), (
-        where
-    )
+            assert got[key] == value, f"{where}: seat {seat}'s {key} differs from the {name}"
+    assert view.returns == (tuple(state.returns()) if state.is_terminal() else None), where
     # The wire view_json parses to exactly the engine's dict (no extra keys), and the other
     # texts carry nothing beyond what was compared.
     assert json.loads(view.raw.view_json) == state.view(seat), where
@@ -228,9 +221,7 @@ def play_all_client_match(
                         f"{where} v{version} pending",
                     )
                     check_everyone(submitted, version)
-            own = {
-                s: (a, states[-1].action_to_string(s, a)) for s, a in enumerate(joint)
-            }
+            own = {s: (a, states[-1].action_to_string(s, a)) for s, a in enumerate(joint)}
             env.step_joint(joint)
         else:
             current = env.current_player()
@@ -242,9 +233,7 @@ def play_all_client_match(
             own = {current: (action, text)}
             env.step(action)
             assert reply.version == version + 1, where
-            assert_seat_response(
-                reply, env.state(), current, False, f"{where} v{version}"
-            )
+            assert_seat_response(reply, env.state(), current, False, f"{where} v{version}")
         version += 1
         own_actions[version] = own
         states.append(env.state())
@@ -287,7 +276,7 @@ def test_no_seat_is_ever_shown_what_it_may_not_see(client, game, params, seed):
     the spectator, is a function of that viewer's information alone."""
     played = play_all_client_match(client, game, params, seed)
     where = f"{game} {params} seed {seed}"
-    for seat, stream in zip(played.seats, played.seat_streams):
+    for seat, stream in zip(played.seats, played.seat_streams, strict=True):
         events = list(stream)
         assert_stream(events, seat.seat, played.states, played.own_actions, where)
     events = list(played.spectator_stream)

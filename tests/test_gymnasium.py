@@ -6,12 +6,13 @@ covered with no change here.
 
 import warnings
 
-import checkraise as cr
 import gymnasium
 import numpy as np
 import pytest
-from checkraise import gymnasium as cg
 from gymnasium.utils.env_checker import check_env
+
+import checkraise as cr
+from checkraise import gymnasium as cg
 
 FACTS = {entry["name"]: entry for entry in cr.games()}
 GAMES = cr.game_names()
@@ -44,9 +45,7 @@ def check_against_engine(env, obs, info):
     assert obs.dtype == np.float32 and obs in env.observation_space
     np.testing.assert_array_equal(obs, state.observation(env.seat))
     assert info["action_mask"].dtype == np.int8
-    np.testing.assert_array_equal(
-        info["action_mask"], state.legal_actions_mask(env.seat)
-    )
+    np.testing.assert_array_equal(info["action_mask"], state.legal_actions_mask(env.seat))
     if not state.is_terminal():
         assert state.current_player() in (env.seat, -2)
         assert info["action_mask"].any()
@@ -192,9 +191,7 @@ def test_a_game_over_before_the_agent_acts_is_skipped_and_reported():
                     assert info["action_mask"].any()
                     assert all(isinstance(r, float) for r in info["skipped_returns"])
                     return
-    pytest.skip(
-        "no registered game ends before a later seat's first decision in 60 seeds"
-    )
+    pytest.skip("no registered game ends before a later seat's first decision in 60 seeds")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -230,9 +227,7 @@ def test_bots_do_not_see_the_agents_pending_choice(name, opponent):
             after = state.clone()
             after.apply_actions([choice, reply] + [0] * (game.num_players() - 2))
             if after.is_simultaneous_node():
-                variants.setdefault(
-                    after.information_state_string(bot_seat), []
-                ).append(after)
+                variants.setdefault(after.information_state_string(bot_seat), []).append(after)
         hidden = max(variants.values(), key=len)
         if len(hidden) >= 2:
             picks, shown = set(), set()
@@ -263,9 +258,7 @@ def reset_to_a_choice_with_illegal_actions(env, seed=0):
     _, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     while info["action_mask"].all():
-        _, _, terminated, _, info = env.step(
-            int(rng.choice(np.flatnonzero(info["action_mask"])))
-        )
+        _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         assert not terminated
     return info
 
@@ -305,9 +298,7 @@ def test_terminate_mode_ends_the_episode_with_the_penalty(name):
 def test_bad_arguments():
     name = GAMES[0]
     n = cr.make(name).num_players()
-    with pytest.raises(
-        cr.ParameterError, match="bad opponent 'perfect': unknown bot 'perfect'"
-    ):
+    with pytest.raises(cr.ParameterError, match="bad opponent 'perfect': unknown bot 'perfect'"):
         cg.env(name, opponent="perfect")
     with pytest.raises(TypeError, match="opponent must be a bot spec"):
         cg.env(name, opponent=None)

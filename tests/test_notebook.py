@@ -11,11 +11,11 @@ import os
 import sys
 from pathlib import Path
 
-import checkraise as cr
 import ipykernel  # noqa: F401  (the kernel the notebook runs in; a requirement, never skipped)
 import nbclient
 import nbformat
-import pytest
+
+import checkraise as cr
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "examples" / "quickstart.ipynb"
 

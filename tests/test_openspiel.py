@@ -10,15 +10,20 @@ import pickle
 import random
 from pathlib import Path
 
-import checkraise as cr
 import numpy as np
-import pytest
-
 import pyspiel
-from checkraise import openspiel as co
+import pytest
 from open_spiel.python import observation, rl_environment
-from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts, tabular_qlearner
-from open_spiel.python.algorithms import outcome_sampling_mccfr  # noqa: E402
+from open_spiel.python.algorithms import (
+    evaluate_bots,
+    ismcts,
+    mcts,
+    outcome_sampling_mccfr,
+    tabular_qlearner,
+)
+
+import checkraise as cr
+from checkraise import openspiel as co
 
 ENTRIES = {entry["name"]: entry for entry in cr.games()}
 GAMES = list(ENTRIES)
@@ -74,7 +79,7 @@ def random_playout(state, rng, visit):
         if state.is_terminal():
             return state
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(outcomes, probs)[0])
         elif state.is_simultaneous_node():
             state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(num_players)])
@@ -272,7 +277,7 @@ def test_rewards_add_up_to_returns_across_chance_nodes():
     seen_mid_game_reward = False
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(outcomes, probs)[0])
             continue
         collected += state.rewards()
@@ -322,7 +327,7 @@ def random_playout_steps(state, steps, rng):
         if state.is_terminal():
             return
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(outcomes, probs)[0])
         elif state.is_simultaneous_node():
             state.apply_actions(
@@ -409,7 +414,7 @@ def test_ismcts_bot_plays_a_whole_game_legally():
     decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(random_state.choice(outcomes, p=probs)))
             continue
         policy, action = bot.step_with_policy(state)
@@ -433,9 +438,7 @@ def test_rl_environment_trains_on_information_state_tensors():
     size = game.engine_game.information_state_tensor_size()
     assert env.observation_spec()["info_state"] == (size,)
     num_actions = env.action_spec()["num_actions"]
-    agents = [
-        tabular_qlearner.QLearner(player_id=seat, num_actions=num_actions) for seat in (0, 1)
-    ]
+    agents = [tabular_qlearner.QLearner(player_id=seat, num_actions=num_actions) for seat in (0, 1)]
     returns = np.zeros(2)
     for _ in range(20):
         step = env.reset()

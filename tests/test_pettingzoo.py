@@ -4,12 +4,13 @@ Every test is driven by the registry (`cr.game_names()` / `cr.games()` facts), s
 registered later is covered with no change here.
 """
 
-import checkraise as cr
 import numpy as np
 import pytest
-from checkraise import pettingzoo as cpz
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+
+import checkraise as cr
+from checkraise import pettingzoo as cpz
 
 FACTS = {entry["name"]: entry for entry in cr.games()}
 GAMES = cr.game_names()
@@ -24,12 +25,9 @@ def most_players(name):
     return {}
 
 
-VARIANTS = [(g, {}) for g in GAMES] + [
-    (g, most_players(g)) for g in GAMES if most_players(g)
-]
+VARIANTS = [(g, {}) for g in GAMES] + [(g, most_players(g)) for g in GAMES if most_players(g)]
 VARIANT_IDS = [
-    f"{g}-{'-'.join(f'{k}={v}' for k, v in p.items()) or 'defaults'}"
-    for g, p in VARIANTS
+    f"{g}-{'-'.join(f'{k}={v}' for k, v in p.items()) or 'defaults'}" for g, p in VARIANTS
 ]
 
 
@@ -44,9 +42,7 @@ def check_against_engine(env, agent):
     state = env.engine_state()
     obs = env.observe(agent)
     assert set(obs) == {"observation", "action_mask"}
-    assert (
-        obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
-    )
+    assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
     np.testing.assert_array_equal(obs["observation"], state.observation(seat))
     np.testing.assert_array_equal(obs["action_mask"], state.legal_actions_mask(seat))
     assert obs in env.observation_space(agent)
@@ -151,9 +147,7 @@ def test_reset_seed_reproduces_the_game_and_unseeded_reset_continues_the_stream(
 def test_parallel_env_plays_whole_games_against_the_engine(name):
     env = cpz.parallel_env(name)
     observations, infos = env.reset(seed=5)
-    assert set(observations) == set(env.possible_agents) and set(infos) == set(
-        env.possible_agents
-    )
+    assert set(observations) == set(env.possible_agents) and set(infos) == set(env.possible_agents)
     totals = dict.fromkeys(env.possible_agents, 0.0)
     while env.agents:
         state = env.engine_state()
@@ -182,9 +176,7 @@ def test_parallel_env_is_deterministic_over_whole_games(name):
         observations, _ = env.reset(seed=seed)
         record = []
         while env.agents:
-            actions = {
-                a: int(masked_action(env, a, observations[a])) for a in env.agents
-            }
+            actions = {a: int(masked_action(env, a, observations[a])) for a in env.agents}
             observations, rewards, *_ = env.step(actions)
             record.append((actions, rewards))
         return record, env.engine_state().serialize()
@@ -311,9 +303,7 @@ def test_terminate_mode_ends_the_game_and_penalises_the_offender(name):
     bad = first_illegal(env, agent)
     env.step(bad)
     assert all(env.terminations.values())
-    assert env.rewards == {
-        a: (-5.0 if a == agent else 0.0) for a in env.possible_agents
-    }
+    assert env.rewards == {a: (-5.0 if a == agent else 0.0) for a in env.possible_agents}
     assert env.infos[agent] == {"illegal_action": bad}
     left = []
     for a in env.agent_iter():

@@ -7,9 +7,10 @@ check about errors and information hiding holds for every game.
 import copy
 import pickle
 
-import checkraise as cr
 import numpy as np
 import pytest
+
+import checkraise as cr
 
 
 def play_to_decision(state, seed):
@@ -250,9 +251,7 @@ def test_action_out_of_turn():
         state.apply_action(action, player=other)
     assert snapshot(state) == before
     # A joint action at a sequential node is out of turn too.
-    with pytest.raises(
-        cr.OutOfTurnError, match=r"out of turn: simultaneous tried to act"
-    ):
+    with pytest.raises(cr.OutOfTurnError, match=r"out of turn: simultaneous tried to act"):
         state.apply_actions([action, action])
     assert snapshot(state) == before
     # So is a bot asked to play for the seat that is not to act.
@@ -278,9 +277,7 @@ def test_action_on_terminal_state():
 def test_wrong_length_joint_action():
     _, state = mid_game()
     before = snapshot(state)
-    with pytest.raises(
-        cr.CheckraiseError, match=r"joint action buffer has length 1, expected 2"
-    ):
+    with pytest.raises(cr.CheckraiseError, match=r"joint action buffer has length 1, expected 2"):
         state.apply_actions([0])
     with pytest.raises(ValueError, match=r"length 3, expected 2"):
         state.apply_actions([0, 1, 2])
@@ -326,9 +323,7 @@ def test_observer_defaults_to_current_player_and_needs_a_seat():
 def test_bad_strings_and_serializations():
     game, state = mid_game()
     before = snapshot(state)
-    with pytest.raises(
-        cr.ActionStringError, match=r"'nonsense' is not an action for seat \d here"
-    ):
+    with pytest.raises(cr.ActionStringError, match=r"'nonsense' is not an action for seat \d here"):
         state.string_to_action("nonsense")
     with pytest.raises(cr.DeserializationError, match=r"cannot deserialize state"):
         game.deserialize_state("{not json")
@@ -344,9 +339,7 @@ def test_bad_strings_and_serializations():
 # Observations, copies, serialization, rendering
 
 
-@pytest.mark.parametrize(
-    "params", [{}, {"board_size": 7, "players": 3}, {"hand_size": 0}]
-)
+@pytest.mark.parametrize("params", [{}, {"board_size": 7, "players": 3}, {"hand_size": 0}])
 def test_observation_dtype_and_shape(params):
     game, state = mid_game(**params)
     for seat in range(game.num_players()):
@@ -370,12 +363,8 @@ def test_serialize_round_trip_and_pickle():
         assert copy_.serialize() == text
         assert snapshot(copy_) == snapshot(state)
         for seat in range(2):
-            np.testing.assert_array_equal(
-                copy_.observation(seat), state.observation(seat)
-            )
-            assert copy_.information_state_string(
-                seat
-            ) == state.information_state_string(seat)
+            np.testing.assert_array_equal(copy_.observation(seat), state.observation(seat))
+            assert copy_.information_state_string(seat) == state.information_state_string(seat)
 
 
 def test_clone_is_independent():
@@ -416,13 +405,9 @@ def test_information_hiding():
     for seat in range(game.num_players()):
         for seed in range(5):
             other = state.resample_from_infostate(seat, seed)
-            np.testing.assert_array_equal(
-                other.observation(seat), state.observation(seat)
-            )
+            np.testing.assert_array_equal(other.observation(seat), state.observation(seat))
             assert other.observation_string(seat) == state.observation_string(seat)
-            assert other.information_state_string(
-                seat
-            ) == state.information_state_string(seat)
+            assert other.information_state_string(seat) == state.information_state_string(seat)
             np.testing.assert_array_equal(
                 other.information_state_tensor(seat), state.information_state_tensor(seat)
             )
@@ -430,9 +415,9 @@ def test_information_hiding():
             np.testing.assert_array_equal(
                 other.legal_actions_mask(seat), state.legal_actions_mask(seat)
             )
-            changed |= other.information_state_string(
+            changed |= other.information_state_string(1 - seat) != state.information_state_string(
                 1 - seat
-            ) != state.information_state_string(1 - seat)
+            )
     # The hidden cards really were resampled.
     assert changed
 
@@ -445,7 +430,9 @@ def test_information_state_tensor():
     assert tensor.dtype == np.float32 and tensor.shape == (size,)
     # The current player by default; the seat's observation comes first.
     seat = state.current_player()
-    np.testing.assert_array_equal(state.information_state_tensor(), state.information_state_tensor(seat))
+    np.testing.assert_array_equal(
+        state.information_state_tensor(), state.information_state_tensor(seat)
+    )
     observation = state.observation(0)
     np.testing.assert_array_equal(tensor[: observation.size], observation)
     # Perfect recall: the seats saw different deals, so their tensors differ; and one more

@@ -8,9 +8,10 @@ later is covered with no change here. Searches stay small (tens of iterations).
 import threading
 import time
 
-import checkraise as cr
 import numpy as np
 import pytest
+
+import checkraise as cr
 
 GAMES = cr.game_names()
 SPECS = ["random", "heuristic", "ismcts(iterations=20)", "ismcts(iterations=10,rollout=random)"]

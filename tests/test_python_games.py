@@ -5,9 +5,12 @@ through `State` (chance, sequential and simultaneous nodes alike) and through `V
 checking the conventions the bindings promise.
 """
 
-import checkraise as cr
+import itertools
+
 import numpy as np
 import pytest
+
+import checkraise as cr
 
 GAMES = cr.game_names()
 
@@ -43,9 +46,7 @@ def test_random_play_through_state(name):
                 assert legal and legal == sorted(legal)
                 assert np.flatnonzero(state.legal_actions_mask()).tolist() == legal
                 for action in legal:
-                    assert (
-                        state.string_to_action(state.action_to_string(action)) == action
-                    )
+                    assert state.string_to_action(state.action_to_string(action)) == action
                 state.apply_action(bots[player].act(state))
             moves += 1
             assert moves <= game.max_game_length()
@@ -110,7 +111,7 @@ def test_detective_poker_view_counts_burns_but_never_shows_them():
     assert all(0 <= b <= 3 for b in seen)
     assert 3 in seen  # every street after the first is preceded by a burn
     # Grows within a hand and starts again at 0 with the next one.
-    assert all(nxt >= prev or nxt == 0 for prev, nxt in zip(seen, seen[1:]))
+    assert all(nxt >= prev or nxt == 0 for prev, nxt in itertools.pairwise(seen))
 
 
 def test_holdem_chess_view_numbers_hands_from_one():

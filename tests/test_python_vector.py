@@ -1,8 +1,9 @@
 """checkraise.VectorEnv: batched stepping into numpy arrays, Gymnasium next-step auto-reset."""
 
-import checkraise as cr
 import numpy as np
 import pytest
+
+import checkraise as cr
 
 # A small board with one-card hands: games end within a few dozen steps.
 QUICK = {"board_size": 3, "hand_size": 1}
@@ -22,9 +23,7 @@ def rollout(seed, steps, num_envs=6, **params):
     obs, info = venv.reset()
     trace = [(obs.copy(), info["legal_mask"].copy(), info["current_player"].copy())]
     for _ in range(steps):
-        obs, rewards, terminated, truncated, info = venv.step(
-            pick(info["legal_mask"], rng)
-        )
+        obs, rewards, terminated, truncated, info = venv.step(pick(info["legal_mask"], rng))
         trace.append(
             (
                 obs.copy(),
@@ -107,9 +106,7 @@ def test_shared_arrays_are_read_only_and_masks_stay_exact():
             state = venv.state(i)
             seat = info["current_player"][i]
             if seat >= 0:
-                np.testing.assert_array_equal(
-                    info["legal_mask"][i], state.legal_actions_mask(seat)
-                )
+                np.testing.assert_array_equal(info["legal_mask"][i], state.legal_actions_mask(seat))
             else:
                 assert not info["legal_mask"][i].any()
     # copy=True hands out writable copies; scribbling on them changes nothing in the env.
@@ -160,18 +157,14 @@ def test_outputs_match_the_states():
             seat = state.current_player()
             assert info["current_player"][i] == seat
             np.testing.assert_array_equal(obs[i], state.observation(seat))
-            np.testing.assert_array_equal(
-                info["legal_mask"][i], state.legal_actions_mask(seat)
-            )
+            np.testing.assert_array_equal(info["legal_mask"][i], state.legal_actions_mask(seat))
 
 
 def test_same_seed_same_trajectories():
     first = rollout(seed=5, steps=40, **QUICK)
     assert_traces_equal(first, rollout(seed=5, steps=40, **QUICK))
     other = rollout(seed=6, steps=40, **QUICK)
-    assert any(
-        not np.array_equal(a[0], b[0]) for a, b in zip(first, other, strict=True)
-    )
+    assert any(not np.array_equal(a[0], b[0]) for a, b in zip(first, other, strict=True))
     # Games ended and restarted along the way.
     assert any(step[2].any() for step in first[1:])
 
@@ -201,9 +194,7 @@ def test_env_i_plays_like_env_seeded_with_seed_plus_i():
             needs_reset[i] = env.is_terminal()
             if not env.is_terminal():
                 np.testing.assert_array_equal(obs[i], env.observation())
-                np.testing.assert_array_equal(
-                    info["legal_mask"][i], env.legal_actions_mask()
-                )
+                np.testing.assert_array_equal(info["legal_mask"][i], env.legal_actions_mask())
             else:
                 assert info["current_player"][i] == -4
                 assert not info["legal_mask"][i].any()
@@ -219,10 +210,7 @@ def test_reset_with_seed_reproduces_a_new_batch():
     fresh_obs, _ = cr.VectorEnv("pokeros", 3, seed=77).reset()
     np.testing.assert_array_equal(obs, fresh_obs)
     for i in range(3):
-        assert (
-            venv.state(i).serialize()
-            == cr.Env("pokeros", seed=77 + i).state().serialize()
-        )
+        assert venv.state(i).serialize() == cr.Env("pokeros", seed=77 + i).state().serialize()
 
 
 def test_illegal_action_names_the_env_and_changes_nothing():
@@ -234,9 +222,7 @@ def test_illegal_action_names_the_env_and_changes_nothing():
     arrays = [venv.observations.copy(), venv.legal_masks.copy(), venv.rewards.copy()]
     actions = pick(venv.legal_masks, np.random.default_rng(1))
     actions[2] = 0  # a corner cell, next to no card
-    with pytest.raises(
-        cr.IllegalActionError, match=r"^env 2: illegal action 0 \(.*\) for seat \d"
-    ):
+    with pytest.raises(cr.IllegalActionError, match=r"^env 2: illegal action 0 \(.*\) for seat \d"):
         venv.step(actions)
     actions[2] = 10**6
     with pytest.raises(cr.IllegalActionError, match=r"^env 2: illegal action 1000000"):
@@ -245,9 +231,7 @@ def test_illegal_action_names_the_env_and_changes_nothing():
     with pytest.raises(cr.IllegalActionError, match=r"^env 2: illegal action -3"):
         venv.step(actions)
     assert [venv.state(i).serialize() for i in range(4)] == before
-    for saved, now in zip(
-        arrays, [venv.observations, venv.legal_masks, venv.rewards], strict=True
-    ):
+    for saved, now in zip(arrays, [venv.observations, venv.legal_masks, venv.rewards], strict=True):
         np.testing.assert_array_equal(saved, now)
 
 
@@ -315,9 +299,7 @@ def test_truncation_after_max_episode_steps():
     first = venv.state(0).move_number()
     rng = np.random.default_rng(0)
     for step in range(1, 5):
-        _, rewards, terminated, truncated, info = venv.step(
-            pick(info["legal_mask"], rng)
-        )
+        _, rewards, terminated, truncated, info = venv.step(pick(info["legal_mask"], rng))
         assert not terminated.any()
         assert truncated.all() == (step == 3)
     # The step after the truncation started new games.
@@ -340,16 +322,12 @@ def test_bad_construction():
         cr.VectorEnv("pokeros", 2, observer=2)
     with pytest.raises(cr.InvalidSeatError, match=r"seat -1 does not exist"):
         cr.VectorEnv("pokeros", 2, observer=-1)
-    with pytest.raises(
-        ValueError, match="observer must be 'current', 'all' or a seat number"
-    ):
+    with pytest.raises(ValueError, match="observer must be 'current', 'all' or a seat number"):
         cr.VectorEnv("pokeros", 2, observer="nobody")
     with pytest.raises(ValueError, match="this Game already has its parameters"):
         cr.VectorEnv(cr.make("pokeros"), 2, players=3)
     venv = cr.VectorEnv("pokeros", 2)
-    with pytest.raises(
-        ValueError, match=r"env 5 does not exist; this batch has envs 0..2"
-    ):
+    with pytest.raises(ValueError, match=r"env 5 does not exist; this batch has envs 0..2"):
         venv.state(5)
 
 

@@ -10,9 +10,10 @@ import random
 import sys
 import xml.etree.ElementTree as ET
 
-import checkraise as cr
 import numpy as np
 import pytest
+
+import checkraise as cr
 from checkraise import render
 
 GAMES = cr.game_names()

@@ -84,7 +84,7 @@ def check_render_mode(render_mode: str | None) -> str | None:
 
 
 def check_illegal_action_mode(mode: str) -> str:
-    """Returns ``mode`` if it is one of ``ILLEGAL_ACTION_MODES``; raises ``ValueError`` otherwise."""
+    """Returns ``mode`` if it is in ``ILLEGAL_ACTION_MODES``; raises ``ValueError`` otherwise."""
     if mode not in ILLEGAL_ACTION_MODES:
         raise ValueError(
             f"unknown illegal_action {mode!r}; supported: "
@@ -125,9 +125,7 @@ def as_action(action: Any, who: str) -> int:
     """``action`` as a Python int; anything but an integer (int, numpy integer, 0-d integer
     array) raises ``TypeError`` naming ``who``."""
     if isinstance(action, (bool, np.bool_)):
-        raise TypeError(
-            f"{who}: action must be an integer action id, not a bool ({action!r})"
-        )
+        raise TypeError(f"{who}: action must be an integer action id, not a bool ({action!r})")
     if isinstance(action, np.ndarray):
         if action.shape != () or not np.issubdtype(action.dtype, np.integer):
             raise TypeError(
@@ -143,9 +141,7 @@ def as_action(action: Any, who: str) -> int:
         ) from None
 
 
-def illegal_action_message(
-    state: State, seat: int, action: int, who: str
-) -> str | None:
+def illegal_action_message(state: State, seat: int, action: int, who: str) -> str | None:
     """Why ``action`` is not legal for ``seat`` here, naming ``who``; ``None`` if it is legal."""
     num_actions = state.get_game().num_distinct_actions()
     if not 0 <= action < num_actions:

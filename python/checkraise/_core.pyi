@@ -161,14 +161,10 @@ class State:
         """Every action applied so far as (player, action); chance is -1."""
     def move_number(self) -> int:
         """Number of actions applied so far, chance included."""
-    def action_to_string(
-        self, player_or_action: int, action: int | None = None, /
-    ) -> str:
+    def action_to_string(self, player_or_action: int, action: int | None = None, /) -> str:
         """``action_to_string(player, action)``, or ``action_to_string(action)`` for the
         current player: a readable, unique name for the action."""
-    def string_to_action(
-        self, player_or_text: int | str, text: str | None = None, /
-    ) -> int:
+    def string_to_action(self, player_or_text: int | str, text: str | None = None, /) -> int:
         """``string_to_action(player, text)``, or ``string_to_action(text)`` for the current
         player: the inverse of ``action_to_string``."""
     def observation_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]:
@@ -210,7 +206,8 @@ class Bot:
     def __new__(
         cls,
         game: Game | str,
-        kind: Literal["heuristic", "random", "ismcts"] | str = "heuristic",
+        # The literals are completions for editors; any bot spec string is accepted.
+        kind: Literal["heuristic", "random", "ismcts"] | str = "heuristic",  # noqa: PYI051
         seed: int = 0,
         **settings: float | str | None,
     ) -> Bot: ...
@@ -265,9 +262,7 @@ def arena_run(
 class Env:
     """One game from a seed, chance resolved, so callers see only decision points."""
 
-    def __new__(
-        cls, game: Game | str, seed: int = 0, **params: int | bool | str
-    ) -> Env: ...
+    def __new__(cls, game: Game | str, seed: int = 0, **params: int | bool | str) -> Env: ...
     @property
     def game(self) -> Game:
         """The game."""

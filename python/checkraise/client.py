@@ -253,9 +253,7 @@ class View:
             returns=tuple(view.returns) if view.is_terminal else None,
             seat_return=view.seat_return,
             observation=(
-                tensor_to_array(view.observation)
-                if view.HasField("observation")
-                else None
+                tensor_to_array(view.observation) if view.HasField("observation") else None
             ),
             observation_text=view.observation_text,
             seats=_seat_infos(view.seats),
@@ -279,11 +277,7 @@ class Event:
     @classmethod
     def from_proto(cls, event: pb.MatchEvent) -> Event:
         """Decodes a ``MatchEvent`` message."""
-        own = (
-            (event.own_action.id, event.own_action.text)
-            if event.HasField("own_action")
-            else None
-        )
+        own = (event.own_action.id, event.own_action.text) if event.HasField("own_action") else None
         return cls(actor=event.actor, own_action=own, view=View.from_proto(event.view))
 
 
@@ -373,9 +367,7 @@ class Seat:
                 )
             request.action_id = int(action)
         else:
-            raise TypeError(
-                f"an action is an int id or its str text, not {type(action).__name__}"
-            )
+            raise TypeError(f"an action is an int id or its str text, not {type(action).__name__}")
         client = self.match.client
         return View.from_proto(
             _unary(
@@ -400,9 +392,7 @@ class Seat:
 class Match:
     """A match on the server: join its human seats, spectate, watch."""
 
-    def __init__(
-        self, client: Client, response: pb.CreateMatchResponse, game: str
-    ) -> None:
+    def __init__(self, client: Client, response: pb.CreateMatchResponse, game: str) -> None:
         self.client = client
         self.game = game
         self.match_id: str = response.match_id
@@ -411,9 +401,7 @@ class Match:
         self.seats: tuple[SeatInfo, ...] = _seat_infos(response.seats)
 
     def __repr__(self) -> str:
-        return (
-            f"Match(game={self.game!r}, match_id={self.match_id!r}, seed={self.seed})"
-        )
+        return f"Match(game={self.game!r}, match_id={self.match_id!r}, seed={self.seed})"
 
     @property
     def num_players(self) -> int:
@@ -429,9 +417,7 @@ class Match:
                     grpc.StatusCode.INVALID_ARGUMENT, f"seat {seat} is out of range"
                 )
             request.seat = seat
-        reply = _unary(
-            self.client._matches.JoinSeat, request, timeout=self.client.timeout
-        )
+        reply = _unary(self.client._matches.JoinSeat, request, timeout=self.client.timeout)
         return Seat(self, reply.seat, reply.seat_token)
 
     def spectate(self) -> View:
@@ -446,9 +432,7 @@ class Match:
 
     def watch(self) -> EventStream:
         """The public view now, then one event per change, ending after the terminal event."""
-        call = self.client._matches.WatchSpectator(
-            pb.WatchSpectatorRequest(match_id=self.match_id)
-        )
+        call = self.client._matches.WatchSpectator(pb.WatchSpectatorRequest(match_id=self.match_id))
         return EventStream(call)
 
 
@@ -560,8 +544,7 @@ class RemoteVectorEnv:
         if array.dtype.kind not in "iu":
             raise InvalidArgumentError(
                 grpc.StatusCode.INVALID_ARGUMENT,
-                f"actions must be an integer array of shape {self.action_shape}, "
-                f"not {array.dtype}",
+                f"actions must be an integer array of shape {self.action_shape}, not {array.dtype}",
             )
         if array.size and (array.min() < -(2**31) or array.max() >= 2**31):
             raise InvalidArgumentError(
@@ -679,9 +662,7 @@ class Client:
 
     def games(self) -> list[pb.GameDescription]:
         """Every registered game: facts, parameter schema, bot kinds, default sizes."""
-        reply = _unary(
-            self._catalog.ListGames, pb.ListGamesRequest(), timeout=self.timeout
-        )
+        reply = _unary(self._catalog.ListGames, pb.ListGamesRequest(), timeout=self.timeout)
         return list(reply.games)
 
     def game_names(self) -> list[str]:
@@ -720,9 +701,7 @@ class Client:
             seats = ["human"] + ["heuristic"] * (players - 1)
         elif isinstance(seats, str):
             raise TypeError("seats is a sequence of kinds, e.g. ['human', 'heuristic']")
-        request = pb.CreateMatchRequest(
-            game=game, parameters=parameters, seats=list(seats)
-        )
+        request = pb.CreateMatchRequest(game=game, parameters=parameters, seats=list(seats))
         if seed is not None:
             request.seed = seed
         reply = _unary(self._matches.CreateMatch, request, timeout=self.timeout)

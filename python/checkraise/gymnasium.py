@@ -93,9 +93,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
         (``UnknownGameError``, ``ParameterError``, ``InvalidSeatError`` for the engine's)."""
         self.game = _adapt.make_game(game, params)
         if not isinstance(opponent, str):
-            raise TypeError(
-                f"opponent must be a bot spec (str), not {type(opponent).__name__}"
-            )
+            raise TypeError(f"opponent must be a bot spec (str), not {type(opponent).__name__}")
         try:
             # The engine validates the spec; its message names the setting and what is allowed.
             self.opponent_spec = Bot(self.game, opponent).spec
@@ -114,9 +112,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
         self.render_mode = _adapt.check_render_mode(render_mode)
         self.illegal_action = _adapt.check_illegal_action_mode(illegal_action)
         self.illegal_reward = (
-            float(self.game.min_utility())
-            if illegal_reward is None
-            else float(illegal_reward)
+            float(self.game.min_utility()) if illegal_reward is None else float(illegal_reward)
         )
         self.observation_space = gymnasium.spaces.Box(
             -np.inf, np.inf, self.game.observation_shape(), np.float32
@@ -147,9 +143,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
             _adapt.resolve_chance(state, self.np_random)
             if state.is_terminal() or self._agent_acts(state):
                 return
-            if (
-                state.is_simultaneous_node()
-            ):  # the agent's seat has nothing to choose here
+            if state.is_simultaneous_node():  # the agent's seat has nothing to choose here
                 seats = _adapt.simultaneous_seats(state)
                 state.apply_actions([self._bot_action(state, s) for s in seats])
             else:

@@ -44,7 +44,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 try:
     import pyspiel
@@ -144,8 +143,7 @@ def game_type(entry: GameEntry) -> pyspiel.GameType:
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
-            name: _parameter_default(schema)
-            for name, schema in entry["parameters"].items()
+            name: _parameter_default(schema) for name, schema in entry["parameters"].items()
         },
         default_loadable=True,
         provides_factored_observation_string=False,
@@ -189,9 +187,7 @@ class CheckraiseGame(pyspiel.Game):
         except _core.CheckraiseError as error:
             raise ValueError(f"cannot load {pyspiel_name(name)}: {error}") from error
         entry = engine_game.info
-        defaults = {
-            key: _parameter_default(schema) for key, schema in entry["parameters"].items()
-        }
+        defaults = {key: _parameter_default(schema) for key, schema in entry["parameters"].items()}
         # Like OpenSpiel's C++ games, keep only the parameters that differ from the defaults,
         # so str(game) stays short and reloads with pyspiel.load_game.
         explicit = {
@@ -225,9 +221,7 @@ class CheckraiseGame(pyspiel.Game):
         if isinstance(iig_obs_type, Mapping):  # pyspiel may pass only the params
             iig_obs_type, params = None, iig_obs_type
         if params:
-            raise ValueError(
-                f"{self} observers take no parameters; got {dict(params)}"
-            )
+            raise ValueError(f"{self} observers take no parameters; got {dict(params)}")
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         if (
@@ -280,7 +274,8 @@ class CheckraiseState(pyspiel.State):
         rewards = self.engine_state.rewards()
         if after_chance:
             self.pending_rewards = [
-                pending + reward for pending, reward in zip(self.pending_rewards, rewards)
+                pending + reward
+                for pending, reward in zip(self.pending_rewards, rewards, strict=True)
             ]
         else:
             self.pending_rewards = rewards

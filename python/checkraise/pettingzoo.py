@@ -100,9 +100,7 @@ class _Table(_adapt.EngineHolder):
         self.render_mode = _adapt.check_render_mode(render_mode)
         self.illegal_action = _adapt.check_illegal_action_mode(illegal_action)
         self.illegal_reward = (
-            float(self.game.min_utility())
-            if illegal_reward is None
-            else float(illegal_reward)
+            float(self.game.min_utility()) if illegal_reward is None else float(illegal_reward)
         )
         n = self.game.num_players()
         self.possible_agents = [_agent_name(s) for s in range(n)]
@@ -123,8 +121,7 @@ class _Table(_adapt.EngineHolder):
             for agent in self.possible_agents
         }
         self.action_spaces = {
-            agent: gymnasium.spaces.Discrete(num_actions)
-            for agent in self.possible_agents
+            agent: gymnasium.spaces.Discrete(num_actions) for agent in self.possible_agents
         }
         self.metadata = {
             "name": f"checkraise_{self.game.name}_v0",
@@ -206,9 +203,7 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
         self.infos: dict[str, dict[str, Any]] = {}
         self._pending: dict[int, int] = {}
 
-    def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Starts a new game; ``seed`` makes it (chance, spaces) reproducible."""
         self._check_open()
         self._reseed(seed)
@@ -241,9 +236,7 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
         if player >= 0:
             self.agent_selection = _agent_name(player)
         elif state.is_simultaneous_node():
-            waiting = [
-                s for s in _adapt.simultaneous_seats(state) if s not in self._pending
-            ]
+            waiting = [s for s in _adapt.simultaneous_seats(state) if s not in self._pending]
             self.agent_selection = _agent_name(waiting[0])
         elif state.is_terminal():
             self._select_after_end(0 if after is None else after)
@@ -255,17 +248,13 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
         legal action id (see the module docstring for illegal actions)."""
         self._check_open()
         if not self.agents:
-            raise GameOverError(
-                "the game is over and every agent has left; call reset()"
-            )
+            raise GameOverError("the game is over and every agent has left; call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(
-                f"{agent} is alive and must act; None is only for a finished agent"
-            )
+            raise ValueError(f"{agent} is alive and must act; None is only for a finished agent")
         state = self._live_state()
         seat = self._seats[agent]
         who = f"{agent} (seat {seat})"
@@ -291,9 +280,7 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
             state.apply_action(action_id)
         _adapt.resolve_chance(state, self.np_random)
         after = self._returns()
-        self.rewards = {
-            a: after[self._seats[a]] - before[self._seats[a]] for a in self.agents
-        }
+        self.rewards = {a: after[self._seats[a]] - before[self._seats[a]] for a in self.agents}
         self._accumulate_rewards()
         if state.is_terminal():
             for a in self.agents:
@@ -302,9 +289,7 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
 
     def _end_for_illegal_action(self, agent: str, action: int) -> None:
         self._pending = {}
-        self.rewards = {
-            a: (self.illegal_reward if a == agent else 0.0) for a in self.agents
-        }
+        self.rewards = {a: (self.illegal_reward if a == agent else 0.0) for a in self.agents}
         self._accumulate_rewards()
         self.infos[agent] = {"illegal_action": action}
         for a in self.agents:
@@ -397,9 +382,7 @@ class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
         live = list(self.agents)
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in live}
         if offenders:
-            rewards = {
-                a: (self.illegal_reward if a in offenders else 0.0) for a in live
-            }
+            rewards = {a: (self.illegal_reward if a in offenders else 0.0) for a in live}
             for agent, action_id in offenders.items():
                 infos[agent] = {"illegal_action": action_id}
             terminated = True
@@ -490,12 +473,8 @@ class BotPolicy:
         ``None`` (terminated or truncated) or has nothing to choose."""
         env = self.env
         if agent not in env._seats:
-            raise ValueError(
-                f"unknown agent {agent!r}; the agents are {env.possible_agents}"
-            )
-        if isinstance(env, RawEnv) and (
-            env.terminations.get(agent) or env.truncations.get(agent)
-        ):
+            raise ValueError(f"unknown agent {agent!r}; the agents are {env.possible_agents}")
+        if isinstance(env, RawEnv) and (env.terminations.get(agent) or env.truncations.get(agent)):
             return None
         state = env._live_state()
         seat = env._seats[agent]
