@@ -10,7 +10,7 @@ use checkraise_core::bots::{BotSpec, IsmctsBot};
 use checkraise_core::env::{GameRng, resolve_chance};
 use checkraise_core::game::Player;
 use checkraise_core::make_game_from_string;
-use checkraise_core::registry::{entries, entry};
+use checkraise_core::registry::entries;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const ITERATIONS: u32 = 1000;
@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
             let BotSpec::Ismcts(config) = BotSpec::parse::<&str, &str>(&spec, []).unwrap() else {
                 unreachable!()
             };
-            let bot = IsmctsBot::new(config, entry(name).unwrap().heuristic);
+            let bot = IsmctsBot::new(config);
             let probe = bot.search(state.as_ref(), seat, &mut GameRng::new(0));
             assert_eq!(probe.iterations, ITERATIONS, "{name}: a searched position");
             group.bench_function(format!("{name}/{rollout}"), |b| {

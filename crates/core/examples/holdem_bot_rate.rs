@@ -6,7 +6,6 @@
 
 use checkraise_core::bots::{Bot, HeuristicBot, RandomBot};
 use checkraise_core::game::Player;
-use checkraise_core::registry;
 use checkraise_core::{GameRng, make_game};
 
 fn main() {
@@ -29,7 +28,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let heuristic = HeuristicBot(registry::entry("holdem_chess").unwrap().heuristic);
+    let heuristic = HeuristicBot;
     let mut wins = 0;
     for g in 0..games {
         let mut rng = GameRng::new(start + g);

@@ -7,7 +7,6 @@ use checkraise_core::bots::{BotSpec, IsmctsBot};
 use checkraise_core::env::{GameRng, resolve_chance};
 use checkraise_core::game::Player;
 use checkraise_core::make_game_from_string;
-use checkraise_core::registry::entry;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -32,7 +31,7 @@ fn main() {
     let BotSpec::Ismcts(config) = BotSpec::parse::<&str, &str>(spec, []).expect("a spec") else {
         panic!("not an ismcts spec");
     };
-    let bot = IsmctsBot::new(config, entry(game.info().name).unwrap().heuristic);
+    let bot = IsmctsBot::new(config);
     let start = Instant::now();
     let mut iterations = 0u64;
     for i in 0..searches {

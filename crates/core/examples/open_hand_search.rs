@@ -14,7 +14,6 @@ use std::fmt;
 use checkraise_core::arena::seatings;
 use checkraise_core::bots::{Bot, BotSpec, HeuristicBot, IsmctsBot};
 use checkraise_core::game::{Action, GameError, ObservationEntries, Player, PlayerAction, State};
-use checkraise_core::registry::entry;
 use checkraise_core::{GameRng, make_game_from_string};
 
 /// A state whose "resample" is the true state: a search through it sees every card.
@@ -99,12 +98,12 @@ fn main() {
     let iterations: u32 = args.get(2).map_or(1000, |s| s.parse().expect("a number"));
     let deals: u64 = args.get(3).map_or(12, |s| s.parse().expect("a number"));
     let game = make_game_from_string(name).expect("a game");
-    let heuristic = HeuristicBot(entry(game.info().name).unwrap().heuristic);
+    let heuristic = HeuristicBot;
     let spec = format!("ismcts(iterations={iterations},rollout=random,seed=1)");
     let BotSpec::Ismcts(config) = BotSpec::parse::<&str, &str>(&spec, []).unwrap() else {
         unreachable!()
     };
-    let search = IsmctsBot::new(config, heuristic.0);
+    let search = IsmctsBot::new(config);
     for open in [false, true] {
         let mut margins = Vec::new();
         for deal in 0..deals {

@@ -227,7 +227,6 @@ pub fn run_until(
     stop: &AtomicBool,
 ) -> Result<Option<ArenaResult>, GameError> {
     let game: Arc<dyn Game> = make_game_from_string(&config.game)?;
-    let name = game.info().name;
     if config.bots.len() < 2 {
         return Err(invalid(
             "bots",
@@ -250,7 +249,7 @@ pub fn run_until(
                 ),
             ));
         }
-        bots.push(parsed.build(name)?);
+        bots.push(parsed.build());
         canonical.push(text);
     }
     if !(1..=MAX_DEALS).contains(&config.deals) {

@@ -307,7 +307,7 @@ pub struct HiddenCards {
 
 impl HiddenCards {
     /// Shuffles `unknown` with `rng` (one shuffle, drawn now).
-    pub fn new(unknown: CardSet, rng: &mut crate::env::GameRng) -> Self {
+    pub fn new(unknown: CardSet, rng: &mut crate::rng::GameRng) -> Self {
         let mut shuffled: Vec<Card> = unknown.iter().collect();
         rng.shuffle(&mut shuffled);
         HiddenCards {

@@ -4,315 +4,14 @@
 //! nodes, simultaneous nodes with joint actions, per-seat observations, and returns at the end.
 
 use std::fmt;
+use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
-use crate::env::GameRng;
-use crate::registry::Params;
-
-/// An action id in a game's fixed action space `0..num_distinct_actions()`, or a chance
-/// outcome id in `0..max_chance_outcomes()`.
-pub type Action = u32;
-
-/// Who acts at a state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Player {
-    /// A seat `0..num_players`.
-    Seat(usize),
-    /// Nature: the state is a chance node.
-    Chance,
-    /// Every seat chooses at once (a joint action).
-    Simultaneous,
-    /// The game is over.
-    Terminal,
-}
-
-impl Player {
-    /// The OpenSpiel integer id: a seat, −1 chance, −2 simultaneous, −4 terminal.
-    pub fn id(self) -> i64 {
-        match self {
-            Player::Seat(p) => p as i64,
-            Player::Chance => -1,
-            Player::Simultaneous => -2,
-            Player::Terminal => -4,
-        }
-    }
-
-    /// The player for an OpenSpiel integer id, if it is one.
-    pub fn from_id(id: i64) -> Option<Player> {
-        match id {
-            -1 => Some(Player::Chance),
-            -2 => Some(Player::Simultaneous),
-            -4 => Some(Player::Terminal),
-            p if p >= 0 => Some(Player::Seat(p as usize)),
-            _ => None,
-        }
-    }
-
-    /// The seat, if this is one.
-    pub fn seat(self) -> Option<usize> {
-        match self {
-            Player::Seat(p) => Some(p),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Player::Seat(p) => write!(f, "seat {p}"),
-            Player::Chance => f.write_str("chance"),
-            Player::Simultaneous => f.write_str("simultaneous"),
-            Player::Terminal => f.write_str("terminal"),
-        }
-    }
-}
-
-/// One entry of a state's history: who acted and what they chose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlayerAction {
-    /// The actor (a seat or chance).
-    pub player: Player,
-    /// The action or chance outcome id.
-    pub action: Action,
-}
-
-/// Whether a game has chance events.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum ChanceMode {
-    /// No chance nodes.
-    Deterministic,
-    /// Chance nodes with explicit outcome probabilities.
-    ExplicitStochastic,
-}
-
-/// What the seats can know.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Information {
-    /// Everything is public.
-    Perfect,
-    /// Some information is hidden from some seats.
-    Imperfect,
-}
-
-/// Whether seats act one at a time or at once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Dynamics {
-    /// One seat at a time.
-    Sequential,
-    /// All seats choose at once at some nodes.
-    Simultaneous,
-}
-
-/// How the seats' returns relate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Utility {
-    /// Returns sum to zero.
-    ZeroSum,
-    /// Returns sum to a constant.
-    ConstantSum,
-    /// No constraint.
-    GeneralSum,
-}
-
-/// When rewards arrive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum RewardModel {
-    /// Only at the end of the game.
-    Terminal,
-    /// After intermediate steps as well.
-    Rewards,
-}
-
-/// The facts of a game, stated up front in each game module (as OpenSpiel's `GameType`).
-#[derive(Clone, Debug, Serialize)]
-pub struct GameInfo {
-    /// The registry name, e.g. `pokeros`.
-    pub name: &'static str,
-    /// The human name, e.g. `Pokeros`.
-    pub long_name: &'static str,
-    /// One sentence describing the game.
-    pub description: &'static str,
-    /// Fewest seats the game supports.
-    pub min_players: usize,
-    /// Most seats the game supports.
-    pub max_players: usize,
-    /// Chance mode.
-    pub chance: ChanceMode,
-    /// Information structure.
-    pub information: Information,
-    /// Sequential or simultaneous.
-    pub dynamics: Dynamics,
-    /// Utility structure (for the default reward parameter).
-    pub utility: Utility,
-    /// Reward model.
-    pub reward_model: RewardModel,
-}
-
-/// What kind of mistake an error reports, so each face can map it to its own status code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorKind {
-    /// The request itself is invalid (bad game, parameter, action, string, tensor shape).
-    InvalidArgument,
-    /// The request is well formed but the state does not allow it now (out of turn, over).
-    FailedPrecondition,
-    /// Something named does not exist (a game).
-    NotFound,
-}
-
-/// Every error the engine reports; messages say what was wrong and what is allowed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GameError {
-    /// No game of that name is registered.
-    #[error("unknown game '{name}'; registered games: {known}")]
-    UnknownGame {
-        /// The requested name.
-        name: String,
-        /// Comma-separated registered names.
-        known: String,
-    },
-    /// A parameter name the game does not have.
-    #[error("game '{game}' has no parameter '{name}'; its parameters are: {known}")]
-    UnknownParameter {
-        /// The game.
-        game: String,
-        /// The unknown parameter.
-        name: String,
-        /// Comma-separated known parameters.
-        known: String,
-    },
-    /// A parameter value outside what is allowed.
-    #[error("parameter '{name}' of game '{game}' cannot be '{value}': {allowed}")]
-    InvalidParameter {
-        /// The game.
-        game: String,
-        /// The parameter.
-        name: String,
-        /// The rejected value, as given.
-        value: String,
-        /// What is allowed.
-        allowed: String,
-    },
-    /// No bot of that kind exists.
-    #[error("unknown bot '{name}'; bots: {known}")]
-    UnknownBot {
-        /// The requested kind.
-        name: String,
-        /// Comma-separated bot kinds.
-        known: String,
-    },
-    /// A bot setting the bot kind does not have.
-    #[error("bot '{bot}' has no setting '{name}'; its settings are: {known}")]
-    UnknownBotParameter {
-        /// The bot kind.
-        bot: String,
-        /// The unknown setting.
-        name: String,
-        /// Comma-separated known settings.
-        known: String,
-    },
-    /// A bot setting's value outside what is allowed.
-    #[error("setting '{name}' of bot '{bot}' cannot be '{value}': {allowed}")]
-    InvalidBotParameter {
-        /// The bot kind.
-        bot: String,
-        /// The setting.
-        name: String,
-        /// The rejected value, as given.
-        value: String,
-        /// What is allowed.
-        allowed: String,
-    },
-    /// A setting of a tool built on the engine (the arena) outside what is allowed.
-    #[error("'{name}' cannot be '{value}': {allowed}")]
-    InvalidSetting {
-        /// The setting.
-        name: String,
-        /// The rejected value, as given.
-        value: String,
-        /// What is allowed.
-        allowed: String,
-    },
-    /// An action that is not legal for this player here.
-    #[error("illegal action {action} ({desc}) for {player} at {state}: {reason}")]
-    IllegalAction {
-        /// The action id.
-        action: Action,
-        /// A rendering of the action, when one exists.
-        desc: String,
-        /// Who tried it.
-        player: Player,
-        /// A short description of the state.
-        state: String,
-        /// Why it is illegal.
-        reason: String,
-    },
-    /// Acting when it is not this player's turn, or applying a single action at a
-    /// simultaneous node (or a joint action at a sequential one).
-    #[error("out of turn: {player} tried to act at {state}, where {to_act} is to act")]
-    OutOfTurn {
-        /// Who tried to act.
-        player: Player,
-        /// Who is to act.
-        to_act: Player,
-        /// A short description of the state.
-        state: String,
-    },
-    /// Acting on a finished game.
-    #[error("the game is over ({state}); no action can be applied")]
-    GameOver {
-        /// A short description of the state.
-        state: String,
-    },
-    /// A seat number outside the game.
-    #[error("seat {seat} does not exist; this game has seats 0..{num_players}")]
-    InvalidSeat {
-        /// The seat asked for.
-        seat: i64,
-        /// How many seats the game has.
-        num_players: usize,
-    },
-    /// A string that names no action.
-    #[error("'{text}' is not an action for {player} here: {reason}")]
-    BadActionString {
-        /// The text given.
-        text: String,
-        /// For whom it was parsed.
-        player: Player,
-        /// Why it did not parse.
-        reason: String,
-    },
-    /// A serialized state that cannot be read back.
-    #[error("cannot deserialize state: {reason}")]
-    BadSerialization {
-        /// Why.
-        reason: String,
-    },
-    /// A caller's buffer of the wrong size.
-    #[error("{what} buffer has length {got}, expected {expected}")]
-    BadBuffer {
-        /// Which buffer.
-        what: &'static str,
-        /// Its length.
-        got: usize,
-        /// The required length.
-        expected: usize,
-    },
-}
-
-impl GameError {
-    /// Which kind of mistake this is.
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            GameError::UnknownGame { .. } => ErrorKind::NotFound,
-            GameError::OutOfTurn { .. } | GameError::GameOver { .. } => {
-                ErrorKind::FailedPrecondition
-            }
-            _ => ErrorKind::InvalidArgument,
-        }
-    }
-}
+pub use crate::error::{
+    Action, ChanceMode, Dynamics, ErrorKind, GameError, GameInfo, Information, Player,
+    PlayerAction, RewardModel, Utility,
+};
+use crate::params::{ParamSpec, Params};
+use crate::rng::GameRng;
 
 /// A game: its facts, parameters, sizes, and a factory for states.
 pub trait Game: Send + Sync + fmt::Debug {
@@ -353,8 +52,29 @@ pub trait Game: Send + Sync + fmt::Debug {
     fn max_game_length(&self) -> usize;
     /// The state before anything happened (chance nodes explicit).
     fn new_initial_state(&self) -> Box<dyn State>;
-    /// Reads a state written by `State::serialize`.
-    fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError>;
+    /// Reads a state written by `State::serialize`, replaying its history from the initial
+    /// state (so the rules validate it).
+    fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError> {
+        let history = crate::serial::decode(text, self.info().name, self.params())?;
+        let mut state = self.new_initial_state();
+        replay(state.as_mut(), &history).map_err(|e| match e {
+            GameError::BadSerialization { .. } => e,
+            e => GameError::BadSerialization {
+                reason: format!("history does not replay: {e}"),
+            },
+        })?;
+        Ok(state)
+    }
+}
+
+/// A registered game: its facts, its parameter schema and its constructor.
+pub struct GameEntry {
+    /// The game's facts.
+    pub info: &'static GameInfo,
+    /// Its parameters.
+    pub params: &'static [ParamSpec],
+    /// Builds a game from validated parameters (may still refuse combinations).
+    pub build: fn(Params) -> Result<Arc<dyn Game>, GameError>,
 }
 
 /// A state of a game. Every per-seat function depends only on what that seat may know.
@@ -464,6 +184,12 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     fn view(&self, viewer: Option<usize>) -> serde_json::Value;
     /// A state consistent with everything seat `player` knows, with the rest resampled.
     fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State>;
+    /// The game's heuristic policy: the action seat `seat` takes here (a state where that
+    /// seat may act: its turn, or a simultaneous node). The default, for states written
+    /// without a heuristic (test fixtures), plays a uniformly random legal action.
+    fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
+        rng.choose(&self.legal_actions_for(Player::Seat(seat)))
+    }
     /// A boxed copy.
     fn clone_box(&self) -> Box<dyn State>;
     /// The whole state as text (`Game::deserialize_state` reads it back).
@@ -484,6 +210,40 @@ impl Clone for Box<dyn State> {
     fn clone(&self) -> Self {
         self.clone_box()
     }
+}
+
+/// Applies `history` (as `State::history` gives it: a joint action as one entry per seat) to
+/// `state`, checking that each entry's actor is the one to act.
+pub fn replay(state: &mut dyn State, history: &[PlayerAction]) -> Result<(), GameError> {
+    let n = state.num_players();
+    let mut i = 0;
+    while i < history.len() {
+        if state.is_simultaneous_node() {
+            let end = i + n;
+            if end > history.len() {
+                return Err(GameError::BadSerialization {
+                    reason: "the history ends inside a joint action".to_string(),
+                });
+            }
+            let joint: Vec<Action> = history[i..end].iter().map(|h| h.action).collect();
+            state.apply_actions(&joint)?;
+            i = end;
+        } else {
+            let entry = history[i];
+            if entry.player != state.current_player() {
+                return Err(GameError::BadSerialization {
+                    reason: format!(
+                        "history entry {i} is by {}, but {} is to act",
+                        entry.player,
+                        state.current_player()
+                    ),
+                });
+            }
+            state.apply_action(entry.action)?;
+            i += 1;
+        }
+    }
+    Ok(())
 }
 
 /// Checks that `player` may act with a single action at `state`; the common preamble of
@@ -515,7 +275,7 @@ pub trait ObservationSink {
     /// such as a chess bitboard, at an offset that is a multiple of 64).
     #[inline]
     fn set_word(&mut self, word: usize, bits: u64) {
-        for b in crate::env::set_bits(&[bits]) {
+        for b in crate::rng::set_bits(&[bits]) {
             self.set(word * 64 + b, 1.0);
         }
     }
@@ -556,7 +316,7 @@ impl ObservationEntries {
 
     /// Writes these entries into `out` (all zeros on entry).
     pub fn write_into(&self, out: &mut [f32]) {
-        for i in crate::env::set_bits(&self.ones) {
+        for i in crate::rng::set_bits(&self.ones) {
             out[i] = 1.0;
         }
         for &(i, v) in &self.others {
@@ -571,7 +331,7 @@ impl ObservationEntries {
             out[i as usize] = 0.0;
         }
         for (w, (&new, &old)) in self.ones.iter().zip(&previous.ones).enumerate() {
-            for b in crate::env::set_bits(&[new ^ old]) {
+            for b in crate::rng::set_bits(&[new ^ old]) {
                 out[w * 64 + b] = (new >> b & 1) as f32;
             }
         }

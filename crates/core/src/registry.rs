@@ -5,132 +5,12 @@
 //! the parameter, the value and what is allowed) and hands the game a validated `Params`,
 //! from which the game builds its own typed parameter struct.
 
-use std::collections::BTreeMap;
-use std::fmt;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
-use crate::game::{Game, GameError, GameInfo};
-
-/// The type and allowed values of a parameter.
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ParamKind {
-    /// An integer in `min..=max`.
-    Int {
-        /// Smallest allowed value.
-        min: i64,
-        /// Largest allowed value.
-        max: i64,
-    },
-    /// `true` / `false` (also `on`/`off`, `1`/`0`).
-    Bool,
-    /// One of a fixed list of words.
-    Choice {
-        /// The allowed words.
-        options: &'static [&'static str],
-    },
-    /// Free text (e.g. a FEN position), validated by the game's constructor.
-    Text,
-}
-
-/// One parameter of a game: name, type, default and meaning.
-#[derive(Clone, Debug, Serialize)]
-pub struct ParamSpec {
-    /// The parameter's name.
-    pub name: &'static str,
-    /// Its type and allowed values.
-    pub kind: ParamKind,
-    /// Its default, as text.
-    pub default: &'static str,
-    /// What it does.
-    pub description: &'static str,
-}
-
-/// A validated parameter value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ParamValue {
-    /// An integer.
-    Int(i64),
-    /// A boolean.
-    Bool(bool),
-    /// A choice word.
-    Choice(String),
-    /// Free text.
-    Text(String),
-}
-
-impl fmt::Display for ParamValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParamValue::Int(v) => write!(f, "{v}"),
-            ParamValue::Bool(v) => write!(f, "{v}"),
-            ParamValue::Choice(v) | ParamValue::Text(v) => f.write_str(v),
-        }
-    }
-}
-
-/// A full set of validated parameters (every parameter present, defaults filled in).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Params {
-    values: BTreeMap<String, ParamValue>,
-}
-
-impl Params {
-    /// An integer parameter (panics only on a schema bug: the registry validated it).
-    pub fn int(&self, name: &str) -> i64 {
-        match self.values.get(name) {
-            Some(ParamValue::Int(v)) => *v,
-            other => panic!("parameter {name} is not an integer: {other:?}"),
-        }
-    }
-    /// A boolean parameter.
-    pub fn bool(&self, name: &str) -> bool {
-        match self.values.get(name) {
-            Some(ParamValue::Bool(v)) => *v,
-            other => panic!("parameter {name} is not a boolean: {other:?}"),
-        }
-    }
-    /// A choice parameter.
-    pub fn choice(&self, name: &str) -> &str {
-        match self.values.get(name) {
-            Some(ParamValue::Choice(v)) => v,
-            other => panic!("parameter {name} is not a choice: {other:?}"),
-        }
-    }
-    /// A text parameter.
-    pub fn text(&self, name: &str) -> &str {
-        match self.values.get(name) {
-            Some(ParamValue::Text(v)) => v,
-            other => panic!("parameter {name} is not text: {other:?}"),
-        }
-    }
-    /// All values by name.
-    pub fn values(&self) -> &BTreeMap<String, ParamValue> {
-        &self.values
-    }
-    /// The parameters as `name=value` strings, comma-separated (stable order).
-    pub fn to_text(&self) -> String {
-        self.values
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    }
-}
-
-/// A registered game: its facts, its parameter schema and its constructor.
-pub struct GameEntry {
-    /// The game's facts.
-    pub info: &'static GameInfo,
-    /// Its parameters.
-    pub params: &'static [ParamSpec],
-    /// Builds a game from validated parameters (may still refuse combinations).
-    pub build: fn(Params) -> Result<Arc<dyn Game>, GameError>,
-    /// The game's heuristic bot.
-    pub heuristic: crate::bots::HeuristicFn,
-}
+use crate::bots::{Bot, BotSpec};
+pub use crate::game::GameEntry;
+use crate::game::{Game, GameError};
+pub use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 
 /// Every registered game, in a fixed order. A new game is one line here.
 pub fn entries() -> &'static [GameEntry] {
@@ -165,66 +45,7 @@ pub fn parse_params<K: AsRef<str>, V: AsRef<str>>(
     entry: &GameEntry,
     given: impl IntoIterator<Item = (K, V)>,
 ) -> Result<Params, GameError> {
-    let game = entry.info.name;
-    let mut values = BTreeMap::new();
-    for spec in entry.params {
-        values.insert(
-            spec.name.to_string(),
-            parse_value(game, spec, spec.default).expect("defaults are valid"),
-        );
-    }
-    for (name, value) in given {
-        let (name, value) = (name.as_ref(), value.as_ref().trim());
-        let spec = entry
-            .params
-            .iter()
-            .find(|s| s.name == name)
-            .ok_or_else(|| GameError::UnknownParameter {
-                game: game.to_string(),
-                name: name.to_string(),
-                known: entry
-                    .params
-                    .iter()
-                    .map(|s| s.name)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })?;
-        values.insert(name.to_string(), parse_value(game, spec, value)?);
-    }
-    Ok(Params { values })
-}
-
-fn parse_value(game: &str, spec: &ParamSpec, text: &str) -> Result<ParamValue, GameError> {
-    let bad = |allowed: String| GameError::InvalidParameter {
-        game: game.to_string(),
-        name: spec.name.to_string(),
-        value: text.to_string(),
-        allowed,
-    };
-    match &spec.kind {
-        ParamKind::Int { min, max } => {
-            let v: i64 = text
-                .parse()
-                .map_err(|_| bad(format!("an integer from {min} to {max}")))?;
-            if v < *min || v > *max {
-                return Err(bad(format!("an integer from {min} to {max}")));
-            }
-            Ok(ParamValue::Int(v))
-        }
-        ParamKind::Bool => match text.to_ascii_lowercase().as_str() {
-            "true" | "on" | "1" | "yes" => Ok(ParamValue::Bool(true)),
-            "false" | "off" | "0" | "no" => Ok(ParamValue::Bool(false)),
-            _ => Err(bad("true or false (also on/off, 1/0)".to_string())),
-        },
-        ParamKind::Choice { options } => {
-            if options.contains(&text) {
-                Ok(ParamValue::Choice(text.to_string()))
-            } else {
-                Err(bad(format!("one of: {}", options.join(", "))))
-            }
-        }
-        ParamKind::Text => Ok(ParamValue::Text(text.to_string())),
-    }
+    crate::params::parse(entry.info.name, entry.params, given)
 }
 
 /// Makes a game from its name and string parameters.
@@ -278,4 +99,11 @@ pub fn rebuild(name: &str, params: &Params) -> Result<Arc<dyn Game>, GameError> 
         .map(|(k, v)| (k.clone(), v.to_string()))
         .collect();
     make_game(name, pairs)
+}
+
+/// A bot for game `game` (a registered name) from a spec string (`random`, `heuristic`,
+/// `ismcts(iterations=500)`).
+pub fn make_bot(game: &str, spec: &str) -> Result<Box<dyn Bot>, GameError> {
+    entry(game)?;
+    Ok(BotSpec::parse::<&str, &str>(spec, [])?.build())
 }

@@ -1,10 +1,11 @@
-//! Serialization of whole states as (game, parameters, history), read back by replaying the
-//! history, so a deserialized state is validated by the rules themselves.
+//! The text form of a whole state: its game, parameters and history as JSON. Reading it back
+//! (`Game::deserialize_state`) replays the history, so a deserialized state is validated by
+//! the rules themselves.
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{GameError, Player, PlayerAction, State};
-use crate::registry::Params;
+use crate::error::{GameError, Player, PlayerAction};
+use crate::params::Params;
 
 #[derive(Serialize, Deserialize)]
 struct Serialized {
@@ -23,13 +24,8 @@ pub fn serialize(game: &str, params: &Params, history: &[PlayerAction]) -> Strin
     .expect("a state always serializes")
 }
 
-/// Replays a serialized history onto `state` (a fresh initial state of the same game).
-pub fn replay(
-    state: &mut dyn State,
-    params: &Params,
-    game: &str,
-    text: &str,
-) -> Result<(), GameError> {
+/// Reads the history of a serialized state of game `game` made with `params`.
+pub fn decode(text: &str, game: &str, params: &Params) -> Result<Vec<PlayerAction>, GameError> {
     let bad = |reason: String| GameError::BadSerialization { reason };
     let data: Serialized =
         serde_json::from_str(text).map_err(|e| bad(format!("not a serialized state: {e}")))?;
@@ -46,30 +42,12 @@ pub fn replay(
             params.to_text()
         )));
     }
-    let mut i = 0;
-    let n = state.num_players();
-    while i < data.history.len() {
-        let result = if state.is_simultaneous_node() {
-            let end = i + n;
-            if end > data.history.len() {
-                return Err(bad("the history ends inside a joint action".to_string()));
-            }
-            let joint: Vec<u32> = data.history[i..end].iter().map(|h| h.1).collect();
-            i = end;
-            state.apply_actions(&joint)
-        } else {
-            let (who, action) = data.history[i];
-            i += 1;
-            if Player::from_id(who) != Some(state.current_player()) {
-                return Err(bad(format!(
-                    "history entry {} is by player {who}, but {} is to act",
-                    i - 1,
-                    state.current_player()
-                )));
-            }
-            state.apply_action(action)
-        };
-        result.map_err(|e| bad(format!("history does not replay: {e}")))?;
-    }
-    Ok(())
+    data.history
+        .iter()
+        .enumerate()
+        .map(|(i, &(who, action))| match Player::from_id(who) {
+            Some(player) => Ok(PlayerAction { player, action }),
+            None => Err(bad(format!("history entry {i} names no player ({who})"))),
+        })
+        .collect()
 }

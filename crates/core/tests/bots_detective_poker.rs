@@ -7,7 +7,7 @@ use checkraise_core::GameRng;
 use checkraise_core::bots::{Bot, HeuristicBot, RandomBot};
 use checkraise_core::conformance::game;
 use checkraise_core::game::Player;
-use checkraise_core::games::detective_poker::{DetectivePokerState, bot};
+use checkraise_core::games::detective_poker::DetectivePokerState;
 
 /// Plays one game; returns whether the heuristic seat beat both random seats on points.
 fn heuristic_wins(spec: &str, seed: u64) -> bool {
@@ -15,7 +15,7 @@ fn heuristic_wins(spec: &str, seed: u64) -> bool {
     let hero = (seed % 3) as usize;
     let mut rng = GameRng::new(seed);
     let mut state = g.new_initial_state();
-    let (smart, random) = (HeuristicBot(bot::heuristic), RandomBot);
+    let (smart, random) = (HeuristicBot, RandomBot);
     while !state.is_terminal() {
         let a = match state.current_player() {
             Player::Chance => state.sample_chance_outcome(&mut rng),

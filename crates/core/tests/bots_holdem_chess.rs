@@ -9,13 +9,12 @@
 
 use checkraise_core::bots::{Bot, HeuristicBot, RandomBot};
 use checkraise_core::game::Player;
-use checkraise_core::registry;
 use checkraise_core::{GameRng, make_game};
 
 #[test]
 fn heuristic_beats_random() {
     let game = make_game::<&str, &str>("holdem_chess", []).unwrap();
-    let heuristic = HeuristicBot(registry::entry("holdem_chess").unwrap().heuristic);
+    let heuristic = HeuristicBot;
     let games = 2_000;
     let mut wins = 0;
     for g in 0..games {

@@ -3,22 +3,15 @@
 
 use checkraise_core::bots::{Bot, HeuristicBot, RandomBot};
 use checkraise_core::env::resolve_chance;
-use checkraise_core::games::poker_chess;
 use checkraise_core::{GameRng, Player, make_game};
 
 /// Plays one game; returns the heuristic seat's return.
 fn play(seed: u64, heuristic_seat: usize) -> f64 {
     let game = make_game("poker_chess", Vec::<(String, String)>::new()).unwrap();
     let bots: [Box<dyn Bot>; 2] = if heuristic_seat == 0 {
-        [
-            Box::new(HeuristicBot(poker_chess::ENTRY.heuristic)),
-            Box::new(RandomBot),
-        ]
+        [Box::new(HeuristicBot), Box::new(RandomBot)]
     } else {
-        [
-            Box::new(RandomBot),
-            Box::new(HeuristicBot(poker_chess::ENTRY.heuristic)),
-        ]
+        [Box::new(RandomBot), Box::new(HeuristicBot)]
     };
     let mut rng = GameRng::new(seed);
     let mut state = game.new_initial_state();

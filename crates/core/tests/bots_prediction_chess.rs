@@ -4,12 +4,12 @@
 use checkraise_core::bots::{Bot, HeuristicBot, RandomBot};
 use checkraise_core::env::GameRng;
 use checkraise_core::game::Player;
-use checkraise_core::registry::{entry, make_game};
+use checkraise_core::registry::make_game;
 
 #[test]
 fn heuristic_beats_random_in_90_percent() {
     let game = make_game::<&str, &str>("prediction_chess", []).unwrap();
-    let heuristic = HeuristicBot(entry("prediction_chess").unwrap().heuristic);
+    let heuristic = HeuristicBot;
     let random = RandomBot;
     let games = 200;
     let mut wins = 0;

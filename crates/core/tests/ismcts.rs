@@ -1,14 +1,15 @@
 //! IS-MCTS: determinism, the information rule on every game, decoupled simultaneous search,
 //! and strength against random play.
 
-use checkraise_core::bots::{Bot, BotSpec, IsmctsBot, IsmctsConfig, Rollout, make_bot};
+use checkraise_core::bots::{Bot, BotSpec, IsmctsBot, IsmctsConfig, Rollout};
 use checkraise_core::env::resolve_chance;
-use checkraise_core::registry::{entries, entry, make_game_from_string};
+use checkraise_core::make_bot;
+use checkraise_core::registry::{entries, make_game_from_string};
 use checkraise_core::{GameRng, Player, State};
 
-fn ismcts(game: &str, spec: &str) -> IsmctsBot {
+fn ismcts(spec: &str) -> IsmctsBot {
     match BotSpec::parse::<&str, &str>(spec, []).unwrap() {
-        BotSpec::Ismcts(config) => IsmctsBot::new(config, entry(game).unwrap().heuristic),
+        BotSpec::Ismcts(config) => IsmctsBot::new(config),
         other => panic!("not a search spec: {other}"),
     }
 }
@@ -65,7 +66,7 @@ fn seats_to_act(state: &dyn State) -> Vec<usize> {
 fn same_seed_and_iterations_give_the_same_move_and_tree() {
     for e in entries() {
         let name = e.info.name;
-        let bot = ismcts(name, "ismcts(iterations=150,seed=11)");
+        let bot = ismcts("ismcts(iterations=150,seed=11)");
         for state in decision_points(name, 5, 2, 3) {
             for seat in seats_to_act(state.as_ref()) {
                 let a = bot.search(state.as_ref(), seat, &mut GameRng::new(1));
@@ -78,7 +79,7 @@ fn same_seed_and_iterations_give_the_same_move_and_tree() {
             }
         }
         // Without a fixed seed: reproducible from the caller's generator.
-        let free = ismcts(name, "ismcts(iterations=100)");
+        let free = ismcts("ismcts(iterations=100)");
         let state = &decision_points(name, 9, 1, 1)[0];
         let seat = seats_to_act(state.as_ref())[0];
         assert_eq!(
@@ -96,10 +97,7 @@ fn the_move_is_the_same_on_every_resample_of_the_seats_information() {
     for e in entries() {
         let name = e.info.name;
         for rollout in ["random", "heuristic"] {
-            let bot = ismcts(
-                name,
-                &format!("ismcts(iterations=60,seed=3,rollout={rollout})"),
-            );
+            let bot = ismcts(&format!("ismcts(iterations=60,seed=3,rollout={rollout})"));
             for (k, state) in decision_points(name, 17, 4, 4).into_iter().enumerate() {
                 for seat in seats_to_act(state.as_ref()) {
                     let truth = bot.search(state.as_ref(), seat, &mut GameRng::new(0));
@@ -125,7 +123,7 @@ fn the_move_is_the_same_on_every_resample_of_the_seats_information() {
 #[test]
 fn the_simultaneous_search_never_reads_the_other_seats_pending_choice() {
     let game = make_game_from_string("prediction_chess").unwrap();
-    let bot = ismcts("prediction_chess", "ismcts(iterations=80,seed=5)");
+    let bot = ismcts("ismcts(iterations=80,seed=5)");
     let mut state = game.new_initial_state();
     // Move node: both seats choose; the choice of seat 1 varies below.
     state
@@ -177,7 +175,7 @@ fn specs_build_bots_that_report_their_spec() {
 /// A search with a time budget stops on time, whatever its iteration budget.
 #[test]
 fn a_time_budget_ends_the_search() {
-    let bot = ismcts("poker_chess", "ismcts(iterations=1000000,max_ms=30)");
+    let bot = ismcts("ismcts(iterations=1000000,max_ms=30)");
     let state = &decision_points("poker_chess", 1, 1, 1)[0];
     let seat = seats_to_act(state.as_ref())[0];
     let result = bot.search(state.as_ref(), seat, &mut GameRng::new(0));
@@ -189,7 +187,7 @@ fn a_time_budget_ends_the_search() {
 #[test]
 fn a_modest_search_beats_random_play() {
     let game = make_game_from_string("poker_chess").unwrap();
-    let bot = ismcts("poker_chess", "ismcts(iterations=100,rollout=random)");
+    let bot = ismcts("ismcts(iterations=100,rollout=random)");
     let random = make_bot("poker_chess", "random").unwrap();
     let mut total = 0.0;
     let games = 12;

@@ -210,7 +210,7 @@ impl MatchesService {
 
     /// The seats of a new match of `game`: `human`, or a bot spec, capped by `--max-bot-ms`
     /// and reported back canonically.
-    fn seats(&self, game: &str, kinds: Vec<String>) -> Result<Vec<Seat>, Status> {
+    fn seats(&self, kinds: Vec<String>) -> Result<Vec<Seat>, Status> {
         kinds
             .into_iter()
             .enumerate()
@@ -227,9 +227,7 @@ impl MatchesService {
                 let spec = spec
                     .capped(self.max_bot_ms, BOT_CAP_NAME)
                     .map_err(|e| Status::invalid_argument(format!("seat {i}: {e}")))?;
-                let bot = spec
-                    .build(game)
-                    .map_err(|e| status_from_argument_error(&e))?;
+                let bot = spec.build();
                 Ok(Seat {
                     kind_name: spec.to_string(),
                     kind: SeatKind::Bot(bot),
@@ -287,7 +285,7 @@ impl pb::matches_server::Matches for MatchesService {
                 BOT_KINDS.join(", ")
             )));
         }
-        let seats = self.seats(&request.game, kinds)?;
+        let seats = self.seats(kinds)?;
         // Refuse before the bots play, not after (an all-bot match plays to the end here).
         self.store.check_room(self.store.len())?;
         let seed = match request.seed {

@@ -159,7 +159,7 @@ fn a_creation_told_to_stop_plays_no_bot_move() {
     let game = checkraise_core::make_game::<&str, &str>("pokeros", []).unwrap();
     let bot = |spec: &str| Seat {
         kind_name: spec.to_string(),
-        kind: SeatKind::Bot(checkraise_core::bots::make_bot("pokeros", spec).unwrap()),
+        kind: SeatKind::Bot(checkraise_core::make_bot("pokeros", spec).unwrap()),
     };
     let stop = AtomicBool::new(true);
     let seats = vec![bot("ismcts(iterations=10)"), bot("random")];

@@ -17,7 +17,7 @@ fn seats(kinds: &[&str], game: &str) -> Vec<Seat> {
             kind: if kind == "human" {
                 SeatKind::Human { token: None }
             } else {
-                SeatKind::Bot(checkraise_core::bots::make_bot(game, kind).unwrap())
+                SeatKind::Bot(checkraise_core::make_bot(game, kind).unwrap())
             },
         })
         .collect()

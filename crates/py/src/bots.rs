@@ -2,7 +2,7 @@
 
 use checkraise_core::bots::{self, Bot, BotSpec, IsmctsBot};
 use checkraise_core::game::check_turn;
-use checkraise_core::{Action, GameError, GameRng, Player, State, registry};
+use checkraise_core::{Action, GameError, GameRng, Player, State};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
@@ -144,14 +144,11 @@ impl PyBot {
         let name = game.info().name;
         let spec = parse_spec(kind, settings)?;
         let ismcts = match &spec {
-            BotSpec::Ismcts(config) => Some(IsmctsBot::new(
-                config.clone(),
-                registry::entry(name).or_raise()?.heuristic,
-            )),
+            BotSpec::Ismcts(config) => Some(IsmctsBot::new(config.clone())),
             _ => None,
         };
         Ok(PyBot {
-            bot: spec.build(name).or_raise()?,
+            bot: spec.build(),
             spec,
             ismcts,
             game: name,
@@ -249,9 +246,7 @@ pub fn bot_action(
     seed: u64,
     settings: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Action> {
-    let bot = parse_spec(kind, settings)?
-        .build(state.game.info().name)
-        .or_raise()?;
+    let bot = parse_spec(kind, settings)?.build();
     let engine_state = state.state.as_ref();
     let seat = acting_seat(engine_state, seat)?;
     let mut rng = GameRng::new(seed);

@@ -30,7 +30,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::bots::{Bot, HeuristicFn};
+use crate::bots::Bot;
 use crate::env::GameRng;
 use crate::game::{Action, Player, State};
 
@@ -168,7 +168,6 @@ impl Scale {
 /// One search's tree and scratch buffers.
 struct Search<'a> {
     config: &'a IsmctsConfig,
-    heuristic: HeuristicFn,
     nodes: Vec<Node>,
     scale: Scale,
     legal: Vec<Action>,
@@ -339,7 +338,7 @@ impl Search<'_> {
 
     fn policy(&mut self, state: &dyn State, seat: usize, rng: &mut GameRng) -> Action {
         match self.config.rollout {
-            Rollout::Heuristic => (self.heuristic)(state, seat, rng),
+            Rollout::Heuristic => state.heuristic_action(seat, rng),
             Rollout::Random => {
                 state.legal_actions_into(Player::Seat(seat), &mut self.legal);
                 rng.choose(&self.legal)
@@ -352,13 +351,12 @@ impl Search<'_> {
 #[derive(Clone, Debug)]
 pub struct IsmctsBot {
     config: IsmctsConfig,
-    heuristic: HeuristicFn,
 }
 
 impl IsmctsBot {
-    /// A bot with `config`, whose heuristic rollouts play `heuristic` (the game's bot).
-    pub fn new(config: IsmctsConfig, heuristic: HeuristicFn) -> Self {
-        IsmctsBot { config, heuristic }
+    /// A bot with `config` (heuristic rollouts play the game's heuristic).
+    pub fn new(config: IsmctsConfig) -> Self {
+        IsmctsBot { config }
     }
 
     /// The bot's settings.
@@ -390,7 +388,6 @@ impl IsmctsBot {
         let budget = self.config.max_ms.map(Duration::from_millis);
         let mut search = Search {
             config: &self.config,
-            heuristic: self.heuristic,
             nodes: vec![Node::default()],
             scale: Scale {
                 lo: f64::INFINITY,

@@ -8,11 +8,7 @@ use crate::env::GameRng;
 use crate::game::{Action, GameError, Player, State};
 
 pub use ismcts::{IsmctsBot, IsmctsConfig, Rollout, SearchResult};
-pub use spec::{BOT_KINDS, BotSpec, bot_params, make_bot};
-
-/// A game's heuristic policy: the action seat `seat` takes at `state` (a state where that
-/// seat may act: its turn, or a simultaneous node).
-pub type HeuristicFn = fn(&dyn State, usize, &mut GameRng) -> Action;
+pub use spec::{BOT_KINDS, BotSpec, bot_params};
 
 /// Something that picks actions for a seat.
 pub trait Bot: Send + Sync {
@@ -82,13 +78,13 @@ impl Bot for RandomBot {
     }
 }
 
-/// Plays a game's heuristic policy.
-#[derive(Clone, Copy, Debug)]
-pub struct HeuristicBot(pub HeuristicFn);
+/// Plays the game's heuristic policy (`State::heuristic_action`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeuristicBot;
 
 impl Bot for HeuristicBot {
     fn act(&self, state: &dyn State, seat: usize, rng: &mut GameRng) -> Action {
-        (self.0)(state, seat, rng)
+        state.heuristic_action(seat, rng)
     }
     fn name(&self) -> &'static str {
         "heuristic"
@@ -98,7 +94,7 @@ impl Bot for HeuristicBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry::{entries, make_game};
+    use crate::registry::{entries, make_bot, make_game};
 
     #[test]
     fn bots_refuse_seats_that_may_not_act() {

@@ -12,8 +12,8 @@ use super::DetectivePokerState;
 use super::rules::{ActionCard, Bet, STREETS, max_amount};
 use super::state::{Event, HandCards};
 use crate::cards::{Card, CardSet};
-use crate::env::GameRng;
 use crate::game::{Action, State};
+use crate::rng::GameRng;
 
 /// Deals of the unseen cards per decision.
 pub const SAMPLES: usize = 48;

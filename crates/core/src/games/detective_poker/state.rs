@@ -22,13 +22,13 @@ use super::rules::{
 };
 use super::{Config, INFO};
 use crate::cards::{Card, CardSet, NUM_ORDINARY};
-use crate::env::GameRng;
 use crate::game::{
     Action, EventLayout, GameError, Player, PlayerAction, State, check_turn, points_rewards,
     rank_rewards, write_information_state,
 };
+use crate::params::Params;
 use crate::poker::eval::{HandValue, best_of, evaluate_partial};
-use crate::registry::Params;
+use crate::rng::GameRng;
 
 /// Community cards on the board during each betting round.
 const COMMUNITY_AT: [usize; STREETS] = [0, 3, 4, 5];
@@ -1139,6 +1139,10 @@ impl State for DetectivePokerState {
             out.apply_action(a).expect("a resampled history replays");
         }
         Box::new(out)
+    }
+
+    fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
+        super::bot::heuristic(self, seat, rng)
     }
 
     fn clone_box(&self) -> Box<dyn State> {

@@ -472,7 +472,7 @@ impl fmt::Display for Betting {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::env::GameRng;
+    use crate::rng::GameRng;
 
     use BetAction::{CheckCall, Fold, RaiseTo};
 

@@ -18,9 +18,9 @@ use super::grid::{COMMUNITY_CELLS, attacks};
 use super::showdown::{GridCard, seat_hand};
 use super::{HoldemState, Phase};
 use crate::cards::{Card, CardSet, Rank, Suit};
-use crate::env::GameRng;
 use crate::game::{Action, State};
 use crate::poker::eval::{Category, HandValue};
+use crate::rng::GameRng;
 
 /// The heuristic entry point for the registry.
 pub fn heuristic(state: &dyn State, seat: usize, rng: &mut GameRng) -> Action {

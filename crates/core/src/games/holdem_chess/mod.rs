@@ -29,10 +29,11 @@ mod state;
 
 use std::sync::Arc;
 
+use crate::game::GameEntry;
 use crate::game::{
     ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
 };
-use crate::registry::{GameEntry, ParamKind, ParamSpec, Params};
+use crate::params::{ParamKind, ParamSpec, Params};
 
 pub use betting::{BetAction, Betting, MAX_SEATS};
 pub use grid::{CellSet, Window};
@@ -136,7 +137,6 @@ pub const ENTRY: GameEntry = GameEntry {
     info: &INFO,
     params: PARAMS,
     build,
-    heuristic: bot::heuristic,
 };
 
 fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
@@ -339,11 +339,6 @@ impl Game for HoldemChessGame {
     }
     fn new_initial_state(&self) -> Box<dyn State> {
         Box::new(self.initial_state())
-    }
-    fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError> {
-        let mut state = self.initial_state();
-        crate::serial::replay(&mut state, &self.params, INFO.name, text)?;
-        Ok(Box::new(state))
     }
 }
 

@@ -12,13 +12,13 @@ use super::grid::CellSet;
 use super::showdown::{GridCard, SeatHand, seat_hand};
 use super::{Config, INFO, NUM_SIZES, SIZE_NAMES};
 use crate::cards::{Card, CardSet};
-use crate::env::GameRng;
 use crate::game::{
     Action, EventLayout, GameError, Player, PlayerAction, State, check_turn,
     write_information_state,
 };
+use crate::params::Params;
 use crate::poker::eval::HandValue;
-use crate::registry::Params;
+use crate::rng::GameRng;
 
 /// No card in a slot.
 const NO_CARD: u8 = 255;
@@ -1387,6 +1387,10 @@ impl State for HoldemState {
                 .expect("a resampled history replays");
         }
         Box::new(out)
+    }
+
+    fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
+        super::bot::heuristic(self, seat, rng)
     }
 
     fn clone_box(&self) -> Box<dyn State> {

@@ -8,8 +8,8 @@ use super::table::{self, CARD_CLASS};
 use super::{CARD_BASE, TurnStep};
 use crate::cards::Card;
 use crate::chess::{Board, Color, Move, Piece};
-use crate::env::GameRng;
 use crate::game::{Action, State};
+use crate::rng::GameRng;
 
 /// How much keeping a card is worth, by class: jokers save attacked pieces, black J/Q/K
 /// capture with pawns, red K/Q move the strongest pieces.

@@ -26,10 +26,11 @@ use std::sync::Arc;
 
 use crate::cards::{CardSet, Rank};
 use crate::chess::Board;
+use crate::game::GameEntry;
 use crate::game::{
     ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
 };
-use crate::registry::{GameEntry, ParamKind, ParamSpec, Params};
+use crate::params::{ParamKind, ParamSpec, Params};
 
 pub use state::{Event, PokerChessState, TurnStep};
 pub use table::{MoveTraits, PieceKind, PieceValues};
@@ -104,7 +105,6 @@ pub const ENTRY: GameEntry = GameEntry {
     info: &INFO,
     params: PARAMS,
     build,
-    heuristic: bot::heuristic,
 };
 
 fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
@@ -252,11 +252,6 @@ impl Game for PokerChessGame {
     }
     fn new_initial_state(&self) -> Box<dyn State> {
         Box::new(self.initial_state())
-    }
-    fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError> {
-        let mut state = self.initial_state();
-        crate::serial::replay(&mut state, &self.params, INFO.name, text)?;
-        Ok(Box::new(state))
     }
 }
 

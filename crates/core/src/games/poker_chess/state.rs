@@ -12,12 +12,12 @@ use super::table::{self, CARD_CLASS};
 use super::{CARD_BASE, Config, INFO};
 use crate::cards::{Card, CardSet, NUM_CARD_IDS};
 use crate::chess::{Board, Color, Move, MoveGenOptions, Piece};
-use crate::env::{GameRng, nth_set_bit};
 use crate::game::{
     Action, EventLayout, GameError, Player, PlayerAction, State, check_turn, rank_rewards,
     write_information_state,
 };
-use crate::registry::Params;
+use crate::params::Params;
+use crate::rng::{GameRng, nth_set_bit};
 
 /// Number of floats in an observation (see docs/games/poker_chess.md).
 pub const OBSERVATION_SIZE: usize = 12 * 64 + 3 * NUM_CARD_IDS + 2 + 2 + 2 + 4 + 8 + 2 + 3;
@@ -963,6 +963,10 @@ impl State for PokerChessState {
                 .expect("a resampled history replays");
         }
         Box::new(out)
+    }
+
+    fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
+        super::bot::heuristic(self, seat, rng)
     }
 
     fn clone_box(&self) -> Box<dyn State> {

@@ -4,8 +4,7 @@
 
 use super::PokerosState;
 use super::rules::base_score;
-use crate::env::GameRng;
-use crate::game::{Action, State};
+use crate::game::Action;
 
 /// The greedy action for the seat to move.
 pub fn greedy_action(state: &PokerosState) -> Action {
@@ -23,13 +22,4 @@ pub fn greedy_action(state: &PokerosState) -> Action {
         }
     });
     best.expect("the seat to move has a legal placement").1
-}
-
-/// The heuristic entry point for the registry.
-pub fn heuristic(state: &dyn State, _seat: usize, _rng: &mut GameRng) -> Action {
-    let state = state
-        .as_any()
-        .downcast_ref::<PokerosState>()
-        .expect("the Pokeros bot plays Pokeros states");
-    greedy_action(state)
 }

@@ -20,11 +20,13 @@ mod state;
 use std::sync::Arc;
 
 use crate::cards::{CardSet, Rank};
+use crate::game::GameEntry;
 use crate::game::{
     ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
 };
+use crate::params::{ParamKind, ParamSpec, Params};
 use crate::poker::window::{NUM_WINDOW_HANDS, StraightRanks};
-use crate::registry::{GameEntry, ParamKind, ParamSpec, Params};
+use crate::rules::Played;
 
 pub use state::PokerosState;
 
@@ -120,7 +122,6 @@ pub const ENTRY: GameEntry = GameEntry {
     info: &INFO,
     params: PARAMS,
     build,
-    heuristic: bot::heuristic,
 };
 
 fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
@@ -331,12 +332,7 @@ impl Game for PokerosGame {
         self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(self.initial.clone())
-    }
-    fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError> {
-        let mut state = self.initial.clone();
-        crate::serial::replay(&mut state, &self.params, INFO.name, text)?;
-        Ok(Box::new(state))
+        Box::new(Played::new(self.initial.clone()))
     }
 }
 

@@ -92,7 +92,7 @@ impl Board {
 
     /// Every occupied cell with its card, in cell order.
     pub fn cards(&self) -> impl Iterator<Item = (usize, Card)> + '_ {
-        crate::env::set_bits(&self.occupied).map(|cell| (cell, Card(self.cells[cell])))
+        crate::rng::set_bits(&self.occupied).map(|cell| (cell, Card(self.cells[cell])))
     }
 
     /// The cell one step from `cell` in direction `dir`, if inside the window.

@@ -1,6 +1,5 @@
 //! The Pokeros state: board, hands, deck, points, and the turn structure with explicit chance.
 
-use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
@@ -10,12 +9,13 @@ use serde_json::json;
 use super::rules::{Board, Placement, score_placement};
 use super::{Config, INFO};
 use crate::cards::{Card, CardSet, HiddenCards, NUM_CARD_IDS};
-use crate::env::GameRng;
 use crate::game::{
-    Action, DenseSink, EventLayout, GameError, ObservationEntries, ObservationSink, Player,
-    PlayerAction, State, check_turn, points_rewards, rank_rewards, write_information_state,
+    Action, DenseSink, EventLayout, GameError, GameInfo, ObservationEntries, ObservationSink,
+    Player, PlayerAction, State, points_rewards, rank_rewards,
 };
-use crate::registry::Params;
+use crate::params::Params;
+use crate::rng::GameRng;
+use crate::rules::{Illegal, Played, Rules};
 
 /// Most seats a Pokeros game has.
 const MAX_SEATS: usize = 4;
@@ -60,7 +60,6 @@ pub struct PokerosState {
     points: [u32; MAX_SEATS],
     phase: Phase,
     to_move: usize,
-    history: Vec<PlayerAction>,
     moves: Vec<Move>,
     rewards: [f64; MAX_SEATS],
 }
@@ -84,10 +83,10 @@ pub fn event_layout(config: &Config) -> EventLayout {
 
 impl PokerosState {
     /// What seat `viewer` saw of each history entry (codes of `event_layout`).
-    fn event_codes(&self, viewer: usize) -> Vec<u32> {
-        let targets = self.deal_targets();
+    fn codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+        let targets = self.deal_targets(history);
         let mut moves = self.moves.iter();
-        self.history
+        history
             .iter()
             .zip(targets)
             .map(|(entry, target)| match entry.player {
@@ -155,7 +154,6 @@ impl PokerosState {
             points: [0; MAX_SEATS],
             phase: Phase::Centre,
             to_move: 0,
-            history: Vec::new(),
             moves: Vec::new(),
             rewards: [0.0; MAX_SEATS],
         }
@@ -228,7 +226,7 @@ impl PokerosState {
     fn card_in_slot(&self, seat: usize, slot: usize) -> Option<Card> {
         let hand = self.hands[seat];
         (slot < hand.len() as usize)
-            .then(|| Card(crate::env::nth_set_bit(hand.0, slot as u32) as u8))
+            .then(|| Card(crate::rng::nth_set_bit(hand.0, slot as u32) as u8))
     }
 
     /// Moves on to the next node after the state changed: deals, turn starts and the end.
@@ -270,27 +268,14 @@ impl PokerosState {
         }
     }
 
-    fn illegal(&self, action: Action, reason: String) -> GameError {
-        GameError::IllegalAction {
-            action,
-            desc: self.action_to_string(self.current_player(), action),
-            player: self.current_player(),
-            state: self.describe(),
-            reason,
-        }
-    }
-
-    fn apply_chance(&mut self, action: Action) -> Result<(), GameError> {
+    fn apply_chance(&mut self, action: Action) -> Result<(), Illegal> {
         let card = match Card::from_id(action) {
             Some(c) if self.deck.contains(c) => c,
             _ => {
-                return Err(self.illegal(
-                    action,
-                    format!(
-                        "card id {action} is not in the deck ({} cards left)",
-                        self.deck.len()
-                    ),
-                ));
+                return Err(Illegal::new(format!(
+                    "card id {action} is not in the deck ({} cards left)",
+                    self.deck.len()
+                )));
             }
         };
         self.deck.remove(card);
@@ -306,35 +291,25 @@ impl PokerosState {
             _ => unreachable!("chance acts only at Centre and Deal"),
         }
         self.rewards = [0.0; MAX_SEATS];
-        self.history.push(PlayerAction {
-            player: Player::Chance,
-            action,
-        });
         self.settle();
         Ok(())
     }
 
-    fn apply_placement(&mut self, action: Action) -> Result<(), GameError> {
+    fn apply_placement(&mut self, action: Action) -> Result<(), Illegal> {
         let slots = self.config.slots();
         let (cell, slot) = (action as usize / slots, action as usize % slots);
         if cell >= self.config.cells() {
-            return Err(self.illegal(
-                action,
-                format!(
-                    "action ids run from 0 to {}",
-                    self.config.cells() * slots - 1
-                ),
-            ));
+            return Err(Illegal::new(format!(
+                "action ids run from 0 to {}",
+                self.config.cells() * slots - 1
+            )));
         }
         let seat = self.to_move;
         let Some(card) = self.card_in_slot(seat, slot) else {
-            return Err(self.illegal(
-                action,
-                format!(
-                    "hand slot {slot} is empty (the hand holds {} cards)",
-                    self.hands[seat].len()
-                ),
-            ));
+            return Err(Illegal::new(format!(
+                "hand slot {slot} is empty (the hand holds {} cards)",
+                self.hands[seat].len()
+            )));
         };
         if !self.board.is_legal(cell) {
             let (x, y) = self.coords(cell);
@@ -345,7 +320,7 @@ impl PokerosState {
             } else {
                 format!("a card at {x},{y} would make a row or column run longer than 5")
             };
-            return Err(self.illegal(action, reason));
+            return Err(Illegal::new(reason));
         }
         let placement = score_placement(&self.board, cell, card, &self.config);
         self.board.place(cell, card);
@@ -364,10 +339,6 @@ impl PokerosState {
             card,
             cell,
             placement,
-        });
-        self.history.push(PlayerAction {
-            player: Player::Seat(seat),
-            action,
         });
         if !self.board.has_legal() {
             self.phase = Phase::Over;
@@ -435,9 +406,14 @@ impl PokerosState {
             .join(" ")
     }
 
-    /// A history entry as seat `viewer` saw it.
-    fn event_text(&self, index: usize, viewer: usize, move_index: &mut usize) -> String {
-        let entry = self.history[index];
+    /// History entry `entry` as seat `viewer` saw it (`target`: the seat a deal went to).
+    fn event_text(
+        &self,
+        entry: PlayerAction,
+        target: Option<usize>,
+        viewer: usize,
+        move_index: &mut usize,
+    ) -> String {
         match entry.player {
             Player::Seat(s) => {
                 let m = &self.moves[*move_index];
@@ -447,7 +423,7 @@ impl PokerosState {
             }
             _ => {
                 let card = Card(entry.action as u8);
-                match self.deal_target(index) {
+                match target {
                     None => format!("centre:{card}"),
                     Some(seat) if seat == viewer || self.hands_public() => {
                         format!("deal s{seat}:{card}")
@@ -458,29 +434,34 @@ impl PokerosState {
         }
     }
 
-    /// The seat a chance entry of the history dealt to (None for the centre card). Replays
-    /// the turn structure, which depends only on hand sizes, not on which cards.
-    fn deal_target(&self, index: usize) -> Option<usize> {
-        self.deal_targets().get(index).copied().flatten()
-    }
-
-    fn deal_targets(&self) -> Vec<Option<usize>> {
+    /// The seat each chance entry of `history` dealt to (None for the centre card and for
+    /// placements). Replays the turn structure, which depends only on hand sizes, not on
+    /// which cards.
+    fn deal_targets(&self, history: &[PlayerAction]) -> Vec<Option<usize>> {
         let mut replay = PokerosState::new(self.config.clone(), (*self.params).clone());
-        let mut out = Vec::with_capacity(self.history.len());
-        for entry in &self.history {
+        let mut out = Vec::with_capacity(history.len());
+        for entry in history {
             out.push(match replay.phase {
                 Phase::Deal { seat, .. } => Some(seat),
                 _ => None,
             });
             replay
-                .apply_action(entry.action)
+                .apply(entry.player, entry.action)
                 .expect("the history replays");
         }
         out
     }
 }
 
-impl State for PokerosState {
+impl Rules for PokerosState {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn params(&self) -> &Params {
+        &self.params
+    }
+
     fn num_players(&self) -> usize {
         self.config.players
     }
@@ -494,10 +475,6 @@ impl State for PokerosState {
     }
 
     fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>) {
-        out.clear();
-        if player != self.current_player() {
-            return;
-        }
         match player {
             Player::Chance => out.extend(self.deck.iter().map(|c| c.0 as Action)),
             Player::Seat(seat) => {
@@ -514,10 +491,6 @@ impl State for PokerosState {
     }
 
     fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
-        mask.fill(false);
-        if player != self.current_player() {
-            return;
-        }
         match player {
             Player::Seat(seat) => {
                 let slots = self.config.slots();
@@ -538,9 +511,6 @@ impl State for PokerosState {
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        if !self.is_chance_node() {
-            return Vec::new();
-        }
         let p = 1.0 / self.deck.len() as f64;
         self.deck.iter().map(|c| (c.0 as Action, p)).collect()
     }
@@ -549,14 +519,10 @@ impl State for PokerosState {
         rng.choose_bit(self.deck.0)
     }
 
-    fn apply_action(&mut self, action: Action) -> Result<(), GameError> {
-        match self.current_player() {
+    fn apply(&mut self, player: Player, action: Action) -> Result<(), Illegal> {
+        match player {
             Player::Chance => self.apply_chance(action),
-            Player::Seat(s) => {
-                check_turn(self, Player::Seat(s))?;
-                self.apply_placement(action)
-            }
-            _ => check_turn(self, Player::Chance),
+            _ => self.apply_placement(action),
         }
     }
 
@@ -577,10 +543,6 @@ impl State for PokerosState {
 
     fn add_rewards_to(&self, out: &mut [f64]) {
         crate::game::add_rewards(out, &self.rewards[..self.config.players]);
-    }
-
-    fn history(&self) -> &[PlayerAction] {
-        &self.history
     }
 
     fn action_to_string(&self, player: Player, action: Action) -> String {
@@ -659,8 +621,11 @@ impl State for PokerosState {
         }
     }
 
+    fn observation_size(&self) -> usize {
+        observation_size(&self.config)
+    }
+
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        debug_assert_eq!(out.len(), observation_size(&self.config));
         out.fill(0.0);
         self.write_observation(player, &mut DenseSink(out));
     }
@@ -670,17 +635,12 @@ impl State for PokerosState {
         true
     }
 
-    fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
-        let codes = self.event_codes(player);
-        let layout = event_layout(&self.config);
-        write_information_state(
-            self,
-            player,
-            observation_size(&self.config),
-            &layout,
-            &codes,
-            out,
-        );
+    fn event_layout(&self) -> EventLayout {
+        event_layout(&self.config)
+    }
+
+    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+        self.codes(history, viewer)
     }
 
     fn observation_string(&self, player: usize) -> String {
@@ -708,15 +668,17 @@ impl State for PokerosState {
         s
     }
 
-    fn information_state_string(&self, player: usize) -> String {
+    fn information_state_string(&self, history: &[PlayerAction], player: usize) -> String {
         let mut move_index = 0;
-        let events: Vec<String> = (0..self.history.len())
-            .map(|i| self.event_text(i, player, &mut move_index))
+        let events: Vec<String> = history
+            .iter()
+            .zip(self.deal_targets(history))
+            .map(|(&entry, target)| self.event_text(entry, target, player, &mut move_index))
             .collect();
         format!("seat {player} | {}", events.join(" "))
     }
 
-    fn view(&self, viewer: Option<usize>) -> serde_json::Value {
+    fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
         let board: Vec<_> = self
             .board
             .cards()
@@ -759,7 +721,7 @@ impl State for PokerosState {
         })
     }
 
-    fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State> {
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
         let mut unknown = self.deck;
         if !self.hands_public() {
             for seat in (0..self.config.players).filter(|&s| s != player) {
@@ -767,33 +729,29 @@ impl State for PokerosState {
             }
         }
         let mut hidden = HiddenCards::new(unknown, rng);
-        let mut out = PokerosState::new(self.config.clone(), (*self.params).clone());
+        let mut out = Played::new(PokerosState::new(
+            self.config.clone(),
+            (*self.params).clone(),
+        ));
         let mut moves = self.moves.iter();
-        for entry in &self.history {
+        for entry in history {
             let action = match entry.player {
                 Player::Chance => hidden.replace(Card(entry.action as u8)).0 as Action,
                 _ => {
                     let m = moves.next().expect("one move per seat action");
-                    out.action_for(m.card, m.cell)
+                    out.rules()
+                        .action_for(m.card, m.cell)
                         .expect("the placed card is held")
                 }
             };
             out.apply_action(action)
                 .expect("a resampled history replays");
         }
-        Box::new(out)
+        out
     }
 
-    fn clone_box(&self) -> Box<dyn State> {
-        Box::new(self.clone())
-    }
-
-    fn serialize(&self) -> String {
-        crate::serial::serialize(INFO.name, &self.params, &self.history)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn heuristic(&self, _seat: usize, _rng: &mut GameRng) -> Action {
+        super::bot::greedy_action(self)
     }
 }
 

@@ -2,10 +2,10 @@
 //! set up by dealing exactly the cards each test needs and playing legal actions.
 
 use super::PokerosState;
-use crate::bots::make_bot;
 use crate::cards::Card;
 use crate::env::GameRng;
 use crate::game::{ErrorKind, GameError, Player, State};
+use crate::registry::make_bot;
 use crate::registry::make_game_from_string;
 
 /// A game under test: deals come from a script of cards, seat actions are `CARD@X,Y`.
@@ -63,7 +63,7 @@ impl Table {
     }
 
     fn pokeros(&self) -> &PokerosState {
-        self.state.as_any().downcast_ref().unwrap()
+        crate::rules::rules_of(self.state.as_ref()).unwrap()
     }
 }
 
@@ -288,7 +288,7 @@ fn two_players_with_three_cards_play_the_whole_deck() {
             state.apply_action(a).unwrap();
             crate::env::resolve_chance(state.as_mut(), &mut rng);
         }
-        let s: &PokerosState = state.as_any().downcast_ref().unwrap();
+        let s: &PokerosState = crate::rules::rules_of(state.as_ref()).unwrap();
         assert_eq!(s.moves().len(), 51, "seed {seed}: all 51 cards are played");
         let returns = state.returns();
         let points = s.points();

@@ -11,8 +11,8 @@ use crate::chess::tables::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 use crate::chess::{BitBoard, Board, Color, Piece, Square, piece_value};
-use crate::env::GameRng;
 use crate::game::{Action, Player, State};
+use crate::rng::GameRng;
 
 /// Squares `color` attacks (pawns diagonally, whatever stands there).
 fn attack_map(board: &Board, color: Color) -> BitBoard {

@@ -29,11 +29,12 @@ mod state;
 use std::sync::Arc;
 
 use crate::chess::{Board, Color, File, Move, Piece, Rank, START_FEN, Square};
+use crate::game::GameEntry;
 use crate::game::{
     Action, ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State,
     Utility,
 };
-use crate::registry::{GameEntry, ParamKind, ParamSpec, Params};
+use crate::params::{ParamKind, ParamSpec, Params};
 
 pub use rules::{Death, Prediction, Promotion, Resolution};
 pub use state::{EndReason, Phase, PredictionChessState, TurnRecord};
@@ -94,7 +95,6 @@ pub const ENTRY: GameEntry = GameEntry {
     info: &INFO,
     params: PARAMS,
     build,
-    heuristic: bot::heuristic,
 };
 
 fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
@@ -347,11 +347,6 @@ impl Game for PredictionChessGame {
     }
     fn new_initial_state(&self) -> Box<dyn State> {
         Box::new(self.initial_state())
-    }
-    fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError> {
-        let mut state = self.initial_state();
-        crate::serial::replay(&mut state, &self.params, INFO.name, text)?;
-        Ok(Box::new(state))
     }
 }
 

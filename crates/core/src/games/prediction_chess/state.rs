@@ -14,12 +14,12 @@ use super::{
     action_move, action_pair, move_action, pair_action, pair_row, seat_color,
 };
 use crate::chess::{Board, Color, Move, Piece, Rank, Square, piece_char};
-use crate::env::GameRng;
 use crate::game::{
     Action, DenseSink, EventLayout, GameError, ObservationEntries, ObservationSink, Player,
     PlayerAction, State, rank_rewards, write_information_state,
 };
-use crate::registry::Params;
+use crate::params::Params;
+use crate::rng::GameRng;
 
 /// Number of floats in an observation (see docs/games/prediction_chess.md).
 pub const OBSERVATION_SIZE: usize = 12 * 64 + 2 * 64 + 4 + 4 * 64 + 2 + 2 + 2 + 2;
@@ -129,14 +129,14 @@ impl TurnMoves {
             debug_assert!(pair_ids[..pairs].is_sorted());
             self.pair_len[c] = pairs as u16;
             let promotes =
-                crate::env::set_bits(&[promoting_pawns]).any(|from| targets[from] & last != 0);
+                crate::rng::set_bits(&[promoting_pawns]).any(|from| targets[from] & last != 0);
             if !promotes {
                 self.move_len[c] = u16::MAX;
                 continue;
             }
             let mut moves = 0;
             let move_ids = &mut self.move_ids[c];
-            for from in crate::env::set_bits(&[from_set]) {
+            for from in crate::rng::set_bits(&[from_set]) {
                 let to_all = targets[from];
                 let promoting = if pawns >> from & 1 == 1 {
                     to_all & last
@@ -144,11 +144,11 @@ impl TurnMoves {
                     0
                 };
                 let row = pair_row(from);
-                for to in crate::env::set_bits(&[to_all & !promoting]) {
+                for to in crate::rng::set_bits(&[to_all & !promoting]) {
                     move_ids[moves] = row[to];
                     moves += 1;
                 }
-                for to in crate::env::set_bits(&[promoting]) {
+                for to in crate::rng::set_bits(&[promoting]) {
                     let dir = (to % 8) as u32 + 1 - (from % 8) as u32;
                     let base = PROMOTION_BASE + ((from % 8) as u32 * 3 + dir) * 4;
                     for piece in opts.promotions.iter() {
@@ -943,6 +943,10 @@ impl State for PredictionChessState {
             out.history[at].action = pick;
         }
         Box::new(out)
+    }
+
+    fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
+        super::bot::heuristic(self, seat, rng)
     }
 
     fn clone_box(&self) -> Box<dyn State> {

@@ -1,0 +1,310 @@
+//! The engine's vocabulary: actions, players, a game's facts, and every error it reports.
+//! The lowest layer of the crate: it imports nothing from it.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// An action id in a game's fixed action space `0..num_distinct_actions()`, or a chance
+/// outcome id in `0..max_chance_outcomes()`.
+pub type Action = u32;
+
+/// Who acts at a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Player {
+    /// A seat `0..num_players`.
+    Seat(usize),
+    /// Nature: the state is a chance node.
+    Chance,
+    /// Every seat chooses at once (a joint action).
+    Simultaneous,
+    /// The game is over.
+    Terminal,
+}
+
+impl Player {
+    /// The OpenSpiel integer id: a seat, −1 chance, −2 simultaneous, −4 terminal.
+    pub fn id(self) -> i64 {
+        match self {
+            Player::Seat(p) => p as i64,
+            Player::Chance => -1,
+            Player::Simultaneous => -2,
+            Player::Terminal => -4,
+        }
+    }
+
+    /// The player for an OpenSpiel integer id, if it is one.
+    pub fn from_id(id: i64) -> Option<Player> {
+        match id {
+            -1 => Some(Player::Chance),
+            -2 => Some(Player::Simultaneous),
+            -4 => Some(Player::Terminal),
+            p if p >= 0 => Some(Player::Seat(p as usize)),
+            _ => None,
+        }
+    }
+
+    /// The seat, if this is one.
+    pub fn seat(self) -> Option<usize> {
+        match self {
+            Player::Seat(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Player::Seat(p) => write!(f, "seat {p}"),
+            Player::Chance => f.write_str("chance"),
+            Player::Simultaneous => f.write_str("simultaneous"),
+            Player::Terminal => f.write_str("terminal"),
+        }
+    }
+}
+
+/// One entry of a state's history: who acted and what they chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerAction {
+    /// The actor (a seat or chance).
+    pub player: Player,
+    /// The action or chance outcome id.
+    pub action: Action,
+}
+
+/// Whether a game has chance events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ChanceMode {
+    /// No chance nodes.
+    Deterministic,
+    /// Chance nodes with explicit outcome probabilities.
+    ExplicitStochastic,
+}
+
+/// What the seats can know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Information {
+    /// Everything is public.
+    Perfect,
+    /// Some information is hidden from some seats.
+    Imperfect,
+}
+
+/// Whether seats act one at a time or at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Dynamics {
+    /// One seat at a time.
+    Sequential,
+    /// All seats choose at once at some nodes.
+    Simultaneous,
+}
+
+/// How the seats' returns relate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Utility {
+    /// Returns sum to zero.
+    ZeroSum,
+    /// Returns sum to a constant.
+    ConstantSum,
+    /// No constraint.
+    GeneralSum,
+}
+
+/// When rewards arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RewardModel {
+    /// Only at the end of the game.
+    Terminal,
+    /// After intermediate steps as well.
+    Rewards,
+}
+
+/// The facts of a game, stated up front in each game module (as OpenSpiel's `GameType`).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameInfo {
+    /// The registry name, e.g. `pokeros`.
+    pub name: &'static str,
+    /// The human name, e.g. `Pokeros`.
+    pub long_name: &'static str,
+    /// One sentence describing the game.
+    pub description: &'static str,
+    /// Fewest seats the game supports.
+    pub min_players: usize,
+    /// Most seats the game supports.
+    pub max_players: usize,
+    /// Chance mode.
+    pub chance: ChanceMode,
+    /// Information structure.
+    pub information: Information,
+    /// Sequential or simultaneous.
+    pub dynamics: Dynamics,
+    /// Utility structure (for the default reward parameter).
+    pub utility: Utility,
+    /// Reward model.
+    pub reward_model: RewardModel,
+}
+
+/// What kind of mistake an error reports, so each face can map it to its own status code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The request itself is invalid (bad game, parameter, action, string, tensor shape).
+    InvalidArgument,
+    /// The request is well formed but the state does not allow it now (out of turn, over).
+    FailedPrecondition,
+    /// Something named does not exist (a game).
+    NotFound,
+}
+
+/// Every error the engine reports; messages say what was wrong and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// No game of that name is registered.
+    #[error("unknown game '{name}'; registered games: {known}")]
+    UnknownGame {
+        /// The requested name.
+        name: String,
+        /// Comma-separated registered names.
+        known: String,
+    },
+    /// A parameter name the game does not have.
+    #[error("game '{game}' has no parameter '{name}'; its parameters are: {known}")]
+    UnknownParameter {
+        /// The game.
+        game: String,
+        /// The unknown parameter.
+        name: String,
+        /// Comma-separated known parameters.
+        known: String,
+    },
+    /// A parameter value outside what is allowed.
+    #[error("parameter '{name}' of game '{game}' cannot be '{value}': {allowed}")]
+    InvalidParameter {
+        /// The game.
+        game: String,
+        /// The parameter.
+        name: String,
+        /// The rejected value, as given.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// No bot of that kind exists.
+    #[error("unknown bot '{name}'; bots: {known}")]
+    UnknownBot {
+        /// The requested kind.
+        name: String,
+        /// Comma-separated bot kinds.
+        known: String,
+    },
+    /// A bot setting the bot kind does not have.
+    #[error("bot '{bot}' has no setting '{name}'; its settings are: {known}")]
+    UnknownBotParameter {
+        /// The bot kind.
+        bot: String,
+        /// The unknown setting.
+        name: String,
+        /// Comma-separated known settings.
+        known: String,
+    },
+    /// A bot setting's value outside what is allowed.
+    #[error("setting '{name}' of bot '{bot}' cannot be '{value}': {allowed}")]
+    InvalidBotParameter {
+        /// The bot kind.
+        bot: String,
+        /// The setting.
+        name: String,
+        /// The rejected value, as given.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// A setting of a tool built on the engine (the arena) outside what is allowed.
+    #[error("'{name}' cannot be '{value}': {allowed}")]
+    InvalidSetting {
+        /// The setting.
+        name: String,
+        /// The rejected value, as given.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// An action that is not legal for this player here.
+    #[error("illegal action {action} ({desc}) for {player} at {state}: {reason}")]
+    IllegalAction {
+        /// The action id.
+        action: Action,
+        /// A rendering of the action, when one exists.
+        desc: String,
+        /// Who tried it.
+        player: Player,
+        /// A short description of the state.
+        state: String,
+        /// Why it is illegal.
+        reason: String,
+    },
+    /// Acting when it is not this player's turn, or applying a single action at a
+    /// simultaneous node (or a joint action at a sequential one).
+    #[error("out of turn: {player} tried to act at {state}, where {to_act} is to act")]
+    OutOfTurn {
+        /// Who tried to act.
+        player: Player,
+        /// Who is to act.
+        to_act: Player,
+        /// A short description of the state.
+        state: String,
+    },
+    /// Acting on a finished game.
+    #[error("the game is over ({state}); no action can be applied")]
+    GameOver {
+        /// A short description of the state.
+        state: String,
+    },
+    /// A seat number outside the game.
+    #[error("seat {seat} does not exist; this game has seats 0..{num_players}")]
+    InvalidSeat {
+        /// The seat asked for.
+        seat: i64,
+        /// How many seats the game has.
+        num_players: usize,
+    },
+    /// A string that names no action.
+    #[error("'{text}' is not an action for {player} here: {reason}")]
+    BadActionString {
+        /// The text given.
+        text: String,
+        /// For whom it was parsed.
+        player: Player,
+        /// Why it did not parse.
+        reason: String,
+    },
+    /// A serialized state that cannot be read back.
+    #[error("cannot deserialize state: {reason}")]
+    BadSerialization {
+        /// Why.
+        reason: String,
+    },
+    /// A caller's buffer of the wrong size.
+    #[error("{what} buffer has length {got}, expected {expected}")]
+    BadBuffer {
+        /// Which buffer.
+        what: &'static str,
+        /// Its length.
+        got: usize,
+        /// The required length.
+        expected: usize,
+    },
+}
+
+impl GameError {
+    /// Which kind of mistake this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            GameError::UnknownGame { .. } => ErrorKind::NotFound,
+            GameError::OutOfTurn { .. } | GameError::GameOver { .. } => {
+                ErrorKind::FailedPrecondition
+            }
+            _ => ErrorKind::InvalidArgument,
+        }
+    }
+}

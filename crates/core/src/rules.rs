@@ -1,0 +1,385 @@
+//! What a game module writes, and the one wrapper that makes it a `State`.
+//!
+//! A game implements `Rules` on its own state type: who acts, the legal set, applying an
+//! action, the observation writers, text, view, resampling and its heuristic. `Played<R>`
+//! owns everything else once for every game: the history, the turn checks, the
+//! illegal-action error, clone/any/serialize, masks from the legal set and the
+//! information-state tensor's layout. This follows OpenSpiel's split of `ApplyAction` (the
+//! framework's checks and history) from `DoApplyAction` (the game's rules).
+//!
+//! `Played<R>` is generic, so a `dyn State` call costs one dynamic dispatch to the wrapper
+//! and the rules are then called directly (and inlined): no dispatch is added per step.
+
+use std::any::Any;
+use std::fmt;
+
+use crate::error::{Action, GameError, GameInfo, Player, PlayerAction};
+use crate::game::{EventLayout, ObservationEntries, State, write_information_state};
+use crate::params::Params;
+use crate::rng::GameRng;
+
+/// Why an action was refused: the reason, and optionally the action's description when the
+/// game describes refused actions differently from `Rules::action_to_string`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Illegal {
+    /// Why the action is illegal here.
+    pub reason: String,
+    /// The refused action as the message should name it (`None`: `action_to_string`).
+    pub desc: Option<String>,
+}
+
+impl Illegal {
+    /// A refusal with this reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Illegal {
+            reason: reason.into(),
+            desc: None,
+        }
+    }
+}
+
+impl From<String> for Illegal {
+    fn from(reason: String) -> Self {
+        Illegal::new(reason)
+    }
+}
+
+impl From<&str> for Illegal {
+    fn from(reason: &str) -> Self {
+        Illegal::new(reason)
+    }
+}
+
+/// A game's rules on its own state type. `Played<Self>` calls these only where they apply:
+/// the legal-set and apply functions only for a player who may act now (the seat to act, any
+/// seat at a simultaneous node, chance at a chance node), never at a terminal state.
+pub trait Rules: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
+    /// The game's facts.
+    fn info(&self) -> &'static GameInfo;
+    /// The validated parameters the game was made with (written by `serialize`).
+    fn params(&self) -> &Params;
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// Who acts now.
+    fn current_player(&self) -> Player;
+    /// Appends `player`'s legal actions, sorted, to `out` (empty on entry). `player` may act.
+    fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>);
+    /// Sets `player`'s legal actions in `mask` (all false on entry). `player` may act. The
+    /// default goes through `legal_actions_into`; games override it with a direct writer.
+    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+        let mut actions = Vec::new();
+        self.legal_actions_into(player, &mut actions);
+        for a in actions {
+            if let Some(m) = mask.get_mut(a as usize) {
+                *m = true;
+            }
+        }
+    }
+    /// The chance outcomes and their probabilities at a chance node.
+    fn chance_outcomes(&self) -> Vec<(Action, f64)>;
+    /// Samples a chance outcome (the default walks `chance_outcomes`).
+    fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
+        rng.choose_weighted(&self.chance_outcomes())
+    }
+    /// Applies `action` by `player`, the seat to act or chance. On `Err` the state is
+    /// unchanged.
+    fn apply(&mut self, player: Player, action: Action) -> Result<(), Illegal>;
+    /// Applies a joint action (one per seat, seat order, length checked) at a simultaneous
+    /// node. On `Err((seat, why))` the state is unchanged. Sequential games keep the default,
+    /// which is never called for them.
+    fn apply_joint(&mut self, actions: &[Action]) -> Result<(), (usize, Illegal)> {
+        let _ = actions;
+        Err((0, Illegal::new("this game has no simultaneous nodes")))
+    }
+    /// Each seat's total return so far.
+    fn returns(&self) -> Vec<f64>;
+    /// Each seat's reward from the last action.
+    fn rewards(&self) -> Vec<f64>;
+    /// Adds each seat's reward from the last action to `out`.
+    fn add_rewards_to(&self, out: &mut [f64]) {
+        crate::game::add_rewards(out, &self.rewards());
+    }
+    /// A readable, unique name for `action` taken by `player` here.
+    fn action_to_string(&self, player: Player, action: Action) -> String;
+    /// The inverse of `action_to_string`.
+    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError>;
+    /// Floats in an observation.
+    fn observation_size(&self) -> usize;
+    /// Writes seat `player`'s observation into `out` (`observation_size` floats).
+    fn observation_tensor(&self, player: usize, out: &mut [f32]);
+    /// The observation as non-zero entries (see `State::observation_entries`); the default
+    /// gives nothing and returns false.
+    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        let _ = (player, out);
+        false
+    }
+    /// The history rows' layout of the information-state tensor.
+    fn event_layout(&self) -> EventLayout;
+    /// What seat `viewer` saw of each entry of `history` (this state's history), as codes of
+    /// `event_layout`.
+    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32>;
+    /// Seat `player`'s current observation as text.
+    fn observation_string(&self, player: usize) -> String;
+    /// Seat `player`'s information state as text, given this state's `history`.
+    fn information_state_string(&self, history: &[PlayerAction], player: usize) -> String;
+    /// What `viewer` may know (`None`: a spectator), for UIs and gRPC.
+    fn view(&self, history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value;
+    /// A state consistent with everything seat `player` knows (this state's `history`
+    /// included), the rest resampled: a function of the seat's information state and `rng`.
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self>;
+    /// The game's heuristic policy: the action seat `seat` takes here (`seat` may act).
+    fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action;
+    /// A short description for error messages; the default gives the move number and who
+    /// is to act.
+    fn describe(&self, history: &[PlayerAction]) -> String {
+        format!("move {} ({} to act)", history.len(), self.current_player())
+    }
+}
+
+/// A game state: a game's `Rules` and its history. Implements `State` for every game.
+#[derive(Clone, Debug)]
+pub struct Played<R> {
+    rules: R,
+    history: Vec<PlayerAction>,
+}
+
+impl<R: Rules> Played<R> {
+    /// A state with no history: `rules` must be the game's initial state.
+    pub fn new(rules: R) -> Self {
+        Played {
+            rules,
+            history: Vec::new(),
+        }
+    }
+
+    /// The game's own state, for game-specific code (bots, tests, renderers).
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// Whether `player` may act now.
+    #[inline]
+    fn may_act(&self, player: Player) -> bool {
+        match (self.rules.current_player(), player) {
+            (Player::Terminal, _) => false,
+            (Player::Simultaneous, Player::Seat(s)) => s < self.rules.num_players(),
+            (now, p) => now == p,
+        }
+    }
+
+    fn illegal(&self, player: Player, action: Action, why: Illegal) -> GameError {
+        GameError::IllegalAction {
+            action,
+            desc: why
+                .desc
+                .unwrap_or_else(|| self.rules.action_to_string(player, action)),
+            player,
+            state: self.describe(),
+            reason: why.reason,
+        }
+    }
+}
+
+/// The game's own state behind a `dyn State`, when it is of type `R`.
+pub fn rules_of<R: Rules>(state: &dyn State) -> Option<&R> {
+    state
+        .as_any()
+        .downcast_ref::<Played<R>>()
+        .map(Played::rules)
+}
+
+impl<R: Rules> fmt::Display for Played<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.rules, f)
+    }
+}
+
+impl<R: Rules> State for Played<R> {
+    #[inline]
+    fn num_players(&self) -> usize {
+        self.rules.num_players()
+    }
+
+    #[inline]
+    fn current_player(&self) -> Player {
+        self.rules.current_player()
+    }
+
+    fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>) {
+        out.clear();
+        if self.may_act(player) {
+            self.rules.legal_actions_into(player, out);
+        }
+    }
+
+    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+        mask.fill(false);
+        if self.may_act(player) {
+            self.rules.legal_action_mask(player, mask);
+        }
+    }
+
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        if self.is_chance_node() {
+            self.rules.chance_outcomes()
+        } else {
+            Vec::new()
+        }
+    }
+
+    #[inline]
+    fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
+        self.rules.sample_chance_outcome(rng)
+    }
+
+    fn apply_action(&mut self, action: Action) -> Result<(), GameError> {
+        let player = self.rules.current_player();
+        match player {
+            Player::Terminal => Err(GameError::GameOver {
+                state: self.describe(),
+            }),
+            Player::Simultaneous => Err(GameError::IllegalAction {
+                action,
+                desc: format!("action {action}"),
+                player,
+                state: self.describe(),
+                reason: format!(
+                    "this is a simultaneous node: apply a joint action (one per seat, {} \
+                     entries) with apply_actions",
+                    self.rules.num_players()
+                ),
+            }),
+            _ => match self.rules.apply(player, action) {
+                Ok(()) => {
+                    self.history.push(PlayerAction { player, action });
+                    Ok(())
+                }
+                Err(why) => Err(self.illegal(player, action, why)),
+            },
+        }
+    }
+
+    fn apply_actions(&mut self, actions: &[Action]) -> Result<(), GameError> {
+        let n = self.rules.num_players();
+        match self.rules.current_player() {
+            Player::Terminal => Err(GameError::GameOver {
+                state: self.describe(),
+            }),
+            Player::Simultaneous if actions.len() != n => Err(GameError::IllegalAction {
+                action: actions.first().copied().unwrap_or(0),
+                desc: format!("joint action {actions:?}"),
+                player: Player::Simultaneous,
+                state: self.describe(),
+                reason: format!(
+                    "a joint action has exactly {n} entries (one per seat, seat order), got {}",
+                    actions.len()
+                ),
+            }),
+            Player::Simultaneous => {
+                match self.rules.apply_joint(actions) {
+                    Ok(()) => {
+                        self.history
+                            .extend(actions.iter().enumerate().map(|(seat, &action)| {
+                                PlayerAction {
+                                    player: Player::Seat(seat),
+                                    action,
+                                }
+                            }));
+                        Ok(())
+                    }
+                    Err((seat, why)) => Err(self.illegal(Player::Seat(seat), actions[seat], why)),
+                }
+            }
+            to_act => Err(GameError::OutOfTurn {
+                player: Player::Simultaneous,
+                to_act,
+                state: self.describe(),
+            }),
+        }
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        self.rules.returns()
+    }
+
+    fn rewards(&self) -> Vec<f64> {
+        self.rules.rewards()
+    }
+
+    #[inline]
+    fn add_rewards_to(&self, out: &mut [f64]) {
+        self.rules.add_rewards_to(out)
+    }
+
+    #[inline]
+    fn history(&self) -> &[PlayerAction] {
+        &self.history
+    }
+
+    fn action_to_string(&self, player: Player, action: Action) -> String {
+        self.rules.action_to_string(player, action)
+    }
+
+    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
+        self.rules.string_to_action(player, text)
+    }
+
+    #[inline]
+    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
+        debug_assert_eq!(out.len(), self.rules.observation_size());
+        self.rules.observation_tensor(player, out)
+    }
+
+    #[inline]
+    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        self.rules.observation_entries(player, out)
+    }
+
+    fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
+        let codes = self.rules.event_codes(&self.history, player);
+        write_information_state(
+            self,
+            player,
+            self.rules.observation_size(),
+            &self.rules.event_layout(),
+            &codes,
+            out,
+        );
+    }
+
+    fn observation_string(&self, player: usize) -> String {
+        self.rules.observation_string(player)
+    }
+
+    fn information_state_string(&self, player: usize) -> String {
+        self.rules.information_state_string(&self.history, player)
+    }
+
+    fn view(&self, viewer: Option<usize>) -> serde_json::Value {
+        self.rules.view(&self.history, viewer)
+    }
+
+    fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State> {
+        Box::new(self.rules.resample(&self.history, player, rng))
+    }
+
+    fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
+        self.rules.heuristic(seat, rng)
+    }
+
+    fn clone_box(&self) -> Box<dyn State> {
+        Box::new(self.clone())
+    }
+
+    fn serialize(&self) -> String {
+        crate::serial::serialize(self.rules.info().name, self.rules.params(), &self.history)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn describe(&self) -> String {
+        self.rules.describe(&self.history)
+    }
+}
