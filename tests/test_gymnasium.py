@@ -198,20 +198,13 @@ def test_a_game_over_before_the_agent_acts_is_skipped_and_reported():
 # Simultaneous nodes
 
 
-class SpyBot:
-    """Stands in for a bot and reports the whole state it was given, as a bot that cheats
-    could read it."""
-
-    def act(self, state, seat):
-        return state.serialize()
-
-
 @pytest.mark.parametrize("name", SIMULTANEOUS)
 @pytest.mark.parametrize("opponent", OPPONENTS)
 def test_bots_do_not_see_the_agents_pending_choice(name, opponent):
     """At a simultaneous node a bot decides from its own seat's information: states that differ
     only in the agent's earlier choice, which the bot's seat has not seen (its information
-    state is the same), get the same bot choice from the same seeds."""
+    state is the same), get the same bot choice from the same seeds, through the driver the
+    env plays with and through ``Bot.act``."""
     env = cg.env(name, opponent=opponent, seat=0)
     env.reset(seed=0)
     game = env.game
@@ -230,18 +223,22 @@ def test_bots_do_not_see_the_agents_pending_choice(name, opponent):
                 variants.setdefault(after.information_state_string(bot_seat), []).append(after)
         hidden = max(variants.values(), key=len)
         if len(hidden) >= 2:
-            picks, shown = set(), set()
+            picks, direct = set(), set()
             for variant in hidden[:6]:
-                env.np_random = np.random.default_rng(99)
-                env._bots[bot_seat] = cr.Bot(game, opponent, seed=5)
-                picks.add(env._bot_action(variant, bot_seat))
-                env.np_random = np.random.default_rng(99)
-                env._bots[bot_seat] = SpyBot()
-                shown.add(env._bot_action(variant, bot_seat))
+                # The env's driver (the engine's one driver) with the env's opponent.
+                driver = cr.Driver(game, [None, opponent], seed=5)
+                probe = variant.clone()
+                assert driver.advance(probe) == "decide"
+                assert driver.has_chosen(bot_seat)
+                before = len(probe.history())
+                driver.play(probe, 0, probe.legal_actions(0)[0])
+                picks.add(probe.history()[before + bot_seat])
+                # A Bot used directly follows the same rule.
+                direct.add(cr.Bot(game, opponent, seed=5).act(variant, bot_seat))
             assert len(picks) == 1, (
                 f"the bot's choice depends on the agent's hidden choice: {picks}"
             )
-            assert len(shown) == 1, "the bot was shown the agent's hidden choice"
+            assert len(direct) == 1, f"Bot.act depends on the hidden choice: {direct}"
             checked += 1
         state.apply_actions(
             [int(rng.choice(state.legal_actions(s))) for s in range(game.num_players())]

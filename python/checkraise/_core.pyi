@@ -218,9 +218,24 @@ class Bot:
     def spec(self) -> str:
         """The canonical spec, every setting included; ``Bot(game, bot.spec)`` is the same bot."""
     def act(self, state: State, seat: int | None = None) -> int:
-        """The bot's action for ``seat`` (default: the current player)."""
+        """The bot's action for ``seat`` (default: the current player), decided on a state
+        resampled from the seat's information state."""
     def search(self, state: State, seat: int | None = None) -> SearchResult:
         """An IS-MCTS bot's search: the action, iterations, nodes and root statistics."""
+
+@final
+class Driver:
+    """The engine's one driver: plays chance and bot seats of a game until a seat played from
+    Python must decide. ``bots[s]`` is a bot spec, or ``None`` for a seat played from Python.
+    Every bot acts on a state resampled from its own seat's information."""
+
+    def __new__(cls, game: Game | str, bots: Sequence[str | None], seed: int = 0) -> Driver: ...
+    def advance(self, state: State) -> Literal["decide", "over"]:
+        """Plays chance and bots until a Python seat must decide (``"decide"``) or the end."""
+    def play(self, state: State, seat: int, action: int) -> None:
+        """Plays ``seat``'s decision (held at a simultaneous node until every seat chose)."""
+    def has_chosen(self, seat: int) -> bool:
+        """Whether ``seat`` has chosen at the current simultaneous node."""
 
 def bot_action(
     state: State,

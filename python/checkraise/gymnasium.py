@@ -17,12 +17,13 @@ every registered game works, later ones too.
 - Reward: the change of the agent's return (``state.returns()[seat]``) from its action up to
   its next decision (bots' moves and chance included), so an episode's rewards sum to the
   agent's return.
-- Chance is resolved inside the env with the engine's sampler; bots are seeded at each reset;
-  all seeds come from the env's ``np_random``, so ``reset(seed=s)`` fixes the whole episode,
-  and ``reset()`` without a seed continues the stream.
-- Simultaneous nodes (Prediction Chess): each bot chooses for its seat from a state resampled
-  from its own information state (``state.resample_from_infostate``), so it cannot see the
-  agent's pending choice; the choices are applied together with the agent's action.
+- The game is advanced by the engine's one driver (``checkraise.Driver``, the same one the
+  gRPC matches and the arena use): it resolves chance and plays the bots until the agent must
+  decide. Every bot acts on a state resampled from its own seat's information, so it sees no
+  hidden card and, at a simultaneous node (Prediction Chess), not the agent's pending choice;
+  the choices are applied together with the agent's action. Each episode's seed (chance and
+  bots) comes from the env's ``np_random``, so ``reset(seed=s)`` fixes the whole episode, and
+  ``reset()`` without a seed continues the stream.
 - A game that ends before the agent has any decision (possible when other seats act first, e.g.
   a fold) cannot be an episode; ``reset`` then plays a new game and lists the agent's returns of
   the games it skipped in ``info["skipped_returns"]`` (present only when not empty).
@@ -53,6 +54,7 @@ from . import _adapt
 from ._core import (
     Bot,
     CheckraiseError,
+    Driver,
     Game,
     GameOverError,
     IllegalActionError,
@@ -119,35 +121,16 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
         )
         self.action_space = gymnasium.spaces.Discrete(self.game.num_distinct_actions())
         self._state: State | None = None
-        self._bots: dict[int, Bot] = {}
+        self._driver: Driver | None = None
         self._over = True
 
     # -- engine plumbing ---------------------------------------------------------------------
 
-    def _agent_acts(self, state: State) -> bool:
-        player = state.current_player()
-        return player == self.seat or (
-            state.is_simultaneous_node() and bool(state.legal_actions(self.seat))
-        )
-
-    def _bot_action(self, state: State, seat: int) -> int:
-        if state.is_simultaneous_node():
-            # Only what the bot's seat knows: others' pending choices are resampled away.
-            view = state.resample_from_infostate(seat, _adapt.draw_seed(self.np_random))
-            return self._bots[seat].act(view, seat)
-        return self._bots[seat].act(state, seat)
-
-    def _advance(self, state: State) -> None:
-        """Resolves chance and plays the bots until the agent decides or the game ends."""
-        while True:
-            _adapt.resolve_chance(state, self.np_random)
-            if state.is_terminal() or self._agent_acts(state):
-                return
-            if state.is_simultaneous_node():  # the agent's seat has nothing to choose here
-                seats = _adapt.simultaneous_seats(state)
-                state.apply_actions([self._bot_action(state, s) for s in seats])
-            else:
-                state.apply_action(self._bot_action(state, state.current_player()))
+    def _new_driver(self) -> Driver:
+        bots = [
+            None if s == self.seat else self.opponent_spec for s in range(self.game.num_players())
+        ]
+        return Driver(self.game, bots, _adapt.draw_seed(self.np_random))
 
     def _info(self, state: State) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": _adapt.action_mask(state, self.seat)}
@@ -165,14 +148,9 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
         super().reset(seed=seed)
         skipped: list[float] = []
         while True:
-            self._bots = {
-                s: Bot(self.game, self.opponent_spec, _adapt.draw_seed(self.np_random))
-                for s in range(self.game.num_players())
-                if s != self.seat
-            }
+            driver = self._new_driver()
             state = self.game.new_initial_state()
-            self._advance(state)
-            if not state.is_terminal():
+            if driver.advance(state) == "decide":
                 break
             skipped.append(float(state.returns()[self.seat]))
             if len(skipped) >= _MAX_SKIPPED_GAMES:
@@ -181,6 +159,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
                     f"{self.seat} had a decision; this seat never gets to play"
                 )
         self._state = state
+        self._driver = driver
         self._over = False
         info = self._info(state)
         if skipped:
@@ -210,15 +189,9 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
                 info,
             )
         before = float(state.returns()[self.seat])
-        if state.is_simultaneous_node():
-            joint = [
-                action_id if s == self.seat else self._bot_action(state, s)
-                for s in _adapt.simultaneous_seats(state)
-            ]
-            state.apply_actions(joint)
-        else:
-            state.apply_action(action_id)
-        self._advance(state)
+        assert self._driver is not None
+        self._driver.play(state, self.seat, action_id)
+        self._driver.advance(state)
         reward = float(state.returns()[self.seat]) - before
         terminated = state.is_terminal()
         self._over = terminated

@@ -383,8 +383,9 @@ class CheckraiseBot(pyspiel.Bot):
     checkraise pyspiel game; :func:`make_bot` makes them.
 
     ``step(state)`` returns the bot's action for its seat (``pyspiel.INVALID_ACTION`` when the
-    seat has none, as OpenSpiel's bots do), chosen on a state resampled from the seat's
-    information state (as the arena plays), so the bot sees only what its seat may know. The
+    seat has none, as OpenSpiel's bots do); the engine's bot decides on a state resampled from
+    the seat's information state (as every face plays bots), so it sees only what its seat may
+    know. The
     bot keeps no memory of the game: ``restart``, ``restart_at`` and ``inform_action`` do
     nothing. Seeded: the same seed and moves give the same actions.
     """
@@ -413,7 +414,6 @@ class CheckraiseBot(pyspiel.Bot):
         """The wrapped ``checkraise.Bot``; its ``spec`` is the canonical spec."""
         self._player_id = int(player_id)
         self._game_name = game.game_name
-        self._resample_seeds = np.random.default_rng(seed)
 
     def player_id(self) -> int:
         """The seat the bot plays."""
@@ -442,9 +442,8 @@ class CheckraiseBot(pyspiel.Bot):
         seat = self._player_id
         if not engine.legal_actions(seat):
             return pyspiel.INVALID_ACTION
-        seed = int(self._resample_seeds.integers(0, 2**63 - 1))
-        view = engine.resample_from_infostate(seat, seed)
-        return self.engine_bot.act(view, seat)
+        # The engine's bots act on a state resampled from the seat's information.
+        return self.engine_bot.act(engine, seat)
 
     def __repr__(self) -> str:
         return (

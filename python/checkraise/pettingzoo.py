@@ -466,7 +466,6 @@ class BotPolicy:
         """The env whose state the policy reads."""
         self.bot = Bot(env.game, spec, seed, **settings)
         """The ``checkraise.Bot`` that chooses; its ``spec`` is the canonical spec."""
-        self._resample_seeds = np.random.default_rng(seed)
 
     def __call__(self, agent: str) -> int | None:
         """``agent``'s action now: the bot's choice, or ``None`` when the agent must pass
@@ -480,9 +479,8 @@ class BotPolicy:
         seat = env._seats[agent]
         if state.is_terminal() or not state.legal_actions(seat):
             return None
-        # The bot decides on a state drawn from what the seat knows, as the arena plays.
-        view = state.resample_from_infostate(seat, _adapt.draw_seed(self._resample_seeds))
-        return self.bot.act(view, seat)
+        # The engine's bot decides on a state drawn from what the seat knows.
+        return self.bot.act(state, seat)
 
     def __repr__(self) -> str:
         return f"<BotPolicy {self.bot.spec} in {self.env.game.name}>"

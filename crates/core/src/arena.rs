@@ -26,8 +26,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::bots::{Bot, BotSpec};
+use crate::driver::{Driver, ignore_steps};
 use crate::env::GameRng;
-use crate::game::{Game, GameError, Player, State};
+use crate::game::{Game, GameError};
 use crate::registry::make_game_from_string;
 
 /// What to play.
@@ -155,50 +156,24 @@ pub fn seatings(n: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// Plays one game: `players[s]` acts for seat `s`, each on a state resampled from its own
-/// seat's information; returns each seat's return.
+/// Plays one game with the driver: `players[s]` acts for seat `s`, each on a state resampled
+/// from its own seat's information; returns each seat's return.
 pub fn play_game(
     game: &dyn Game,
     players: &[&dyn Bot],
     chance_seed: u64,
     bot_seed: u64,
 ) -> Vec<f64> {
-    let mut chance = GameRng::new(chance_seed);
-    let mut rngs: Vec<GameRng> = (0..players.len())
+    let rngs = (0..players.len())
         .map(|s| GameRng::new(mix(&[bot_seed, s as u64])))
         .collect();
+    let mut driver = Driver::new(GameRng::new(chance_seed), rngs);
+    let bots: Vec<Option<&dyn Bot>> = players.iter().map(|&b| Some(b)).collect();
     let mut state = game.new_initial_state();
-    let mut joint = Vec::with_capacity(players.len());
-    loop {
-        match state.current_player() {
-            Player::Terminal => return state.returns(),
-            Player::Chance => {
-                let outcome = state.sample_chance_outcome(&mut chance);
-                state
-                    .apply_action(outcome)
-                    .expect("a sampled chance outcome is legal");
-            }
-            Player::Seat(s) => {
-                let action = act(players[s], state.as_ref(), s, &mut rngs[s]);
-                state.apply_action(action).expect("bots play legal actions");
-            }
-            Player::Simultaneous => {
-                joint.clear();
-                for (s, rng) in rngs.iter_mut().enumerate() {
-                    joint.push(act(players[s], state.as_ref(), s, rng));
-                }
-                state
-                    .apply_actions(&joint)
-                    .expect("bots play legal actions");
-            }
-        }
-    }
-}
-
-/// A bot's action for `seat`, from a state resampled from that seat's information.
-fn act(bot: &dyn Bot, state: &dyn State, seat: usize, rng: &mut GameRng) -> u32 {
-    let seen = state.resample_from_infostate(seat, rng);
-    bot.act(seen.as_ref(), seat, rng)
+    driver
+        .advance(state.as_mut(), &bots, None, &mut ignore_steps)
+        .expect("bots play legal actions");
+    state.returns()
 }
 
 /// One deal of one pair: every seating's returns.

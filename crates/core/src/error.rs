@@ -254,6 +254,18 @@ pub enum GameError {
         /// A short description of the state.
         state: String,
     },
+    /// A second choice by one seat at the same simultaneous node (the first one is held
+    /// until every seat has chosen).
+    #[error(
+        "seat {seat} has already chosen at this simultaneous node ({state}); it waits for the \
+         other seats"
+    )]
+    AlreadyChosen {
+        /// The seat.
+        seat: usize,
+        /// A short description of the state.
+        state: String,
+    },
     /// Acting on a finished game.
     #[error("the game is over ({state}); no action can be applied")]
     GameOver {
@@ -301,9 +313,9 @@ impl GameError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             GameError::UnknownGame { .. } => ErrorKind::NotFound,
-            GameError::OutOfTurn { .. } | GameError::GameOver { .. } => {
-                ErrorKind::FailedPrecondition
-            }
+            GameError::OutOfTurn { .. }
+            | GameError::AlreadyChosen { .. }
+            | GameError::GameOver { .. } => ErrorKind::FailedPrecondition,
             _ => ErrorKind::InvalidArgument,
         }
     }

@@ -34,6 +34,8 @@ pub mod env;
 
 pub mod bots;
 
+pub mod driver;
+
 pub mod vector;
 
 pub mod registry;

@@ -21,10 +21,11 @@ const LAYERS: &[(&str, u32)] = &[
     ("games", 6),
     ("env", 7),
     ("bots", 8),
-    ("vector", 9),
-    ("registry", 10),
-    ("arena", 11),
-    ("conformance", 11),
+    ("driver", 9),
+    ("vector", 10),
+    ("registry", 11),
+    ("arena", 12),
+    ("conformance", 12),
 ];
 
 fn layer(module: &str) -> Option<u32> {

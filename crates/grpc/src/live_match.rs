@@ -1,15 +1,16 @@
-//! One match being played: the engine state, its seeded chance and bot streams, the seats
-//! (human with a secret token, or a bot), pending choices at simultaneous nodes, and the
-//! watchers that receive every change. Everything here is generic over `dyn Game`/`dyn State`.
+//! One match being played: the engine state and core's `Driver` (the seeded chance and bot
+//! streams, the choices held at a simultaneous node, and the one information rule for bots),
+//! the seats (human with a secret token, or a bot), and the watchers that receive every change.
+//! Everything here is generic over `dyn Game`/`dyn State`; the game is advanced only by the
+//! driver.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use checkraise_core::bots::Bot;
-use checkraise_core::env::resolve_chance;
-use checkraise_core::game::check_turn;
-use checkraise_core::{Action, Game, GameError, GameRng, Player, State};
+use checkraise_core::driver::{Driver, Halt, Step};
+use checkraise_core::{Action, Game, GameError, Player, State};
 use tokio::sync::mpsc;
 use tonic::Status;
 
@@ -19,10 +20,6 @@ use crate::tensor::f32_tensor;
 
 /// Events a watcher may fall behind by before its stream is cut.
 pub const WATCH_BUFFER: usize = 1024;
-
-/// Offset between the chance stream's seed and the bots' stream's seed, so a match with seed
-/// s deals exactly as an `Env` with seed s whatever its bots do.
-const BOT_SEED_OFFSET: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Who sits in a seat.
 pub enum SeatKind {
@@ -61,17 +58,21 @@ struct Watcher {
     lagged: Arc<AtomicBool>,
 }
 
-/// A match in play.
-pub struct LiveMatch {
+/// Everything of a match but its state and driver: what a view and a notification need while
+/// the driver holds the state.
+struct Table {
     id: String,
     game: Arc<dyn Game>,
-    state: Box<dyn State>,
-    chance_rng: GameRng,
-    bot_rng: GameRng,
     seats: Vec<Seat>,
-    pending: Vec<Option<Action>>,
     version: u64,
     watchers: Vec<Watcher>,
+}
+
+/// A match in play.
+pub struct LiveMatch {
+    table: Table,
+    state: Box<dyn State>,
+    driver: Driver,
     last_active: Instant,
 }
 
@@ -98,37 +99,39 @@ impl LiveMatch {
         stop: &AtomicBool,
     ) -> Result<Self, Status> {
         let state = game.new_initial_state();
-        let players = game.num_players();
+        let game_players = game.num_players();
         let mut live = LiveMatch {
-            id,
-            game,
+            table: Table {
+                id,
+                game,
+                seats,
+                version: 0,
+                watchers: Vec::new(),
+            },
             state,
-            chance_rng: GameRng::new(seed),
-            bot_rng: GameRng::new(seed.wrapping_add(BOT_SEED_OFFSET)),
-            seats,
-            pending: vec![None; players],
-            version: 0,
-            watchers: Vec::new(),
+            // A match with seed s deals exactly as an `Env` with seed s, whatever its bots do.
+            driver: Driver::from_seed(seed, game_players).describing(),
             last_active: Instant::now(),
         };
-        resolve_chance(live.state.as_mut(), &mut live.chance_rng);
+        live.driver.resolve_chance(live.state.as_mut());
         live.run_bots(Some(stop))?;
         Ok(live)
     }
 
     /// The match id.
     pub fn id(&self) -> &str {
-        &self.id
+        &self.table.id
     }
 
     /// The game.
     pub fn game(&self) -> &Arc<dyn Game> {
-        &self.game
+        &self.table.game
     }
 
     /// Whether any seat is a bot.
     pub fn has_bots(&self) -> bool {
-        self.seats
+        self.table
+            .seats
             .iter()
             .any(|seat| matches!(seat.kind, SeatKind::Bot(_)))
     }
@@ -150,44 +153,34 @@ impl LiveMatch {
 
     /// The seats' kinds and whether they are taken.
     pub fn seat_statuses(&self) -> Vec<pb::SeatStatus> {
-        self.seats
-            .iter()
-            .enumerate()
-            .map(|(i, seat)| pb::SeatStatus {
-                seat: i as u32,
-                kind: seat.kind_name.clone(),
-                taken: match &seat.kind {
-                    SeatKind::Human { token } => token.is_some(),
-                    SeatKind::Bot(_) => true,
-                },
-            })
-            .collect()
+        self.table.seat_statuses()
     }
 
     /// Claims a human seat (the first free one when `seat` is `None`) with a new token.
     pub fn join(&mut self, seat: Option<u32>, token: String) -> Result<usize, Status> {
+        let table = &mut self.table;
         let seat = match seat {
-            Some(s) => self.seat_index(s)?,
-            None => self
+            Some(s) => table.seat_index(s)?,
+            None => table
                 .seats
                 .iter()
                 .position(|s| matches!(s.kind, SeatKind::Human { token: None }))
                 .ok_or_else(|| {
                     Status::failed_precondition(format!(
                         "match '{}' has no free human seat",
-                        self.id
+                        table.id
                     ))
                 })?,
         };
-        match &mut self.seats[seat].kind {
+        match &mut table.seats[seat].kind {
             SeatKind::Bot(_) => Err(Status::failed_precondition(format!(
                 "seat {seat} of match '{}' is played by the {} bot; only human seats can be \
                  joined",
-                self.id, self.seats[seat].kind_name
+                table.id, table.seats[seat].kind_name
             ))),
             SeatKind::Human { token: Some(_) } => Err(Status::failed_precondition(format!(
                 "seat {seat} of match '{}' is already taken",
-                self.id
+                table.id
             ))),
             SeatKind::Human { token: slot } => {
                 *slot = Some(token);
@@ -198,31 +191,19 @@ impl LiveMatch {
 
     /// Checks a seat number and the token presented for it.
     pub fn authorize(&self, seat: u32, presented: Option<&str>) -> Result<usize, Status> {
-        let seat = self.seat_index(seat)?;
+        let seat = self.table.seat_index(seat)?;
         let presented = presented.ok_or_else(|| {
             Status::permission_denied(format!(
                 "seat {seat} needs its token in the `{}` metadata",
                 crate::SEAT_TOKEN_METADATA
             ))
         })?;
-        match &self.seats[seat].kind {
+        match &self.table.seats[seat].kind {
             SeatKind::Human { token: Some(token) } if tokens_equal(token, presented) => Ok(seat),
             _ => Err(Status::permission_denied(format!(
                 "wrong token for seat {seat} of match '{}'",
-                self.id
+                self.table.id
             ))),
-        }
-    }
-
-    fn seat_index(&self, seat: u32) -> Result<usize, Status> {
-        let seat = seat as usize;
-        if seat < self.seats.len() {
-            Ok(seat)
-        } else {
-            Err(status_from_game_error(&GameError::InvalidSeat {
-                seat: seat as i64,
-                num_players: self.seats.len(),
-            }))
         }
     }
 
@@ -231,155 +212,88 @@ impl LiveMatch {
     /// Bots think on the calling thread: the service calls this on the blocking pool.
     pub fn act(&mut self, seat: usize, choice: ActionChoice) -> Result<(), Status> {
         let player = Player::Seat(seat);
-        if self.state.is_simultaneous_node() {
-            if self.pending[seat].is_some() {
-                return Err(Status::failed_precondition(format!(
-                    "seat {seat} has already chosen at this simultaneous node ({}); it waits \
-                     for the other seats",
-                    self.state.describe()
-                )));
+        let action = match choice {
+            ActionChoice::Id(action) => action,
+            ActionChoice::Text(text) => {
+                if !self.state.is_simultaneous_node() || self.driver.has_chosen(seat) {
+                    // Out of turn, or a second choice, is the error to report, not the text.
+                    self.check_may_choose(seat)?;
+                }
+                self.state
+                    .string_to_action(player, &text)
+                    .map_err(|e| status_from_game_error(&e))?
             }
-            let action = self.parse(player, &choice)?;
-            if !self.state.legal_actions_for(player).contains(&action) {
-                return Err(status_from_game_error(&GameError::IllegalAction {
-                    action,
-                    desc: self.state.action_to_string(player, action),
-                    player,
-                    state: self.state.describe(),
-                    reason: "not among the seat's legal actions".to_string(),
-                }));
-            }
-            self.pending[seat] = Some(action);
-            self.apply_joint_if_complete()?;
-        } else {
-            check_turn(self.state.as_ref(), player).map_err(|e| status_from_game_error(&e))?;
-            let action = self.parse(player, &choice)?;
-            let text = self.state.action_to_string(player, action);
-            self.state
-                .apply_action(action)
-                .map_err(|e| status_from_game_error(&e))?;
-            self.after_step(player, &[(seat, action, text)]);
-        }
+        };
+        let LiveMatch {
+            table,
+            state,
+            driver,
+            ..
+        } = self;
+        driver
+            .play(state.as_mut(), seat, action, &mut |s, step| {
+                table.stepped(s, step)
+            })
+            .map_err(|e| status_from_game_error(&e))?;
         self.run_bots(None)
     }
 
-    fn parse(&self, player: Player, choice: &ActionChoice) -> Result<Action, Status> {
-        match choice {
-            ActionChoice::Id(action) => Ok(*action),
-            ActionChoice::Text(text) => self
-                .state
-                .string_to_action(player, text)
-                .map_err(|e| status_from_game_error(&e)),
-        }
-    }
-
-    /// Lets chance and bot seats act until a human must decide or the game ends (or, before a
-    /// bot move, until `stop` is set: CANCELLED).
-    fn run_bots(&mut self, stop: Option<&AtomicBool>) -> Result<(), Status> {
-        loop {
-            if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
-                return Err(Status::cancelled(
-                    "the request was abandoned before the match's bots had played",
-                ));
-            }
-            match self.state.current_player() {
-                Player::Seat(seat) => {
-                    let SeatKind::Bot(bot) = &self.seats[seat].kind else {
-                        return Ok(());
-                    };
-                    let action = bot
-                        .try_act(self.state.as_ref(), seat, &mut self.bot_rng)
-                        .map_err(|e| server_fault("a bot could not act", &e))?;
-                    let player = Player::Seat(seat);
-                    let text = self.state.action_to_string(player, action);
-                    self.state
-                        .apply_action(action)
-                        .map_err(|e| server_fault("a bot chose an illegal action", &e))?;
-                    self.after_step(player, &[(seat, action, text)]);
-                }
-                Player::Simultaneous => {
-                    for seat in 0..self.seats.len() {
-                        if let (SeatKind::Bot(bot), None) =
-                            (&self.seats[seat].kind, self.pending[seat])
-                        {
-                            let action = bot
-                                .try_act(self.state.as_ref(), seat, &mut self.bot_rng)
-                                .map_err(|e| server_fault("a bot could not act", &e))?;
-                            self.pending[seat] = Some(action);
-                        }
-                    }
-                    if !self.apply_joint_if_complete()? {
-                        return Ok(());
-                    }
-                }
-                Player::Chance => resolve_chance(self.state.as_mut(), &mut self.chance_rng),
-                Player::Terminal => return Ok(()),
-            }
-        }
-    }
-
-    /// Applies the joint action once every seat has chosen; reports whether it did.
-    fn apply_joint_if_complete(&mut self) -> Result<bool, Status> {
-        let Some(joint) = self
-            .pending
-            .iter()
-            .copied()
-            .collect::<Option<Vec<Action>>>()
-        else {
-            return Ok(false);
+    /// The error for `seat` choosing now, if it may not.
+    fn check_may_choose(&self, seat: usize) -> Result<(), Status> {
+        let err = if self.state.is_simultaneous_node() {
+            self.driver
+                .has_chosen(seat)
+                .then(|| GameError::AlreadyChosen {
+                    seat,
+                    state: self.state.describe(),
+                })
+        } else {
+            checkraise_core::game::check_turn(self.state.as_ref(), Player::Seat(seat)).err()
         };
-        let chosen: Vec<(usize, Action, String)> = joint
-            .iter()
-            .enumerate()
-            .map(|(seat, &a)| (seat, a, self.state.action_to_string(Player::Seat(seat), a)))
-            .collect();
-        self.pending.iter_mut().for_each(|p| *p = None);
-        self.state
-            .apply_actions(&joint)
-            .map_err(|e| status_from_game_error(&e))?;
-        self.after_step(Player::Simultaneous, &chosen);
-        Ok(true)
-    }
-
-    /// After a seat's or joint action: chance resolves, the version moves on, and every
-    /// watcher receives its own view of the change.
-    fn after_step(&mut self, actor: Player, chosen: &[(usize, Action, String)]) {
-        resolve_chance(self.state.as_mut(), &mut self.chance_rng);
-        self.version += 1;
-        self.notify(actor.id(), chosen);
-    }
-
-    fn notify(&mut self, actor: i64, chosen: &[(usize, Action, String)]) {
-        if self.watchers.is_empty() {
-            return;
+        match err {
+            Some(e) => Err(status_from_game_error(&e)),
+            None => Ok(()),
         }
-        let terminal = self.state.is_terminal();
-        let mut watchers = std::mem::take(&mut self.watchers);
-        watchers.retain(|watcher| {
-            let own_action = watcher.viewer.and_then(|seat| {
-                chosen
-                    .iter()
-                    .find(|(s, _, _)| *s == seat)
-                    .map(|(_, id, text)| pb::LegalAction {
-                        id: *id,
-                        text: text.clone(),
-                    })
-            });
-            let event = pb::MatchEvent {
-                actor,
-                own_action,
-                view: Some(self.view(watcher.viewer)),
-            };
-            match watcher.events.try_send(Ok(event)) {
-                Ok(()) => !terminal,
-                Err(mpsc::error::TrySendError::Full(_)) => {
-                    watcher.lagged.store(true, Ordering::Relaxed);
-                    false
-                }
-                Err(mpsc::error::TrySendError::Closed(_)) => false,
-            }
-        });
-        self.watchers = watchers;
+    }
+
+    /// Lets chance and bot seats act (core's driver) until a human must decide or the game
+    /// ends (or, before a bot move, until `stop` is set: CANCELLED).
+    fn run_bots(&mut self, stop: Option<&AtomicBool>) -> Result<(), Status> {
+        let LiveMatch {
+            table,
+            state,
+            driver,
+            ..
+        } = self;
+        let Table {
+            id,
+            game,
+            seats,
+            version,
+            watchers,
+        } = table;
+        let seats: &[Seat] = seats;
+        let bots: Vec<Option<&dyn Bot>> = seats
+            .iter()
+            .map(|seat| match &seat.kind {
+                SeatKind::Bot(bot) => Some(bot.as_ref()),
+                SeatKind::Human { .. } => None,
+            })
+            .collect();
+        let halt = driver
+            .advance(state.as_mut(), &bots, stop, &mut |s, step| {
+                *version += 1;
+                notify(watchers, s, step, |viewer| {
+                    seat_view(id, game, seats, *version, s, false, viewer)
+                });
+            })
+            .map_err(|e| server_fault("a bot could not act", &e))?;
+        match halt {
+            Halt::Stopped => Err(Status::cancelled(
+                "the request was abandoned before the match's bots had played",
+            )),
+            Halt::Decide | Halt::Over => Ok(()),
+        }
     }
 
     /// Subscribes a viewer (an authorized seat, or `None` for a spectator): the current view
@@ -400,7 +314,7 @@ impl LiveMatch {
         };
         let _ = events.try_send(Ok(first));
         if !self.state.is_terminal() {
-            self.watchers.push(Watcher {
+            self.table.watchers.push(Watcher {
                 viewer,
                 events,
                 lagged: lagged.clone(),
@@ -411,7 +325,7 @@ impl LiveMatch {
 
     /// Tells every watcher the match is gone, and drops them.
     pub fn close_watchers(&mut self, why: &Status) {
-        for watcher in self.watchers.drain(..) {
+        for watcher in self.table.watchers.drain(..) {
             let _ = watcher
                 .events
                 .try_send(Err(Status::new(why.code(), why.message().to_string())));
@@ -421,54 +335,159 @@ impl LiveMatch {
     /// What `viewer` (a seat, or `None` for a spectator) may know now. A seat's view comes
     /// only from the engine's functions of that seat.
     pub fn view(&self, viewer: Option<usize>) -> pb::SeatView {
-        let state = self.state.as_ref();
-        let current = state.current_player();
-        let terminal = state.is_terminal();
-        let mut out = pb::SeatView {
-            match_id: self.id.clone(),
-            seat: viewer.map(|s| s as u32),
-            version: self.version,
-            view_json: state.view(viewer).to_string(),
-            current_player: current.id(),
-            is_terminal: terminal,
-            returns: if terminal {
-                state.returns()
-            } else {
-                Vec::new()
-            },
-            seats: self.seat_statuses(),
-            ..Default::default()
-        };
-        let Some(seat) = viewer else {
-            return out;
-        };
-        let player = Player::Seat(seat);
-        out.action_submitted = current == Player::Simultaneous && self.pending[seat].is_some();
-        out.may_act =
-            current == player || (current == Player::Simultaneous && !out.action_submitted);
-        if out.may_act {
-            out.legal_actions = state
-                .legal_actions_for(player)
-                .into_iter()
-                .map(|id| pb::LegalAction {
-                    id,
-                    text: state.action_to_string(player, id),
-                })
-                .collect();
-        }
-        out.seat_return = state.returns().get(seat).copied().unwrap_or(0.0);
-        let mut observation = vec![0.0f32; self.game.observation_size()];
-        state.observation_tensor(seat, &mut observation);
-        let shape = self
-            .game
-            .observation_shape()
-            .iter()
-            .map(|&d| d as u32)
-            .collect();
-        out.observation = Some(f32_tensor(shape, &observation));
-        out.observation_text = state.observation_string(seat);
-        out
+        let t = &self.table;
+        let submitted = viewer
+            .is_some_and(|seat| self.state.is_simultaneous_node() && self.driver.has_chosen(seat));
+        seat_view(
+            &t.id,
+            &t.game,
+            &t.seats,
+            t.version,
+            self.state.as_ref(),
+            submitted,
+            viewer,
+        )
     }
+}
+
+impl Table {
+    fn seat_statuses(&self) -> Vec<pb::SeatStatus> {
+        seat_statuses(&self.seats)
+    }
+
+    fn seat_index(&self, seat: u32) -> Result<usize, Status> {
+        let seat = seat as usize;
+        if seat < self.seats.len() {
+            Ok(seat)
+        } else {
+            Err(status_from_game_error(&GameError::InvalidSeat {
+                seat: seat as i64,
+                num_players: self.seats.len(),
+            }))
+        }
+    }
+
+    /// After a step the driver applied: the version moves on, and every watcher receives its
+    /// own view of the change.
+    fn stepped(&mut self, state: &dyn State, step: &Step) {
+        self.version += 1;
+        let Table {
+            id,
+            game,
+            seats,
+            version,
+            watchers,
+        } = self;
+        notify(watchers, state, step, |viewer| {
+            seat_view(id, game, seats, *version, state, false, viewer)
+        });
+    }
+}
+
+fn seat_statuses(seats: &[Seat]) -> Vec<pb::SeatStatus> {
+    seats
+        .iter()
+        .enumerate()
+        .map(|(i, seat)| pb::SeatStatus {
+            seat: i as u32,
+            kind: seat.kind_name.clone(),
+            taken: match &seat.kind {
+                SeatKind::Human { token } => token.is_some(),
+                SeatKind::Bot(_) => true,
+            },
+        })
+        .collect()
+}
+
+/// Sends each watcher its view after `step`; drops watchers that are gone or lag behind, and
+/// all of them once the game is over.
+fn notify(
+    watchers: &mut Vec<Watcher>,
+    state: &dyn State,
+    step: &Step,
+    view: impl Fn(Option<usize>) -> pb::SeatView,
+) {
+    if watchers.is_empty() {
+        return;
+    }
+    let terminal = state.is_terminal();
+    watchers.retain(|watcher| {
+        let own_action = watcher.viewer.and_then(|seat| {
+            step.chosen
+                .iter()
+                .find(|(s, _, _)| *s == seat)
+                .map(|(_, id, text)| pb::LegalAction {
+                    id: *id,
+                    text: text.clone(),
+                })
+        });
+        let event = pb::MatchEvent {
+            actor: step.actor.id(),
+            own_action,
+            view: Some(view(watcher.viewer)),
+        };
+        match watcher.events.try_send(Ok(event)) {
+            Ok(()) => !terminal,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                watcher.lagged.store(true, Ordering::Relaxed);
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    });
+}
+
+/// What `viewer` (a seat, or `None` for a spectator) may know at `state`; `submitted`: the
+/// seat's choice at this simultaneous node is held.
+fn seat_view(
+    id: &str,
+    game: &Arc<dyn Game>,
+    seats: &[Seat],
+    version: u64,
+    state: &dyn State,
+    submitted: bool,
+    viewer: Option<usize>,
+) -> pb::SeatView {
+    let current = state.current_player();
+    let terminal = state.is_terminal();
+    let mut out = pb::SeatView {
+        match_id: id.to_string(),
+        seat: viewer.map(|s| s as u32),
+        version,
+        view_json: state.view(viewer).to_string(),
+        current_player: current.id(),
+        is_terminal: terminal,
+        returns: if terminal {
+            state.returns()
+        } else {
+            Vec::new()
+        },
+        seats: seat_statuses(seats),
+        ..Default::default()
+    };
+    let Some(seat) = viewer else {
+        return out;
+    };
+    let player = Player::Seat(seat);
+    out.action_submitted = current == Player::Simultaneous && submitted;
+    out.may_act = current == player || (current == Player::Simultaneous && !out.action_submitted);
+    if out.may_act {
+        out.legal_actions = state
+            .legal_actions_for(player)
+            .into_iter()
+            .map(|id| pb::LegalAction {
+                id,
+                text: state.action_to_string(player, id),
+            })
+            .collect();
+    }
+    out.seat_return = state.returns().get(seat).copied().unwrap_or(0.0);
+    let mut observation = vec![0.0f32; game.observation_size()];
+    state.observation_tensor(seat, &mut observation);
+    let shape = game.observation_shape().iter().map(|&d| d as u32).collect();
+    out.observation = Some(f32_tensor(shape, &observation));
+    out.observation_text = state.observation_string(seat);
+    out
 }
 
 /// Compares tokens in time independent of where they differ.

@@ -170,7 +170,9 @@ impl PyBot {
         self.spec.to_string()
     }
 
-    /// The action the bot takes for `seat` (default: the current player) at `state`.
+    /// The action the bot takes for `seat` (default: the current player) at `state`. The bot
+    /// decides on a state resampled from the seat's information state (drawing from its own
+    /// generator), never on the true one, so it sees only what the seat may know.
     ///
     /// At a simultaneous node it gives that seat's part of the joint action. The GIL is
     /// released while the bot thinks.
@@ -208,7 +210,11 @@ impl PyBot {
         let seat = acting_seat(engine_state, seat)?;
         check_can_act(engine_state, seat)?;
         let rng = &mut self.rng;
-        let result = py.detach(|| ismcts.search(engine_state, seat, rng));
+        // As `act` does: the search starts from what the seat may know.
+        let result = py.detach(|| {
+            let seen = bots::seen_by(engine_state, seat, rng);
+            ismcts.search(seen.as_ref(), seat, rng)
+        });
         let dict = PyDict::new(py);
         dict.set_item("action", result.action)?;
         dict.set_item("iterations", result.iterations)?;

@@ -7,6 +7,7 @@
 mod arena;
 mod bots;
 mod convert;
+mod driver;
 mod env;
 mod errors;
 mod game;
@@ -32,6 +33,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<state::PyState>()?;
     m.add_class::<bots::PyBot>()?;
+    m.add_class::<driver::PyDriver>()?;
     m.add_class::<env::PyEnv>()?;
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(game::games, m)?)?;

@@ -22,8 +22,11 @@ pub trait Bot: Send + Sync {
     fn spec(&self) -> String {
         self.name().to_string()
     }
-    /// `act`, after checking that `seat` exists and has a legal action at `state`: a seat
-    /// that is not to act, or a finished game, is an error, never a panic.
+    /// The engine's information rule: `act` on a state resampled from `seat`'s information
+    /// state (`State::resample_from_infostate`, drawing from `rng`), never on the true state,
+    /// so no bot can see a hidden card or another seat's pending choice. Checks first that
+    /// `seat` exists and has a legal action at `state`: a seat that is not to act, or a
+    /// finished game, is an error, never a panic. Every face plays bots through this.
     fn try_act(
         &self,
         state: &dyn State,
@@ -60,8 +63,15 @@ pub trait Bot: Send + Sync {
                 state: state.describe(),
             });
         }
-        Ok(self.act(state, seat, rng))
+        let seen = seen_by(state, seat, rng);
+        Ok(self.act(seen.as_ref(), seat, rng))
     }
+}
+
+/// The state a bot for `seat` decides on: one resampled from the seat's information state,
+/// drawing from `rng` (the engine's information rule for bots; `Bot::try_act` applies it).
+pub fn seen_by(state: &dyn State, seat: usize, rng: &mut GameRng) -> Box<dyn State> {
+    state.resample_from_infostate(seat, rng)
 }
 
 /// Plays a uniformly random legal action.
