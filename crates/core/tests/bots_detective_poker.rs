@@ -8,6 +8,7 @@ use checkraise_core::bots::{Bot, HeuristicBot, RandomBot};
 use checkraise_core::conformance::game;
 use checkraise_core::game::Player;
 use checkraise_core::games::detective_poker::DetectivePokerState;
+use checkraise_core::rules::rules_of;
 
 /// Plays one game; returns whether the heuristic seat beat both random seats on points.
 fn heuristic_wins(spec: &str, seed: u64) -> bool {
@@ -25,10 +26,7 @@ fn heuristic_wins(spec: &str, seed: u64) -> bool {
         };
         state.apply_action(a).unwrap();
     }
-    let state = state
-        .as_any()
-        .downcast_ref::<DetectivePokerState>()
-        .unwrap();
+    let state: &DetectivePokerState = rules_of(state.as_ref()).unwrap();
     let points = state.points();
     (0..3).all(|s| s == hero || points[hero] > points[s])
 }

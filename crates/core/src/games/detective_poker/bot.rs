@@ -12,7 +12,6 @@ use super::DetectivePokerState;
 use super::rules::{ActionCard, Bet, STREETS, max_amount};
 use super::state::{Event, HandCards};
 use crate::cards::{Card, CardSet};
-use crate::game::{Action, State};
 use crate::rng::GameRng;
 
 /// Deals of the unseen cards per decision.
@@ -113,13 +112,4 @@ pub fn choose_bet(state: &DetectivePokerState, seat: usize, rng: &mut GameRng) -
         amount: amount as u8,
         card,
     }
-}
-
-/// The heuristic entry point for the registry.
-pub fn heuristic(state: &dyn State, seat: usize, rng: &mut GameRng) -> Action {
-    let state = state
-        .as_any()
-        .downcast_ref::<DetectivePokerState>()
-        .expect("the Detective Poker bot plays Detective Poker states");
-    choose_bet(state, seat, rng).encode(state.config().max_bet)
 }

@@ -15,8 +15,10 @@
 //! card ids `0..52` (`cards.rs`).
 
 pub mod bot;
+mod observe;
 pub mod rules;
 mod state;
+mod text;
 
 use std::sync::Arc;
 
@@ -25,6 +27,7 @@ use crate::game::{
     ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
 };
 use crate::params::{ParamKind, ParamSpec, Params};
+use crate::rules::Played;
 
 pub use state::{DetectivePokerState, Event};
 
@@ -223,10 +226,10 @@ impl Game for DetectivePokerGame {
         crate::cards::NUM_ORDINARY as usize
     }
     fn observation_shape(&self) -> Vec<usize> {
-        vec![state::observation_size(&self.config)]
+        vec![observe::observation_size(&self.config)]
     }
     fn information_state_tensor_shape(&self) -> Vec<usize> {
-        vec![state::observation_size(&self.config) + state::event_layout(&self.config).size()]
+        vec![observe::observation_size(&self.config) + observe::event_layout(&self.config).size()]
     }
     fn min_utility(&self) -> f64 {
         -self.max_utility()
@@ -247,7 +250,7 @@ impl Game for DetectivePokerGame {
         self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(self.initial_state())
+        Box::new(Played::new(self.initial_state()))
     }
 }
 

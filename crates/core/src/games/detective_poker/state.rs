@@ -1,5 +1,7 @@
 //! The Detective Poker state: the current hand's cards, chips, action cards and bets, the
-//! points, and the fixed order of a hand's events with explicit chance.
+//! points, and the fixed order of a hand's events with explicit chance; the rules on it
+//! (legal sets, applying an action, scoring, returns). What a seat observes is in `observe.rs`,
+//! the state as text and JSON in `text.rs`.
 //!
 //! A hand is always the same sequence of `6n + 8` history entries (n = players): the private
 //! cards, then the shown cards (each starting left of the dealer), the preflop bets, a burn and
@@ -10,25 +12,20 @@
 // Seats and betting rounds index several parallel arrays at once; index loops read best.
 #![allow(clippy::needless_range_loop)]
 
-use std::any::Any;
-use std::fmt;
 use std::sync::Arc;
 
-use serde_json::json;
-
 use super::rules::{
-    ALL_ACTION_CARDS, ActionCard, Bet, CARD_CHOICES, Judged, MAX_SEATS, STREET_NAMES, STREETS,
-    judge, max_amount,
+    ALL_ACTION_CARDS, ActionCard, Bet, CARD_CHOICES, Judged, MAX_SEATS, STREETS, judge, max_amount,
 };
-use super::{Config, INFO};
+use super::{Config, INFO, observe};
 use crate::cards::{Card, CardSet, NUM_ORDINARY};
 use crate::game::{
-    Action, EventLayout, GameError, Player, PlayerAction, State, check_turn, points_rewards,
-    rank_rewards, write_information_state,
+    Action, EventLayout, GameError, GameInfo, Player, PlayerAction, points_rewards, rank_rewards,
 };
 use crate::params::Params;
 use crate::poker::eval::{HandValue, best_of, evaluate_partial};
 use crate::rng::GameRng;
+use crate::rules::{Illegal, Played, Rules};
 
 /// Community cards on the board during each betting round.
 const COMMUNITY_AT: [usize; STREETS] = [0, 3, 4, 5];
@@ -178,93 +175,26 @@ impl HandCards {
 /// A Detective Poker state.
 #[derive(Clone, Debug)]
 pub struct DetectivePokerState {
-    config: Arc<Config>,
-    params: Arc<Params>,
+    pub(super) config: Arc<Config>,
+    pub(super) params: Arc<Params>,
     /// The current hand, 0..hands (the last hand once the game is over).
-    hand: usize,
+    pub(super) hand: usize,
     /// The next entry of the hand, 0..6n+8.
     step: usize,
     /// Whether the last hand has been scored.
-    over: bool,
+    pub(super) over: bool,
     /// The event at `step` (None once the game is over).
     event: Option<Event>,
-    cards: HandCards,
-    deck: CardSet,
-    chips: [u8; MAX_SEATS],
-    unused: [u8; MAX_SEATS],
-    points: [i32; MAX_SEATS],
-    hand_points: Vec<[i32; MAX_SEATS]>,
-    history: Vec<PlayerAction>,
+    pub(super) cards: HandCards,
+    pub(super) deck: CardSet,
+    pub(super) chips: [u8; MAX_SEATS],
+    pub(super) unused: [u8; MAX_SEATS],
+    pub(super) points: [i32; MAX_SEATS],
+    pub(super) hand_points: Vec<[i32; MAX_SEATS]>,
     rewards: [f64; MAX_SEATS],
 }
 
-/// Number of floats in a Detective Poker observation (see docs/games/detective_poker.md).
-pub fn observation_size(config: &Config) -> usize {
-    let n = config.players;
-    let cards = NUM_ORDINARY as usize;
-    2 * n * cards + cards + STREETS * n * bet_features(n) + 4 + 2 * n + STREETS + 3 * n + 1
-}
-
-/// Features per bet: board one-hot, amount, card-under flag, card one-hot.
-fn bet_features(n: usize) -> usize {
-    n + 2 + 4
-}
-
-/// The code of a card not seen (another seat's private card, the seat's own shown card, a
-/// burn) before the hand reveals it (cards are 0..52).
-const HIDDEN_CARD: usize = 52;
-/// The first code of a bet seen whole (its action id follows); after those, a bet whose
-/// action card stays hidden is coded as the same bet without a card.
-const BET_CODES: usize = 53;
-
-/// The history rows of an information-state tensor (codes above).
-pub fn event_layout(config: &Config) -> EventLayout {
-    EventLayout::new(
-        config.players,
-        BET_CODES + 2 * config.num_actions(),
-        config.max_game_length(),
-    )
-}
-
 impl DetectivePokerState {
-    /// What seat `viewer` saw of each history entry (codes of `event_layout`), as
-    /// `event_text` shows it.
-    fn event_codes(&self, viewer: usize) -> Vec<u32> {
-        let n = self.config.players;
-        let len = self.config.hand_length();
-        let viewer = Some(viewer);
-        self.history
-            .iter()
-            .enumerate()
-            .map(|(index, entry)| {
-                let (h, j) = (index / len, index % len);
-                let card = |seen: bool| {
-                    if seen {
-                        entry.action
-                    } else {
-                        HIDDEN_CARD as u32
-                    }
-                };
-                match event_at(n, h % n, j) {
-                    Event::Private(s) => card(self.sees_hole(viewer, s, true, h)),
-                    Event::Shown(s) => card(self.sees_hole(viewer, s, false, h)),
-                    Event::Burn(_) => HIDDEN_CARD as u32,
-                    Event::Community(_) => entry.action,
-                    Event::Bet { seat, .. } => {
-                        let bet =
-                            Bet::decode(entry.action, n, self.config.max_bet).expect("a legal bet");
-                        if bet.card.is_none() || self.sees_action_card(viewer, seat, h) {
-                            (BET_CODES as u32) + entry.action
-                        } else {
-                            let plain = Bet { card: None, ..bet }.encode(self.config.max_bet);
-                            (BET_CODES + self.config.num_actions()) as u32 + plain
-                        }
-                    }
-                }
-            })
-            .collect()
-    }
-
     /// The state before the first card of the first hand is dealt.
     pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         let mut state = DetectivePokerState {
@@ -278,7 +208,6 @@ impl DetectivePokerState {
             unused: [0; MAX_SEATS],
             points: [0; MAX_SEATS],
             hand_points: Vec::with_capacity(config.hands()),
-            history: Vec::with_capacity(config.hands() * config.hand_length()),
             rewards: [0.0; MAX_SEATS],
             config,
             params,
@@ -367,7 +296,7 @@ impl DetectivePokerState {
     }
 
     /// The seats in the order they bet in betting round `street` of hand `h`.
-    fn bettors(&self, h: usize, street: usize) -> impl Iterator<Item = usize> + use<> {
+    pub(super) fn bettors(&self, h: usize, street: usize) -> impl Iterator<Item = usize> + use<> {
         let n = self.config.players;
         (0..n).map(move |k| (h % n + 1 + street + k) % n)
     }
@@ -393,48 +322,28 @@ impl DetectivePokerState {
         }
     }
 
-    fn illegal(&self, action: Action, reason: String) -> GameError {
-        GameError::IllegalAction {
-            action,
-            desc: self.action_to_string(self.current_player(), action),
-            player: self.current_player(),
-            state: self.describe(),
-            reason,
-        }
-    }
-
-    fn apply_chance(&mut self, action: Action) -> Result<(), GameError> {
+    fn apply_chance(&mut self, action: Action) -> Result<(), Illegal> {
         let event = self.next_event().expect("a chance node has an event");
         let allowed = self.chance_cards();
         let card = match Card::from_id(action) {
             Some(c) if allowed.contains(c) => c,
             Some(c) if c.0 < NUM_ORDINARY && self.deck.contains(c) => {
-                return Err(self.illegal(
-                    action,
-                    format!(
-                        "expert mode: a card of rank {} is already on the board, so {c} would \
-                         be replaced; deal a card of another rank",
-                        c.rank().char()
-                    ),
-                ));
+                return Err(Illegal::new(format!(
+                    "expert mode: a card of rank {} is already on the board, so {c} would be \
+                     replaced; deal a card of another rank",
+                    c.rank().char()
+                )));
             }
             _ => {
-                return Err(self.illegal(
-                    action,
-                    format!(
-                        "card id {action} is not in the deck ({} cards left)",
-                        self.deck.len()
-                    ),
-                ));
+                return Err(Illegal::new(format!(
+                    "card id {action} is not in the deck ({} cards left)",
+                    self.deck.len()
+                )));
             }
         };
         self.deck.remove(card);
         self.cards.deal(event, card);
         self.rewards = [0.0; MAX_SEATS];
-        self.history.push(PlayerAction {
-            player: Player::Chance,
-            action,
-        });
         self.advance();
         Ok(())
     }
@@ -476,32 +385,25 @@ impl DetectivePokerState {
         None
     }
 
-    fn apply_bet(&mut self, action: Action) -> Result<(), GameError> {
+    fn apply_bet(&mut self, action: Action) -> Result<(), Illegal> {
         let Some(Event::Bet { street, seat }) = self.next_event() else {
             unreachable!("a seat acts only at a bet")
         };
         let n = self.config.players;
         let Some(bet) = Bet::decode(action, n, self.config.max_bet) else {
-            return Err(self.illegal(
-                action,
-                format!(
-                    "action ids run from 0 to {} (board, amount and action card; see the docs)",
-                    self.config.num_actions() - 1
-                ),
-            ));
+            return Err(Illegal::new(format!(
+                "action ids run from 0 to {} (board, amount and action card; see the docs)",
+                self.config.num_actions() - 1
+            )));
         };
         if let Some(reason) = self.bet_error(seat, street, bet) {
-            return Err(self.illegal(action, reason));
+            return Err(Illegal::new(reason));
         }
         self.chips[seat] -= bet.amount;
         if let Some(card) = bet.card {
             self.unused[seat] &= !card.bit();
         }
         self.cards.bets[street][seat] = Some(bet);
-        self.history.push(PlayerAction {
-            player: Player::Seat(seat),
-            action,
-        });
         self.rewards = [0.0; MAX_SEATS];
         self.advance();
         if self.step == self.config.hand_length() {
@@ -543,7 +445,13 @@ impl DetectivePokerState {
     }
 
     /// Whether `viewer` sees `seat`'s private (`private` = true) or shown card of hand `h`.
-    fn sees_hole(&self, viewer: Option<usize>, seat: usize, private: bool, h: usize) -> bool {
+    pub(super) fn sees_hole(
+        &self,
+        viewer: Option<usize>,
+        seat: usize,
+        private: bool,
+        h: usize,
+    ) -> bool {
         self.revealed(h)
             || match viewer {
                 Some(v) => (v == seat) == private,
@@ -552,212 +460,17 @@ impl DetectivePokerState {
     }
 
     /// Whether `viewer` sees which action card `bettor` put under a bet of hand `h`.
-    fn sees_action_card(&self, viewer: Option<usize>, bettor: usize, h: usize) -> bool {
+    pub(super) fn sees_action_card(&self, viewer: Option<usize>, bettor: usize, h: usize) -> bool {
         self.revealed(h) || viewer == Some(bettor)
     }
-
-    fn card_text(card: Option<Card>, visible: bool) -> String {
-        match (card, visible) {
-            (None, _) => "--".to_string(),
-            (Some(c), true) => c.to_string(),
-            (Some(_), false) => "??".to_string(),
-        }
-    }
-
-    fn bet_text(bet: Bet, card_visible: bool) -> String {
-        if card_visible || bet.card.is_none() {
-            bet.text()
-        } else {
-            format!("bet {} on s{} with ?", bet.amount, bet.board)
-        }
-    }
-
-    fn cards_text(cards: &[Option<Card>]) -> String {
-        let cards: Vec<String> = cards
-            .iter()
-            .map_while(|c| *c)
-            .map(|c| c.to_string())
-            .collect();
-        if cards.is_empty() {
-            "-".to_string()
-        } else {
-            cards.join(" ")
-        }
-    }
-
-    fn action_cards_text(set: u8) -> String {
-        let names: Vec<&str> = ActionCard::ALL
-            .iter()
-            .filter(|c| set & c.bit() != 0)
-            .map(|c| c.name())
-            .collect();
-        if names.is_empty() {
-            "none".to_string()
-        } else {
-            names.join(" ")
-        }
-    }
-
-    /// The current hand as `viewer` sees it, as text lines.
-    fn hand_lines(&self, viewer: Option<usize>, out: &mut String) {
-        use std::fmt::Write;
-        let n = self.config.players;
-        let h = self.hand;
-        let _ = writeln!(
-            out,
-            "hand {}/{} (dealer s{}), {}, {} to act",
-            h + 1,
-            self.config.hands(),
-            self.dealer(),
-            if self.over {
-                "scored"
-            } else {
-                STREET_NAMES[self.street()]
-            },
-            self.current_player()
-        );
-        for seat in 0..n {
-            let _ = writeln!(
-                out,
-                "s{seat}: private {} shown {} | chips {} | action cards left {} | points {}",
-                Self::card_text(
-                    self.cards.private[seat],
-                    self.sees_hole(viewer, seat, true, h)
-                ),
-                Self::card_text(
-                    self.cards.shown[seat],
-                    self.sees_hole(viewer, seat, false, h)
-                ),
-                self.chips[seat],
-                self.unused[seat].count_ones(),
-                self.points[seat]
-            );
-        }
-        let _ = writeln!(out, "board: {}", Self::cards_text(&self.cards.community));
-        for street in 0..STREETS {
-            let bets: Vec<String> = self
-                .bettors(h, street)
-                .filter_map(|b| {
-                    self.cards.bets[street][b].map(|bet| {
-                        format!(
-                            "s{b} {}",
-                            Self::bet_text(bet, self.sees_action_card(viewer, b, h))
-                        )
-                    })
-                })
-                .collect();
-            if !bets.is_empty() {
-                let _ = writeln!(out, "{}: {}", STREET_NAMES[street], bets.join(", "));
-            }
-        }
-        if let Some(last) = self.hand_points.last() {
-            let _ = writeln!(out, "last scored hand: points {:?}", &last[..n]);
-        }
-        if let Some(v) = viewer {
-            let _ = writeln!(
-                out,
-                "your action cards: {}",
-                Self::action_cards_text(self.unused[v])
-            );
-        }
-    }
-
-    /// History entry `index` as `viewer` saw it.
-    fn event_text(&self, index: usize, viewer: Option<usize>) -> String {
-        let n = self.config.players;
-        let len = self.config.hand_length();
-        let (h, j) = (index / len, index % len);
-        let entry = self.history[index];
-        let card = || Card(entry.action as u8);
-        let mut text = match event_at(n, h % n, j) {
-            Event::Private(s) => format!(
-                "s{s}.private:{}",
-                Self::card_text(Some(card()), self.sees_hole(viewer, s, true, h))
-            ),
-            Event::Shown(s) => format!(
-                "s{s}.shown:{}",
-                Self::card_text(Some(card()), self.sees_hole(viewer, s, false, h))
-            ),
-            Event::Burn(_) => "burn:??".to_string(),
-            Event::Community(_) => format!("board:{}", card()),
-            Event::Bet { seat, .. } => {
-                let bet = Bet::decode(entry.action, n, self.config.max_bet).expect("legal");
-                format!(
-                    "s{seat}:{}",
-                    Self::bet_text(bet, self.sees_action_card(viewer, seat, h)).replace(' ', "_")
-                )
-            }
-        };
-        if j == 0 {
-            text = format!("[hand {}] {text}", h + 1);
-        }
-        if j + 1 == len {
-            text = format!("{text} [scored {:?}]", &self.hand_points[h][..n]);
-        }
-        text
-    }
-
-    /// The history with everything `player` cannot see resampled: per hand, the cards it
-    /// does not know (own shown card, others' private cards, burns, and the deck) permuted at
-    /// random, and other seats' action cards under unrevealed bets drawn afresh.
-    fn resampled_history(&self, player: usize, rng: &mut GameRng) -> Vec<Action> {
-        let n = self.config.players;
-        let len = self.config.hand_length();
-        let mut out = Vec::with_capacity(self.history.len());
-        for (h, entries) in self.history.chunks(len).enumerate() {
-            // The cards `player` knows in hand h; every other card may be anywhere.
-            let record = self.record_of(h);
-            let mut known = CardSet::EMPTY;
-            for c in record.community.iter().flatten() {
-                known.insert(*c);
-            }
-            for seat in 0..n {
-                if let Some(c) = record.private[seat]
-                    && self.sees_hole(Some(player), seat, true, h)
-                {
-                    known.insert(c);
-                }
-                if let Some(c) = record.shown[seat]
-                    && self.sees_hole(Some(player), seat, false, h)
-                {
-                    known.insert(c);
-                }
-            }
-            let unknown = CardSet(CardSet::full_deck().0 & !known.0);
-            let mut hidden = crate::cards::HiddenCards::new(unknown, rng);
-            // Hidden action cards: each other seat's used cards, in a random order.
-            let mut order = [[0usize; 4]; MAX_SEATS];
-            let mut next = [0usize; MAX_SEATS];
-            for o in order.iter_mut() {
-                *o = [0, 1, 2, 3];
-                rng.shuffle(o);
-            }
-            for (j, entry) in entries.iter().enumerate() {
-                out.push(match event_at(n, h % n, j) {
-                    Event::Bet { seat, .. } => {
-                        let mut bet =
-                            Bet::decode(entry.action, n, self.config.max_bet).expect("legal");
-                        if bet.card.is_some() && !self.sees_action_card(Some(player), seat, h) {
-                            bet.card = Some(ActionCard::ALL[order[seat][next[seat]]]);
-                            next[seat] += 1;
-                        }
-                        bet.encode(self.config.max_bet)
-                    }
-                    _ => hidden.replace(Card(entry.action as u8)).0 as Action,
-                });
-            }
-        }
-        out
-    }
-
-    /// The cards and bets of hand `h`, read from the history.
-    fn record_of(&self, h: usize) -> HandCards {
+    /// The cards and bets of hand `h`, read from `history` (this state's).
+    pub(super) fn record_of(&self, history: &[PlayerAction], h: usize) -> HandCards {
         let n = self.config.players;
         let len = self.config.hand_length();
         let mut record = HandCards::default();
-        let end = ((h + 1) * len).min(self.history.len());
+        let end = ((h + 1) * len).min(history.len());
         for i in h * len..end {
-            let action = self.history[i].action;
+            let action = history[i].action;
             match event_at(n, h % n, i - h * len) {
                 Event::Bet { street, seat } => {
                     record.bets[street][seat] = Bet::decode(action, n, self.config.max_bet);
@@ -767,45 +480,17 @@ impl DetectivePokerState {
         }
         record
     }
-
-    /// The last scored hand, revealed, as JSON.
-    fn last_scored_json(&self) -> serde_json::Value {
-        let n = self.config.players;
-        let h = if self.over {
-            self.hand
-        } else if self.hand > 0 {
-            self.hand - 1
-        } else {
-            return serde_json::Value::Null;
-        };
-        let record = self.record_of(h);
-        let judged = record.judge_all(n, self.config.expert);
-        let mut bets = Vec::new();
-        for street in 0..STREETS {
-            for bettor in self.bettors(h, street) {
-                if let (Some(bet), Some(j)) = (record.bets[street][bettor], judged[street][bettor])
-                {
-                    bets.push(json!({
-                        "street": STREET_NAMES[street], "bettor": bettor, "board": bet.board,
-                        "amount": bet.amount, "action_card": bet.card.map(|c| c.name()),
-                        "counts_for": j.target, "correct": j.correct, "points": j.points,
-                    }));
-                }
-            }
-        }
-        json!({
-            "hand": h + 1,
-            "dealer": h % n,
-            "private": (0..n).map(|s| record.private[s].map(|c| c.to_string())).collect::<Vec<_>>(),
-            "shown": (0..n).map(|s| record.shown[s].map(|c| c.to_string())).collect::<Vec<_>>(),
-            "board": record.community_cards().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "bets": bets,
-            "points": &self.hand_points[h][..n],
-        })
-    }
 }
 
-impl State for DetectivePokerState {
+impl Rules for DetectivePokerState {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn params(&self) -> &Params {
+        &self.params
+    }
+
     fn num_players(&self) -> usize {
         self.config.players
     }
@@ -818,11 +503,7 @@ impl State for DetectivePokerState {
         }
     }
 
-    fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>) {
-        out.clear();
-        if player != self.current_player() {
-            return;
-        }
+    fn legal_actions_into(&self, _player: Player, out: &mut Vec<Action>) {
         match self.next_event() {
             Some(Event::Bet { street, seat }) => {
                 let b = self.config.max_bet;
@@ -845,11 +526,7 @@ impl State for DetectivePokerState {
         }
     }
 
-    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
-        mask.fill(false);
-        if player != self.current_player() {
-            return;
-        }
+    fn legal_action_mask(&self, _player: Player, mask: &mut [bool]) {
         match self.next_event() {
             Some(Event::Bet { street, seat }) => {
                 let b = self.config.max_bet;
@@ -877,9 +554,6 @@ impl State for DetectivePokerState {
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        if !self.is_chance_node() {
-            return Vec::new();
-        }
         let cards = self.chance_cards();
         let p = 1.0 / cards.len() as f64;
         cards.iter().map(|c| (c.0 as Action, p)).collect()
@@ -897,11 +571,10 @@ impl State for DetectivePokerState {
         }
     }
 
-    fn apply_action(&mut self, action: Action) -> Result<(), GameError> {
-        match self.current_player() {
+    fn apply(&mut self, player: Player, action: Action) -> Result<(), Illegal> {
+        match player {
             Player::Chance => self.apply_chance(action),
-            Player::Seat(_) => self.apply_bet(action),
-            _ => check_turn(self, Player::Chance),
+            _ => self.apply_bet(action),
         }
     }
 
@@ -924,271 +597,47 @@ impl State for DetectivePokerState {
         crate::game::add_rewards(out, &self.rewards[..self.config.players]);
     }
 
-    fn history(&self) -> &[PlayerAction] {
-        &self.history
-    }
-
     fn action_to_string(&self, player: Player, action: Action) -> String {
-        match player {
-            Player::Chance => match Card::from_id(action) {
-                Some(c) if c.0 < NUM_ORDINARY => c.to_string(),
-                _ => format!("card#{action}"),
-            },
-            Player::Seat(seat) if seat < self.config.players => {
-                match Bet::decode(action, self.config.players, self.config.max_bet) {
-                    Some(bet) => bet.text(),
-                    None => format!("action#{action}"),
-                }
-            }
-            _ => format!("action#{action}"),
-        }
+        self.action_text(player, action)
     }
 
     fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        let bad = |reason: String| GameError::BadActionString {
-            text: text.to_string(),
-            player,
-            reason,
-        };
-        match player {
-            Player::Chance => {
-                let card: Card = text
-                    .trim()
-                    .parse()
-                    .map_err(|e: crate::cards::BadCard| bad(e.to_string()))?;
-                if card.is_joker() {
-                    return Err(bad("Detective Poker uses no jokers".to_string()));
-                }
-                Ok(card.0 as Action)
-            }
-            Player::Seat(seat) if seat < self.config.players => {
-                let bet = Bet::parse(text).map_err(bad)?;
-                let n = self.config.players;
-                if bet.board as usize >= n {
-                    return Err(bad(format!(
-                        "board s{} does not exist; the boards are s0..s{}",
-                        bet.board,
-                        n - 1
-                    )));
-                }
-                if bet.amount as usize > self.config.max_bet {
-                    return Err(bad(format!(
-                        "a bet is 1 to {} chips, not {}",
-                        self.config.max_bet, bet.amount
-                    )));
-                }
-                Ok(bet.encode(self.config.max_bet))
-            }
-            _ => Err(bad(format!("{player} takes no actions"))),
-        }
+        self.parse_action(player, text)
+    }
+
+    fn observation_size(&self) -> usize {
+        observe::observation_size(&self.config)
     }
 
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        let n = self.config.players;
-        let h = self.hand;
-        let cards = NUM_ORDINARY as usize;
-        debug_assert_eq!(out.len(), observation_size(&self.config));
-        out.fill(0.0);
-        let mut at = 0;
-        for (private, hole) in [(true, &self.cards.private), (false, &self.cards.shown)] {
-            for seat in 0..n {
-                if let Some(c) = hole[seat]
-                    && self.sees_hole(Some(player), seat, private, h)
-                {
-                    out[at + seat * cards + c.0 as usize] = 1.0;
-                }
-            }
-            at += n * cards;
-        }
-        for c in self.cards.community_cards() {
-            out[at + c.0 as usize] = 1.0;
-        }
-        at += cards;
-        let per_bet = bet_features(n);
-        for street in 0..STREETS {
-            for bettor in 0..n {
-                if let Some(bet) = self.cards.bets[street][bettor] {
-                    let f = &mut out[at..at + per_bet];
-                    f[bet.board as usize] = 1.0;
-                    f[n] = bet.amount as f32 / self.config.max_bet as f32;
-                    if let Some(c) = bet.card {
-                        f[n + 1] = 1.0;
-                        if self.sees_action_card(Some(player), bettor, h) {
-                            f[n + 2 + c.index()] = 1.0;
-                        }
-                    }
-                }
-                at += per_bet;
-            }
-        }
-        for i in 0..4 {
-            out[at + i] = (self.unused[player] >> i & 1) as f32;
-        }
-        at += 4;
-        let scale = self.config.max_hand_points() as f32;
-        for seat in 0..n {
-            out[at + seat] = self.chips[seat] as f32 / self.config.chips as f32;
-            out[at + n + seat] = self.points[seat] as f32 / scale;
-        }
-        at += 2 * n;
-        if !self.over {
-            out[at + self.street()] = 1.0;
-        }
-        at += STREETS;
-        out[at + self.dealer()] = 1.0;
-        at += n;
-        if let Player::Seat(s) = self.current_player() {
-            out[at + s] = 1.0;
-        }
-        at += n;
-        out[at + player] = 1.0;
-        at += n;
-        out[at] = h as f32 / self.config.hands() as f32;
+        self.write_observation(player, out)
     }
 
-    fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
-        let codes = self.event_codes(player);
-        let layout = event_layout(&self.config);
-        write_information_state(
-            self,
-            player,
-            observation_size(&self.config),
-            &layout,
-            &codes,
-            out,
-        );
+    fn event_layout(&self) -> EventLayout {
+        observe::event_layout(&self.config)
+    }
+
+    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+        self.codes(history, viewer)
     }
 
     fn observation_string(&self, player: usize) -> String {
-        let mut s = String::new();
-        self.hand_lines(Some(player), &mut s);
-        s
+        self.observation_text(player)
     }
 
-    fn information_state_string(&self, player: usize) -> String {
-        let events: Vec<String> = (0..self.history.len())
-            .map(|i| self.event_text(i, Some(player)))
-            .collect();
-        format!("s{player} | {}", events.join(" "))
+    fn information_state_string(&self, history: &[PlayerAction], player: usize) -> String {
+        self.information_text(history, player)
     }
 
-    fn view(&self, viewer: Option<usize>) -> serde_json::Value {
-        let n = self.config.players;
-        let h = self.hand;
-        let seats: Vec<_> = (0..n)
-            .map(|seat| {
-                let hole = |private: bool, card: Option<Card>| {
-                    card.filter(|_| self.sees_hole(viewer, seat, private, h))
-                        .map(|c| c.to_string())
-                };
-                json!({
-                    "seat": seat,
-                    "private": hole(true, self.cards.private[seat]),
-                    "private_dealt": self.cards.private[seat].is_some(),
-                    "shown": hole(false, self.cards.shown[seat]),
-                    "shown_dealt": self.cards.shown[seat].is_some(),
-                    "chips": self.chips[seat],
-                    "action_cards_left": self.unused[seat].count_ones(),
-                    "action_cards": (viewer == Some(seat) || self.over).then(|| {
-                        ActionCard::ALL.iter().filter(|c| self.unused[seat] & c.bit() != 0)
-                            .map(|c| c.name()).collect::<Vec<_>>()
-                    }),
-                    "points": self.points[seat],
-                })
-            })
-            .collect();
-        let mut bets = Vec::new();
-        for street in 0..STREETS {
-            for bettor in self.bettors(h, street) {
-                if let Some(bet) = self.cards.bets[street][bettor] {
-                    let card = match bet.card {
-                        None => json!(null),
-                        Some(c) if self.sees_action_card(viewer, bettor, h) => json!(c.name()),
-                        Some(_) => json!("hidden"),
-                    };
-                    bets.push(json!({
-                        "street": STREET_NAMES[street], "bettor": bettor, "board": bet.board,
-                        "amount": bet.amount, "action_card": card,
-                    }));
-                }
-            }
-        }
-        json!({
-            "game": INFO.name,
-            "viewer": viewer,
-            "players": n,
-            "hand": h + 1,
-            "hands": self.config.hands(),
-            "dealer": self.dealer(),
-            "street": (!self.over).then(|| STREET_NAMES[self.street()]),
-            "seats": seats,
-            "board": self.cards.community_cards().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "burns": self.cards.burns.iter().filter(|b| b.is_some()).count(),
-            "bets": bets,
-            "last_scored_hand": self.last_scored_json(),
-            "current_player": self.current_player().id(),
-            "terminal": self.over,
-            "returns": self.over.then(|| self.returns()),
-        })
+    fn view(&self, history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
+        self.view_json(history, viewer)
     }
 
-    fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State> {
-        let actions = self.resampled_history(player, rng);
-        let mut out = DetectivePokerState::new(self.config.clone(), self.params.clone());
-        for a in actions {
-            out.apply_action(a).expect("a resampled history replays");
-        }
-        Box::new(out)
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
+        self.resampled(history, player, rng)
     }
 
-    fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
-        super::bot::heuristic(self, seat, rng)
-    }
-
-    fn clone_box(&self) -> Box<dyn State> {
-        Box::new(self.clone())
-    }
-
-    fn serialize(&self) -> String {
-        crate::serial::serialize(INFO.name, &self.params, &self.history)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
-
-impl fmt::Display for DetectivePokerState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.config.players;
-        let mut s = String::new();
-        self.hand_lines(None, &mut s);
-        f.write_str(&s)?;
-        for seat in 0..n {
-            writeln!(
-                f,
-                "s{seat} holds {} {} (action cards {})",
-                Self::card_text(self.cards.private[seat], true),
-                Self::card_text(self.cards.shown[seat], true),
-                Self::action_cards_text(self.unused[seat])
-            )?;
-        }
-        let mut under = Vec::new();
-        for street in 0..STREETS {
-            for b in 0..n {
-                if let Some(Bet { card: Some(c), .. }) = self.cards.bets[street][b] {
-                    under.push(format!("{} s{b}: {}", STREET_NAMES[street], c.name()));
-                }
-            }
-        }
-        if !under.is_empty() {
-            writeln!(f, "under the bets: {}", under.join(", "))?;
-        }
-        write!(
-            f,
-            "burns: {}; deck: {} cards",
-            Self::cards_text(&self.cards.burns),
-            self.deck.len()
-        )
+    fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action {
+        super::bot::choose_bet(self, seat, rng).encode(self.config.max_bet)
     }
 }

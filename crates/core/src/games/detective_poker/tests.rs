@@ -20,9 +20,17 @@ use crate::cards::{Card, Rank};
 use crate::env::{GameRng, resolve_chance};
 use crate::game::{ErrorKind, Game, GameError, Player, State};
 use crate::registry::parse_params;
+use crate::rules::{Played, rules_of};
+
+/// A state under test: the rules in their `State` wrapper (`rules()` for the typed state).
+type Table = Played<DetectivePokerState>;
 
 fn game(params: &[(&str, &str)]) -> DetectivePokerGame {
     DetectivePokerGame::new(parse_params(&ENTRY, params.iter().copied()).unwrap()).unwrap()
+}
+
+fn start(game: &DetectivePokerGame) -> Table {
+    Played::new(game.initial_state())
 }
 
 fn card(text: &str) -> Card {
@@ -30,11 +38,11 @@ fn card(text: &str) -> Card {
 }
 
 /// Deals the hole cards: `private` and `shown` list one card per seat, in seat order.
-fn deal_hole(state: &mut DetectivePokerState, private: &str, shown: &str) {
+fn deal_hole(state: &mut Table, private: &str, shown: &str) {
     let private: Vec<&str> = private.split_whitespace().collect();
     let shown: Vec<&str> = shown.split_whitespace().collect();
     loop {
-        let c = match state.next_event() {
+        let c = match state.rules().next_event() {
             Some(Event::Private(s)) => private[s],
             Some(Event::Shown(s)) => shown[s],
             _ => return,
@@ -44,14 +52,14 @@ fn deal_hole(state: &mut DetectivePokerState, private: &str, shown: &str) {
 }
 
 /// Deals chance cards in order (burns and community cards).
-fn deal(state: &mut DetectivePokerState, cards: &str) {
+fn deal(state: &mut Table, cards: &str) {
     for c in cards.split_whitespace() {
         assert!(state.is_chance_node(), "dealing {c} at a decision node");
         state.apply_action(card(c).0 as u32).unwrap();
     }
 }
 
-fn bet(state: &mut DetectivePokerState, text: &str) {
+fn bet(state: &mut Table, text: &str) {
     let player = state.current_player();
     let action = state.string_to_action(player, text).unwrap();
     state
@@ -59,7 +67,7 @@ fn bet(state: &mut DetectivePokerState, text: &str) {
         .unwrap_or_else(|e| panic!("{text}: {e}"));
 }
 
-fn try_bet(state: &mut DetectivePokerState, text: &str) -> Result<(), GameError> {
+fn try_bet(state: &mut Table, text: &str) -> Result<(), GameError> {
     let player = state.current_player();
     let action = state.string_to_action(player, text)?;
     state.apply_action(action)
@@ -69,7 +77,7 @@ const NEUTRAL: &str = "bet 1 on s1";
 
 /// Plays hand A with these 12 bets in betting order (preflop s1 s2 s0, flop s2 s0 s1, turn
 /// s0 s1 s2, river s1 s2 s0); returns the state after scoring.
-fn hand_a(params: &[(&str, &str)], bets: [&str; 12]) -> DetectivePokerState {
+fn hand_a(params: &[(&str, &str)], bets: [&str; 12]) -> Table {
     play_hand(params, "As 7c Kh", "Ad 2d Qh", "Ks Qs 9c 7d 4c", bets)
 }
 
@@ -79,8 +87,8 @@ fn play_hand(
     shown: &str,
     board: &str,
     bets: [&str; 12],
-) -> DetectivePokerState {
-    let mut state = game(params).initial_state();
+) -> Table {
+    let mut state = start(&game(params));
     deal_hole(&mut state, private, shown);
     let b: Vec<&str> = board.split_whitespace().collect();
     let streets = [
@@ -98,9 +106,9 @@ fn play_hand(
     state
 }
 
-fn last_hand_points(state: &DetectivePokerState) -> Vec<i32> {
-    let n = state.config().players;
-    state.hand_points().last().unwrap()[..n].to_vec()
+fn last_hand_points(state: &Table) -> Vec<i32> {
+    let n = state.rules().config().players;
+    state.rules().hand_points().last().unwrap()[..n].to_vec()
 }
 
 fn neutral_except(first: [&'static str; 3]) -> [&'static str; 12] {
@@ -175,17 +183,17 @@ fn action_encoding_round_trips() {
 fn deal_order_and_betting_openers() {
     // 4 players: preflop opened left of the dealer, then the second, third, fourth left.
     let g = game(&[("players", "4")]);
-    let mut state = g.initial_state();
+    let mut state = start(&g);
     let mut rng = GameRng::new(3);
     let mut openers = Vec::new();
     let mut last = Player::Chance;
-    while state.hand() < 2 {
+    while state.rules().hand() < 2 {
         let player = state.current_player();
         if player == Player::Chance {
-            if state.hand() == 0 && state.history().len() < 8 {
+            if state.rules().hand() == 0 && state.history().len() < 8 {
                 // Private cards from s1 round to s0, then shown cards likewise.
                 let expect = [1, 2, 3, 0][state.history().len() % 4];
-                let ev = state.next_event().unwrap();
+                let ev = state.rules().next_event().unwrap();
                 let seat = match ev {
                     Event::Private(s) | Event::Shown(s) => s,
                     other => panic!("{other:?}"),
@@ -196,7 +204,7 @@ fn deal_order_and_betting_openers() {
             state.apply_action(a).unwrap();
         } else {
             if last == Player::Chance {
-                openers.push((state.hand(), state.street(), player));
+                openers.push((state.rules().hand(), state.rules().street(), player));
             }
             let a = state.legal_actions()[0];
             state.apply_action(a).unwrap();
@@ -224,7 +232,7 @@ fn deal_order_and_betting_openers() {
 
 #[test]
 fn hidden_cards_in_observations() {
-    let mut state = game(&[]).initial_state();
+    let mut state = start(&game(&[]));
     deal_hole(&mut state, "As 7c Kh", "Ad 2d Qh");
     let s0 = state.observation_string(0);
     assert!(s0.contains("s0: private As shown ??"), "{s0}");
@@ -254,7 +262,7 @@ fn plus_one_correct_and_wrong() {
     // Expert mode: a wrong +1 bet loses a point.
     let expert = hand_a(&[("expert", "true")], bets);
     assert_eq!(last_hand_points(&expert), vec![0, 4, -1]);
-    assert_eq!(expert.points(), &[0, 4, -1]);
+    assert_eq!(expert.rules().points(), &[0, 4, -1]);
 }
 
 #[test]
@@ -312,7 +320,7 @@ fn tied_best_boards_are_all_best() {
 
 #[test]
 fn chip_rule_refuses_a_bet_leaving_too_few_chips() {
-    let mut state = game(&[]).initial_state();
+    let mut state = start(&game(&[]));
     deal_hole(&mut state, "As 7c Kh", "Ad 2d Qh");
     bet(&mut state, "bet 3 on s0");
     bet(&mut state, NEUTRAL);
@@ -349,7 +357,7 @@ fn chip_rule_refuses_a_bet_leaving_too_few_chips() {
 
 #[test]
 fn reusing_an_action_card_is_refused() {
-    let mut state = game(&[]).initial_state();
+    let mut state = start(&game(&[]));
     deal_hole(&mut state, "As 7c Kh", "Ad 2d Qh");
     bet(&mut state, "bet 1 on s0 with +1");
     bet(&mut state, NEUTRAL);
@@ -377,7 +385,7 @@ fn reusing_an_action_card_is_refused() {
 #[test]
 fn a_board_that_does_not_exist_is_refused() {
     let g = game(&[]);
-    let mut state = g.initial_state();
+    let mut state = start(&g);
     deal_hole(&mut state, "As 7c Kh", "Ad 2d Qh");
     let before = state.serialize();
     let err = state
@@ -398,7 +406,7 @@ fn a_board_that_does_not_exist_is_refused() {
 
 #[test]
 fn expert_mode_replaces_board_cards_of_a_rank_on_the_board() {
-    let mut state = game(&[("expert", "true")]).initial_state();
+    let mut state = start(&game(&[("expert", "true")]));
     deal_hole(&mut state, "As 7c Kh", "Ad 2d Qh");
     for _ in 0..3 {
         bet(&mut state, NEUTRAL);
@@ -428,7 +436,7 @@ fn expert_mode_replaces_board_cards_of_a_rank_on_the_board() {
     let outcomes = state.chance_outcomes();
     assert_eq!(outcomes.len(), 52 - 6 - 5 - 5);
     // Without expert mode the same card is dealt.
-    let mut plain = game(&[]).initial_state();
+    let mut plain = start(&game(&[]));
     deal_hole(&mut plain, "As 7c Kh", "Ad 2d Qh");
     for _ in 0..3 {
         bet(&mut plain, NEUTRAL);
@@ -474,17 +482,17 @@ const FULL_HAND: [&str; 12] = [
 fn a_complete_hand_scored_by_hand() {
     let state = hand_a(&[("reward", "points")], FULL_HAND);
     assert_eq!(last_hand_points(&state), vec![7, 7, 3]);
-    assert_eq!(state.points(), &[7, 7, 3]);
+    assert_eq!(state.rules().points(), &[7, 7, 3]);
     // Points rewards: points minus the mean (17 / 3), paid when the hand is scored.
     let r = state.rewards();
     assert!((r[0] - 4.0 / 3.0).abs() < 1e-9 && (r[2] + 8.0 / 3.0).abs() < 1e-9);
     // The next hand: dealer s1, fresh chips and action cards, a full deck.
-    assert_eq!(state.hand(), 1);
-    assert_eq!(state.dealer(), 1);
-    assert_eq!(state.next_event(), Some(Event::Private(2)));
-    assert_eq!(state.chips_left(0), 7);
-    assert_eq!(state.unused_cards(0), 0b1111);
-    assert_eq!(state.deck().len(), 52);
+    assert_eq!(state.rules().hand(), 1);
+    assert_eq!(state.rules().dealer(), 1);
+    assert_eq!(state.rules().next_event(), Some(Event::Private(2)));
+    assert_eq!(state.rules().chips_left(0), 7);
+    assert_eq!(state.rules().unused_cards(0), 0b1111);
+    assert_eq!(state.rules().deck().len(), 52);
     // After scoring everything about the hand is revealed.
     let view = state.view(Some(1));
     let last = &view["last_scored_hand"];
@@ -507,7 +515,7 @@ fn game_end_tie_break_by_unused_action_cards() {
     // Two players (a house rule), one round: two hands. Both bet alike on s0 every time, so
     // the points tie; in the last hand s1 uses its Empty card and loses the tie-break.
     let g = game(&[("players", "2"), ("rounds", "1")]);
-    let mut state = g.initial_state();
+    let mut state = start(&g);
     let mut rng = GameRng::new(11);
     let amounts = ["1", "1", "2", "3"];
     for hand in 0..2 {
@@ -525,7 +533,7 @@ fn game_end_tie_break_by_unused_action_cards() {
         }
     }
     assert!(state.is_terminal());
-    assert_eq!(state.points()[0], state.points()[1]);
+    assert_eq!(state.rules().points()[0], state.rules().points()[1]);
     assert_eq!(state.returns(), vec![1.0, -1.0]);
     assert_eq!(state.rewards(), vec![1.0, -1.0]);
     assert!(state.apply_action(0).is_err());
@@ -534,11 +542,11 @@ fn game_end_tie_break_by_unused_action_cards() {
 #[test]
 fn shared_win_when_points_and_unused_cards_tie() {
     let g = game(&[("players", "2"), ("rounds", "1")]);
-    let mut state = g.initial_state();
+    let mut state = start(&g);
     let mut rng = GameRng::new(5);
     while !state.is_terminal() {
         resolve_chance(&mut state, &mut rng);
-        let street = state.street();
+        let street = state.rules().street();
         bet(&mut state, &format!("bet {} on s1", [1, 1, 2, 3][street]));
     }
     assert_eq!(state.returns(), vec![0.0, 0.0]);
@@ -564,9 +572,9 @@ fn only_one_bet_of_three_per_hand() {
     let g = game(&[]);
     let mut rng = GameRng::new(9);
     for seed in 0..20 {
-        let mut state = g.initial_state();
+        let mut state = start(&g);
         let mut threes = [0; 3];
-        while state.hand() == 0 {
+        while state.rules().hand() == 0 {
             resolve_chance(&mut state, &mut rng);
             let seat = state.current_player().seat().unwrap();
             let legal = state.legal_actions();
@@ -587,7 +595,7 @@ fn only_one_bet_of_three_per_hand() {
 
 #[test]
 fn resampling_hides_own_shown_card_and_others_private_cards() {
-    let mut state = game(&[]).initial_state();
+    let mut state = start(&game(&[]));
     deal_hole(&mut state, "As 7c Kh", "Ad 2d Qh");
     bet(&mut state, "bet 1 on s0 with bluff");
     let mut rng = GameRng::new(1);
@@ -596,11 +604,9 @@ fn resampling_hides_own_shown_card_and_others_private_cards() {
     let mut s1_cards = std::collections::HashSet::new();
     for _ in 0..40 {
         let other = state.resample_from_infostate(0, &mut rng);
-        let other = other
-            .as_any()
-            .downcast_ref::<DetectivePokerState>()
-            .unwrap();
-        let cards = other.cards();
+        let cards = rules_of::<DetectivePokerState>(other.as_ref())
+            .unwrap()
+            .cards();
         assert_eq!(cards.private[0], Some(card("As")));
         assert_eq!(cards.shown[1], Some(card("2d")));
         assert_eq!(cards.shown[2], Some(card("Qh")));
@@ -613,7 +619,7 @@ fn resampling_hides_own_shown_card_and_others_private_cards() {
     // s1's hidden action card is redrawn; its own view keeps it.
     assert!(s1_cards.len() > 1);
     let mine = state.resample_from_infostate(1, &mut rng);
-    let mine = mine.as_any().downcast_ref::<DetectivePokerState>().unwrap();
+    let mine: &DetectivePokerState = rules_of(mine.as_ref()).unwrap();
     assert_eq!(
         mine.cards().bets[0][1].unwrap().card,
         Some(ActionCard::Bluff)

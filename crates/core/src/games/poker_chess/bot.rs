@@ -8,8 +8,7 @@ use super::table::{self, CARD_CLASS};
 use super::{CARD_BASE, TurnStep};
 use crate::cards::Card;
 use crate::chess::{Board, Color, Move, Piece};
-use crate::game::{Action, State};
-use crate::rng::GameRng;
+use crate::game::Action;
 
 /// How much keeping a card is worth, by class: jokers save attacked pieces, black J/Q/K
 /// capture with pawns, red K/Q move the strongest pieces.
@@ -137,13 +136,4 @@ fn side(seat: usize) -> Color {
     } else {
         Color::Black
     }
-}
-
-/// The heuristic entry point for the registry.
-pub fn heuristic(state: &dyn State, _seat: usize, _rng: &mut GameRng) -> Action {
-    let state = state
-        .as_any()
-        .downcast_ref::<PokerChessState>()
-        .expect("the Poker Chess bot plays Poker Chess states");
-    greedy_action(state)
 }

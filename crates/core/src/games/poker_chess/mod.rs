@@ -19,8 +19,10 @@
 
 pub mod bot;
 mod moves;
+mod observe;
 mod state;
 pub mod table;
+mod text;
 
 use std::sync::Arc;
 
@@ -31,6 +33,7 @@ use crate::game::{
     ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
 };
 use crate::params::{ParamKind, ParamSpec, Params};
+use crate::rules::Played;
 
 pub use state::{Event, PokerChessState, TurnStep};
 pub use table::{MoveTraits, PieceKind, PieceValues};
@@ -203,7 +206,8 @@ impl PokerChessGame {
         &self.config
     }
 
-    /// A new state with the game's configuration.
+    /// The game's own initial state (before the deal), with the game's configuration;
+    /// `new_initial_state` wraps it in `Played`.
     pub fn initial_state(&self) -> PokerChessState {
         PokerChessState::new(self.config.clone(), self.params.clone())
     }
@@ -229,10 +233,10 @@ impl Game for PokerChessGame {
         crate::cards::NUM_CARD_IDS
     }
     fn observation_shape(&self) -> Vec<usize> {
-        vec![state::OBSERVATION_SIZE]
+        vec![observe::OBSERVATION_SIZE]
     }
     fn information_state_tensor_shape(&self) -> Vec<usize> {
-        vec![state::OBSERVATION_SIZE + state::event_layout(&self.config).size()]
+        vec![observe::OBSERVATION_SIZE + observe::event_layout(&self.config).size()]
     }
     fn min_utility(&self) -> f64 {
         -self.max_utility()
@@ -251,7 +255,7 @@ impl Game for PokerChessGame {
         self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(self.initial_state())
+        Box::new(Played::new(self.initial_state()))
     }
 }
 

@@ -8,16 +8,20 @@ use super::*;
 use crate::cards::{Card, parse_cards};
 use crate::game::{ErrorKind, Player, State};
 use crate::registry::{make_game, parse_params};
+use crate::rules::{Played, rules_of};
+
+/// A Poker Chess state with its history (`rules()` gives the game's own state).
+type S = Played<PokerChessState>;
 
 /// A state of a game with these parameters, before the deal.
-fn new_state(params: &[(&str, &str)]) -> PokerChessState {
+fn new_state(params: &[(&str, &str)]) -> S {
     let params = parse_params(&ENTRY, params.iter().copied()).unwrap();
-    PokerChessGame::new(params).unwrap().initial_state()
+    Played::new(PokerChessGame::new(params).unwrap().initial_state())
 }
 
 /// A state at `fen` after dealing `white` to seat 0 and `black` to seat 1 (hand size = the
 /// number of white cards, which must equal the number of black cards).
-fn dealt(fen: &str, white: &str, black: &str, extra: &[(&str, &str)]) -> PokerChessState {
+fn dealt(fen: &str, white: &str, black: &str, extra: &[(&str, &str)]) -> S {
     let (w, b) = (parse_cards(white).unwrap(), parse_cards(black).unwrap());
     assert_eq!(w.len(), b.len());
     let size = w.len().to_string();
@@ -36,7 +40,7 @@ fn card(text: &str) -> Card {
 }
 
 /// The action strings the seat to act may choose now.
-fn legal_strings(state: &PokerChessState) -> Vec<String> {
+fn legal_strings(state: &S) -> Vec<String> {
     let player = state.current_player();
     let mut out: Vec<String> = state
         .legal_actions()
@@ -48,14 +52,14 @@ fn legal_strings(state: &PokerChessState) -> Vec<String> {
 }
 
 /// The moves (UCI, sorted) that playing `text` allows, or None when it cannot be played.
-fn allowed(state: &PokerChessState, text: &str) -> Option<Vec<String>> {
+fn allowed(state: &S, text: &str) -> Option<Vec<String>> {
     let player = state.current_player();
     let play = state
         .string_to_action(player, &format!("play {text}"))
         .unwrap();
     let mut copy = state.clone();
     copy.apply_action(play).ok()?;
-    assert_eq!(copy.step(), Some(TurnStep::Move(card(text))));
+    assert_eq!(copy.rules().step(), Some(TurnStep::Move(card(text))));
     Some(legal_strings(&copy))
 }
 
@@ -66,7 +70,7 @@ fn strings(list: &[&str]) -> Option<Vec<String>> {
 }
 
 /// Applies an action given as text by the seat to act.
-fn act(state: &mut PokerChessState, text: &str) {
+fn act(state: &mut S, text: &str) {
     let player = state.current_player();
     let a = state
         .string_to_action(player, text)
@@ -77,7 +81,7 @@ fn act(state: &mut PokerChessState, text: &str) {
 }
 
 /// Deals the draws after a turn (the cards given, in order).
-fn draw(state: &mut PokerChessState, cards: &str) {
+fn draw(state: &mut S, cards: &str) {
     for c in parse_cards(cards).unwrap() {
         assert_eq!(state.current_player(), Player::Chance);
         state.apply_action(c.0 as u32).unwrap();
@@ -199,8 +203,11 @@ fn black_picture_cards_take_with_a_pawn_en_passant_included() {
     let mut taken = s.clone();
     act(&mut taken, "play Jc");
     act(&mut taken, "e5d6");
-    assert_eq!(taken.points(), [1, 0]);
-    assert_eq!(taken.board().to_fen(), "4k3/8/3P4/8/8/8/8/4K3 b - - 0 2");
+    assert_eq!(taken.rules().points(), [1, 0]);
+    assert_eq!(
+        taken.rules().board().to_fen(),
+        "4k3/8/3P4/8/8/8/8/4K3 b - - 0 2"
+    );
     // With en_passant off the capture does not exist and the J and Q are dead.
     let mut off = dealt(fen, "Jc Qs", "4c 3c", &[("en_passant", "false")]);
     act(&mut off, "play 4c");
@@ -226,7 +233,7 @@ fn en_passant_lasts_one_ply_and_a_discard_uses_it() {
     // White holds 2c (b-file pawn: none) and 7c (g-file pawn: none): both dead, so it may
     // discard them, which uses its ply.
     act(&mut s, "discard 2c 7c");
-    assert_eq!(s.board().en_passant(), None);
+    assert_eq!(s.rules().board().en_passant(), None);
     draw(&mut s, "Qs Kc");
     // Black moves its king with a red 5 (a non-pawn move ending on file e).
     act(&mut s, "play 5h");
@@ -290,11 +297,17 @@ fn castling_is_a_king_move_to_g_or_c_for_red_seven_three_and_king() {
     let mut short = s.clone();
     act(&mut short, "play 7h");
     act(&mut short, "e1g1");
-    assert_eq!(short.board().to_fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    assert_eq!(
+        short.rules().board().to_fen(),
+        "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
+    );
     let mut long = s.clone();
     act(&mut long, "play 3d");
     act(&mut long, "e1c1");
-    assert_eq!(long.board().to_fen(), "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1");
+    assert_eq!(
+        long.rules().board().to_fen(),
+        "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1"
+    );
 }
 
 #[test]
@@ -339,6 +352,7 @@ fn a_joker_moves_an_attacked_piece_pawns_included() {
     act(&mut saved, "d2d4");
     assert!(
         saved
+            .rules()
             .board()
             .to_fen()
             .starts_with("4k3/8/8/8/1b1P4/8/8/4K3 b")
@@ -373,8 +387,11 @@ fn promotion_is_free_and_a_promoted_piece_scores_as_what_it_is() {
     draw(&mut s, "3c");
     act(&mut s, "play 9d");
     act(&mut s, "h8g8");
-    assert_eq!(s.points(), [0, 3]);
-    assert_eq!(s.board().to_fen(), "4k1r1/8/8/8/8/8/8/4K3 w - - 0 2");
+    assert_eq!(s.rules().points(), [0, 3]);
+    assert_eq!(
+        s.rules().board().to_fen(),
+        "4k1r1/8/8/8/8/8/8/4K3 w - - 0 2"
+    );
 }
 
 #[test]
@@ -383,7 +400,7 @@ fn discarding_needs_two_unplayable_cards() {
     let mut s = dealt(START, "2c Kc 7h", "2d 3d 4d", &[]);
     assert_eq!(legal_strings(&s), vec!["discard 7h Kc", "play 2c"]);
     let before = s.serialize();
-    let a = s.discard_action(card("2c"), card("Kc")).unwrap();
+    let a = s.rules().discard_action(card("2c"), card("Kc")).unwrap();
     let err = s.apply_action(a).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidArgument);
     let text = err.to_string();
@@ -391,10 +408,10 @@ fn discarding_needs_two_unplayable_cards() {
     assert_eq!(s.serialize(), before);
     // Both dead: shown, discarded, two drawn, and Black to move.
     act(&mut s, "discard Kc 7h");
-    assert!(s.discards().contains(card("Kc")) && s.discards().contains(card("7h")));
+    assert!(s.rules().discards().contains(card("Kc")) && s.rules().discards().contains(card("7h")));
     assert_eq!(s.current_player(), Player::Chance);
     draw(&mut s, "5c 6c");
-    assert_eq!(s.hand(0).len(), 3);
+    assert_eq!(s.rules().hand(0).len(), 3);
     assert_eq!(s.current_player(), Player::Seat(1));
     assert!(s.information_state_string(1).contains("s0 discards 7h Kc"));
 }
@@ -423,7 +440,7 @@ fn discarding_is_allowed_with_an_empty_pile() {
         });
         let a = match discard {
             Some(d) => {
-                if s.pile().is_empty() {
+                if s.rules().pile().is_empty() {
                     saw_empty_discard = true;
                 }
                 d
@@ -433,7 +450,7 @@ fn discarding_is_allowed_with_an_empty_pile() {
         s.apply_action(a).unwrap();
     }
     assert!(saw_empty_discard);
-    assert!(s.pile().is_empty());
+    assert!(s.rules().pile().is_empty());
 }
 
 #[test]
@@ -456,16 +473,16 @@ fn the_game_ends_when_the_pile_is_empty_and_the_player_to_act_can_do_nothing() {
             s.apply_action(legal[0]).unwrap();
         }
     }
-    let end = s.as_any().downcast_ref::<PokerChessState>().unwrap();
+    let end: &PokerChessState = rules_of(s.as_ref()).unwrap();
     assert!(end.pile().is_empty());
     assert_eq!(end.points(), [0, 0]);
-    assert_eq!(end.returns(), vec![0.0, 0.0]);
+    assert_eq!(s.returns(), vec![0.0, 0.0]);
     let seat = end.to_move();
     let hand = end.hand(seat);
     let playable = hand.iter().filter(|&c| end.is_playable(c)).count();
     assert!(hand.is_empty() || (playable == 0 && hand.len() < 2));
     assert!(last.is_some());
-    assert_eq!(end.legal_actions(), Vec::<u32>::new());
+    assert_eq!(s.legal_actions(), Vec::<u32>::new());
 }
 
 #[test]
@@ -479,7 +496,7 @@ fn capturing_the_king_scores_100_and_ends_at_once() {
         act(&mut s, "play Qh");
         act(&mut s, "a4e8");
         assert!(s.is_terminal());
-        assert_eq!(s.points(), [100, 0]);
+        assert_eq!(s.rules().points(), [100, 0]);
         assert_eq!(s.returns(), expected.to_vec());
         assert_eq!(s.rewards(), expected.to_vec());
         assert!(s.legal_actions_for(Player::Seat(1)).is_empty());
@@ -497,7 +514,7 @@ fn custom_piece_values_score_captures() {
     );
     act(&mut s, "play Jc");
     act(&mut s, "e4d5");
-    assert_eq!(s.points(), [7, 0]);
+    assert_eq!(s.rules().points(), [7, 0]);
     assert_eq!(s.rewards(), vec![7.0, -7.0]);
     assert_eq!(s.returns(), vec![7.0, -7.0]);
 }
@@ -566,7 +583,7 @@ fn refused_actions_name_the_problem_and_change_nothing() {
     assert!(err.to_string().contains("2c is playable"), "{err}");
     // A dead card.
     let err = s
-        .apply_action(s.play_action(card("Kc")).unwrap())
+        .apply_action(s.rules().play_action(card("Kc")).unwrap())
         .unwrap_err();
     assert!(err.to_string().contains("any pawn capture"), "{err}");
     // A move at the card step.
@@ -674,15 +691,15 @@ fn fast_class_masks_match_the_card_table_on_every_move() {
                     s.apply_action(a).unwrap();
                     continue;
                 }
-                if s.step() == Some(TurnStep::Card) {
-                    let board = *s.board();
-                    board.generate_moves(s.move_options(), &mut list);
+                if s.rules().step() == Some(TurnStep::Card) {
+                    let board = *s.rules().board();
+                    board.generate_moves(s.rules().move_options(), &mut list);
                     let mut classes = 0u32;
                     for &mv in list.iter() {
                         classes |= table::move_classes(&moves::traits(&board, mv).unwrap());
                     }
                     assert_eq!(
-                        moves::playable_classes(&board, s.move_options()),
+                        moves::playable_classes(&board, s.rules().move_options()),
                         classes,
                         "{board} (game {game_index})"
                     );
@@ -696,7 +713,8 @@ fn fast_class_masks_match_the_card_table_on_every_move() {
                             .map(|&mv| moves::encode(mv))
                             .collect();
                         expected.sort_unstable();
-                        let got: Vec<u32> = s.moves_for(c).into_iter().map(|m| m.0).collect();
+                        let got: Vec<u32> =
+                            s.rules().moves_for(c).into_iter().map(|m| m.0).collect();
                         assert_eq!(got, expected, "{c} at {board}");
                         for &id in &got {
                             assert_eq!(
@@ -730,7 +748,7 @@ fn the_heuristic_plays_whole_games_in_every_variant() {
             while !s.is_terminal() {
                 let a = match s.current_player() {
                     Player::Chance => s.sample_chance_outcome(&mut rng),
-                    Player::Seat(p) => bot::heuristic(s.as_ref(), p, &mut rng),
+                    Player::Seat(p) => s.heuristic_action(p, &mut rng),
                     _ => unreachable!(),
                 };
                 s.apply_action(a).unwrap_or_else(|e| panic!("{spec}: {e}"));
@@ -752,18 +770,18 @@ fn resampling_changes_the_hidden_cards_but_not_what_the_seat_sees() {
     let mut changed = false;
     for _ in 0..8 {
         let other = s.resample_from_infostate(0, &mut rng);
-        let other = other.as_any().downcast_ref::<PokerChessState>().unwrap();
-        assert_eq!(other.hand(0), s.hand(0));
+        let resampled: &PokerChessState = rules_of(other.as_ref()).unwrap();
+        assert_eq!(resampled.hand(0), s.rules().hand(0));
         assert_eq!(other.observation_string(0), s.observation_string(0));
         assert_eq!(
             other.information_state_string(0),
             s.information_state_string(0)
         );
         assert_eq!(other.view(Some(0)), s.view(Some(0)));
-        assert_eq!(other.discards(), s.discards());
-        assert_eq!(other.board(), s.board());
-        changed |= other.hand(1) != s.hand(1);
-        assert!(!other.hand(1).contains(card("3d")));
+        assert_eq!(resampled.discards(), s.rules().discards());
+        assert_eq!(resampled.board(), s.rules().board());
+        changed |= resampled.hand(1) != s.rules().hand(1);
+        assert!(!resampled.hand(1).contains(card("3d")));
     }
     assert!(changed, "the opponent's hand was never resampled");
 }

@@ -1,0 +1,222 @@
+//! What a seat observes of a Detective Poker state, as numbers: the observation tensor, the
+//! information state's event codes (with the tensor's layout), and resampling the history
+//! consistently with one seat's information state.
+
+// Seats and betting rounds index several parallel arrays at once; index loops read best.
+#![allow(clippy::needless_range_loop)]
+
+use super::Config;
+use super::rules::{ActionCard, Bet, MAX_SEATS, STREETS};
+use super::state::{DetectivePokerState, Event, event_at};
+use crate::cards::{Card, CardSet, NUM_ORDINARY};
+use crate::game::{Action, EventLayout, Player, PlayerAction, State};
+use crate::rng::GameRng;
+use crate::rules::{Played, Rules};
+
+/// Number of floats in a Detective Poker observation (see docs/games/detective_poker.md).
+pub fn observation_size(config: &Config) -> usize {
+    let n = config.players;
+    let cards = NUM_ORDINARY as usize;
+    2 * n * cards + cards + STREETS * n * bet_features(n) + 4 + 2 * n + STREETS + 3 * n + 1
+}
+
+/// Features per bet: board one-hot, amount, card-under flag, card one-hot.
+fn bet_features(n: usize) -> usize {
+    n + 2 + 4
+}
+
+/// The code of a card not seen (another seat's private card, the seat's own shown card, a
+/// burn) before the hand reveals it (cards are 0..52).
+const HIDDEN_CARD: usize = 52;
+/// The first code of a bet seen whole (its action id follows); after those, a bet whose
+/// action card stays hidden is coded as the same bet without a card.
+const BET_CODES: usize = 53;
+
+/// The history rows of an information-state tensor (codes above).
+pub fn event_layout(config: &Config) -> EventLayout {
+    EventLayout::new(
+        config.players,
+        BET_CODES + 2 * config.num_actions(),
+        config.max_game_length(),
+    )
+}
+
+impl DetectivePokerState {
+    /// Writes seat `player`'s observation into `out` (`observation_size` floats).
+    pub(super) fn write_observation(&self, player: usize, out: &mut [f32]) {
+        let n = self.config.players;
+        let h = self.hand;
+        let cards = NUM_ORDINARY as usize;
+        out.fill(0.0);
+        let mut at = 0;
+        for (private, hole) in [(true, &self.cards.private), (false, &self.cards.shown)] {
+            for seat in 0..n {
+                if let Some(c) = hole[seat]
+                    && self.sees_hole(Some(player), seat, private, h)
+                {
+                    out[at + seat * cards + c.0 as usize] = 1.0;
+                }
+            }
+            at += n * cards;
+        }
+        for c in self.cards.community_cards() {
+            out[at + c.0 as usize] = 1.0;
+        }
+        at += cards;
+        let per_bet = bet_features(n);
+        for street in 0..STREETS {
+            for bettor in 0..n {
+                if let Some(bet) = self.cards.bets[street][bettor] {
+                    let f = &mut out[at..at + per_bet];
+                    f[bet.board as usize] = 1.0;
+                    f[n] = bet.amount as f32 / self.config.max_bet as f32;
+                    if let Some(c) = bet.card {
+                        f[n + 1] = 1.0;
+                        if self.sees_action_card(Some(player), bettor, h) {
+                            f[n + 2 + c.index()] = 1.0;
+                        }
+                    }
+                }
+                at += per_bet;
+            }
+        }
+        for i in 0..4 {
+            out[at + i] = (self.unused[player] >> i & 1) as f32;
+        }
+        at += 4;
+        let scale = self.config.max_hand_points() as f32;
+        for seat in 0..n {
+            out[at + seat] = self.chips[seat] as f32 / self.config.chips as f32;
+            out[at + n + seat] = self.points[seat] as f32 / scale;
+        }
+        at += 2 * n;
+        if !self.over {
+            out[at + self.street()] = 1.0;
+        }
+        at += STREETS;
+        out[at + self.dealer()] = 1.0;
+        at += n;
+        if let Player::Seat(s) = self.current_player() {
+            out[at + s] = 1.0;
+        }
+        at += n;
+        out[at + player] = 1.0;
+        at += n;
+        out[at] = h as f32 / self.config.hands() as f32;
+    }
+
+    /// What seat `viewer` saw of each entry of `history` (this state's; codes of
+    /// `event_layout`), as `event_text` shows it.
+    pub(super) fn codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+        let n = self.config.players;
+        let len = self.config.hand_length();
+        let viewer = Some(viewer);
+        history
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| {
+                let (h, j) = (index / len, index % len);
+                let card = |seen: bool| {
+                    if seen {
+                        entry.action
+                    } else {
+                        HIDDEN_CARD as u32
+                    }
+                };
+                match event_at(n, h % n, j) {
+                    Event::Private(s) => card(self.sees_hole(viewer, s, true, h)),
+                    Event::Shown(s) => card(self.sees_hole(viewer, s, false, h)),
+                    Event::Burn(_) => HIDDEN_CARD as u32,
+                    Event::Community(_) => entry.action,
+                    Event::Bet { seat, .. } => {
+                        let bet =
+                            Bet::decode(entry.action, n, self.config.max_bet).expect("a legal bet");
+                        if bet.card.is_none() || self.sees_action_card(viewer, seat, h) {
+                            (BET_CODES as u32) + entry.action
+                        } else {
+                            let plain = Bet { card: None, ..bet }.encode(self.config.max_bet);
+                            (BET_CODES + self.config.num_actions()) as u32 + plain
+                        }
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// `history` (this state's) with everything `player` cannot see resampled: per hand, the
+    /// cards it does not know (own shown card, others' private cards, burns, and the deck)
+    /// permuted at random, and other seats' action cards under unrevealed bets drawn afresh.
+    fn resampled_history(
+        &self,
+        history: &[PlayerAction],
+        player: usize,
+        rng: &mut GameRng,
+    ) -> Vec<Action> {
+        let n = self.config.players;
+        let len = self.config.hand_length();
+        let mut out = Vec::with_capacity(history.len());
+        for (h, entries) in history.chunks(len).enumerate() {
+            // The cards `player` knows in hand h; every other card may be anywhere.
+            let record = self.record_of(history, h);
+            let mut known = CardSet::EMPTY;
+            for c in record.community.iter().flatten() {
+                known.insert(*c);
+            }
+            for seat in 0..n {
+                if let Some(c) = record.private[seat]
+                    && self.sees_hole(Some(player), seat, true, h)
+                {
+                    known.insert(c);
+                }
+                if let Some(c) = record.shown[seat]
+                    && self.sees_hole(Some(player), seat, false, h)
+                {
+                    known.insert(c);
+                }
+            }
+            let unknown = CardSet(CardSet::full_deck().0 & !known.0);
+            let mut hidden = crate::cards::HiddenCards::new(unknown, rng);
+            // Hidden action cards: each other seat's used cards, in a random order.
+            let mut order = [[0usize; 4]; MAX_SEATS];
+            let mut next = [0usize; MAX_SEATS];
+            for o in order.iter_mut() {
+                *o = [0, 1, 2, 3];
+                rng.shuffle(o);
+            }
+            for (j, entry) in entries.iter().enumerate() {
+                out.push(match event_at(n, h % n, j) {
+                    Event::Bet { seat, .. } => {
+                        let mut bet =
+                            Bet::decode(entry.action, n, self.config.max_bet).expect("legal");
+                        if bet.card.is_some() && !self.sees_action_card(Some(player), seat, h) {
+                            bet.card = Some(ActionCard::ALL[order[seat][next[seat]]]);
+                            next[seat] += 1;
+                        }
+                        bet.encode(self.config.max_bet)
+                    }
+                    _ => hidden.replace(Card(entry.action as u8)).0 as Action,
+                });
+            }
+        }
+        out
+    }
+
+    /// A state consistent with everything `player` knows of `history` (this state's), the
+    /// rest resampled (see `resampled_history`).
+    pub(super) fn resampled(
+        &self,
+        history: &[PlayerAction],
+        player: usize,
+        rng: &mut GameRng,
+    ) -> Played<Self> {
+        let actions = self.resampled_history(history, player, rng);
+        let mut out = Played::new(DetectivePokerState::new(
+            self.config.clone(),
+            self.params.clone(),
+        ));
+        for a in actions {
+            out.apply_action(a).expect("a resampled history replays");
+        }
+        out
+    }
+}

@@ -1,0 +1,146 @@
+//! What a seat observes of a Poker Chess state: the observation tensor, the codes of the
+//! information-state tensor's history rows (what each seat saw of each event), and
+//! resampling the cards a seat cannot see.
+
+use super::Config;
+use super::state::{Event, Phase, PokerChessState, TurnStep};
+use crate::cards::{CardSet, HiddenCards, NUM_CARD_IDS};
+use crate::chess::{Color, Piece};
+use crate::game::{Action, EventLayout, PlayerAction, State};
+use crate::rng::GameRng;
+use crate::rules::Played;
+
+/// Number of floats in an observation (see docs/games/poker_chess.md).
+pub const OBSERVATION_SIZE: usize = 12 * 64 + 3 * NUM_CARD_IDS + 2 + 2 + 2 + 4 + 8 + 2 + 3;
+
+/// Codes of the history rows of an information-state tensor, in blocks: a card seen dealt
+/// (`NUM_CARD_IDS`, then one code for a deal to the other seat), a card played, a move
+/// (from, to, promotion piece), a discarded pair.
+const PLAY_CODES: usize = NUM_CARD_IDS + 1;
+const MOVE_CODES: usize = PLAY_CODES + NUM_CARD_IDS;
+const DISCARD_CODES: usize = MOVE_CODES + 64 * 64 * 6;
+const EVENT_CODES: usize = DISCARD_CODES + NUM_CARD_IDS * NUM_CARD_IDS;
+
+/// The history rows of an information-state tensor (codes: `EVENT_CODES`' blocks).
+pub fn event_layout(config: &Config) -> EventLayout {
+    EventLayout::new(2, EVENT_CODES, config.max_game_length())
+}
+
+impl PokerChessState {
+    /// What seat `viewer` saw of each history entry (codes of `event_layout`). A move's
+    /// capture is not coded: the board before it, known from the earlier moves, tells it.
+    pub(super) fn codes_seen_by(&self, viewer: usize) -> Vec<u32> {
+        self.events
+            .iter()
+            .map(|event| {
+                (match *event {
+                    Event::Deal { seat, card } if seat == viewer => card.0 as usize,
+                    Event::Deal { .. } => NUM_CARD_IDS,
+                    Event::Play { card, .. } => PLAY_CODES + card.0 as usize,
+                    Event::Move { mv, .. } => {
+                        let promotion = mv.promotion.map_or(0, |p| p as usize);
+                        MOVE_CODES + (mv.from as usize * 64 + mv.to as usize) * 6 + promotion
+                    }
+                    Event::Discard { cards, .. } => {
+                        DISCARD_CODES + cards[0].0 as usize * NUM_CARD_IDS + cards[1].0 as usize
+                    }
+                }) as u32
+            })
+            .collect()
+    }
+
+    /// Writes seat `player`'s observation into `out` (`OBSERVATION_SIZE` floats).
+    pub(super) fn write_observation(&self, player: usize, out: &mut [f32]) {
+        out.fill(0.0);
+        for color in [Color::White, Color::Black] {
+            for piece in Piece::ALL {
+                let plane = color as usize * 6 + piece as usize;
+                for sq in self.board.colored(color, piece) {
+                    out[plane * 64 + sq as usize] = 1.0;
+                }
+            }
+        }
+        let mut at = 12 * 64;
+        for c in self.hands[player].iter() {
+            out[at + c.0 as usize] = 1.0;
+        }
+        at += NUM_CARD_IDS;
+        for c in self.discards.iter() {
+            out[at + c.0 as usize] = 1.0;
+        }
+        at += NUM_CARD_IDS;
+        if let Phase::Turn(TurnStep::Move(card)) = self.phase {
+            out[at + card.0 as usize] = 1.0;
+        }
+        at += NUM_CARD_IDS;
+        out[at + player] = 1.0;
+        at += 2;
+        if let Phase::Turn(step) = self.phase {
+            out[at + self.to_move()] = 1.0;
+            out[at + 2 + usize::from(step != TurnStep::Card)] = 1.0;
+        }
+        at += 4;
+        let rights = self.board.castling_rights();
+        for (i, (color, short)) in [
+            (Color::White, true),
+            (Color::White, false),
+            (Color::Black, true),
+            (Color::Black, false),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if rights.has(color, short) {
+                out[at + i] = 1.0;
+            }
+        }
+        at += 4;
+        if self.config.en_passant
+            && let Some(sq) = self.board.en_passant()
+        {
+            out[at + sq.file() as usize] = 1.0;
+        }
+        at += 8;
+        out[at] = self.points[player] as f32 / 100.0;
+        out[at + 1] = self.points[1 - player] as f32 / 100.0;
+        at += 2;
+        let h = self.config.hand_size as f32;
+        out[at] = self.hands[player].len() as f32 / h;
+        out[at + 1] = self.hands[1 - player].len() as f32 / h;
+        out[at + 2] = self.pile.len() as f32 / self.config.deck.len() as f32;
+    }
+
+    /// A state with this `history` as seat `player` saw it, the cards it cannot see (the
+    /// draw pile and the other hand) dealt afresh: the same deals to `player`, the same
+    /// cards played and discarded, the same moves.
+    pub(super) fn resampled(
+        &self,
+        history: &[PlayerAction],
+        player: usize,
+        rng: &mut GameRng,
+    ) -> Played<Self> {
+        let unknown = CardSet(self.pile.0 | self.hands[1 - player].0);
+        let mut hidden = HiddenCards::new(unknown, rng);
+        let mut out = Played::new(PokerChessState::new(
+            self.config.clone(),
+            (*self.params).clone(),
+        ));
+        for (entry, event) in history.iter().zip(&self.events) {
+            let action = match *event {
+                Event::Deal { card, .. } => hidden.replace(card).0 as Action,
+                Event::Play { card, .. } => out
+                    .rules()
+                    .play_action(card)
+                    .expect("the played card is held"),
+                Event::Discard { cards, .. } => out
+                    .rules()
+                    .discard_action(cards[0], cards[1])
+                    .expect("the discarded cards are held"),
+                Event::Move { .. } => entry.action,
+            };
+            out.apply_action(action)
+                .expect("a resampled history replays");
+        }
+        out
+    }
+}

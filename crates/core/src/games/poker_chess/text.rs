@@ -1,0 +1,260 @@
+//! Poker Chess as text: action names and their parsing, the observation and
+//! information-state strings, the JSON view for UIs, and `Display`.
+
+use std::fmt;
+
+use serde_json::json;
+
+use super::state::{Event, Phase, PokerChessState, TurnStep, pair_index, pair_slots};
+use super::{CARD_BASE, INFO, moves};
+use crate::cards::{Card, CardSet};
+use crate::chess::{Color, Move};
+use crate::game::{Action, GameError, Player};
+use crate::rules::Rules;
+
+impl PokerChessState {
+    /// The cards of `hand`, space-separated.
+    fn hand_text(hand: CardSet) -> String {
+        hand.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A history entry's event as seat `viewer` saw it (`None`: a spectator).
+    fn event_text(event: Event, viewer: Option<usize>) -> String {
+        match event {
+            Event::Deal { seat, card } => {
+                if Some(seat) == viewer {
+                    format!("deal s{seat}:{card}")
+                } else {
+                    format!("deal s{seat}:?")
+                }
+            }
+            Event::Play { seat, card } => format!("s{seat} plays {card}"),
+            Event::Move { seat, mv, captured } => match captured {
+                Some(p) => format!("s{seat} {mv}x{}", moves::kind(p).letter()),
+                None => format!("s{seat} {mv}"),
+            },
+            Event::Discard { seat, cards } => {
+                format!("s{seat} discards {} {}", cards[0], cards[1])
+            }
+        }
+    }
+
+    /// `Rules::action_to_string`: a move in UCI, `play CARD` or `discard CARD CARD`.
+    pub(super) fn action_text(&self, player: Player, action: Action) -> String {
+        match player {
+            Player::Chance => match Card::from_id(action) {
+                Some(c) => c.to_string(),
+                None => format!("card#{action}"),
+            },
+            Player::Seat(seat) if seat < 2 => {
+                let h = self.config.hand_size;
+                if action < CARD_BASE {
+                    let color = if seat == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    return match moves::decode(action, color) {
+                        Some(mv) => mv.to_string(),
+                        None => format!("action#{action}"),
+                    };
+                }
+                let index = (action - CARD_BASE) as usize;
+                if index < h {
+                    match self.card_in_slot(seat, index) {
+                        Some(card) => format!("play {card}"),
+                        None => format!("play slot{index}"),
+                    }
+                } else if let Some((i, j)) = pair_slots(index - h, h) {
+                    match (self.card_in_slot(seat, i), self.card_in_slot(seat, j)) {
+                        (Some(a), Some(b)) => format!("discard {a} {b}"),
+                        _ => format!("discard slot{i} slot{j}"),
+                    }
+                } else {
+                    format!("action#{action}")
+                }
+            }
+            _ => format!("action#{action}"),
+        }
+    }
+
+    /// `Rules::string_to_action`: the inverse of `action_text` (a card may also be named by
+    /// its hand slot, `slotN`).
+    pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
+        let bad = |reason: String| GameError::BadActionString {
+            text: text.to_string(),
+            player,
+            reason,
+        };
+        let seat = match player {
+            Player::Chance => {
+                return text
+                    .trim()
+                    .parse::<Card>()
+                    .map(|c| c.0 as Action)
+                    .map_err(|e| bad(e.to_string()));
+            }
+            Player::Seat(seat) if seat < 2 => seat,
+            _ => return Err(bad(format!("{player} takes no actions"))),
+        };
+        let h = self.config.hand_size;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let slot = |word: &str| -> Result<usize, GameError> {
+            if let Some(n) = word.strip_prefix("slot") {
+                return n
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&s| s < h)
+                    .ok_or_else(|| bad(format!("no hand slot '{n}' (slots 0 to {})", h - 1)));
+            }
+            let card: Card = word
+                .parse()
+                .map_err(|e: crate::cards::BadCard| bad(e.to_string()))?;
+            self.slot_of(seat, card)
+                .ok_or_else(|| bad(format!("{card} is not in seat {seat}'s hand")))
+        };
+        match words.as_slice() {
+            ["play", card] => Ok(CARD_BASE + slot(card)? as Action),
+            ["discard", a, b] => {
+                let (i, j) = (slot(a)?, slot(b)?);
+                if i == j {
+                    return Err(bad("a discard needs two different cards".to_string()));
+                }
+                Ok(CARD_BASE + (h + pair_index(i.min(j), i.max(j), h)) as Action)
+            }
+            [uci] => {
+                let mv: Move = uci.parse().map_err(|e: crate::chess::ChessError| {
+                    bad(format!(
+                        "{e}; expected 'play CARD', 'discard CARD CARD' or a move like e2e4"
+                    ))
+                })?;
+                if mv.promotion.is_some() {
+                    let color = if seat == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    let (ff, tf) = (mv.from.file() as i8, mv.to.file() as i8);
+                    if (ff - tf).abs() > 1 || moves::decode(moves::encode(mv), color) != Some(mv) {
+                        return Err(bad(format!(
+                            "{mv} is not a promotion of {color:?} (from its 7th rank to its 8th, \
+                             straight or one file aside)"
+                        )));
+                    }
+                    return Ok(moves::encode(mv));
+                }
+                Ok(moves::encode(mv))
+            }
+            _ => Err(bad(
+                "expected 'play CARD', 'discard CARD CARD' or a move like e2e4".to_string(),
+            )),
+        }
+    }
+
+    /// Seat `player`'s observation as text.
+    pub(super) fn observation_text(&self, player: usize) -> String {
+        let mut s = self.board.diagram();
+        s.push_str(&format!("fen: {}\n", self.board));
+        s.push_str(&format!("hand: {}\n", Self::hand_text(self.hands[player])));
+        s.push_str(&format!(
+            "s{} holds {} cards\n",
+            1 - player,
+            self.hands[1 - player].len()
+        ));
+        if let Phase::Turn(TurnStep::Move(card)) = self.phase {
+            s.push_str(&format!("played: {card}\n"));
+        }
+        s.push_str(&format!(
+            "discards: {}\npile: {}\npoints: {:?}\nto act: {}\n",
+            Self::hand_text(self.discards),
+            self.pile.len(),
+            self.points,
+            self.current_player()
+        ));
+        s
+    }
+
+    /// Seat `player`'s information state as text: every event as the seat saw it.
+    pub(super) fn information_state_text(&self, player: usize) -> String {
+        let events: Vec<String> = self
+            .events
+            .iter()
+            .map(|&event| Self::event_text(event, Some(player)))
+            .collect();
+        format!("seat {player} | {}", events.join(", "))
+    }
+
+    /// What `viewer` may know, as JSON (`None`: a spectator).
+    pub(super) fn view_json(&self, viewer: Option<usize>) -> serde_json::Value {
+        let hands: Vec<_> = (0..2)
+            .map(|seat| {
+                let visible = Some(seat) == viewer;
+                json!({
+                    "seat": seat,
+                    "color": if seat == 0 { "white" } else { "black" },
+                    "count": self.hands[seat].len(),
+                    "cards": visible.then(|| self.hands[seat].iter().map(|c| c.to_string()).collect::<Vec<_>>()),
+                })
+            })
+            .collect();
+        let played = match self.phase {
+            Phase::Turn(TurnStep::Move(card)) => Some(card.to_string()),
+            _ => None,
+        };
+        let step = match self.phase {
+            Phase::Turn(TurnStep::Card) => Some("card"),
+            Phase::Turn(TurnStep::Move(_)) => Some("move"),
+            _ => None,
+        };
+        let events: Vec<String> = self
+            .events
+            .iter()
+            .map(|&event| Self::event_text(event, viewer))
+            .collect();
+        let over = self.phase == Phase::Over;
+        json!({
+            "game": INFO.name,
+            "viewer": viewer,
+            "fen": self.board.to_fen(),
+            "board": self.board.diagram().lines().collect::<Vec<_>>(),
+            "hands": hands,
+            "played_card": played,
+            "step": step,
+            "discards": self.discards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "pile_remaining": self.pile.len(),
+            "points": self.points,
+            "current_player": self.current_player().id(),
+            "events": events,
+            "terminal": over,
+            "returns": over.then(|| self.returns()),
+        })
+    }
+}
+
+impl fmt::Display for PokerChessState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.board.diagram())?;
+        writeln!(f, "fen: {}", self.board)?;
+        for seat in 0..2 {
+            writeln!(
+                f,
+                "s{seat}: {:>3} points, hand: {}",
+                self.points[seat],
+                Self::hand_text(self.hands[seat])
+            )?;
+        }
+        if let Phase::Turn(TurnStep::Move(card)) = self.phase {
+            writeln!(f, "played: {card}")?;
+        }
+        write!(
+            f,
+            "discards: {}; pile: {} cards; to act: {}",
+            self.discards.len(),
+            self.pile.len(),
+            self.current_player()
+        )
+    }
+}
