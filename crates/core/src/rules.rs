@@ -152,6 +152,13 @@ impl<R: Rules> Played<R> {
         }
     }
 
+    /// A state from its parts, for a game's `resample` that patches a copy of itself instead
+    /// of replaying: `history` must be exactly the history that leads to `rules` (the game's
+    /// own tests and the conformance gate's resampling checks hold it to that).
+    pub fn from_parts(rules: R, history: Vec<PlayerAction>) -> Self {
+        Played { rules, history }
+    }
+
     /// The game's own state, for game-specific code (bots, tests, renderers).
     pub fn rules(&self) -> &R {
         &self.rules

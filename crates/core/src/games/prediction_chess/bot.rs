@@ -11,8 +11,9 @@ use crate::chess::tables::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 use crate::chess::{BitBoard, Board, Color, Piece, Square, piece_value};
-use crate::game::{Action, Player, State};
+use crate::game::{Action, Player};
 use crate::rng::GameRng;
+use crate::rules::Rules;
 
 /// Squares `color` attacks (pawns diagonally, whatever stands there).
 fn attack_map(board: &Board, color: Color) -> BitBoard {
@@ -170,13 +171,4 @@ pub fn heuristic_action(state: &PredictionChessState, seat: usize, rng: &mut Gam
         Phase::Move => choose_move(state, seat, rng),
         _ => choose_prediction(state, seat, rng),
     }
-}
-
-/// The heuristic entry point for the registry.
-pub fn heuristic(state: &dyn State, seat: usize, rng: &mut GameRng) -> Action {
-    let state = state
-        .as_any()
-        .downcast_ref::<PredictionChessState>()
-        .expect("the Prediction Chess bot plays Prediction Chess states");
-    heuristic_action(state, seat, rng)
 }

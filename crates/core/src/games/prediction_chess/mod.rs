@@ -23,8 +23,10 @@
 //! - `1888`: pass (the move of a seat with no pseudo-legal move, or the prediction of it).
 
 pub mod bot;
+mod observe;
 pub mod rules;
 mod state;
+mod text;
 
 use std::sync::Arc;
 
@@ -35,6 +37,7 @@ use crate::game::{
     Utility,
 };
 use crate::params::{ParamKind, ParamSpec, Params};
+use crate::rules::Played;
 
 pub use rules::{Death, Prediction, Promotion, Resolution};
 pub use state::{EndReason, Phase, PredictionChessState, TurnRecord};
@@ -328,10 +331,10 @@ impl Game for PredictionChessGame {
         0
     }
     fn observation_shape(&self) -> Vec<usize> {
-        vec![state::OBSERVATION_SIZE]
+        vec![observe::OBSERVATION_SIZE]
     }
     fn information_state_tensor_shape(&self) -> Vec<usize> {
-        vec![state::OBSERVATION_SIZE + state::event_layout(&self.config).size()]
+        vec![observe::OBSERVATION_SIZE + observe::event_layout(&self.config).size()]
     }
     fn min_utility(&self) -> f64 {
         -1.0
@@ -346,7 +349,7 @@ impl Game for PredictionChessGame {
         self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(self.initial_state())
+        Box::new(Played::new(self.initial_state()))
     }
 }
 

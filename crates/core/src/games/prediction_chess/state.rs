@@ -1,28 +1,26 @@
 //! The Prediction Chess state: the board, the two simultaneous nodes of a turn, the revealed
-//! turn records, and the end of the game.
+//! turn records, and the end of the game. This file holds the state type, its constructor
+//! and accessors, and the rules (legal sets, the joint-action checks, turn resolution,
+//! rewards) with the one `impl Rules`; the observation writers, event codes and resampling
+//! are in `observe.rs`, the text, views and `Display` in `text.rs`.
 
-use std::any::Any;
-use std::fmt;
 use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::json;
 
 use super::rules::{Prediction, Promotion, Resolution, move_options, resolve};
 use super::{
     Config, FIFTY_MOVE_TURNS, INFO, NUM_ACTIONS, NUM_SQUARE_PAIRS, PASS, PROMOTION_BASE,
-    action_move, action_pair, move_action, pair_action, pair_row, seat_color,
+    action_move, action_pair, pair_row, seat_color,
 };
-use crate::chess::{Board, Color, Move, Piece, Rank, Square, piece_char};
+use crate::chess::{Board, Color, Move, MoveGenOptions, Piece, Rank};
 use crate::game::{
-    Action, DenseSink, EventLayout, GameError, ObservationEntries, ObservationSink, Player,
-    PlayerAction, State, rank_rewards, write_information_state,
+    Action, DenseSink, EventLayout, GameError, GameInfo, ObservationEntries, Player, PlayerAction,
+    rank_rewards,
 };
 use crate::params::Params;
 use crate::rng::GameRng;
-
-/// Number of floats in an observation (see docs/games/prediction_chess.md).
-pub const OBSERVATION_SIZE: usize = 12 * 64 + 2 * 64 + 4 + 4 * 64 + 2 + 2 + 2 + 2;
+use crate::rules::{Illegal, Played, Rules};
 
 /// Which node of the turn the game is at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -187,101 +185,21 @@ fn promoting_from(color: Color) -> u64 {
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct PredictionChessState {
-    phase: Phase,
-    end: Option<EndReason>,
-    pending: [Action; 2],
-    turn: u32,
-    quiet_turns: u32,
-    winner: Option<usize>,
+    pub(super) phase: Phase,
+    pub(super) end: Option<EndReason>,
+    pub(super) pending: [Action; 2],
+    pub(super) turn: u32,
+    pub(super) quiet_turns: u32,
+    pub(super) winner: Option<usize>,
     rewards: [f64; 2],
-    history: Vec<PlayerAction>,
-    turns: Vec<TurnRecord>,
-    config: Arc<Config>,
-    params: Arc<Params>,
-    board: Board,
+    pub(super) turns: Vec<TurnRecord>,
+    pub(super) config: Arc<Config>,
+    pub(super) params: Arc<Params>,
+    pub(super) board: Board,
     moves: TurnMoves,
 }
 
-fn uci(mv: Option<Move>) -> String {
-    mv.map_or_else(|| "pass".to_string(), |m| m.to_string())
-}
-
-fn prediction_text(p: Option<Prediction>) -> String {
-    p.map_or_else(|| "pass".to_string(), |p| format!("{}{}", p.from, p.to))
-}
-
-/// The history rows of an information-state tensor. Codes: an action seen is its id; the
-/// other seat's move of the turn in progress (pending until the predictions) is
-/// `NUM_ACTIONS`.
-pub fn event_layout(config: &Config) -> EventLayout {
-    EventLayout::new(2, NUM_ACTIONS + 1, config.max_game_length())
-}
-
 impl PredictionChessState {
-    /// What seat `viewer` saw of each history entry (codes of `event_layout`).
-    fn event_codes(&self, viewer: usize) -> Vec<u32> {
-        // At the prediction node the last two entries are this turn's moves, still hidden.
-        let pending_from = match self.phase {
-            Phase::Predict => self.history.len() - 2,
-            _ => self.history.len(),
-        };
-        self.history
-            .iter()
-            .enumerate()
-            .map(|(i, entry)| {
-                if i >= pending_from && entry.player != Player::Seat(viewer.min(1)) {
-                    NUM_ACTIONS as u32
-                } else {
-                    entry.action
-                }
-            })
-            .collect()
-    }
-
-    /// Seat `player`'s observation, entry by entry (the layout is in
-    /// `docs/games/prediction_chess.md`).
-    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
-        for color in Color::ALL {
-            for piece in Piece::ALL {
-                let plane = color as usize * 6 + piece as usize;
-                out.set_word(plane, self.board.colored(color, piece).0);
-            }
-        }
-        let mut at = 12 * 64;
-        if let Some(mv) = self.pending_move(player) {
-            out.set(at + mv.from as usize, 1.0);
-            out.set(at + 64 + mv.to as usize, 1.0);
-            if let Some(p) = mv.promotion {
-                out.set(at + 128 + p as usize - 1, 1.0);
-            }
-        }
-        at += 2 * 64 + 4;
-        if let Some(last) = self.turns.last() {
-            for (s, mv) in last.moves.iter().enumerate() {
-                if let Some(mv) = mv {
-                    out.set(at + s * 128 + mv.from as usize, 1.0);
-                    out.set(at + s * 128 + 64 + mv.to as usize, 1.0);
-                }
-            }
-            at += 4 * 64;
-            out.set(at, last.resolution.predicted[0] as u8 as f32);
-            out.set(at + 1, last.resolution.predicted[1] as u8 as f32);
-            at += 2;
-        } else {
-            at += 4 * 64 + 2;
-        }
-        out.set(at + player.min(1), 1.0);
-        at += 2;
-        match self.phase {
-            Phase::Move => out.set(at, 1.0),
-            Phase::Predict => out.set(at + 1, 1.0),
-            Phase::Over => {}
-        }
-        at += 2;
-        out.set(at, self.turn as f32 / self.config.max_turns as f32);
-        out.set(at + 1, self.quiet_turns as f32 / FIFTY_MOVE_TURNS as f32);
-    }
-
     /// The state at the start of the game.
     pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         PredictionChessState {
@@ -295,7 +213,6 @@ impl PredictionChessState {
             quiet_turns: 0,
             end: None,
             winner: None,
-            history: Vec::new(),
             turns: Vec::new(),
             rewards: [0.0; 2],
         }
@@ -392,21 +309,21 @@ impl PredictionChessState {
         u16::try_from(action).is_ok_and(|a| ids.binary_search(&a).is_ok())
     }
 
-    fn describe_action(&self, seat: usize, action: Action) -> String {
-        self.action_to_string(Player::Seat(seat), action)
+    /// `seat`'s legal actions at the move node of the current turn (what it could have
+    /// chosen, also during the prediction node that follows).
+    pub(super) fn move_node_actions(&self, seat: usize) -> Vec<Action> {
+        let ids = self.moves.ids(seat_color(seat), false);
+        if ids.is_empty() {
+            vec![PASS]
+        } else {
+            ids.iter().map(|&a| a as Action).collect()
+        }
     }
 
     /// Why `action` is not legal for `seat` at the current node, if it is not.
-    fn check_action(&self, seat: usize, action: Action) -> Result<(), GameError> {
-        let refuse = |reason: String| GameError::IllegalAction {
-            action,
-            desc: self.describe_action(seat, action),
-            player: Player::Seat(seat),
-            state: self.describe(),
-            reason,
-        };
+    fn check_action(&self, seat: usize, action: Action) -> Result<(), Illegal> {
         if action as usize >= NUM_ACTIONS {
-            return Err(refuse(format!(
+            return Err(Illegal::new(format!(
                 "actions are 0..{NUM_ACTIONS} (0..{NUM_SQUARE_PAIRS} (from, to) pairs, \
                  {PROMOTION_BASE}.. promotions, {PASS} pass)"
             )));
@@ -414,21 +331,12 @@ impl PredictionChessState {
         if self.is_legal(seat, action) {
             return Ok(());
         }
-        match self.explain_illegal(seat, action) {
-            Err(e) => Err(e),
-            Ok(()) => Err(refuse("not a legal action at this node".to_string())),
-        }
+        self.explain_illegal(seat, action)?;
+        Err(Illegal::new("not a legal action at this node"))
     }
 
     /// The detailed reason an action the fast check refused is illegal.
-    fn explain_illegal(&self, seat: usize, action: Action) -> Result<(), GameError> {
-        let refuse = |reason: String| GameError::IllegalAction {
-            action,
-            desc: self.describe_action(seat, action),
-            player: Player::Seat(seat),
-            state: self.describe(),
-            reason,
-        };
+    fn explain_illegal(&self, seat: usize, action: Action) -> Result<(), Illegal> {
         let mover = match self.phase {
             Phase::Move => seat_color(seat),
             _ => !seat_color(seat),
@@ -441,16 +349,16 @@ impl PredictionChessState {
         };
         if action == PASS {
             return if self.board.has_moves(mover, &opts) {
-                Err(refuse(format!(
+                Err(Illegal::new(format!(
                     "pass is only legal when {whose} no pseudo-legal move"
                 )))
             } else {
                 Ok(())
             };
         }
-        let checked = self.check_move_or_prediction(seat, action, mover, &opts);
+        let checked = self.check_move_or_prediction(action, mover, &opts);
         if checked.is_err() && !self.board.has_moves(mover, &opts) {
-            return Err(refuse(format!(
+            return Err(Illegal::new(format!(
                 "{whose} no pseudo-legal move; the only legal action is pass ({PASS})"
             )));
         }
@@ -460,27 +368,19 @@ impl PredictionChessState {
     /// The check of a non-pass action against the mover's pseudo-legal moves.
     fn check_move_or_prediction(
         &self,
-        seat: usize,
         action: Action,
         mover: Color,
-        opts: &crate::chess::MoveGenOptions,
-    ) -> Result<(), GameError> {
-        let refuse = |reason: String| GameError::IllegalAction {
-            action,
-            desc: self.describe_action(seat, action),
-            player: Player::Seat(seat),
-            state: self.describe(),
-            reason,
-        };
+        opts: &MoveGenOptions,
+    ) -> Result<(), Illegal> {
         if self.phase == Phase::Move {
             let Some(mv) = action_move(mover, action) else {
-                return Err(refuse("no such promotion move".to_string()));
+                return Err(Illegal::new("no such promotion move"));
             };
             // A plain (from, to) onto the last rank by a pawn must name its promotion piece.
             let promotes = self.board.colored(mover, Piece::Pawn).has(mv.from)
                 && mv.to.rank() == Rank::Eighth.relative_to(mover);
             if promotes && mv.promotion.is_none() {
-                return Err(refuse(format!(
+                return Err(Illegal::new(format!(
                     "a pawn reaching the last rank promotes; choose one of {:?} \
                      (e.g. {}{}q)",
                     opts.promotions.iter().collect::<Vec<_>>(),
@@ -489,28 +389,27 @@ impl PredictionChessState {
                 )));
             }
             if promotes && opts.promotions.is_empty() {
-                return Err(refuse(
-                    "no piece type has been lost, so a pawn may not move onto the last rank"
-                        .to_string(),
+                return Err(Illegal::new(
+                    "no piece type has been lost, so a pawn may not move onto the last rank",
                 ));
             }
             self.board
                 .check_move(mover, mv, opts)
-                .map_err(|e| refuse(e.to_string()))
+                .map_err(|e| Illegal::new(e.to_string()))
         } else {
             if action >= NUM_SQUARE_PAIRS {
-                return Err(refuse(
-                    "a prediction is a (from, to) pair action, without promotion piece".to_string(),
+                return Err(Illegal::new(
+                    "a prediction is a (from, to) pair action, without promotion piece",
                 ));
             }
             let (from, to) = action_pair(action);
             if self.board.color_on(from) != Some(mover) {
-                return Err(refuse(format!(
+                return Err(Illegal::new(format!(
                     "the opponent has no piece on {from} to predict a move of"
                 )));
             }
             if !self.board.targets(from, opts).has(to) {
-                return Err(refuse(format!(
+                return Err(Illegal::new(format!(
                     "the opponent's piece on {from} cannot move to {to}"
                 )));
             }
@@ -525,7 +424,8 @@ impl PredictionChessState {
         self.rewards = self.final_returns();
     }
 
-    fn final_returns(&self) -> [f64; 2] {
+    /// Each seat's return at the end of the game.
+    pub(super) fn final_returns(&self) -> [f64; 2] {
         match self.winner {
             Some(w) => {
                 let r = rank_rewards(&[(w == 0) as u8 as f64, (w == 1) as u8 as f64]);
@@ -579,46 +479,17 @@ impl PredictionChessState {
             }
         }
     }
-
-    fn turn_text(record: &TurnRecord) -> String {
-        let mut s = format!(
-            "w {} (predicts {}) b {} (predicts {})",
-            uci(record.moves[0]),
-            prediction_text(record.predictions[0]),
-            uci(record.moves[1]),
-            prediction_text(record.predictions[1]),
-        );
-        for d in record.resolution.deaths() {
-            s.push_str(&format!(" x{}@{}", piece_char(d.color, d.piece), d.square));
-        }
-        s
-    }
-
-    fn status_text(&self) -> String {
-        match self.phase {
-            Phase::Over => {
-                let result = match self.winner {
-                    Some(0) => "white wins",
-                    Some(_) => "black wins",
-                    None => "draw",
-                };
-                format!("over after {} turns: {result} ({:?})", self.turn, self.end)
-            }
-            phase => format!(
-                "turn {}, {} node, quiet turns {}",
-                self.turn + 1,
-                if phase == Phase::Move {
-                    "move"
-                } else {
-                    "prediction"
-                },
-                self.quiet_turns
-            ),
-        }
-    }
 }
 
-impl State for PredictionChessState {
+impl Rules for PredictionChessState {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn params(&self) -> &Params {
+        &self.params
+    }
+
     fn num_players(&self) -> usize {
         2
     }
@@ -631,7 +502,6 @@ impl State for PredictionChessState {
     }
 
     fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>) {
-        out.clear();
         if let Player::Seat(seat) = player
             && seat < 2
         {
@@ -641,7 +511,6 @@ impl State for PredictionChessState {
     }
 
     fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
-        mask.fill(false);
         if let Player::Seat(seat) = player
             && seat < 2
         {
@@ -667,57 +536,26 @@ impl State for PredictionChessState {
         Vec::new()
     }
 
-    fn apply_action(&mut self, action: Action) -> Result<(), GameError> {
-        if self.phase == Phase::Over {
-            return Err(GameError::GameOver {
-                state: self.describe(),
-            });
-        }
-        Err(GameError::IllegalAction {
-            action,
-            desc: format!("action {action}"),
-            player: Player::Simultaneous,
-            state: self.describe(),
-            reason: "this is a simultaneous node: apply a joint action [seat 0, seat 1] with \
-                     apply_actions"
-                .to_string(),
-        })
+    /// Never called: every node is simultaneous or terminal (`apply_joint`).
+    fn apply(&mut self, _player: Player, _action: Action) -> Result<(), Illegal> {
+        Err(Illegal::new(
+            "this is a simultaneous node: apply a joint action [seat 0, seat 1] with \
+             apply_actions",
+        ))
     }
 
-    fn apply_actions(&mut self, actions: &[Action]) -> Result<(), GameError> {
-        if self.phase == Phase::Over {
-            return Err(GameError::GameOver {
-                state: self.describe(),
-            });
-        }
-        if actions.len() != 2 {
-            return Err(GameError::IllegalAction {
-                action: actions.first().copied().unwrap_or(0),
-                desc: format!("joint action {actions:?}"),
-                player: Player::Simultaneous,
-                state: self.describe(),
-                reason: format!(
-                    "a joint action has exactly 2 entries (seat 0, seat 1), got {}",
-                    actions.len()
-                ),
-            });
-        }
-        for (seat, &a) in actions.iter().enumerate() {
-            self.check_action(seat, a)?;
-        }
-        for (seat, &a) in actions.iter().enumerate() {
-            self.history.push(PlayerAction {
-                player: Player::Seat(seat),
-                action: a,
-            });
+    fn apply_joint(&mut self, actions: &[Action]) -> Result<(), (usize, Illegal)> {
+        let joint = [actions[0], actions[1]];
+        for (seat, &a) in joint.iter().enumerate() {
+            self.check_action(seat, a).map_err(|why| (seat, why))?;
         }
         self.rewards = [0.0; 2];
         match self.phase {
             Phase::Move => {
-                self.pending = [actions[0], actions[1]];
+                self.pending = joint;
                 self.phase = Phase::Predict;
             }
-            _ => self.resolve_turn([actions[0], actions[1]]),
+            _ => self.resolve_turn(joint),
         }
         Ok(())
     }
@@ -738,99 +576,16 @@ impl State for PredictionChessState {
         crate::game::add_rewards(out, &self.rewards);
     }
 
-    fn history(&self) -> &[PlayerAction] {
-        &self.history
-    }
-
     fn action_to_string(&self, player: Player, action: Action) -> String {
-        let Player::Seat(seat) = player else {
-            return format!("action#{action}");
-        };
-        if seat > 1 || action as usize >= NUM_ACTIONS {
-            return format!("action#{action}");
-        }
-        let predict = self.phase == Phase::Predict;
-        let text = if action == PASS {
-            "pass".to_string()
-        } else if predict && action >= NUM_SQUARE_PAIRS {
-            format!("promotion#{action}")
-        } else {
-            match action_move(seat_color(seat), action) {
-                Some(mv) => mv.to_string(),
-                None => format!("promotion#{action}"),
-            }
-        };
-        if predict {
-            format!("predict {text}")
-        } else {
-            text
-        }
+        self.action_text(player, action)
     }
 
     fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        let bad = |reason: String| GameError::BadActionString {
-            text: text.to_string(),
-            player,
-            reason,
-        };
-        let Player::Seat(seat) = player else {
-            return Err(bad(format!(
-                "{player} takes no actions in Prediction Chess"
-            )));
-        };
-        if seat > 1 {
-            return Err(bad("Prediction Chess has seats 0 and 1".to_string()));
-        }
-        let mut body = text.trim();
-        let predict = self.phase == Phase::Predict;
-        if let Some(rest) = body.strip_prefix("predict ") {
-            if !predict {
-                return Err(bad(
-                    "this is the move node; predictions come at the prediction node".to_string(),
-                ));
-            }
-            body = rest.trim();
-        }
-        if body == "pass" {
-            return Ok(PASS);
-        }
-        if let Some(n) = body.strip_prefix("promotion#")
-            && let Ok(a) = n.parse::<Action>()
-            && (NUM_SQUARE_PAIRS..PASS).contains(&a)
-        {
-            return Ok(a);
-        }
-        let mv = Move::from_uci(body).map_err(|e| {
-            bad(format!(
-                "{e}; write a move in UCI (e2e4, e7e8q), 'pass', or at the prediction node \
-                 'predict e7e5'"
-            ))
-        })?;
-        match mv.promotion {
-            None => pair_action(mv.from, mv.to).ok_or_else(|| {
-                bad(format!(
-                    "no piece can go from {} to {} (not a queen line or knight jump)",
-                    mv.from, mv.to
-                ))
-            }),
-            Some(_) if predict => Err(bad(
-                "a prediction is a (from, to) pair without a promotion piece".to_string(),
-            )),
-            Some(_) => {
-                let color = seat_color(seat);
-                let df = mv.to.file() as i32 - mv.from.file() as i32;
-                if mv.from.rank() != Rank::Seventh.relative_to(color)
-                    || mv.to.rank() != Rank::Eighth.relative_to(color)
-                    || df.abs() > 1
-                {
-                    return Err(bad(format!(
-                        "a promotion by seat {seat} goes from its 7th rank to its 8th rank, \
-                         straight or one file aside"
-                    )));
-                }
-                move_action(mv).ok_or_else(|| bad("not a promotion move".to_string()))
-            }
-        }
+        self.parse_action(player, text)
+    }
+
+    fn observation_size(&self) -> usize {
+        super::observe::OBSERVATION_SIZE
     }
 
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
@@ -843,140 +598,31 @@ impl State for PredictionChessState {
         true
     }
 
-    fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
-        let codes = self.event_codes(player);
-        let layout = event_layout(&self.config);
-        write_information_state(self, player, OBSERVATION_SIZE, &layout, &codes, out);
+    fn event_layout(&self) -> EventLayout {
+        super::observe::event_layout(&self.config)
+    }
+
+    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+        self.codes(history, viewer)
     }
 
     fn observation_string(&self, player: usize) -> String {
-        let mut s = self.board.diagram();
-        s.push_str(&format!(
-            "seat {player} ({})\n{}\n",
-            if player == 0 { "white" } else { "black" },
-            self.status_text()
-        ));
-        if let Some(mv) = self.pending_move(player) {
-            s.push_str(&format!("your move: {mv}\n"));
-        } else if self.phase == Phase::Predict {
-            s.push_str("your move: pass\n");
-        }
-        if let Some(last) = self.turns.last() {
-            s.push_str(&format!("last turn: {}\n", Self::turn_text(last)));
-        }
-        s
+        self.observation_text(player)
     }
 
-    fn information_state_string(&self, player: usize) -> String {
-        let mut s = format!("seat {player} | {}", self.config.start);
-        for (i, record) in self.turns.iter().enumerate() {
-            s.push_str(&format!(" | {}: {}", i + 1, Self::turn_text(record)));
-        }
-        if self.phase == Phase::Predict {
-            s.push_str(&format!(
-                " | my move: {}",
-                uci(action_move(seat_color(player), self.pending[player.min(1)]))
-            ));
-        }
-        s
+    fn information_state_string(&self, _history: &[PlayerAction], player: usize) -> String {
+        self.information_state_text(player)
     }
 
-    fn view(&self, viewer: Option<usize>) -> serde_json::Value {
-        let pieces: Vec<_> = Square::ALL
-            .into_iter()
-            .filter_map(|sq| {
-                self.board.on(sq).map(|(c, p)| {
-                    json!({"square": sq.to_string(), "piece": piece_char(c, p).to_string()})
-                })
-            })
-            .collect();
-        let turns: Vec<_> = self
-            .turns
-            .iter()
-            .map(|t| {
-                json!({
-                    "moves": t.moves.map(uci),
-                    "predictions": t.predictions.map(prediction_text),
-                    "predicted": t.resolution.predicted,
-                    "battles": t.resolution.battles,
-                    "deaths": t.resolution.deaths().map(|d| json!({
-                        "piece": piece_char(d.color, d.piece).to_string(),
-                        "square": d.square.to_string(),
-                    })).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        let pending = viewer.and_then(|v| {
-            (self.phase == Phase::Predict && v < 2)
-                .then(|| uci(action_move(seat_color(v), self.pending[v])))
-        });
-        let over = self.phase == Phase::Over;
-        json!({
-            "game": INFO.name,
-            "viewer": viewer,
-            "current_player": self.current_player().id(),
-            "phase": self.phase,
-            "turn": self.turn,
-            "quiet_turns": self.quiet_turns,
-            "fen": self.board.to_fen(),
-            "board": pieces,
-            "my_move": pending,
-            "turns": turns,
-            "terminal": over,
-            "end_reason": self.end,
-            "winner": self.winner,
-            "returns": over.then(|| self.returns()),
-        })
+    fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
+        self.view_json(viewer)
     }
 
-    fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State> {
-        let mut out = self.clone();
-        if self.phase == Phase::Predict && player < 2 {
-            // The other seat's pending move is hidden: any of its legal moves.
-            let other = 1 - player;
-            let mut phase_move = self.clone();
-            phase_move.phase = Phase::Move;
-            let options = phase_move.legal_actions_for(Player::Seat(other));
-            let pick = rng.choose(&options);
-            out.pending[other] = pick;
-            let at = out.history.len() - 2 + other;
-            out.history[at].action = pick;
-        }
-        Box::new(out)
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
+        self.resample_from(history, player, rng)
     }
 
-    fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
-        super::bot::heuristic(self, seat, rng)
-    }
-
-    fn clone_box(&self) -> Box<dyn State> {
-        Box::new(self.clone())
-    }
-
-    fn serialize(&self) -> String {
-        crate::serial::serialize(INFO.name, &self.params, &self.history)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
-
-impl fmt::Display for PredictionChessState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.board.diagram())?;
-        writeln!(f, "{}", self.status_text())?;
-        if self.phase == Phase::Predict {
-            writeln!(
-                f,
-                "pending: w {} b {}",
-                uci(action_move(Color::White, self.pending[0])),
-                uci(action_move(Color::Black, self.pending[1]))
-            )?;
-        }
-        match self.turns.last() {
-            Some(last) => write!(f, "last turn: {}", Self::turn_text(last)),
-            None => write!(f, "no turn yet"),
-        }
+    fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action {
+        super::bot::heuristic_action(self, seat, rng)
     }
 }

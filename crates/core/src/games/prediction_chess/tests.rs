@@ -18,7 +18,7 @@ fn from_fen(fen: &str) -> Box<dyn State> {
 }
 
 fn pc(state: &dyn State) -> &PredictionChessState {
-    state.as_any().downcast_ref().unwrap()
+    crate::rules::rules_of(state).unwrap()
 }
 
 /// Applies one joint action given as strings.

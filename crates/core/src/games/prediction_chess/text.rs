@@ -1,0 +1,258 @@
+//! Prediction Chess as text: action names and their parsing, the observation and
+//! information-state strings, the JSON view for UIs, and `Display`.
+
+use std::fmt;
+
+use serde_json::json;
+
+use super::rules::Prediction;
+use super::state::{Phase, PredictionChessState, TurnRecord};
+use super::{
+    INFO, NUM_ACTIONS, NUM_SQUARE_PAIRS, PASS, action_move, move_action, pair_action, seat_color,
+};
+use crate::chess::{Color, Move, Rank, Square, piece_char};
+use crate::game::{Action, GameError, Player};
+use crate::rules::Rules;
+
+fn uci(mv: Option<Move>) -> String {
+    mv.map_or_else(|| "pass".to_string(), |m| m.to_string())
+}
+
+fn prediction_text(p: Option<Prediction>) -> String {
+    p.map_or_else(|| "pass".to_string(), |p| format!("{}{}", p.from, p.to))
+}
+
+impl PredictionChessState {
+    /// A readable, unique name for `action` by `player` at the current node.
+    pub(super) fn action_text(&self, player: Player, action: Action) -> String {
+        let Player::Seat(seat) = player else {
+            return format!("action#{action}");
+        };
+        if seat > 1 || action as usize >= NUM_ACTIONS {
+            return format!("action#{action}");
+        }
+        let predict = self.phase == Phase::Predict;
+        let text = if action == PASS {
+            "pass".to_string()
+        } else if predict && action >= NUM_SQUARE_PAIRS {
+            format!("promotion#{action}")
+        } else {
+            match action_move(seat_color(seat), action) {
+                Some(mv) => mv.to_string(),
+                None => format!("promotion#{action}"),
+            }
+        };
+        if predict {
+            format!("predict {text}")
+        } else {
+            text
+        }
+    }
+
+    /// The inverse of `action_text`.
+    pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
+        let bad = |reason: String| GameError::BadActionString {
+            text: text.to_string(),
+            player,
+            reason,
+        };
+        let Player::Seat(seat) = player else {
+            return Err(bad(format!(
+                "{player} takes no actions in Prediction Chess"
+            )));
+        };
+        if seat > 1 {
+            return Err(bad("Prediction Chess has seats 0 and 1".to_string()));
+        }
+        let mut body = text.trim();
+        let predict = self.phase == Phase::Predict;
+        if let Some(rest) = body.strip_prefix("predict ") {
+            if !predict {
+                return Err(bad(
+                    "this is the move node; predictions come at the prediction node".to_string(),
+                ));
+            }
+            body = rest.trim();
+        }
+        if body == "pass" {
+            return Ok(PASS);
+        }
+        if let Some(n) = body.strip_prefix("promotion#")
+            && let Ok(a) = n.parse::<Action>()
+            && (NUM_SQUARE_PAIRS..PASS).contains(&a)
+        {
+            return Ok(a);
+        }
+        let mv = Move::from_uci(body).map_err(|e| {
+            bad(format!(
+                "{e}; write a move in UCI (e2e4, e7e8q), 'pass', or at the prediction node \
+                 'predict e7e5'"
+            ))
+        })?;
+        match mv.promotion {
+            None => pair_action(mv.from, mv.to).ok_or_else(|| {
+                bad(format!(
+                    "no piece can go from {} to {} (not a queen line or knight jump)",
+                    mv.from, mv.to
+                ))
+            }),
+            Some(_) if predict => Err(bad(
+                "a prediction is a (from, to) pair without a promotion piece".to_string(),
+            )),
+            Some(_) => {
+                let color = seat_color(seat);
+                let df = mv.to.file() as i32 - mv.from.file() as i32;
+                if mv.from.rank() != Rank::Seventh.relative_to(color)
+                    || mv.to.rank() != Rank::Eighth.relative_to(color)
+                    || df.abs() > 1
+                {
+                    return Err(bad(format!(
+                        "a promotion by seat {seat} goes from its 7th rank to its 8th rank, \
+                         straight or one file aside"
+                    )));
+                }
+                move_action(mv).ok_or_else(|| bad("not a promotion move".to_string()))
+            }
+        }
+    }
+
+    /// Seat `player`'s observation as text.
+    pub(super) fn observation_text(&self, player: usize) -> String {
+        let mut s = self.board.diagram();
+        s.push_str(&format!(
+            "seat {player} ({})\n{}\n",
+            if player == 0 { "white" } else { "black" },
+            self.status_text()
+        ));
+        if let Some(mv) = self.pending_move(player) {
+            s.push_str(&format!("your move: {mv}\n"));
+        } else if self.phase == Phase::Predict {
+            s.push_str("your move: pass\n");
+        }
+        if let Some(last) = self.turns.last() {
+            s.push_str(&format!("last turn: {}\n", Self::turn_text(last)));
+        }
+        s
+    }
+
+    /// Seat `player`'s information state as text: the start position, the revealed turns
+    /// and its own pending move.
+    pub(super) fn information_state_text(&self, player: usize) -> String {
+        let mut s = format!("seat {player} | {}", self.config.start);
+        for (i, record) in self.turns.iter().enumerate() {
+            s.push_str(&format!(" | {}: {}", i + 1, Self::turn_text(record)));
+        }
+        if self.phase == Phase::Predict {
+            s.push_str(&format!(
+                " | my move: {}",
+                uci(action_move(seat_color(player), self.pending[player.min(1)]))
+            ));
+        }
+        s
+    }
+
+    /// What `viewer` may know (`None`: a spectator), for UIs and gRPC.
+    pub(super) fn view_json(&self, viewer: Option<usize>) -> serde_json::Value {
+        let pieces: Vec<_> = Square::ALL
+            .into_iter()
+            .filter_map(|sq| {
+                self.board.on(sq).map(|(c, p)| {
+                    json!({"square": sq.to_string(), "piece": piece_char(c, p).to_string()})
+                })
+            })
+            .collect();
+        let turns: Vec<_> = self
+            .turns
+            .iter()
+            .map(|t| {
+                json!({
+                    "moves": t.moves.map(uci),
+                    "predictions": t.predictions.map(prediction_text),
+                    "predicted": t.resolution.predicted,
+                    "battles": t.resolution.battles,
+                    "deaths": t.resolution.deaths().map(|d| json!({
+                        "piece": piece_char(d.color, d.piece).to_string(),
+                        "square": d.square.to_string(),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let pending = viewer.and_then(|v| {
+            (self.phase == Phase::Predict && v < 2)
+                .then(|| uci(action_move(seat_color(v), self.pending[v])))
+        });
+        let over = self.phase == Phase::Over;
+        json!({
+            "game": INFO.name,
+            "viewer": viewer,
+            "current_player": self.current_player().id(),
+            "phase": self.phase,
+            "turn": self.turn,
+            "quiet_turns": self.quiet_turns,
+            "fen": self.board.to_fen(),
+            "board": pieces,
+            "my_move": pending,
+            "turns": turns,
+            "terminal": over,
+            "end_reason": self.end,
+            "winner": self.winner,
+            "returns": over.then(|| self.returns()),
+        })
+    }
+
+    fn turn_text(record: &TurnRecord) -> String {
+        let mut s = format!(
+            "w {} (predicts {}) b {} (predicts {})",
+            uci(record.moves[0]),
+            prediction_text(record.predictions[0]),
+            uci(record.moves[1]),
+            prediction_text(record.predictions[1]),
+        );
+        for d in record.resolution.deaths() {
+            s.push_str(&format!(" x{}@{}", piece_char(d.color, d.piece), d.square));
+        }
+        s
+    }
+
+    fn status_text(&self) -> String {
+        match self.phase {
+            Phase::Over => {
+                let result = match self.winner {
+                    Some(0) => "white wins",
+                    Some(_) => "black wins",
+                    None => "draw",
+                };
+                format!("over after {} turns: {result} ({:?})", self.turn, self.end)
+            }
+            phase => format!(
+                "turn {}, {} node, quiet turns {}",
+                self.turn + 1,
+                if phase == Phase::Move {
+                    "move"
+                } else {
+                    "prediction"
+                },
+                self.quiet_turns
+            ),
+        }
+    }
+}
+
+impl fmt::Display for PredictionChessState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.board.diagram())?;
+        writeln!(f, "{}", self.status_text())?;
+        if self.phase == Phase::Predict {
+            writeln!(
+                f,
+                "pending: w {} b {}",
+                uci(action_move(Color::White, self.pending[0])),
+                uci(action_move(Color::Black, self.pending[1]))
+            )?;
+        }
+        match self.turns.last() {
+            Some(last) => write!(f, "last turn: {}", Self::turn_text(last)),
+            None => write!(f, "no turn yet"),
+        }
+    }
+}
