@@ -18,20 +18,12 @@ use super::grid::{COMMUNITY_CELLS, attacks};
 use super::showdown::{GridCard, seat_hand};
 use super::{HoldemState, Phase};
 use crate::cards::{Card, CardSet, Rank, Suit};
-use crate::game::{Action, State};
+use crate::game::{Action, Player};
 use crate::poker::eval::{Category, HandValue};
 use crate::rng::GameRng;
+use crate::rules::Rules;
 
-/// The heuristic entry point for the registry.
-pub fn heuristic(state: &dyn State, seat: usize, rng: &mut GameRng) -> Action {
-    let state = state
-        .as_any()
-        .downcast_ref::<HoldemState>()
-        .expect("the Hold'em Poker Chess bot plays Hold'em Poker Chess states");
-    choose(state, seat, rng)
-}
-
-/// The bot's action for `seat` at `state` (its turn).
+/// The bot's action for `seat` at `state` (its turn); `HoldemState`'s `Rules::heuristic`.
 pub fn choose(state: &HoldemState, seat: usize, rng: &mut GameRng) -> Action {
     let cfg = state.config();
     let may_place = match state.phase() {
@@ -46,7 +38,7 @@ pub fn choose(state: &HoldemState, seat: usize, rng: &mut GameRng) -> Action {
         return action;
     }
     let mut legal = Vec::new();
-    state.legal_actions_into(crate::game::Player::Seat(seat), &mut legal);
+    state.legal_actions_into(Player::Seat(seat), &mut legal);
     if state.phase() == Phase::Place || legal.is_empty() {
         return cfg.call_action();
     }

@@ -24,8 +24,10 @@
 pub mod betting;
 pub mod bot;
 pub mod grid;
+mod observe;
 pub mod showdown;
 mod state;
+mod text;
 
 use std::sync::Arc;
 
@@ -34,6 +36,7 @@ use crate::game::{
     ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
 };
 use crate::params::{ParamKind, ParamSpec, Params};
+use crate::rules::Played;
 
 pub use betting::{BetAction, Betting, MAX_SEATS};
 pub use grid::{CellSet, Window};
@@ -297,7 +300,8 @@ impl HoldemChessGame {
         &self.config
     }
 
-    /// A new state (before the first card is dealt).
+    /// The rules' initial state (before the first card is dealt); `new_initial_state` wraps it
+    /// in `Played`.
     pub fn initial_state(&self) -> HoldemState {
         HoldemState::new(self.config.clone(), self.shared_params.clone())
     }
@@ -320,10 +324,10 @@ impl Game for HoldemChessGame {
         52
     }
     fn observation_shape(&self) -> Vec<usize> {
-        vec![state::observation_size(&self.config)]
+        vec![observe::observation_size(&self.config)]
     }
     fn information_state_tensor_shape(&self) -> Vec<usize> {
-        vec![state::observation_size(&self.config) + state::event_layout(&self.config).size()]
+        vec![observe::observation_size(&self.config) + observe::event_layout(&self.config).size()]
     }
     fn min_utility(&self) -> f64 {
         -(self.config.stack as f64)
@@ -338,7 +342,7 @@ impl Game for HoldemChessGame {
         self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(self.initial_state())
+        Box::new(Played::new(self.initial_state()))
     }
 }
 

@@ -1,27 +1,23 @@
-//! The Hold'em Poker Chess state: hands of no-limit hold'em with explicit chance, placements
-//! on the grid, the showdown, and what each seat may see.
+//! The Hold'em Poker Chess state and its rules: hands of no-limit hold'em with explicit chance,
+//! placements on the grid, the turn structure, the showdown and the returns. What each seat
+//! sees is in `observe.rs`, the game as text in `text.rs`.
 
-use std::any::Any;
-use std::fmt::{self, Write as _};
 use std::sync::Arc;
-
-use serde_json::json;
 
 use super::betting::{BetAction, Betting, MAX_SEATS};
 use super::grid::CellSet;
+use super::observe::{event_layout, observation_size};
 use super::showdown::{GridCard, SeatHand, seat_hand};
-use super::{Config, INFO, NUM_SIZES, SIZE_NAMES};
+use super::{Config, INFO, NUM_SIZES};
 use crate::cards::{Card, CardSet};
-use crate::game::{
-    Action, EventLayout, GameError, Player, PlayerAction, State, check_turn,
-    write_information_state,
-};
+use crate::game::{Action, EventLayout, GameError, GameInfo, Player, PlayerAction};
 use crate::params::Params;
 use crate::poker::eval::HandValue;
 use crate::rng::GameRng;
+use crate::rules::{Illegal, Played, Rules};
 
 /// No card in a slot.
-const NO_CARD: u8 = 255;
+pub(super) const NO_CARD: u8 = 255;
 /// A placeholder showdown hand.
 const EMPTY_HAND: SeatHand = SeatHand {
     seat: 0,
@@ -36,15 +32,6 @@ const EMPTY_GRID_CARD: GridCard = GridCard {
     pos: (0, 0),
     owner: None,
 };
-/// Planes per grid cell in the observation: community, placed by seat 0..10, 13 ranks, 4 suits.
-const CELL_PLANES: usize = 1 + MAX_SEATS + 13 + 4;
-/// Floats per seat in the observation.
-const SEAT_FEATURES: usize = 8;
-
-/// Number of floats in an observation.
-pub fn observation_size(config: &Config) -> usize {
-    CELL_PLANES * config.cells + 52 + SEAT_FEATURES * MAX_SEATS + 2 * MAX_SEATS + 5 + 6
-}
 
 /// Where the game is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,85 +87,34 @@ impl HandRecord {
     }
 }
 
-/// A Hold'em Poker Chess state.
+/// A Hold'em Poker Chess state (its history is kept by `Played`). The fields that the
+/// observation and text writers read (`observe.rs`, `text.rs`) are visible to the game module.
 #[derive(Clone, Debug)]
 pub struct HoldemState {
-    config: Arc<Config>,
-    params: Arc<Params>,
-    hand_no: u32,
-    betting: Betting,
-    holes: [[u8; 2]; MAX_SEATS],
-    kept: [u8; MAX_SEATS],
-    deal_order: [u8; MAX_SEATS],
-    num_dealt_seats: u8,
-    holes_dealt: u8,
-    community: [u8; 5],
-    num_community: u8,
+    pub(super) config: Arc<Config>,
+    pub(super) params: Arc<Params>,
+    pub(super) hand_no: u32,
+    pub(super) betting: Betting,
+    pub(super) holes: [[u8; 2]; MAX_SEATS],
+    pub(super) kept: [u8; MAX_SEATS],
+    pub(super) deal_order: [u8; MAX_SEATS],
+    pub(super) num_dealt_seats: u8,
+    pub(super) holes_dealt: u8,
+    pub(super) community: [u8; 5],
+    pub(super) num_community: u8,
     placed: [PlacedCard; 2 * MAX_SEATS],
     num_placed: u8,
     occupied: CellSet,
     adjacent: CellSet,
     deck: CardSet,
-    phase: Phase,
-    placed_this_turn: u8,
+    pub(super) phase: Phase,
+    pub(super) placed_this_turn: u8,
     place_queue: u16,
     place_seat: usize,
-    records: Vec<HandRecord>,
-    history: Vec<PlayerAction>,
-}
-
-/// The code of a hole card dealt to another seat and not revealed (cards are 0..52).
-const HIDDEN_CARD: usize = 52;
-/// The first code of a seat's action (its action id follows).
-const ACTION_CODES: usize = 53;
-
-/// The history rows of an information-state tensor. Codes: a card seen (a board card, a
-/// hole card dealt to the viewer, or one revealed at that hand's showdown) is its card id;
-/// another hole card is `HIDDEN_CARD`; a seat's action is `ACTION_CODES` + its id (a
-/// placement's id says which hole slot and which cell, both public, not which card).
-pub fn event_layout(config: &Config) -> EventLayout {
-    EventLayout::new(
-        config.players,
-        ACTION_CODES + config.num_actions(),
-        config.max_game_length(),
-    )
+    pub(super) records: Vec<HandRecord>,
 }
 
 impl HoldemState {
-    /// What seat `viewer` saw of each history entry (codes of `event_layout`), replaying
-    /// the history to tell hole cards from board cards and which hand each belongs to.
-    fn event_codes(&self, viewer: usize) -> Vec<u32> {
-        let mut replay = HoldemState::new(self.config.clone(), self.params.clone());
-        let mut out = Vec::with_capacity(self.history.len());
-        for entry in &self.history {
-            let code = match entry.player {
-                Player::Chance => {
-                    let m = replay.num_dealt_seats;
-                    let hand = replay.records.len();
-                    let hidden = replay.holes_dealt < 2 * m && {
-                        let seat = replay.deal_order[(replay.holes_dealt % m) as usize] as usize;
-                        seat != viewer
-                            && !self
-                                .records
-                                .get(hand)
-                                .is_some_and(|r| r.revealed.contains(Card(entry.action as u8)))
-                    };
-                    if hidden {
-                        HIDDEN_CARD as u32
-                    } else {
-                        entry.action
-                    }
-                }
-                _ => (ACTION_CODES as u32) + entry.action,
-            };
-            out.push(code);
-            replay
-                .apply_action(entry.action)
-                .expect("the history replays");
-        }
-        out
-    }
-
     /// The state before the first card of the first hand is dealt.
     pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
         let n = config.players;
@@ -212,7 +148,6 @@ impl HoldemState {
             place_queue: 0,
             place_seat: 0,
             records: Vec::with_capacity((config_hands as usize).min(16)),
-            history: Vec::with_capacity(64),
         };
         state.start_hand(0, &stacks);
         state
@@ -437,27 +372,14 @@ impl HoldemState {
         }
     }
 
-    fn illegal(&self, action: Action, reason: String) -> GameError {
-        GameError::IllegalAction {
-            action,
-            desc: self.action_to_string(self.current_player(), action),
-            player: self.current_player(),
-            state: self.describe(),
-            reason,
-        }
-    }
-
-    fn apply_chance(&mut self, action: Action) -> Result<(), GameError> {
+    fn apply_chance(&mut self, action: Action) -> Result<(), Illegal> {
         let card = match Card::from_id(action) {
             Some(c) if self.deck.contains(c) => c,
             _ => {
-                return Err(self.illegal(
-                    action,
-                    format!(
-                        "card id {action} is not in the deck ({} cards left; ids 0..52)",
-                        self.deck.len()
-                    ),
-                ));
+                return Err(Illegal::new(format!(
+                    "card id {action} is not in the deck ({} cards left; ids 0..52)",
+                    self.deck.len()
+                )));
             }
         };
         self.deck.remove(card);
@@ -475,10 +397,6 @@ impl HoldemState {
             self.num_community += 1;
             self.put_on_grid(self.config.community_cells[i]);
         }
-        self.history.push(PlayerAction {
-            player: Player::Chance,
-            action,
-        });
         self.settle();
         Ok(())
     }
@@ -488,20 +406,20 @@ impl HoldemState {
         self.adjacent = self.adjacent.union(&self.config.neighbours[cell]);
     }
 
-    fn apply_seat(&mut self, seat: usize, action: Action) -> Result<(), GameError> {
+    fn apply_seat(&mut self, seat: usize, action: Action) -> Result<(), Illegal> {
         let cfg = &*self.config;
         let (num_actions, bet_base, cells) = (cfg.num_actions(), cfg.bet_base(), cfg.cells);
         let (fold, call, all_sizes) = (cfg.fold_action(), cfg.call_action(), cfg.all_sizes);
         let a = action as usize;
         if a >= num_actions {
-            return Err(self.illegal(
-                action,
-                format!("action ids run from 0 to {}", num_actions - 1),
-            ));
+            return Err(Illegal::new(format!(
+                "action ids run from 0 to {}",
+                num_actions - 1
+            )));
         }
         if a < bet_base {
             let (slot, cell) = (a / cells, a % cells);
-            self.check_placement(seat, action, slot, cell)?;
+            self.check_placement(seat, slot, cell)?;
             let card = Card(self.holes[seat][slot]);
             self.placed[self.num_placed as usize] = PlacedCard {
                 seat: seat as u8,
@@ -515,13 +433,10 @@ impl HoldemState {
             self.put_on_grid(cell);
         } else if self.phase == Phase::Place {
             if action != call {
-                return Err(self.illegal(
-                    action,
-                    format!(
-                        "in a placement turn only placements and done ({}) are allowed",
-                        call
-                    ),
-                ));
+                return Err(Illegal::new(format!(
+                    "in a placement turn only placements and done ({}) are allowed",
+                    call
+                )));
             }
             self.place_queue &= !(1 << seat);
             self.placed_this_turn = 0;
@@ -529,11 +444,9 @@ impl HoldemState {
         } else {
             let bet = if action == fold {
                 if self.placed_this_turn > 0 {
-                    return Err(self.illegal(
-                        action,
+                    return Err(Illegal::new(
                         "folding is not possible after placing a card this turn (cards are \
-                         placed only with a check, call or raise)"
-                            .to_string(),
+                         placed only with a check, call or raise)",
                     ));
                 }
                 BetAction::Fold
@@ -555,53 +468,42 @@ impl HoldemState {
                                 }
                             ),
                         };
-                        return Err(self.illegal(action, why));
+                        return Err(Illegal::new(why));
                     }
                 }
             };
             self.betting
                 .apply(seat, bet)
-                .map_err(|e| self.illegal(action, e.to_string()))?;
+                .map_err(|e| Illegal::new(e.to_string()))?;
             self.placed_this_turn = 0;
             self.settle();
         }
         Ok(())
     }
 
-    fn check_placement(
-        &self,
-        seat: usize,
-        action: Action,
-        slot: usize,
-        cell: usize,
-    ) -> Result<(), GameError> {
+    fn check_placement(&self, seat: usize, slot: usize, cell: usize) -> Result<(), Illegal> {
         if !self.may_place() {
-            return Err(self.illegal(
-                action,
-                "cards are placed only on the flop, turn and river".to_string(),
+            return Err(Illegal::new(
+                "cards are placed only on the flop, turn and river",
             ));
         }
         if self.kept[seat] >> slot & 1 == 0 {
-            return Err(self.illegal(action, format!("hole card {slot} is already placed")));
+            return Err(Illegal::new(format!("hole card {slot} is already placed")));
         }
         let (x, y) = self.config.window.coords(cell);
         if self.occupied.contains(cell) {
-            return Err(self.illegal(action, format!("cell {x},{y} is taken")));
+            return Err(Illegal::new(format!("cell {x},{y} is taken")));
         }
         if let Some(i) = self.config.community_cells.iter().position(|&c| c == cell) {
-            return Err(self.illegal(
-                action,
-                format!(
-                    "cell {x},{y} is reserved for the {} until it is dealt",
-                    if i == 3 { "turn" } else { "river" }
-                ),
-            ));
+            return Err(Illegal::new(format!(
+                "cell {x},{y} is reserved for the {} until it is dealt",
+                if i == 3 { "turn" } else { "river" }
+            )));
         }
         if !self.adjacent.contains(cell) {
-            return Err(self.illegal(
-                action,
-                format!("cell {x},{y} is not 8-adjacent to a card on the table"),
-            ));
+            return Err(Illegal::new(format!(
+                "cell {x},{y} is not 8-adjacent to a card on the table"
+            )));
         }
         Ok(())
     }
@@ -733,211 +635,19 @@ impl HoldemState {
             .map(|s| self.chips(s) as f64 - self.config.stack as f64)
             .collect()
     }
-
-    /// Whether `viewer` sees the face of a card on the grid or in a hand of the current hand.
-    fn sees(&self, viewer: Option<usize>, card: Card, owner: Option<usize>) -> bool {
-        owner.is_none()
-            || (viewer.is_some() && viewer == owner)
-            || (self.phase == Phase::Over
-                && self
-                    .records
-                    .last()
-                    .is_some_and(|r| r.revealed.contains(card)))
-    }
-
-    fn seat_text(&self, seat: usize) -> String {
-        let b = &self.betting;
-        let tag = if !b.is_dealt(seat) {
-            " out"
-        } else if b.has_folded(seat) {
-            " folded"
-        } else if b.is_all_in(seat) {
-            " all-in"
-        } else {
-            ""
-        };
-        format!(
-            "s{seat}{}: stack {} bet {}/{}{tag}",
-            if seat == b.button() { " (button)" } else { "" },
-            self.chips(seat),
-            b.street_bet(seat),
-            b.total_bet(seat)
-        )
-    }
-
-    /// The grid as text rows, hiding the faces `viewer` may not see (`all` shows every face).
-    fn grid_text(&self, viewer: Option<usize>, all: bool) -> String {
-        let w = &self.config.window;
-        let mut cells: Vec<(i32, i32, String)> = Vec::new();
-        for g in self.grid_cards() {
-            let face = if all || self.sees(viewer, g.card, g.owner) {
-                g.card.to_string()
-            } else {
-                "??".to_string()
-            };
-            let text = match g.owner {
-                Some(s) => format!("{face}{s}"),
-                None => format!("{face} "),
-            };
-            cells.push((g.pos.0, g.pos.1, text));
-        }
-        let x0 = cells.iter().map(|c| c.0).min().unwrap_or(0).min(0) - 1;
-        let x1 = cells.iter().map(|c| c.0).max().unwrap_or(4).max(4) + 1;
-        let y0 = cells.iter().map(|c| c.1).min().unwrap_or(0) - 1;
-        let y1 = cells.iter().map(|c| c.1).max().unwrap_or(0) + 1;
-        let (x0, x1) = (x0.max(w.x0), x1.min(w.x1));
-        let (y0, y1) = (y0.max(w.y0), y1.min(w.y1));
-        let mut s = String::from("    ");
-        for x in x0..=x1 {
-            let _ = write!(s, "{x:>4}");
-        }
-        s.push('\n');
-        for y in (y0..=y1).rev() {
-            let _ = write!(s, "{y:>3} ");
-            for x in x0..=x1 {
-                match cells.iter().find(|c| c.0 == x && c.1 == y) {
-                    Some(c) => {
-                        let _ = write!(s, " {}", c.2);
-                    }
-                    None => s.push_str("   ."),
-                }
-            }
-            s.push('\n');
-        }
-        s
-    }
-
-    /// What happened, as seen by `viewer` (`None`: a spectator), one token per event.
-    fn events(&self, viewer: Option<usize>) -> Vec<String> {
-        let mut replay = HoldemState::new(self.config.clone(), self.params.clone());
-        let mut out = Vec::with_capacity(self.history.len() + 4);
-        let mut hand = 0;
-        out.push(format!("hand0 button{}", replay.betting.button()));
-        for entry in &self.history {
-            match entry.player {
-                Player::Chance => {
-                    let card = Card(entry.action as u8);
-                    let m = replay.num_dealt_seats;
-                    if replay.holes_dealt < 2 * m {
-                        let seat = replay.deal_order[(replay.holes_dealt % m) as usize] as usize;
-                        if viewer == Some(seat) {
-                            out.push(format!("deal s{seat}:{card}"));
-                        } else {
-                            out.push(format!("deal s{seat}:?"));
-                        }
-                    } else {
-                        out.push(format!("board:{card}"));
-                    }
-                }
-                Player::Seat(seat) => {
-                    let who = if viewer == Some(seat) {
-                        Some(seat)
-                    } else {
-                        None
-                    };
-                    let text = replay.action_text(seat, entry.action, who.is_some());
-                    out.push(format!("s{seat}:{text}"));
-                }
-                _ => {}
-            }
-            replay
-                .apply_action(entry.action)
-                .expect("the history replays");
-            if replay.records.len() > hand {
-                let record = &replay.records[hand];
-                out.push(record_text(record, self.config.players));
-                hand += 1;
-                if replay.phase != Phase::Over {
-                    out.push(format!("hand{hand} button{}", replay.betting.button()));
-                }
-            }
-        }
-        out
-    }
-
-    /// The text of a seat action; `face` shows a placed card's face.
-    fn action_text(&self, seat: usize, action: Action, face: bool) -> String {
-        let cfg = &self.config;
-        let a = action as usize;
-        if a < cfg.bet_base() {
-            let (slot, cell) = (a / cfg.cells, a % cfg.cells);
-            let (x, y) = cfg.window.coords(cell);
-            let card = self.holes[seat][slot];
-            if face && card != NO_CARD {
-                format!("place {}@{x},{y}", Card(card))
-            } else {
-                format!("place h{slot}@{x},{y}")
-            }
-        } else {
-            self.bet_text(seat, action)
-        }
-    }
-
-    fn bet_text(&self, seat: usize, action: Action) -> String {
-        let cfg = &self.config;
-        if action == cfg.fold_action() {
-            return "fold".to_string();
-        }
-        if action == cfg.call_action() {
-            if self.phase == Phase::Place {
-                return "done".to_string();
-            }
-            let call = self.betting.to_call(seat);
-            return if call == 0 {
-                "check".to_string()
-            } else {
-                format!("call {call}")
-            };
-        }
-        if let Some(to) = self.raise_amount(seat, action) {
-            let (_, hi) = self.betting.raise_range(seat).unwrap_or((0, 0));
-            return if to == hi {
-                format!("raise to {to} (all-in)")
-            } else {
-                format!("raise to {to}")
-            };
-        }
-        let base = cfg.bet_base() as u32 + 2;
-        if cfg.all_sizes {
-            format!("raise to {}", action - base + 1)
-        } else {
-            let i = (action - base) as usize;
-            format!("raise {}", SIZE_NAMES.get(i).unwrap_or(&"?"))
-        }
-    }
-
-    /// The cards `player` has seen in the current hand (community and own hole cards), for
-    /// resampling.
-    fn seen_in_current_hand(&self, player: usize) -> CardSet {
-        let mut seen: CardSet = self.community().collect();
-        for c in self.holes[player] {
-            if c != NO_CARD {
-                seen.insert(Card(c));
-            }
-        }
-        seen
-    }
 }
 
-fn record_text(record: &HandRecord, n: usize) -> String {
-    let mut s = String::from("result");
-    if record.num_hands == 0 {
-        s.push_str(" uncontested");
+/// The rules are written here; what a seat sees (`observe.rs`) and the text and view
+/// (`text.rs`) are inherent methods there, which the last functions below call.
+impl Rules for HoldemState {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
-    for h in record.hands() {
-        let cards: Vec<String> = h.cards.iter().map(|c| c.to_string()).collect();
-        let _ = write!(s, " s{}:[{}]", h.seat, cards.join(" "));
-    }
-    if !record.revealed.is_empty() {
-        let cards: Vec<String> = record.revealed.iter().map(|c| c.to_string()).collect();
-        let _ = write!(s, " revealed:[{}]", cards.join(" "));
-    }
-    let won: Vec<String> = (0..n).map(|i| record.won[i].to_string()).collect();
-    let _ = write!(s, " won:[{}]", won.join(","));
-    s
-}
 
-impl State for HoldemState {
+    fn params(&self) -> &Params {
+        &self.params
+    }
+
     fn num_players(&self) -> usize {
         self.config.players
     }
@@ -953,10 +663,6 @@ impl State for HoldemState {
     }
 
     fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>) {
-        out.clear();
-        if player != self.current_player() {
-            return;
-        }
         match player {
             Player::Chance => out.extend(self.deck.iter().map(|c| c.0 as Action)),
             Player::Seat(_) => self.for_each_legal(|a| out.push(a)),
@@ -965,10 +671,6 @@ impl State for HoldemState {
     }
 
     fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
-        mask.fill(false);
-        if player != self.current_player() {
-            return;
-        }
         match player {
             Player::Chance => {
                 for c in self.deck.iter() {
@@ -987,9 +689,6 @@ impl State for HoldemState {
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        if !self.is_chance_node() {
-            return Vec::new();
-        }
         let p = 1.0 / self.deck.len() as f64;
         self.deck.iter().map(|c| (c.0 as Action, p)).collect()
     }
@@ -998,18 +697,11 @@ impl State for HoldemState {
         rng.choose_bit(self.deck.0)
     }
 
-    fn apply_action(&mut self, action: Action) -> Result<(), GameError> {
-        match self.current_player() {
-            Player::Chance => self.apply_chance(action),
-            Player::Seat(s) => {
-                self.apply_seat(s, action)?;
-                self.history.push(PlayerAction {
-                    player: Player::Seat(s),
-                    action,
-                });
-                Ok(())
-            }
-            _ => check_turn(self, Player::Chance),
+    fn apply(&mut self, player: Player, action: Action) -> Result<(), Illegal> {
+        match player {
+            Player::Seat(seat) => self.apply_seat(seat, action),
+            // `Played` calls this only for the player to act: here, chance.
+            _ => self.apply_chance(action),
         }
     }
 
@@ -1035,403 +727,53 @@ impl State for HoldemState {
         }
     }
 
-    fn history(&self) -> &[PlayerAction] {
-        &self.history
-    }
+    // What each seat sees (observe.rs).
 
-    fn action_to_string(&self, player: Player, action: Action) -> String {
-        match player {
-            Player::Chance => match Card::from_id(action) {
-                Some(c) if action < 52 => c.to_string(),
-                _ => format!("card#{action}"),
-            },
-            Player::Seat(seat) if seat < self.config.players => {
-                if action as usize >= self.config.num_actions() {
-                    return format!("action#{action}");
-                }
-                self.action_text(seat, action, true)
-            }
-            _ => format!("action#{action}"),
-        }
-    }
-
-    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        let bad = |reason: String| GameError::BadActionString {
-            text: text.to_string(),
-            player,
-            reason,
-        };
-        let t = text.trim();
-        let cfg = &self.config;
-        match player {
-            Player::Chance => match t.parse::<Card>() {
-                Ok(c) if !c.is_joker() => Ok(c.0 as Action),
-                Ok(_) => Err(bad("there are no jokers in this game".to_string())),
-                Err(e) => Err(bad(e.to_string())),
-            },
-            Player::Seat(seat) if seat < cfg.players => {
-                if let Some(rest) = t.strip_prefix("place ") {
-                    let usage = "expected 'place CARD@X,Y' or 'place hK@X,Y' (K = 0 or 1)";
-                    let (what, at) = rest.split_once('@').ok_or_else(|| bad(usage.to_string()))?;
-                    let (xs, ys) = at.split_once(',').ok_or_else(|| bad(usage.to_string()))?;
-                    let x: i32 = xs
-                        .trim()
-                        .parse()
-                        .map_err(|_| bad(format!("'{xs}' is not a column")))?;
-                    let y: i32 = ys
-                        .trim()
-                        .parse()
-                        .map_err(|_| bad(format!("'{ys}' is not a row")))?;
-                    let cell = cfg.window.cell(x, y).ok_or_else(|| {
-                        bad(format!(
-                            "{x},{y} is outside the grid window {}",
-                            cfg.window.to_text()
-                        ))
-                    })?;
-                    let what = what.trim();
-                    let slot = match what {
-                        "h0" => 0,
-                        "h1" => 1,
-                        _ => {
-                            let card: Card = what.parse().map_err(|e| {
-                                bad(format!("{e}; or h0/h1 for a hole card by deal order"))
-                            })?;
-                            self.holes[seat]
-                                .iter()
-                                .position(|&c| c == card.0)
-                                .ok_or_else(|| {
-                                    bad(format!("{card} is not a hole card of seat {seat}"))
-                                })?
-                        }
-                    };
-                    return Ok(cfg.place_action(slot, cell));
-                }
-                match t {
-                    "fold" => return Ok(cfg.fold_action()),
-                    "check" | "call" | "done" => return Ok(cfg.call_action()),
-                    _ => {}
-                }
-                if t.starts_with("call ") {
-                    return Ok(cfg.call_action());
-                }
-                let base = cfg.bet_base() as u32 + 2;
-                if let Some(rest) = t.strip_prefix("raise to ") {
-                    let amount = rest.trim_end_matches(" (all-in)").trim();
-                    let to: u32 = amount
-                        .parse()
-                        .map_err(|_| bad(format!("'{amount}' is not a chip amount")))?;
-                    if cfg.all_sizes {
-                        if to == 0 || to > cfg.total_chips() {
-                            return Err(bad(format!(
-                                "raise-to amounts run from 1 to {}",
-                                cfg.total_chips()
-                            )));
-                        }
-                        return Ok(base + to - 1);
-                    }
-                    return (0..NUM_SIZES as u32)
-                        .map(|i| base + i)
-                        .find(|&a| self.raise_amount(seat, a) == Some(to))
-                        .ok_or_else(|| {
-                            bad(format!(
-                                "no offered raise is to {to} here; bet_sizes=standard offers \
-                                 the legal, distinct amounts of {}",
-                                SIZE_NAMES.join(", ")
-                            ))
-                        });
-                }
-                if let Some(name) = t.strip_prefix("raise ")
-                    && let Some(i) = SIZE_NAMES.iter().position(|&s| s == name.trim())
-                    && !cfg.all_sizes
-                {
-                    return Ok(base + i as u32);
-                }
-                Err(bad(
-                    "expected fold, check, call, done, 'raise to N', or 'place CARD@X,Y'"
-                        .to_string(),
-                ))
-            }
-            _ => Err(bad(format!("{player} takes no actions"))),
-        }
+    fn observation_size(&self) -> usize {
+        observation_size(&self.config)
     }
 
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        let cfg = &self.config;
-        let cells = cfg.cells;
-        debug_assert_eq!(out.len(), observation_size(cfg));
-        out.fill(0.0);
-        let mut mark = |card: Card, cell: usize, owner: Option<usize>, face: bool| {
-            match owner {
-                None => out[cell] = 1.0,
-                Some(s) => out[(1 + s) * cells + cell] = 1.0,
-            }
-            if face {
-                out[(1 + MAX_SEATS + card.rank().0 as usize) * cells + cell] = 1.0;
-                out[(1 + MAX_SEATS + 13 + card.suit().0 as usize) * cells + cell] = 1.0;
-            }
-        };
-        for i in 0..self.num_community as usize {
-            mark(Card(self.community[i]), cfg.community_cells[i], None, true);
-        }
-        for p in self.placed() {
-            let owner = Some(p.seat as usize);
-            let face = self.sees(Some(player), p.card, owner);
-            mark(p.card, p.cell as usize, owner, face);
-        }
-        let mut at = CELL_PLANES * cells;
-        for c in self.kept_cards(player).iter() {
-            out[at + c.0 as usize] = 1.0;
-        }
-        at += 52;
-        let total = cfg.total_chips() as f32;
-        let b = &self.betting;
-        for s in 0..cfg.players {
-            let f = &mut out[at + s * SEAT_FEATURES..at + (s + 1) * SEAT_FEATURES];
-            f[0] = self.chips(s) as f32 / total;
-            f[1] = b.street_bet(s) as f32 / total;
-            f[2] = b.total_bet(s) as f32 / total;
-            f[3] = b.is_dealt(s) as u8 as f32;
-            f[4] = b.is_in_hand(s) as u8 as f32;
-            f[5] = b.has_folded(s) as u8 as f32;
-            f[6] = b.is_all_in(s) as u8 as f32;
-            f[7] = (s == b.button()) as u8 as f32;
-        }
-        at += SEAT_FEATURES * MAX_SEATS;
-        out[at + player] = 1.0;
-        at += MAX_SEATS;
-        if let Some(s) = self.seat_to_act() {
-            out[at + s] = 1.0;
-        }
-        at += MAX_SEATS;
-        let street = if self.phase == Phase::Over {
-            4
-        } else {
-            b.street() as usize
-        };
-        out[at + street] = 1.0;
-        at += 5;
-        out[at] = b.pot() as f32 / total;
-        out[at + 1] = b.current_bet() as f32 / total;
-        out[at + 2] = b.min_raise() as f32 / total;
-        out[at + 3] = self.placed_this_turn as f32 / 2.0;
-        out[at + 4] = self.hand_no as f32 / cfg.hands as f32;
-        out[at + 5] = (self.phase == Phase::Place) as u8 as f32;
+        self.write_observation(player, out)
     }
 
-    fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
-        let codes = self.event_codes(player);
-        let layout = event_layout(&self.config);
-        write_information_state(
-            self,
-            player,
-            observation_size(&self.config),
-            &layout,
-            &codes,
-            out,
-        );
+    fn event_layout(&self) -> EventLayout {
+        event_layout(&self.config)
+    }
+
+    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+        self.codes(history, viewer)
+    }
+
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
+        self.resampled(history, player, rng)
+    }
+
+    // Text and view (text.rs).
+
+    fn action_to_string(&self, player: Player, action: Action) -> String {
+        self.action_name(player, action)
+    }
+
+    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
+        self.parse_action(player, text)
     }
 
     fn observation_string(&self, player: usize) -> String {
-        let mut s = format!(
-            "hand {}/{} street {} pot {}\n",
-            self.hand_no + u32::from(self.phase != Phase::Over),
-            self.config.hands,
-            ["preflop", "flop", "turn", "river"][self.betting.street() as usize],
-            self.betting.pot()
-        );
-        s.push_str(&self.grid_text(Some(player), false));
-        let hole: Vec<String> = self
-            .hole_cards(player)
-            .iter()
-            .enumerate()
-            .map(|(slot, c)| match c {
-                Some(c) if self.kept[player] >> slot & 1 == 1 => c.to_string(),
-                Some(c) => format!("({c} placed)"),
-                None => "-".to_string(),
-            })
-            .collect();
-        let _ = writeln!(s, "hole: {}", hole.join(" "));
-        for seat in 0..self.config.players {
-            let _ = writeln!(s, "{}", self.seat_text(seat));
-        }
-        let _ = write!(s, "to act: {}", self.current_player());
-        s
+        self.observation_text(player)
     }
 
-    fn information_state_string(&self, player: usize) -> String {
-        format!("seat {player} | {}", self.events(Some(player)).join(" "))
+    fn information_state_string(&self, history: &[PlayerAction], player: usize) -> String {
+        self.information_text(history, player)
     }
 
-    fn view(&self, viewer: Option<usize>) -> serde_json::Value {
-        let cfg = &self.config;
-        let b = &self.betting;
-        let grid: Vec<_> = self
-            .grid_cards()
-            .iter()
-            .map(|g| {
-                json!({
-                    "x": g.pos.0, "y": g.pos.1, "owner": g.owner,
-                    "card": self.sees(viewer, g.card, g.owner).then(|| g.card.to_string()),
-                })
-            })
-            .collect();
-        let seats: Vec<_> = (0..cfg.players)
-            .map(|s| {
-                let hole: Vec<_> = (0..2)
-                    .map(|slot| {
-                        let c = self.holes[s][slot];
-                        let visible = c != NO_CARD
-                            && (viewer == Some(s)
-                                || (self.kept[s] >> slot & 1 == 1
-                                    && self.sees(None, Card(c), Some(s))));
-                        json!({
-                            "kept": self.kept[s] >> slot & 1 == 1,
-                            "card": visible.then(|| Card(c).to_string()),
-                        })
-                    })
-                    .collect();
-                json!({
-                    "seat": s, "chips": self.chips(s), "street_bet": b.street_bet(s),
-                    "total_bet": b.total_bet(s), "dealt": b.is_dealt(s),
-                    "folded": b.has_folded(s), "all_in": b.is_all_in(s), "hole": hole,
-                })
-            })
-            .collect();
-        let results: Vec<_> = self
-            .records
-            .iter()
-            .map(|r| {
-                let hands: Vec<_> = r
-                    .hands()
-                    .iter()
-                    .map(|h| {
-                        json!({
-                            "seat": h.seat, "hand": h.value.describe(),
-                            "cards": h.cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                        })
-                    })
-                    .collect();
-                json!({
-                    "button": r.button, "showdown": hands,
-                    "revealed": r.revealed.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                    "won": &r.won[..cfg.players], "stacks": &r.stacks_after[..cfg.players],
-                })
-            })
-            .collect();
-        let legal: Vec<_> = match (viewer, self.current_player()) {
-            (Some(v), Player::Seat(s)) if v == s => {
-                let mut acts = Vec::new();
-                self.legal_actions_into(Player::Seat(s), &mut acts);
-                acts.iter()
-                    .map(|&a| json!({"action": a, "text": self.action_to_string(Player::Seat(s), a)}))
-                    .collect()
-            }
-            _ => Vec::new(),
-        };
-        json!({
-            "game": INFO.name,
-            "viewer": viewer,
-            "current_player": self.current_player().id(),
-            "terminal": self.phase == Phase::Over,
-            "returns": (self.phase == Phase::Over).then(|| self.returns()),
-            // 1-based: the hand on the table, or at the end the last one played.
-            "hand": if self.phase == Phase::Over { self.hand_no } else { self.hand_no + 1 },
-            "hands": cfg.hands,
-            "button": b.button(),
-            "street": b.street(),
-            "pot": b.pot(),
-            "current_bet": b.current_bet(),
-            "min_raise": b.min_raise(),
-            "window": {"x0": cfg.window.x0, "x1": cfg.window.x1, "y0": cfg.window.y0, "y1": cfg.window.y1},
-            "community": self.community().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "grid": grid,
-            "seats": seats,
-            "placement_turn": self.phase == Phase::Place,
-            "placed_this_turn": self.placed_this_turn,
-            "results": results,
-            "legal_actions": legal,
-        })
+    fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
+        self.view_json(viewer)
     }
 
-    fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State> {
-        // One card map per hand: the cards the player never saw in that hand are shuffled
-        // among themselves; everything it saw keeps its identity.
-        let hands = self.records.len() + usize::from(self.phase != Phase::Over);
-        let mut maps: Vec<crate::cards::HiddenCards> = Vec::with_capacity(hands);
-        for h in 0..hands {
-            let seen = match self.records.get(h) {
-                Some(r) => {
-                    let mut seen = r.community;
-                    seen.0 |= r.revealed.0;
-                    for c in r.holes[player] {
-                        if c != NO_CARD {
-                            seen.insert(Card(c));
-                        }
-                    }
-                    seen
-                }
-                None => self.seen_in_current_hand(player),
-            };
-            let unknown = CardSet(CardSet::full_deck().0 & !seen.0);
-            maps.push(crate::cards::HiddenCards::new(unknown, rng));
-        }
-        let mut out = HoldemState::new(self.config.clone(), self.params.clone());
-        for entry in &self.history {
-            let action = match entry.player {
-                Player::Chance => {
-                    maps[out.records.len()].replace(Card(entry.action as u8)).0 as Action
-                }
-                _ => entry.action,
-            };
-            out.apply_action(action)
-                .expect("a resampled history replays");
-        }
-        Box::new(out)
-    }
+    // The heuristic (bot.rs).
 
-    fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
-        super::bot::heuristic(self, seat, rng)
-    }
-
-    fn clone_box(&self) -> Box<dyn State> {
-        Box::new(self.clone())
-    }
-
-    fn serialize(&self) -> String {
-        crate::serial::serialize(INFO.name, &self.params, &self.history)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
-
-impl fmt::Display for HoldemState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "hand {}/{} {}\n{}",
-            self.hand_no + u32::from(self.phase != Phase::Over),
-            self.config.hands,
-            self.betting,
-            self.grid_text(None, true)
-        )?;
-        for seat in 0..self.config.players {
-            let hole: Vec<String> = self
-                .hole_cards(seat)
-                .iter()
-                .enumerate()
-                .map(|(slot, c)| match c {
-                    Some(c) if self.kept[seat] >> slot & 1 == 1 => c.to_string(),
-                    Some(c) => format!("({c})"),
-                    None => "-".to_string(),
-                })
-                .collect();
-            writeln!(f, "{} hole {}", self.seat_text(seat), hole.join(" "))?;
-        }
-        if let Some(r) = self.records.last() {
-            writeln!(f, "last hand: {}", record_text(r, self.config.players))?;
-        }
-        write!(f, "to act: {}", self.current_player())
+    fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action {
+        super::bot::choose(self, seat, rng)
     }
 }

@@ -10,21 +10,25 @@ use crate::cards::{Card, CardSet, parse_cards};
 use crate::game::{ErrorKind, Player, State};
 use crate::poker::eval::{Category, evaluate_partial};
 use crate::registry;
+use crate::rules::{Played, rules_of};
 
-fn make(spec: &[(&str, &str)]) -> HoldemState {
+/// A state of the game under test: the rules with their history (`rules()` for the rules).
+type Table = Played<HoldemState>;
+
+fn make(spec: &[(&str, &str)]) -> Table {
     let entry = registry::entry("holdem_chess").unwrap();
     let params = registry::parse_params(entry, spec.iter().copied()).unwrap();
-    HoldemChessGame::new(params).unwrap().initial_state()
+    Played::new(HoldemChessGame::new(params).unwrap().initial_state())
 }
 
-fn deal(state: &mut HoldemState, cards: &str) {
+fn deal(state: &mut Table, cards: &str) {
     for card in parse_cards(cards).unwrap() {
         assert!(state.is_chance_node(), "not a chance node:\n{state}");
         state.apply_action(card.0 as u32).unwrap();
     }
 }
 
-fn act(state: &mut HoldemState, text: &str) {
+fn act(state: &mut Table, text: &str) {
     let player = state.current_player();
     let action = state
         .string_to_action(player, text)
@@ -34,7 +38,7 @@ fn act(state: &mut HoldemState, text: &str) {
         .unwrap_or_else(|e| panic!("{text}: {e}\n{state}"));
 }
 
-fn acts(state: &mut HoldemState, texts: &[&str]) {
+fn acts(state: &mut Table, texts: &[&str]) {
     for t in texts {
         act(state, t);
     }
@@ -49,7 +53,7 @@ fn card(text: &str) -> Card {
 }
 
 /// The error of an action given by id, checking that the state did not change.
-fn refused(state: &mut HoldemState, action: u32) -> String {
+fn refused(state: &mut Table, action: u32) -> String {
     let before = state.serialize();
     let shown = state.to_string();
     let err = state.apply_action(action).unwrap_err();
@@ -58,7 +62,7 @@ fn refused(state: &mut HoldemState, action: u32) -> String {
     err.to_string()
 }
 
-fn action_of(state: &HoldemState, text: &str) -> u32 {
+fn action_of(state: &Table, text: &str) -> u32 {
     state
         .string_to_action(state.current_player(), text)
         .unwrap()
@@ -80,8 +84,14 @@ fn worked_showdown_example_through_the_engine() {
     let mut s = make(&[("players", "5")]);
     // Button 0: cards go to seats 1, 2, 3, 4, 0, twice.
     deal(&mut s, "As Ts 9h Js Kd 2c Qd 5d 6d Jh");
-    assert_eq!(s.hole_cards(0), [Some(card("Kd")), Some(card("Jh"))]);
-    assert_eq!(s.hole_cards(2), [Some(card("Ts")), Some(card("Qd"))]);
+    assert_eq!(
+        s.rules().hole_cards(0),
+        [Some(card("Kd")), Some(card("Jh"))]
+    );
+    assert_eq!(
+        s.rules().hole_cards(2),
+        [Some(card("Ts")), Some(card("Qd"))]
+    );
     // Preflop: seat 3 first (seat 1 small blind, seat 2 big blind).
     acts(&mut s, &["call", "call", "call", "call", "check"]);
     deal(&mut s, "Ah 2h 3c");
@@ -134,7 +144,7 @@ fn worked_showdown_example_through_the_engine() {
     deal(&mut s, "4c");
     acts(&mut s, &["check", "check", "check"]);
     assert!(s.is_terminal());
-    let record = &s.records()[0];
+    let record = &s.rules().records()[0];
     let hand = |seat: usize| record.hands().iter().find(|h| h.seat == seat).unwrap();
     assert_eq!(hand(0).cards, set("Ah As Jh Js Kd"), "Purple: A-A-J-J-K");
     assert_eq!(hand(0).value.category(), Category::TwoPair);
@@ -353,12 +363,15 @@ fn attack_sets_of_every_piece() {
 fn heads_up_order_through_the_engine() {
     let mut s = make(&[]);
     // Seat 0 is the button: it posts the small blind, acts first preflop and last after.
-    assert_eq!(s.betting().small_blind_seat(), 0);
+    assert_eq!(s.rules().betting().small_blind_seat(), 0);
     deal(&mut s, "2c 3c 4c 5c");
-    assert_eq!(s.hole_cards(1), [Some(card("2c")), Some(card("4c"))]);
+    assert_eq!(
+        s.rules().hole_cards(1),
+        [Some(card("2c")), Some(card("4c"))]
+    );
     assert_eq!(s.current_player(), Player::Seat(0));
     // Cards are placed only after the flop.
-    let a = s.config().place_action(0, 0);
+    let a = s.rules().config().place_action(0, 0);
     let err = refused(&mut s, a);
     assert!(err.contains("only on the flop"), "{err}");
     acts(&mut s, &["call", "check"]);
@@ -376,7 +389,7 @@ fn placement_legality() {
     deal(&mut s, "2c 3c Tc 5c");
     acts(&mut s, &["call", "check"]);
     deal(&mut s, "7d 8d 9d");
-    let cfg = s.config().clone();
+    let cfg = s.rules().config().clone();
     let cell = |x: i32, y: i32| cfg.window.cell(x, y).unwrap();
     let legal = s.legal_actions();
     // Adjacent cells of the flop: x -1..3, y -1..1, minus the flop cells and the turn cell.
@@ -430,7 +443,7 @@ fn placement_legality() {
     deal(&mut s, "2c 3c Tc 5c");
     acts(&mut s, &["call", "check"]);
     deal(&mut s, "7d 8d 9d");
-    let cfg = s.config().clone();
+    let cfg = s.rules().config().clone();
     let cells: BTreeSet<(i32, i32)> = s
         .legal_actions()
         .iter()
@@ -550,7 +563,7 @@ fn split_pot_with_an_odd_chip_through_the_engine() {
     // Seats 2 and 0 both hold A-K (no placements): split 5, the odd chip to seat 2, the first
     // winner left of the button.
     assert!(s.is_terminal());
-    assert_eq!(&s.records()[0].won[..3], &[2, 0, 3]);
+    assert_eq!(&s.rules().records()[0].won[..3], &[2, 0, 3]);
     assert_eq!(s.returns(), vec![0.0, -1.0, 1.0]);
 }
 
@@ -562,8 +575,8 @@ fn uncontested_hands_reveal_nothing() {
     deal(&mut s, "7d 8d 9d");
     acts(&mut s, &["place 2c@-1,0", "raise to 2", "fold"]);
     assert!(s.is_terminal());
-    assert!(s.records()[0].hands().is_empty());
-    assert!(s.records()[0].revealed.is_empty());
+    assert!(s.rules().records()[0].hands().is_empty());
+    assert!(s.rules().records()[0].revealed.is_empty());
     assert_eq!(s.returns(), vec![-2.0, 2.0]);
     let view = s.view(Some(0));
     let placed = &view["grid"].as_array().unwrap()[3];
@@ -574,7 +587,10 @@ fn uncontested_hands_reveal_nothing() {
 fn ten_players() {
     let mut s = make(&[("players", "10")]);
     assert_eq!(
-        (s.betting().small_blind_seat(), s.betting().big_blind_seat()),
+        (
+            s.rules().betting().small_blind_seat(),
+            s.rules().betting().big_blind_seat()
+        ),
         (1, 2)
     );
     let deck = "2c 2d 2h 2s 3c 3d 3h 3s 4c 4d 4h 4s 5c 5d 5h 5s 6c 6d 6h 6s";
@@ -607,7 +623,7 @@ fn allin_place_gives_placement_turns() {
     acts(&mut s, &["raise to 200 (all-in)", "call"]);
     deal(&mut s, "7d 8d 9d");
     // Both are all-in: each gets a placement turn, from left of the button.
-    assert_eq!(s.phase(), Phase::Place);
+    assert_eq!(s.rules().phase(), Phase::Place);
     assert_eq!(s.current_player(), Player::Seat(1));
     let texts: Vec<String> = s
         .legal_actions()
@@ -616,7 +632,7 @@ fn allin_place_gives_placement_turns() {
         .collect();
     assert_eq!(texts.last().unwrap(), "done");
     assert!(!texts.contains(&"fold".to_string()));
-    let a = s.config().fold_action();
+    let a = s.rules().config().fold_action();
     let err = refused(&mut s, a);
     assert!(err.contains("only placements and done"), "{err}");
     acts(&mut s, &["place 2c@-1,0", "done"]);
@@ -643,10 +659,10 @@ fn several_hands_carry_stacks_and_rotate_the_button() {
     deal(&mut s, "2c 3c 4c 5c");
     acts(&mut s, &["raise to 4", "fold"]);
     // Hand 2: seat 1 is the button, seat 0 has 22, seat 1 has 18.
-    assert_eq!(s.hand_no(), 1);
-    assert_eq!(s.betting().button(), 1);
-    assert_eq!(s.betting().small_blind_seat(), 1);
-    assert_eq!(s.chips(0) + s.betting().total_bet(0), 22);
+    assert_eq!(s.rules().hand_no(), 1);
+    assert_eq!(s.rules().betting().button(), 1);
+    assert_eq!(s.rules().betting().small_blind_seat(), 1);
+    assert_eq!(s.rules().chips(0) + s.rules().betting().total_bet(0), 22);
     assert!(!s.is_terminal());
     assert_eq!(s.returns(), vec![0.0, 0.0]);
     // Seat 1 shoves and seat 0 calls with aces: seat 1 busts.
@@ -656,7 +672,7 @@ fn several_hands_carry_stacks_and_rotate_the_button() {
     // Only seat 0 has chips: the game ends before hand 3.
     assert!(s.is_terminal());
     assert_eq!(s.returns(), vec![20.0, -20.0]);
-    assert_eq!(s.records().len(), 2);
+    assert_eq!(s.rules().records().len(), 2);
     let info = s.information_state_string(1);
     assert!(info.contains("hand1 button1"), "{info}");
 }
@@ -679,9 +695,9 @@ fn information_state_hides_opponent_cards() {
     for _ in 0..5 {
         let r = s.resample_from_infostate(0, &mut rng);
         assert_eq!(r.information_state_string(0), other);
-        let r = r.as_any().downcast_ref::<HoldemState>().unwrap();
-        assert_eq!(r.kept_cards(0), s.kept_cards(0));
-        assert_eq!(r.placed()[0].cell, s.placed()[0].cell);
+        let r = rules_of::<HoldemState>(r.as_ref()).unwrap();
+        assert_eq!(r.kept_cards(0), s.rules().kept_cards(0));
+        assert_eq!(r.placed()[0].cell, s.rules().placed()[0].cell);
     }
 }
 
@@ -709,10 +725,10 @@ fn chip_conservation_over_random_play() {
     for spec in specs {
         for _ in 0..8 {
             let mut s = make(spec);
-            let n = s.config().players;
-            let total = s.config().total_chips();
+            let n = s.rules().config().players;
+            let total = s.rules().config().total_chips();
             while !s.is_terminal() {
-                let b = s.betting();
+                let b = s.rules().betting();
                 let on_table: u32 = (0..n).map(|p| b.stack(p) + b.total_bet(p)).sum();
                 assert_eq!(on_table, total, "{s}");
                 let action = match s.current_player() {
@@ -721,7 +737,7 @@ fn chip_conservation_over_random_play() {
                 };
                 s.apply_action(action).unwrap();
             }
-            let chips: u32 = (0..n).map(|p| s.chips(p)).sum();
+            let chips: u32 = (0..n).map(|p| s.rules().chips(p)).sum();
             assert_eq!(chips, total);
             assert_eq!(s.returns().iter().sum::<f64>(), 0.0);
         }
@@ -732,7 +748,7 @@ fn chip_conservation_over_random_play() {
 fn acting_out_of_turn_is_refused() {
     let mut s = make(&[]);
     // At a chance node a seat's action id is not a card.
-    let call = s.config().call_action();
+    let call = s.rules().config().call_action();
     let err = refused(&mut s, call);
     assert!(err.contains("not in the deck"), "{err}");
     deal(&mut s, "2c 3c 4c 5c");
@@ -740,11 +756,11 @@ fn acting_out_of_turn_is_refused() {
     assert_eq!(s.current_player(), Player::Seat(0));
     assert!(s.legal_actions_for(Player::Seat(1)).is_empty());
     assert!(s.legal_actions_for(Player::Chance).is_empty());
-    let mut mask = vec![true; s.config().num_actions()];
+    let mut mask = vec![true; s.rules().config().num_actions()];
     s.legal_action_mask(Player::Seat(1), &mut mask);
     assert!(mask.iter().all(|&m| !m));
     // The betting engine itself names who is to act.
-    let mut b = s.betting().clone();
+    let mut b = s.rules().betting().clone();
     let err = b.apply(1, BetAction::CheckCall).unwrap_err();
     assert_eq!(err.to_string(), "seat 1 cannot act: seat 0 is to act");
 }

@@ -1,0 +1,204 @@
+//! What each Hold'em Poker Chess seat may see: the observation tensor, the history codes of
+//! the information-state tensor, and resampling the cards a seat never saw.
+
+use super::Config;
+use super::betting::MAX_SEATS;
+use super::state::{HoldemState, NO_CARD, Phase};
+use crate::cards::{Card, CardSet};
+use crate::game::{Action, EventLayout, Player, PlayerAction, State};
+use crate::rng::GameRng;
+use crate::rules::{Played, Rules};
+
+/// Planes per grid cell in the observation: community, placed by seat 0..10, 13 ranks, 4 suits.
+const CELL_PLANES: usize = 1 + MAX_SEATS + 13 + 4;
+/// Floats per seat in the observation.
+const SEAT_FEATURES: usize = 8;
+
+/// Number of floats in an observation.
+pub fn observation_size(config: &Config) -> usize {
+    CELL_PLANES * config.cells + 52 + SEAT_FEATURES * MAX_SEATS + 2 * MAX_SEATS + 5 + 6
+}
+
+/// The code of a hole card dealt to another seat and not revealed (cards are 0..52).
+const HIDDEN_CARD: usize = 52;
+/// The first code of a seat's action (its action id follows).
+const ACTION_CODES: usize = 53;
+
+/// The history rows of an information-state tensor. Codes: a card seen (a board card, a
+/// hole card dealt to the viewer, or one revealed at that hand's showdown) is its card id;
+/// another hole card is `HIDDEN_CARD`; a seat's action is `ACTION_CODES` + its id (a
+/// placement's id says which hole slot and which cell, both public, not which card).
+pub fn event_layout(config: &Config) -> EventLayout {
+    EventLayout::new(
+        config.players,
+        ACTION_CODES + config.num_actions(),
+        config.max_game_length(),
+    )
+}
+
+impl HoldemState {
+    /// Whether `viewer` sees the face of a card on the grid or in a hand of the current hand.
+    pub(super) fn sees(&self, viewer: Option<usize>, card: Card, owner: Option<usize>) -> bool {
+        owner.is_none()
+            || (viewer.is_some() && viewer == owner)
+            || (self.phase == Phase::Over
+                && self
+                    .records
+                    .last()
+                    .is_some_and(|r| r.revealed.contains(card)))
+    }
+
+    /// Writes seat `player`'s observation into `out` (`observation_size` floats).
+    pub(super) fn write_observation(&self, player: usize, out: &mut [f32]) {
+        let cfg = &self.config;
+        let cells = cfg.cells;
+        out.fill(0.0);
+        let mut mark = |card: Card, cell: usize, owner: Option<usize>, face: bool| {
+            match owner {
+                None => out[cell] = 1.0,
+                Some(s) => out[(1 + s) * cells + cell] = 1.0,
+            }
+            if face {
+                out[(1 + MAX_SEATS + card.rank().0 as usize) * cells + cell] = 1.0;
+                out[(1 + MAX_SEATS + 13 + card.suit().0 as usize) * cells + cell] = 1.0;
+            }
+        };
+        for i in 0..self.num_community as usize {
+            mark(Card(self.community[i]), cfg.community_cells[i], None, true);
+        }
+        for p in self.placed() {
+            let owner = Some(p.seat as usize);
+            let face = self.sees(Some(player), p.card, owner);
+            mark(p.card, p.cell as usize, owner, face);
+        }
+        let mut at = CELL_PLANES * cells;
+        for c in self.kept_cards(player).iter() {
+            out[at + c.0 as usize] = 1.0;
+        }
+        at += 52;
+        let total = cfg.total_chips() as f32;
+        let b = &self.betting;
+        for s in 0..cfg.players {
+            let f = &mut out[at + s * SEAT_FEATURES..at + (s + 1) * SEAT_FEATURES];
+            f[0] = self.chips(s) as f32 / total;
+            f[1] = b.street_bet(s) as f32 / total;
+            f[2] = b.total_bet(s) as f32 / total;
+            f[3] = b.is_dealt(s) as u8 as f32;
+            f[4] = b.is_in_hand(s) as u8 as f32;
+            f[5] = b.has_folded(s) as u8 as f32;
+            f[6] = b.is_all_in(s) as u8 as f32;
+            f[7] = (s == b.button()) as u8 as f32;
+        }
+        at += SEAT_FEATURES * MAX_SEATS;
+        out[at + player] = 1.0;
+        at += MAX_SEATS;
+        if let Some(s) = self.seat_to_act() {
+            out[at + s] = 1.0;
+        }
+        at += MAX_SEATS;
+        let street = if self.phase == Phase::Over {
+            4
+        } else {
+            b.street() as usize
+        };
+        out[at + street] = 1.0;
+        at += 5;
+        out[at] = b.pot() as f32 / total;
+        out[at + 1] = b.current_bet() as f32 / total;
+        out[at + 2] = b.min_raise() as f32 / total;
+        out[at + 3] = self.placed_this_turn as f32 / 2.0;
+        out[at + 4] = self.hand_no as f32 / cfg.hands as f32;
+        out[at + 5] = (self.phase == Phase::Place) as u8 as f32;
+    }
+
+    /// What seat `viewer` saw of each entry of `history` (codes of `event_layout`),
+    /// replaying it to tell hole cards from board cards and which hand each belongs to.
+    pub(super) fn codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+        let mut replay = HoldemState::new(self.config.clone(), self.params.clone());
+        let mut out = Vec::with_capacity(history.len());
+        for entry in history {
+            let code = match entry.player {
+                Player::Chance => {
+                    let m = replay.num_dealt_seats;
+                    let hand = replay.records.len();
+                    let hidden = replay.holes_dealt < 2 * m && {
+                        let seat = replay.deal_order[(replay.holes_dealt % m) as usize] as usize;
+                        seat != viewer
+                            && !self
+                                .records
+                                .get(hand)
+                                .is_some_and(|r| r.revealed.contains(Card(entry.action as u8)))
+                    };
+                    if hidden {
+                        HIDDEN_CARD as u32
+                    } else {
+                        entry.action
+                    }
+                }
+                _ => (ACTION_CODES as u32) + entry.action,
+            };
+            out.push(code);
+            replay
+                .apply(entry.player, entry.action)
+                .expect("the history replays");
+        }
+        out
+    }
+
+    /// The cards `player` has seen in the current hand (community and own hole cards), for
+    /// resampling.
+    fn seen_in_current_hand(&self, player: usize) -> CardSet {
+        let mut seen: CardSet = self.community().collect();
+        for c in self.holes[player] {
+            if c != NO_CARD {
+                seen.insert(Card(c));
+            }
+        }
+        seen
+    }
+
+    /// A state with `history` replayed, each hand's cards that `player` never saw shuffled
+    /// among themselves (`Rules::resample`).
+    pub(super) fn resampled(
+        &self,
+        history: &[PlayerAction],
+        player: usize,
+        rng: &mut GameRng,
+    ) -> Played<Self> {
+        // One card map per hand: the cards the player never saw in that hand are shuffled
+        // among themselves; everything it saw keeps its identity.
+        let hands = self.records.len() + usize::from(self.phase != Phase::Over);
+        let mut maps: Vec<crate::cards::HiddenCards> = Vec::with_capacity(hands);
+        for h in 0..hands {
+            let seen = match self.records.get(h) {
+                Some(r) => {
+                    let mut seen = r.community;
+                    seen.0 |= r.revealed.0;
+                    for c in r.holes[player] {
+                        if c != NO_CARD {
+                            seen.insert(Card(c));
+                        }
+                    }
+                    seen
+                }
+                None => self.seen_in_current_hand(player),
+            };
+            let unknown = CardSet(CardSet::full_deck().0 & !seen.0);
+            maps.push(crate::cards::HiddenCards::new(unknown, rng));
+        }
+        let mut out = Played::new(HoldemState::new(self.config.clone(), self.params.clone()));
+        for entry in history {
+            let action = match entry.player {
+                Player::Chance => {
+                    maps[out.rules().records().len()]
+                        .replace(Card(entry.action as u8))
+                        .0 as Action
+                }
+                _ => entry.action,
+            };
+            out.apply_action(action)
+                .expect("a resampled history replays");
+        }
+        out
+    }
+}

@@ -1,0 +1,470 @@
+//! Hold'em Poker Chess as text and JSON: action strings and their parser, the observation and
+//! information-state strings, the view for UIs, and `Display`.
+
+use std::fmt::{self, Write as _};
+
+use serde_json::json;
+
+use super::state::{HandRecord, HoldemState, NO_CARD, Phase};
+use super::{INFO, NUM_SIZES, SIZE_NAMES};
+use crate::cards::Card;
+use crate::game::{Action, GameError, Player, PlayerAction};
+use crate::rules::Rules;
+
+impl HoldemState {
+    /// `action` by `player` as text (`Rules::action_to_string`).
+    pub(super) fn action_name(&self, player: Player, action: Action) -> String {
+        match player {
+            Player::Chance => match Card::from_id(action) {
+                Some(c) if action < 52 => c.to_string(),
+                _ => format!("card#{action}"),
+            },
+            Player::Seat(seat) if seat < self.config.players => {
+                if action as usize >= self.config.num_actions() {
+                    return format!("action#{action}");
+                }
+                self.action_text(seat, action, true)
+            }
+            _ => format!("action#{action}"),
+        }
+    }
+
+    /// The action `text` names for `player` (`Rules::string_to_action`).
+    pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
+        let bad = |reason: String| GameError::BadActionString {
+            text: text.to_string(),
+            player,
+            reason,
+        };
+        let t = text.trim();
+        let cfg = &self.config;
+        match player {
+            Player::Chance => match t.parse::<Card>() {
+                Ok(c) if !c.is_joker() => Ok(c.0 as Action),
+                Ok(_) => Err(bad("there are no jokers in this game".to_string())),
+                Err(e) => Err(bad(e.to_string())),
+            },
+            Player::Seat(seat) if seat < cfg.players => {
+                if let Some(rest) = t.strip_prefix("place ") {
+                    let usage = "expected 'place CARD@X,Y' or 'place hK@X,Y' (K = 0 or 1)";
+                    let (what, at) = rest.split_once('@').ok_or_else(|| bad(usage.to_string()))?;
+                    let (xs, ys) = at.split_once(',').ok_or_else(|| bad(usage.to_string()))?;
+                    let x: i32 = xs
+                        .trim()
+                        .parse()
+                        .map_err(|_| bad(format!("'{xs}' is not a column")))?;
+                    let y: i32 = ys
+                        .trim()
+                        .parse()
+                        .map_err(|_| bad(format!("'{ys}' is not a row")))?;
+                    let cell = cfg.window.cell(x, y).ok_or_else(|| {
+                        bad(format!(
+                            "{x},{y} is outside the grid window {}",
+                            cfg.window.to_text()
+                        ))
+                    })?;
+                    let what = what.trim();
+                    let slot = match what {
+                        "h0" => 0,
+                        "h1" => 1,
+                        _ => {
+                            let card: Card = what.parse().map_err(|e| {
+                                bad(format!("{e}; or h0/h1 for a hole card by deal order"))
+                            })?;
+                            self.holes[seat]
+                                .iter()
+                                .position(|&c| c == card.0)
+                                .ok_or_else(|| {
+                                    bad(format!("{card} is not a hole card of seat {seat}"))
+                                })?
+                        }
+                    };
+                    return Ok(cfg.place_action(slot, cell));
+                }
+                match t {
+                    "fold" => return Ok(cfg.fold_action()),
+                    "check" | "call" | "done" => return Ok(cfg.call_action()),
+                    _ => {}
+                }
+                if t.starts_with("call ") {
+                    return Ok(cfg.call_action());
+                }
+                let base = cfg.bet_base() as u32 + 2;
+                if let Some(rest) = t.strip_prefix("raise to ") {
+                    let amount = rest.trim_end_matches(" (all-in)").trim();
+                    let to: u32 = amount
+                        .parse()
+                        .map_err(|_| bad(format!("'{amount}' is not a chip amount")))?;
+                    if cfg.all_sizes {
+                        if to == 0 || to > cfg.total_chips() {
+                            return Err(bad(format!(
+                                "raise-to amounts run from 1 to {}",
+                                cfg.total_chips()
+                            )));
+                        }
+                        return Ok(base + to - 1);
+                    }
+                    return (0..NUM_SIZES as u32)
+                        .map(|i| base + i)
+                        .find(|&a| self.raise_amount(seat, a) == Some(to))
+                        .ok_or_else(|| {
+                            bad(format!(
+                                "no offered raise is to {to} here; bet_sizes=standard offers \
+                                 the legal, distinct amounts of {}",
+                                SIZE_NAMES.join(", ")
+                            ))
+                        });
+                }
+                if let Some(name) = t.strip_prefix("raise ")
+                    && let Some(i) = SIZE_NAMES.iter().position(|&s| s == name.trim())
+                    && !cfg.all_sizes
+                {
+                    return Ok(base + i as u32);
+                }
+                Err(bad(
+                    "expected fold, check, call, done, 'raise to N', or 'place CARD@X,Y'"
+                        .to_string(),
+                ))
+            }
+            _ => Err(bad(format!("{player} takes no actions"))),
+        }
+    }
+
+    /// Seat `player`'s observation as text (`Rules::observation_string`).
+    pub(super) fn observation_text(&self, player: usize) -> String {
+        let mut s = format!(
+            "hand {}/{} street {} pot {}\n",
+            self.hand_no + u32::from(self.phase != Phase::Over),
+            self.config.hands,
+            ["preflop", "flop", "turn", "river"][self.betting.street() as usize],
+            self.betting.pot()
+        );
+        s.push_str(&self.grid_text(Some(player), false));
+        let hole: Vec<String> = self
+            .hole_cards(player)
+            .iter()
+            .enumerate()
+            .map(|(slot, c)| match c {
+                Some(c) if self.kept[player] >> slot & 1 == 1 => c.to_string(),
+                Some(c) => format!("({c} placed)"),
+                None => "-".to_string(),
+            })
+            .collect();
+        let _ = writeln!(s, "hole: {}", hole.join(" "));
+        for seat in 0..self.config.players {
+            let _ = writeln!(s, "{}", self.seat_text(seat));
+        }
+        let _ = write!(s, "to act: {}", self.current_player());
+        s
+    }
+
+    /// Seat `player`'s information state as text (`Rules::information_state_string`).
+    pub(super) fn information_text(&self, history: &[PlayerAction], player: usize) -> String {
+        format!(
+            "seat {player} | {}",
+            self.events(history, Some(player)).join(" ")
+        )
+    }
+
+    /// What `viewer` may know (`None`: a spectator), for UIs and gRPC (`Rules::view`).
+    pub(super) fn view_json(&self, viewer: Option<usize>) -> serde_json::Value {
+        let cfg = &self.config;
+        let b = &self.betting;
+        let grid: Vec<_> = self
+            .grid_cards()
+            .iter()
+            .map(|g| {
+                json!({
+                    "x": g.pos.0, "y": g.pos.1, "owner": g.owner,
+                    "card": self.sees(viewer, g.card, g.owner).then(|| g.card.to_string()),
+                })
+            })
+            .collect();
+        let seats: Vec<_> = (0..cfg.players)
+            .map(|s| {
+                let hole: Vec<_> = (0..2)
+                    .map(|slot| {
+                        let c = self.holes[s][slot];
+                        let visible = c != NO_CARD
+                            && (viewer == Some(s)
+                                || (self.kept[s] >> slot & 1 == 1
+                                    && self.sees(None, Card(c), Some(s))));
+                        json!({
+                            "kept": self.kept[s] >> slot & 1 == 1,
+                            "card": visible.then(|| Card(c).to_string()),
+                        })
+                    })
+                    .collect();
+                json!({
+                    "seat": s, "chips": self.chips(s), "street_bet": b.street_bet(s),
+                    "total_bet": b.total_bet(s), "dealt": b.is_dealt(s),
+                    "folded": b.has_folded(s), "all_in": b.is_all_in(s), "hole": hole,
+                })
+            })
+            .collect();
+        let results: Vec<_> = self
+            .records
+            .iter()
+            .map(|r| {
+                let hands: Vec<_> = r
+                    .hands()
+                    .iter()
+                    .map(|h| {
+                        json!({
+                            "seat": h.seat, "hand": h.value.describe(),
+                            "cards": h.cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                        })
+                    })
+                    .collect();
+                json!({
+                    "button": r.button, "showdown": hands,
+                    "revealed": r.revealed.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                    "won": &r.won[..cfg.players], "stacks": &r.stacks_after[..cfg.players],
+                })
+            })
+            .collect();
+        let legal: Vec<_> = match (viewer, self.current_player()) {
+            (Some(v), Player::Seat(s)) if v == s => {
+                let mut acts = Vec::new();
+                self.legal_actions_into(Player::Seat(s), &mut acts);
+                acts.iter()
+                    .map(|&a| json!({"action": a, "text": self.action_name(Player::Seat(s), a)}))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        json!({
+            "game": INFO.name,
+            "viewer": viewer,
+            "current_player": self.current_player().id(),
+            "terminal": self.phase == Phase::Over,
+            "returns": (self.phase == Phase::Over).then(|| self.returns()),
+            // 1-based: the hand on the table, or at the end the last one played.
+            "hand": if self.phase == Phase::Over { self.hand_no } else { self.hand_no + 1 },
+            "hands": cfg.hands,
+            "button": b.button(),
+            "street": b.street(),
+            "pot": b.pot(),
+            "current_bet": b.current_bet(),
+            "min_raise": b.min_raise(),
+            "window": {"x0": cfg.window.x0, "x1": cfg.window.x1, "y0": cfg.window.y0, "y1": cfg.window.y1},
+            "community": self.community().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "grid": grid,
+            "seats": seats,
+            "placement_turn": self.phase == Phase::Place,
+            "placed_this_turn": self.placed_this_turn,
+            "results": results,
+            "legal_actions": legal,
+        })
+    }
+
+    fn seat_text(&self, seat: usize) -> String {
+        let b = &self.betting;
+        let tag = if !b.is_dealt(seat) {
+            " out"
+        } else if b.has_folded(seat) {
+            " folded"
+        } else if b.is_all_in(seat) {
+            " all-in"
+        } else {
+            ""
+        };
+        format!(
+            "s{seat}{}: stack {} bet {}/{}{tag}",
+            if seat == b.button() { " (button)" } else { "" },
+            self.chips(seat),
+            b.street_bet(seat),
+            b.total_bet(seat)
+        )
+    }
+
+    /// The grid as text rows, hiding the faces `viewer` may not see (`all` shows every face).
+    fn grid_text(&self, viewer: Option<usize>, all: bool) -> String {
+        let w = &self.config.window;
+        let mut cells: Vec<(i32, i32, String)> = Vec::new();
+        for g in self.grid_cards() {
+            let face = if all || self.sees(viewer, g.card, g.owner) {
+                g.card.to_string()
+            } else {
+                "??".to_string()
+            };
+            let text = match g.owner {
+                Some(s) => format!("{face}{s}"),
+                None => format!("{face} "),
+            };
+            cells.push((g.pos.0, g.pos.1, text));
+        }
+        let x0 = cells.iter().map(|c| c.0).min().unwrap_or(0).min(0) - 1;
+        let x1 = cells.iter().map(|c| c.0).max().unwrap_or(4).max(4) + 1;
+        let y0 = cells.iter().map(|c| c.1).min().unwrap_or(0) - 1;
+        let y1 = cells.iter().map(|c| c.1).max().unwrap_or(0) + 1;
+        let (x0, x1) = (x0.max(w.x0), x1.min(w.x1));
+        let (y0, y1) = (y0.max(w.y0), y1.min(w.y1));
+        let mut s = String::from("    ");
+        for x in x0..=x1 {
+            let _ = write!(s, "{x:>4}");
+        }
+        s.push('\n');
+        for y in (y0..=y1).rev() {
+            let _ = write!(s, "{y:>3} ");
+            for x in x0..=x1 {
+                match cells.iter().find(|c| c.0 == x && c.1 == y) {
+                    Some(c) => {
+                        let _ = write!(s, " {}", c.2);
+                    }
+                    None => s.push_str("   ."),
+                }
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// What happened in `history`, as seen by `viewer` (`None`: a spectator), one token per
+    /// event.
+    fn events(&self, history: &[PlayerAction], viewer: Option<usize>) -> Vec<String> {
+        let mut replay = HoldemState::new(self.config.clone(), self.params.clone());
+        let mut out = Vec::with_capacity(history.len() + 4);
+        let mut hand = 0;
+        out.push(format!("hand0 button{}", replay.betting.button()));
+        for entry in history {
+            match entry.player {
+                Player::Chance => {
+                    let card = Card(entry.action as u8);
+                    let m = replay.num_dealt_seats;
+                    if replay.holes_dealt < 2 * m {
+                        let seat = replay.deal_order[(replay.holes_dealt % m) as usize] as usize;
+                        if viewer == Some(seat) {
+                            out.push(format!("deal s{seat}:{card}"));
+                        } else {
+                            out.push(format!("deal s{seat}:?"));
+                        }
+                    } else {
+                        out.push(format!("board:{card}"));
+                    }
+                }
+                Player::Seat(seat) => {
+                    let who = if viewer == Some(seat) {
+                        Some(seat)
+                    } else {
+                        None
+                    };
+                    let text = replay.action_text(seat, entry.action, who.is_some());
+                    out.push(format!("s{seat}:{text}"));
+                }
+                _ => {}
+            }
+            replay
+                .apply(entry.player, entry.action)
+                .expect("the history replays");
+            if replay.records.len() > hand {
+                let record = &replay.records[hand];
+                out.push(record_text(record, self.config.players));
+                hand += 1;
+                if replay.phase != Phase::Over {
+                    out.push(format!("hand{hand} button{}", replay.betting.button()));
+                }
+            }
+        }
+        out
+    }
+
+    /// The text of a seat action; `face` shows a placed card's face.
+    fn action_text(&self, seat: usize, action: Action, face: bool) -> String {
+        let cfg = &self.config;
+        let a = action as usize;
+        if a < cfg.bet_base() {
+            let (slot, cell) = (a / cfg.cells, a % cfg.cells);
+            let (x, y) = cfg.window.coords(cell);
+            let card = self.holes[seat][slot];
+            if face && card != NO_CARD {
+                format!("place {}@{x},{y}", Card(card))
+            } else {
+                format!("place h{slot}@{x},{y}")
+            }
+        } else {
+            self.bet_text(seat, action)
+        }
+    }
+
+    fn bet_text(&self, seat: usize, action: Action) -> String {
+        let cfg = &self.config;
+        if action == cfg.fold_action() {
+            return "fold".to_string();
+        }
+        if action == cfg.call_action() {
+            if self.phase == Phase::Place {
+                return "done".to_string();
+            }
+            let call = self.betting.to_call(seat);
+            return if call == 0 {
+                "check".to_string()
+            } else {
+                format!("call {call}")
+            };
+        }
+        if let Some(to) = self.raise_amount(seat, action) {
+            let (_, hi) = self.betting.raise_range(seat).unwrap_or((0, 0));
+            return if to == hi {
+                format!("raise to {to} (all-in)")
+            } else {
+                format!("raise to {to}")
+            };
+        }
+        let base = cfg.bet_base() as u32 + 2;
+        if cfg.all_sizes {
+            format!("raise to {}", action - base + 1)
+        } else {
+            let i = (action - base) as usize;
+            format!("raise {}", SIZE_NAMES.get(i).unwrap_or(&"?"))
+        }
+    }
+}
+
+fn record_text(record: &HandRecord, n: usize) -> String {
+    let mut s = String::from("result");
+    if record.hands().is_empty() {
+        s.push_str(" uncontested");
+    }
+    for h in record.hands() {
+        let cards: Vec<String> = h.cards.iter().map(|c| c.to_string()).collect();
+        let _ = write!(s, " s{}:[{}]", h.seat, cards.join(" "));
+    }
+    if !record.revealed.is_empty() {
+        let cards: Vec<String> = record.revealed.iter().map(|c| c.to_string()).collect();
+        let _ = write!(s, " revealed:[{}]", cards.join(" "));
+    }
+    let won: Vec<String> = (0..n).map(|i| record.won[i].to_string()).collect();
+    let _ = write!(s, " won:[{}]", won.join(","));
+    s
+}
+
+impl fmt::Display for HoldemState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "hand {}/{} {}\n{}",
+            self.hand_no + u32::from(self.phase != Phase::Over),
+            self.config.hands,
+            self.betting,
+            self.grid_text(None, true)
+        )?;
+        for seat in 0..self.config.players {
+            let hole: Vec<String> = self
+                .hole_cards(seat)
+                .iter()
+                .enumerate()
+                .map(|(slot, c)| match c {
+                    Some(c) if self.kept[seat] >> slot & 1 == 1 => c.to_string(),
+                    Some(c) => format!("({c})"),
+                    None => "-".to_string(),
+                })
+                .collect();
+            writeln!(f, "{} hole {}", self.seat_text(seat), hole.join(" "))?;
+        }
+        if let Some(r) = self.records.last() {
+            writeln!(f, "last hand: {}", record_text(r, self.config.players))?;
+        }
+        write!(f, "to act: {}", self.current_player())
+    }
+}
