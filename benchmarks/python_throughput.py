@@ -182,11 +182,11 @@ def bench_checkraise(
     def draw() -> Any:
         if sampler_kind == "rust":
             return venv.sample_actions()
-        return numpy_sampler.sample(venv.legal_masks)
+        return numpy_sampler.sample(venv.action_masks)
 
-    if tuple(venv.legal_masks.shape[:-1]) != tuple(venv.action_shape):
+    if tuple(venv.action_masks.shape[:-1]) != tuple(venv.action_shape):
         raise RuntimeError(
-            f"{game}: masks {venv.legal_masks.shape} do not match actions {venv.action_shape}"
+            f"{game}: masks {venv.action_masks.shape} do not match actions {venv.action_shape}"
         )
     for _ in range(warmup):
         venv.step(draw())

@@ -35,13 +35,13 @@ def main() -> int:
     venv = checkraise.VectorEnv(args.game, num_envs=args.envs, seed=0, observer=observer)
     venv.reset()
     sampler = LegalSampler(0)
-    per_env = (venv.observations.nbytes + venv.legal_masks.nbytes) // args.envs
+    per_env = (venv.observations.nbytes + venv.action_masks.nbytes) // args.envs
     steps = 0
     in_step = 0.0
     t0 = time.perf_counter()
     deadline = t0 + args.seconds
     while time.perf_counter() < deadline:
-        actions = sampler.sample(venv.legal_masks)
+        actions = sampler.sample(venv.action_masks)
         t1 = time.perf_counter()
         venv.step(actions)
         in_step += time.perf_counter() - t1

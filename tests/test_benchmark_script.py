@@ -125,7 +125,7 @@ def test_sampler_on_a_real_vector_env():
     venv = cr.VectorEnv("prediction_chess", num_envs=3, seed=1, observer="all")
     venv.reset()
     for _ in range(30):
-        actions = sampler.sample(venv.legal_masks)
+        actions = sampler.sample(venv.action_masks)
         assert actions.shape == venv.action_shape
         venv.step(actions)  # an illegal action would raise IllegalActionError
 

@@ -328,10 +328,14 @@ def test_remote_env_shapes_dtypes_and_the_local_engine(client):
         batch = env.batch
         assert batch.observations.dtype == np.float32
         assert batch.observations.shape == (count, *game.observation_shape())
-        assert batch.legal_masks.dtype == np.bool_
-        assert batch.legal_masks.shape == (count, game.num_distinct_actions())
+        assert batch.action_masks.dtype == np.bool_
+        assert batch.action_masks.shape == (count, game.num_distinct_actions())
         assert batch.rewards.dtype == np.float32 and batch.rewards.shape == (count, 2)
-        assert batch.dones.dtype == np.bool_ and batch.dones.shape == (count,)
+        assert batch.terminated.dtype == np.bool_ and batch.terminated.shape == (count,)
+        with pytest.warns(DeprecationWarning):  # the old names, the same arrays
+            assert batch.dones is batch.terminated
+        with pytest.warns(DeprecationWarning):
+            assert batch.legal_masks is batch.action_masks
         assert batch.current_players.dtype == np.int32
         assert batch.final_returns.shape == (count, 2)
         assert not batch.observations.flags.writeable  # a view of the reply's bytes
@@ -340,13 +344,13 @@ def test_remote_env_shapes_dtypes_and_the_local_engine(client):
         for _ in range(40):
             for i, e in enumerate(local):
                 np.testing.assert_array_equal(batch.observations[i], e.observation())
-                np.testing.assert_array_equal(batch.legal_masks[i], e.legal_actions_mask())
+                np.testing.assert_array_equal(batch.action_masks[i], e.legal_actions_mask())
                 assert batch.current_players[i] == e.current_player()
-            actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.legal_masks])
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.action_masks])
             batch = env.step(actions)
             for i, e in enumerate(local):
                 rewards = e.step(int(actions[i]))
-                assert batch.dones[i] == e.is_terminal()
+                assert batch.terminated[i] == e.is_terminal()
                 np.testing.assert_allclose(batch.rewards[i], rewards)
                 if e.is_terminal():
                     finished += 1
@@ -365,7 +369,7 @@ def test_remote_env_is_deterministic_by_seed(client):
             rng = np.random.default_rng(7)
             for _ in range(12):
                 out += [batch.observations.copy(), batch.rewards.copy()]
-                actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.legal_masks])
+                actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.action_masks])
                 batch = env.step(actions)
             again = env.reset(seed=seed)
             out.append(again.observations.copy())
@@ -382,16 +386,16 @@ def test_remote_env_all_seats_for_simultaneous_games(client):
         assert env.action_shape == (3, 2)
         batch = env.batch
         assert batch.observations.shape == (3, 2, *env.observation_shape)
-        assert batch.legal_masks.shape == (3, 2, env.num_distinct_actions)
+        assert batch.action_masks.shape == (3, 2, env.num_distinct_actions)
         assert (batch.current_players == -2).all()
         rng = np.random.default_rng(1)
         dones = 0
         for _ in range(12):
             actions = np.array(
-                [[rng.choice(np.flatnonzero(m)) for m in per_env] for per_env in batch.legal_masks]
+                [[rng.choice(np.flatnonzero(m)) for m in per_env] for per_env in batch.action_masks]
             )
             batch = env.step(actions)
-            dones += int(batch.dones.sum())
+            dones += int(batch.terminated.sum())
         assert dones > 0
 
 
@@ -404,7 +408,7 @@ def test_remote_env_bad_actions_are_invalid_arguments(client):
     assert "shape" in info.value.message
     with pytest.raises(InvalidArgumentError):
         env.step(np.zeros((4, 2), dtype=np.int32))
-    illegal = np.array([np.flatnonzero(~m)[0] for m in env.batch.legal_masks])
+    illegal = np.array([np.flatnonzero(~m)[0] for m in env.batch.action_masks])
     with pytest.raises(InvalidArgumentError) as info:
         env.step(illegal)
     assert "env" in info.value.message
@@ -480,7 +484,7 @@ def load_client(address: str, index: int, barrier: threading.Barrier, errors: li
             with client.envs("pokeros", 4, seed=index, board_size=5) as env:
                 batch = env.batch
                 for _ in range(5):
-                    actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.legal_masks])
+                    actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.action_masks])
                     batch = env.step(actions)
     except Exception as error:  # noqa: BLE001 (every error fails the test below)
         errors.append(f"client {index}: {error!r}")

@@ -65,12 +65,14 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
     obs_size = sizes.observation_shape[0]
     batch = created.batch
     assert array(batch.observations).shape == (count, obs_size)
-    assert array(batch.legal_masks).shape == (count, sizes.num_distinct_actions)
+    assert array(batch.action_masks).shape == (count, sizes.num_distinct_actions)
+    # The deprecated fields carry the same tensors for older clients.
+    assert batch.legal_masks == batch.action_masks and batch.dones == batch.terminated
     assert array(batch.current_players).tolist() == [0] * count
     rng = np.random.default_rng(0)
     finished = 0
     for _ in range(200):
-        masks = array(batch.legal_masks)
+        masks = array(batch.action_masks)
         assert masks.any(axis=1).all()
         batch = envs.Step(
             pb2.StepRequest(
@@ -79,7 +81,7 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
             )
         )
         obs, rewards = array(batch.observations), array(batch.rewards)
-        dones, finals = array(batch.dones), array(batch.final_returns)
+        dones, finals = array(batch.terminated), array(batch.final_returns)
         assert obs.shape == (count, obs_size) and np.isfinite(obs).all()
         assert rewards.shape == (count, 2) and dones.shape == (count,)
         for i in np.flatnonzero(dones):
@@ -118,7 +120,7 @@ def test_all_seats_mode_gives_every_seat_its_observation(stubs, envs):
         pb2.CreateEnvsRequest(game="pokeros", count=3, seed=1, all_seats=True)
     )
     batch = created.batch
-    obs, masks = array(batch.observations), array(batch.legal_masks)
+    obs, masks = array(batch.observations), array(batch.action_masks)
     assert obs.shape[:2] == (3, 2) and masks.shape[:2] == (3, 2)
     assert masks[:, 0].any(axis=1).all() and not masks[:, 1].any()
     assert not (obs[:, 0] == obs[:, 1]).all()  # each seat sees its own hand
@@ -128,14 +130,14 @@ def test_all_seats_mode_gives_every_seat_its_observation(stubs, envs):
         pb2.StepRequest(envs_id=created.envs_id, actions=packed_actions(pb2, actions))
     )
     assert array(batch.current_players).tolist() == [1, 1, 1]
-    masks = array(batch.legal_masks)
+    masks = array(batch.action_masks)
     assert not masks[:, 0].any() and masks[:, 1].any(axis=1).all()
 
 
 def test_bad_steps_change_nothing_and_say_why(stubs, envs):
     pb2 = stubs[0]
     created = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=4, seed=9))
-    masks = array(created.batch.legal_masks)
+    masks = array(created.batch.action_masks)
     actions = random_actions(masks, np.random.default_rng(2))
     bad = actions.copy()
     bad[2] = int(np.flatnonzero(~masks[2])[0])

@@ -81,7 +81,7 @@ def test_vector_env_with_every_seat_observed(name):
         choice = np.zeros((num_envs, n), dtype=np.int64)
         for i in range(num_envs):
             for seat in range(n):
-                legal = np.flatnonzero(info["legal_mask"][i, seat])
+                legal = np.flatnonzero(info["action_mask"][i, seat])
                 if legal.size:
                     choice[i, seat] = rng.choice(legal)
         if joint:

@@ -21,16 +21,16 @@ def rollout(seed, steps, num_envs=6, **params):
     venv = cr.VectorEnv("pokeros", num_envs, seed=seed, **params)
     rng = np.random.default_rng(99)
     obs, info = venv.reset()
-    trace = [(obs.copy(), info["legal_mask"].copy(), info["current_player"].copy())]
+    trace = [(obs.copy(), info["action_mask"].copy(), info["current_player"].copy())]
     for _ in range(steps):
-        obs, rewards, terminated, truncated, info = venv.step(pick(info["legal_mask"], rng))
+        obs, rewards, terminated, truncated, info = venv.step(pick(info["action_mask"], rng))
         trace.append(
             (
                 obs.copy(),
                 rewards.copy(),
                 terminated.copy(),
                 truncated.copy(),
-                info["legal_mask"].copy(),
+                info["action_mask"].copy(),
                 info["current_player"].copy(),
             )
         )
@@ -52,11 +52,11 @@ def test_shapes_and_dtypes():
     assert venv.action_shape == (8,)
     obs, info = venv.reset()
     assert obs.dtype == np.float32 and obs.shape == (8, *game.observation_shape())
-    assert info["legal_mask"].dtype == np.bool_
-    assert info["legal_mask"].shape == (8, game.num_distinct_actions())
+    assert info["action_mask"].dtype == np.bool_
+    assert info["action_mask"].shape == (8, game.num_distinct_actions())
     assert info["current_player"].dtype == np.int32
     _, rewards, terminated, truncated, _ = venv.step(
-        pick(info["legal_mask"], np.random.default_rng(0))
+        pick(info["action_mask"], np.random.default_rng(0))
     )
     assert rewards.dtype == np.float32 and rewards.shape == (8, 2)
     assert terminated.dtype == np.bool_ and terminated.shape == (8,)
@@ -74,12 +74,12 @@ def test_copy_true_returns_fresh_arrays():
     np.testing.assert_array_equal(obs_shared, obs_fresh)
     assert np.shares_memory(obs_shared, shared.observations)
     assert not np.shares_memory(obs_fresh, fresh.observations)
-    actions = pick(info_fresh["legal_mask"], np.random.default_rng(0))
+    actions = pick(info_fresh["action_mask"], np.random.default_rng(0))
     kept = fresh.step(actions)
-    after = fresh.step(pick(fresh.legal_masks, np.random.default_rng(1)))
+    after = fresh.step(pick(fresh.action_masks, np.random.default_rng(1)))
     for a, b in zip(kept[:4], after[:4], strict=True):
         assert not np.shares_memory(a, b)
-    assert not np.shares_memory(kept[4]["legal_mask"], after[4]["legal_mask"])
+    assert not np.shares_memory(kept[4]["action_mask"], after[4]["action_mask"])
     # The first step's arrays still hold the first step's results.
     stepped = shared.step(actions)
     for a, b in zip(kept[:4], stepped[:4], strict=True):
@@ -89,8 +89,8 @@ def test_copy_true_returns_fresh_arrays():
 def test_shared_arrays_are_read_only_and_masks_stay_exact():
     venv = cr.VectorEnv("poker_chess", 8, seed=2)
     obs, info = venv.reset()
-    arrays = [obs, info["legal_mask"], info["current_player"], venv.rewards]
-    arrays += [venv.terminated, venv.truncated, venv.observations, venv.legal_masks]
+    arrays = [obs, info["action_mask"], info["current_player"], venv.rewards]
+    arrays += [venv.terminated, venv.truncated, venv.observations, venv.action_masks]
     for array in arrays:
         assert not array.flags.writeable
         with pytest.raises(ValueError, match="read-only"):
@@ -101,26 +101,28 @@ def test_shared_arrays_are_read_only_and_masks_stay_exact():
         if step == 30:
             _, info = venv.reset(seed=9)
         else:
-            *_, info = venv.step(pick(info["legal_mask"], rng))
+            *_, info = venv.step(pick(info["action_mask"], rng))
         for i in range(8):
             state = venv.state(i)
             seat = info["current_player"][i]
             if seat >= 0:
-                np.testing.assert_array_equal(info["legal_mask"][i], state.legal_actions_mask(seat))
+                np.testing.assert_array_equal(
+                    info["action_mask"][i], state.legal_actions_mask(seat)
+                )
             else:
-                assert not info["legal_mask"][i].any()
+                assert not info["action_mask"][i].any()
     # copy=True hands out writable copies; scribbling on them changes nothing in the env.
     fresh = cr.VectorEnv("poker_chess", 2, seed=2, copy=True)
     obs, info = fresh.reset()
-    legal = info["legal_mask"].copy()
+    legal = info["action_mask"].copy()
     obs[:] = 7.0
-    info["legal_mask"][:] = True
-    np.testing.assert_array_equal(fresh.legal_masks, legal)
+    info["action_mask"][:] = True
+    np.testing.assert_array_equal(fresh.action_masks, legal)
     *_, info = fresh.step(pick(legal, rng))
     for i in range(2):
         seat = info["current_player"][i]
         np.testing.assert_array_equal(
-            info["legal_mask"][i], fresh.state(i).legal_actions_mask(seat)
+            info["action_mask"][i], fresh.state(i).legal_actions_mask(seat)
         )
 
 
@@ -132,7 +134,7 @@ def test_returned_arrays_outlive_the_env():
     venv = cr.VectorEnv("prediction_chess", 8, seed=4, observer="all")
     obs, info = venv.reset()
     *_, info = venv.step(venv.sample_actions())
-    obs, masks = venv.observations, info["legal_mask"]
+    obs, masks = venv.observations, info["action_mask"]
     expected = (obs.copy(), masks.copy(), info["current_player"].copy())
     del venv, info
     gc.collect()
@@ -151,13 +153,13 @@ def test_outputs_match_the_states():
     _, info = venv.reset()
     rng = np.random.default_rng(1)
     for _ in range(5):
-        obs, _, _, _, info = venv.step(pick(info["legal_mask"], rng))
+        obs, _, _, _, info = venv.step(pick(info["action_mask"], rng))
         for i in range(4):
             state = venv.state(i)
             seat = state.current_player()
             assert info["current_player"][i] == seat
             np.testing.assert_array_equal(obs[i], state.observation(seat))
-            np.testing.assert_array_equal(info["legal_mask"][i], state.legal_actions_mask(seat))
+            np.testing.assert_array_equal(info["action_mask"][i], state.legal_actions_mask(seat))
 
 
 def test_same_seed_same_trajectories():
@@ -180,7 +182,7 @@ def test_env_i_plays_like_env_seeded_with_seed_plus_i():
     needs_reset = [False] * num_envs
     resets = 0
     for _ in range(60):
-        actions = pick(info["legal_mask"], rng)
+        actions = pick(info["action_mask"], rng)
         obs, rewards, terminated, _, info = venv.step(actions)
         for i, env in enumerate(envs):
             if needs_reset[i]:
@@ -194,10 +196,10 @@ def test_env_i_plays_like_env_seeded_with_seed_plus_i():
             needs_reset[i] = env.is_terminal()
             if not env.is_terminal():
                 np.testing.assert_array_equal(obs[i], env.observation())
-                np.testing.assert_array_equal(info["legal_mask"][i], env.legal_actions_mask())
+                np.testing.assert_array_equal(info["action_mask"][i], env.legal_actions_mask())
             else:
                 assert info["current_player"][i] == -4
-                assert not info["legal_mask"][i].any()
+                assert not info["action_mask"][i].any()
                 assert rewards[i].sum() == 0.0
     assert resets > 0
 
@@ -205,7 +207,7 @@ def test_env_i_plays_like_env_seeded_with_seed_plus_i():
 def test_reset_with_seed_reproduces_a_new_batch():
     venv = cr.VectorEnv("pokeros", 3, seed=0)
     _, info = venv.reset()
-    venv.step(pick(info["legal_mask"], np.random.default_rng(0)))
+    venv.step(pick(info["action_mask"], np.random.default_rng(0)))
     obs, _ = venv.reset(seed=77)
     fresh_obs, _ = cr.VectorEnv("pokeros", 3, seed=77).reset()
     np.testing.assert_array_equal(obs, fresh_obs)
@@ -216,11 +218,11 @@ def test_reset_with_seed_reproduces_a_new_batch():
 def test_illegal_action_names_the_env_and_changes_nothing():
     venv = cr.VectorEnv("pokeros", 4, seed=1)
     _, info = venv.reset()
-    actions = pick(info["legal_mask"], np.random.default_rng(0))
+    actions = pick(info["action_mask"], np.random.default_rng(0))
     venv.step(actions)
     before = [venv.state(i).serialize() for i in range(4)]
-    arrays = [venv.observations.copy(), venv.legal_masks.copy(), venv.rewards.copy()]
-    actions = pick(venv.legal_masks, np.random.default_rng(1))
+    arrays = [venv.observations.copy(), venv.action_masks.copy(), venv.rewards.copy()]
+    actions = pick(venv.action_masks, np.random.default_rng(1))
     actions[2] = 0  # a corner cell, next to no card
     with pytest.raises(cr.IllegalActionError, match=r"^env 2: illegal action 0 \(.*\) for seat \d"):
         venv.step(actions)
@@ -231,7 +233,9 @@ def test_illegal_action_names_the_env_and_changes_nothing():
     with pytest.raises(cr.IllegalActionError, match=r"^env 2: illegal action -3"):
         venv.step(actions)
     assert [venv.state(i).serialize() for i in range(4)] == before
-    for saved, now in zip(arrays, [venv.observations, venv.legal_masks, venv.rewards], strict=True):
+    for saved, now in zip(
+        arrays, [venv.observations, venv.action_masks, venv.rewards], strict=True
+    ):
         np.testing.assert_array_equal(saved, now)
 
 
@@ -264,7 +268,7 @@ def test_wrong_dtype_or_shape_is_a_value_error(actions, message):
 def test_actions_may_be_any_integer_dtype_or_a_list():
     venv = cr.VectorEnv("pokeros", 2, seed=0)
     _, info = venv.reset()
-    actions = pick(info["legal_mask"], np.random.default_rng(0))
+    actions = pick(info["action_mask"], np.random.default_rng(0))
     twin = cr.VectorEnv("pokeros", 2, seed=0)
     twin.reset()
     venv.step(actions.astype(np.uint16))
@@ -280,16 +284,16 @@ def test_observer_all_and_fixed_seat():
     obs_all, info_all = every.reset()
     obs_two, info_two = fixed.reset()
     assert obs_all.shape == (2, 3, *game.observation_shape())
-    assert info_all["legal_mask"].shape == (2, 3, game.num_distinct_actions())
+    assert info_all["action_mask"].shape == (2, 3, game.num_distinct_actions())
     assert obs_two.shape == (2, *game.observation_shape())
     np.testing.assert_array_equal(obs_all[:, 2], obs_two)
-    np.testing.assert_array_equal(info_all["legal_mask"][:, 2], info_two["legal_mask"])
+    np.testing.assert_array_equal(info_all["action_mask"][:, 2], info_two["action_mask"])
     for i in range(2):
         state = every.state(i)
         for seat in range(3):
             np.testing.assert_array_equal(obs_all[i, seat], state.observation(seat))
             np.testing.assert_array_equal(
-                info_all["legal_mask"][i, seat], state.legal_actions_mask(seat)
+                info_all["action_mask"][i, seat], state.legal_actions_mask(seat)
             )
 
 
@@ -299,7 +303,7 @@ def test_truncation_after_max_episode_steps():
     first = venv.state(0).move_number()
     rng = np.random.default_rng(0)
     for step in range(1, 5):
-        _, rewards, terminated, truncated, info = venv.step(pick(info["legal_mask"], rng))
+        _, rewards, terminated, truncated, info = venv.step(pick(info["action_mask"], rng))
         assert not terminated.any()
         assert truncated.all() == (step == 3)
     # The step after the truncation started new games.
@@ -362,3 +366,12 @@ def test_a_closed_env_refuses_every_call():
             call()
     venv.close()  # closing twice is fine
     assert obs.shape == (2, *venv.game.observation_shape())  # returned arrays stay readable
+
+
+def test_the_old_mask_names_still_work_and_are_deprecated():
+    venv = cr.VectorEnv("pokeros", 2)
+    _, info = venv.reset()
+    assert info["legal_mask"] is info["action_mask"]
+    with pytest.warns(DeprecationWarning, match="action_masks"):
+        old = venv.legal_masks
+    np.testing.assert_array_equal(old, venv.action_masks)

@@ -5,6 +5,7 @@ from typing import Any, Literal, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import deprecated
 
 from checkraise.types import BotEntry, GameEntry, SearchResult
 
@@ -15,6 +16,7 @@ __all__ = [
     "Bot",
     "CheckraiseError",
     "DeserializationError",
+    "Driver",
     "Env",
     "Game",
     "GameOverError",
@@ -145,6 +147,9 @@ class State:
         """Legal actions of ``player`` (default: the current player), sorted."""
     def legal_actions_mask(self, player: int | None = None) -> npt.NDArray[np.bool_]:
         """Legal actions as a bool mask over the action (or chance outcome) space."""
+    def action_mask(self, player: int | None = None) -> npt.NDArray[np.bool_]:
+        """The same mask as ``legal_actions_mask`` (OpenSpiel's name), under the mask's one
+        name in every face."""
     def apply_action(self, action: int, player: int | None = None) -> None:
         """Applies the current player's action; with ``player``, checks the turn first."""
     def apply_actions(self, actions: list[int]) -> None:
@@ -297,6 +302,8 @@ class Env:
         """Legal actions of ``player`` (default: the current player), sorted."""
     def legal_actions_mask(self, player: int | None = None) -> npt.NDArray[np.bool_]:
         """Legal actions as a bool mask."""
+    def action_mask(self, player: int | None = None) -> npt.NDArray[np.bool_]:
+        """The same mask as ``legal_actions_mask``, under the mask's one name."""
     def observation(self, player: int | None = None) -> npt.NDArray[np.float32]:
         """Seat ``player``'s observation."""
     def returns(self) -> list[float]:
@@ -369,8 +376,12 @@ class VectorEnv:
     def observations(self) -> npt.NDArray[np.float32]:
         """Observations, ``(num_envs, [num_players,] *observation_shape)``."""
     @property
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Action masks, ``(num_envs, [num_players,] num_distinct_actions)``."""
+    @property
+    @deprecated("use VectorEnv.action_masks")
     def legal_masks(self) -> npt.NDArray[np.bool_]:
-        """Legal masks, ``(num_envs, [num_players,] num_distinct_actions)``."""
+        """Deprecated: the old name of ``action_masks``."""
     @property
     def current_players(self) -> npt.NDArray[np.int32]:
         """Who acts in each env: a seat, -2 simultaneous, -4 terminal."""

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import numbers
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -446,27 +447,53 @@ class EnvBatch(NamedTuple):
 
     The arrays are read-only views of the reply's bytes (copy what you modify).
     ``observations``: float32 ``[n, *obs_shape]`` (the acting seat's; zeros at a simultaneous
-    node) or ``[n, players, *obs_shape]`` with ``all_seats``; ``legal_masks``: bool with the
+    node) or ``[n, players, *obs_shape]`` with ``all_seats``; ``action_masks``: bool with the
     same leading axes and ``num_distinct_actions``; ``rewards``: float32 ``[n, players]`` from
-    this step; ``dones``: bool ``[n]`` (finished and reset); ``current_players``: int32
-    ``[n]``; ``final_returns``: float32 ``[n, players]`` of the envs that finished, else 0.
+    this step; ``terminated``: bool ``[n]`` (the episode ended and the env was reset);
+    ``current_players``: int32 ``[n]``; ``final_returns``: float32 ``[n, players]`` of the envs
+    that finished, else 0. ``legal_masks`` and ``dones`` are the deprecated old names of
+    ``action_masks`` and ``terminated``.
     """
 
     observations: npt.NDArray[np.float32]
-    legal_masks: npt.NDArray[np.bool_]
+    action_masks: npt.NDArray[np.bool_]
     rewards: npt.NDArray[np.float32]
-    dones: npt.NDArray[np.bool_]
+    terminated: npt.NDArray[np.bool_]
     current_players: npt.NDArray[np.int32]
     final_returns: npt.NDArray[np.float32]
 
+    @property
+    def legal_masks(self) -> npt.NDArray[np.bool_]:
+        """Deprecated: the old name of ``action_masks``."""
+        warnings.warn(
+            "EnvBatch.legal_masks is deprecated; use EnvBatch.action_masks",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.action_masks
+
+    @property
+    def dones(self) -> npt.NDArray[np.bool_]:
+        """Deprecated: the old name of ``terminated``."""
+        warnings.warn(
+            "EnvBatch.dones is deprecated; use EnvBatch.terminated",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.terminated
+
     @classmethod
     def from_proto(cls, batch: pb.EnvBatch) -> EnvBatch:
-        """Decodes an ``EnvBatch`` message with ``np.frombuffer`` (no per-element work)."""
+        """Decodes an ``EnvBatch`` message with ``np.frombuffer`` (no per-element work). A
+        server older than the ``action_masks``/``terminated`` fields sends only the deprecated
+        ones, which are read instead."""
+        masks = batch.action_masks if batch.HasField("action_masks") else batch.legal_masks
+        ended = batch.terminated if batch.HasField("terminated") else batch.dones
         return cls(
             observations=tensor_to_array(batch.observations),
-            legal_masks=tensor_to_array(batch.legal_masks),
+            action_masks=tensor_to_array(masks),
             rewards=tensor_to_array(batch.rewards),
-            dones=tensor_to_array(batch.dones),
+            terminated=tensor_to_array(ended),
             current_players=tensor_to_array(batch.current_players),
             final_returns=tensor_to_array(batch.final_returns),
         )
@@ -493,7 +520,7 @@ class RemoteVectorEnv:
         self.sizes: pb.GameSizes = response.sizes
         self.all_seats = all_seats
         self.batch: EnvBatch = EnvBatch.from_proto(response.batch)
-        self.num_envs: int = self.batch.dones.shape[0]
+        self.num_envs: int = self.batch.terminated.shape[0]
         self._closed = False
 
     def __repr__(self) -> str:

@@ -1,5 +1,5 @@
 //! Detective Poker random play with legal masks, one thread: at decision nodes fill the mask
-//! with `legal_action_mask`, pick a uniformly random set entry and apply it; at chance nodes
+//! with `action_mask`, pick a uniformly random set entry and apply it; at chance nodes
 //! `sample_chance_outcome`; count decision steps; start a new game at the end.
 //!
 //! Run: `cargo bench -p checkraise-core --bench detective_poker`.
@@ -40,7 +40,7 @@ fn play(
                 state.apply_action(a).unwrap();
             }
             player => {
-                state.legal_action_mask(player, mask);
+                state.action_mask(player, mask);
                 let count = mask.iter().filter(|&&m| m).count();
                 let k = rng.below(count as u64) as usize;
                 let a = mask

@@ -1,5 +1,5 @@
 //! Hold'em Poker Chess random play with legal masks on one thread: at decision nodes fill the
-//! mask with `legal_action_mask`, pick a uniformly random set entry and apply it; at chance
+//! mask with `action_mask`, pick a uniformly random set entry and apply it; at chance
 //! nodes `sample_chance_outcome`; reset at the end. Throughput counts decision steps.
 
 use std::hint::black_box;
@@ -27,7 +27,7 @@ fn run(
                 state.apply_action(a).unwrap();
             }
             player => {
-                state.legal_action_mask(player, mask);
+                state.action_mask(player, mask);
                 // A uniform set entry: rejection sampling over the mask, falling back to a
                 // scan when the mask is sparse.
                 let n = mask.len() as u64;

@@ -1,5 +1,5 @@
 //! Random play of Poker Chess with legal masks on one thread: at decision nodes fill the
-//! mask with `legal_action_mask`, pick a uniformly random set entry, apply; at chance nodes
+//! mask with `action_mask`, pick a uniformly random set entry, apply; at chance nodes
 //! `sample_chance_outcome`; reset at the end. Throughput counts decision steps.
 //!
 //! Two measurements of the same loop: wall time (criterion's default) and this thread's CPU
@@ -163,7 +163,7 @@ fn random_play_with<M: Measurement>(c: &mut Criterion<M>) {
                         state.apply_action(a).unwrap();
                     }
                     player => {
-                        state.legal_action_mask(player, &mut mask);
+                        state.action_mask(player, &mut mask);
                         let a = pick(&mask, &mut rng);
                         state.apply_action(a).unwrap();
                         steps += 1;

@@ -1,5 +1,5 @@
 //! Random play with legal masks on one thread: at each simultaneous node both seats fill the
-//! mask with `legal_action_mask` and pick a uniformly random set entry; the joint action is
+//! mask with `action_mask` and pick a uniformly random set entry; the joint action is
 //! applied (one step); a finished game is replaced by a new one.
 
 use std::hint::black_box;
@@ -63,7 +63,7 @@ fn random_play(c: &mut Criterion) {
                 }
                 let mut joint = [0u32; 2];
                 for (seat, slot) in joint.iter_mut().enumerate() {
-                    state.legal_action_mask(Player::Seat(seat), &mut mask);
+                    state.action_mask(Player::Seat(seat), &mut mask);
                     *slot = pick(&mask, &mut rng);
                 }
                 state.apply_actions(&joint).unwrap();

@@ -32,7 +32,7 @@ fn random_step(
         }
     }
     let pick = |state: &dyn State, seat: usize, mask: &mut [bool], rng: &mut GameRng| {
-        state.legal_action_mask(Player::Seat(seat), mask);
+        state.action_mask(Player::Seat(seat), mask);
         checkraise_core::env::choose_in_mask(mask, rng).expect("a legal action") as u32
     };
     match state.current_player() {

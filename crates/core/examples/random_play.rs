@@ -35,7 +35,7 @@ fn main() {
             }
         }
         let mut pick = |seat: usize, state: &dyn checkraise_core::State| {
-            state.legal_action_mask(Player::Seat(seat), &mut mask);
+            state.action_mask(Player::Seat(seat), &mut mask);
             checkraise_core::env::choose_in_mask(&mask, &mut rng).expect("a legal action") as u32
         };
         match state.current_player() {

@@ -58,7 +58,7 @@ fn main() {
                 StepBuffers {
                     retained: $retained,
                     observations: &mut obs,
-                    legal_masks: &mut masks,
+                    action_masks: &mut masks,
                     current_players: &mut current,
                     rewards: &mut rewards,
                     terminated: &mut term,

@@ -145,7 +145,7 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
             ctx()
         );
         assert!(actions.iter().all(|&a| (a as usize) < num_actions));
-        state.legal_action_mask(player, &mut mask);
+        state.action_mask(player, &mut mask);
         let from_mask: Vec<Action> = (0..num_actions as Action)
             .filter(|&a| mask[a as usize])
             .collect();

@@ -112,8 +112,11 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
             p => self.legal_actions_for(p),
         }
     }
-    /// Writes `player`'s legal-action mask into `mask` (length `num_distinct_actions`).
-    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+    /// Writes `player`'s action mask (its legal actions, as `true` entries) into `mask`
+    /// (length `num_distinct_actions`). `action_mask` is the mask's one name in every face:
+    /// Rust, Python (`State.action_mask`, `VectorEnv.action_masks`, `info["action_mask"]`)
+    /// and the gRPC `EnvBatch.action_masks`.
+    fn action_mask(&self, player: Player, mask: &mut [bool]) {
         mask.fill(false);
         let mut acts = Vec::new();
         self.legal_actions_into(player, &mut acts);
@@ -122,6 +125,11 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
                 *m = true;
             }
         }
+    }
+    /// The old name of `action_mask`.
+    #[deprecated(note = "renamed to `action_mask`, the one name every face uses for it")]
+    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+        self.action_mask(player, mask)
     }
     /// The chance outcomes and their probabilities (summing to 1) at a chance node.
     fn chance_outcomes(&self) -> Vec<(Action, f64)>;

@@ -66,7 +66,7 @@ pub trait Rules: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>);
     /// Sets `player`'s legal actions in `mask` (all false on entry). `player` may act. The
     /// default goes through `legal_actions_into`; games override it with a direct writer.
-    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+    fn action_mask(&self, player: Player, mask: &mut [bool]) {
         let mut actions = Vec::new();
         self.legal_actions_into(player, &mut actions);
         for a in actions {
@@ -219,10 +219,10 @@ impl<R: Rules> State for Played<R> {
         }
     }
 
-    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+    fn action_mask(&self, player: Player, mask: &mut [bool]) {
         mask.fill(false);
         if self.may_act(player) {
-            self.rules.legal_action_mask(player, mask);
+            self.rules.action_mask(player, mask);
         }
     }
 

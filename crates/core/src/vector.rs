@@ -89,7 +89,7 @@ pub struct StepBuffers<'a> {
     /// Observations, float32.
     pub observations: &'a mut [f32],
     /// Legal-action masks.
-    pub legal_masks: &'a mut [bool],
+    pub action_masks: &'a mut [bool],
     /// Who acts in each env.
     pub current_players: &'a mut [i32],
     /// Each seat's reward from the step.
@@ -134,7 +134,7 @@ struct Slot {
 /// One env's rows of the caller's buffers.
 struct Rows<'a> {
     observations: &'a mut [f32],
-    legal_masks: &'a mut [bool],
+    action_masks: &'a mut [bool],
     current_player: &'a mut i32,
     rewards: &'a mut [f32],
     terminated: &'a mut bool,
@@ -447,29 +447,29 @@ impl VectorEnv {
             }
         };
         check("observations", out.observations.len(), n * obs_len)?;
-        check("legal_masks", out.legal_masks.len(), n * mask_len)?;
+        check("action_masks", out.action_masks.len(), n * mask_len)?;
         check("current_players", out.current_players.len(), n)?;
         check("rewards", out.rewards.len(), n * shape.num_players)?;
         check("terminated", out.terminated.len(), n)?;
         check("truncated", out.truncated.len(), n)?;
         let observations = split_rows(out.observations, n, obs_len);
-        let legal_masks = split_rows(out.legal_masks, n, mask_len);
+        let action_masks = split_rows(out.action_masks, n, mask_len);
         let rewards = split_rows(out.rewards, n, shape.num_players);
         let retained = out.retained;
         Ok(observations
             .into_iter()
-            .zip(legal_masks)
+            .zip(action_masks)
             .zip(out.current_players.iter_mut())
             .zip(rewards)
             .zip(out.terminated.iter_mut())
             .zip(out.truncated.iter_mut())
             .map(
                 |(
-                    ((((observations, legal_masks), current_player), rewards), terminated),
+                    ((((observations, action_masks), current_player), rewards), terminated),
                     truncated,
                 )| Rows {
                     observations,
-                    legal_masks,
+                    action_masks,
                     current_player,
                     rewards,
                     terminated,
@@ -636,7 +636,7 @@ impl Slot {
                 state.observation_tensor(seat, out);
             }
             write_mask(
-                &mut rows.legal_masks[row * na..(row + 1) * na],
+                &mut rows.action_masks[row * na..(row + 1) * na],
                 &self.legal[seat],
                 &mut self.mask_written[row],
                 rows.retained,
@@ -653,7 +653,7 @@ mod tests {
     /// Owned buffers for a batch.
     struct Buffers {
         observations: Vec<f32>,
-        legal_masks: Vec<bool>,
+        action_masks: Vec<bool>,
         current_players: Vec<i32>,
         rewards: Vec<f32>,
         terminated: Vec<bool>,
@@ -669,7 +669,7 @@ mod tests {
             let rows = venv.rows_per_env();
             Buffers {
                 observations: vec![0.0; n * rows * game.observation_size()],
-                legal_masks: vec![false; n * rows * game.num_distinct_actions()],
+                action_masks: vec![false; n * rows * game.num_distinct_actions()],
                 current_players: vec![0; n],
                 rewards: vec![0.0; n * game.num_players()],
                 terminated: vec![false; n],
@@ -684,7 +684,7 @@ mod tests {
             StepBuffers {
                 retained,
                 observations: &mut self.observations,
-                legal_masks: &mut self.legal_masks,
+                action_masks: &mut self.action_masks,
                 current_players: &mut self.current_players,
                 rewards: &mut self.rewards,
                 terminated: &mut self.terminated,
@@ -694,7 +694,7 @@ mod tests {
 
         /// The first legal action of each env (from the masks just written).
         fn first_legal(&self, num_actions: usize) -> Vec<Action> {
-            self.legal_masks
+            self.action_masks
                 .chunks(num_actions)
                 .map(|m| m.iter().position(|&b| b).unwrap_or(0) as Action)
                 .collect()
@@ -890,7 +890,7 @@ mod tests {
         let mut buf = Buffers::for_env(&venv);
         venv.reset(None, buf.view()).unwrap();
         assert_eq!(buf.current_players, vec![-2; 3]);
-        assert!(buf.legal_masks.iter().all(|&b| b));
+        assert!(buf.action_masks.iter().all(|&b| b));
         let err = venv.step(&[0, 0, 1], buf.view()).unwrap_err();
         assert_eq!(err.to_string(), "actions buffer has length 3, expected 6");
         // Env 1's seat 1 shows an impossible coin: nothing moves.
@@ -916,7 +916,7 @@ mod tests {
             assert_eq!(buf.observations[0], round as f32);
             assert_eq!(buf.observations[1], -(round as f32));
         }
-        assert!(buf.legal_masks.iter().all(|&b| !b));
+        assert!(buf.action_masks.iter().all(|&b| !b));
         // The next step ignores the (impossible) actions and starts new games.
         venv.step(&[9; 6], buf.view()).unwrap();
         assert_eq!(buf.current_players, vec![-2; 3]);
@@ -976,7 +976,7 @@ mod tests {
             if buf.terminated[0] {
                 ended = true;
                 assert_eq!(buf.current_players[0], -4);
-                assert!(!buf.legal_masks[..na].iter().any(|&b| b));
+                assert!(!buf.action_masks[..na].iter().any(|&b| b));
                 let sum: f32 = buf.rewards[..2].iter().sum();
                 assert_eq!(sum, 0.0);
                 let final_history = venv.state(0).unwrap().history().len();
@@ -1075,7 +1075,7 @@ mod tests {
             let actions: Vec<Action> = (0..3)
                 .map(|i| {
                     let seat = buf.current_players[i] as usize;
-                    let rows = &buf.legal_masks[(i * 3 + seat) * na..(i * 3 + seat + 1) * na];
+                    let rows = &buf.action_masks[(i * 3 + seat) * na..(i * 3 + seat + 1) * na];
                     rows.iter().position(|&b| b).unwrap() as Action
                 })
                 .collect();
@@ -1088,8 +1088,8 @@ mod tests {
                     let at = (i * 3 + seat) * obs;
                     assert_eq!(&buf.observations[at..at + obs], &expected[..]);
                     let mut mask = vec![false; na];
-                    state.legal_action_mask(Player::Seat(seat), &mut mask);
-                    assert_eq!(&buf.legal_masks[(i * 3 + seat) * na..][..na], &mask[..]);
+                    state.action_mask(Player::Seat(seat), &mut mask);
+                    assert_eq!(&buf.action_masks[(i * 3 + seat) * na..][..na], &mask[..]);
                 }
                 assert_eq!(buf.truncated[i], step == 4, "step {step}");
                 assert!(!buf.terminated[i]);
@@ -1175,7 +1175,7 @@ mod tests {
                         "{name} {observer:?} step {step}"
                     );
                     assert_eq!(
-                        a.legal_masks, b.legal_masks,
+                        a.action_masks, b.action_masks,
                         "{name} {observer:?} step {step}"
                     );
                     assert_eq!(a.current_players, b.current_players);

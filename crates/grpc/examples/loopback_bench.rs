@@ -155,7 +155,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         let mut batch = created.batch.unwrap();
         let mut busy = Duration::ZERO;
         for _ in 0..env_steps {
-            let masks = &batch.legal_masks.as_ref().unwrap().data;
+            let masks = &batch.action_masks.as_ref().unwrap().data;
             // The first legal action of each mask row (-1 for a seat with none).
             let actions: Vec<i32> = masks
                 .chunks_exact(actions_per_env)
@@ -177,7 +177,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             busy += started.elapsed();
         }
         let reply_bytes = batch.observations.as_ref().unwrap().data.len()
-            + batch.legal_masks.as_ref().unwrap().data.len();
+            + batch.action_masks.as_ref().unwrap().data.len();
         let mut params: Vec<String> = parameters.iter().map(|(k, v)| format!("{k}={v}")).collect();
         params.sort();
         println!(

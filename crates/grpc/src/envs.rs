@@ -207,7 +207,7 @@ impl EnvBatch {
                 for (slot, &seat) in reported.iter().enumerate() {
                     state
                         .observation_tensor(seat, &mut obs[slot * obs_size..(slot + 1) * obs_size]);
-                    state.legal_action_mask(
+                    state.action_mask(
                         Player::Seat(seat),
                         &mut mask[slot * num_actions..(slot + 1) * num_actions],
                     );
@@ -234,20 +234,26 @@ impl EnvBatch {
         } else {
             vec![count as u32]
         };
+        let action_masks = bool_tensor(
+            lead.iter().copied().chain([num_actions as u32]).collect(),
+            &masks,
+        );
+        let terminated = bool_tensor(vec![count as u32], &dones);
+        // The deprecated fields stay filled (the same tensors) for older clients.
+        #[allow(deprecated)]
         pb::EnvBatch {
             observations: Some(f32_tensor(
                 lead.iter().copied().chain(obs_shape).collect(),
                 &observations,
             )),
-            legal_masks: Some(bool_tensor(
-                lead.iter().copied().chain([num_actions as u32]).collect(),
-                &masks,
-            )),
+            legal_masks: Some(action_masks.clone()),
+            action_masks: Some(action_masks),
             rewards: Some(f32_tensor_from_f64(
                 vec![count as u32, players as u32],
                 &rewards,
             )),
-            dones: Some(bool_tensor(vec![count as u32], &dones)),
+            dones: Some(terminated.clone()),
+            terminated: Some(terminated),
             current_players: Some(i32_tensor(vec![count as u32], &current)),
             final_returns: Some(f32_tensor_from_f64(
                 vec![count as u32, players as u32],

@@ -88,7 +88,7 @@ fn every_game_steps_as_a_batch_of_envs() {
         let mut batch = EnvBatch::new(game, count, 11, true);
         let mut reply = batch.fresh_reply();
         for _ in 0..30 {
-            let masks = reply.legal_masks.as_ref().unwrap();
+            let masks = reply.action_masks.as_ref().unwrap();
             assert_eq!(
                 masks.shape,
                 vec![count as u32, players as u32, actions as u32]

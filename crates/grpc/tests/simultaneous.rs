@@ -122,16 +122,22 @@ fn simultaneous_envs_need_all_seats_and_take_joint_actions() {
 
     let mut batch = EnvBatch::new(game, 2, 0, true);
     let first = batch.fresh_reply();
-    assert_eq!(first.legal_masks.unwrap().shape, vec![2, 2, 3]);
+    assert_eq!(first.action_masks.unwrap().shape, vec![2, 2, 3]);
     let step = batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();
-    assert_eq!(step.dones.unwrap().data, vec![0, 0]);
+    assert_eq!(step.terminated.unwrap().data, vec![0, 0]);
     let illegal = batch
         .step(&i32_tensor(vec![2, 2], &[2, 0, 0, 5]))
         .unwrap_err();
     assert_eq!(illegal.code(), Code::InvalidArgument);
     assert!(illegal.message().contains("env 1"));
     let last = batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();
-    assert_eq!(last.dones.unwrap().data, vec![1, 1]);
+    assert_eq!(last.terminated.as_ref().unwrap().data, vec![1, 1]);
+    // The deprecated fields carry the same tensors for older clients.
+    #[allow(deprecated)]
+    {
+        assert_eq!(last.dones, last.terminated);
+        assert_eq!(last.legal_masks, last.action_masks);
+    }
     let finals: Vec<f32> = last
         .final_returns
         .unwrap()

@@ -97,6 +97,17 @@ impl PyEnv {
         legal_mask_of(py, self.env.game().as_ref(), self.env.state(), player)
     }
 
+    /// The action mask of `player` (default: the current player): the same as
+    /// `legal_actions_mask`, under the mask's one name in every face.
+    #[pyo3(signature = (player=None))]
+    fn action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        legal_mask_of(py, self.env.game().as_ref(), self.env.state(), player)
+    }
+
     /// Seat `player`'s observation (default: the current player), float32 of the game's shape.
     #[pyo3(signature = (player=None))]
     fn observation<'py>(

@@ -109,6 +109,17 @@ impl PyState {
         legal_mask_of(py, self.game.as_ref(), self.state.as_ref(), player)
     }
 
+    /// The action mask (the mask's one name in every face): the same as
+    /// `legal_actions_mask`, OpenSpiel's name for it.
+    #[pyo3(signature = (player=None))]
+    fn action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        legal_mask_of(py, self.game.as_ref(), self.state.as_ref(), player)
+    }
+
     /// Applies the current player's action (or a chance outcome at a chance node).
     ///
     /// With `player`, first checks that it is that seat's turn. An illegal or out-of-turn
@@ -373,7 +384,7 @@ pub(crate) fn legal_mask_of<'py>(
     };
     let mut mask = vec![false; len];
     if matches!(player, Player::Seat(_) | Player::Chance) {
-        state.legal_action_mask(player, &mut mask);
+        state.action_mask(player, &mut mask);
     }
     Ok(mask.into_pyarray(py))
 }

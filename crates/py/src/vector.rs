@@ -56,7 +56,7 @@ fn observer_from_py(observer: &Bound<'_, PyAny>, num_players: usize) -> PyResult
 pub struct PyVectorEnv {
     venv: VectorEnv,
     observations: Py<PyArrayDyn<f32>>,
-    legal_masks: Py<PyArrayDyn<bool>>,
+    action_masks: Py<PyArrayDyn<bool>>,
     current_players: Py<PyArray1<i32>>,
     rewards: Py<PyArray2<f32>>,
     terminated: Py<PyArray1<bool>>,
@@ -74,7 +74,7 @@ pub struct PyVectorEnv {
 /// relies on (it rewrites only the mask entries that changed).
 struct Views {
     observations: Py<PyArrayDyn<f32>>,
-    legal_masks: Py<PyArrayDyn<bool>>,
+    action_masks: Py<PyArrayDyn<bool>>,
     current_players: Py<PyArray1<i32>>,
     rewards: Py<PyArray2<f32>>,
     terminated: Py<PyArray1<bool>>,
@@ -177,8 +177,8 @@ impl PyVectorEnv {
             .bind(py)
             .try_readwrite()
             .map_err(borrowed)?;
-        let mut legal_masks = self
-            .legal_masks
+        let mut action_masks = self
+            .action_masks
             .bind(py)
             .try_readwrite()
             .map_err(borrowed)?;
@@ -193,7 +193,7 @@ impl PyVectorEnv {
         let buffers = StepBuffers {
             retained: true,
             observations: observations.as_slice_mut().map_err(not_contiguous)?,
-            legal_masks: legal_masks.as_slice_mut().map_err(not_contiguous)?,
+            action_masks: action_masks.as_slice_mut().map_err(not_contiguous)?,
             current_players: current_players.as_slice_mut().map_err(not_contiguous)?,
             rewards: rewards.as_slice_mut().map_err(not_contiguous)?,
             terminated: terminated.as_slice_mut().map_err(not_contiguous)?,
@@ -222,7 +222,10 @@ impl PyVectorEnv {
     /// The `info` dict of `reset` and `step`: legal masks and current players.
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
-        info.set_item("legal_mask", self.out(py, &self.views.legal_masks)?)?;
+        let masks = self.out(py, &self.views.action_masks)?;
+        info.set_item("action_mask", &masks)?;
+        // The old key, deprecated: the same array.
+        info.set_item("legal_mask", masks)?;
         info.set_item("current_player", self.out(py, &self.views.current_players)?)?;
         Ok(info)
     }
@@ -259,14 +262,14 @@ impl PyVectorEnv {
         // Zeroed buffers agree with a batch that has written nothing yet, so every call may
         // treat them as retained (see `StepBuffers::retained`).
         let observations = zeroed::<f32>(py, with(game.observation_shape()))?;
-        let legal_masks = zeroed::<bool>(py, with(vec![game.num_distinct_actions()]))?;
+        let action_masks = zeroed::<bool>(py, with(vec![game.num_distinct_actions()]))?;
         let current_players = PyArray1::zeros(py, num_envs, false);
         let rewards = PyArray2::zeros(py, [num_envs, game.num_players()], false);
         let terminated = PyArray1::zeros(py, num_envs, false);
         let truncated = PyArray1::zeros(py, num_envs, false);
         let views = Views {
             observations: read_only(&observations)?,
-            legal_masks: read_only(&legal_masks)?,
+            action_masks: read_only(&action_masks)?,
             current_players: read_only(&current_players)?,
             rewards: read_only(&rewards)?,
             terminated: read_only(&terminated)?,
@@ -274,7 +277,7 @@ impl PyVectorEnv {
         };
         Ok(PyVectorEnv {
             observations: observations.unbind(),
-            legal_masks: legal_masks.unbind(),
+            action_masks: action_masks.unbind(),
             current_players: current_players.unbind(),
             rewards: rewards.unbind(),
             terminated: terminated.unbind(),
@@ -404,11 +407,21 @@ impl PyVectorEnv {
         self.views.observations.bind(py).clone()
     }
 
-    /// Legal-action masks, bool, shaped like the observations with `num_distinct_actions`
-    /// last.
+    /// Action masks (the legal actions), bool, shaped like the observations with
+    /// `num_distinct_actions` last.
     #[getter]
-    fn legal_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<bool>> {
-        self.views.legal_masks.bind(py).clone()
+    fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<bool>> {
+        self.views.action_masks.bind(py).clone()
+    }
+
+    /// Deprecated: the old name of `action_masks` (the same array).
+    #[getter]
+    fn legal_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<bool>>> {
+        deprecated(
+            py,
+            "VectorEnv.legal_masks is deprecated; use VectorEnv.action_masks",
+        )?;
+        Ok(self.views.action_masks.bind(py).clone())
     }
 
     /// Who acts in each env (int32): a seat, −2 simultaneous, −4 terminal.
@@ -473,4 +486,10 @@ impl PyVectorEnv {
             crate::convert::game_string(self.venv.game().as_ref())
         )
     }
+}
+
+/// Issues a `DeprecationWarning` with `message`.
+fn deprecated(py: Python<'_>, message: &str) -> PyResult<()> {
+    let category = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
+    PyErr::warn(py, &category, &std::ffi::CString::new(message)?, 1)
 }

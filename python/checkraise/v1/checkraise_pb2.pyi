@@ -356,17 +356,21 @@ class CloseEnvsResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class EnvBatch(_message.Message):
-    __slots__ = ("observations", "legal_masks", "rewards", "dones", "current_players", "final_returns")
+    __slots__ = ("observations", "legal_masks", "rewards", "dones", "current_players", "final_returns", "action_masks", "terminated")
     OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_MASKS_FIELD_NUMBER: _ClassVar[int]
     REWARDS_FIELD_NUMBER: _ClassVar[int]
     DONES_FIELD_NUMBER: _ClassVar[int]
     CURRENT_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     FINAL_RETURNS_FIELD_NUMBER: _ClassVar[int]
+    ACTION_MASKS_FIELD_NUMBER: _ClassVar[int]
+    TERMINATED_FIELD_NUMBER: _ClassVar[int]
     observations: Tensor
     legal_masks: Tensor
     rewards: Tensor
     dones: Tensor
     current_players: Tensor
     final_returns: Tensor
-    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+    action_masks: Tensor
+    terminated: Tensor
+    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ..., action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...

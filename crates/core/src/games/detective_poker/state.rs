@@ -526,7 +526,7 @@ impl Rules for DetectivePokerState {
         }
     }
 
-    fn legal_action_mask(&self, _player: Player, mask: &mut [bool]) {
+    fn action_mask(&self, _player: Player, mask: &mut [bool]) {
         match self.next_event() {
             Some(Event::Bet { street, seat }) => {
                 let b = self.config.max_bet;

@@ -670,7 +670,7 @@ impl Rules for HoldemState {
         }
     }
 
-    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+    fn action_mask(&self, player: Player, mask: &mut [bool]) {
         match player {
             Player::Chance => {
                 for c in self.deck.iter() {

@@ -757,7 +757,7 @@ fn acting_out_of_turn_is_refused() {
     assert!(s.legal_actions_for(Player::Seat(1)).is_empty());
     assert!(s.legal_actions_for(Player::Chance).is_empty());
     let mut mask = vec![true; s.rules().config().num_actions()];
-    s.legal_action_mask(Player::Seat(1), &mut mask);
+    s.action_mask(Player::Seat(1), &mut mask);
     assert!(mask.iter().all(|&m| !m));
     // The betting engine itself names who is to act.
     let mut b = s.rules().betting().clone();

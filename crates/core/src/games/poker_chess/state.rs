@@ -507,7 +507,7 @@ impl Rules for PokerChessState {
         }
     }
 
-    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+    fn action_mask(&self, player: Player, mask: &mut [bool]) {
         match (player, self.phase) {
             (Player::Chance, _) => {
                 for c in self.pile.iter() {

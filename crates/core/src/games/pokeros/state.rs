@@ -490,7 +490,7 @@ impl Rules for PokerosState {
         }
     }
 
-    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+    fn action_mask(&self, player: Player, mask: &mut [bool]) {
         match player {
             Player::Seat(seat) => {
                 let slots = self.config.slots();

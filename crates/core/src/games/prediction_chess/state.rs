@@ -510,7 +510,7 @@ impl Rules for PredictionChessState {
         }
     }
 
-    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
+    fn action_mask(&self, player: Player, mask: &mut [bool]) {
         if let Player::Seat(seat) = player
             && seat < 2
         {
