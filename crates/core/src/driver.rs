@@ -8,6 +8,29 @@
 //!
 //! The gRPC live matches, the Python Gymnasium env and the arena all advance their games with
 //! it.
+//!
+//! ```
+//! use checkraise_core::bots::{Bot, HeuristicBot};
+//! use checkraise_core::driver::{Driver, Halt, ignore_steps};
+//! use checkraise_core::{Player, make_game_from_string};
+//!
+//! let game = make_game_from_string("poker_chess").unwrap();
+//! let mut state = game.new_initial_state();
+//! let mut driver = Driver::from_seed(42, 2);
+//! // Seat 0 is played from outside; the heuristic bot plays seat 1.
+//! let bots: [Option<&dyn Bot>; 2] = [None, Some(&HeuristicBot)];
+//! loop {
+//!     match driver.advance(state.as_mut(), &bots, None, &mut ignore_steps).unwrap() {
+//!         Halt::Over => break,
+//!         _ => {
+//!             assert_eq!(state.current_player(), Player::Seat(0));
+//!             let action = state.legal_actions()[0];
+//!             driver.play(state.as_mut(), 0, action, &mut ignore_steps).unwrap();
+//!         }
+//!     }
+//! }
+//! assert!(state.is_terminal());
+//! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -157,6 +157,18 @@ pub enum ErrorKind {
 }
 
 /// Every error the engine reports; messages say what was wrong and what is allowed.
+///
+/// ```
+/// use checkraise_core::{ErrorKind, GameError, make_game_from_string};
+///
+/// let err = make_game_from_string("pokeros(players=9)").unwrap_err();
+/// assert!(matches!(err, GameError::InvalidParameter { .. }));
+/// assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+/// assert_eq!(
+///     err.to_string(),
+///     "parameter 'players' of game 'pokeros' cannot be '9': an integer from 2 to 4"
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
     /// No game of that name is registered.

@@ -5,6 +5,22 @@
 //! the games themselves (`games`), seeded chance sampling and envs (`env`), bots (`bots`,
 //! IS-MCTS included) and the arena that ranks them (`arena`).
 //! The Python and gRPC faces only translate.
+//!
+//! ```
+//! use checkraise_core::{GameRng, Player, make_game_from_string};
+//!
+//! let game = make_game_from_string("pokeros(players=3,board_size=7)").unwrap();
+//! let mut state = game.new_initial_state();
+//! // The centre card and the hands are chance outcomes; resolve them with a seeded sampler.
+//! checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(7));
+//! assert_eq!(state.current_player(), Player::Seat(0));
+//! let first = state.legal_actions()[0];
+//! state.apply_action(first).unwrap();
+//! // Seat 0 has moved; what each seat may know is its own observation.
+//! assert_eq!(state.observation_string(1).lines().count() > 0, true);
+//! ```
+
+#![warn(missing_docs)]
 
 // The modules in layers, the lowest first. A module imports only from layers below its own,
 // so the crate has no import circles (`tests/layers.rs` checks it).

@@ -188,6 +188,16 @@ impl<R: Rules> Played<R> {
 }
 
 /// The game's own state behind a `dyn State`, when it is of type `R`.
+///
+/// ```
+/// use checkraise_core::games::pokeros::PokerosState;
+/// use checkraise_core::rules::rules_of;
+///
+/// let game = checkraise_core::make_game_from_string("pokeros").unwrap();
+/// let state = game.new_initial_state();
+/// let pokeros: &PokerosState = rules_of(state.as_ref()).unwrap();
+/// assert!(pokeros.board().cards().next().is_none(), "no card is down yet");
+/// ```
 pub fn rules_of<R: Rules>(state: &dyn State) -> Option<&R> {
     state
         .as_any()
