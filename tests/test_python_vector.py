@@ -375,3 +375,10 @@ def test_the_old_mask_names_still_work_and_are_deprecated():
     with pytest.warns(DeprecationWarning, match="action_masks"):
         old = venv.legal_masks
     np.testing.assert_array_equal(old, venv.action_masks)
+
+
+def test_the_default_observer_fits_the_game():
+    simultaneous = cr.VectorEnv("prediction_chess", 3)
+    assert simultaneous.observer == "all" and simultaneous.action_shape == (3, 2)
+    sequential = cr.VectorEnv("pokeros", 3)
+    assert sequential.observer == "current" and sequential.action_shape == (3,)

@@ -328,7 +328,9 @@ class VectorEnv:
         max_episode_steps: int | None = None,
         copy: bool = False,
         **params: int | bool | str,
-    ) -> VectorEnv: ...
+    ) -> VectorEnv:
+        """``observer`` defaults to ``"current"`` (sequential games) or ``"all"`` (games with
+        simultaneous moves)."""
     def reset(
         self, seed: int | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:

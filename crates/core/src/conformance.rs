@@ -405,6 +405,9 @@ fn check_perfect_recall(game: &dyn Game, state: &dyn State, rng: &mut GameRng) {
     }
 }
 
+/// Plays `games` random games of `spec` from `seed` and checks every state on the way with
+/// the conformance gate (legal sets, masks, tensors, strings, serialization, resampling and
+/// information hiding).
 pub fn random_simulation(spec: &str, games: u64, seed: u64) {
     let game = game(spec);
     let n = game.num_players();

@@ -42,6 +42,17 @@ pub enum Observer {
     AllSeats,
 }
 
+impl Observer {
+    /// The observer a batch of `game` gets when none is asked for: the seat to act in a
+    /// sequential game, every seat in a game with simultaneous nodes (where every seat acts).
+    pub fn default_for(game: &dyn Game) -> Self {
+        match game.info().dynamics {
+            Dynamics::Simultaneous => Observer::AllSeats,
+            Dynamics::Sequential => Observer::CurrentPlayer,
+        }
+    }
+}
+
 /// An error of a batched call: one env's (with its index), or the batch's own.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VectorError {

@@ -51,7 +51,8 @@ fn observer_from_py(observer: &Bound<'_, PyAny>, num_players: usize) -> PyResult
 /// `(observations, rewards, terminated, truncated, info)` with Gymnasium's next-step
 /// auto-reset. The arrays are read-only views of the env's own buffers, overwritten by every
 /// `reset` and `step` (which writes only what changed): copy what you keep, or make the env
-/// with `copy=True` to get fresh, writable arrays from every call.
+/// with `copy=True` to get fresh, writable arrays from every call. `observer` defaults to
+/// `"current"` for sequential games and `"all"` for games with simultaneous moves.
 #[pyclass(module = "checkraise._core", name = "VectorEnv")]
 pub struct PyVectorEnv {
     venv: VectorEnv,
@@ -249,7 +250,7 @@ impl PyVectorEnv {
         let game = PyGame::resolve(game, params)?;
         let observer = match observer {
             Some(o) => observer_from_py(o, game.num_players())?,
-            None => Observer::CurrentPlayer,
+            None => Observer::default_for(game.as_ref()),
         };
         let venv = py
             .detach(|| VectorEnv::new(game.clone(), num_envs, seed, observer, max_episode_steps))
