@@ -152,6 +152,15 @@ impl<R: Rules> Played<R> {
         }
     }
 
+    /// `new`, with room for `capacity` history entries (a resample that replays a history of
+    /// known length allocates once).
+    pub fn with_capacity(rules: R, capacity: usize) -> Self {
+        Played {
+            rules,
+            history: Vec::with_capacity(capacity),
+        }
+    }
+
     /// A state from its parts, for a game's `resample` that patches a copy of itself instead
     /// of replaying: `history` must be exactly the history that leads to `rules` (the game's
     /// own tests and the conformance gate's resampling checks hold it to that).

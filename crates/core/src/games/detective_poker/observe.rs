@@ -210,10 +210,10 @@ impl DetectivePokerState {
         rng: &mut GameRng,
     ) -> Played<Self> {
         let actions = self.resampled_history(history, player, rng);
-        let mut out = Played::new(DetectivePokerState::new(
-            self.config.clone(),
-            self.params.clone(),
-        ));
+        let mut out = Played::with_capacity(
+            DetectivePokerState::new(self.config.clone(), self.params.clone()),
+            history.len(),
+        );
         for a in actions {
             out.apply_action(a).expect("a resampled history replays");
         }

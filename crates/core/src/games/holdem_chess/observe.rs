@@ -186,7 +186,10 @@ impl HoldemState {
             let unknown = CardSet(CardSet::full_deck().0 & !seen.0);
             maps.push(crate::cards::HiddenCards::new(unknown, rng));
         }
-        let mut out = Played::new(HoldemState::new(self.config.clone(), self.params.clone()));
+        let mut out = Played::with_capacity(
+            HoldemState::new(self.config.clone(), self.params.clone()),
+            history.len(),
+        );
         for entry in history {
             let action = match entry.player {
                 Player::Chance => {

@@ -121,10 +121,10 @@ impl PokerChessState {
     ) -> Played<Self> {
         let unknown = CardSet(self.pile.0 | self.hands[1 - player].0);
         let mut hidden = HiddenCards::new(unknown, rng);
-        let mut out = Played::new(PokerChessState::new(
-            self.config.clone(),
-            (*self.params).clone(),
-        ));
+        let mut out = Played::with_capacity(
+            PokerChessState::new(self.config.clone(), (*self.params).clone()),
+            history.len(),
+        );
         for (entry, event) in history.iter().zip(&self.events) {
             let action = match *event {
                 Event::Deal { card, .. } => hidden.replace(card).0 as Action,

@@ -729,10 +729,10 @@ impl Rules for PokerosState {
             }
         }
         let mut hidden = HiddenCards::new(unknown, rng);
-        let mut out = Played::new(PokerosState::new(
-            self.config.clone(),
-            (*self.params).clone(),
-        ));
+        let mut out = Played::with_capacity(
+            PokerosState::new(self.config.clone(), (*self.params).clone()),
+            history.len(),
+        );
         let mut moves = self.moves.iter();
         for entry in history {
             let action = match entry.player {
