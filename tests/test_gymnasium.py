@@ -4,6 +4,7 @@ Driven by the registry (`cr.game_names()` / `cr.games()` facts): a game register
 covered with no change here.
 """
 
+import re
 import warnings
 
 import gymnasium
@@ -55,24 +56,26 @@ def check_against_engine(env, obs, info):
 # Gymnasium's checker
 
 
+# check_env with default arguments (and every render mode) is in tests/test_ecosystem.py.
+
+
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("render_mode", [None, "ansi"])
-def test_check_env_with_terminate_mode(name, render_mode):
+def test_check_env_with_the_ansi_render_mode(name):
     with warnings.catch_warnings():
         # Unbounded Box (the engine publishes no per-entry bounds) and no registry spec.
         warnings.filterwarnings("ignore", message=".*infinity")
         warnings.filterwarnings("ignore", message=".*spec")
-        check_env(cg.env(name, illegal_action="terminate", render_mode=render_mode))
+        check_env(cg.env(name, render_mode="ansi"))
 
 
-def test_check_env_in_the_default_raise_mode_refuses_exactly_the_illegal_samples():
-    """check_env steps with unmasked samples. In the default mode a step raises
+def test_check_env_in_the_raise_mode_refuses_exactly_the_illegal_samples():
+    """check_env steps with unmasked samples. In the "raise" mode a step raises
     IllegalActionError exactly when the sample is illegal (as documented), which fails the
-    checker in games where most actions are illegal at most decisions. Seeding the action
-    space first makes each checker run deterministic."""
+    checker in games where most actions are illegal at most decisions (hence the "terminate"
+    default). Seeding the action space first makes each checker run deterministic."""
     refused = []
     for name in GAMES:
-        env = cg.env(name)
+        env = cg.env(name, illegal_action="raise")
         env.action_space.seed(0)
         tried = []
         step = env.step
@@ -261,8 +264,8 @@ def reset_to_a_choice_with_illegal_actions(env, seed=0):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_default_mode_raises_and_changes_nothing(name):
-    env = cg.env(name)
+def test_raise_mode_raises_and_changes_nothing(name):
+    env = cg.env(name, illegal_action="raise")
     info = reset_to_a_choice_with_illegal_actions(env)
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
     before = env.engine_state().serialize()
@@ -277,19 +280,44 @@ def test_default_mode_raises_and_changes_nothing(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_terminate_mode_ends_the_episode_with_the_penalty(name):
-    env = cg.env(name, illegal_action="terminate")
+def test_default_terminate_mode_ends_the_episode_with_the_penalty(name):
+    env = cg.env(name)
+    assert env.illegal_action == "terminate"
     info = reset_to_a_choice_with_illegal_actions(env)
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.engine_state().serialize()
     _, reward, terminated, truncated, info = env.step(bad)
     assert terminated and not truncated
     assert reward == env.game.min_utility()
     assert info["illegal_action"] == bad and not info["action_mask"].any()
+    assert re.match(
+        rf"seat 0: illegal action {bad}\b.*legal actions", info["illegal_action_message"]
+    )
+    assert "returns" not in info  # the game is abandoned, not scored
+    assert env.engine_state().serialize() == before
+    assert not env.action_masks().any()
     with pytest.raises(cr.GameOverError):
         env.step(0)
-    env = cg.env(name, illegal_action="terminate", illegal_reward=-3.5)
+    env = cg.env(name, illegal_reward=-3.5)
     info = reset_to_a_choice_with_illegal_actions(env)
     assert env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))[1] == -3.5
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_actions_outside_the_space_raise_in_either_mode(name):
+    """An action outside the action space is a bug, not a move: it raises in the "terminate"
+    mode too, and nothing changes."""
+    env = cg.env(name)
+    _, info = env.reset(seed=0)
+    before = env.engine_state().serialize()
+    with pytest.raises(cr.IllegalActionError, match="out of range"):
+        env.step(env.action_space.n)
+    with pytest.raises(cr.IllegalActionError, match="out of range"):
+        env.step(-1)
+    with pytest.raises(TypeError, match="integer"):
+        env.step(1.5)
+    assert env.engine_state().serialize() == before
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
 
 def test_bad_arguments():
@@ -309,10 +337,14 @@ def test_bad_arguments():
         cg.env("no_such_game")
     with pytest.raises(cr.ParameterError):
         cg.env(name, no_such_parameter=1)
-    with pytest.raises(ValueError, match="render_mode"):
-        cg.env(name, render_mode="human")
+    with pytest.raises(ValueError, match=r"render_mode 'rgb'.*'human', 'ansi', 'rgb_array'"):
+        cg.env(name, render_mode="rgb")
     with pytest.raises(ValueError, match="illegal_action"):
         cg.env(name, illegal_action="ignore")
+    with pytest.raises(ValueError, match="observation_type 'infostate'"):
+        cg.env(name, observation_type="infostate")
+    with pytest.raises(TypeError, match="dict_observation"):
+        cg.env(name, dict_observation="yes")
     with pytest.raises(RuntimeError, match="reset"):
         cg.env(name).step(0)
 

@@ -4,6 +4,8 @@ Every test is driven by the registry (`cr.game_names()` / `cr.games()` facts), s
 registered later is covered with no change here.
 """
 
+import re
+
 import numpy as np
 import pytest
 from pettingzoo import AECEnv, ParallelEnv
@@ -73,9 +75,10 @@ def test_parallel_api_test(name):
 
 @pytest.mark.parametrize("name", SIMULTANEOUS)
 def test_parallel_seed_test(name):
-    # parallel_seed_test samples unmasked actions (illegal almost always), so it needs the
-    # documented "terminate" mode; test_parallel_env_is_deterministic plays whole games.
-    parallel_seed_test(lambda: cpz.parallel_env(name, illegal_action="terminate"))
+    # parallel_seed_test samples unmasked actions (illegal almost always), which the default
+    # "terminate" mode turns into a penalty; test_parallel_env_is_deterministic plays whole
+    # games.
+    parallel_seed_test(lambda: cpz.parallel_env(name))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -275,7 +278,7 @@ def reset_to_a_choice_with_illegal_actions(env, seed=0):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_illegal_action_raises_naming_agent_and_action_and_changes_nothing(name):
-    env = cpz.env(name)
+    env = cpz.env(name, illegal_action="raise")
     agent = reset_to_a_choice_with_illegal_actions(env)
     bad = first_illegal(env, agent)
     before = env.engine_state().serialize()
@@ -298,13 +301,21 @@ def test_illegal_action_raises_naming_agent_and_action_and_changes_nothing(name)
 
 @pytest.mark.parametrize("name", GAMES)
 def test_terminate_mode_ends_the_game_and_penalises_the_offender(name):
-    env = cpz.env(name, illegal_action="terminate", illegal_reward=-5.0)
+    # The default mode; raw_env, so that a step after the end raises (env()'s
+    # OrderEnforcingWrapper only warns).
+    env = cpz.raw_env(name, illegal_reward=-5.0)
     agent = reset_to_a_choice_with_illegal_actions(env)
     bad = first_illegal(env, agent)
     env.step(bad)
-    assert all(env.terminations.values())
+    assert all(env.terminations.values()) and not any(env.truncations.values())
     assert env.rewards == {a: (-5.0 if a == agent else 0.0) for a in env.possible_agents}
-    assert env.infos[agent] == {"illegal_action": bad}
+    assert set(env.infos[agent]) == {"illegal_action", "illegal_action_message"}
+    assert env.infos[agent]["illegal_action"] == bad
+    assert re.match(
+        rf"{agent} \(seat \d\): illegal action {bad}\b.*legal actions",
+        env.infos[agent]["illegal_action_message"],
+    )
+    assert all(env.infos[a] == {} for a in env.possible_agents if a != agent)
     left = []
     for a in env.agent_iter():
         _, reward, terminated, _, _ = env.last()
@@ -319,8 +330,23 @@ def test_terminate_mode_ends_the_game_and_penalises_the_offender(name):
         env.step(None)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_actions_outside_the_space_raise_in_either_mode(name):
+    """An action outside the action space is a bug, not a move (PettingZoo's
+    AssertOutOfBoundsWrapper's rule): it raises in the "terminate" mode too."""
+    env = cpz.env(name)
+    agent = reset_to_a_choice_with_illegal_actions(env)
+    before = env.engine_state().serialize()
+    with pytest.raises(cr.IllegalActionError, match=rf"{agent}.*out of range"):
+        env.step(env.game.num_distinct_actions())
+    with pytest.raises(TypeError, match=agent):
+        env.step("e2e4")
+    assert env.engine_state().serialize() == before
+    assert not any(env.terminations.values())
+
+
 def test_terminate_mode_default_penalty_is_the_worst_result():
-    env = cpz.env(GAMES[0], illegal_action="terminate")
+    env = cpz.env(GAMES[0])
     agent = reset_to_a_choice_with_illegal_actions(env)
     env.step(first_illegal(env, agent))
     assert env.rewards[agent] == env.game.min_utility()
@@ -328,7 +354,7 @@ def test_terminate_mode_default_penalty_is_the_worst_result():
 
 @pytest.mark.parametrize("name", SIMULTANEOUS)
 def test_parallel_illegal_actions(name):
-    env = cpz.parallel_env(name)
+    env = cpz.parallel_env(name, illegal_action="raise")
     observations, _ = env.reset(seed=0)
     good = {a: int(masked_action(env, a, observations[a])) for a in env.agents}
     bad_agent = env.agents[-1]
@@ -345,12 +371,15 @@ def test_parallel_illegal_actions(name):
     assert env.engine_state().serialize() == before
     env.step(good)
 
-    env = cpz.parallel_env(name, illegal_action="terminate")
+    env = cpz.parallel_env(name)  # the default "terminate" mode
     observations, _ = env.reset(seed=0)
+    with pytest.raises(cr.IllegalActionError, match="out of range"):
+        env.step({**good, bad_agent: env.game.num_distinct_actions()})
     _, rewards, terminations, _, infos = env.step({**good, bad_agent: bad})
     assert all(terminations.values()) and env.agents == []
     assert rewards[bad_agent] == env.game.min_utility()
-    assert infos[bad_agent] == {"illegal_action": bad}
+    assert infos[bad_agent]["illegal_action"] == bad
+    assert infos[bad_agent]["illegal_action_message"].startswith(f"{bad_agent} (seat")
     with pytest.raises(cr.GameOverError):
         env.step(good)
 
@@ -368,13 +397,20 @@ def test_bad_arguments():
         cpz.env("no_such_game")
     with pytest.raises(cr.ParameterError):
         cpz.env(GAMES[0], no_such_parameter=1)
-    with pytest.raises(ValueError, match="render_mode 'human'"):
-        cpz.env(GAMES[0], render_mode="human")
+    with pytest.raises(ValueError, match="render_mode 'rgb'"):
+        cpz.env(GAMES[0], render_mode="rgb")
     with pytest.raises(ValueError, match="illegal_action 'ignore'"):
         cpz.env(GAMES[0], illegal_action="ignore")
-    env = cpz.env(GAMES[0])
+    with pytest.raises(ValueError, match="observation_type 'infostate'"):
+        cpz.env(GAMES[0], observation_type="infostate")
+    with pytest.raises(ValueError, match="observation_type 'infostate'"):
+        cpz.parallel_env("prediction_chess", observation_type="infostate")
+    env = cpz.raw_env(GAMES[0])
     with pytest.raises(RuntimeError, match="reset"):
         env.observe("player_0")
+    # env() is wrapped in PettingZoo's OrderEnforcingWrapper, which refuses it first.
+    with pytest.raises(AssertionError, match="reset"):
+        cpz.env(GAMES[0]).observe("player_0")
 
 
 def test_spaces_are_seeded_by_reset_and_distinct_per_agent():
@@ -416,7 +452,7 @@ def test_render_rgb_array(name):
 
 
 def test_a_closed_env_refuses_every_call():
-    aec = cpz.env("pokeros")
+    aec = cpz.raw_env("pokeros")
     aec.reset(seed=0)
     aec.close()
     aec.close()  # twice is fine

@@ -21,10 +21,18 @@ Adapters load on first use, so their optional dependencies are needed only when 
 ``cr.pettingzoo`` (PettingZoo AEC and parallel envs), ``cr.gymnasium`` (single-agent envs
 against a bot), ``cr.openspiel`` (pyspiel registration), ``cr.render`` (SVG and RGB pictures),
 ``cr.client`` (a gRPC client for a remote checkraise-server) and ``cr.arena`` (bot ratings;
-a progress bar with tqdm if installed, tables with pandas if installed).
+a progress bar with tqdm if installed, tables with pandas if installed). Each dependency comes
+with an extra of the package (``pip install 'checkraise[gymnasium]'``; ``checkraise[all]`` for
+every one); an adapter whose dependency is missing raises :class:`MissingDependencyError` (an
+``ImportError``) naming the extra.
+
+When Gymnasium is installed, ``import checkraise`` registers every game with it as
+``checkraise/<game>-v0``, so ``gymnasium.make("checkraise/pokeros-v0")`` works.
 """
 
+import contextlib as _contextlib
 import importlib as _importlib
+import importlib.util as _importlib_util
 
 from ._core import (
     ActionStringError,
@@ -49,6 +57,7 @@ from ._core import (
     games,
     make,
 )
+from ._optional import MissingDependencyError
 
 __all__ = [
     "ActionStringError",
@@ -61,6 +70,7 @@ __all__ = [
     "GameOverError",
     "IllegalActionError",
     "InvalidSeatError",
+    "MissingDependencyError",
     "OutOfTurnError",
     "ParameterError",
     "State",
@@ -76,9 +86,38 @@ __all__ = [
 
 _SUBMODULES = ("pettingzoo", "gymnasium", "openspiel", "render", "client", "arena")
 
+# The extra each submodule's imports need (the others need none, or say so themselves).
+_SUBMODULE_EXTRAS = {"client": "grpc"}
+
 
 def __getattr__(name: str):
-    """Imports an adapter submodule (``cr.pettingzoo`` and the like) on first access."""
+    """Imports an adapter submodule (``cr.pettingzoo`` and the like) on first access; a
+    missing optional dependency raises :class:`MissingDependencyError` naming the extra."""
     if name in _SUBMODULES:
-        return _importlib.import_module(f"{__name__}.{name}")
+        try:
+            return _importlib.import_module(f"{__name__}.{name}")
+        except MissingDependencyError:
+            raise
+        except ImportError as error:
+            if name not in _SUBMODULE_EXTRAS:
+                raise
+            raise MissingDependencyError(
+                f"{__name__}.{name}", _SUBMODULE_EXTRAS[name], error
+            ) from error
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _register_with_gymnasium() -> None:
+    """Registers the games with Gymnasium (``checkraise/<game>-v0``) if it is installed."""
+    try:
+        installed = _importlib_util.find_spec("gymnasium") is not None
+    except (ImportError, ValueError):
+        installed = False
+    if installed:
+        # A broken Gymnasium is left alone here: cr.gymnasium raises MissingDependencyError
+        # when used.
+        with _contextlib.suppress(ImportError):
+            _importlib.import_module(f"{__name__}.gymnasium")
+
+
+_register_with_gymnasium()

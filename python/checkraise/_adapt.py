@@ -13,12 +13,18 @@ from typing import Any
 import numpy as np
 
 from ._core import CheckraiseError, Game, IllegalActionError, State, make
+from ._optional import MissingDependencyError
 
-#: Render modes both adapters support.
-RENDER_MODES: tuple[str, ...] = ("ansi", "rgb_array")
+#: Render modes both adapters support: ``human`` prints the text, ``ansi`` returns it,
+#: ``rgb_array`` returns a picture.
+RENDER_MODES: tuple[str, ...] = ("human", "ansi", "rgb_array")
 
-#: What an adapter may do with an illegal action.
-ILLEGAL_ACTION_MODES: tuple[str, ...] = ("raise", "terminate")
+#: What an adapter may do with an illegal action; the first is the default.
+ILLEGAL_ACTION_MODES: tuple[str, ...] = ("terminate", "raise")
+
+#: What an agent's observation tensor may be: the engine's observation of its seat, or its
+#: perfect-recall information-state tensor.
+OBSERVATION_TYPES: tuple[str, ...] = ("observation", "information_state")
 
 #: Seeds handed to the engine (its generator takes a u64; stay inside i64 for numpy).
 _SEED_BOUND = 2**63 - 1
@@ -93,20 +99,48 @@ def check_illegal_action_mode(mode: str) -> str:
     return mode
 
 
-def render(state: State, render_mode: str) -> str | np.ndarray:
+def check_observation_type(observation_type: str) -> str:
+    """Returns ``observation_type`` if it is in ``OBSERVATION_TYPES``; raises ``ValueError``
+    naming them otherwise."""
+    if observation_type not in OBSERVATION_TYPES:
+        raise ValueError(
+            f"unknown observation_type {observation_type!r}; supported: "
+            + ", ".join(repr(t) for t in OBSERVATION_TYPES)
+        )
+    return observation_type
+
+
+def observation_shape(game: Game, observation_type: str) -> tuple[int, ...]:
+    """The shape of an agent's observation tensor of ``observation_type``."""
+    if observation_type == "information_state":
+        return tuple(game.information_state_tensor_shape())
+    return tuple(game.observation_shape())
+
+
+def render(state: State, render_mode: str) -> str | np.ndarray | None:
     """The picture of ``state`` for a supported render mode.
 
     ``ansi`` is ``str(state)``: the whole board and every hand, like PettingZoo's classic card
-    envs (a picture for a spectator who sees everything, not an observation).
-    ``rgb_array`` is ``checkraise.render.rgb_array(state)``, imported only when used.
+    envs (a picture for a spectator who sees everything, not an observation). ``human``
+    prints that text and returns ``None``. ``rgb_array`` is
+    ``checkraise.render.rgb_array(state)``, imported only when used; without Pillow it raises
+    ``MissingDependencyError`` naming the ``render`` extra.
     """
     if render_mode == "ansi":
         return str(state)
+    if render_mode == "human":
+        print(state, flush=True)
+        return None
     if render_mode == "rgb_array":
         # Imported here: the renderer and its dependencies are needed only for pictures.
         from . import render as _render
 
-        return _render.rgb_array(state)
+        try:
+            return _render.rgb_array(state)
+        except MissingDependencyError:
+            raise
+        except ImportError as error:
+            raise MissingDependencyError("render_mode='rgb_array'", "render", error) from error
     raise ValueError(f"unknown render_mode {render_mode!r}")
 
 
@@ -139,6 +173,20 @@ def as_action(action: Any, who: str) -> int:
         raise TypeError(
             f"{who}: action must be an integer action id, not {type(action).__name__} ({action!r})"
         ) from None
+
+
+def check_in_space(state: State, action: Any, who: str) -> int:
+    """``action`` as an int if it is in the action space; anything else is a caller's bug, not
+    a move, and raises whatever the illegal-action mode (what PettingZoo's
+    ``AssertOutOfBoundsWrapper`` does): ``TypeError`` for a non-integer,
+    ``IllegalActionError`` for an id out of range."""
+    action_id = as_action(action, who)
+    num_actions = state.get_game().num_distinct_actions()
+    if not 0 <= action_id < num_actions:
+        raise IllegalActionError(
+            f"{who}: action {action_id} is out of range; action ids are 0..{num_actions - 1}"
+        )
+    return action_id
 
 
 def illegal_action_message(state: State, seat: int, action: int, who: str) -> str | None:
@@ -183,8 +231,18 @@ def simultaneous_seats(state: State) -> list[int]:
     return seats
 
 
-def observation(state: State, seat: int) -> np.ndarray:
-    """Seat ``seat``'s observation tensor (float32, the game's observation shape)."""
+def illegal_action_info(action: int, message: str) -> dict[str, Any]:
+    """What the offender's ``info`` says after an illegal action ended the game: the action id
+    and the message the ``"raise"`` mode would have raised (the action's name, the legal
+    ones)."""
+    return {"illegal_action": action, "illegal_action_message": message}
+
+
+def observation(state: State, seat: int, observation_type: str = "observation") -> np.ndarray:
+    """Seat ``seat``'s observation tensor of ``observation_type`` (float32): the engine's
+    observation, or its information-state tensor."""
+    if observation_type == "information_state":
+        return np.asarray(state.information_state_tensor(seat), dtype=np.float32)
     return np.asarray(state.observation(seat), dtype=np.float32)
 
 

@@ -7,13 +7,23 @@ agent plays ``seat`` and every other seat is an engine bot: ``opponent`` is any 
 the engine's ``checkraise.ParameterError`` naming the setting). Generic over the registry:
 every registered game works, later ones too.
 
-- Observation: ``state.observation(seat)``, float32 of ``game.observation_shape()`` (an
-  unbounded ``Box``: the engine promises finite values but no per-entry bounds). Action space:
-  ``Discrete(game.num_distinct_actions())``.
-- ``info["action_mask"]``: the seat's legal actions as an ``np.int8`` 0/1 array (the dtype
-  ``Discrete.sample(mask=...)`` takes), in the info of ``reset`` and of every ``step`` (all
-  zeros once the episode is over). The last step's info also has ``"returns"``: every seat's
-  final return.
+Importing this module (which ``import checkraise`` does when Gymnasium is installed) registers
+every game with Gymnasium as ``checkraise/<game>-v0``, so
+``gymnasium.make("checkraise/pokeros-v0", opponent="random")`` works; the registered
+``max_episode_steps`` is the default game's ``max_game_length()`` (see :func:`register_envs`).
+
+- Observation: with ``observation_type="observation"`` (default) ``state.observation(seat)``,
+  float32 of ``game.observation_shape()``; with ``"information_state"`` the seat's
+  perfect-recall ``state.information_state_tensor(seat)``, float32 of
+  ``game.information_state_tensor_shape()``. Either is an unbounded ``Box`` (the engine
+  promises finite values but no per-entry bounds). With ``dict_observation=True`` the
+  observation is PettingZoo's dict instead: ``{"observation": that tensor, "action_mask": int8
+  0/1 array}`` (a ``Dict`` space). Action space: ``Discrete(game.num_distinct_actions())``.
+- Masks: ``info["action_mask"]``: the seat's legal actions as an ``np.int8`` 0/1 array (the
+  dtype ``Discrete.sample(mask=...)`` takes), in the info of ``reset`` and of every ``step``
+  (all zeros once the episode is over); ``env.action_masks()`` gives them as bool (the method
+  sb3-contrib's ``MaskablePPO`` calls). The last step's info also has ``"returns"``: every
+  seat's final return.
 - Reward: the change of the agent's return (``state.returns()[seat]``) from its action up to
   its next decision (bots' moves and chance included), so an episode's rewards sum to the
   agent's return.
@@ -29,25 +39,35 @@ every registered game works, later ones too.
   the games it skipped in ``info["skipped_returns"]`` (present only when not empty).
 - Illegal actions, ``illegal_action=``:
 
-  * ``"raise"`` (default): ``step`` raises ``checkraise.IllegalActionError`` (a ``ValueError``)
-    naming the seat and the action; nothing changes, so the agent can try again.
-  * ``"terminate"``: the episode ends at once (``terminated=True``) with reward
-    ``illegal_reward`` (default ``game.min_utility()``, the worst result the game allows) and
-    ``info["illegal_action"]`` set to the action; the game is abandoned, not scored.
+  * ``"terminate"`` (default, PettingZoo's classic-env convention): the episode ends at once
+    (``terminated=True``) with reward ``illegal_reward`` (default ``game.min_utility()``, the
+    worst result the game allows); the info has ``"illegal_action"`` (the action id) and
+    ``"illegal_action_message"`` (what ``"raise"`` would raise: the action's name and the legal
+    ones). The game is abandoned, not scored. Gymnasium's ``check_env`` steps with unmasked
+    ``action_space.sample()`` (almost always illegal in these games) and passes.
+  * ``"raise"``: ``step`` raises ``checkraise.IllegalActionError`` (a ``ValueError``) naming
+    the seat and the action; nothing changes, so the agent can try again.
 
-  Gymnasium's ``check_env`` steps with unmasked ``action_space.sample()`` (almost always
-  illegal in these games), so it passes with ``illegal_action="terminate"``.
-- Truncation: never; every game ends by its own rules. ``step`` after the end raises
+  An action outside the action space is a bug, not a move, and raises in either mode:
+  ``TypeError`` for a non-integer, ``IllegalActionError`` for an id out of range.
+- Truncation: never by the env; every game ends by its own rules. ``step`` after the end raises
   ``checkraise.GameOverError``; call ``reset``.
-- Render modes ``"ansi"`` (``str(state)``: the whole table, every hand shown) and
-  ``"rgb_array"`` (``checkraise.render.rgb_array(state)``); others raise ``ValueError``.
+- Render modes ``"human"`` (prints the ``"ansi"`` text after ``reset`` and every ``step``;
+  ``render()`` prints it too and returns ``None``), ``"ansi"`` (``str(state)``: the whole
+  table, every hand shown) and ``"rgb_array"`` (``checkraise.render.rgb_array(state)``);
+  others raise ``ValueError``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
+from ._optional import MissingDependencyError
+
+try:
+    import gymnasium
+except ImportError as error:
+    raise MissingDependencyError("checkraise.gymnasium", "gymnasium", error) from error
 import numpy as np
 
 from . import _adapt
@@ -60,9 +80,11 @@ from ._core import (
     IllegalActionError,
     InvalidSeatError,
     State,
+    game_names,
+    make,
 )
 
-__all__ = ["OPPONENTS", "CheckraiseEnv", "env"]
+__all__ = ["ID_PREFIX", "OPPONENTS", "CheckraiseEnv", "env", "env_id", "register_envs"]
 
 #: How many games in a row may end before the agent's first decision before reset gives up.
 _MAX_SKIPPED_GAMES = 1000
@@ -71,8 +93,14 @@ _MAX_SKIPPED_GAMES = 1000
 #: without settings (``"ismcts(iterations=200)"``).
 OPPONENTS: tuple[str, ...] = ("heuristic", "random", "ismcts")
 
+#: The Gymnasium namespace of the registered ids: ``checkraise/<game>-v0``.
+ID_PREFIX = "checkraise/"
 
-class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
+#: An observation: the tensor, or with ``dict_observation=True`` the tensor and the mask.
+Observation = np.ndarray | dict[str, np.ndarray]
+
+
+class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
     """One seat of a checkraise game against engine bots (see the module docstring)."""
 
     # Gymnasium declares `metadata` an instance attribute with a class default; keep its shape.
@@ -87,8 +115,11 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
         opponent: str = "heuristic",
         seat: int = 0,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
         illegal_reward: float | None = None,
+        *,
+        observation_type: str = "observation",
+        dict_observation: bool = False,
         **params: int | bool | str,
     ) -> None:
         """Makes the game and checks the arguments; bad ones raise ``ValueError`` saying why
@@ -116,10 +147,27 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
         self.illegal_reward = (
             float(self.game.min_utility()) if illegal_reward is None else float(illegal_reward)
         )
-        self.observation_space = gymnasium.spaces.Box(
-            -np.inf, np.inf, self.game.observation_shape(), np.float32
+        self.observation_type = _adapt.check_observation_type(observation_type)
+        if not isinstance(dict_observation, (bool, np.bool_)):
+            raise TypeError(
+                f"dict_observation must be a bool, not {type(dict_observation).__name__}"
+            )
+        self.dict_observation = bool(dict_observation)
+        num_actions = self.game.num_distinct_actions()
+        tensor_space = gymnasium.spaces.Box(
+            -np.inf, np.inf, _adapt.observation_shape(self.game, observation_type), np.float32
         )
-        self.action_space = gymnasium.spaces.Discrete(self.game.num_distinct_actions())
+        self.observation_space: gymnasium.spaces.Space[Any] = (
+            gymnasium.spaces.Dict(
+                {
+                    "observation": tensor_space,
+                    "action_mask": gymnasium.spaces.Box(0, 1, (num_actions,), np.int8),
+                }
+            )
+            if self.dict_observation
+            else tensor_space
+        )
+        self.action_space = gymnasium.spaces.Discrete(num_actions)
         self._state: State | None = None
         self._driver: Driver | None = None
         self._over = True
@@ -132,8 +180,19 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
         ]
         return Driver(self.game, bots, _adapt.draw_seed(self.np_random))
 
+    def _mask(self, state: State) -> np.ndarray:
+        if self._over:
+            return np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+        return _adapt.action_mask(state, self.seat)
+
+    def _observe(self, state: State) -> Observation:
+        tensor = _adapt.observation(state, self.seat, self.observation_type)
+        if self.dict_observation:
+            return {"observation": tensor, "action_mask": self._mask(state)}
+        return tensor
+
     def _info(self, state: State) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": _adapt.action_mask(state, self.seat)}
+        info: dict[str, Any] = {"action_mask": self._mask(state)}
         if state.is_terminal():
             info["returns"] = [float(r) for r in state.returns()]
         return info
@@ -142,7 +201,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    ) -> tuple[Observation, dict[str, Any]]:
         """Starts a new game and plays up to the agent's first decision."""
         self._check_open()
         super().reset(seed=seed)
@@ -164,57 +223,52 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[np.ndarray, np.int64]):
         info = self._info(state)
         if skipped:
             info["skipped_returns"] = skipped
-        return _adapt.observation(state, self.seat), info
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(state), info
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Plays the agent's action, then the bots and chance up to its next decision."""
         state = self._live_state()
         if self._over:
             raise GameOverError("the episode is over; call reset()")
         who = f"seat {self.seat}"
-        action_id = _adapt.as_action(action, who)
+        action_id = _adapt.check_in_space(state, action, who)
         message = _adapt.illegal_action_message(state, self.seat, action_id, who)
         if message is not None:
             if self.illegal_action == "raise":
                 raise IllegalActionError(message)
             self._over = True
             info = self._info(state)
-            info["action_mask"] = np.zeros_like(info["action_mask"])
-            info["illegal_action"] = action_id
-            return (
-                _adapt.observation(state, self.seat),
-                self.illegal_reward,
-                True,
-                False,
-                info,
-            )
-        before = float(state.returns()[self.seat])
-        assert self._driver is not None
-        self._driver.play(state, self.seat, action_id)
-        self._driver.advance(state)
-        reward = float(state.returns()[self.seat]) - before
-        terminated = state.is_terminal()
-        self._over = terminated
-        return (
-            _adapt.observation(state, self.seat),
-            reward,
-            terminated,
-            False,
-            self._info(state),
-        )
+            info.update(_adapt.illegal_action_info(action_id, message))
+            reward = self.illegal_reward
+        else:
+            before = float(state.returns()[self.seat])
+            assert self._driver is not None
+            self._driver.play(state, self.seat, action_id)
+            self._driver.advance(state)
+            reward = float(state.returns()[self.seat]) - before
+            self._over = state.is_terminal()
+            info = self._info(state)
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(state), reward, self._over, False, info
 
     def action_masks(self) -> np.ndarray:
-        """The agent's legal actions as a bool mask (the name sb3-contrib's MaskablePPO reads)."""
+        """The agent's legal actions as a bool array of ``num_distinct_actions`` (the method
+        sb3-contrib's ``MaskablePPO`` calls); all ``False`` once the episode is over."""
+        state = self._live_state()
         if self._over:
             return np.zeros(self.game.num_distinct_actions(), dtype=bool)
-        return self._live_state().legal_actions_mask(self.seat)
+        return np.asarray(state.legal_actions_mask(self.seat), dtype=bool)
 
     def render(self) -> str | np.ndarray | None:
-        """The current table in ``render_mode``; ``None`` (with a warning) without one."""
+        """The current table in ``render_mode`` (``"human"`` prints it and returns ``None``);
+        ``None`` (with a warning) without a render mode."""
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "render() called without a render_mode; make the env with "
-                "render_mode='ansi' or 'rgb_array'"
+                "render_mode='human', 'ansi' or 'rgb_array'"
             )
             return None
         return _adapt.render(self._live_state(), self.render_mode)
@@ -225,13 +279,63 @@ def env(
     opponent: str = "heuristic",
     seat: int = 0,
     render_mode: str | None = None,
-    illegal_action: str = "raise",
+    illegal_action: str = "terminate",
     illegal_reward: float | None = None,
+    *,
+    observation_type: str = "observation",
+    dict_observation: bool = False,
     **params: int | bool | str,
 ) -> CheckraiseEnv:
     """A Gymnasium env: ``seat`` of ``game`` against ``opponent`` bots (a bot spec), e.g.
     ``env("pokeros", opponent="random", players=3)`` or
     ``env("pokeros", opponent="ismcts(iterations=200)")``. See the module docstring."""
     return CheckraiseEnv(
-        game, opponent, seat, render_mode, illegal_action, illegal_reward, **params
+        game,
+        opponent,
+        seat,
+        render_mode,
+        illegal_action,
+        illegal_reward,
+        observation_type=observation_type,
+        dict_observation=dict_observation,
+        **params,
     )
+
+
+# -- registration with Gymnasium ---------------------------------------------------------------
+
+
+def env_id(game: str) -> str:
+    """The Gymnasium id of checkraise game ``game``: ``checkraise/<game>-v0``."""
+    return f"{ID_PREFIX}{game}-v0"
+
+
+def register_envs() -> list[str]:
+    """Registers every game of the engine's registry with Gymnasium as ``checkraise/<game>-v0``
+    (games already registered are left alone, so calling it again is safe and picks up games
+    registered since) and returns the ids, one per game.
+
+    Each id makes :class:`CheckraiseEnv` for its game; ``gymnasium.make``'s keyword arguments
+    are the env's (``opponent``, ``seat``, ``render_mode``, ``illegal_action``,
+    ``observation_type``, ``dict_observation``, game parameters). ``max_episode_steps`` is the
+    default game's ``max_game_length()``: a bound on every action of a game, chance and every
+    seat included, so it bounds the agent's steps too and the ``TimeLimit`` wrapper never cuts
+    a game of default parameters short. Parameters that allow longer games (more seats, more
+    turns) need a larger one: ``gymnasium.make(id, max_episode_steps=n, **params)`` with
+    ``n = checkraise.make(game, **params).max_game_length()``, or ``-1`` for no limit.
+    """
+    ids = []
+    for name in game_names():
+        id_ = env_id(name)
+        if id_ not in gymnasium.registry:
+            gymnasium.register(
+                id=id_,
+                entry_point=f"{__name__}:CheckraiseEnv",
+                kwargs={"game": name},
+                max_episode_steps=make(name).max_game_length(),
+            )
+        ids.append(id_)
+    return ids
+
+
+register_envs()

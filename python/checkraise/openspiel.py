@@ -45,12 +45,12 @@ from typing import Any
 
 import numpy as np
 
+from ._optional import MissingDependencyError
+
 try:
     import pyspiel
-except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        "checkraise.openspiel needs OpenSpiel's pyspiel: pip install open-spiel"
-    ) from error
+except ImportError as error:
+    raise MissingDependencyError("checkraise.openspiel", "openspiel", error) from error
 
 from . import _core
 from .types import GameEntry, ParameterSchema

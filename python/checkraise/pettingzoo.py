@@ -1,15 +1,19 @@
 """PettingZoo environments for every checkraise game.
 
-``env(game, **params)`` is an AEC env (agents act one at a time) for every registered game;
-``parallel_env(game, **params)`` is a parallel env for games whose dynamics are simultaneous
-(Prediction Chess). Both are generic over the engine's registry: a game registered later works
-with no change here.
+``env(game, **params)`` is an AEC env (agents act one at a time) for every registered game,
+in the style of PettingZoo's classic envs: ``raw_env(game, **params)`` wrapped in PettingZoo's
+``OrderEnforcingWrapper``. ``parallel_env(game, **params)`` is a parallel env for games whose
+dynamics are simultaneous (Prediction Chess). All are generic over the engine's registry: a game
+registered later works with no change here.
 
 - Agents are ``"player_0"`` .. ``"player_{n-1}"``, seat order.
-- Observations are dicts ``{"observation": float32 array of game.observation_shape(),
-  "action_mask": int8 0/1 array of num_distinct_actions}``, built from
-  ``state.observation(seat)`` and ``state.legal_actions_mask(seat)``: only what that seat may
-  know. The mask is all zeros when the agent may not act (and at the end).
+- Observations are dicts ``{"observation": float32 tensor, "action_mask": int8 0/1 array of
+  num_distinct_actions}``, built from the engine's view of the agent's seat: only what that
+  seat may know. The tensor is ``state.observation(seat)`` (``game.observation_shape()``) with
+  ``observation_type="observation"`` (default), or the seat's perfect-recall
+  ``state.information_state_tensor(seat)`` (``game.information_state_tensor_shape()``) with
+  ``observation_type="information_state"``. The mask is ``state.legal_actions_mask(seat)``,
+  all zeros when the agent may not act (and at the end).
 - Chance is resolved inside the env by the engine's sampler with seeds drawn from a numpy
   generator seeded by ``reset(seed=...)``; a seeded reset also seeds every agent's spaces
   (``seed + i`` for agent i), so a seeded run is reproducible.
@@ -23,19 +27,24 @@ with no change here.
   choices stay pending in the env (never in the engine state, so no observation can show
   another agent's pending choice) and are applied together with ``state.apply_actions`` once
   every agent has chosen.
-- Illegal actions: with ``illegal_action="raise"`` (the default) ``step`` raises
-  ``checkraise.IllegalActionError`` (a ``ValueError``) naming the agent, its seat and the action,
-  and nothing changes; a non-integer action raises ``TypeError``. With
-  ``illegal_action="terminate"`` (PettingZoo's ``TerminateIllegalWrapper`` convention) an
-  illegal action ends the game at once: the offender is rewarded ``illegal_reward`` (default
-  ``game.min_utility()``), every other agent 0, all agents are terminated and the offender's
-  info has ``"illegal_action"`` set to the action.
+- Illegal actions: with ``illegal_action="terminate"`` (the default; PettingZoo's classic envs
+  do the same with their ``TerminateIllegalWrapper``) an illegal action ends the game at once:
+  the offender is rewarded ``illegal_reward`` (default ``game.min_utility()``, the worst result
+  the game allows), every other agent 0, all agents are terminated, and the offender's info has
+  ``"illegal_action"`` (the action id) and ``"illegal_action_message"`` (what ``"raise"`` would
+  raise: the agent, the action's name, the legal actions). With ``illegal_action="raise"``
+  ``step`` raises ``checkraise.IllegalActionError`` (a ``ValueError``) with that message, and
+  nothing changes. An action outside the action space is a bug, not a move, and raises in
+  either mode (what PettingZoo's ``AssertOutOfBoundsWrapper`` does for classic envs):
+  ``TypeError`` for a non-integer, ``IllegalActionError`` for an id out of range.
 - A terminated agent must be stepped with ``None`` (PettingZoo's rule); anything else raises
   ``ValueError``.
-- Render modes: ``"ansi"`` returns ``str(state)``, the whole table as text (every hand shown,
-  like PettingZoo's classic card envs: a spectator's picture, not an agent's observation);
-  ``"rgb_array"`` returns ``checkraise.render.rgb_array(state)``, an (H, W, 3) uint8 array.
-  An unknown mode raises ``ValueError`` at construction.
+- Render modes: ``"human"`` prints the ``"ansi"`` text after ``reset`` and every step (as
+  PettingZoo's classic text envs do; ``render()`` prints it and returns ``None``); ``"ansi"``
+  returns ``str(state)``, the whole table as text (every hand shown, like PettingZoo's classic
+  card envs: a spectator's picture, not an agent's observation); ``"rgb_array"`` returns
+  ``checkraise.render.rgb_array(state)``, an (H, W, 3) uint8 array. An unknown mode raises
+  ``ValueError`` at construction.
 - Engine bots as agents: ``bot_policy(env, spec, seed)`` returns a callable ``policy(agent)``
   giving that agent's action from the env's current state, chosen by the engine's bot of
   ``spec`` (``"heuristic"``, ``"random"``, ``"ismcts(iterations=200)"``; see
@@ -56,10 +65,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
+from ._optional import MissingDependencyError
+
+try:
+    import gymnasium
+    from gymnasium.utils import seeding
+    from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
+except ImportError as error:
+    raise MissingDependencyError("checkraise.pettingzoo", "pettingzoo", error) from error
 import numpy as np
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from . import _adapt
 from ._core import Bot, Game, GameOverError, IllegalActionError, State
@@ -94,10 +109,12 @@ class _Table(_adapt.EngineHolder):
         render_mode: str | None,
         illegal_action: str,
         illegal_reward: float | None,
+        observation_type: str,
         params: dict[str, Any],
     ) -> None:
         self.game = _adapt.make_game(game, params)
         self.render_mode = _adapt.check_render_mode(render_mode)
+        self.observation_type = _adapt.check_observation_type(observation_type)
         self.illegal_action = _adapt.check_illegal_action_mode(illegal_action)
         self.illegal_reward = (
             float(self.game.min_utility()) if illegal_reward is None else float(illegal_reward)
@@ -113,7 +130,10 @@ class _Table(_adapt.EngineHolder):
             agent: gymnasium.spaces.Dict(
                 {
                     "observation": gymnasium.spaces.Box(
-                        -np.inf, np.inf, self.game.observation_shape(), np.float32
+                        -np.inf,
+                        np.inf,
+                        _adapt.observation_shape(self.game, observation_type),
+                        np.float32,
                     ),
                     "action_mask": gymnasium.spaces.Box(0, 1, (num_actions,), np.int8),
                 }
@@ -161,20 +181,26 @@ class _Table(_adapt.EngineHolder):
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
         state = self._live_state()
         return {
-            "observation": _adapt.observation(state, seat),
+            "observation": _adapt.observation(state, seat, self.observation_type),
             "action_mask": _adapt.action_mask(state, seat),
         }
 
     def render(self) -> str | np.ndarray | None:
-        """The current table in ``render_mode`` (see the module docstring); ``None`` (with a
-        warning) when the env was made without a render mode."""
+        """The current table in ``render_mode`` (see the module docstring; ``"human"`` prints
+        it and returns ``None``); ``None`` (with a warning) when the env was made without a
+        render mode."""
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "render() called without a render_mode; make the env with "
-                "render_mode='ansi' or 'rgb_array'"
+                "render_mode='human', 'ansi' or 'rgb_array'"
             )
             return None
         return _adapt.render(self._live_state(), self.render_mode)
+
+    def _render_human(self) -> None:
+        """Prints the table after a reset or a step in ``"human"`` mode."""
+        if self.render_mode == "human":
+            self.render()
 
     def _returns(self) -> list[float]:
         return [float(r) for r in self._live_state().returns()]
@@ -187,14 +213,16 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
         self,
         game: str | Game,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
         illegal_reward: float | None = None,
+        *,
+        observation_type: str = "observation",
         **params: int | bool | str,
     ) -> None:
         """Makes the game (``checkraise.make(game, **params)``; bad names or parameters raise
         ``ValueError``); call ``reset`` before playing."""
         super().__init__()
-        self._setup(game, render_mode, illegal_action, illegal_reward, params)
+        self._setup(game, render_mode, illegal_action, illegal_reward, observation_type, params)
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -222,6 +250,7 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
         if self._state.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         self._select_next(after=None)
+        self._render_human()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation and action mask: only what its seat may know (pending
@@ -258,14 +287,15 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
         state = self._live_state()
         seat = self._seats[agent]
         who = f"{agent} (seat {seat})"
-        action_id = _adapt.as_action(action, who)
+        # Raised before anything changes: a refused step leaves the env as it was.
+        action_id = _adapt.check_in_space(state, action, who)
         message = _adapt.illegal_action_message(state, seat, action_id, who)
         if message is not None and self.illegal_action == "raise":
-            # Raised before anything changes: a refused step leaves the env as it was.
             raise IllegalActionError(message)
         self._cumulative_rewards[agent] = 0.0
         if message is not None:
-            self._end_for_illegal_action(agent, action_id)
+            self._end_for_illegal_action(agent, action_id, message)
+            self._render_human()
             return
         before = self._returns()
         if state.is_simultaneous_node():
@@ -273,6 +303,7 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
             if len(self._pending) < state.num_players():
                 self.rewards = dict.fromkeys(self.agents, 0.0)
                 self._select_next(after=seat)
+                self._render_human()
                 return
             state.apply_actions([self._pending[s] for s in range(state.num_players())])
             self._pending = {}
@@ -286,12 +317,13 @@ class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
             for a in self.agents:
                 self.terminations[a] = True
         self._select_next(after=seat)
+        self._render_human()
 
-    def _end_for_illegal_action(self, agent: str, action: int) -> None:
+    def _end_for_illegal_action(self, agent: str, action: int, message: str) -> None:
         self._pending = {}
         self.rewards = {a: (self.illegal_reward if a == agent else 0.0) for a in self.agents}
         self._accumulate_rewards()
-        self.infos[agent] = {"illegal_action": action}
+        self.infos[agent] = _adapt.illegal_action_info(action, message)
         for a in self.agents:
             self.terminations[a] = True
         self._select_after_end(self._seats[agent])
@@ -314,12 +346,14 @@ class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
         self,
         game: str | Game,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
         illegal_reward: float | None = None,
+        *,
+        observation_type: str = "observation",
         **params: int | bool | str,
     ) -> None:
         """Makes the game; a game whose dynamics are sequential raises ``ValueError``."""
-        self._setup(game, render_mode, illegal_action, illegal_reward, params)
+        self._setup(game, render_mode, illegal_action, illegal_reward, observation_type, params)
         if self.game.info["dynamics"] != "simultaneous":
             raise ValueError(
                 f"{self.game.name} is a sequential game (dynamics "
@@ -340,6 +374,7 @@ class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
         self._state = self.game.new_initial_state()
         _adapt.resolve_chance(self._state, self.np_random)
         self.agents = list(self.possible_agents)
+        self._render_human()
         return self._observations(self.agents), {agent: {} for agent in self.agents}
 
     def step(
@@ -368,23 +403,23 @@ class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
         if missing:
             raise ValueError(f"no action for {missing}; every live agent must act")
         chosen: dict[int, int] = {}
-        offenders: dict[str, int] = {}
+        offenders: dict[str, tuple[int, str]] = {}
         for seat in seats:
             agent = _agent_name(seat)
             who = f"{agent} (seat {seat})"
-            action_id = _adapt.as_action(actions[agent], who)
+            action_id = _adapt.check_in_space(state, actions[agent], who)
             message = _adapt.illegal_action_message(state, seat, action_id, who)
             if message is not None:
                 if self.illegal_action == "raise":
                     raise IllegalActionError(message)
-                offenders[agent] = action_id
+                offenders[agent] = (action_id, message)
             chosen[seat] = action_id
         live = list(self.agents)
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in live}
         if offenders:
             rewards = {a: (self.illegal_reward if a in offenders else 0.0) for a in live}
-            for agent, action_id in offenders.items():
-                infos[agent] = {"illegal_action": action_id}
+            for agent, (action_id, message) in offenders.items():
+                infos[agent] = _adapt.illegal_action_info(action_id, message)
             terminated = True
         else:
             before = self._returns()
@@ -401,48 +436,90 @@ class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
         truncations = dict.fromkeys(live, False)
         if terminated:
             self.agents = []
+        self._render_human()
         return observations, rewards, terminations, truncations, infos
 
 
 def raw_env(
     game: str | Game,
     render_mode: str | None = None,
-    illegal_action: str = "raise",
+    illegal_action: str = "terminate",
     illegal_reward: float | None = None,
+    *,
+    observation_type: str = "observation",
     **params: int | bool | str,
 ) -> RawEnv:
-    """The AEC env of ``game`` (PettingZoo's ``raw_env`` name; the same as ``env``)."""
-    return RawEnv(game, render_mode, illegal_action, illegal_reward, **params)
+    """The AEC env of ``game`` without PettingZoo's wrappers (PettingZoo's ``raw_env``): every
+    attribute of :class:`RawEnv` at hand, misuse raised as checkraise's own errors (stepping a
+    finished game raises ``checkraise.GameOverError``). Arguments as for :func:`env`."""
+    return RawEnv(
+        game,
+        render_mode,
+        illegal_action,
+        illegal_reward,
+        observation_type=observation_type,
+        **params,
+    )
 
 
 def env(
     game: str | Game,
     render_mode: str | None = None,
-    illegal_action: str = "raise",
+    illegal_action: str = "terminate",
     illegal_reward: float | None = None,
+    *,
+    observation_type: str = "observation",
     **params: int | bool | str,
-) -> RawEnv:
-    """The AEC env of any registered game, e.g. ``env("pokeros", players=3)``.
+) -> AECEnv[str, dict[str, np.ndarray], int]:
+    """The AEC env of any registered game, e.g. ``env("pokeros", players=3)``: ``raw_env``
+    wrapped in PettingZoo's ``OrderEnforcingWrapper``, as PettingZoo's classic envs are (it
+    refuses use before ``reset`` and warns on a step after the end). ``env.unwrapped`` is the
+    :class:`RawEnv`; public attributes (``game``, ``engine_state()``) reach it through the
+    wrapper.
 
-    ``render_mode``: ``None``, ``"ansi"`` or ``"rgb_array"``. ``illegal_action``: ``"raise"``
-    (default) or ``"terminate"``; ``illegal_reward`` is the offender's reward in the latter
-    (default ``game.min_utility()``). Other keyword arguments are the game's parameters.
+    ``render_mode``: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"``. ``illegal_action``:
+    ``"terminate"`` (default) or ``"raise"``; ``illegal_reward`` is the offender's reward in the
+    former (default ``game.min_utility()``). ``observation_type``: ``"observation"`` (default)
+    or ``"information_state"``. Other keyword arguments are the game's parameters.
+
+    PettingZoo's other classic wrappers are not needed: the raw env ends the game on an illegal
+    action itself (``TerminateIllegalWrapper``'s job, and it says which action in ``info``)
+    and refuses actions outside the action space with errors naming the agent
+    (``AssertOutOfBoundsWrapper``'s job).
     """
-    return RawEnv(game, render_mode, illegal_action, illegal_reward, **params)
+    return OrderEnforcingWrapper(
+        raw_env(
+            game,
+            render_mode,
+            illegal_action,
+            illegal_reward,
+            observation_type=observation_type,
+            **params,
+        )
+    )
 
 
 def parallel_env(
     game: str | Game,
     render_mode: str | None = None,
-    illegal_action: str = "raise",
+    illegal_action: str = "terminate",
     illegal_reward: float | None = None,
+    *,
+    observation_type: str = "observation",
     **params: int | bool | str,
 ) -> ParallelRawEnv:
     """The parallel env of a simultaneous game, e.g. ``parallel_env("prediction_chess")``.
 
     Sequential games raise ``ValueError`` (use ``env``). Arguments as for ``env``.
     """
-    return ParallelRawEnv(game, render_mode, illegal_action, illegal_reward, **params)
+    return ParallelRawEnv(
+        game,
+        render_mode,
+        illegal_action,
+        illegal_reward,
+        observation_type=observation_type,
+        **params,
+    )
 
 
 class BotPolicy:
@@ -451,20 +528,22 @@ class BotPolicy:
 
     def __init__(
         self,
-        env: RawEnv | ParallelRawEnv,
+        env: AECEnv | ParallelEnv,
         spec: str = "heuristic",
         seed: int = 0,
         **settings: float | str,
     ) -> None:
-        """A policy playing ``spec`` (keyword settings override the spec's) in ``env``."""
-        if not isinstance(env, _Table):
+        """A policy playing ``spec`` (keyword settings override the spec's) in ``env`` (a
+        checkraise env, or PettingZoo wrappers around one)."""
+        raw = getattr(env, "unwrapped", env)
+        if not isinstance(raw, (RawEnv, ParallelRawEnv)):
             raise TypeError(
                 "bot_policy needs a checkraise PettingZoo env (checkraise.pettingzoo.env or "
                 f"parallel_env), not {type(env).__name__}"
             )
-        self.env = env
-        """The env whose state the policy reads."""
-        self.bot = Bot(env.game, spec, seed, **settings)
+        self.env: RawEnv | ParallelRawEnv = raw
+        """The (unwrapped) env whose state the policy reads."""
+        self.bot = Bot(raw.game, spec, seed, **settings)
         """The ``checkraise.Bot`` that chooses; its ``spec`` is the canonical spec."""
 
     def __call__(self, agent: str) -> int | None:
@@ -487,7 +566,7 @@ class BotPolicy:
 
 
 def bot_policy(
-    env: RawEnv | ParallelRawEnv,
+    env: AECEnv | ParallelEnv,
     spec: str = "heuristic",
     seed: int = 0,
     **settings: float | str,
