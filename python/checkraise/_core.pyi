@@ -28,6 +28,10 @@ __all__ = [
     "UnknownGameError",
     "VectorEnv",
     "__version__",
+    "_restore_bot",
+    "_restore_driver",
+    "_restore_env",
+    "_restore_vector_env",
     "arena_run",
     "bot_action",
     "bots",
@@ -397,3 +401,11 @@ class VectorEnv:
     def truncated(self) -> npt.NDArray[np.bool_]:
         """Whether the last step hit ``max_episode_steps``."""
     def __len__(self) -> int: ...
+
+# Unpickling helpers: ``__reduce__`` of Env, VectorEnv, Bot and Driver names them.
+def _restore_env(game: Game | str, snapshot: str) -> Env: ...
+def _restore_vector_env(
+    game: Game | str, snapshot: str, copy: bool, last: tuple[Any, Any, Any]
+) -> VectorEnv: ...
+def _restore_bot(game: str, spec: str, rng: str) -> Bot: ...
+def _restore_driver(game: Game | str, bots: Sequence[str | None], state: str) -> Driver: ...

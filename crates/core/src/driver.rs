@@ -67,8 +67,8 @@ pub enum Halt {
 }
 
 /// Drives one game: its chance stream, one bot stream per seat, and the choices held at the
-/// current simultaneous node.
-#[derive(Clone, Debug)]
+/// current simultaneous node. It serializes (`serde`), so a saved driver continues exactly.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Driver {
     chance: GameRng,
     bot_rngs: Vec<GameRng>,
@@ -102,6 +102,11 @@ impl Driver {
     pub fn describing(mut self) -> Self {
         self.describe = true;
         self
+    }
+
+    /// The number of seats it drives (`None` for an inconsistent deserialized driver).
+    pub fn seats(&self) -> Option<usize> {
+        (self.pending.len() == self.bot_rngs.len()).then_some(self.bot_rngs.len())
     }
 
     /// The chance stream.

@@ -7,6 +7,13 @@ use std::sync::Arc;
 use crate::game::{Action, Game, GameError, Player, State};
 pub use crate::rng::{GameRng, choose_in_mask, nth_set_bit, set_bits};
 
+/// What `Env::snapshot` writes.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct EnvSnapshot {
+    state: String,
+    rng: GameRng,
+}
+
 /// Applies sampled chance outcomes until a decision point or the end.
 pub fn resolve_chance(state: &mut dyn State, rng: &mut GameRng) {
     while state.is_chance_node() {
@@ -106,6 +113,35 @@ impl Env {
     /// Who acts now (a seat, `Simultaneous` or `Terminal`; never `Chance`).
     pub fn current_player(&self) -> Player {
         self.state.current_player()
+    }
+
+    /// The env's state and generator as text, for pickling and copies: `Env::restore` reads
+    /// it back, and the copy continues exactly as this env would (same states, same draws).
+    pub fn snapshot(&self) -> String {
+        serde_json::to_string(&EnvSnapshot {
+            state: self.state.serialize(),
+            rng: self.rng.clone(),
+        })
+        .expect("an env always serializes")
+    }
+
+    /// The env of `game` that `snapshot` wrote (its state replayed by the rules).
+    pub fn restore(game: Arc<dyn Game>, text: &str) -> Result<Env, GameError> {
+        let snap: EnvSnapshot =
+            serde_json::from_str(text).map_err(|e| GameError::BadSerialization {
+                reason: format!("not an env snapshot: {e}"),
+            })?;
+        let state = game.deserialize_state(&snap.state)?;
+        if state.is_chance_node() {
+            return Err(GameError::BadSerialization {
+                reason: "an env snapshot is never at a chance node".to_string(),
+            });
+        }
+        Ok(Env {
+            game,
+            rng: snap.rng,
+            state,
+        })
     }
 
     /// The env's generator (for bots that share the stream).

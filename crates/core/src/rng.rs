@@ -11,7 +11,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::error::Action;
 
 /// The portable seeded generator every game and env uses.
-#[derive(Clone, Debug)]
+/// Its state serializes (`serde`), so a saved env or bot continues its stream exactly.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct GameRng(Xoshiro256PlusPlus);
 
 impl GameRng {

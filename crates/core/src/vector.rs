@@ -31,7 +31,7 @@ use crate::game::{
 const SAMPLER_SALT: u64 = 0x5DEE_CE66_D1CE_5EED;
 
 /// Whose observation and legal mask each env writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Observer {
     /// The seat to act; at a terminal state, the seat that made the last move. Sequential
     /// games only (at a simultaneous node every seat acts).
@@ -140,6 +140,25 @@ struct Slot {
     /// Per observation row, for games that give observation entries: the entries the last
     /// write put in the row, and scratch for the next.
     obs_written: Vec<[ObservationEntries; 2]>,
+}
+
+/// What `VectorEnv::snapshot` writes.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct VectorSnapshot {
+    observer: Observer,
+    max_episode_steps: Option<usize>,
+    started: bool,
+    slots: Vec<SlotSnapshot>,
+}
+
+/// One env of a `VectorSnapshot`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SlotSnapshot {
+    env: String,
+    needs_reset: bool,
+    steps: usize,
+    last_seat: usize,
+    sampler: GameRng,
 }
 
 /// One env's rows of the caller's buffers.
@@ -290,6 +309,72 @@ impl VectorEnv {
             shape,
             started: false,
         })
+    }
+
+    /// The batch as text, for pickling and copies: every env's state and streams, its step
+    /// count and whether it resets on the next step. `VectorEnv::restore` reads it back, and
+    /// the copy steps exactly as this batch would.
+    pub fn snapshot(&self) -> String {
+        let slots = self
+            .slots
+            .iter()
+            .map(|slot| SlotSnapshot {
+                env: slot.env.snapshot(),
+                needs_reset: slot.needs_reset,
+                steps: slot.steps,
+                last_seat: slot.last_seat,
+                sampler: slot.sampler.clone(),
+            })
+            .collect();
+        serde_json::to_string(&VectorSnapshot {
+            observer: self.shape.observer,
+            max_episode_steps: self.shape.max_episode_steps,
+            started: self.started,
+            slots,
+        })
+        .expect("a batch always serializes")
+    }
+
+    /// The batch of `game` that `snapshot` wrote. Write its rows into fresh buffers with
+    /// `write_rows` before stepping with them.
+    pub fn restore(game: Arc<dyn Game>, text: &str) -> Result<Self, GameError> {
+        let snap: VectorSnapshot =
+            serde_json::from_str(text).map_err(|e| GameError::BadSerialization {
+                reason: format!("not a VectorEnv snapshot: {e}"),
+            })?;
+        let mut venv = VectorEnv::new(
+            game.clone(),
+            snap.slots.len(),
+            0,
+            snap.observer,
+            snap.max_episode_steps,
+        )?;
+        venv.started = snap.started;
+        for (slot, saved) in venv.slots.iter_mut().zip(snap.slots) {
+            slot.env = Env::restore(game.clone(), &saved.env)?;
+            slot.refresh_legal();
+            slot.needs_reset = saved.needs_reset;
+            slot.steps = saved.steps;
+            slot.last_seat = saved.last_seat;
+            slot.sampler = saved.sampler;
+        }
+        Ok(venv)
+    }
+
+    /// Writes every env's current observations, masks and players into `out` in full (its
+    /// rewards, terminated and truncated rows are left as they are): for fresh buffers, such
+    /// as a restored batch's.
+    pub fn write_rows(&mut self, mut out: StepBuffers<'_>) -> Result<(), VectorError> {
+        out.retained = false;
+        let rows = self.rows(out)?;
+        let shape = self.shape;
+        for (slot, mut rows) in self.slots.iter_mut().zip(rows) {
+            for written in &mut slot.mask_written {
+                written.clear();
+            }
+            slot.write(&shape, &mut rows);
+        }
+        Ok(())
     }
 
     /// The game.
@@ -886,6 +971,46 @@ mod tests {
             fn as_any(&self) -> &dyn std::any::Any {
                 self
             }
+        }
+    }
+
+    #[test]
+    fn a_restored_batch_writes_the_same_rows_and_steps_identically() {
+        for entry in crate::registry::entries() {
+            let game = make_game::<&str, &str>(entry.info.name, []).unwrap();
+            let observer = Observer::default_for(game.as_ref());
+            let mut venv = VectorEnv::new(game.clone(), 6, 3, observer, Some(40)).unwrap();
+            let mut buffers = Buffers::for_env(&venv);
+            venv.reset(None, buffers.view()).unwrap();
+            let mut actions = vec![0; venv.num_envs() * venv.actions_per_env()];
+            for _ in 0..25 {
+                venv.sample_actions(&mut actions).unwrap();
+                venv.step(&actions, buffers.view()).unwrap();
+            }
+            let mut copy = VectorEnv::restore(game.clone(), &venv.snapshot()).unwrap();
+            let mut fresh = Buffers::for_env(&copy);
+            copy.write_rows(fresh.view()).unwrap();
+            assert_eq!(
+                fresh.observations, buffers.observations,
+                "{}",
+                entry.info.name
+            );
+            assert_eq!(fresh.action_masks, buffers.action_masks);
+            assert_eq!(fresh.current_players, buffers.current_players);
+            let mut copied_actions = actions.clone();
+            for _ in 0..60 {
+                venv.sample_actions(&mut actions).unwrap();
+                copy.sample_actions(&mut copied_actions).unwrap();
+                assert_eq!(actions, copied_actions, "the samplers continue alike");
+                venv.step(&actions, buffers.view()).unwrap();
+                copy.step(&actions, fresh.view()).unwrap();
+                assert_eq!(fresh.observations, buffers.observations);
+                assert_eq!(fresh.action_masks, buffers.action_masks);
+                assert_eq!(fresh.rewards, buffers.rewards);
+                assert_eq!(fresh.terminated, buffers.terminated);
+                assert_eq!(fresh.truncated, buffers.truncated);
+            }
+            assert!(VectorEnv::restore(game, "{}").is_err());
         }
     }
 

@@ -237,6 +237,18 @@ impl PyBot {
     fn __repr__(&self) -> String {
         format!("<checkraise.Bot {} for {}>", self.spec, self.game)
     }
+
+    /// Pickles (and copies) as the game, the canonical spec and the generator's state: the
+    /// copy decides exactly as this bot would.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let restore = py.import("checkraise._core")?.getattr("_restore_bot")?;
+        let rng = serde_json::to_string(&self.rng).expect("a generator serializes");
+        let args = (self.game, self.spec.to_string(), rng).into_pyobject(py)?;
+        Ok((restore, args))
+    }
 }
 
 /// The action a bot of `kind` (a bot spec: `heuristic`, `random`, `ismcts(iterations=200)`;
@@ -281,4 +293,24 @@ pub fn bot_catalog(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         list.append(entry)?;
     }
     Ok(list)
+}
+
+/// Unpickles a `Bot` from its game's name, spec and generator state.
+#[pyfunction]
+pub fn _restore_bot(game: &str, spec: &str, rng: &str) -> PyResult<PyBot> {
+    let game = checkraise_core::registry::entry(game).or_raise()?.info.name;
+    let spec = BotSpec::parse::<&str, &str>(spec, []).or_raise()?;
+    let rng: GameRng = serde_json::from_str(rng)
+        .map_err(|e| CheckraiseError::new_err(format!("not a bot's generator state: {e}")))?;
+    let ismcts = match &spec {
+        BotSpec::Ismcts(config) => Some(IsmctsBot::new(config.clone())),
+        _ => None,
+    };
+    Ok(PyBot {
+        bot: spec.build(),
+        spec,
+        ismcts,
+        game,
+        rng,
+    })
 }

@@ -7,6 +7,7 @@ use checkraise_core::bots::{Bot, BotSpec};
 use checkraise_core::driver::{Driver, Halt, ignore_steps};
 use checkraise_core::{Action, Game};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use crate::errors::{CheckraiseError, OrRaise};
 use crate::game::PyGame;
@@ -23,11 +24,46 @@ use crate::state::PyState;
 #[pyclass(module = "checkraise._core", name = "Driver")]
 pub struct PyDriver {
     game: Arc<dyn Game>,
+    specs: Vec<Option<String>>,
     bots: Vec<Option<Box<dyn Bot>>>,
     driver: Driver,
 }
 
 impl PyDriver {
+    /// A driver of `game` with bot specs `specs` (`None`: a seat played from Python).
+    fn with(game: Arc<dyn Game>, specs: Vec<Option<String>>, driver: Driver) -> PyResult<Self> {
+        let n = game.num_players();
+        if specs.len() != n || driver.seats() != Some(n) {
+            return Err(CheckraiseError::new_err(format!(
+                "bots has {} entries; {} has {n} seats (give None for a seat played from \
+                 Python)",
+                specs.len(),
+                game.info().name
+            )));
+        }
+        let mut canonical = Vec::with_capacity(specs.len());
+        let mut bots = Vec::with_capacity(specs.len());
+        for spec in &specs {
+            match spec {
+                Some(text) => {
+                    let spec = BotSpec::parse::<&str, &str>(text, []).or_raise()?;
+                    canonical.push(Some(spec.to_string()));
+                    bots.push(Some(spec.build()));
+                }
+                None => {
+                    canonical.push(None);
+                    bots.push(None);
+                }
+            }
+        }
+        Ok(PyDriver {
+            game,
+            specs: canonical,
+            bots,
+            driver,
+        })
+    }
+
     fn check_state(&self, state: &PyState) -> PyResult<()> {
         let (mine, theirs) = (self.game.as_ref(), state.game.as_ref());
         if mine.info().name != theirs.info().name || mine.params() != theirs.params() {
@@ -50,28 +86,7 @@ impl PyDriver {
     fn new(game: &Bound<'_, PyAny>, bots: Vec<Option<String>>, seed: u64) -> PyResult<Self> {
         let game = PyGame::resolve(game, None)?;
         let n = game.num_players();
-        if bots.len() != n {
-            return Err(CheckraiseError::new_err(format!(
-                "bots has {} entries; {} has {n} seats (give None for a seat played from \
-                 Python)",
-                bots.len(),
-                game.info().name
-            )));
-        }
-        let bots = bots
-            .iter()
-            .map(|spec| {
-                spec.as_deref()
-                    .map(|s| BotSpec::parse::<&str, &str>(s, []).map(|b| b.build()))
-                    .transpose()
-                    .or_raise()
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(PyDriver {
-            game,
-            bots,
-            driver: Driver::from_seed(seed, n),
-        })
+        PyDriver::with(game, bots, Driver::from_seed(seed, n))
     }
 
     /// Plays chance and the bot seats until a seat played from Python must decide
@@ -104,6 +119,19 @@ impl PyDriver {
         self.driver.has_chosen(seat)
     }
 
+    /// Pickles (and copies) as the game, the seats' bot specs and the driver's streams and
+    /// held choices: the copy continues exactly as this driver would.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let restore = py.import("checkraise._core")?.getattr("_restore_driver")?;
+        let game = Bound::new(py, PyGame::new(self.game.clone()))?;
+        let state = serde_json::to_string(&self.driver).expect("a driver serializes");
+        let args = (game, self.specs.clone(), state).into_pyobject(py)?;
+        Ok((restore, args))
+    }
+
     fn __repr__(&self) -> String {
         let seats: Vec<String> = self
             .bots
@@ -116,4 +144,17 @@ impl PyDriver {
             seats.join(", ")
         )
     }
+}
+
+/// Unpickles a `Driver` from its game, bot specs and state.
+#[pyfunction]
+pub fn _restore_driver(
+    game: &Bound<'_, PyAny>,
+    bots: Vec<Option<String>>,
+    state: &str,
+) -> PyResult<PyDriver> {
+    let game = PyGame::resolve(game, None)?;
+    let driver: Driver = serde_json::from_str(state)
+        .map_err(|e| CheckraiseError::new_err(format!("not a driver's state: {e}")))?;
+    PyDriver::with(game, bots, driver)
 }

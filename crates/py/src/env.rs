@@ -34,6 +34,16 @@ impl PyEnv {
         })
     }
 
+    /// Pickles (and copies) as the game and a snapshot of the state and the random stream:
+    /// the copy continues exactly as this env would.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (PyGame, String))> {
+        let restore = py.import("checkraise._core")?.getattr("_restore_env")?;
+        Ok((
+            restore,
+            (PyGame::new(self.env.game().clone()), self.env.snapshot()),
+        ))
+    }
+
     /// The game.
     #[getter]
     fn game(&self) -> PyGame {
@@ -134,4 +144,13 @@ impl PyEnv {
             self.env.state().describe()
         )
     }
+}
+
+/// Unpickles an `Env` from its game and snapshot.
+#[pyfunction]
+pub fn _restore_env(game: &Bound<'_, PyAny>, snapshot: &str) -> PyResult<PyEnv> {
+    let game = PyGame::resolve(game, None)?;
+    Ok(PyEnv {
+        env: Env::restore(game, snapshot).or_raise()?,
+    })
 }

@@ -40,6 +40,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::game_names, m)?)?;
     m.add_function(wrap_pyfunction!(game::make, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_action, m)?)?;
+    // Unpickling helpers (private: `__reduce__` names them).
+    m.add_function(wrap_pyfunction!(env::_restore_env, m)?)?;
+    m.add_function(wrap_pyfunction!(vector::_restore_vector_env, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::_restore_bot, m)?)?;
+    m.add_function(wrap_pyfunction!(driver::_restore_driver, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_catalog, m)?)?;
     arena::register(m)?;
     Ok(())

@@ -232,30 +232,12 @@ impl PyVectorEnv {
     }
 }
 
-#[pymethods]
 impl PyVectorEnv {
-    #[new]
-    #[allow(clippy::too_many_arguments)] // Python keyword arguments, not a Rust API
-    #[pyo3(signature = (game, num_envs, seed=0, *, observer=None, max_episode_steps=None, copy=false, **params))]
-    fn new(
-        py: Python<'_>,
-        game: &Bound<'_, PyAny>,
-        num_envs: usize,
-        seed: u64,
-        observer: Option<&Bound<'_, PyAny>>,
-        max_episode_steps: Option<usize>,
-        copy: bool,
-        params: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Self> {
-        let game = PyGame::resolve(game, params)?;
-        let observer = match observer {
-            Some(o) => observer_from_py(o, game.num_players())?,
-            None => Observer::default_for(game.as_ref()),
-        };
-        let venv = py
-            .detach(|| VectorEnv::new(game.clone(), num_envs, seed, observer, max_episode_steps))
-            .or_raise()?;
-        let rows = match observer {
+    /// A Python batch around `venv`, with fresh (zeroed) output arrays.
+    fn from_venv(py: Python<'_>, venv: VectorEnv, copy: bool) -> PyResult<Self> {
+        let game = venv.game().clone();
+        let num_envs = venv.num_envs();
+        let rows = match venv.observer() {
             Observer::AllSeats => vec![num_envs, game.num_players()],
             _ => vec![num_envs],
         };
@@ -290,19 +272,77 @@ impl PyVectorEnv {
             venv,
         })
     }
+}
+
+/// Unpickles a `VectorEnv`: the batch from its snapshot, its rows written afresh, and the last
+/// call's rewards, terminated and truncated arrays as they were.
+#[pyfunction]
+pub fn _restore_vector_env(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    snapshot: &str,
+    copy: bool,
+    last: (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>),
+) -> PyResult<PyVectorEnv> {
+    let game = PyGame::resolve(game, None)?;
+    let venv = VectorEnv::restore(game, snapshot).or_raise()?;
+    let mut out = PyVectorEnv::from_venv(py, venv, copy)?;
+    for (saved, array) in [
+        (&last.0, out.rewards.bind(py).as_any().clone()),
+        (&last.1, out.terminated.bind(py).as_any().clone()),
+        (&last.2, out.truncated.bind(py).as_any().clone()),
+    ] {
+        numpy_copyto(py, &array, saved)?;
+    }
+    out.with_buffers(py, |venv, _, buffers| venv.write_rows(buffers))?;
+    Ok(out)
+}
+
+/// `numpy.copyto(dst, src)` (shapes and dtypes checked by numpy).
+fn numpy_copyto(py: Python<'_>, dst: &Bound<'_, PyAny>, src: &Bound<'_, PyAny>) -> PyResult<()> {
+    py.import("numpy")?.call_method1("copyto", (dst, src))?;
+    Ok(())
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    #[new]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments, not a Rust API
+    #[pyo3(signature = (game, num_envs, seed=0, *, observer=None, max_episode_steps=None, copy=false, **params))]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        num_envs: usize,
+        seed: u64,
+        observer: Option<&Bound<'_, PyAny>>,
+        max_episode_steps: Option<usize>,
+        copy: bool,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let game = PyGame::resolve(game, params)?;
+        let observer = match observer {
+            Some(o) => observer_from_py(o, game.num_players())?,
+            None => Observer::default_for(game.as_ref()),
+        };
+        let venv = py
+            .detach(|| VectorEnv::new(game.clone(), num_envs, seed, observer, max_episode_steps))
+            .or_raise()?;
+        PyVectorEnv::from_venv(py, venv, copy)
+    }
 
     /// Starts a new game in every env: from `seed + i` when `seed` is given, else continuing
     /// each env's stream (the first reset keeps the games made at construction). Returns
     /// `(observations, info)`.
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(
-        &mut self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         seed: Option<u64>,
     ) -> PyResult<(Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyDict>)> {
-        self.check_open("reset")?;
-        self.with_buffers(py, |venv, _, buffers| venv.reset(seed, buffers))?;
-        Ok((self.out(py, &self.views.observations)?, self.info(py)?))
+        let mut this = exclusive(slf)?;
+        this.check_open("reset")?;
+        this.with_buffers(py, |venv, _, buffers| venv.reset(seed, buffers))?;
+        Ok((this.out(py, &this.views.observations)?, this.info(py)?))
     }
 
     /// Applies one action per env (a joint action per env for simultaneous games) and
@@ -312,7 +352,7 @@ impl PyVectorEnv {
     /// Actions of envs that ended on the previous step are ignored (they start new games).
     #[allow(clippy::type_complexity)]
     fn step<'py>(
-        &mut self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<(
@@ -322,15 +362,16 @@ impl PyVectorEnv {
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyDict>,
     )> {
-        self.check_open("step")?;
-        self.read_actions(py, actions)?;
-        self.with_buffers(py, |venv, actions, buffers| venv.step(actions, buffers))?;
+        let mut this = exclusive(slf)?;
+        this.check_open("step")?;
+        this.read_actions(py, actions)?;
+        this.with_buffers(py, |venv, actions, buffers| venv.step(actions, buffers))?;
         Ok((
-            self.out(py, &self.views.observations)?,
-            self.out(py, &self.views.rewards)?,
-            self.out(py, &self.views.terminated)?,
-            self.out(py, &self.views.truncated)?,
-            self.info(py)?,
+            this.out(py, &this.views.observations)?,
+            this.out(py, &this.views.rewards)?,
+            this.out(py, &this.views.terminated)?,
+            this.out(py, &this.views.truncated)?,
+            this.info(py)?,
         ))
     }
 
@@ -339,14 +380,18 @@ impl PyVectorEnv {
     /// where a seat has none, and for envs that just ended, whose actions `step` ignores).
     /// Drawn in Rust with the GIL released, env `i` from its own stream seeded from
     /// `seed + i`, so a random baseline costs no Python work per env.
-    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<i64>>> {
-        self.check_open("sample actions")?;
-        let mut actions = vec![0 as Action; self.venv.num_envs() * self.venv.actions_per_env()];
-        let venv = &mut self.venv;
+    fn sample_actions<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, PyArrayDyn<i64>>> {
+        let mut this = exclusive(slf)?;
+        this.check_open("sample actions")?;
+        let mut actions = vec![0 as Action; this.venv.num_envs() * this.venv.actions_per_env()];
+        let venv = &mut this.venv;
         py.detach(|| venv.sample_actions(&mut actions))
             .map_err(|e| vector_err(&e))?;
         let wide: Vec<i64> = actions.into_iter().map(i64::from).collect();
-        let shape = self.actions_shape();
+        let shape = this.actions_shape();
         Ok(numpy::ndarray::ArrayD::from_shape_vec(shape, wide)
             .map_err(|e| CheckraiseError::new_err(e.to_string()))?
             .into_pyarray(py))
@@ -465,6 +510,27 @@ impl PyVectorEnv {
         slf
     }
 
+    /// Pickles (and copies) as the game, a snapshot of every env and its streams, and the
+    /// last call's rewards, terminated and truncated arrays: the copy continues exactly as
+    /// this batch would.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        self.check_open("pickle")?;
+        let restore = py
+            .import("checkraise._core")?
+            .getattr("_restore_vector_env")?;
+        let game = Bound::new(py, PyGame::new(self.venv.game().clone()))?;
+        let last = (
+            self.rewards.bind(py).clone(),
+            self.terminated.bind(py).clone(),
+            self.truncated.bind(py).clone(),
+        );
+        let args = (game, self.venv.snapshot(), self.copy, last).into_pyobject(py)?;
+        Ok((restore, args))
+    }
+
     /// Closes the env at the end of a `with` block.
     fn __exit__(
         &mut self,
@@ -493,4 +559,16 @@ impl PyVectorEnv {
 fn deprecated(py: Python<'_>, message: &str) -> PyResult<()> {
     let category = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
     PyErr::warn(py, &category, &std::ffi::CString::new(message)?, 1)
+}
+
+/// The batch for a call that steps it; a batch another thread is stepping is a clear error, not
+/// pyo3's "Already borrowed".
+fn exclusive<'py>(slf: &Bound<'py, PyVectorEnv>) -> PyResult<PyRefMut<'py, PyVectorEnv>> {
+    slf.try_borrow_mut().map_err(|_| {
+        CheckraiseError::new_err(
+            "this VectorEnv is in use by another thread (a reset, step or sample_actions is \
+             running); a VectorEnv serves one thread at a time: give each thread its own, or \
+             guard it with a lock",
+        )
+    })
 }
