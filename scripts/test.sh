@@ -1,12 +1,31 @@
 #!/usr/bin/env bash
-# Runs every test on a fresh machine: Rust formatting, clippy, cargo tests, then builds the
-# Python module into a virtual environment it creates (.venv), checks the Python with ruff and
-# the _core stubs with stubtest, and runs pytest, including the gRPC end-to-end tests against
-# the real checkraise-server binary.
+# Runs every test on a fresh machine: buf's checks of the gRPC contract, Rust formatting,
+# clippy, cargo tests, then builds the Python module into a virtual environment it creates
+# (.venv), checks the Python with ruff and the _core stubs with stubtest, and runs pytest,
+# including the gRPC end-to-end tests against the real checkraise-server binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
+
+step "buf lint and buf breaking on the gRPC contract (proto/)"
+# buf from npm (@bufbuild/buf ships the binary), installed once into .tools/.
+BUF_VERSION=1.75.0
+if ! command -v npm >/dev/null; then
+  # Debian's npm (and node) when the machine has none.
+  apt-get update -qq && apt-get install -y -qq npm >/dev/null
+fi
+if [ "$(.tools/node_modules/.bin/buf --version 2>/dev/null)" != "$BUF_VERSION" ]; then
+  npm install --silent --no-audit --no-fund --prefix .tools "@bufbuild/buf@$BUF_VERSION"
+fi
+BUF=.tools/node_modules/.bin/buf
+"$BUF" lint
+# Additive changes only: against the previous commit, and against the last commit for
+# changes not committed yet.
+if git rev-parse --verify --quiet HEAD~1 >/dev/null; then
+  "$BUF" breaking --against '.git#ref=HEAD~1,subdir=proto'
+fi
+"$BUF" breaking --against '.git#ref=HEAD,subdir=proto'
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
