@@ -78,15 +78,22 @@ pub struct Resolution {
     pub predicted: [bool; 2],
     /// Number of battles (0, 1 or 2).
     pub battles: u8,
-    /// The pieces that died (at most two).
-    pub deaths: [Option<Death>; 2],
+    /// The pieces that died: up to four (each seat's move can end in a battle that kills both
+    /// pieces, or a capture; three happen when a king steps onto a king that stays put while
+    /// the other seat captures elsewhere).
+    pub deaths: [Option<Death>; 4],
     /// Whether a pawn moved (for the fifty-move rule).
     pub pawn_moved: bool,
 }
 
 impl Resolution {
     fn record(&mut self, death: Death) {
-        if let Some(slot) = self.deaths.iter_mut().find(|d| d.is_none()) {
+        let slot = self.deaths.iter_mut().find(|d| d.is_none());
+        debug_assert!(
+            slot.is_some(),
+            "more deaths in one turn than a turn can have"
+        );
+        if let Some(slot) = slot {
             *slot = Some(death);
         }
     }

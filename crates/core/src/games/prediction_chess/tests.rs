@@ -277,6 +277,17 @@ fn illegal_diagonal_pawn_move() {
 }
 
 #[test]
+fn three_deaths_in_one_turn_are_all_recorded() {
+    // White's king steps onto Black's king, which stays put (both kings die), while Black's
+    // rook takes White's knight, unpredicted: three pieces die in one turn.
+    let mut s = from_fen("r7/8/8/4k3/4K3/8/N7/8 w - - 0 1");
+    turn(s.as_mut(), ["e4e5", "a8a2"], ["a8a7", "e4d4"]);
+    let rec = pc(s.as_ref()).turns()[0];
+    assert_eq!(rec.resolution.deaths().count(), 3, "{:?}", rec.resolution);
+    assert_eq!(at(s.as_ref(), "a2"), 'r');
+}
+
+#[test]
 fn two_battles_in_one_turn() {
     // Each queen lands on a piece of the other side that stays.
     let mut s = from_fen("k7/8/8/2n5/3Q1q2/6B1/8/K7 w - - 0 1");
