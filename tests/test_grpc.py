@@ -61,8 +61,9 @@ def unpack_f32(tensor) -> list[float]:
 
 
 def hand_of(view, seat: int) -> list[str]:
-    hands = json.loads(view.view_json)["hands"]
-    return hands[seat]["cards"] or []
+    """The cards of ``seat`` the view shows face up (None entries are face down)."""
+    seats = json.loads(view.view_json)["seats"]
+    return [card for card in seats[seat]["cards"] if card is not None]
 
 
 def board_cards(view) -> set[str]:
@@ -85,10 +86,11 @@ def assert_no_foreign_cards(view, seat: int, foreign_hand: list[str] | None = No
     for text in seat_texts(view):
         for card in CARD.findall(text):
             assert card in allowed, f"seat {seat} sees {card!r} in {text[:200]!r}"
-    hands = json.loads(view.view_json)["hands"]
-    for other in hands:
+    for other in json.loads(view.view_json)["seats"]:
         if other["seat"] != seat:
-            assert other["cards"] is None, f"seat {seat} sees seat {other['seat']}'s hand"
+            assert other["cards"] == [None] * other["count"], (
+                f"seat {seat} sees seat {other['seat']}'s hand"
+            )
     if foreign_hand:
         stripped = type(view)()
         stripped.CopyFrom(view)
@@ -257,7 +259,7 @@ def test_bots_only_match_finishes_on_creation(stubs, matches):
     assert spectator.is_terminal and spectator.version == 51
     assert not spectator.HasField("seat") and not spectator.HasField("observation")
     assert all(
-        h["cards"] is None or h["count"] == 0 for h in json.loads(spectator.view_json)["hands"]
+        card is None for seat in json.loads(spectator.view_json)["seats"] for card in seat["cards"]
     )
 
 
@@ -278,9 +280,9 @@ def test_spectator_sees_no_hands(stubs, matches):
     pb2 = stubs[0]
     created = new_match(pb2, matches, ["human", "human"])
     spectator = matches.GetSpectatorView(pb2.GetSpectatorViewRequest(match_id=created.match_id))
-    hands = json.loads(spectator.view_json)["hands"]
-    assert [h["cards"] for h in hands] == [None, None]
-    assert [h["count"] for h in hands] == [3, 3]
+    seats = json.loads(spectator.view_json)["seats"]
+    assert [s["cards"] for s in seats] == [[None] * 3, [None] * 3]
+    assert [s["count"] for s in seats] == [3, 3]
     assert set(CARD.findall(spectator.view_json)) == board_cards(spectator)
     assert spectator.legal_actions == [] and not spectator.may_act
 
@@ -423,7 +425,8 @@ def test_watch_seat_streams_every_change_in_order(stubs, matches):
     assert [e.view.version for e in spectated] == list(range(1, 52))
     for event in spectated:
         assert not event.HasField("own_action") and not event.view.HasField("seat")
-        assert all(h["cards"] is None for h in json.loads(event.view.view_json)["hands"])
+        seats = json.loads(event.view.view_json)["seats"]
+        assert all(card is None for seat in seats for card in seat["cards"])
 
 
 def test_watch_needs_the_seat_token(stubs, matches):

@@ -392,11 +392,17 @@ def test_view_is_a_dict_of_what_the_seat_may_know():
     _, state = mid_game()
     mine = state.view(0)
     assert mine["viewer"] == 0
-    assert mine["hands"][0]["cards"] is not None
-    assert mine["hands"][1]["cards"] is None
+    # A seat's cards: one entry each, its text when the viewer may see it, None face down.
+    own, other = mine["seats"][0], mine["seats"][1]
+    assert own["cards"] and all(isinstance(card, str) for card in own["cards"])
+    hand_line = next(
+        line for line in state.observation_string(0).splitlines() if line.startswith("hand:")
+    )
+    assert own["cards"] == hand_line.split()[1:] and own["count"] == len(own["cards"])
+    assert other["cards"] == [None] * other["count"] and other["count"] > 0
     spectator = state.view()
     assert spectator["viewer"] is None
-    assert all(hand["cards"] is None for hand in spectator["hands"])
+    assert all(card is None for seat in spectator["seats"] for card in seat["cards"])
 
 
 def test_information_hiding():

@@ -117,11 +117,12 @@ def test_detective_poker_view_counts_burns_but_never_shows_them():
 def test_holdem_chess_view_numbers_hands_from_one():
     game = cr.make("holdem_chess", hands=3)
     env = cr.Env(game, seed=2)
-    assert env.state().view(0)["hand"] == 1
-    numbers = {env.state().view(0)["hand"]}
+    assert env.state().view(0)["hand_number"] == 1
+    numbers = {env.state().view(0)["hand_number"]}
     while not env.is_terminal():
         env.step(env.legal_actions()[0])
-        numbers.add(env.state().view(0)["hand"])
+        numbers.add(env.state().view(0)["hand_number"])
     final = env.state().view(0)
-    assert final["hand"] == len(final["results"]) == max(numbers)
+    assert final["hand_number"] == len(final["results"]) == max(numbers)
+    assert [r["hand_number"] for r in final["results"]] == list(range(1, max(numbers) + 1))
     assert numbers == set(range(1, max(numbers) + 1))

@@ -165,9 +165,10 @@ def decision_state(name, moves, seed=3, **params):
 
 def test_pokeros_own_hand_face_up_opponents_face_down():
     state = decision_state("pokeros", 9)
-    mine = state.view(0)["hands"][0]["cards"]
-    theirs = state.view(1)["hands"][1]["cards"]
-    assert mine and theirs
+    mine = state.view(0)["seats"][0]["cards"]
+    theirs = state.view(1)["seats"][1]["cards"]
+    assert mine and theirs and None not in mine + theirs
+    assert state.view(0)["seats"][1]["cards"] == [None] * len(theirs)
     seat0 = render.svg(state, 0)
     up = face_up_cards(seat0)
     assert all(card in up for card in mine)
@@ -184,8 +185,9 @@ def test_pokeros_own_hand_face_up_opponents_face_down():
 
 def test_poker_chess_hands_and_played_card():
     state = decision_state("poker_chess", 14)
-    mine = state.view(0)["hands"][0]["cards"]
-    theirs = state.view(1)["hands"][1]["cards"]
+    mine = state.view(0)["seats"][0]["cards"]
+    theirs = state.view(1)["seats"][1]["cards"]
+    assert mine and theirs and None not in mine + theirs
     seat0, seat1, spectator = (render.svg(state, s) for s in (0, 1, None))
     assert set(mine) <= set(face_up_cards(seat0)) and not set(theirs) & set(face_up_cards(seat0))
     assert set(theirs) <= set(face_up_cards(seat1)) and not set(mine) & set(face_up_cards(seat1))
@@ -205,21 +207,22 @@ def test_holdem_chess_hole_cards_and_placed_cards():
             state.sample_chance(seed)
             seed += 1
             continue
-        if any(c["owner"] is not None for c in state.view(None)["grid"]):
+        if any("owner" in c for c in state.view(None)["board"]):
             break
         state.apply_action(bot.act(state))
     spectator_view = state.view(None)
-    placed = [c for c in spectator_view["grid"] if c["owner"] is not None]
+    placed = [c for c in spectator_view["board"] if "owner" in c]
     assert placed and all(c["card"] is None for c in placed)
     for seat in range(2):
-        own = [h["card"] for h in state.view(seat)["seats"][seat]["hole"]]
-        other = [h["card"] for h in state.view(1 - seat)["seats"][1 - seat]["hole"]]
+        own = state.view(seat)["seats"][seat]["cards"]
+        other = state.view(1 - seat)["seats"][1 - seat]["cards"]
+        assert None not in own + other
         up = face_up_cards(render.svg(state, seat))
         assert set(own) <= set(up)
         assert not set(other) & set(up)
     spectator = render.svg(state)
     assert face_down_count(spectator) >= len(placed) + sum(
-        1 for s in spectator_view["seats"] for h in s["hole"] if h["kept"]
+        s["count"] for s in spectator_view["seats"]
     )
     assert set(spectator_view["community"]) <= set(face_up_cards(spectator))
 
@@ -227,8 +230,9 @@ def test_holdem_chess_hole_cards_and_placed_cards():
 def test_detective_poker_private_shown_and_action_cards():
     state = decision_state("detective_poker", 12)
     views = [state.view(s) for s in range(3)]
-    private = [views[s]["seats"][s]["private"] for s in range(3)]
-    shown = [views[(s + 1) % 3]["seats"][s]["shown"] for s in range(3)]
+    # A seat's cards are [private, shown]: its owner sees the first, the others the second.
+    private = [views[s]["seats"][s]["cards"][0] for s in range(3)]
+    shown = [views[(s + 1) % 3]["seats"][s]["cards"][1] for s in range(3)]
     assert all(private) and all(shown)
     for seat in range(3):
         up = set(face_up_cards(render.svg(state, seat)))
@@ -240,7 +244,7 @@ def test_detective_poker_private_shown_and_action_cards():
     assert not (set(private) | set(shown)) & set(face_up_cards(spectator))
     # Action cards under bets are face down for a spectator.
     bets = state.view(None)["bets"]
-    hidden = sum(1 for b in bets if b["action_card"] == "hidden")
+    hidden = sum(1 for b in bets if "action_card" in b and b["action_card"] is None)
     assert face_down_count(spectator) >= 6 + hidden  # 3 private + 3 shown + hidden action cards
 
 

@@ -216,7 +216,8 @@ def _seat_infos(seats: Sequence[pb.SeatStatus]) -> tuple[SeatInfo, ...]:
 class View:
     """What one seat (or a spectator) may know of a match at one moment.
 
-    ``state`` is the engine's structured view (the JSON ``State.view(seat)`` gives locally),
+    ``state`` is the engine's structured view (the JSON ``State.view(seat)`` gives locally;
+    its shape per game is in ``docs/views.md``, with a JSON Schema in ``docs/views/``),
     ``legal_actions`` maps this seat's legal action ids to their texts in id order (empty when
     it may not act), ``observation`` is the seat's float32 tensor (``None`` for a spectator).
     ``raw`` is the wire message.

@@ -25,6 +25,28 @@ fn acting_seats(state: &dyn State) -> Vec<usize> {
     }
 }
 
+/// A view is a JSON object that starts with the common header (`view::Header`), true to the
+/// state; the rest of its shape is the game's published schema (`tests/test_views.py`).
+fn check_view_header(game: &dyn Game, state: &dyn State, viewer: Option<usize>) {
+    let view = state.view(viewer);
+    let terminal = state.is_terminal();
+    let expected = serde_json::json!({
+        "game": game.info().name,
+        "viewer": viewer,
+        "current_player": state.current_player().id(),
+        "terminal": terminal,
+        "returns": terminal.then(|| state.returns()),
+    });
+    for (key, value) in expected.as_object().expect("an object") {
+        assert_eq!(
+            view.get(key),
+            Some(value),
+            "{}: view({viewer:?}) field '{key}'\n{view}",
+            game.info().name
+        );
+    }
+}
+
 /// Checks every invariant of the random simulation at one state.
 fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool) {
     let n = game.num_players();
@@ -56,9 +78,9 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
             "non-finite information-state tensor, {}",
             ctx()
         );
-        let _ = state.view(Some(p));
+        check_view_header(game, state, Some(p));
     }
-    let _ = state.view(None);
+    check_view_header(game, state, None);
     // Returns within bounds, zero-sum where declared.
     let returns = state.returns();
     assert_eq!(returns.len(), n);

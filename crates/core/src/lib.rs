@@ -2,8 +2,9 @@
 //!
 //! Everything about the games lives here: the `Game`/`State` API (`game`), the registry of
 //! games and their parameters (`registry`), cards and poker hand ranking (`cards`, `poker`),
-//! the games themselves (`games`), seeded chance sampling and envs (`env`), bots (`bots`,
-//! IS-MCTS included) and the arena that ranks them (`arena`).
+//! the shapes of the games' views (`view`), the games themselves (`games`), seeded chance
+//! sampling and envs (`env`), bots (`bots`, IS-MCTS included) and the arena that ranks them
+//! (`arena`).
 //! The Python and gRPC faces only translate.
 //!
 //! ```
@@ -41,6 +42,9 @@ pub mod serial;
 pub mod game;
 
 pub mod rules;
+
+// The shapes games' views are made of (on the rules: a view's header reads them).
+pub mod view;
 
 // The games.
 pub mod games;

@@ -18,14 +18,15 @@ const LAYERS: &[(&str, u32)] = &[
     ("serial", 3),
     ("game", 4),
     ("rules", 5),
-    ("games", 6),
-    ("env", 7),
-    ("bots", 8),
-    ("driver", 9),
-    ("vector", 10),
-    ("registry", 11),
-    ("arena", 12),
-    ("conformance", 12),
+    ("view", 6),
+    ("games", 7),
+    ("env", 8),
+    ("bots", 9),
+    ("driver", 10),
+    ("vector", 11),
+    ("registry", 12),
+    ("arena", 13),
+    ("conformance", 13),
 ];
 
 fn layer(module: &str) -> Option<u32> {

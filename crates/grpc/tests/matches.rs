@@ -134,7 +134,11 @@ async fn a_human_plays_pokeros_against_the_heuristic_bot() {
         assert!(view.may_act);
         let json: serde_json::Value = serde_json::from_str(&view.view_json).unwrap();
         assert!(
-            json["hands"][1]["cards"].is_null(),
+            json["seats"][1]["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c.is_null()),
             "seat 0 sees seat 1's hand"
         );
         let first = view.legal_actions[0].clone();

@@ -143,7 +143,7 @@ class _Circle:
 
 @dataclass(frozen=True)
 class _Card:
-    """A playing card: ``card`` is its name (``Kd``, ``Th``, ``X1``), or None for face down."""
+    """A playing card: ``card`` is its text (``Kd``, ``Th``, ``X1``), or None for face down."""
 
     x: float
     y: float
@@ -644,18 +644,13 @@ def _cards_row(
     canvas: Canvas,
     x: float,
     y: float,
-    cards: Sequence[Any] | None,
-    count: int = 0,
+    cards: Sequence[str | None],
     w: float = _CARD_W,
     h: float = _CARD_H,
     gap: float = 4,
     back: str = _CARD_BACK,
 ) -> float:
-    """Face-up ``cards``, or ``count`` face-down cards when ``cards`` is None; returns the end x."""
-    if cards is None:
-        faces: list[Any] = [None] * max(0, int(count or 0))
-    else:
-        faces = list(cards)
-    for i, card in enumerate(faces):
+    """A row of cards as views list them (a card's text, None face down); returns the end x."""
+    for i, card in enumerate(cards):
         canvas.card(x + i * (w + gap), y, card, w, h, back=back)
-    return x + len(faces) * (w + gap)
+    return x + len(cards) * (w + gap)

@@ -1,5 +1,5 @@
-"""An 8×8 chess board and the views' ways of naming its pieces, shared by Prediction Chess
-and Poker Chess."""
+"""An 8×8 chess board drawn from a view's ``board`` cells, shared by Prediction Chess and
+Poker Chess."""
 
 from __future__ import annotations
 
@@ -21,38 +21,9 @@ _SQUARE = 44
 _FILES = "abcdefgh"
 
 
-def _fen_pieces(fen: str) -> dict[str, str]:
-    """Square name → FEN piece letter, from a FEN's placement field."""
-    pieces: dict[str, str] = {}
-    placement = str(fen).split()[0] if fen else ""
-    for rank_index, row in enumerate(placement.split("/")[:8]):
-        file_index = 0
-        for char in row:
-            if char.isdigit():
-                file_index += int(char)
-            elif char.lower() in _PIECE_GLYPHS and file_index < 8:
-                pieces[f"{_FILES[file_index]}{8 - rank_index}"] = char
-                file_index += 1
-    return pieces
-
-
 def _board_pieces(view: Mapping[str, Any]) -> dict[str, str]:
-    """The pieces of a chess view: its ``board`` field when present, else its FEN."""
-    board = view.get("board")
-    pieces: dict[str, str] = {}
-    if isinstance(board, list) and board and isinstance(board[0], dict):
-        for entry in board:
-            square, piece = str(entry.get("square", "")), str(entry.get("piece", ""))
-            if re.fullmatch(r"[a-h][1-8]", square) and piece.lower() in _PIECE_GLYPHS:
-                pieces[square] = piece
-        return pieces
-    if isinstance(board, list) and len(board) == 8 and all(isinstance(r, str) for r in board):
-        for rank_index, row in enumerate(board):
-            for file_index, char in enumerate(row[:8]):
-                if char.lower() in _PIECE_GLYPHS:
-                    pieces[f"{_FILES[file_index]}{8 - rank_index}"] = char
-        return pieces
-    return _fen_pieces(str(view.get("fen") or ""))
+    """Square name → FEN piece letter, from a chess view's ``board`` cells."""
+    return {cell["square"]: cell["piece"] for cell in view["board"]}
 
 
 def _squares_of(move: Any) -> list[str]:
@@ -86,9 +57,8 @@ def _draw_chessboard(
             dark = (file_index + rank) % 2 == 1
             canvas.rect(sx, sy, _SQUARE, _SQUARE, fill=_DARK_SQUARE if dark else _LIGHT_SQUARE)
     for square, colour in highlights.items():
-        if re.fullmatch(r"[a-h][1-8]", square):
-            sx, sy = origin(square)
-            canvas.rect(sx + 2, sy + 2, _SQUARE - 4, _SQUARE - 4, stroke=colour, stroke_width=3)
+        sx, sy = origin(square)
+        canvas.rect(sx + 2, sy + 2, _SQUARE - 4, _SQUARE - 4, stroke=colour, stroke_width=3)
     for square, piece in sorted(pieces.items()):
         sx, sy = origin(square)
         white = piece.isupper()
@@ -102,10 +72,9 @@ def _draw_chessboard(
             stroke="#111111" if white else "#777777",
         )
     for square in deaths:
-        if re.fullmatch(r"[a-h][1-8]", square):
-            sx, sy = origin(square)
-            canvas.line(sx + 6, sy + 6, sx + _SQUARE - 6, sy + _SQUARE - 6, _DEATH, 3)
-            canvas.line(sx + _SQUARE - 6, sy + 6, sx + 6, sy + _SQUARE - 6, _DEATH, 3)
+        sx, sy = origin(square)
+        canvas.line(sx + 6, sy + 6, sx + _SQUARE - 6, sy + _SQUARE - 6, _DEATH, 3)
+        canvas.line(sx + _SQUARE - 6, sy + 6, sx + 6, sy + _SQUARE - 6, _DEATH, 3)
     canvas.rect(x, y, 8 * _SQUARE, 8 * _SQUARE, stroke=_INK, stroke_width=1)
     for i in range(8):
         file_label = _FILES[7 - i] if flip else _FILES[i]

@@ -21,35 +21,35 @@ from ._chessboard import _board_pieces, _draw_chessboard, _squares_of
 
 def _draw_poker_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     top = _header(canvas, "Poker Chess", view)
-    viewer = view.get("viewer")
-    flip = viewer == 1
-    hands = {h.get("seat"): h for h in view.get("hands") or [] if isinstance(h, dict)}
-    points = view.get("points") or []
+    flip = view["viewer"] == 1
+    seats = {entry["seat"]: entry for entry in view["seats"]}
     small_w, small_h = 30, 42
 
     def hand_row(seat: int, y: float) -> None:
-        hand = hands.get(seat, {})
-        colour_name = hand.get("color", "white" if seat == 0 else "black")
-        pts = points[seat] if seat < len(points) else "?"
+        entry = seats[seat]
         _to_act_marker(canvas, _MARGIN + 16, y + 13, view, seat)
         canvas.text(
-            _MARGIN + 20, y + 13, f"seat {seat} ({colour_name})  {pts} points", size=13, bold=True
+            _MARGIN + 20,
+            y + 13,
+            f"seat {seat} ({entry['color']})  {entry['points']} points",
+            size=13,
+            bold=True,
         )
-        cards = hand.get("cards")
-        count = int(hand.get("count") or 0)
-        end = _cards_row(canvas, _MARGIN + 20, y + 20, cards, count, small_w, small_h)
-        if cards is None:
-            canvas.text(end + 4, y + 20 + small_h - 4, f"{count} hidden", size=11, fill=_MUTED)
-        elif not cards:
+        cards = entry["cards"]
+        end = _cards_row(canvas, _MARGIN + 20, y + 20, cards, small_w, small_h)
+        hidden = sum(1 for card in cards if card is None)
+        if not cards:
             canvas.text(_MARGIN + 20, y + 20 + small_h - 14, "(no cards)", size=11, fill=_MUTED)
+        elif hidden:
+            canvas.text(end + 4, y + 20 + small_h - 4, f"{hidden} hidden", size=11, fill=_MUTED)
 
     top_seat, bottom_seat = (0, 1) if flip else (1, 0)
     hand_row(top_seat, top)
     board_y = top + 20 + small_h + 16
     highlights: dict[str, str] = {}
     last_move = None
-    for event in view.get("events") or []:
-        match = re.match(r"s(\d+) ([a-h][1-8][a-h][1-8][a-z]*)", str(event))
+    for event in view["events"]:
+        match = re.match(r"s(\d+) ([a-h][1-8][a-h][1-8][a-z]*)", event)
         if match:
             last_move = (int(match.group(1)), match.group(2))
     if last_move is not None:
@@ -61,11 +61,10 @@ def _draw_poker_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     hand_row(bottom_seat, bottom + 22)
     x = right + 28
     y = top + 20
-    step = view.get("step")
-    canvas.text(x, y, f"step: {step or '-'}", size=13, bold=True)
+    canvas.text(x, y, f"phase: {view['phase']}", size=13, bold=True)
     y += 10
-    played = view.get("played_card")
-    if played:
+    played = view.get("played_card")  # absent when no card waits for its move
+    if played is not None:
         canvas.text(x, y + 14, "played:", size=12)
         canvas.card(x + 56, y, played, small_w, small_h, highlight=_HIGHLIGHT)
         y += small_h + 8
@@ -74,10 +73,10 @@ def _draw_poker_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     if last_move is not None:
         canvas.text(x, y + 14, f"last move: s{last_move[0]} {last_move[1]}", size=12)
         y += 22
-    canvas.text(x, y + 14, f"draw pile: {view.get('pile_remaining', '?')}", size=12)
+    canvas.text(x, y + 14, f"draw pile: {view['deck_remaining']}", size=12)
     canvas.card(x + 110, y, None, small_w * 0.7, small_h * 0.7)
     y += 40
-    discards = list(view.get("discards") or [])
+    discards = view["discards"]
     canvas.text(x, y + 10, f"discards ({len(discards)}):", size=12)
     y += 16
     per_row, dw, dh = 9, 24, 34

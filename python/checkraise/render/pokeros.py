@@ -21,10 +21,10 @@ from ._canvas import (
 
 def _draw_pokeros(canvas: Canvas, view: Mapping[str, Any]) -> None:
     top = _header(canvas, "Pokeros", view)
-    board = view.get("board") or []
-    moves = view.get("moves") or []
+    moves = view["moves"]
     last = moves[-1] if moves else None
-    cells = {(int(b["x"]), int(b["y"])): b.get("card") for b in board}
+    last_at = (last["cell"]["x"], last["cell"]["y"]) if last is not None else None
+    cells = {(cell["x"], cell["y"]): cell["card"] for cell in view["board"]}
     xs = [x for x, _ in cells] or [0]
     ys = [y for _, y in cells] or [0]
     min_x, max_x, min_y, max_y = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
@@ -47,9 +47,7 @@ def _draw_pokeros(canvas: Canvas, view: Mapping[str, Any]) -> None:
         for gx in range(min_x, max_x + 1):
             cx = left + (gx - min_x) * (cw + gap)
             if (gx, gy) in cells:
-                highlight = None
-                if last is not None and (last.get("x"), last.get("y")) == (gx, gy):
-                    highlight = _HIGHLIGHT
+                highlight = _HIGHLIGHT if last_at == (gx, gy) else None
                 canvas.card(cx, cy, cells[(gx, gy)], cw, ch, highlight=highlight)
             else:
                 canvas.rect(cx, cy, cw, ch, stroke="#cfcabb", radius=3, dashed=True)
@@ -58,35 +56,28 @@ def _draw_pokeros(canvas: Canvas, view: Mapping[str, Any]) -> None:
         canvas.text(left, grid_bottom + 14, "no card on the board yet", size=12, fill=_MUTED)
     panel_x = left + (max_x - min_x + 1) * (cw + gap) + 30
     y = top + 10
-    points = view.get("points") or []
-    for hand in view.get("hands") or []:
-        seat = hand.get("seat")
-        pts = points[seat] if isinstance(seat, int) and seat < len(points) else "?"
+    for entry in view["seats"]:
+        seat = entry["seat"]
         _to_act_marker(canvas, panel_x - 4, y + 12, view, seat)
         canvas.text(panel_x, y + 12, f"seat {seat}", size=13, bold=True, fill=_seat_colour(seat))
-        canvas.text(panel_x + 60, y + 12, f"{pts} points", size=13)
-        cards = hand.get("cards")
-        count = int(hand.get("count") or 0)
-        end = _cards_row(canvas, panel_x, y + 20, cards, count)
-        if cards is not None and not cards and count == 0:
+        canvas.text(panel_x + 60, y + 12, f"{entry['points']} points", size=13)
+        cards = entry["cards"]
+        end = _cards_row(canvas, panel_x, y + 20, cards)
+        hidden = sum(1 for card in cards if card is None)
+        if not cards:
             canvas.text(panel_x, y + 50, "(no cards)", size=11, fill=_MUTED)
-        elif cards is None:
-            canvas.text(end + 4, y + 50, f"{count} hidden", size=11, fill=_MUTED)
+        elif hidden:
+            canvas.text(end + 4, y + 50, f"{hidden} hidden", size=11, fill=_MUTED)
         y += 20 + _CARD_H + 16
-    canvas.text(panel_x, y + 10, f"deck: {view.get('deck_remaining', '?')} cards", size=12)
+    canvas.text(panel_x, y + 10, f"deck: {view['deck_remaining']} cards", size=12)
     y += 28
     if last is not None:
-        scored = (
-            ", ".join(f"{h.get('hand')} ({h.get('score')})" for h in last.get("hands") or [])
-            or "nothing"
-        )
+        cell = last["cell"]
+        scored = ", ".join(f"{h['name']} ({h['score']})" for h in last["hands"]) or "nothing"
         canvas.text(
-            panel_x,
-            y,
-            f"last: s{last.get('seat')} {last.get('card')}@{last.get('x')},{last.get('y')}",
-            size=12,
+            panel_x, y, f"last: s{last['seat']} {cell['card']}@{cell['x']},{cell['y']}", size=12
         )
-        canvas.text(panel_x, y + 16, f"scored {last.get('points', 0)}: {scored}", size=12)
+        canvas.text(panel_x, y + 16, f"scored {last['points']}: {scored}", size=12)
         y += 36
     _draw_result(canvas, panel_x, y + 8, view)
     canvas.include(panel_x, grid_bottom)

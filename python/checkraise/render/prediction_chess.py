@@ -18,32 +18,33 @@ from ._canvas import (
 )
 from ._chessboard import _board_pieces, _draw_chessboard, _squares_of
 
+_SIDES = ("white", "black")
+
 
 def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     top = _header(canvas, "Prediction Chess", view)
-    viewer = view.get("viewer")
-    turns = view.get("turns") or []
+    turns = view["turns"]
     last = turns[-1] if turns else None
     highlights: dict[str, str] = {}
     deaths: list[str] = []
-    if isinstance(last, dict):
-        for move in last.get("moves") or []:
+    if last is not None:
+        for move in last["moves"]:
             for square in _squares_of(move):
                 highlights[square] = _HIGHLIGHT
-        deaths = [str(d.get("square")) for d in last.get("deaths") or [] if isinstance(d, dict)]
-    my_move = view.get("my_move")
+        deaths = [cell["square"] for cell in last["deaths"]]
+    my_move = view["my_move"]
     for square in _squares_of(my_move):
         highlights[square] = _MY_MOVE
     board_x = _MARGIN + 20
     right, bottom = _draw_chessboard(
-        canvas, board_x, top + 8, _board_pieces(view), viewer == 1, highlights, deaths
+        canvas, board_x, top + 8, _board_pieces(view), view["viewer"] == 1, highlights, deaths
     )
     x = right + 28
     y = top + 20
-    phase = view.get("phase")
-    canvas.text(x, y, f"turn {view.get('turn', '?')}, phase: {phase}", size=13, bold=True)
+    phase = view["phase"]
+    canvas.text(x, y, f"turn {view['turn']}, phase: {phase}", size=13, bold=True)
     y += 18
-    canvas.text(x, y, f"quiet turns: {view.get('quiet_turns', 0)}", size=12, fill=_MUTED)
+    canvas.text(x, y, f"quiet turns: {view['quiet_turns']}", size=12, fill=_MUTED)
     y += 24
     if my_move:
         canvas.text(x, y, f"your move: {my_move}", size=13, fill=_MY_MOVE, bold=True)
@@ -51,30 +52,21 @@ def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     elif phase == "predict":
         canvas.text(x, y, "moves chosen, hidden until both predict", size=12, fill=_MUTED)
         y += 20
-    if isinstance(last, dict):
+    if last is not None:
         canvas.text(x, y, f"last turn ({len(turns)}):", size=13, bold=True)
         y += 18
-        moves = last.get("moves") or []
-        predictions = last.get("predictions") or []
-        predicted = last.get("predicted") or []
-        for seat, colour_name in enumerate(("white", "black")):
-            move = moves[seat] if seat < len(moves) else "?"
-            guess = predictions[seat] if seat < len(predictions) else "?"
-            was_predicted = seat < len(predicted) and bool(predicted[seat])
-            canvas.text(x, y, f"{colour_name}: {move} (predicts {guess})", size=12)
+        for seat, side in enumerate(_SIDES):
+            move, guess = last["moves"][seat], last["predictions"][seat]
+            canvas.text(x, y, f"{side}: {move} (predicts {guess})", size=12)
             y += 16
-            if was_predicted:
-                canvas.text(
-                    x + 12, y, f"\u2713 {colour_name}'s move was predicted", size=12, fill=_DEATH
-                )
+            if last["predicted"][seat]:
+                canvas.text(x + 12, y, f"\u2713 {side}'s move was predicted", size=12, fill=_DEATH)
                 y += 16
-        canvas.text(x, y, f"battles: {last.get('battles', 0)}", size=12)
+        canvas.text(x, y, f"battles: {last['battles']}", size=12)
         y += 16
         died = [
-            f"{_PIECE_NAMES.get(str(d.get('piece', '?')).lower(), '?')} "
-            f"({'white' if str(d.get('piece', '')).isupper() else 'black'}) on {d.get('square')}"
-            for d in last.get("deaths") or []
-            if isinstance(d, dict)
+            f"{_PIECE_NAMES[cell['piece'].lower()]} ({_SIDES[cell['owner']]}) on {cell['square']}"
+            for cell in last["deaths"]
         ]
         for line in died or ["no deaths"]:
             canvas.text(
@@ -82,17 +74,14 @@ def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
             )
             y += 16
         y += 8
-    if view.get("terminal"):
-        reason = view.get("end_reason")
-        winner = view.get("winner")
-        canvas.text(x, y, f"end: {reason}", size=13)
+    if view["terminal"]:
+        winner = view["winner"]
+        canvas.text(x, y, f"end: {view['end_reason']}", size=13)
         y += 18
         canvas.text(
             x,
             y,
-            "a draw"
-            if winner is None
-            else f"winner: seat {winner} ({'white' if winner == 0 else 'black'})",
+            "a draw" if winner is None else f"winner: seat {winner} ({_SIDES[winner]})",
             size=13,
         )
         y += 20

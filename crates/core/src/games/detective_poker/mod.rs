@@ -19,6 +19,7 @@ mod observe;
 pub mod rules;
 mod state;
 mod text;
+mod view;
 
 use std::sync::Arc;
 
@@ -30,6 +31,10 @@ use crate::params::{ParamKind, ParamSpec, Params};
 use crate::rules::Played;
 
 pub use state::{DetectivePokerState, Event};
+pub use view::{
+    ActionCardName, DetectivePokerBet, DetectivePokerScoredBet, DetectivePokerScoredHand,
+    DetectivePokerSeat, DetectivePokerView,
+};
 
 /// The game's facts.
 pub static INFO: GameInfo = GameInfo {

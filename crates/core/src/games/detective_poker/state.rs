@@ -630,7 +630,7 @@ impl Rules for DetectivePokerState {
     }
 
     fn view(&self, history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
-        self.view_json(history, viewer)
+        crate::view::to_json(&self.view_of(history, viewer))
     }
 
     fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {

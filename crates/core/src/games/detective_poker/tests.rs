@@ -240,14 +240,36 @@ fn hidden_cards_in_observations() {
     let s1 = state.observation_string(1);
     assert!(s1.contains("s0: private ?? shown Ad"), "{s1}");
     assert!(s1.contains("s1: private 7c shown ??"), "{s1}");
+    // A seat's cards are [private, shown], face down (null) where the viewer may not look.
     let public = state.view(None);
-    assert!(public["seats"][0]["private"].is_null());
-    assert!(public["seats"][0]["shown"].is_null());
-    assert_eq!(state.view(Some(1))["seats"][0]["shown"], "Ad");
-    // A hidden action card shows as hidden to others and by name to its owner.
+    assert_eq!(public["seats"][0]["cards"], serde_json::json!([null, null]));
+    assert_eq!(public["seats"][0]["count"], 2);
+    assert_eq!(
+        state.view(Some(1))["seats"][0]["cards"],
+        serde_json::json!([null, "Ad"])
+    );
+    assert_eq!(
+        state.view(Some(0))["seats"][0]["cards"],
+        serde_json::json!(["As", null])
+    );
+    // Action cards: names for their owner, face down to everyone else.
+    assert_eq!(
+        state.view(Some(1))["seats"][1]["action_cards"],
+        serde_json::json!(["+1", "clockwise", "bluff", "empty"])
+    );
+    assert_eq!(
+        state.view(Some(0))["seats"][1]["action_cards"],
+        serde_json::json!([null, null, null, null])
+    );
+    // A hidden action card is face down (null) to others and named to its owner.
     bet(&mut state, "bet 1 on s0 with bluff");
-    assert_eq!(state.view(Some(2))["bets"][0]["action_card"], "hidden");
+    assert!(state.view(Some(2))["bets"][0]["action_card"].is_null());
+    let public = state.view(None);
+    assert!(public["bets"][0]["action_card"].is_null());
+    assert!(!public.to_string().contains("bluff"), "{public}");
     assert_eq!(state.view(Some(1))["bets"][0]["action_card"], "bluff");
+    assert_eq!(state.view(Some(1))["bets"][0]["seat"], 1);
+    assert_eq!(state.view(Some(1))["bets"][0]["target"], 0);
     assert!(
         state
             .observation_string(2)
@@ -496,8 +518,8 @@ fn a_complete_hand_scored_by_hand() {
     // After scoring everything about the hand is revealed.
     let view = state.view(Some(1));
     let last = &view["last_scored_hand"];
-    assert_eq!(last["private"][2], "Kh");
-    assert_eq!(last["shown"][1], "2d");
+    assert_eq!(last["seats"][2]["cards"][0], "Kh");
+    assert_eq!(last["seats"][1]["cards"][1], "2d");
     assert_eq!(last["bets"][10]["action_card"], "+1");
     assert_eq!(last["bets"][10]["points"], 0);
     let info = state.information_state_string(2);

@@ -1,14 +1,11 @@
-//! Detective Poker as text and JSON: action strings and their parsing, the observation and
-//! information-state strings, the `view` for UIs and gRPC, and `Display` (the whole state).
+//! Detective Poker as text: action strings and their parsing, the observation and
+//! information-state strings, and `Display` (the whole state; the view is in `view.rs`).
 
 // Seats and betting rounds index several parallel arrays at once; index loops read best.
 #![allow(clippy::needless_range_loop)]
 
 use std::fmt;
 
-use serde_json::json;
-
-use super::INFO;
 use super::rules::{ActionCard, Bet, STREET_NAMES, STREETS};
 use super::state::{DetectivePokerState, Event, event_at};
 use crate::cards::{Card, NUM_ORDINARY};
@@ -88,71 +85,6 @@ impl DetectivePokerState {
             .map(|(i, &entry)| self.event_text(i, entry, Some(player)))
             .collect();
         format!("s{player} | {}", events.join(" "))
-    }
-
-    /// What `viewer` may know (`None`: a spectator) as JSON, given `history` (this state's).
-    pub(super) fn view_json(
-        &self,
-        history: &[PlayerAction],
-        viewer: Option<usize>,
-    ) -> serde_json::Value {
-        let n = self.config.players;
-        let h = self.hand;
-        let seats: Vec<_> = (0..n)
-            .map(|seat| {
-                let hole = |private: bool, card: Option<Card>| {
-                    card.filter(|_| self.sees_hole(viewer, seat, private, h))
-                        .map(|c| c.to_string())
-                };
-                json!({
-                    "seat": seat,
-                    "private": hole(true, self.cards.private[seat]),
-                    "private_dealt": self.cards.private[seat].is_some(),
-                    "shown": hole(false, self.cards.shown[seat]),
-                    "shown_dealt": self.cards.shown[seat].is_some(),
-                    "chips": self.chips[seat],
-                    "action_cards_left": self.unused[seat].count_ones(),
-                    "action_cards": (viewer == Some(seat) || self.over).then(|| {
-                        ActionCard::ALL.iter().filter(|c| self.unused[seat] & c.bit() != 0)
-                            .map(|c| c.name()).collect::<Vec<_>>()
-                    }),
-                    "points": self.points[seat],
-                })
-            })
-            .collect();
-        let mut bets = Vec::new();
-        for street in 0..STREETS {
-            for bettor in self.bettors(h, street) {
-                if let Some(bet) = self.cards.bets[street][bettor] {
-                    let card = match bet.card {
-                        None => json!(null),
-                        Some(c) if self.sees_action_card(viewer, bettor, h) => json!(c.name()),
-                        Some(_) => json!("hidden"),
-                    };
-                    bets.push(json!({
-                        "street": STREET_NAMES[street], "bettor": bettor, "board": bet.board,
-                        "amount": bet.amount, "action_card": card,
-                    }));
-                }
-            }
-        }
-        json!({
-            "game": INFO.name,
-            "viewer": viewer,
-            "players": n,
-            "hand": h + 1,
-            "hands": self.config.hands(),
-            "dealer": self.dealer(),
-            "street": (!self.over).then(|| STREET_NAMES[self.street()]),
-            "seats": seats,
-            "board": self.cards.community_cards().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "burns": self.cards.burns.iter().filter(|b| b.is_some()).count(),
-            "bets": bets,
-            "last_scored_hand": self.last_scored_json(history),
-            "current_player": self.current_player().id(),
-            "terminal": self.over,
-            "returns": self.over.then(|| self.returns()),
-        })
     }
 
     fn card_text(card: Option<Card>, visible: bool) -> String {
@@ -293,42 +225,6 @@ impl DetectivePokerState {
             text = format!("{text} [scored {:?}]", &self.hand_points[h][..n]);
         }
         text
-    }
-
-    /// The last scored hand, revealed, as JSON (`history`: this state's).
-    fn last_scored_json(&self, history: &[PlayerAction]) -> serde_json::Value {
-        let n = self.config.players;
-        let h = if self.over {
-            self.hand
-        } else if self.hand > 0 {
-            self.hand - 1
-        } else {
-            return serde_json::Value::Null;
-        };
-        let record = self.record_of(history, h);
-        let judged = record.judge_all(n, self.config.expert);
-        let mut bets = Vec::new();
-        for street in 0..STREETS {
-            for bettor in self.bettors(h, street) {
-                if let (Some(bet), Some(j)) = (record.bets[street][bettor], judged[street][bettor])
-                {
-                    bets.push(json!({
-                        "street": STREET_NAMES[street], "bettor": bettor, "board": bet.board,
-                        "amount": bet.amount, "action_card": bet.card.map(|c| c.name()),
-                        "counts_for": j.target, "correct": j.correct, "points": j.points,
-                    }));
-                }
-            }
-        }
-        json!({
-            "hand": h + 1,
-            "dealer": h % n,
-            "private": (0..n).map(|s| record.private[s].map(|c| c.to_string())).collect::<Vec<_>>(),
-            "shown": (0..n).map(|s| record.shown[s].map(|c| c.to_string())).collect::<Vec<_>>(),
-            "board": record.community_cards().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "bets": bets,
-            "points": &self.hand_points[h][..n],
-        })
     }
 }
 

@@ -28,6 +28,7 @@ mod observe;
 pub mod showdown;
 mod state;
 mod text;
+mod view;
 
 use std::sync::Arc;
 
@@ -42,6 +43,9 @@ pub use betting::{BetAction, Betting, MAX_SEATS};
 pub use grid::{CellSet, Window};
 pub use showdown::{GridCard, SeatHand};
 pub use state::{HandRecord, HoldemState, Phase, PlacedCard};
+pub use view::{
+    HoldemChessView, HoldemPhase, HoldemResult, HoldemSeat, HoldemShowdownHand, HoldemWindow,
+};
 
 /// The game's facts.
 pub static INFO: GameInfo = GameInfo {

@@ -768,7 +768,7 @@ impl Rules for HoldemState {
     }
 
     fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
-        self.view_json(viewer)
+        crate::view::to_json(&self.view_of(viewer))
     }
 
     // The heuristic (bot.rs).

@@ -116,7 +116,7 @@ fn worked_showdown_example_through_the_engine() {
     );
     // Blue cannot see Red's cards, only where they lie.
     let view = s.view(Some(1));
-    let red: Vec<_> = view["grid"]
+    let red: Vec<_> = view["board"]
         .as_array()
         .unwrap()
         .iter()
@@ -127,6 +127,32 @@ fn worked_showdown_example_through_the_engine() {
     assert_eq!(
         (red[0]["x"].as_i64(), red[0]["y"].as_i64()),
         (Some(-1), Some(-2))
+    );
+    // Hole cards still held: Blue sees its own faces, every other seat's face down.
+    for seat in view["seats"].as_array().unwrap() {
+        let cards = seat["cards"].as_array().unwrap();
+        assert_eq!(
+            cards.len() as u64,
+            seat["count"].as_u64().unwrap(),
+            "{seat}"
+        );
+        let own = seat["seat"] == 1;
+        assert!(cards.iter().all(|c| c.is_null() != own), "{seat}");
+    }
+    assert_eq!(
+        view["seats"][2]["count"], 1,
+        "Red placed one of its two hole cards"
+    );
+    assert!(
+        s.view(None)["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|seat| seat["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c.is_null()))
     );
     deal(&mut s, "Tc");
     acts(
@@ -164,7 +190,7 @@ fn worked_showdown_example_through_the_engine() {
     assert!(!record.revealed.contains(card("5d")) && !record.revealed.contains(card("6d")));
     for seat in 0..5 {
         let view = s.view(Some(seat));
-        for g in view["grid"].as_array().unwrap() {
+        for g in view["board"].as_array().unwrap() {
             let at = (g["x"].as_i64().unwrap(), g["y"].as_i64().unwrap());
             let hidden = g["card"].is_null();
             let expect_hidden = match at {
@@ -176,7 +202,7 @@ fn worked_showdown_example_through_the_engine() {
         }
     }
     assert!(
-        s.view(None)["grid"]
+        s.view(None)["board"]
             .as_array()
             .unwrap()
             .iter()
@@ -579,7 +605,7 @@ fn uncontested_hands_reveal_nothing() {
     assert!(s.rules().records()[0].revealed.is_empty());
     assert_eq!(s.returns(), vec![-2.0, 2.0]);
     let view = s.view(Some(0));
-    let placed = &view["grid"].as_array().unwrap()[3];
+    let placed = &view["board"].as_array().unwrap()[3];
     assert!(placed["card"].is_null(), "{placed}");
 }
 

@@ -1,12 +1,10 @@
-//! Hold'em Poker Chess as text and JSON: action strings and their parser, the observation and
-//! information-state strings, the view for UIs, and `Display`.
+//! Hold'em Poker Chess as text: action strings and their parser, the observation and
+//! information-state strings, and `Display` (the view is in `view.rs`).
 
 use std::fmt::{self, Write as _};
 
-use serde_json::json;
-
 use super::state::{HandRecord, HoldemState, NO_CARD, Phase};
-use super::{INFO, NUM_SIZES, SIZE_NAMES};
+use super::{NUM_SIZES, SIZE_NAMES};
 use crate::cards::Card;
 use crate::game::{Action, GameError, Player, PlayerAction};
 use crate::rules::Rules;
@@ -164,98 +162,6 @@ impl HoldemState {
             "seat {player} | {}",
             self.events(history, Some(player)).join(" ")
         )
-    }
-
-    /// What `viewer` may know (`None`: a spectator), for UIs and gRPC (`Rules::view`).
-    pub(super) fn view_json(&self, viewer: Option<usize>) -> serde_json::Value {
-        let cfg = &self.config;
-        let b = &self.betting;
-        let grid: Vec<_> = self
-            .grid_cards()
-            .iter()
-            .map(|g| {
-                json!({
-                    "x": g.pos.0, "y": g.pos.1, "owner": g.owner,
-                    "card": self.sees(viewer, g.card, g.owner).then(|| g.card.to_string()),
-                })
-            })
-            .collect();
-        let seats: Vec<_> = (0..cfg.players)
-            .map(|s| {
-                let hole: Vec<_> = (0..2)
-                    .map(|slot| {
-                        let c = self.holes[s][slot];
-                        let visible = c != NO_CARD
-                            && (viewer == Some(s)
-                                || (self.kept[s] >> slot & 1 == 1
-                                    && self.sees(None, Card(c), Some(s))));
-                        json!({
-                            "kept": self.kept[s] >> slot & 1 == 1,
-                            "card": visible.then(|| Card(c).to_string()),
-                        })
-                    })
-                    .collect();
-                json!({
-                    "seat": s, "chips": self.chips(s), "street_bet": b.street_bet(s),
-                    "total_bet": b.total_bet(s), "dealt": b.is_dealt(s),
-                    "folded": b.has_folded(s), "all_in": b.is_all_in(s), "hole": hole,
-                })
-            })
-            .collect();
-        let results: Vec<_> = self
-            .records
-            .iter()
-            .map(|r| {
-                let hands: Vec<_> = r
-                    .hands()
-                    .iter()
-                    .map(|h| {
-                        json!({
-                            "seat": h.seat, "hand": h.value.describe(),
-                            "cards": h.cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                        })
-                    })
-                    .collect();
-                json!({
-                    "button": r.button, "showdown": hands,
-                    "revealed": r.revealed.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                    "won": &r.won[..cfg.players], "stacks": &r.stacks_after[..cfg.players],
-                })
-            })
-            .collect();
-        let legal: Vec<_> = match (viewer, self.current_player()) {
-            (Some(v), Player::Seat(s)) if v == s => {
-                let mut acts = Vec::new();
-                self.legal_actions_into(Player::Seat(s), &mut acts);
-                acts.iter()
-                    .map(|&a| json!({"action": a, "text": self.action_name(Player::Seat(s), a)}))
-                    .collect()
-            }
-            _ => Vec::new(),
-        };
-        json!({
-            "game": INFO.name,
-            "viewer": viewer,
-            "current_player": self.current_player().id(),
-            "terminal": self.phase == Phase::Over,
-            "returns": (self.phase == Phase::Over).then(|| self.returns()),
-            // 1-based: the hand on the table, or at the end the last one played.
-            "hand": if self.phase == Phase::Over { self.hand_no } else { self.hand_no + 1 },
-            "hands": cfg.hands,
-            "button": b.button(),
-            "street": b.street(),
-            "pot": b.pot(),
-            "current_bet": b.current_bet(),
-            "min_raise": b.min_raise(),
-            "window": {"x0": cfg.window.x0, "x1": cfg.window.x1, "y0": cfg.window.y0, "y1": cfg.window.y1},
-            "community": self.community().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "grid": grid,
-            "seats": seats,
-            "placement_turn": self.phase == Phase::Place,
-            "placed_this_turn": self.placed_this_turn,
-            "results": results,
-            "legal_actions": legal,
-        })
     }
 
     fn seat_text(&self, seat: usize) -> String {

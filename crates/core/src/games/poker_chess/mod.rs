@@ -23,6 +23,7 @@ mod observe;
 mod state;
 pub mod table;
 mod text;
+mod view;
 
 use std::sync::Arc;
 
@@ -37,6 +38,7 @@ use crate::rules::Played;
 
 pub use state::{Event, PokerChessState, TurnStep};
 pub use table::{MoveTraits, PieceKind, PieceValues};
+pub use view::{PokerChessPhase, PokerChessSeat, PokerChessView};
 
 /// The game's facts.
 pub static INFO: GameInfo = GameInfo {

@@ -612,7 +612,7 @@ impl Rules for PokerChessState {
     }
 
     fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
-        self.view_json(viewer)
+        crate::view::to_json(&self.view_of(viewer))
     }
 
     fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {

@@ -661,13 +661,19 @@ fn hands_are_private_and_draws_hidden() {
     let info1 = s.information_state_string(1);
     assert!(info1.contains("deal s0:?") && !info1.contains("2c"));
     let view = s.view(Some(1));
-    assert!(view["hands"][0]["cards"].is_null());
-    assert_eq!(view["hands"][1]["cards"], serde_json::json!(["2d", "3d"]));
-    assert!(s.view(None)["hands"][1]["cards"].is_null());
+    assert_eq!(view["seats"][0]["cards"], serde_json::json!([null, null]));
+    assert_eq!(view["seats"][0]["count"], 2);
+    assert_eq!(view["seats"][1]["cards"], serde_json::json!(["2d", "3d"]));
+    assert!(!view.to_string().contains("2c") && !view.to_string().contains("3c"));
+    let public = s.view(None);
+    assert_eq!(public["seats"][1]["cards"], serde_json::json!([null, null]));
+    assert!(public.get("played_card").is_none());
+    assert_eq!(public["phase"], "card");
     act(&mut s, "play 2c");
     // The played card is public at once.
     assert!(s.information_state_string(1).contains("s0 plays 2c"));
     assert_eq!(s.view(None)["played_card"], "2c");
+    assert_eq!(s.view(None)["phase"], "move");
 }
 
 #[test]

@@ -1,12 +1,10 @@
 //! Poker Chess as text: action names and their parsing, the observation and
-//! information-state strings, the JSON view for UIs, and `Display`.
+//! information-state strings, and `Display` (the view is in `view.rs`).
 
 use std::fmt;
 
-use serde_json::json;
-
 use super::state::{Event, Phase, PokerChessState, TurnStep, pair_index, pair_slots};
-use super::{CARD_BASE, INFO, moves};
+use super::{CARD_BASE, moves};
 use crate::cards::{Card, CardSet};
 use crate::chess::{Color, Move};
 use crate::game::{Action, GameError, Player};
@@ -22,7 +20,7 @@ impl PokerChessState {
     }
 
     /// A history entry's event as seat `viewer` saw it (`None`: a spectator).
-    fn event_text(event: Event, viewer: Option<usize>) -> String {
+    pub(super) fn event_text(event: Event, viewer: Option<usize>) -> String {
         match event {
             Event::Deal { seat, card } => {
                 if Some(seat) == viewer {
@@ -185,52 +183,6 @@ impl PokerChessState {
             .map(|&event| Self::event_text(event, Some(player)))
             .collect();
         format!("seat {player} | {}", events.join(", "))
-    }
-
-    /// What `viewer` may know, as JSON (`None`: a spectator).
-    pub(super) fn view_json(&self, viewer: Option<usize>) -> serde_json::Value {
-        let hands: Vec<_> = (0..2)
-            .map(|seat| {
-                let visible = Some(seat) == viewer;
-                json!({
-                    "seat": seat,
-                    "color": if seat == 0 { "white" } else { "black" },
-                    "count": self.hands[seat].len(),
-                    "cards": visible.then(|| self.hands[seat].iter().map(|c| c.to_string()).collect::<Vec<_>>()),
-                })
-            })
-            .collect();
-        let played = match self.phase {
-            Phase::Turn(TurnStep::Move(card)) => Some(card.to_string()),
-            _ => None,
-        };
-        let step = match self.phase {
-            Phase::Turn(TurnStep::Card) => Some("card"),
-            Phase::Turn(TurnStep::Move(_)) => Some("move"),
-            _ => None,
-        };
-        let events: Vec<String> = self
-            .events
-            .iter()
-            .map(|&event| Self::event_text(event, viewer))
-            .collect();
-        let over = self.phase == Phase::Over;
-        json!({
-            "game": INFO.name,
-            "viewer": viewer,
-            "fen": self.board.to_fen(),
-            "board": self.board.diagram().lines().collect::<Vec<_>>(),
-            "hands": hands,
-            "played_card": played,
-            "step": step,
-            "discards": self.discards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "pile_remaining": self.pile.len(),
-            "points": self.points,
-            "current_player": self.current_player().id(),
-            "events": events,
-            "terminal": over,
-            "returns": over.then(|| self.returns()),
-        })
     }
 }
 

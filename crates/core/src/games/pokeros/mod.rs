@@ -16,6 +16,7 @@
 pub mod bot;
 pub mod rules;
 mod state;
+mod view;
 
 use std::sync::Arc;
 
@@ -29,6 +30,7 @@ use crate::poker::window::{NUM_WINDOW_HANDS, StraightRanks};
 use crate::rules::Played;
 
 pub use state::PokerosState;
+pub use view::{PokerosMove, PokerosScoredHand, PokerosSeat, PokerosView};
 
 /// The game's facts.
 pub static INFO: GameInfo = GameInfo {

@@ -4,7 +4,6 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::json;
 
 use super::rules::{Board, Placement, score_placement};
 use super::{Config, INFO};
@@ -219,7 +218,7 @@ impl PokerosState {
         ((cell % size) as i32 - c, c - (cell / size) as i32)
     }
 
-    fn hands_public(&self) -> bool {
+    pub(super) fn hands_public(&self) -> bool {
         self.config.hand_size == 0
     }
 
@@ -679,46 +678,7 @@ impl Rules for PokerosState {
     }
 
     fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
-        let board: Vec<_> = self
-            .board
-            .cards()
-            .map(|(cell, card)| {
-                let (x, y) = self.coords(cell);
-                json!({"x": x, "y": y, "card": card.to_string()})
-            })
-            .collect();
-        let hands: Vec<_> = (0..self.config.players)
-            .map(|seat| {
-                let visible = Some(seat) == viewer || self.hands_public();
-                json!({
-                    "seat": seat,
-                    "count": self.hands[seat].len(),
-                    "cards": visible.then(|| self.hands[seat].iter().map(|c| c.to_string()).collect::<Vec<_>>()),
-                })
-            })
-            .collect();
-        let moves: Vec<_> = self
-            .moves
-            .iter()
-            .map(|m| {
-                let (x, y) = self.coords(m.cell);
-                json!({"seat": m.seat, "card": m.card.to_string(), "x": x, "y": y,
-                       "points": m.placement.points, "hands": m.placement.hands})
-            })
-            .collect();
-        json!({
-            "game": INFO.name,
-            "viewer": viewer,
-            "board_size": self.config.board_size,
-            "board": board,
-            "hands": hands,
-            "points": self.points(),
-            "deck_remaining": self.deck.len(),
-            "current_player": self.current_player().id(),
-            "moves": moves,
-            "terminal": self.phase == Phase::Over,
-            "returns": (self.phase == Phase::Over).then(|| self.returns()),
-        })
+        crate::view::to_json(&self.view_of(viewer))
     }
 
     fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {

@@ -328,3 +328,55 @@ fn points_reward_pays_as_scored() {
     assert_eq!(t.state.returns(), vec![-11.0, 11.0]);
     assert_eq!(t.state.rewards(), vec![-11.0, 11.0]);
 }
+
+#[test]
+fn views_show_the_viewers_hand_and_hide_the_others() {
+    // Centre Kc; seat 0 holds 2c 3c 4c, seat 1 holds 5d 6d 7d; seat 0 plays 2c, draws 9h.
+    let mut t = Table::new("pokeros", "Kc  2c 3c 4c  5d 6d 7d  9h");
+    t.play("2c@1,0");
+    let mine = t.state.view(Some(0));
+    assert_eq!(mine["viewer"], 0);
+    assert_eq!(mine["seats"][0]["cards"], serde_json::json!(["3c", "4c"]));
+    assert_eq!(mine["seats"][0]["count"], 2);
+    assert_eq!(
+        mine["seats"][1]["cards"],
+        serde_json::json!([null, null, null])
+    );
+    assert_eq!(mine["seats"][1]["count"], 3);
+    let text = mine.to_string();
+    for hidden in ["5d", "6d", "7d"] {
+        assert!(!text.contains(hidden), "seat 0 sees {hidden}: {text}");
+    }
+    // The board and the moves are public cells.
+    assert_eq!(
+        mine["board"],
+        serde_json::json!([{"x": 0, "y": 0, "card": "Kc"}, {"x": 1, "y": 0, "card": "2c"}])
+    );
+    assert_eq!(mine["moves"][0]["seat"], 0);
+    assert_eq!(
+        mine["moves"][0]["cell"],
+        serde_json::json!({"x": 1, "y": 0, "card": "2c"})
+    );
+    let public = t.state.view(None);
+    assert!(public["viewer"].is_null());
+    for seat in public["seats"].as_array().unwrap() {
+        assert!(
+            seat["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c.is_null())
+        );
+    }
+    assert_eq!(public["board"], mine["board"]);
+    // With hand_size=0 every hand is public.
+    let t = Table::new("pokeros(hand_size=0)", "Kc  Qc  9d");
+    assert_eq!(
+        t.state.view(None)["seats"][0]["cards"],
+        serde_json::json!(["Qc"])
+    );
+    assert_eq!(
+        t.state.view(Some(1))["seats"][0]["cards"],
+        serde_json::json!(["Qc"])
+    );
+}

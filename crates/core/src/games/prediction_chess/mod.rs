@@ -27,6 +27,7 @@ mod observe;
 pub mod rules;
 mod state;
 mod text;
+mod view;
 
 use std::sync::Arc;
 
@@ -41,6 +42,7 @@ use crate::rules::Played;
 
 pub use rules::{Death, Prediction, Promotion, Resolution};
 pub use state::{EndReason, Phase, PredictionChessState, TurnRecord};
+pub use view::{PredictionChessSeat, PredictionChessTurn, PredictionChessView};
 
 /// The game's facts.
 pub static INFO: GameInfo = GameInfo {

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::rules::{Prediction, Promotion, Resolution, move_options, resolve};
@@ -23,8 +24,9 @@ use crate::rng::GameRng;
 use crate::rules::{Illegal, Played, Rules};
 
 /// Which node of the turn the game is at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(rename = "PredictionChessPhase")]
 pub enum Phase {
     /// Both seats choose their own move.
     Move,
@@ -35,7 +37,7 @@ pub enum Phase {
 }
 
 /// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// One king died; the other seat wins.
@@ -615,7 +617,7 @@ impl Rules for PredictionChessState {
     }
 
     fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
-        self.view_json(viewer)
+        crate::view::to_json(&self.view_of(viewer))
     }
 
     fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {

@@ -536,6 +536,29 @@ fn seats_see_only_their_own_pending_move() {
 }
 
 #[test]
+fn the_view_board_is_a_list_of_cells() {
+    let s = new_game(&[]);
+    let view = s.view(None);
+    let board = view["board"].as_array().unwrap();
+    assert_eq!(board.len(), 32);
+    let king = board.iter().find(|c| c["square"] == "e1").unwrap();
+    assert_eq!(
+        *king,
+        serde_json::json!({"x": 4, "y": 0, "square": "e1", "piece": "K", "owner": 0})
+    );
+    let knight = board.iter().find(|c| c["square"] == "g8").unwrap();
+    assert_eq!(
+        (&knight["piece"], &knight["owner"]),
+        (&serde_json::json!("n"), &serde_json::json!(1))
+    );
+    assert_eq!(
+        view["seats"][1],
+        serde_json::json!({"seat": 1, "color": "black"})
+    );
+    assert_eq!(view["phase"], "move");
+}
+
+#[test]
 fn action_encoding_round_trips() {
     for (color, text) in [
         (Color::White, "c7b8n"),

@@ -1,24 +1,23 @@
 //! Prediction Chess as text: action names and their parsing, the observation and
-//! information-state strings, the JSON view for UIs, and `Display`.
+//! information-state strings, and `Display` (the view is in `view.rs`).
 
 use std::fmt;
-
-use serde_json::json;
 
 use super::rules::Prediction;
 use super::state::{Phase, PredictionChessState, TurnRecord};
 use super::{
-    INFO, NUM_ACTIONS, NUM_SQUARE_PAIRS, PASS, action_move, move_action, pair_action, seat_color,
+    NUM_ACTIONS, NUM_SQUARE_PAIRS, PASS, action_move, move_action, pair_action, seat_color,
 };
-use crate::chess::{Color, Move, Rank, Square, piece_char};
+use crate::chess::{Color, Move, Rank, piece_char};
 use crate::game::{Action, GameError, Player};
-use crate::rules::Rules;
 
-fn uci(mv: Option<Move>) -> String {
+/// A move in UCI, or `pass`.
+pub(super) fn uci(mv: Option<Move>) -> String {
     mv.map_or_else(|| "pass".to_string(), |m| m.to_string())
 }
 
-fn prediction_text(p: Option<Prediction>) -> String {
+/// A prediction as `from` `to` squares (`e7e5`), or `pass`.
+pub(super) fn prediction_text(p: Option<Prediction>) -> String {
     p.map_or_else(|| "pass".to_string(), |p| format!("{}{}", p.from, p.to))
 }
 
@@ -149,55 +148,6 @@ impl PredictionChessState {
             ));
         }
         s
-    }
-
-    /// What `viewer` may know (`None`: a spectator), for UIs and gRPC.
-    pub(super) fn view_json(&self, viewer: Option<usize>) -> serde_json::Value {
-        let pieces: Vec<_> = Square::ALL
-            .into_iter()
-            .filter_map(|sq| {
-                self.board.on(sq).map(|(c, p)| {
-                    json!({"square": sq.to_string(), "piece": piece_char(c, p).to_string()})
-                })
-            })
-            .collect();
-        let turns: Vec<_> = self
-            .turns
-            .iter()
-            .map(|t| {
-                json!({
-                    "moves": t.moves.map(uci),
-                    "predictions": t.predictions.map(prediction_text),
-                    "predicted": t.resolution.predicted,
-                    "battles": t.resolution.battles,
-                    "deaths": t.resolution.deaths().map(|d| json!({
-                        "piece": piece_char(d.color, d.piece).to_string(),
-                        "square": d.square.to_string(),
-                    })).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        let pending = viewer.and_then(|v| {
-            (self.phase == Phase::Predict && v < 2)
-                .then(|| uci(action_move(seat_color(v), self.pending[v])))
-        });
-        let over = self.phase == Phase::Over;
-        json!({
-            "game": INFO.name,
-            "viewer": viewer,
-            "current_player": self.current_player().id(),
-            "phase": self.phase,
-            "turn": self.turn,
-            "quiet_turns": self.quiet_turns,
-            "fen": self.board.to_fen(),
-            "board": pieces,
-            "my_move": pending,
-            "turns": turns,
-            "terminal": over,
-            "end_reason": self.end,
-            "winner": self.winner,
-            "returns": over.then(|| self.returns()),
-        })
     }
 
     fn turn_text(record: &TurnRecord) -> String {

@@ -1,0 +1,108 @@
+//! What a Prediction Chess seat (or a spectator) may know, as the typed view behind
+//! `Rules::view`.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::state::{EndReason, Phase, PredictionChessState};
+use super::text::{prediction_text, uci};
+use super::{action_move, seat_color};
+use crate::view::{Cell, Header, Side, chess_cells};
+
+/// A Prediction Chess view: the board, the phase, every revealed turn and, at the
+/// prediction node, the viewer's own pending move (never the opponent's).
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PredictionChessView {
+    /// The common header.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The node of the turn: `move` (both seats choose a move), `predict` (both predict the
+    /// other's move) or `over`.
+    pub phase: Phase,
+    /// Turns played.
+    pub turn: u32,
+    /// Turns in a row without a death or a pawn move (fifty ends the game).
+    pub quiet_turns: u32,
+    /// The position as FEN.
+    pub fen: String,
+    /// Every piece on the board.
+    pub board: Vec<Cell>,
+    /// The two seats: seat 0 plays white, seat 1 black.
+    pub seats: Vec<PredictionChessSeat>,
+    /// The viewer's own move at the prediction node (UCI, or `pass`); null otherwise and
+    /// always for a spectator.
+    pub my_move: Option<String>,
+    /// Every revealed turn, in order.
+    pub turns: Vec<PredictionChessTurn>,
+    /// Why the game ended (null while it runs).
+    pub end_reason: Option<EndReason>,
+    /// The winning seat at the end (null for a draw or while the game runs).
+    pub winner: Option<usize>,
+}
+
+/// A Prediction Chess seat.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PredictionChessSeat {
+    /// The seat.
+    pub seat: usize,
+    /// The side it plays.
+    pub color: Side,
+}
+
+/// A revealed turn of Prediction Chess.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PredictionChessTurn {
+    /// Each seat's move in UCI (`pass` for a pass), seat 0 first.
+    pub moves: [String; 2],
+    /// Each seat's prediction of the other's move (`e7e5`, or `pass`), seat 0 first.
+    pub predictions: [String; 2],
+    /// Per seat: whether the opponent predicted its move.
+    pub predicted: [bool; 2],
+    /// Battles fought (0 to 2).
+    pub battles: u8,
+    /// The pieces that died, each on the square of its battle.
+    pub deaths: Vec<Cell>,
+}
+
+impl PredictionChessState {
+    /// What `viewer` may know (`None`: a spectator).
+    pub(super) fn view_of(&self, viewer: Option<usize>) -> PredictionChessView {
+        let turns = self
+            .turns
+            .iter()
+            .map(|t| PredictionChessTurn {
+                moves: t.moves.map(uci),
+                predictions: t.predictions.map(prediction_text),
+                predicted: t.resolution.predicted,
+                battles: t.resolution.battles,
+                deaths: t
+                    .resolution
+                    .deaths()
+                    .map(|d| Cell::with_piece(d.square, d.color, d.piece))
+                    .collect(),
+            })
+            .collect();
+        let my_move = viewer.and_then(|v| {
+            (self.phase == Phase::Predict && v < 2)
+                .then(|| uci(action_move(seat_color(v), self.pending[v])))
+        });
+        PredictionChessView {
+            header: Header::of(self, viewer),
+            phase: self.phase,
+            turn: self.turn,
+            quiet_turns: self.quiet_turns,
+            fen: self.board.to_fen(),
+            board: chess_cells(&self.board),
+            seats: (0..2)
+                .map(|seat| PredictionChessSeat {
+                    seat,
+                    color: Side::of_seat(seat),
+                })
+                .collect(),
+            my_move,
+            turns,
+            end_reason: self.end,
+            winner: self.winner,
+        }
+    }
+}
