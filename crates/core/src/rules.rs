@@ -152,6 +152,13 @@ impl<R: Rules> Played<R> {
         }
     }
 
+    /// The initial state a game hands out: room for the history of a typical game (the game's
+    /// bound, capped at 256 entries), so a game played to its end grows its history once or
+    /// not at all.
+    pub fn initial(rules: R, max_game_length: usize) -> Self {
+        Played::with_capacity(rules, max_game_length.min(256))
+    }
+
     /// `new`, with room for `capacity` history entries (a resample that replays a history of
     /// known length allocates once).
     pub fn with_capacity(rules: R, capacity: usize) -> Self {

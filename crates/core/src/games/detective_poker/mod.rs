@@ -255,7 +255,10 @@ impl Game for DetectivePokerGame {
         self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(Played::new(self.initial_state()))
+        Box::new(Played::initial(
+            self.initial_state(),
+            self.max_game_length(),
+        ))
     }
 }
 

@@ -334,7 +334,10 @@ impl Game for PokerosGame {
         self.config.max_game_length()
     }
     fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(Played::new(self.initial.clone()))
+        Box::new(Played::initial(
+            self.initial.clone(),
+            self.max_game_length(),
+        ))
     }
 }
 
