@@ -2,11 +2,14 @@
 //!
 //! Three services over one registry of games: `Catalog` (games, facts, parameter schemas),
 //! `Matches` (networked matches with secret seat tokens; chance and bots act on the server)
-//! and `Envs` (batched envs for remote RL), plus the standard health and reflection services.
+//! and `Envs` (batched envs for remote RL); DeepMind's dm_env_rpc protocol
+//! (`dm_env_rpc.v1.Environment`, every game a world); and the standard health and reflection
+//! services.
 //! Everything about the games comes from `checkraise-core`; this crate only translates.
 
 pub mod catalog;
 pub mod config;
+pub mod dm_env;
 pub mod envs;
 pub mod errors;
 pub mod live_match;
@@ -26,3 +29,31 @@ pub mod pb {
 
 /// The metadata key that carries a seat's secret token.
 pub const SEAT_TOKEN_METADATA: &str = "x-seat-token";
+
+/// The generated messages, server and client of DeepMind's dm_env_rpc protocol
+/// (`dm_env_rpc.v1`, from the unmodified `proto/third_party`), with the `google.rpc.Status`
+/// it carries errors in.
+pub mod dm_env_pb {
+    #![allow(missing_docs, clippy::all, clippy::pedantic)]
+
+    /// `dm_env_rpc.v1`.
+    pub mod dm_env_rpc {
+        /// `dm_env_rpc.v1`.
+        pub mod v1 {
+            tonic::include_proto!("dm_env_rpc.v1");
+        }
+    }
+
+    /// `google.rpc`.
+    pub mod google {
+        /// `google.rpc`.
+        pub mod rpc {
+            tonic::include_proto!("google.rpc");
+        }
+    }
+
+    /// The encoded file descriptor set of `dm_env_rpc.v1` and its imports, served by
+    /// reflection.
+    pub const FILE_DESCRIPTOR_SET: &[u8] =
+        include_bytes!(concat!(env!("OUT_DIR"), "/dm_env_rpc_descriptor.bin"));
+}

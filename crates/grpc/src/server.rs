@@ -1,4 +1,5 @@
-//! Assembles the services into one tonic server: Catalog, Matches, Envs, health and reflection,
+//! Assembles the services into one tonic server: Catalog, Matches, Envs, dm_env_rpc's
+//! Environment, health and reflection,
 //! with logging, message-size limits, idle expiry and graceful shutdown.
 
 use std::future::Future;
@@ -13,9 +14,11 @@ use tower::util::MapResponseLayer;
 
 use crate::catalog::CatalogService;
 use crate::config::Config;
+use crate::dm_env::{DmEnvService, WorldStore};
+use crate::dm_env_pb::dm_env_rpc::v1::environment_server::EnvironmentServer;
 use crate::envs::{EnvStore, EnvsService};
 use crate::matches::{MatchStore, MatchesService};
-use crate::pb;
+use crate::{dm_env_pb, pb};
 
 /// Sets up logging as the config says (once per process; later calls are no-ops).
 pub fn init_logging(config: &Config) {
@@ -46,6 +49,7 @@ pub async fn serve(
     let address = listener.local_addr()?;
     let store = MatchStore::new(config.max_matches);
     let env_store = EnvStore::new(config.max_envs, config.max_message_size);
+    let worlds = WorldStore::new(config.max_matches, config.max_bot_ms);
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health_reporter
@@ -57,13 +61,18 @@ pub async fn serve(
     health_reporter
         .set_serving::<pb::envs_server::EnvsServer<EnvsService>>()
         .await;
+    health_reporter
+        .set_serving::<EnvironmentServer<DmEnvService>>()
+        .await;
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(dm_env_pb::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     let reflection_v1alpha = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(dm_env_pb::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1alpha()?;
 
@@ -82,10 +91,16 @@ pub async fn serve(
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);
 
+    let dm_env = EnvironmentServer::new(DmEnvService::new(worlds.clone()))
+        .max_decoding_message_size(limit)
+        .max_encoding_message_size(limit);
+
     let watched = store.clone();
+    let worlds_closing = worlds.clone();
     let expiry = tokio::spawn(expire_idle(
         store,
         env_store,
+        worlds,
         config.idle_expiry(),
         config.finished_expiry(),
     ));
@@ -102,8 +117,10 @@ pub async fn serve(
         .add_service(catalog)
         .add_service(matches)
         .add_service(envs)
+        .add_service(dm_env)
         .serve_with_incoming_shutdown(incoming, async move {
             shutdown.await;
+            worlds_closing.close_all_connections();
             // Bots may hold a match's lock while they think: wait for it off the workers.
             let _ = tokio::task::spawn_blocking(move || {
                 watched.close_all_watchers(&Status::unavailable("the server is shutting down"));
@@ -136,8 +153,14 @@ fn oversized_is_resource_exhausted<B>(mut response: http::Response<B>) -> http::
     response
 }
 
-/// Removes idle matches and env batches periodically.
-async fn expire_idle(store: MatchStore, env_store: EnvStore, idle: Duration, finished: Duration) {
+/// Removes idle matches, env batches and dm_env_rpc worlds periodically.
+async fn expire_idle(
+    store: MatchStore,
+    env_store: EnvStore,
+    worlds: WorldStore,
+    idle: Duration,
+    finished: Duration,
+) {
     let period =
         (finished.min(idle) / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
     let mut ticker = tokio::time::interval(period);
@@ -153,6 +176,14 @@ async fn expire_idle(store: MatchStore, env_store: EnvStore, idle: Duration, fin
                 expired,
                 live_envs = env_store.live_envs(),
                 "idle env batches removed"
+            );
+        }
+        let expired = worlds.expire_idle(idle);
+        if expired > 0 {
+            tracing::info!(
+                expired,
+                worlds = worlds.len(),
+                "idle dm_env_rpc worlds removed"
             );
         }
     }

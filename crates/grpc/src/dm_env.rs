@@ -1,0 +1,934 @@
+//! DeepMind's dm_env_rpc protocol (`dm_env_rpc.v1.Environment`), so that `dm_env_rpc`'s
+//! clients (`DmEnvAdaptor`, its compliance suite) play every checkraise game.
+//!
+//! * A **world** is a game with its settings: `CreateWorld` takes `game` (a game string such
+//!   as `pokeros(players=3)`, required), `seed` (a non-negative integer; random when absent)
+//!   and `opponent` (the bot spec of the other seats, `heuristic` by default). Its games are
+//!   dealt with the seeds `seed`, `seed + 1`, ... in order, so a world replays exactly.
+//! * One **agent** joins a world at a time (`JoinWorld` with `seat`, default 0); the other
+//!   seats are played by bots, chance and bots by core's `Driver` (the engine's one driver,
+//!   with its information rule for bots). A connection is joined to one world at a time.
+//! * A **sequence** is one game. The first step of a sequence ignores its actions and returns
+//!   the first observation where the agent's seat must decide. Each later step applies the
+//!   seat's action, lets chance and the bots play to the seat's next decision or the end, and
+//!   returns `RUNNING` or `TERMINATED`. A step without an action changes nothing (the game
+//!   waits for the seat's move). An illegal or malformed action is refused with an error and
+//!   not applied.
+//! * Observations (uids): 1 `observation` (the seat's observation tensor, float32), 2
+//!   `action_mask` (bool, one per action id), 3 `reward` (float64: the seat's return gained
+//!   since its last step) and 4 `discount` (float64: 0 at the end of a game, else 1), the
+//!   names `DmEnvAdaptor` reads reward and discount from. Action (uid 1): `action`, an int32
+//!   scalar in `0..num_distinct_actions`.
+//! * Errors come back per request, as the protocol's `google.rpc.Status` in the response;
+//!   the stream stays open.
+
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use checkraise_core::bots::{Bot, BotSpec};
+use checkraise_core::driver::{Driver, Halt, ignore_steps};
+use checkraise_core::{Game, Player, State, make_game_from_string};
+use tokio::sync::mpsc;
+use tokio_stream::Stream;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status, Streaming};
+
+use crate::dm_env_pb::dm_env_rpc::v1 as pb;
+use crate::dm_env_pb::google::rpc::Status as RpcStatus;
+use crate::errors::{server_fault, status_from_argument_error};
+use crate::live_match::random_hex;
+use pb::environment_request::Payload as Req;
+use pb::environment_response::Payload as Resp;
+use pb::tensor::Payload as Data;
+use pb::tensor_spec::value::Payload as Bound;
+
+/// The uid of the one action, `action`.
+pub const ACTION_UID: u64 = 1;
+/// The uid of the `observation` observation.
+pub const OBSERVATION_UID: u64 = 1;
+/// The uid of the `action_mask` observation.
+pub const ACTION_MASK_UID: u64 = 2;
+/// The uid of the `reward` observation.
+pub const REWARD_UID: u64 = 3;
+/// The uid of the `discount` observation.
+pub const DISCOUNT_UID: u64 = 4;
+
+const OBSERVATION_NAMES: [(u64, &str); 4] = [
+    (OBSERVATION_UID, "observation"),
+    (ACTION_MASK_UID, "action_mask"),
+    (REWARD_UID, "reward"),
+    (DISCOUNT_UID, "discount"),
+];
+
+/// The opponent bot when `CreateWorld` names none.
+pub const DEFAULT_OPPONENT: &str = "heuristic";
+
+const WORLD_SETTINGS: &str = "`game` (string, required), `seed` (integer) and `opponent` (string)";
+const JOIN_SETTINGS: &str = "`seat` (integer)";
+const RESET_WORLD_SETTINGS: &str = "`seed` (integer) and `opponent` (string)";
+
+/// What a bot spec over the server's cap is told.
+const BOT_CAP_NAME: &str = "the server's --max-bot-ms";
+
+/// A world: a game with its settings, the seeds of its next games, and whether an agent is
+/// joined.
+struct World {
+    game: Arc<dyn Game>,
+    opponent: BotSpec,
+    seed: u64,
+    next_game: u64,
+    /// Bumped by every `ResetWorld`: an agent that started its game before sees INTERRUPTED.
+    generation: u64,
+    joined: bool,
+    last_active: Instant,
+}
+
+impl World {
+    /// The seed of the world's next game (`seed`, `seed + 1`, ...).
+    fn take_seed(&mut self) -> u64 {
+        let seed = self.seed.wrapping_add(self.next_game);
+        self.next_game += 1;
+        seed
+    }
+}
+
+/// Every world, by name, with the server's limits.
+#[derive(Clone)]
+pub struct WorldStore {
+    worlds: Arc<Mutex<HashMap<String, World>>>,
+    max_worlds: usize,
+    max_bot_ms: u64,
+    /// Set at shutdown: open `Process` streams end, so graceful shutdown is not held open.
+    closing: Arc<tokio::sync::watch::Sender<bool>>,
+}
+
+impl WorldStore {
+    /// An empty store that holds at most `max_worlds`; bots think at most `max_bot_ms` a move.
+    pub fn new(max_worlds: usize, max_bot_ms: u64) -> Self {
+        WorldStore {
+            worlds: Arc::default(),
+            max_worlds,
+            max_bot_ms,
+            closing: Arc::new(tokio::sync::watch::Sender::new(false)),
+        }
+    }
+
+    /// Ends every open `Process` stream with UNAVAILABLE (at shutdown).
+    pub fn close_all_connections(&self) {
+        self.closing.send_replace(true);
+    }
+
+    fn table(&self) -> MutexGuard<'_, HashMap<String, World>> {
+        self.worlds.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` on the named world (touched: its idle time restarts).
+    fn with_world<R>(
+        &self,
+        name: &str,
+        f: impl FnOnce(&mut World) -> Result<R, Status>,
+    ) -> Result<R, Status> {
+        let mut table = self.table();
+        let world = table.get_mut(name).ok_or_else(|| unknown_world(name))?;
+        world.last_active = Instant::now();
+        f(world)
+    }
+
+    /// Number of worlds.
+    pub fn len(&self) -> usize {
+        self.table().len()
+    }
+
+    /// Whether there is no world.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Removes worlds with no agent joined that no request touched for `idle`; returns how
+    /// many.
+    pub fn expire_idle(&self, idle: Duration) -> usize {
+        let mut table = self.table();
+        let before = table.len();
+        table.retain(|_, world| world.joined || world.last_active.elapsed() < idle);
+        before - table.len()
+    }
+}
+
+fn unknown_world(name: &str) -> Status {
+    Status::not_found(format!(
+        "no world '{name}' (never created, destroyed, or expired after being idle)"
+    ))
+}
+
+/// One game in play for the agent.
+struct Episode {
+    state: Box<dyn State>,
+    driver: Driver,
+    bots: Vec<Option<Box<dyn Bot>>>,
+    /// The seat's return when the agent last saw the game.
+    seen_return: f64,
+}
+
+/// A connection's agent: the world it joined, its seat and its game.
+struct Agent {
+    world: String,
+    game: Arc<dyn Game>,
+    seat: usize,
+    /// The world's generation when the agent's current sequence began.
+    generation: u64,
+    /// The game in play; `None` between sequences (the next step starts one).
+    episode: Option<Episode>,
+}
+
+/// One `Process` stream: the requests of one client, in order.
+struct Connection {
+    store: WorldStore,
+    agent: Option<Agent>,
+}
+
+impl Drop for Connection {
+    /// A connection that goes away leaves its world.
+    fn drop(&mut self) {
+        self.leave();
+    }
+}
+
+impl Connection {
+    fn handle(&mut self, request: pb::EnvironmentRequest) -> pb::EnvironmentResponse {
+        let result = match request.payload {
+            Some(Req::CreateWorld(r)) => self.create_world(r).map(Resp::CreateWorld),
+            Some(Req::JoinWorld(r)) => self.join_world(r).map(Resp::JoinWorld),
+            Some(Req::Step(r)) => self.step(r).map(Resp::Step),
+            Some(Req::Reset(r)) => self.reset(r).map(Resp::Reset),
+            Some(Req::ResetWorld(r)) => self.reset_world(r).map(Resp::ResetWorld),
+            Some(Req::LeaveWorld(_)) => {
+                self.leave();
+                Ok(Resp::LeaveWorld(pb::LeaveWorldResponse {}))
+            }
+            Some(Req::DestroyWorld(r)) => self.destroy_world(r).map(Resp::DestroyWorld),
+            Some(Req::Extension(any)) => Err(Status::unimplemented(format!(
+                "checkraise-server supports no dm_env_rpc extension request ('{}')",
+                any.type_url
+            ))),
+            None => Err(Status::invalid_argument(
+                "the EnvironmentRequest has no request in its payload",
+            )),
+        };
+        let payload = result.unwrap_or_else(|status| {
+            Resp::Error(RpcStatus {
+                code: status.code() as i32,
+                message: status.message().to_string(),
+                details: Vec::new(),
+            })
+        });
+        pb::EnvironmentResponse {
+            payload: Some(payload),
+        }
+    }
+
+    fn create_world(
+        &mut self,
+        request: pb::CreateWorldRequest,
+    ) -> Result<pb::CreateWorldResponse, Status> {
+        let settings = request.settings;
+        check_names(&settings, &["game", "seed", "opponent"], WORLD_SETTINGS)?;
+        let text = match settings.get("game") {
+            Some(t) => string_setting("game", t)?,
+            None => {
+                return Err(Status::invalid_argument(format!(
+                    "CreateWorld needs the setting `game`, a game string such as \
+                     'pokeros(players=3)'; settings: {WORLD_SETTINGS}"
+                )));
+            }
+        };
+        let game = make_game_from_string(&text).map_err(|e| status_from_argument_error(&e))?;
+        let seed = match settings.get("seed") {
+            Some(t) => seed_setting(t)?,
+            None => u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits"),
+        };
+        let opponent = opponent_setting(settings.get("opponent"), self.store.max_bot_ms)?;
+        let name = format!("{}-{}", game.info().name, random_hex(8));
+        let mut table = self.store.table();
+        if table.len() >= self.store.max_worlds {
+            return Err(Status::resource_exhausted(format!(
+                "the server holds its maximum of {} dm_env_rpc worlds; destroy some or let \
+                 them expire",
+                self.store.max_worlds
+            )));
+        }
+        table.insert(
+            name.clone(),
+            World {
+                game,
+                opponent,
+                seed,
+                next_game: 0,
+                generation: 0,
+                joined: false,
+                last_active: Instant::now(),
+            },
+        );
+        tracing::info!(world = %name, game = %text, seed, "dm_env_rpc world created");
+        Ok(pb::CreateWorldResponse { world_name: name })
+    }
+
+    fn join_world(
+        &mut self,
+        request: pb::JoinWorldRequest,
+    ) -> Result<pb::JoinWorldResponse, Status> {
+        if let Some(agent) = &self.agent {
+            return Err(Status::failed_precondition(format!(
+                "this connection is already joined to world '{}'; leave it first (one world \
+                 per connection; use another connection for another agent)",
+                agent.world
+            )));
+        }
+        let name = request.world_name;
+        let settings = request.settings;
+        let agent = self.store.with_world(&name, |world| {
+            check_names(&settings, &["seat"], JOIN_SETTINGS)?;
+            let seat = seat_setting(settings.get("seat"), world.game.num_players())?;
+            if world.joined {
+                return Err(Status::failed_precondition(format!(
+                    "world '{name}' already has its agent joined (one agent per world; the \
+                     other seats are bots); create another world"
+                )));
+            }
+            world.joined = true;
+            Ok(Agent {
+                world: name.clone(),
+                game: world.game.clone(),
+                seat,
+                generation: world.generation,
+                episode: None,
+            })
+        })?;
+        let specs = specs(agent.game.as_ref());
+        self.agent = Some(agent);
+        Ok(pb::JoinWorldResponse { specs: Some(specs) })
+    }
+
+    fn leave(&mut self) {
+        if let Some(agent) = self.agent.take() {
+            let _ = self.store.with_world(&agent.world, |world| {
+                world.joined = false;
+                Ok(())
+            });
+        }
+    }
+
+    fn reset(&mut self, request: pb::ResetRequest) -> Result<pb::ResetResponse, Status> {
+        let agent = self.agent.as_mut().ok_or_else(not_joined)?;
+        check_names(&request.settings, &["seat"], JOIN_SETTINGS)?;
+        if request.settings.contains_key("seat") {
+            agent.seat = seat_setting(request.settings.get("seat"), agent.game.num_players())?;
+        }
+        agent.episode = None;
+        Ok(pb::ResetResponse {
+            specs: Some(specs(agent.game.as_ref())),
+        })
+    }
+
+    fn reset_world(
+        &mut self,
+        request: pb::ResetWorldRequest,
+    ) -> Result<pb::ResetWorldResponse, Status> {
+        let settings = request.settings;
+        let max_bot_ms = self.store.max_bot_ms;
+        let generation = self.store.with_world(&request.world_name, |world| {
+            check_names(&settings, &["seed", "opponent"], RESET_WORLD_SETTINGS)?;
+            let seed = settings.get("seed").map(seed_setting).transpose()?;
+            if settings.contains_key("opponent") {
+                world.opponent = opponent_setting(settings.get("opponent"), max_bot_ms)?;
+            }
+            if let Some(seed) = seed {
+                world.seed = seed;
+            }
+            world.next_game = 0;
+            world.generation += 1;
+            Ok(world.generation)
+        })?;
+        // The caller's own agent begins its next sequence at once, without INTERRUPTED.
+        if let Some(agent) = self
+            .agent
+            .as_mut()
+            .filter(|a| a.world == request.world_name)
+        {
+            agent.generation = generation;
+            agent.episode = None;
+        }
+        Ok(pb::ResetWorldResponse {})
+    }
+
+    fn destroy_world(
+        &mut self,
+        request: pb::DestroyWorldRequest,
+    ) -> Result<pb::DestroyWorldResponse, Status> {
+        let name = request.world_name;
+        if self.agent.as_ref().is_some_and(|a| a.world == name) {
+            return Err(Status::failed_precondition(format!(
+                "this connection is joined to world '{name}'; leave it before destroying it"
+            )));
+        }
+        let mut table = self.store.table();
+        match table.get(&name) {
+            None => Err(unknown_world(&name)),
+            Some(world) if world.joined => Err(Status::failed_precondition(format!(
+                "world '{name}' has an agent joined; it must leave before the world is destroyed"
+            ))),
+            Some(_) => {
+                table.remove(&name);
+                tracing::info!(world = %name, "dm_env_rpc world destroyed");
+                Ok(pb::DestroyWorldResponse {})
+            }
+        }
+    }
+
+    fn step(&mut self, request: pb::StepRequest) -> Result<pb::StepResponse, Status> {
+        let agent = self.agent.as_mut().ok_or_else(not_joined)?;
+        for uid in &request.requested_observations {
+            if !OBSERVATION_NAMES.iter().any(|(u, _)| u == uid) {
+                return Err(Status::invalid_argument(format!(
+                    "no observation has uid {uid}; the observations are {}",
+                    OBSERVATION_NAMES
+                        .iter()
+                        .map(|(u, n)| format!("{u} `{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        }
+        let wanted = &request.requested_observations;
+        let (generation, opponent) = self.store.with_world(&agent.world, |world| {
+            Ok((world.generation, world.opponent.clone()))
+        })?;
+        let (game, seat) = (agent.game.clone(), agent.seat);
+        // A ResetWorld from another connection interrupts the game in play.
+        if agent.generation != generation {
+            agent.generation = generation;
+            if let Some(episode) = agent.episode.take() {
+                let state = pb::EnvironmentStateType::Interrupted;
+                return Ok(observe(game.as_ref(), seat, &episode, state, 0.0, wanted));
+            }
+        }
+        let Some(episode) = agent.episode.as_mut() else {
+            // A new sequence: its first step's actions are ignored.
+            let seed = self
+                .store
+                .with_world(&agent.world, |world| Ok(world.take_seed()))?;
+            let episode = start(game.as_ref(), seat, &opponent, seed)?;
+            let state = pb::EnvironmentStateType::Running;
+            let response = observe(game.as_ref(), seat, &episode, state, 0.0, wanted);
+            agent.episode = Some(episode);
+            return Ok(response);
+        };
+        let action = read_action(&request.actions, game.num_distinct_actions())?;
+        // When the game ended before the seat ever acted, there is nothing to decide and the
+        // action is ignored.
+        if !episode.state.is_terminal() {
+            let Some(action) = action else {
+                // No action: the game waits for the seat's move.
+                let state = pb::EnvironmentStateType::Running;
+                return Ok(observe(game.as_ref(), seat, episode, state, 0.0, wanted));
+            };
+            let player = Player::Seat(seat);
+            let state = episode.state.as_mut();
+            if !state.legal_actions_for(player).contains(&action) {
+                return Err(Status::invalid_argument(format!(
+                    "action {action} ({}) is not legal for seat {seat} now; legal: {}",
+                    state.action_to_string(player, action),
+                    describe_legal(state, player)
+                )));
+            }
+            episode
+                .driver
+                .play(state, seat, action, &mut ignore_steps)
+                .map_err(|e| crate::errors::status_from_game_error(&e))?;
+            advance(episode)?;
+        }
+        let now = episode.state.returns()[seat];
+        let reward = now - episode.seen_return;
+        episode.seen_return = now;
+        let done = episode.state.is_terminal();
+        let state = if done {
+            pb::EnvironmentStateType::Terminated
+        } else {
+            pb::EnvironmentStateType::Running
+        };
+        let response = observe(game.as_ref(), seat, episode, state, reward, wanted);
+        if done {
+            agent.episode = None;
+        }
+        Ok(response)
+    }
+}
+
+fn not_joined() -> Status {
+    Status::failed_precondition("this connection has not joined a world; send JoinWorld first")
+}
+
+/// The agent's next game, dealt with `seed`, played by chance and the bots up to the seat's
+/// first decision (or the end).
+fn start(game: &dyn Game, seat: usize, opponent: &BotSpec, seed: u64) -> Result<Episode, Status> {
+    let players = game.num_players();
+    let bots = (0..players)
+        .map(|s| (s != seat).then(|| opponent.build()))
+        .collect();
+    let mut episode = Episode {
+        state: game.new_initial_state(),
+        driver: Driver::from_seed(seed, players),
+        bots,
+        seen_return: 0.0,
+    };
+    episode.driver.resolve_chance(episode.state.as_mut());
+    advance(&mut episode)?;
+    episode.seen_return = episode.state.returns()[seat];
+    Ok(episode)
+}
+
+/// Lets chance and the bots play until the agent's seat must decide or the game ends.
+fn advance(episode: &mut Episode) -> Result<(), Status> {
+    let bots: Vec<Option<&dyn Bot>> = episode.bots.iter().map(|b| b.as_deref()).collect();
+    match episode
+        .driver
+        .advance(episode.state.as_mut(), &bots, None, &mut ignore_steps)
+    {
+        Ok(Halt::Decide | Halt::Over | Halt::Stopped) => Ok(()),
+        Err(e) => Err(server_fault("a bot failed in a dm_env_rpc world", &e)),
+    }
+}
+
+/// The step response with the requested observations of the agent's seat.
+fn observe(
+    game: &dyn Game,
+    seat: usize,
+    episode: &Episode,
+    state_type: pb::EnvironmentStateType,
+    reward: f64,
+    wanted: &[u64],
+) -> pb::StepResponse {
+    let state = episode.state.as_ref();
+    let mut observations = HashMap::new();
+    for &uid in wanted {
+        if observations.contains_key(&uid) {
+            continue;
+        }
+        let tensor = match uid {
+            OBSERVATION_UID => {
+                let mut values = vec![0.0f32; game.observation_size()];
+                state.observation_tensor(seat, &mut values);
+                tensor(
+                    Data::Floats(pb::tensor::FloatArray { array: values }),
+                    &game.observation_shape(),
+                )
+            }
+            ACTION_MASK_UID => {
+                let mut mask = vec![false; game.num_distinct_actions()];
+                if !state.is_terminal() {
+                    state.action_mask(Player::Seat(seat), &mut mask);
+                }
+                tensor(
+                    Data::Bools(pb::tensor::BoolArray { array: mask }),
+                    &[game.num_distinct_actions()],
+                )
+            }
+            REWARD_UID => tensor(
+                Data::Doubles(pb::tensor::DoubleArray {
+                    array: vec![reward],
+                }),
+                &[],
+            ),
+            DISCOUNT_UID => {
+                let discount = if state_type == pb::EnvironmentStateType::Terminated {
+                    0.0
+                } else {
+                    1.0
+                };
+                tensor(
+                    Data::Doubles(pb::tensor::DoubleArray {
+                        array: vec![discount],
+                    }),
+                    &[],
+                )
+            }
+            _ => continue,
+        };
+        observations.insert(uid, tensor);
+    }
+    pb::StepResponse {
+        state: state_type as i32,
+        observations,
+    }
+}
+
+fn tensor(data: Data, shape: &[usize]) -> pb::Tensor {
+    pb::Tensor {
+        payload: Some(data),
+        shape: shape.iter().map(|&d| d as i32).collect(),
+    }
+}
+
+fn shape_i32(shape: &[usize]) -> Vec<i32> {
+    shape.iter().map(|&d| d as i32).collect()
+}
+
+/// The specs of a game's agent: one action, four observations (see the module's docs).
+fn specs(game: &dyn Game) -> pb::ActionObservationSpecs {
+    let actions = game.num_distinct_actions();
+    let spec = |name: &str, shape: Vec<i32>, dtype: pb::DataType| pb::TensorSpec {
+        name: name.to_string(),
+        shape,
+        dtype: dtype as i32,
+        min: None,
+        max: None,
+    };
+    let doubles = |v: f64| pb::tensor_spec::Value {
+        payload: Some(Bound::Doubles(pb::tensor::DoubleArray { array: vec![v] })),
+    };
+    let int32s = |v: i32| pb::tensor_spec::Value {
+        payload: Some(Bound::Int32s(pb::tensor::Int32Array { array: vec![v] })),
+    };
+    let action = pb::TensorSpec {
+        min: Some(int32s(0)),
+        max: Some(int32s(actions as i32 - 1)),
+        ..spec("action", Vec::new(), pb::DataType::Int32)
+    };
+    let observations = HashMap::from([
+        (
+            OBSERVATION_UID,
+            spec(
+                "observation",
+                shape_i32(&game.observation_shape()),
+                pb::DataType::Float,
+            ),
+        ),
+        (
+            ACTION_MASK_UID,
+            spec("action_mask", vec![actions as i32], pb::DataType::Bool),
+        ),
+        (REWARD_UID, spec("reward", Vec::new(), pb::DataType::Double)),
+        (
+            DISCOUNT_UID,
+            pb::TensorSpec {
+                min: Some(doubles(0.0)),
+                max: Some(doubles(1.0)),
+                ..spec("discount", Vec::new(), pb::DataType::Double)
+            },
+        ),
+    ]);
+    pb::ActionObservationSpecs {
+        actions: HashMap::from([(ACTION_UID, action)]),
+        observations,
+    }
+}
+
+/// The legal actions, as ids with their texts (the first few, when there are many).
+fn describe_legal(state: &dyn State, player: Player) -> String {
+    const SHOWN: usize = 16;
+    let legal = state.legal_actions_for(player);
+    let mut parts: Vec<String> = legal
+        .iter()
+        .take(SHOWN)
+        .map(|&a| format!("{a} ({})", state.action_to_string(player, a)))
+        .collect();
+    if legal.len() > SHOWN {
+        parts.push(format!("... {} in all", legal.len()));
+    }
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The action in a step's actions, if any: checked to be the one action uid, an int32
+/// scalar, within its bounds.
+fn read_action(
+    actions: &HashMap<u64, pb::Tensor>,
+    num_actions: usize,
+) -> Result<Option<u32>, Status> {
+    if let Some(uid) = actions.keys().find(|&&uid| uid != ACTION_UID) {
+        return Err(Status::invalid_argument(format!(
+            "no action has uid {uid}; the one action is uid {ACTION_UID} `action`"
+        )));
+    }
+    let Some(tensor) = actions.get(&ACTION_UID) else {
+        return Ok(None);
+    };
+    let values = match &tensor.payload {
+        Some(Data::Int32s(a)) => &a.array,
+        other => {
+            return Err(Status::invalid_argument(format!(
+                "action `action` must be an int32 scalar; got {} data",
+                payload_name(other.as_ref())
+            )));
+        }
+    };
+    if !tensor.shape.is_empty() || values.len() != 1 {
+        return Err(Status::invalid_argument(format!(
+            "action `action` must be an int32 scalar (shape []); got shape {:?} with {} values",
+            tensor.shape,
+            values.len()
+        )));
+    }
+    let value = values[0];
+    if value < 0 || value as usize >= num_actions {
+        return Err(Status::invalid_argument(format!(
+            "action {value} is out of bounds: action ids are 0..={}",
+            num_actions - 1
+        )));
+    }
+    Ok(Some(value as u32))
+}
+
+fn payload_name(data: Option<&Data>) -> &'static str {
+    match data {
+        None => "no",
+        Some(Data::Floats(_)) => "float",
+        Some(Data::Doubles(_)) => "double",
+        Some(Data::Int8s(_)) => "int8",
+        Some(Data::Int32s(_)) => "int32",
+        Some(Data::Int64s(_)) => "int64",
+        Some(Data::Uint8s(_)) => "uint8",
+        Some(Data::Uint32s(_)) => "uint32",
+        Some(Data::Uint64s(_)) => "uint64",
+        Some(Data::Bools(_)) => "bool",
+        Some(Data::Strings(_)) => "string",
+        Some(Data::Protos(_)) => "proto",
+    }
+}
+
+/// Refuses settings other than `allowed`.
+fn check_names(
+    settings: &HashMap<String, pb::Tensor>,
+    allowed: &[&str],
+    described: &str,
+) -> Result<(), Status> {
+    let mut unknown: Vec<&str> = settings
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !allowed.contains(k))
+        .collect();
+    unknown.sort_unstable();
+    if unknown.is_empty() {
+        Ok(())
+    } else {
+        Err(Status::invalid_argument(format!(
+            "unknown setting(s) {}; the settings here are {described}",
+            unknown
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )))
+    }
+}
+
+/// Refuses a setting tensor that is not one element.
+fn check_scalar(name: &str, tensor: &pb::Tensor, count: usize) -> Result<(), Status> {
+    let elements: i64 = tensor.shape.iter().map(|&d| i64::from(d)).product();
+    if count != 1 || elements != 1 {
+        return Err(Status::invalid_argument(format!(
+            "setting `{name}` must be a scalar; got shape {:?} with {count} values",
+            tensor.shape
+        )));
+    }
+    Ok(())
+}
+
+fn string_setting(name: &str, tensor: &pb::Tensor) -> Result<String, Status> {
+    match &tensor.payload {
+        Some(Data::Strings(s)) => {
+            check_scalar(name, tensor, s.array.len())?;
+            Ok(s.array[0].clone())
+        }
+        other => Err(Status::invalid_argument(format!(
+            "setting `{name}` must be a string; got {} data",
+            payload_name(other.as_ref())
+        ))),
+    }
+}
+
+fn int_setting(name: &str, tensor: &pb::Tensor) -> Result<i128, Status> {
+    let values: Vec<i128> = match &tensor.payload {
+        Some(Data::Int8s(a)) => a.array.iter().map(|&b| i128::from(b as i8)).collect(),
+        Some(Data::Uint8s(a)) => a.array.iter().map(|&b| i128::from(b)).collect(),
+        Some(Data::Int32s(a)) => a.array.iter().map(|&v| i128::from(v)).collect(),
+        Some(Data::Int64s(a)) => a.array.iter().map(|&v| i128::from(v)).collect(),
+        Some(Data::Uint32s(a)) => a.array.iter().map(|&v| i128::from(v)).collect(),
+        Some(Data::Uint64s(a)) => a.array.iter().map(|&v| i128::from(v)).collect(),
+        other => {
+            return Err(Status::invalid_argument(format!(
+                "setting `{name}` must be an integer; got {} data",
+                payload_name(other.as_ref())
+            )));
+        }
+    };
+    check_scalar(name, tensor, values.len())?;
+    Ok(values[0])
+}
+
+fn seed_setting(tensor: &pb::Tensor) -> Result<u64, Status> {
+    let seed = int_setting("seed", tensor)?;
+    u64::try_from(seed).map_err(|_| {
+        Status::invalid_argument(format!("setting `seed` must be in 0..2^64; got {seed}"))
+    })
+}
+
+fn seat_setting(tensor: Option<&pb::Tensor>, players: usize) -> Result<usize, Status> {
+    let Some(tensor) = tensor else {
+        return Ok(0);
+    };
+    let seat = int_setting("seat", tensor)?;
+    usize::try_from(seat)
+        .ok()
+        .filter(|&s| s < players)
+        .ok_or_else(|| {
+            Status::invalid_argument(format!(
+                "setting `seat` is {seat}, but this game's seats are 0..={}",
+                players - 1
+            ))
+        })
+}
+
+fn opponent_setting(tensor: Option<&pb::Tensor>, max_bot_ms: u64) -> Result<BotSpec, Status> {
+    let text = match tensor {
+        Some(t) => string_setting("opponent", t)?,
+        None => DEFAULT_OPPONENT.to_string(),
+    };
+    BotSpec::parse::<&str, &str>(&text, [])
+        .and_then(|spec| spec.capped(max_bot_ms, BOT_CAP_NAME))
+        .map_err(|e| Status::invalid_argument(format!("setting `opponent`: {e}")))
+}
+
+/// The dm_env_rpc `Environment` service.
+pub struct DmEnvService {
+    store: WorldStore,
+}
+
+impl DmEnvService {
+    /// A service over a store of worlds.
+    pub fn new(store: WorldStore) -> Self {
+        DmEnvService { store }
+    }
+}
+
+type ResponseStream = Pin<Box<dyn Stream<Item = Result<pb::EnvironmentResponse, Status>> + Send>>;
+
+/// Responses a connection may have waiting before its requests wait.
+const RESPONSE_BUFFER: usize = 16;
+
+#[tonic::async_trait]
+impl pb::environment_server::Environment for DmEnvService {
+    type ProcessStream = ResponseStream;
+
+    async fn process(
+        &self,
+        request: Request<Streaming<pb::EnvironmentRequest>>,
+    ) -> Result<Response<Self::ProcessStream>, Status> {
+        let mut requests = request.into_inner();
+        let (tx, rx) = mpsc::channel(RESPONSE_BUFFER);
+        let mut connection = Connection {
+            store: self.store.clone(),
+            agent: None,
+        };
+        let mut closing = self.store.closing.subscribe();
+        tokio::spawn(async move {
+            loop {
+                let next = tokio::select! {
+                    next = requests.message() => next,
+                    () = async { drop(closing.wait_for(|&closed| closed).await) } => {
+                        let _ = tx
+                            .send(Err(Status::unavailable("the server is shutting down")))
+                            .await;
+                        break;
+                    }
+                };
+                let request = match next {
+                    Ok(Some(request)) => request,
+                    // The client closed its side, or went away.
+                    Ok(None) | Err(_) => break,
+                };
+                // Requests run in order, on the blocking pool: bots think there.
+                let handled = tokio::task::spawn_blocking(move || {
+                    let response = connection.handle(request);
+                    (connection, response)
+                })
+                .await;
+                let response = match handled {
+                    Ok((back, response)) => {
+                        connection = back;
+                        Ok(response)
+                    }
+                    Err(error) => {
+                        tracing::error!(%error, "a dm_env_rpc request failed");
+                        let _ = tx
+                            .send(Err(Status::internal(format!(
+                                "the server failed on this request: {error}"
+                            ))))
+                            .await;
+                        return;
+                    }
+                };
+                if tx.send(response).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int32(v: i32, shape: Vec<i32>) -> pb::Tensor {
+        pb::Tensor {
+            payload: Some(Data::Int32s(pb::tensor::Int32Array { array: vec![v] })),
+            shape,
+        }
+    }
+
+    #[test]
+    fn actions_are_checked_for_uid_type_shape_and_bounds() {
+        let one = |t: pb::Tensor| HashMap::from([(ACTION_UID, t)]);
+        assert_eq!(read_action(&one(int32(3, vec![])), 5).unwrap(), Some(3));
+        assert_eq!(read_action(&HashMap::new(), 5).unwrap(), None);
+        let e = read_action(&HashMap::from([(7, int32(3, vec![]))]), 5).unwrap_err();
+        assert!(e.message().contains("uid 7"), "{e}");
+        let e = read_action(&one(int32(3, vec![1])), 5).unwrap_err();
+        assert!(e.message().contains("shape"), "{e}");
+        let e = read_action(&one(int32(5, vec![])), 5).unwrap_err();
+        assert!(e.message().contains("out of bounds"), "{e}");
+        let e = read_action(&one(int32(-1, vec![])), 5).unwrap_err();
+        assert!(e.message().contains("out of bounds"), "{e}");
+        let doubles = pb::Tensor {
+            payload: Some(Data::Doubles(pb::tensor::DoubleArray { array: vec![1.0] })),
+            shape: vec![],
+        };
+        let e = read_action(&one(doubles), 5).unwrap_err();
+        assert!(e.message().contains("int32"), "{e}");
+    }
+
+    #[test]
+    fn settings_are_typed_and_named() {
+        let s = HashMap::from([("nope".to_string(), int32(1, vec![]))]);
+        let e = check_names(&s, &["seat"], JOIN_SETTINGS).unwrap_err();
+        assert!(e.message().contains("`nope`"), "{e}");
+        assert_eq!(seat_setting(Some(&int32(1, vec![])), 2).unwrap(), 1);
+        assert!(seat_setting(Some(&int32(2, vec![])), 2).is_err());
+        assert_eq!(seat_setting(None, 2).unwrap(), 0);
+        assert!(seed_setting(&int32(-1, vec![])).is_err());
+        assert!(opponent_setting(None, 100).is_ok());
+        let bad = pb::Tensor {
+            payload: Some(Data::Strings(pb::tensor::StringArray {
+                array: vec!["nonsense".to_string()],
+            })),
+            shape: vec![],
+        };
+        assert!(opponent_setting(Some(&bad), 100).is_err());
+    }
+}
