@@ -372,6 +372,13 @@ def test_a_missing_dependency_names_the_extra(monkeypatch, module, missing, extr
     assert isinstance(error.__cause__, ImportError)
 
 
+def test_importing_the_client_module_without_grpc_names_the_extra(monkeypatch):
+    monkeypatch.delitem(sys.modules, "checkraise.client", raising=False)
+    monkeypatch.setitem(sys.modules, "grpc", None)
+    with pytest.raises(cr.MissingDependencyError, match=r"pip install 'checkraise\[grpc\]'"):
+        from checkraise.client import Client  # noqa: F401
+
+
 def test_a_missing_grpc_names_the_extra(monkeypatch):
     monkeypatch.delattr(cr, "client", raising=False)
     monkeypatch.delitem(sys.modules, "checkraise.client", raising=False)

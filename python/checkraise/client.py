@@ -36,12 +36,18 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-import grpc
 import numpy as np
 import numpy.typing as npt
 
-from .v1 import checkraise_pb2 as pb
-from .v1 import checkraise_pb2_grpc as pb_grpc
+from ._optional import MissingDependencyError
+
+try:
+    import grpc
+
+    from .v1 import checkraise_pb2 as pb
+    from .v1 import checkraise_pb2_grpc as pb_grpc
+except ImportError as error:
+    raise MissingDependencyError("checkraise.client", "grpc", error) from error
 
 if TYPE_CHECKING:
     from typing_extensions import Self
