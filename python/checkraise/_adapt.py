@@ -110,6 +110,17 @@ def check_observation_type(observation_type: str) -> str:
     return observation_type
 
 
+def observation_box(game: Game, observation_type: str) -> Any:
+    """The ``Box`` of ``observation_type``'s tensors: the game's shape and its published bounds
+    (``game.observation_bounds()``; an information state's history rows are 0/1, inside them)."""
+    import gymnasium
+
+    low, high = game.observation_bounds()
+    return gymnasium.spaces.Box(
+        min(low, 0.0), max(high, 1.0), observation_shape(game, observation_type), np.float32
+    )
+
+
 def observation_shape(game: Game, observation_type: str) -> tuple[int, ...]:
     """The shape of an agent's observation tensor of ``observation_type``."""
     if observation_type == "information_state":

@@ -103,6 +103,8 @@ class Game:
         """Size of the chance outcome space."""
     def observation_shape(self) -> tuple[int, ...]:
         """Shape of ``State.observation_tensor(p)``."""
+    def observation_bounds(self) -> tuple[float, float]:
+        """``(low, high)``: every observation entry lies within them."""
     def observation_tensor_shape(self) -> list[int]:
         """``observation_shape()`` as a list (OpenSpiel's name)."""
     def observation_tensor_size(self) -> int:

@@ -154,9 +154,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
             )
         self.dict_observation = bool(dict_observation)
         num_actions = self.game.num_distinct_actions()
-        tensor_space = gymnasium.spaces.Box(
-            -np.inf, np.inf, _adapt.observation_shape(self.game, observation_type), np.float32
-        )
+        tensor_space = _adapt.observation_box(self.game, observation_type)
         self.observation_space: gymnasium.spaces.Space[Any] = (
             gymnasium.spaces.Dict(
                 {

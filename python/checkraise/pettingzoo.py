@@ -123,18 +123,12 @@ class _Table(_adapt.EngineHolder):
         self.possible_agents = [_agent_name(s) for s in range(n)]
         self._seats = {agent: s for s, agent in enumerate(self.possible_agents)}
         num_actions = self.game.num_distinct_actions()
-        # The engine promises finite observations but publishes no per-entry bounds (scores are
-        # scaled counts that can pass 1), so the box is unbounded. Each agent gets its own space
-        # objects, so seeding one agent's spaces leaves the others' alone.
+        # The box has the game's published bounds (game.observation_bounds()). Each agent gets
+        # its own space objects, so seeding one agent's spaces leaves the others' alone.
         self.observation_spaces = {
             agent: gymnasium.spaces.Dict(
                 {
-                    "observation": gymnasium.spaces.Box(
-                        -np.inf,
-                        np.inf,
-                        _adapt.observation_shape(self.game, observation_type),
-                        np.float32,
-                    ),
+                    "observation": _adapt.observation_box(self.game, observation_type),
                     "action_mask": gymnasium.spaces.Box(0, 1, (num_actions,), np.int8),
                 }
             )

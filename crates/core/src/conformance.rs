@@ -62,6 +62,18 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
             "non-finite observation, {}",
             ctx()
         );
+        let (low, high) = game.observation_bounds();
+        if let Some((i, x)) = obs
+            .iter()
+            .enumerate()
+            .find(|(_, x)| !(low..=high).contains(*x))
+        {
+            panic!(
+                "observation entry {i} of seat {p} is {x}, outside the game's bounds \
+                 [{low}, {high}], {}",
+                ctx()
+            );
+        }
         // The sparse form, where a game gives one, is the same observation.
         let mut entries = crate::game::ObservationEntries::new(size);
         if state.observation_entries(p, &mut entries) {

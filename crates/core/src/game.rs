@@ -36,6 +36,12 @@ pub trait Game: Send + Sync + fmt::Debug {
     fn observation_size(&self) -> usize {
         self.observation_shape().iter().product()
     }
+    /// Bounds `(low, high)` that every entry of every observation tensor lies within (the
+    /// conformance gate checks them on random play), for observation spaces with real bounds.
+    /// The default is `(0, 1)`: one-hot planes and counts scaled by their maximum.
+    fn observation_bounds(&self) -> (f32, f32) {
+        (0.0, 1.0)
+    }
     /// Shape of `State::information_state_tensor`.
     fn information_state_tensor_shape(&self) -> Vec<usize>;
     /// Number of floats in `State::information_state_tensor`.

@@ -91,6 +91,12 @@ impl PyGame {
         PyTuple::new(py, self.game.observation_shape())
     }
 
+    /// `(low, high)`: every entry of every observation (and information-state) tensor lies
+    /// within them; observation spaces use them as their bounds.
+    fn observation_bounds(&self) -> (f32, f32) {
+        self.game.observation_bounds()
+    }
+
     /// `observation_shape()` as a list, OpenSpiel's name.
     fn observation_tensor_shape(&self) -> Vec<usize> {
         self.game.observation_shape()

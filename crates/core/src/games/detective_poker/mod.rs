@@ -236,6 +236,13 @@ impl Game for DetectivePokerGame {
     fn information_state_tensor_shape(&self) -> Vec<usize> {
         vec![observe::observation_size(&self.config) + observe::event_layout(&self.config).size()]
     }
+    fn observation_bounds(&self) -> (f32, f32) {
+        // Points are written as points / max_hand_points, and a seat wins or loses at most
+        // max_hand_points + 1 in each hand.
+        let c = &self.config;
+        let most = (c.hands() * (c.max_hand_points() + 1)) as f32 / c.max_hand_points() as f32;
+        (-most, most.max(1.0))
+    }
     fn min_utility(&self) -> f64 {
         -self.max_utility()
     }

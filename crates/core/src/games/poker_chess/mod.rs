@@ -240,6 +240,10 @@ impl Game for PokerChessGame {
     fn information_state_tensor_shape(&self) -> Vec<usize> {
         vec![observe::OBSERVATION_SIZE + observe::event_layout(&self.config).size()]
     }
+    fn observation_bounds(&self) -> (f32, f32) {
+        // Points are written as points / 100, and a seat scores at most `max_points`.
+        (0.0, (self.config.max_points() as f32 / 100.0).max(1.0))
+    }
     fn min_utility(&self) -> f64 {
         -self.max_utility()
     }

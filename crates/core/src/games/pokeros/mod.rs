@@ -327,6 +327,11 @@ impl Game for PokerosGame {
             (self.config.deck.len() * self.config.max_placement_points()) as f64
         }
     }
+    fn observation_bounds(&self) -> (f32, f32) {
+        // Points are written as points / 100; a seat scores at most every card's best placement.
+        let most = self.config.deck.len() as f32 * self.config.max_placement_points() as f32;
+        (0.0, (most / 100.0).max(1.0))
+    }
     fn utility_sum(&self) -> Option<f64> {
         Some(0.0)
     }
