@@ -81,6 +81,8 @@ class Server:
             self.proc.terminate()
         code = self.proc.wait(timeout=timeout)
         self._drain.join(timeout=timeout)
+        if self.proc.stdout is not None and not self._drain.is_alive():
+            self.proc.stdout.close()
         return code
 
     def log(self) -> str:
