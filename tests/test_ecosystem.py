@@ -436,7 +436,8 @@ def test_the_readme_installs_every_extra():
 
 
 # ---------------------------------------------------------------------------------------------
-# docs/python.md's PettingZoo and Gymnasium sections run as written
+# docs/python.md's PettingZoo, Gymnasium, pickling, Stable-Baselines3 and TorchRL sections run as
+# written
 
 
 def python_snippets(section):
@@ -449,11 +450,24 @@ def python_snippets(section):
     return [textwrap.dedent(code) for _, code in blocks]
 
 
-@pytest.mark.parametrize("section", ["PettingZoo", "Gymnasium"])
-def test_docs_snippets_run(section, capsys):
+@pytest.mark.parametrize(
+    ("section", "at_least"),
+    [
+        ("PettingZoo", 5),
+        ("Gymnasium", 5),
+        ("Pickling, copies and threads", 1),
+        ("Stable-Baselines3", 1),
+        ("TorchRL", 1),
+    ],
+)
+def test_docs_snippets_run(section, at_least, capsys):
     snippets = python_snippets(section)
-    assert len(snippets) >= 5
-    namespace: dict = {}
+    assert len(snippets) >= at_least
+    # Later sections' snippets use the package as the earlier ones imported it.
+    import checkraise.gymnasium
+    import checkraise.pettingzoo
+
+    namespace: dict = {"checkraise": checkraise}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the checkers' advisory warnings
         for code in snippets:
