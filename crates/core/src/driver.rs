@@ -164,17 +164,7 @@ impl Driver {
             return Ok(());
         }
         crate::game::check_turn(state, player)?;
-        let text = self.text(state, player, action);
-        state.apply_action(action)?;
-        self.after_step(
-            state,
-            Step {
-                actor: player,
-                chosen: vec![(seat, action, text)],
-            },
-            on_step,
-        );
-        Ok(())
+        self.apply_seat(state, seat, action, on_step)
     }
 
     /// Lets chance and the bot seats (`bots[s]` is `Some` for a bot seat) act until a seat
@@ -200,17 +190,7 @@ impl Driver {
                         return Ok(Halt::Stopped);
                     }
                     let action = bot.try_act(state, seat, &mut self.bot_rngs[seat])?;
-                    let player = Player::Seat(seat);
-                    let text = self.text(state, player, action);
-                    state.apply_action(action)?;
-                    self.after_step(
-                        state,
-                        Step {
-                            actor: player,
-                            chosen: vec![(seat, action, text)],
-                        },
-                        on_step,
-                    );
+                    self.apply_seat(state, seat, action, on_step)?;
                 }
                 Player::Simultaneous => {
                     for (seat, bot) in bots.iter().enumerate() {
@@ -228,6 +208,28 @@ impl Driver {
                 }
             }
         }
+    }
+
+    /// Applies `seat`'s action at its turn, then resolves chance and tells `on_step`.
+    fn apply_seat(
+        &mut self,
+        state: &mut dyn State,
+        seat: usize,
+        action: Action,
+        on_step: &mut dyn FnMut(&dyn State, &Step),
+    ) -> Result<(), GameError> {
+        let player = Player::Seat(seat);
+        let text = self.text(state, player, action);
+        state.apply_action(action)?;
+        self.after_step(
+            state,
+            Step {
+                actor: player,
+                chosen: vec![(seat, action, text)],
+            },
+            on_step,
+        );
+        Ok(())
     }
 
     fn text(&self, state: &dyn State, player: Player, action: Action) -> String {

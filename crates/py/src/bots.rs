@@ -128,6 +128,21 @@ impl PyBot {
         }
         Ok(())
     }
+
+    /// The bot of `spec` for game `game`, drawing from `rng`.
+    fn from_spec(game: &'static str, spec: BotSpec, rng: GameRng) -> Self {
+        let ismcts = match &spec {
+            BotSpec::Ismcts(config) => Some(IsmctsBot::new(config.clone())),
+            _ => None,
+        };
+        PyBot {
+            bot: spec.build(),
+            spec,
+            ismcts,
+            game,
+            rng,
+        }
+    }
 }
 
 #[pymethods]
@@ -141,19 +156,8 @@ impl PyBot {
         settings: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let game = crate::game::PyGame::resolve(game, None)?;
-        let name = game.info().name;
         let spec = parse_spec(kind, settings)?;
-        let ismcts = match &spec {
-            BotSpec::Ismcts(config) => Some(IsmctsBot::new(config.clone())),
-            _ => None,
-        };
-        Ok(PyBot {
-            bot: spec.build(),
-            spec,
-            ismcts,
-            game: name,
-            rng: GameRng::new(seed),
-        })
+        Ok(PyBot::from_spec(game.info().name, spec, GameRng::new(seed)))
     }
 
     /// The bot's kind (`random`, `heuristic` or `ismcts`).
@@ -302,15 +306,5 @@ pub fn _restore_bot(game: &str, spec: &str, rng: &str) -> PyResult<PyBot> {
     let spec = BotSpec::parse::<&str, &str>(spec, []).or_raise()?;
     let rng: GameRng = serde_json::from_str(rng)
         .map_err(|e| CheckraiseError::new_err(format!("not a bot's generator state: {e}")))?;
-    let ismcts = match &spec {
-        BotSpec::Ismcts(config) => Some(IsmctsBot::new(config.clone())),
-        _ => None,
-    };
-    Ok(PyBot {
-        bot: spec.build(),
-        spec,
-        ismcts,
-        game,
-        rng,
-    })
+    Ok(PyBot::from_spec(game, spec, rng))
 }
