@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use checkraise_core::bots::{BotSpec, IsmctsBot};
-use checkraise_core::env::{GameRng, resolve_chance};
+use checkraise_core::env::{GameRng, advance_to_choice};
 use checkraise_core::game::Player;
 use checkraise_core::make_game_from_string;
 use checkraise_core::registry::entries;
@@ -27,15 +27,7 @@ fn bench(c: &mut Criterion) {
         // The first decision with a choice (forced moves are not searched).
         let mut state = game.new_initial_state();
         let mut rng = GameRng::new(1);
-        resolve_chance(state.as_mut(), &mut rng);
-        while let Player::Seat(s) = state.current_player() {
-            let legal = state.legal_actions_for(Player::Seat(s));
-            if legal.len() > 1 {
-                break;
-            }
-            state.apply_action(legal[0]).unwrap();
-            resolve_chance(state.as_mut(), &mut rng);
-        }
+        advance_to_choice(state.as_mut(), &mut rng);
         let seat = match state.current_player() {
             Player::Seat(s) => s,
             _ => 0,

@@ -4,8 +4,7 @@
 use std::time::Instant;
 
 use checkraise_core::bots::{BotSpec, IsmctsBot};
-use checkraise_core::env::{GameRng, resolve_chance};
-use checkraise_core::game::Player;
+use checkraise_core::env::{GameRng, advance_to_choice};
 use checkraise_core::make_game_from_string;
 
 fn main() {
@@ -18,15 +17,7 @@ fn main() {
     let game = make_game_from_string(game_name).expect("a game");
     let mut state = game.new_initial_state();
     let mut rng = GameRng::new(1);
-    resolve_chance(state.as_mut(), &mut rng);
-    while let Player::Seat(s) = state.current_player() {
-        let legal = state.legal_actions_for(Player::Seat(s));
-        if legal.len() > 1 {
-            break;
-        }
-        state.apply_action(legal[0]).unwrap();
-        resolve_chance(state.as_mut(), &mut rng);
-    }
+    advance_to_choice(state.as_mut(), &mut rng);
     let seat = state.current_player().seat().unwrap_or(0);
     let BotSpec::Ismcts(config) = BotSpec::parse::<&str, &str>(spec, []).expect("a spec") else {
         panic!("not an ismcts spec");

@@ -8,6 +8,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Action;
+
 /// A rank, 0 = `2` … 8 = `T`, 9 = `J`, 10 = `Q`, 11 = `K`, 12 = `A`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Rank(pub u8);
@@ -40,17 +42,19 @@ impl Rank {
 
     /// The rank for a character.
     pub fn from_char(c: char) -> Option<Rank> {
-        let c = c.to_ascii_uppercase() as u8;
-        RANK_CHARS
-            .iter()
-            .position(|&r| r == c)
-            .map(|i| Rank(i as u8))
+        char_index(RANK_CHARS, c.to_ascii_uppercase()).map(Rank)
     }
 
     /// The face value used by Poker Chess's card table: A = 1, 2..10, J = 11, Q = 12, K = 13.
     pub fn pip_value(self) -> u8 {
         if self == Rank::ACE { 1 } else { self.0 + 2 }
     }
+}
+
+/// The index of `c`'s low byte in `chars` (the characters are ASCII).
+fn char_index(chars: &[u8], c: char) -> Option<u8> {
+    let c = c as u8;
+    chars.iter().position(|&x| x == c).map(|i| i as u8)
 }
 
 /// A suit, 0 = clubs, 1 = diamonds, 2 = hearts, 3 = spades.
@@ -65,11 +69,7 @@ impl Suit {
 
     /// The suit for a character.
     pub fn from_char(c: char) -> Option<Suit> {
-        let c = c.to_ascii_lowercase() as u8;
-        SUIT_CHARS
-            .iter()
-            .position(|&s| s == c)
-            .map(|i| Suit(i as u8))
+        char_index(SUIT_CHARS, c.to_ascii_lowercase()).map(Suit)
     }
 
     /// Whether the suit is red (diamonds, hearts).
@@ -228,6 +228,13 @@ impl CardSet {
     #[inline]
     pub fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    /// The cards as chance outcomes (their ids, in id order), all equally likely: a deal from
+    /// this set.
+    pub fn uniform_outcomes(self) -> Vec<(Action, f64)> {
+        let p = 1.0 / self.len() as f64;
+        self.iter().map(|c| (c.0 as Action, p)).collect()
     }
 
     /// The cards in id order.

@@ -24,6 +24,21 @@ pub fn resolve_chance(state: &mut dyn State, rng: &mut GameRng) {
     }
 }
 
+/// Resolves chance, then plays every forced action (a seat with one legal action) and the
+/// chance after it, until a seat has a choice or the game ends: the first decision worth
+/// searching.
+pub fn advance_to_choice(state: &mut dyn State, rng: &mut GameRng) {
+    resolve_chance(state, rng);
+    while let Player::Seat(s) = state.current_player() {
+        let legal = state.legal_actions_for(Player::Seat(s));
+        if legal.len() > 1 {
+            break;
+        }
+        state.apply_action(legal[0]).unwrap();
+        resolve_chance(state, rng);
+    }
+}
+
 /// One game played from a seed: chance is sampled, so callers see only decision points.
 #[derive(Debug)]
 pub struct Env {

@@ -321,6 +321,31 @@ pub enum GameError {
 }
 
 impl GameError {
+    /// An `InvalidParameter`: game `game` refuses `value` for its parameter `name`; `allowed`
+    /// says what it takes.
+    pub fn invalid_parameter(
+        game: &str,
+        name: &str,
+        value: impl ToString,
+        allowed: impl Into<String>,
+    ) -> Self {
+        GameError::InvalidParameter {
+            game: game.to_string(),
+            name: name.to_string(),
+            value: value.to_string(),
+            allowed: allowed.into(),
+        }
+    }
+
+    /// A `BadActionString`: `text` names no action of `player` here, because of `reason`.
+    pub fn bad_action_string(text: &str, player: Player, reason: impl Into<String>) -> Self {
+        GameError::BadActionString {
+            text: text.to_string(),
+            player,
+            reason: reason.into(),
+        }
+    }
+
     /// Which kind of mistake this is.
     pub fn kind(&self) -> ErrorKind {
         match self {

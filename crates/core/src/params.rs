@@ -44,6 +44,51 @@ pub struct ParamSpec {
     pub description: &'static str,
 }
 
+/// Constructors for a game's `PARAMS` table: a kind's constructor, then `about`, so that a
+/// parameter is written `ParamSpec::int("players", 2, 4, "2").about("number of seats")`.
+impl ParamSpec {
+    const fn new(name: &'static str, kind: ParamKind, default: &'static str) -> Self {
+        ParamSpec {
+            name,
+            kind,
+            default,
+            description: "",
+        }
+    }
+
+    /// An integer parameter in `min..=max`.
+    pub const fn int(name: &'static str, min: i64, max: i64, default: &'static str) -> Self {
+        ParamSpec::new(name, ParamKind::Int { min, max }, default)
+    }
+
+    /// A boolean parameter.
+    pub const fn bool(name: &'static str, default: &'static str) -> Self {
+        ParamSpec::new(name, ParamKind::Bool, default)
+    }
+
+    /// A parameter that is one of `options`.
+    pub const fn choice(
+        name: &'static str,
+        options: &'static [&'static str],
+        default: &'static str,
+    ) -> Self {
+        ParamSpec::new(name, ParamKind::Choice { options }, default)
+    }
+
+    /// A free-text parameter (validated by the game's constructor).
+    pub const fn text(name: &'static str, default: &'static str) -> Self {
+        ParamSpec::new(name, ParamKind::Text, default)
+    }
+
+    /// This parameter, described as `description`.
+    pub const fn about(self, description: &'static str) -> Self {
+        ParamSpec {
+            description,
+            ..self
+        }
+    }
+}
+
 /// A validated parameter value.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ParamValue {
@@ -146,12 +191,7 @@ pub fn parse<K: AsRef<str>, V: AsRef<str>>(
 }
 
 fn parse_value(game: &str, spec: &ParamSpec, text: &str) -> Result<ParamValue, GameError> {
-    let bad = |allowed: String| GameError::InvalidParameter {
-        game: game.to_string(),
-        name: spec.name.to_string(),
-        value: text.to_string(),
-        allowed,
-    };
+    let bad = |allowed: String| GameError::invalid_parameter(game, spec.name, text, allowed);
     match &spec.kind {
         ParamKind::Int { min, max } => {
             let v: i64 = text

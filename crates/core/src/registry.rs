@@ -70,21 +70,18 @@ pub fn make_game_from_string(text: &str) -> Result<Arc<dyn Game>, GameError> {
         let inner = rest
             .strip_prefix('(')
             .and_then(|r| r.strip_suffix(')'))
-            .ok_or_else(|| GameError::InvalidParameter {
-                game: name.to_string(),
-                name: "(parameter list)".to_string(),
-                value: rest.to_string(),
-                allowed: "name(key=value,key=value)".to_string(),
+            .ok_or_else(|| {
+                GameError::invalid_parameter(
+                    name,
+                    "(parameter list)",
+                    rest,
+                    "name(key=value,key=value)",
+                )
             })?;
         for item in inner.split(',').filter(|s| !s.trim().is_empty()) {
             let (k, v) = item
                 .split_once('=')
-                .ok_or_else(|| GameError::InvalidParameter {
-                    game: name.to_string(),
-                    name: item.trim().to_string(),
-                    value: String::new(),
-                    allowed: "key=value".to_string(),
-                })?;
+                .ok_or_else(|| GameError::invalid_parameter(name, item.trim(), "", "key=value"))?;
             pairs.push((k.trim().to_string(), v.trim().to_string()));
         }
     }

@@ -12,10 +12,13 @@
 
 use std::any::Any;
 use std::fmt;
+use std::sync::Arc;
 
-use crate::error::{Action, GameError, GameInfo, Player, PlayerAction};
-use crate::game::{EventLayout, ObservationEntries, State, write_information_state};
-use crate::params::Params;
+use crate::error::{Action, GameError, GameInfo, Player, PlayerAction, RewardModel, Utility};
+use crate::game::{
+    EventLayout, Game, GameEntry, ObservationEntries, State, write_information_state,
+};
+use crate::params::{ParamSpec, Params};
 use crate::rng::GameRng;
 
 /// Why an action was refused: the reason, and optionally the action's description when the
@@ -54,12 +57,23 @@ impl From<&str> for Illegal {
 /// the legal-set and apply functions only for a player who may act now (the seat to act, any
 /// seat at a simultaneous node, chance at a chance node), never at a terminal state.
 pub trait Rules: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
+    /// The game's typed configuration, which defines the game (`GameDef`).
+    type Config: GameDef<Rules = Self>;
+    /// The configuration the game was made with.
+    fn config(&self) -> &Self::Config;
     /// The game's facts.
-    fn info(&self) -> &'static GameInfo;
+    fn info(&self) -> &'static GameInfo {
+        Self::Config::INFO
+    }
     /// The validated parameters the game was made with (written by `serialize`).
-    fn params(&self) -> &Params;
+    fn params(&self) -> &Params {
+        self.config().params()
+    }
     /// Number of seats.
-    fn num_players(&self) -> usize;
+    #[inline]
+    fn num_players(&self) -> usize {
+        self.config().num_players()
+    }
     /// Who acts now.
     fn current_player(&self) -> Player;
     /// Appends `player`'s legal actions, sorted, to `out` (empty on entry). `player` may act.
@@ -104,7 +118,10 @@ pub trait Rules: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// The inverse of `action_to_string`.
     fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError>;
     /// Floats in an observation.
-    fn observation_size(&self) -> usize;
+    #[inline]
+    fn observation_size(&self) -> usize {
+        self.config().observation_size()
+    }
     /// Writes seat `player`'s observation into `out` (`observation_size` floats).
     fn observation_tensor(&self, player: usize, out: &mut [f32]);
     /// The observation as non-zero entries (see `State::observation_entries`); the default
@@ -114,7 +131,9 @@ pub trait Rules: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
         false
     }
     /// The history rows' layout of the information-state tensor.
-    fn event_layout(&self) -> EventLayout;
+    fn event_layout(&self) -> EventLayout {
+        self.config().event_layout()
+    }
     /// What seat `viewer` saw of each entry of `history` (this state's history), as codes of
     /// `event_layout`.
     fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32>;
@@ -133,6 +152,152 @@ pub trait Rules: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// is to act.
     fn describe(&self, history: &[PlayerAction]) -> String {
         format!("move {} ({} to act)", history.len(), self.current_player())
+    }
+}
+
+/// A game's definition, written on its typed configuration: its facts and parameters, how
+/// the configuration is made from validated parameters, the sizes and bounds a `Game` gives,
+/// and the rules' initial state. `RulesGame<Self>` is then the game: one `Game`
+/// implementation serves every game written this way.
+pub trait GameDef: fmt::Debug + Send + Sync + Sized + 'static {
+    /// The game's rules: its state type.
+    type Rules: Rules<Config = Self>;
+    /// The game's facts.
+    const INFO: &'static GameInfo;
+    /// The game's parameters.
+    const PARAMS: &'static [ParamSpec];
+    /// Size of the chance outcome space.
+    const MAX_CHANCE_OUTCOMES: usize;
+    /// Whether new states are copies of one initial state made with the game (where making
+    /// one costs more than copying it) rather than made by `initial` each time.
+    const SHARE_INITIAL: bool = false;
+    /// The configuration from validated parameters, which it keeps (refusing combinations
+    /// the schema cannot, with `GameError::InvalidParameter`).
+    fn from_params(params: Params) -> Result<Self, GameError>;
+    /// The validated parameters the configuration was made from.
+    fn params(&self) -> &Params;
+    /// The rules' initial state (before anything happened).
+    fn initial(config: &Arc<Self>) -> Self::Rules;
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// Size of the (seat) action space.
+    fn num_distinct_actions(&self) -> usize;
+    /// Floats in an observation.
+    fn observation_size(&self) -> usize;
+    /// The history rows' layout of the information-state tensor.
+    fn event_layout(&self) -> EventLayout;
+    /// Bounds of every observation entry (see `Game::observation_bounds`).
+    fn observation_bounds(&self) -> (f32, f32) {
+        (0.0, 1.0)
+    }
+    /// How rewards are paid (the default: as `INFO` says).
+    fn reward_model(&self) -> RewardModel {
+        Self::INFO.reward_model
+    }
+    /// Largest possible return of a seat.
+    fn max_utility(&self) -> f64;
+    /// Smallest possible return of a seat (the default: `-max_utility`).
+    fn min_utility(&self) -> f64 {
+        -self.max_utility()
+    }
+    /// `Some(c)` when returns always sum to `c` (the default: `Some(0)` for a zero-sum game,
+    /// else `None`).
+    fn utility_sum(&self) -> Option<f64> {
+        (Self::INFO.utility == Utility::ZeroSum).then_some(0.0)
+    }
+    /// An upper bound on the number of actions (chance included) in a game.
+    fn max_game_length(&self) -> usize;
+}
+
+/// The `Game` of a game written as a `GameDef` and its `Rules`: its typed configuration.
+/// States are `Played<D::Rules>`, so no dynamic dispatch is added per step.
+#[derive(Debug)]
+pub struct RulesGame<D: GameDef> {
+    config: Arc<D>,
+    /// The initial state new states copy, where `D::SHARE_INITIAL`.
+    shared: Option<D::Rules>,
+}
+
+impl<D: GameDef> RulesGame<D> {
+    /// The game's registry entry.
+    pub const ENTRY: GameEntry = GameEntry {
+        info: D::INFO,
+        params: D::PARAMS,
+        build: Self::build,
+    };
+
+    /// Builds the game from validated parameters.
+    pub fn new(params: Params) -> Result<Self, GameError> {
+        let config = Arc::new(D::from_params(params)?);
+        let shared = D::SHARE_INITIAL.then(|| D::initial(&config));
+        Ok(RulesGame { config, shared })
+    }
+
+    /// `new`, as the registry's constructor.
+    pub fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
+        Ok(Arc::new(Self::new(params)?))
+    }
+
+    /// The typed configuration.
+    pub fn config(&self) -> &D {
+        &self.config
+    }
+
+    /// The rules' initial state (before anything happened); `new_initial_state` wraps it in
+    /// `Played`.
+    pub fn initial_state(&self) -> D::Rules {
+        match &self.shared {
+            Some(state) => state.clone(),
+            None => D::initial(&self.config),
+        }
+    }
+}
+
+impl<D: GameDef> Game for RulesGame<D> {
+    fn info(&self) -> &'static GameInfo {
+        D::INFO
+    }
+    fn reward_model(&self) -> RewardModel {
+        self.config.reward_model()
+    }
+    fn params(&self) -> &Params {
+        self.config.params()
+    }
+    fn num_players(&self) -> usize {
+        self.config.num_players()
+    }
+    fn num_distinct_actions(&self) -> usize {
+        self.config.num_distinct_actions()
+    }
+    fn max_chance_outcomes(&self) -> usize {
+        D::MAX_CHANCE_OUTCOMES
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![self.config.observation_size()]
+    }
+    fn observation_bounds(&self) -> (f32, f32) {
+        self.config.observation_bounds()
+    }
+    fn information_state_tensor_shape(&self) -> Vec<usize> {
+        vec![self.config.observation_size() + self.config.event_layout().size()]
+    }
+    fn min_utility(&self) -> f64 {
+        self.config.min_utility()
+    }
+    fn max_utility(&self) -> f64 {
+        self.config.max_utility()
+    }
+    fn utility_sum(&self) -> Option<f64> {
+        self.config.utility_sum()
+    }
+    fn max_game_length(&self) -> usize {
+        self.config.max_game_length()
+    }
+    fn new_initial_state(&self) -> Box<dyn State> {
+        Box::new(Played::initial(
+            self.initial_state(),
+            self.config.max_game_length(),
+        ))
     }
 }
 
@@ -173,6 +338,23 @@ impl<R: Rules> Played<R> {
     /// own tests and the conformance gate's resampling checks hold it to that).
     pub fn from_parts(rules: R, history: Vec<PlayerAction>) -> Self {
         Played { rules, history }
+    }
+
+    /// Replays `history` from the initial state `initial`, each entry's action replaced by
+    /// what `action` gives for it (from the state so far): how a game's `resample` plays a
+    /// history again with the cards a seat never saw dealt afresh. Every replaced action must
+    /// be legal where it is applied.
+    pub fn replay_with(
+        initial: R,
+        history: &[PlayerAction],
+        mut action: impl FnMut(&R, &PlayerAction) -> Action,
+    ) -> Self {
+        let mut out = Played::with_capacity(initial, history.len());
+        for entry in history {
+            let a = action(&out.rules, entry);
+            out.apply_action(a).expect("a resampled history replays");
+        }
+        out
     }
 
     /// The game's own state, for game-specific code (bots, tests, renderers).

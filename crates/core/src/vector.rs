@@ -234,11 +234,8 @@ impl VectorEnv {
     ) -> Result<Self, GameError> {
         let info = game.info();
         let num_players = game.num_players();
-        let invalid = |name: &str, value: String, allowed: &str| GameError::InvalidParameter {
-            game: info.name.to_string(),
-            name: name.to_string(),
-            value,
-            allowed: allowed.to_string(),
+        let invalid = |name: &str, value: String, allowed: &str| {
+            GameError::invalid_parameter(info.name, name, value, allowed)
         };
         if num_envs == 0 {
             return Err(invalid("num_envs", "0".into(), "at least 1"));

@@ -23,12 +23,12 @@ mod view;
 
 use std::sync::Arc;
 
-use crate::game::GameEntry;
 use crate::game::{
-    ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
+    ChanceMode, Dynamics, EventLayout, GameEntry, GameError, GameInfo, Information, RewardModel,
+    Utility,
 };
-use crate::params::{ParamKind, ParamSpec, Params};
-use crate::rules::Played;
+use crate::params::{ParamSpec, Params};
+use crate::rules::{GameDef, RulesGame};
 
 pub use state::{DetectivePokerState, Event};
 pub use view::{
@@ -54,58 +54,28 @@ pub static INFO: GameInfo = GameInfo {
 
 /// The game's parameters.
 pub static PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "players",
-        kind: ParamKind::Int { min: 2, max: 6 },
-        default: "3",
-        description: "number of seats: 3 or 4 (2, 5 and 6 are house rules)",
-    },
-    ParamSpec {
-        name: "rounds",
-        kind: ParamKind::Int { min: 1, max: 10 },
-        default: "2",
-        description: "rounds in a game; a round is one hand dealt by each player in turn",
-    },
-    ParamSpec {
-        name: "chips",
-        kind: ParamKind::Int { min: 4, max: 20 },
-        default: "7",
-        description: "chips each player has in every hand (at least one per betting round)",
-    },
-    ParamSpec {
-        name: "max_bet",
-        kind: ParamKind::Int { min: 1, max: 10 },
-        default: "3",
-        description: "most chips in one bet (the least is 1)",
-    },
-    ParamSpec {
-        name: "expert",
-        kind: ParamKind::Bool,
-        default: "false",
-        description: "expert mode: a wrong +1 bet loses 1 point, and a flop, turn or river card \
-                      whose rank is already on the board is replaced",
-    },
-    ParamSpec {
-        name: "reward",
-        kind: ParamKind::Choice {
-            options: &["rank", "points"],
-        },
-        default: "rank",
-        description: "rank: rank rewards at the end (ties broken by unused action cards of the \
-                      last hand); points: points minus the mean, paid as each hand is scored",
-    },
+    ParamSpec::int("players", 2, 6, "3")
+        .about("number of seats: 3 or 4 (2, 5 and 6 are house rules)"),
+    ParamSpec::int("rounds", 1, 10, "2")
+        .about("rounds in a game; a round is one hand dealt by each player in turn"),
+    ParamSpec::int("chips", 4, 20, "7")
+        .about("chips each player has in every hand (at least one per betting round)"),
+    ParamSpec::int("max_bet", 1, 10, "3").about("most chips in one bet (the least is 1)"),
+    ParamSpec::bool("expert", "false").about(
+        "expert mode: a wrong +1 bet loses 1 point, and a flop, turn or river card \
+         whose rank is already on the board is replaced",
+    ),
+    ParamSpec::choice("reward", &["rank", "points"], "rank").about(
+        "rank: rank rewards at the end (ties broken by unused action cards of the \
+         last hand); points: points minus the mean, paid as each hand is scored",
+    ),
 ];
 
 /// The registry entry.
-pub const ENTRY: GameEntry = GameEntry {
-    info: &INFO,
-    params: PARAMS,
-    build,
-};
+pub const ENTRY: GameEntry = DetectivePokerGame::ENTRY;
 
-fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
-    Ok(Arc::new(DetectivePokerGame::new(params)?))
-}
+/// A Detective Poker game: validated parameters and the tables derived from them.
+pub type DetectivePokerGame = RulesGame<Config>;
 
 /// Typed parameters of a Detective Poker game.
 #[derive(Clone, Debug)]
@@ -124,14 +94,11 @@ pub struct Config {
     pub rank_reward: bool,
     /// Every hand's events, `[dealer * hand_length + step]` (a table of `state::event_at`).
     schedule: Vec<state::Event>,
+    /// The validated parameters.
+    params: Params,
 }
 
 impl Config {
-    /// An upper bound on the history's length (chance included).
-    pub fn max_game_length(&self) -> usize {
-        self.hands() * self.hand_length()
-    }
-
     /// Hands in a game: one per dealer per round.
     pub fn hands(&self) -> usize {
         self.rounds * self.players
@@ -156,16 +123,13 @@ impl Config {
     }
 }
 
-/// A Detective Poker game: validated parameters.
-#[derive(Debug)]
-pub struct DetectivePokerGame {
-    params: Arc<Params>,
-    config: Arc<Config>,
-}
+impl GameDef for Config {
+    type Rules = DetectivePokerState;
+    const INFO: &'static GameInfo = &INFO;
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    const MAX_CHANCE_OUTCOMES: usize = crate::cards::NUM_ORDINARY as usize;
 
-impl DetectivePokerGame {
-    /// Builds the game from validated parameters.
-    pub fn new(params: Params) -> Result<Self, GameError> {
+    fn from_params(params: Params) -> Result<Self, GameError> {
         let mut config = Config {
             schedule: Vec::new(),
             players: params.int("players") as usize,
@@ -174,98 +138,71 @@ impl DetectivePokerGame {
             max_bet: params.int("max_bet") as usize,
             expert: params.bool("expert"),
             rank_reward: params.choice("reward") == "rank",
+            params,
         };
         // Every betting round must allow a bet of at least 1 after keeping one chip per later
         // round; a `max_bet` above `chips - 3` could never be used in full.
         if config.max_bet > config.chips - (rules::STREETS - 1) {
-            return Err(GameError::InvalidParameter {
-                game: INFO.name.to_string(),
-                name: "max_bet".to_string(),
-                value: config.max_bet.to_string(),
-                allowed: format!(
+            return Err(GameError::invalid_parameter(
+                INFO.name,
+                "max_bet",
+                config.max_bet,
+                format!(
                     "an integer from 1 to {} (chips - 3, so that one chip stays for each later \
                      betting round) with chips={}",
                     config.chips - (rules::STREETS - 1),
                     config.chips
                 ),
-            });
+            ));
         }
         let (n, len) = (config.players, config.hand_length());
         config.schedule = (0..n * len)
             .map(|i| state::event_at(n, i / len, i % len))
             .collect();
-        Ok(DetectivePokerGame {
-            params: Arc::new(params),
-            config: Arc::new(config),
-        })
+        Ok(config)
     }
 
-    /// The typed parameters.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// A new state (chance nodes explicit: the first card is to be dealt).
-    pub fn initial_state(&self) -> DetectivePokerState {
-        DetectivePokerState::new(self.config.clone(), self.params.clone())
-    }
-}
-
-impl Game for DetectivePokerGame {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
-    fn reward_model(&self) -> RewardModel {
-        crate::game::rank_or_points_model(self.config.rank_reward)
-    }
     fn params(&self) -> &Params {
         &self.params
     }
+    /// A new state (chance nodes explicit: the first card is to be dealt).
+    fn initial(config: &Arc<Self>) -> DetectivePokerState {
+        DetectivePokerState::new(config.clone())
+    }
+
     fn num_players(&self) -> usize {
-        self.config.players
+        self.players
     }
     fn num_distinct_actions(&self) -> usize {
-        self.config.num_actions()
+        self.num_actions()
     }
-    fn max_chance_outcomes(&self) -> usize {
-        crate::cards::NUM_ORDINARY as usize
+    fn observation_size(&self) -> usize {
+        observe::observation_size(self)
     }
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![observe::observation_size(&self.config)]
-    }
-    fn information_state_tensor_shape(&self) -> Vec<usize> {
-        vec![observe::observation_size(&self.config) + observe::event_layout(&self.config).size()]
+    fn event_layout(&self) -> EventLayout {
+        observe::event_layout(self)
     }
     fn observation_bounds(&self) -> (f32, f32) {
         // Points are written as points / max_hand_points, and a seat wins or loses at most
         // max_hand_points + 1 in each hand.
-        let c = &self.config;
-        let most = (c.hands() * (c.max_hand_points() + 1)) as f32 / c.max_hand_points() as f32;
+        let most =
+            (self.hands() * (self.max_hand_points() + 1)) as f32 / self.max_hand_points() as f32;
         (-most, most.max(1.0))
     }
-    fn min_utility(&self) -> f64 {
-        -self.max_utility()
+    fn reward_model(&self) -> RewardModel {
+        crate::game::rank_or_points_model(self.rank_reward)
     }
     fn max_utility(&self) -> f64 {
-        if self.config.rank_reward {
+        if self.rank_reward {
             1.0
         } else {
             // A seat's points minus the mean: at most (its best) - (the others' worst).
-            let c = &self.config;
-            (c.hands() * (c.max_hand_points() + 1)) as f64
+            (self.hands() * (self.max_hand_points() + 1)) as f64
         }
     }
-    fn utility_sum(&self) -> Option<f64> {
-        Some(0.0)
-    }
+    /// An upper bound on the history's length (chance included).
     fn max_game_length(&self) -> usize {
-        self.config.max_game_length()
-    }
-    fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(Played::initial(
-            self.initial_state(),
-            self.max_game_length(),
-        ))
+        self.hands() * self.hand_length()
     }
 }
 

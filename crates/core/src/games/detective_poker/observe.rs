@@ -9,9 +9,9 @@ use super::Config;
 use super::rules::{ActionCard, Bet, MAX_SEATS, STREETS};
 use super::state::{DetectivePokerState, Event, event_at};
 use crate::cards::{Card, CardSet, NUM_ORDINARY};
-use crate::game::{Action, EventLayout, Player, PlayerAction, State};
+use crate::game::{Action, EventLayout, Player, PlayerAction};
 use crate::rng::GameRng;
-use crate::rules::{Played, Rules};
+use crate::rules::{GameDef, Played, Rules};
 
 /// Number of floats in a Detective Poker observation (see docs/games/detective_poker.md).
 pub fn observation_size(config: &Config) -> usize {
@@ -209,14 +209,11 @@ impl DetectivePokerState {
         player: usize,
         rng: &mut GameRng,
     ) -> Played<Self> {
-        let actions = self.resampled_history(history, player, rng);
-        let mut out = Played::with_capacity(
-            DetectivePokerState::new(self.config.clone(), self.params.clone()),
-            history.len(),
-        );
-        for a in actions {
-            out.apply_action(a).expect("a resampled history replays");
-        }
-        out
+        let mut actions = self.resampled_history(history, player, rng).into_iter();
+        Played::replay_with(
+            DetectivePokerState::new(self.config.clone()),
+            history,
+            |_, _| actions.next().expect("one action per entry"),
+        )
     }
 }

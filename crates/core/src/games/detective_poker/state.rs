@@ -14,15 +14,12 @@
 
 use std::sync::Arc;
 
+use super::Config;
 use super::rules::{
     ALL_ACTION_CARDS, ActionCard, Bet, CARD_CHOICES, Judged, MAX_SEATS, STREETS, judge, max_amount,
 };
-use super::{Config, INFO, observe};
 use crate::cards::{Card, CardSet, NUM_ORDINARY};
-use crate::game::{
-    Action, EventLayout, GameError, GameInfo, Player, PlayerAction, points_rewards, rank_rewards,
-};
-use crate::params::Params;
+use crate::game::{Action, GameError, Player, PlayerAction, points_rewards, rank_rewards};
 use crate::poker::eval::{HandValue, best_of, evaluate_partial};
 use crate::rng::GameRng;
 use crate::rules::{Illegal, Played, Rules};
@@ -176,7 +173,6 @@ impl HandCards {
 #[derive(Clone, Debug)]
 pub struct DetectivePokerState {
     pub(super) config: Arc<Config>,
-    pub(super) params: Arc<Params>,
     /// The current hand, 0..hands (the last hand once the game is over).
     pub(super) hand: usize,
     /// The next entry of the hand, 0..6n+8.
@@ -196,7 +192,7 @@ pub struct DetectivePokerState {
 
 impl DetectivePokerState {
     /// The state before the first card of the first hand is dealt.
-    pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
+    pub fn new(config: Arc<Config>) -> Self {
         let mut state = DetectivePokerState {
             hand: 0,
             step: 0,
@@ -210,7 +206,6 @@ impl DetectivePokerState {
             hand_points: Vec::with_capacity(config.hands()),
             rewards: [0.0; MAX_SEATS],
             config,
-            params,
         };
         state.start_hand();
         state
@@ -483,16 +478,10 @@ impl DetectivePokerState {
 }
 
 impl Rules for DetectivePokerState {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
+    type Config = Config;
 
-    fn params(&self) -> &Params {
-        &self.params
-    }
-
-    fn num_players(&self) -> usize {
-        self.config.players
+    fn config(&self) -> &Config {
+        &self.config
     }
 
     fn current_player(&self) -> Player {
@@ -554,9 +543,7 @@ impl Rules for DetectivePokerState {
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        let cards = self.chance_cards();
-        let p = 1.0 / cards.len() as f64;
-        cards.iter().map(|c| (c.0 as Action, p)).collect()
+        self.chance_cards().uniform_outcomes()
     }
 
     fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
@@ -605,16 +592,8 @@ impl Rules for DetectivePokerState {
         self.parse_action(player, text)
     }
 
-    fn observation_size(&self) -> usize {
-        observe::observation_size(&self.config)
-    }
-
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         self.write_observation(player, out)
-    }
-
-    fn event_layout(&self) -> EventLayout {
-        observe::event_layout(&self.config)
     }
 
     fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {

@@ -32,11 +32,7 @@ impl DetectivePokerState {
 
     /// The inverse of `action_text`.
     pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        let bad = |reason: String| GameError::BadActionString {
-            text: text.to_string(),
-            player,
-            reason,
-        };
+        let bad = |reason: String| GameError::bad_action_string(text, player, reason);
         match player {
             Player::Chance => {
                 let card: Card = text

@@ -32,12 +32,12 @@ mod view;
 
 use std::sync::Arc;
 
-use crate::game::GameEntry;
 use crate::game::{
-    ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
+    ChanceMode, Dynamics, EventLayout, GameEntry, GameError, GameInfo, Information, RewardModel,
+    Utility,
 };
-use crate::params::{ParamKind, ParamSpec, Params};
-use crate::rules::Played;
+use crate::params::{ParamSpec, Params};
+use crate::rules::{GameDef, RulesGame};
 
 pub use betting::{BetAction, Betting, MAX_SEATS};
 pub use grid::{CellSet, Window};
@@ -65,90 +65,38 @@ pub static INFO: GameInfo = GameInfo {
 
 /// The game's parameters.
 pub static PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "players",
-        kind: ParamKind::Int { min: 2, max: 10 },
-        default: "2",
-        description: "number of seats",
-    },
-    ParamSpec {
-        name: "stack",
-        kind: ParamKind::Int {
-            min: 1,
-            max: 100_000,
-        },
-        default: "200",
-        description: "chips each seat starts with",
-    },
-    ParamSpec {
-        name: "small_blind",
-        kind: ParamKind::Int {
-            min: 0,
-            max: 100_000,
-        },
-        default: "1",
-        description: "the small blind (at most the big blind)",
-    },
-    ParamSpec {
-        name: "big_blind",
-        kind: ParamKind::Int {
-            min: 1,
-            max: 100_000,
-        },
-        default: "2",
-        description: "the big blind, also the smallest bet and raise",
-    },
-    ParamSpec {
-        name: "bet_sizes",
-        kind: ParamKind::Choice {
-            options: &["standard", "all"],
-        },
-        default: "standard",
-        description: "standard: raise to min-raise, 1/2 pot, pot, 2x pot or all-in; all: every \
-                      legal integer raise-to",
-    },
-    ParamSpec {
-        name: "grid",
-        kind: ParamKind::Text,
-        default: "-4..8:-4..4",
-        description: "the window of legal cells as x0..x1:y0..y1 (inclusive); it must hold \
-                      the community cells x 0..4, y 0 and at most 256 cells",
-    },
-    ParamSpec {
-        name: "centre_pawn",
-        kind: ParamKind::Choice {
-            options: &["none", "both"],
-        },
-        default: "none",
-        description: "what a pawn (2-9) placed in the centre row attacks: none, or both \
-                      vertical diagonals (the 4 diagonal neighbours)",
-    },
-    ParamSpec {
-        name: "allin_place",
-        kind: ParamKind::Bool,
-        default: "false",
-        description: "seats that do not bet on a street (all-in, or alone with chips) get a \
-                      placement turn at its start",
-    },
-    ParamSpec {
-        name: "hands",
-        kind: ParamKind::Int { min: 1, max: 1000 },
-        default: "1",
-        description: "hands in a game; stacks carry over, the button rotates, busted seats sit \
-                      out, and the game ends early when only one seat has chips",
-    },
+    ParamSpec::int("players", 2, 10, "2").about("number of seats"),
+    ParamSpec::int("stack", 1, 100_000, "200").about("chips each seat starts with"),
+    ParamSpec::int("small_blind", 0, 100_000, "1").about("the small blind (at most the big blind)"),
+    ParamSpec::int("big_blind", 1, 100_000, "2")
+        .about("the big blind, also the smallest bet and raise"),
+    ParamSpec::choice("bet_sizes", &["standard", "all"], "standard").about(
+        "standard: raise to min-raise, 1/2 pot, pot, 2x pot or all-in; all: every \
+         legal integer raise-to",
+    ),
+    ParamSpec::text("grid", "-4..8:-4..4").about(
+        "the window of legal cells as x0..x1:y0..y1 (inclusive); it must hold \
+         the community cells x 0..4, y 0 and at most 256 cells",
+    ),
+    ParamSpec::choice("centre_pawn", &["none", "both"], "none").about(
+        "what a pawn (2-9) placed in the centre row attacks: none, or both \
+         vertical diagonals (the 4 diagonal neighbours)",
+    ),
+    ParamSpec::bool("allin_place", "false").about(
+        "seats that do not bet on a street (all-in, or alone with chips) get a \
+         placement turn at its start",
+    ),
+    ParamSpec::int("hands", 1, 1000, "1").about(
+        "hands in a game; stacks carry over, the button rotates, busted seats sit \
+         out, and the game ends early when only one seat has chips",
+    ),
 ];
 
 /// The registry entry.
-pub const ENTRY: GameEntry = GameEntry {
-    info: &INFO,
-    params: PARAMS,
-    build,
-};
+pub const ENTRY: GameEntry = HoldemChessGame::ENTRY;
 
-fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
-    Ok(Arc::new(HoldemChessGame::new(params)?))
-}
+/// A Hold'em Poker Chess game.
+pub type HoldemChessGame = RulesGame<Config>;
 
 /// Number of raise options of `bet_sizes=standard`.
 pub const NUM_SIZES: usize = 5;
@@ -182,17 +130,11 @@ pub struct Config {
     pub neighbours: Vec<CellSet>,
     /// The cells of the flop, turn and river.
     pub community_cells: [usize; 5],
+    /// The validated parameters.
+    params: Params,
 }
 
 impl Config {
-    /// An upper bound on the history's length (chance included).
-    pub fn max_game_length(&self) -> usize {
-        let n = self.players;
-        let raises = (self.total_chips() / self.big_blind) as usize + n;
-        let per_hand = 2 * n + 5 + 2 * n + 3 * n + 4 * n * (raises + 2);
-        per_hand * self.hands as usize
-    }
-
     /// Chips at the table.
     pub fn total_chips(&self) -> u32 {
         self.stack * self.players as u32
@@ -225,22 +167,15 @@ impl Config {
     }
 }
 
-/// A Hold'em Poker Chess game.
-#[derive(Debug)]
-pub struct HoldemChessGame {
-    params: Params,
-    shared_params: Arc<Params>,
-    config: Arc<Config>,
-}
+impl GameDef for Config {
+    type Rules = HoldemState;
+    const INFO: &'static GameInfo = &INFO;
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    const MAX_CHANCE_OUTCOMES: usize = 52;
 
-impl HoldemChessGame {
-    /// Builds the game from validated parameters.
-    pub fn new(params: Params) -> Result<Self, GameError> {
-        let bad = |name: &str, value: String, allowed: String| GameError::InvalidParameter {
-            game: INFO.name.to_string(),
-            name: name.to_string(),
-            value,
-            allowed,
+    fn from_params(params: Params) -> Result<Self, GameError> {
+        let bad = |name: &str, value: String, allowed: String| {
+            GameError::invalid_parameter(INFO.name, name, value, allowed)
         };
         let grid_text = params.text("grid");
         let window =
@@ -278,7 +213,7 @@ impl HoldemChessGame {
                 .cell(x, y)
                 .expect("the window holds the community cells")
         });
-        let config = Config {
+        Ok(Config {
             players: params.int("players") as usize,
             stack: params.int("stack") as u32,
             small_blind,
@@ -291,65 +226,42 @@ impl HoldemChessGame {
             cells,
             neighbours,
             community_cells,
-        };
-        Ok(HoldemChessGame {
-            shared_params: Arc::new(params.clone()),
             params,
-            config: Arc::new(config),
         })
     }
 
-    /// The typed parameters.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// The rules' initial state (before the first card is dealt); `new_initial_state` wraps it
-    /// in `Played`.
-    pub fn initial_state(&self) -> HoldemState {
-        HoldemState::new(self.config.clone(), self.shared_params.clone())
-    }
-}
-
-impl Game for HoldemChessGame {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
     fn params(&self) -> &Params {
         &self.params
     }
+    /// The rules' initial state (before the first card is dealt).
+    fn initial(config: &Arc<Self>) -> HoldemState {
+        HoldemState::new(config.clone())
+    }
+
     fn num_players(&self) -> usize {
-        self.config.players
+        self.players
     }
     fn num_distinct_actions(&self) -> usize {
-        self.config.num_actions()
+        self.num_actions()
     }
-    fn max_chance_outcomes(&self) -> usize {
-        52
+    fn observation_size(&self) -> usize {
+        observe::observation_size(self)
     }
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![observe::observation_size(&self.config)]
-    }
-    fn information_state_tensor_shape(&self) -> Vec<usize> {
-        vec![observe::observation_size(&self.config) + observe::event_layout(&self.config).size()]
+    fn event_layout(&self) -> EventLayout {
+        observe::event_layout(self)
     }
     fn min_utility(&self) -> f64 {
-        -(self.config.stack as f64)
+        -(self.stack as f64)
     }
     fn max_utility(&self) -> f64 {
-        (self.config.total_chips() - self.config.stack) as f64
+        (self.total_chips() - self.stack) as f64
     }
-    fn utility_sum(&self) -> Option<f64> {
-        Some(0.0)
-    }
+    /// An upper bound on the history's length (chance included).
     fn max_game_length(&self) -> usize {
-        self.config.max_game_length()
-    }
-    fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(Played::initial(
-            self.initial_state(),
-            self.max_game_length(),
-        ))
+        let n = self.players;
+        let raises = (self.total_chips() / self.big_blind) as usize + n;
+        let per_hand = 2 * n + 5 + 2 * n + 3 * n + 4 * n * (raises + 2);
+        per_hand * self.hands as usize
     }
 }
 

@@ -5,9 +5,9 @@ use super::Config;
 use super::betting::MAX_SEATS;
 use super::state::{HoldemState, NO_CARD, Phase};
 use crate::cards::{Card, CardSet};
-use crate::game::{Action, EventLayout, Player, PlayerAction, State};
+use crate::game::{Action, EventLayout, Player, PlayerAction};
 use crate::rng::GameRng;
-use crate::rules::{Played, Rules};
+use crate::rules::{GameDef, Played, Rules};
 
 /// Planes per grid cell in the observation: community, placed by seat 0..10, 13 ranks, 4 suits.
 const CELL_PLANES: usize = 1 + MAX_SEATS + 13 + 4;
@@ -114,7 +114,7 @@ impl HoldemState {
     /// What seat `viewer` saw of each entry of `history` (codes of `event_layout`),
     /// replaying it to tell hole cards from board cards and which hand each belongs to.
     pub(super) fn codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
-        let mut replay = HoldemState::new(self.config.clone(), self.params.clone());
+        let mut replay = HoldemState::new(self.config.clone());
         let mut out = Vec::with_capacity(history.len());
         for entry in history {
             let code = match entry.player {
@@ -186,22 +186,17 @@ impl HoldemState {
             let unknown = CardSet(CardSet::full_deck().0 & !seen.0);
             maps.push(crate::cards::HiddenCards::new(unknown, rng));
         }
-        let mut out = Played::with_capacity(
-            HoldemState::new(self.config.clone(), self.params.clone()),
-            history.len(),
-        );
-        for entry in history {
-            let action = match entry.player {
+        Played::replay_with(
+            HoldemState::new(self.config.clone()),
+            history,
+            |replay, entry| match entry.player {
                 Player::Chance => {
-                    maps[out.rules().records().len()]
+                    maps[replay.records().len()]
                         .replace(Card(entry.action as u8))
                         .0 as Action
                 }
                 _ => entry.action,
-            };
-            out.apply_action(action)
-                .expect("a resampled history replays");
-        }
-        out
+            },
+        )
     }
 }

@@ -6,12 +6,10 @@ use std::sync::Arc;
 
 use super::betting::{BetAction, Betting, MAX_SEATS};
 use super::grid::CellSet;
-use super::observe::{event_layout, observation_size};
 use super::showdown::{GridCard, SeatHand, seat_hand};
-use super::{Config, INFO, NUM_SIZES};
+use super::{Config, NUM_SIZES};
 use crate::cards::{Card, CardSet};
-use crate::game::{Action, EventLayout, GameError, GameInfo, Player, PlayerAction};
-use crate::params::Params;
+use crate::game::{Action, GameError, Player, PlayerAction};
 use crate::poker::eval::HandValue;
 use crate::rng::GameRng;
 use crate::rules::{Illegal, Played, Rules};
@@ -92,7 +90,6 @@ impl HandRecord {
 #[derive(Clone, Debug)]
 pub struct HoldemState {
     pub(super) config: Arc<Config>,
-    pub(super) params: Arc<Params>,
     pub(super) hand_no: u32,
     pub(super) betting: Betting,
     pub(super) holes: [[u8; 2]; MAX_SEATS],
@@ -116,14 +113,13 @@ pub struct HoldemState {
 
 impl HoldemState {
     /// The state before the first card of the first hand is dealt.
-    pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
+    pub fn new(config: Arc<Config>) -> Self {
         let n = config.players;
         let config_hands = config.hands;
         let stacks = vec![config.stack; n];
         let betting = Betting::new(&stacks, 0, config.small_blind, config.big_blind);
         let mut state = HoldemState {
             config,
-            params,
             hand_no: 0,
             betting,
             holes: [[NO_CARD; 2]; MAX_SEATS],
@@ -640,16 +636,10 @@ impl HoldemState {
 /// The rules are written here; what a seat sees (`observe.rs`) and the text and view
 /// (`text.rs`) are inherent methods there, which the last functions below call.
 impl Rules for HoldemState {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
+    type Config = Config;
 
-    fn params(&self) -> &Params {
-        &self.params
-    }
-
-    fn num_players(&self) -> usize {
-        self.config.players
+    fn config(&self) -> &Config {
+        &self.config
     }
 
     fn current_player(&self) -> Player {
@@ -689,8 +679,7 @@ impl Rules for HoldemState {
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        let p = 1.0 / self.deck.len() as f64;
-        self.deck.iter().map(|c| (c.0 as Action, p)).collect()
+        self.deck.uniform_outcomes()
     }
 
     fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
@@ -729,16 +718,8 @@ impl Rules for HoldemState {
 
     // What each seat sees (observe.rs).
 
-    fn observation_size(&self) -> usize {
-        observation_size(&self.config)
-    }
-
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         self.write_observation(player, out)
-    }
-
-    fn event_layout(&self) -> EventLayout {
-        event_layout(&self.config)
     }
 
     fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {

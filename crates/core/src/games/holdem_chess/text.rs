@@ -29,11 +29,7 @@ impl HoldemState {
 
     /// The action `text` names for `player` (`Rules::string_to_action`).
     pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        let bad = |reason: String| GameError::BadActionString {
-            text: text.to_string(),
-            player,
-            reason,
-        };
+        let bad = |reason: String| GameError::bad_action_string(text, player, reason);
         let t = text.trim();
         let cfg = &self.config;
         match player {
@@ -229,7 +225,7 @@ impl HoldemState {
     /// What happened in `history`, as seen by `viewer` (`None`: a spectator), one token per
     /// event.
     fn events(&self, history: &[PlayerAction], viewer: Option<usize>) -> Vec<String> {
-        let mut replay = HoldemState::new(self.config.clone(), self.params.clone());
+        let mut replay = HoldemState::new(self.config.clone());
         let mut out = Vec::with_capacity(history.len() + 4);
         let mut hand = 0;
         out.push(format!("hand0 button{}", replay.betting.button()));

@@ -29,12 +29,12 @@ use std::sync::Arc;
 
 use crate::cards::{CardSet, Rank};
 use crate::chess::Board;
-use crate::game::GameEntry;
 use crate::game::{
-    ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
+    ChanceMode, Dynamics, EventLayout, GameEntry, GameError, GameInfo, Information, RewardModel,
+    Utility,
 };
-use crate::params::{ParamKind, ParamSpec, Params};
-use crate::rules::Played;
+use crate::params::{ParamSpec, Params};
+use crate::rules::{GameDef, RulesGame};
 
 pub use state::{Event, PokerChessState, TurnStep};
 pub use table::{MoveTraits, PieceKind, PieceValues};
@@ -61,60 +61,31 @@ pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 
 
 /// The game's parameters.
 pub static PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "jokers",
-        kind: ParamKind::Int { min: 0, max: 3 },
-        default: "3",
-        description: "jokers in the deck (52 ordinary cards plus these)",
-    },
-    ParamSpec {
-        name: "hand_size",
-        kind: ParamKind::Int { min: 2, max: 8 },
-        default: "5",
-        description: "cards in each private hand; players draw back up to it",
-    },
-    ParamSpec {
-        name: "en_passant",
-        kind: ParamKind::Bool,
-        default: "true",
-        description: "whether en passant captures are allowed (the right lasts one ply)",
-    },
-    ParamSpec {
-        name: "piece_values",
-        kind: ParamKind::Text,
-        default: "k=100 q=9 r=5 b=3 n=3 p=1",
-        description: "points for capturing each piece: letter=value entries (k q r b n p) \
-                      separated by spaces, commas or semicolons, values 0-10000; pieces left \
-                      out keep their standard value",
-    },
-    ParamSpec {
-        name: "reward",
-        kind: ParamKind::Choice {
-            options: &["rank", "points"],
-        },
-        default: "rank",
-        description: "rank: +1 / -1 / 0 at the end by points; points: the points difference, \
-                      paid as pieces are captured",
-    },
-    ParamSpec {
-        name: "fen",
-        kind: ParamKind::Text,
-        default: START_FEN,
-        description: "the starting position as FEN (for tests and studies): one king per \
-                      side, at most 16 pieces per side, no pawn on rank 1 or 8",
-    },
+    ParamSpec::int("jokers", 0, 3, "3").about("jokers in the deck (52 ordinary cards plus these)"),
+    ParamSpec::int("hand_size", 2, 8, "5")
+        .about("cards in each private hand; players draw back up to it"),
+    ParamSpec::bool("en_passant", "true")
+        .about("whether en passant captures are allowed (the right lasts one ply)"),
+    ParamSpec::text("piece_values", "k=100 q=9 r=5 b=3 n=3 p=1").about(
+        "points for capturing each piece: letter=value entries (k q r b n p) \
+         separated by spaces, commas or semicolons, values 0-10000; pieces left \
+         out keep their standard value",
+    ),
+    ParamSpec::choice("reward", &["rank", "points"], "rank").about(
+        "rank: +1 / -1 / 0 at the end by points; points: the points difference, \
+         paid as pieces are captured",
+    ),
+    ParamSpec::text("fen", START_FEN).about(
+        "the starting position as FEN (for tests and studies): one king per \
+         side, at most 16 pieces per side, no pawn on rank 1 or 8",
+    ),
 ];
 
 /// The registry entry.
-pub const ENTRY: GameEntry = GameEntry {
-    info: &INFO,
-    params: PARAMS,
-    build,
-};
+pub const ENTRY: GameEntry = PokerChessGame::ENTRY;
 
-fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
-    Ok(Arc::new(PokerChessGame::new(params)?))
-}
+/// A Poker Chess game: validated parameters and the tables derived from them.
+pub type PokerChessGame = RulesGame<Config>;
 
 /// The first card-choice action id (moves take `0..CARD_BASE`).
 pub const CARD_BASE: u32 = 4096 + 96;
@@ -136,16 +107,11 @@ pub struct Config {
     pub rank_reward: bool,
     /// The starting position.
     pub start: Board,
+    /// The validated parameters.
+    params: Params,
 }
 
 impl Config {
-    /// An upper bound on the history's length (chance included).
-    pub fn max_game_length(&self) -> usize {
-        // Every card is drawn at most once, and every turn (one or two actions) sends at
-        // least one card to the discard pile.
-        3 * self.deck.len() as usize
-    }
-
     /// Number of discard pairs.
     pub fn pairs(&self) -> usize {
         self.hand_size * (self.hand_size - 1) / 2
@@ -163,21 +129,15 @@ impl Config {
     }
 }
 
-/// A Poker Chess game: validated parameters and the tables derived from them.
-#[derive(Debug)]
-pub struct PokerChessGame {
-    params: Params,
-    config: Arc<Config>,
-}
+impl GameDef for Config {
+    type Rules = PokerChessState;
+    const INFO: &'static GameInfo = &INFO;
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    const MAX_CHANCE_OUTCOMES: usize = crate::cards::NUM_CARD_IDS;
 
-impl PokerChessGame {
-    /// Builds the game from validated parameters.
-    pub fn new(params: Params) -> Result<Self, GameError> {
-        let bad = |name: &str, value: &str, allowed: String| GameError::InvalidParameter {
-            game: INFO.name.to_string(),
-            name: name.to_string(),
-            value: value.to_string(),
-            allowed,
+    fn from_params(params: Params) -> Result<Self, GameError> {
+        let bad = |name: &str, value: &str, allowed: String| {
+            GameError::invalid_parameter(INFO.name, name, value, allowed)
         };
         let values_text = params.text("piece_values");
         let values = PieceValues::parse(values_text).map_err(|e| {
@@ -189,82 +149,56 @@ impl PokerChessGame {
         })?;
         let fen = params.text("fen");
         let start = state::parse_start(fen).map_err(|e| bad("fen", fen, e))?;
-        let config = Config {
+        Ok(Config {
             deck: CardSet::deck(Rank::TWO, params.int("jokers") as u8),
             hand_size: params.int("hand_size") as usize,
             en_passant: params.bool("en_passant"),
             values,
             rank_reward: params.choice("reward") == "rank",
             start,
-        };
-        Ok(PokerChessGame {
             params,
-            config: Arc::new(config),
         })
     }
 
-    /// The typed parameters.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// The game's own initial state (before the deal), with the game's configuration;
-    /// `new_initial_state` wraps it in `Played`.
-    pub fn initial_state(&self) -> PokerChessState {
-        PokerChessState::new(self.config.clone(), self.params.clone())
-    }
-}
-
-impl Game for PokerChessGame {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
-    fn reward_model(&self) -> RewardModel {
-        crate::game::rank_or_points_model(self.config.rank_reward)
-    }
     fn params(&self) -> &Params {
         &self.params
     }
+    /// The game's own initial state (before the deal).
+    fn initial(config: &Arc<Self>) -> PokerChessState {
+        PokerChessState::new(config.clone())
+    }
+
     fn num_players(&self) -> usize {
         2
     }
     fn num_distinct_actions(&self) -> usize {
-        self.config.num_actions()
+        self.num_actions()
     }
-    fn max_chance_outcomes(&self) -> usize {
-        crate::cards::NUM_CARD_IDS
+    fn observation_size(&self) -> usize {
+        observe::OBSERVATION_SIZE
     }
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![observe::OBSERVATION_SIZE]
-    }
-    fn information_state_tensor_shape(&self) -> Vec<usize> {
-        vec![observe::OBSERVATION_SIZE + observe::event_layout(&self.config).size()]
+    fn event_layout(&self) -> EventLayout {
+        observe::event_layout(self)
     }
     fn observation_bounds(&self) -> (f32, f32) {
         // Points are written as points / 100, and a seat scores at most `max_points`.
-        (0.0, (self.config.max_points() as f32 / 100.0).max(1.0))
+        (0.0, (self.max_points() as f32 / 100.0).max(1.0))
     }
-    fn min_utility(&self) -> f64 {
-        -self.max_utility()
+    fn reward_model(&self) -> RewardModel {
+        crate::game::rank_or_points_model(self.rank_reward)
     }
     fn max_utility(&self) -> f64 {
-        if self.config.rank_reward {
+        if self.rank_reward {
             1.0
         } else {
-            self.config.max_points() as f64
+            self.max_points() as f64
         }
     }
-    fn utility_sum(&self) -> Option<f64> {
-        Some(0.0)
-    }
+    /// An upper bound on the history's length (chance included).
     fn max_game_length(&self) -> usize {
-        self.config.max_game_length()
-    }
-    fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(Played::initial(
-            self.initial_state(),
-            self.max_game_length(),
-        ))
+        // Every card is drawn at most once, and every turn (one or two actions) sends at
+        // least one card to the discard pile.
+        3 * self.deck.len() as usize
     }
 }
 

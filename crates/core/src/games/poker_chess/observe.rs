@@ -6,9 +6,9 @@ use super::Config;
 use super::state::{Event, Phase, PokerChessState, TurnStep};
 use crate::cards::{CardSet, HiddenCards, NUM_CARD_IDS};
 use crate::chess::{Color, Piece};
-use crate::game::{Action, EventLayout, PlayerAction, State};
+use crate::game::{Action, EventLayout, PlayerAction};
 use crate::rng::GameRng;
-use crate::rules::Played;
+use crate::rules::{GameDef, Played};
 
 /// Number of floats in an observation (see docs/games/poker_chess.md).
 pub const OBSERVATION_SIZE: usize = 12 * 64 + 3 * NUM_CARD_IDS + 2 + 2 + 2 + 4 + 8 + 2 + 3;
@@ -121,26 +121,20 @@ impl PokerChessState {
     ) -> Played<Self> {
         let unknown = CardSet(self.pile.0 | self.hands[1 - player].0);
         let mut hidden = HiddenCards::new(unknown, rng);
-        let mut out = Played::with_capacity(
-            PokerChessState::new(self.config.clone(), (*self.params).clone()),
-            history.len(),
-        );
-        for (entry, event) in history.iter().zip(&self.events) {
-            let action = match *event {
+        let mut events = self.events.iter();
+        Played::replay_with(
+            PokerChessState::new(self.config.clone()),
+            history,
+            |replay, entry| match *events.next().expect("one event per entry") {
                 Event::Deal { card, .. } => hidden.replace(card).0 as Action,
-                Event::Play { card, .. } => out
-                    .rules()
-                    .play_action(card)
-                    .expect("the played card is held"),
-                Event::Discard { cards, .. } => out
-                    .rules()
+                Event::Play { card, .. } => {
+                    replay.play_action(card).expect("the played card is held")
+                }
+                Event::Discard { cards, .. } => replay
                     .discard_action(cards[0], cards[1])
                     .expect("the discarded cards are held"),
                 Event::Move { .. } => entry.action,
-            };
-            out.apply_action(action)
-                .expect("a resampled history replays");
-        }
-        out
+            },
+        )
     }
 }

@@ -6,13 +6,11 @@
 use std::sync::Arc;
 
 use super::moves::{self, options};
-use super::observe::{self, OBSERVATION_SIZE};
 use super::table::{self, CARD_CLASS};
-use super::{CARD_BASE, Config, INFO};
+use super::{CARD_BASE, Config};
 use crate::cards::{Card, CardSet};
 use crate::chess::{Board, Color, Move, MoveGenOptions, Piece};
-use crate::game::{Action, EventLayout, GameError, GameInfo, Player, PlayerAction, rank_rewards};
-use crate::params::Params;
+use crate::game::{Action, GameError, Player, PlayerAction, rank_rewards};
 use crate::rng::{GameRng, nth_set_bit};
 use crate::rules::{Illegal, Played, Rules};
 
@@ -89,7 +87,6 @@ pub enum Event {
 #[derive(Clone, Debug)]
 pub struct PokerChessState {
     pub(super) config: Arc<Config>,
-    pub(super) params: Arc<Params>,
     opts: MoveGenOptions,
     pub(super) board: Board,
     pub(super) hands: [CardSet; 2],
@@ -130,7 +127,7 @@ pub(super) fn pair_index(i: usize, j: usize, hand_size: usize) -> usize {
 
 impl PokerChessState {
     /// The state before the deal.
-    pub fn new(config: Arc<Config>, params: Params) -> Self {
+    pub fn new(config: Arc<Config>) -> Self {
         let capacity = 3 * config.deck.len() as usize;
         PokerChessState {
             opts: options(config.en_passant),
@@ -147,7 +144,6 @@ impl PokerChessState {
             events: Vec::with_capacity(capacity),
             rewards: [0.0; 2],
             config,
-            params: Arc::new(params),
         }
     }
 
@@ -447,16 +443,10 @@ impl PokerChessState {
 /// history entry; the text, view, observation and resampling bodies are in `text.rs` and
 /// `observe.rs`.
 impl Rules for PokerChessState {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
+    type Config = Config;
 
-    fn params(&self) -> &Params {
-        &self.params
-    }
-
-    fn num_players(&self) -> usize {
-        2
+    fn config(&self) -> &Config {
+        &self.config
     }
 
     fn current_player(&self) -> Player {
@@ -548,8 +538,7 @@ impl Rules for PokerChessState {
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        let p = 1.0 / self.pile.len() as f64;
-        self.pile.iter().map(|c| (c.0 as Action, p)).collect()
+        self.pile.uniform_outcomes()
     }
 
     fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
@@ -587,16 +576,8 @@ impl Rules for PokerChessState {
         self.parse_action(player, text)
     }
 
-    fn observation_size(&self) -> usize {
-        OBSERVATION_SIZE
-    }
-
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         self.write_observation(player, out);
-    }
-
-    fn event_layout(&self) -> EventLayout {
-        observe::event_layout(&self.config)
     }
 
     fn event_codes(&self, _history: &[PlayerAction], viewer: usize) -> Vec<u32> {

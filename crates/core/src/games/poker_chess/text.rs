@@ -82,11 +82,7 @@ impl PokerChessState {
     /// `Rules::string_to_action`: the inverse of `action_text` (a card may also be named by
     /// its hand slot, `slotN`).
     pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        let bad = |reason: String| GameError::BadActionString {
-            text: text.to_string(),
-            player,
-            reason,
-        };
+        let bad = |reason: String| GameError::bad_action_string(text, player, reason);
         let seat = match player {
             Player::Chance => {
                 return text

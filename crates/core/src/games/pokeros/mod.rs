@@ -21,13 +21,13 @@ mod view;
 use std::sync::Arc;
 
 use crate::cards::{CardSet, Rank};
-use crate::game::GameEntry;
 use crate::game::{
-    ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State, Utility,
+    ChanceMode, Dynamics, EventLayout, GameEntry, GameError, GameInfo, Information, RewardModel,
+    Utility,
 };
-use crate::params::{ParamKind, ParamSpec, Params};
+use crate::params::{ParamSpec, Params};
 use crate::poker::window::{NUM_WINDOW_HANDS, StraightRanks};
-use crate::rules::Played;
+use crate::rules::{GameDef, RulesGame};
 
 pub use state::PokerosState;
 pub use view::{PokerosMove, PokerosScoredHand, PokerosSeat, PokerosView};
@@ -50,85 +50,36 @@ pub static INFO: GameInfo = GameInfo {
 
 /// The game's parameters.
 pub static PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "players",
-        kind: ParamKind::Int { min: 2, max: 4 },
-        default: "2",
-        description: "number of seats",
-    },
-    ParamSpec {
-        name: "hand_size",
-        kind: ParamKind::Int { min: 0, max: 5 },
-        default: "3",
-        description: "cards in each private hand; 0 = flip the top card and place it",
-    },
-    ParamSpec {
-        name: "board_size",
-        kind: ParamKind::Int { min: 3, max: 31 },
-        default: "15",
-        description: "the board is a board_size x board_size window, first card in the middle",
-    },
-    ParamSpec {
-        name: "run_cap_check",
-        kind: ParamKind::Choice {
-            options: &["line", "prototype"],
-        },
-        default: "line",
-        description: "line: no row or column run through the new card longer than 5; \
-                      prototype: each neighbour's run checked on its own (lines up to 9)",
-    },
-    ParamSpec {
-        name: "multiplier",
-        kind: ParamKind::Choice {
-            options: &["hands", "cross", "none"],
-        },
-        default: "hands",
-        description: "hands: m scoring hands pay x m each; cross: x2 when both axes score; \
-                      none: no multiplier",
-    },
-    ParamSpec {
-        name: "scores",
-        kind: ParamKind::Choice {
-            options: &["final", "original"],
-        },
-        default: "final",
-        description: "score table: the author's final table or the first one",
-    },
-    ParamSpec {
-        name: "deck",
-        kind: ParamKind::Choice {
-            options: &["full", "stripped"],
-        },
-        default: "full",
-        description: "full: 52 cards; stripped: 7 to A, 32 cards (A-7-8-9-T is a straight)",
-    },
-    ParamSpec {
-        name: "wildcards",
-        kind: ParamKind::Int { min: 0, max: 2 },
-        default: "0",
-        description: "jokers in the deck; wild on the board, chosen per window",
-    },
-    ParamSpec {
-        name: "reward",
-        kind: ParamKind::Choice {
-            options: &["rank", "points"],
-        },
-        default: "rank",
-        description: "rank: rank rewards at the end; points: points minus the mean, paid as \
-                      they are scored",
-    },
+    ParamSpec::int("players", 2, 4, "2").about("number of seats"),
+    ParamSpec::int("hand_size", 0, 5, "3")
+        .about("cards in each private hand; 0 = flip the top card and place it"),
+    ParamSpec::int("board_size", 3, 31, "15")
+        .about("the board is a board_size x board_size window, first card in the middle"),
+    ParamSpec::choice("run_cap_check", &["line", "prototype"], "line").about(
+        "line: no row or column run through the new card longer than 5; \
+         prototype: each neighbour's run checked on its own (lines up to 9)",
+    ),
+    ParamSpec::choice("multiplier", &["hands", "cross", "none"], "hands").about(
+        "hands: m scoring hands pay x m each; cross: x2 when both axes score; \
+         none: no multiplier",
+    ),
+    ParamSpec::choice("scores", &["final", "original"], "final")
+        .about("score table: the author's final table or the first one"),
+    ParamSpec::choice("deck", &["full", "stripped"], "full")
+        .about("full: 52 cards; stripped: 7 to A, 32 cards (A-7-8-9-T is a straight)"),
+    ParamSpec::int("wildcards", 0, 2, "0")
+        .about("jokers in the deck; wild on the board, chosen per window"),
+    ParamSpec::choice("reward", &["rank", "points"], "rank").about(
+        "rank: rank rewards at the end; points: points minus the mean, paid as \
+         they are scored",
+    ),
 ];
 
 /// The registry entry.
-pub const ENTRY: GameEntry = GameEntry {
-    info: &INFO,
-    params: PARAMS,
-    build,
-};
+pub const ENTRY: GameEntry = PokerosGame::ENTRY;
 
-fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
-    Ok(Arc::new(PokerosGame::new(params)?))
-}
+/// A Pokeros game: validated parameters and the tables derived from them.
+pub type PokerosGame = RulesGame<Config>;
 
 /// How a placement's run length is capped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,14 +129,11 @@ pub struct Config {
     pub deck: CardSet,
     /// Rank rewards (false: points minus the mean).
     pub rank_reward: bool,
+    /// The validated parameters.
+    params: Params,
 }
 
 impl Config {
-    /// An upper bound on the history's length (chance included).
-    pub fn max_game_length(&self) -> usize {
-        2 * self.deck.len() as usize
-    }
-
     /// Action slots per cell.
     pub fn slots(&self) -> usize {
         self.hand_size.max(1)
@@ -206,19 +154,15 @@ impl Config {
     }
 }
 
-/// A Pokeros game: validated parameters and the tables derived from them.
-#[derive(Debug)]
-pub struct PokerosGame {
-    params: Params,
-    config: Arc<Config>,
-    /// The state before anything happened, cloned for each new game (its board's tables
-    /// are shared, not rebuilt).
-    initial: PokerosState,
-}
+impl GameDef for Config {
+    type Rules = PokerosState;
+    const INFO: &'static GameInfo = &INFO;
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    const MAX_CHANCE_OUTCOMES: usize = crate::cards::NUM_CARD_IDS;
+    /// New states copy one made with the game: its board's tables are not rebuilt.
+    const SHARE_INITIAL: bool = true;
 
-impl PokerosGame {
-    /// Builds the game from validated parameters.
-    pub fn new(params: Params) -> Result<Self, GameError> {
+    fn from_params(params: Params) -> Result<Self, GameError> {
         let deck_kind = params.choice("deck");
         let straights = if deck_kind == "stripped" {
             StraightRanks::STRIPPED
@@ -253,96 +197,63 @@ impl PokerosGame {
                 params.int("wildcards") as u8,
             ),
             rank_reward: params.choice("reward") == "rank",
+            params,
         };
         let cards_needed = 1 + config.players * config.hand_size;
         if cards_needed > config.deck.len() as usize {
-            return Err(GameError::InvalidParameter {
-                game: INFO.name.to_string(),
-                name: "hand_size".to_string(),
-                value: config.hand_size.to_string(),
-                allowed: format!(
+            return Err(GameError::invalid_parameter(
+                INFO.name,
+                "hand_size",
+                config.hand_size,
+                format!(
                     "at most {} with {} players and a {}-card deck",
                     (config.deck.len() as usize - 1) / config.players,
                     config.players,
                     config.deck.len()
                 ),
-            });
+            ));
         }
-        let config = Arc::new(config);
-        let initial = PokerosState::new(config.clone(), params.clone());
-        Ok(PokerosGame {
-            params,
-            config,
-            initial,
-        })
+        Ok(config)
     }
 
-    /// The typed parameters.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// A new state with the game's configuration.
-    pub fn initial_state(&self) -> PokerosState {
-        self.initial.clone()
-    }
-}
-
-impl Game for PokerosGame {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
-    fn reward_model(&self) -> RewardModel {
-        crate::game::rank_or_points_model(self.config.rank_reward)
-    }
     fn params(&self) -> &Params {
         &self.params
     }
+    /// A new state with the game's configuration.
+    fn initial(config: &Arc<Self>) -> PokerosState {
+        PokerosState::new(config.clone())
+    }
+
     fn num_players(&self) -> usize {
-        self.config.players
+        self.players
     }
     fn num_distinct_actions(&self) -> usize {
-        self.config.cells() * self.config.slots()
+        self.cells() * self.slots()
     }
-    fn max_chance_outcomes(&self) -> usize {
-        crate::cards::NUM_CARD_IDS
+    fn observation_size(&self) -> usize {
+        state::observation_size(self)
     }
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![state::observation_size(&self.config)]
-    }
-    fn information_state_tensor_shape(&self) -> Vec<usize> {
-        vec![state::observation_size(&self.config) + state::event_layout(&self.config).size()]
-    }
-    fn min_utility(&self) -> f64 {
-        if self.config.rank_reward {
-            -1.0
-        } else {
-            -self.max_utility()
-        }
-    }
-    fn max_utility(&self) -> f64 {
-        if self.config.rank_reward {
-            1.0
-        } else {
-            (self.config.deck.len() * self.config.max_placement_points()) as f64
-        }
+    fn event_layout(&self) -> EventLayout {
+        state::event_layout(self)
     }
     fn observation_bounds(&self) -> (f32, f32) {
         // Points are written as points / 100; a seat scores at most every card's best placement.
-        let most = self.config.deck.len() as f32 * self.config.max_placement_points() as f32;
+        let most = self.deck.len() as f32 * self.max_placement_points() as f32;
         (0.0, (most / 100.0).max(1.0))
     }
-    fn utility_sum(&self) -> Option<f64> {
-        Some(0.0)
+    fn reward_model(&self) -> RewardModel {
+        crate::game::rank_or_points_model(self.rank_reward)
     }
+    fn max_utility(&self) -> f64 {
+        if self.rank_reward {
+            1.0
+        } else {
+            (self.deck.len() * self.max_placement_points()) as f64
+        }
+    }
+    /// An upper bound on the history's length (chance included).
     fn max_game_length(&self) -> usize {
-        self.config.max_game_length()
-    }
-    fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(Played::initial(
-            self.initial.clone(),
-            self.max_game_length(),
-        ))
+        2 * self.deck.len() as usize
     }
 }
 

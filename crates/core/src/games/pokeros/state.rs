@@ -5,16 +5,15 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::Config;
 use super::rules::{Board, Placement, score_placement};
-use super::{Config, INFO};
 use crate::cards::{Card, CardSet, HiddenCards, NUM_CARD_IDS};
 use crate::game::{
-    Action, DenseSink, EventLayout, GameError, GameInfo, ObservationEntries, ObservationSink,
-    Player, PlayerAction, State, points_rewards, rank_rewards,
+    Action, DenseSink, EventLayout, GameError, ObservationEntries, ObservationSink, Player,
+    PlayerAction, points_rewards, rank_rewards,
 };
-use crate::params::Params;
 use crate::rng::GameRng;
-use crate::rules::{Illegal, Played, Rules};
+use crate::rules::{GameDef, Illegal, Played, Rules};
 
 /// Most seats a Pokeros game has.
 const MAX_SEATS: usize = 4;
@@ -52,7 +51,6 @@ pub struct Move {
 #[derive(Clone, Debug)]
 pub struct PokerosState {
     config: Arc<Config>,
-    params: Arc<Params>,
     board: Board,
     hands: [CardSet; MAX_SEATS],
     deck: CardSet,
@@ -142,12 +140,11 @@ impl PokerosState {
     }
 
     /// The state before the centre card is turned up.
-    pub fn new(config: Arc<Config>, params: Params) -> Self {
+    pub fn new(config: Arc<Config>) -> Self {
         let deck = config.deck;
         PokerosState {
             board: Board::new(config.board_size, config.run_cap),
             config,
-            params: Arc::new(params),
             hands: [CardSet::EMPTY; MAX_SEATS],
             deck,
             points: [0; MAX_SEATS],
@@ -437,7 +434,7 @@ impl PokerosState {
     /// placements). Replays the turn structure, which depends only on hand sizes, not on
     /// which cards.
     fn deal_targets(&self, history: &[PlayerAction]) -> Vec<Option<usize>> {
-        let mut replay = PokerosState::new(self.config.clone(), (*self.params).clone());
+        let mut replay = PokerosState::new(self.config.clone());
         let mut out = Vec::with_capacity(history.len());
         for entry in history {
             out.push(match replay.phase {
@@ -453,16 +450,10 @@ impl PokerosState {
 }
 
 impl Rules for PokerosState {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
+    type Config = Config;
 
-    fn params(&self) -> &Params {
-        &self.params
-    }
-
-    fn num_players(&self) -> usize {
-        self.config.players
+    fn config(&self) -> &Config {
+        &self.config
     }
 
     fn current_player(&self) -> Player {
@@ -510,8 +501,7 @@ impl Rules for PokerosState {
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        let p = 1.0 / self.deck.len() as f64;
-        self.deck.iter().map(|c| (c.0 as Action, p)).collect()
+        self.deck.uniform_outcomes()
     }
 
     fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
@@ -567,11 +557,7 @@ impl Rules for PokerosState {
     }
 
     fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        let bad = |reason: String| GameError::BadActionString {
-            text: text.to_string(),
-            player,
-            reason,
-        };
+        let bad = |reason: String| GameError::bad_action_string(text, player, reason);
         match player {
             Player::Chance => text
                 .trim()
@@ -620,10 +606,6 @@ impl Rules for PokerosState {
         }
     }
 
-    fn observation_size(&self) -> usize {
-        observation_size(&self.config)
-    }
-
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         out.fill(0.0);
         self.write_observation(player, &mut DenseSink(out));
@@ -632,10 +614,6 @@ impl Rules for PokerosState {
     fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
         self.write_observation(player, out);
         true
-    }
-
-    fn event_layout(&self) -> EventLayout {
-        event_layout(&self.config)
     }
 
     fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
@@ -689,25 +667,20 @@ impl Rules for PokerosState {
             }
         }
         let mut hidden = HiddenCards::new(unknown, rng);
-        let mut out = Played::with_capacity(
-            PokerosState::new(self.config.clone(), (*self.params).clone()),
-            history.len(),
-        );
         let mut moves = self.moves.iter();
-        for entry in history {
-            let action = match entry.player {
+        Played::replay_with(
+            PokerosState::new(self.config.clone()),
+            history,
+            |replay, entry| match entry.player {
                 Player::Chance => hidden.replace(Card(entry.action as u8)).0 as Action,
                 _ => {
                     let m = moves.next().expect("one move per seat action");
-                    out.rules()
+                    replay
                         .action_for(m.card, m.cell)
                         .expect("the placed card is held")
                 }
-            };
-            out.apply_action(action)
-                .expect("a resampled history replays");
-        }
-        out
+            },
+        )
     }
 
     fn heuristic(&self, _seat: usize, _rng: &mut GameRng) -> Action {

@@ -32,13 +32,12 @@ mod view;
 use std::sync::Arc;
 
 use crate::chess::{Board, Color, File, Move, Piece, Rank, START_FEN, Square};
-use crate::game::GameEntry;
 use crate::game::{
-    Action, ChanceMode, Dynamics, Game, GameError, GameInfo, Information, RewardModel, State,
-    Utility,
+    Action, ChanceMode, Dynamics, EventLayout, GameEntry, GameError, GameInfo, Information,
+    RewardModel, Utility,
 };
-use crate::params::{ParamKind, ParamSpec, Params};
-use crate::rules::Played;
+use crate::params::{ParamSpec, Params};
+use crate::rules::{GameDef, RulesGame};
 
 pub use rules::{Death, Prediction, Promotion, Resolution};
 pub use state::{EndReason, Phase, PredictionChessState, TurnRecord};
@@ -62,49 +61,24 @@ pub static INFO: GameInfo = GameInfo {
 
 /// The game's parameters.
 pub static PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "max_turns",
-        kind: ParamKind::Int {
-            min: 1,
-            max: 10_000,
-        },
-        default: "200",
-        description: "after this many turns the game is a draw",
-    },
-    ParamSpec {
-        name: "fifty_move",
-        kind: ParamKind::Bool,
-        default: "true",
-        description: "50 turns in a row without a death or a pawn move end in a draw",
-    },
-    ParamSpec {
-        name: "promotion",
-        kind: ParamKind::Choice {
-            options: &["lost", "queen"],
-        },
-        default: "lost",
-        description: "lost: promote to a piece type its owner has lost (none lost: no move \
-                      onto the last rank); queen: always to a queen",
-    },
-    ParamSpec {
-        name: "fen",
-        kind: ParamKind::Text,
-        default: START_FEN,
-        description: "the start position as FEN (one king a side; side to move, castling, \
-                      en passant and clocks are ignored)",
-    },
+    ParamSpec::int("max_turns", 1, 10_000, "200").about("after this many turns the game is a draw"),
+    ParamSpec::bool("fifty_move", "true")
+        .about("50 turns in a row without a death or a pawn move end in a draw"),
+    ParamSpec::choice("promotion", &["lost", "queen"], "lost").about(
+        "lost: promote to a piece type its owner has lost (none lost: no move \
+         onto the last rank); queen: always to a queen",
+    ),
+    ParamSpec::text("fen", START_FEN).about(
+        "the start position as FEN (one king a side; side to move, castling, \
+         en passant and clocks are ignored)",
+    ),
 ];
 
 /// The registry entry.
-pub const ENTRY: GameEntry = GameEntry {
-    info: &INFO,
-    params: PARAMS,
-    build,
-};
+pub const ENTRY: GameEntry = PredictionChessGame::ENTRY;
 
-fn build(params: Params) -> Result<Arc<dyn Game>, GameError> {
-    Ok(Arc::new(PredictionChessGame::new(params)?))
-}
+/// A Prediction Chess game.
+pub type PredictionChessGame = RulesGame<Config>;
 
 /// Whether a queen or a knight could ever travel from square `a` to square `b`.
 const fn geometric(a: usize, b: usize) -> bool {
@@ -254,33 +228,20 @@ pub struct Config {
     pub promotion: Promotion,
     /// The start position.
     pub start: Board,
+    /// The validated parameters.
+    params: Params,
 }
 
-impl Config {
-    /// An upper bound on the history's length (chance included).
-    pub fn max_game_length(&self) -> usize {
-        // Two joint actions a turn, two history entries each.
-        4 * self.max_turns as usize
-    }
-}
+impl GameDef for Config {
+    type Rules = PredictionChessState;
+    const INFO: &'static GameInfo = &INFO;
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    const MAX_CHANCE_OUTCOMES: usize = 0;
 
-/// A Prediction Chess game.
-#[derive(Debug)]
-pub struct PredictionChessGame {
-    params: Arc<Params>,
-    config: Arc<Config>,
-}
-
-impl PredictionChessGame {
-    /// Builds the game from validated parameters (refusing a bad FEN).
-    pub fn new(params: Params) -> Result<Self, GameError> {
+    /// Refuses a bad FEN.
+    fn from_params(params: Params) -> Result<Self, GameError> {
         let fen = params.text("fen").to_string();
-        let bad = |allowed: String| GameError::InvalidParameter {
-            game: INFO.name.to_string(),
-            name: "fen".to_string(),
-            value: fen.clone(),
-            allowed,
-        };
+        let bad = |allowed: String| GameError::invalid_parameter(INFO.name, "fen", &fen, allowed);
         let start = Board::from_fen(&fen).map_err(|e| bad(format!("a valid FEN ({e})")))?;
         for color in Color::ALL {
             if start.colored(color, Piece::King).len() != 1 {
@@ -290,7 +251,7 @@ impl PredictionChessGame {
                 )));
             }
         }
-        let config = Config {
+        Ok(Config {
             max_turns: params.int("max_turns") as u32,
             fifty_move: params.bool("fifty_move"),
             promotion: match params.choice("promotion") {
@@ -298,63 +259,36 @@ impl PredictionChessGame {
                 _ => Promotion::Lost,
             },
             start,
-        };
-        Ok(PredictionChessGame {
-            params: Arc::new(params),
-            config: Arc::new(config),
+            params,
         })
     }
 
-    /// The typed parameters.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// A new state.
-    pub fn initial_state(&self) -> PredictionChessState {
-        PredictionChessState::new(self.config.clone(), self.params.clone())
-    }
-}
-
-impl Game for PredictionChessGame {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
     fn params(&self) -> &Params {
         &self.params
     }
+    fn initial(config: &Arc<Self>) -> PredictionChessState {
+        PredictionChessState::new(config.clone())
+    }
+
     fn num_players(&self) -> usize {
         2
     }
     fn num_distinct_actions(&self) -> usize {
         NUM_ACTIONS
     }
-    fn max_chance_outcomes(&self) -> usize {
-        0
+    fn observation_size(&self) -> usize {
+        observe::OBSERVATION_SIZE
     }
-    fn observation_shape(&self) -> Vec<usize> {
-        vec![observe::OBSERVATION_SIZE]
-    }
-    fn information_state_tensor_shape(&self) -> Vec<usize> {
-        vec![observe::OBSERVATION_SIZE + observe::event_layout(&self.config).size()]
-    }
-    fn min_utility(&self) -> f64 {
-        -1.0
+    fn event_layout(&self) -> EventLayout {
+        observe::event_layout(self)
     }
     fn max_utility(&self) -> f64 {
         1.0
     }
-    fn utility_sum(&self) -> Option<f64> {
-        Some(0.0)
-    }
+    /// An upper bound on the history's length (chance included).
     fn max_game_length(&self) -> usize {
-        self.config.max_game_length()
-    }
-    fn new_initial_state(&self) -> Box<dyn State> {
-        Box::new(Played::initial(
-            self.initial_state(),
-            self.max_game_length(),
-        ))
+        // Two joint actions a turn, two history entries each.
+        4 * self.max_turns as usize
     }
 }
 

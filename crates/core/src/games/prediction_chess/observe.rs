@@ -7,7 +7,7 @@ use super::{Config, FIFTY_MOVE_TURNS, NUM_ACTIONS};
 use crate::chess::{Color, Piece};
 use crate::game::{EventLayout, ObservationSink, Player, PlayerAction};
 use crate::rng::GameRng;
-use crate::rules::Played;
+use crate::rules::{GameDef, Played};
 
 /// Number of floats in an observation (see docs/games/prediction_chess.md).
 pub const OBSERVATION_SIZE: usize = 12 * 64 + 2 * 64 + 4 + 4 * 64 + 2 + 2 + 2 + 2;

@@ -11,15 +11,13 @@ use serde::Serialize;
 
 use super::rules::{Prediction, Promotion, Resolution, move_options, resolve};
 use super::{
-    Config, FIFTY_MOVE_TURNS, INFO, NUM_ACTIONS, NUM_SQUARE_PAIRS, PASS, PROMOTION_BASE,
-    action_move, action_pair, pair_row, seat_color,
+    Config, FIFTY_MOVE_TURNS, NUM_ACTIONS, NUM_SQUARE_PAIRS, PASS, PROMOTION_BASE, action_move,
+    action_pair, pair_row, seat_color,
 };
 use crate::chess::{Board, Color, Move, MoveGenOptions, Piece, Rank};
 use crate::game::{
-    Action, DenseSink, EventLayout, GameError, GameInfo, ObservationEntries, Player, PlayerAction,
-    rank_rewards,
+    Action, DenseSink, GameError, ObservationEntries, Player, PlayerAction, rank_rewards,
 };
-use crate::params::Params;
 use crate::rng::GameRng;
 use crate::rules::{Illegal, Played, Rules};
 
@@ -196,19 +194,17 @@ pub struct PredictionChessState {
     rewards: [f64; 2],
     pub(super) turns: Vec<TurnRecord>,
     pub(super) config: Arc<Config>,
-    pub(super) params: Arc<Params>,
     pub(super) board: Board,
     moves: TurnMoves,
 }
 
 impl PredictionChessState {
     /// The state at the start of the game.
-    pub fn new(config: Arc<Config>, params: Arc<Params>) -> Self {
+    pub fn new(config: Arc<Config>) -> Self {
         PredictionChessState {
             board: config.start,
             moves: TurnMoves::new(&config.start, config.promotion),
             config,
-            params,
             phase: Phase::Move,
             pending: [PASS; 2],
             turn: 0,
@@ -484,16 +480,10 @@ impl PredictionChessState {
 }
 
 impl Rules for PredictionChessState {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
+    type Config = Config;
 
-    fn params(&self) -> &Params {
-        &self.params
-    }
-
-    fn num_players(&self) -> usize {
-        2
+    fn config(&self) -> &Config {
+        &self.config
     }
 
     fn current_player(&self) -> Player {
@@ -586,10 +576,6 @@ impl Rules for PredictionChessState {
         self.parse_action(player, text)
     }
 
-    fn observation_size(&self) -> usize {
-        super::observe::OBSERVATION_SIZE
-    }
-
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         out.fill(0.0);
         self.write_observation(player, &mut DenseSink(out));
@@ -598,10 +584,6 @@ impl Rules for PredictionChessState {
     fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
         self.write_observation(player, out);
         true
-    }
-
-    fn event_layout(&self) -> EventLayout {
-        super::observe::event_layout(&self.config)
     }
 
     fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {

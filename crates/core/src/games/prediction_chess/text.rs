@@ -50,11 +50,7 @@ impl PredictionChessState {
 
     /// The inverse of `action_text`.
     pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        let bad = |reason: String| GameError::BadActionString {
-            text: text.to_string(),
-            player,
-            reason,
-        };
+        let bad = |reason: String| GameError::bad_action_string(text, player, reason);
         let Player::Seat(seat) = player else {
             return Err(bad(format!(
                 "{player} takes no actions in Prediction Chess"
