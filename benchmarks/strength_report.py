@@ -34,6 +34,19 @@ ORDER = [
 SPEC = re.compile(r"ismcts\(iterations=(\d+),rollout=(\w+)\)")
 
 
+def against_heuristic_rows(pairs: list[dict], opponent: str = "") -> list[str]:
+    """A table row for each pair against the heuristic: games, mean return (✓ when its interval
+    is above 0), win rate and their intervals; ``opponent`` is the cell, if any, after the bot."""
+    return [
+        f"| `{p['bot']}` | {opponent}{p['games']} | {p['mean']:+.3f}"
+        f"{' ✓' if p['mean_ci'][0] > 0 else ''} | "
+        f"{p['mean_ci'][0]:+.3f} to {p['mean_ci'][1]:+.3f} | {p['win_rate']:.3f} | "
+        f"{p['win_ci'][0]:.3f} to {p['win_ci'][1]:.3f} |"
+        for p in pairs
+        if p["opponent"] == "heuristic"
+    ]
+
+
 def top_table(name: str, suffix: str = "top") -> str:
     """The extra run ``<name>_<suffix>.json`` of ``benchmarks/strength_top.sh``, if any."""
     path = DIR / f"{name}_{suffix}.json"
@@ -52,14 +65,7 @@ def top_table(name: str, suffix: str = "top") -> str:
         "| bot | against | games | mean return | 95% interval | win rate | 95% interval |",
         "|---|---|---:|---:|---|---:|---|",
     ]
-    for p in r["pairs"]:
-        if p["opponent"] == "heuristic":
-            mark = " ✓" if p["mean_ci"][0] > 0 else ""
-            lines.append(
-                f"| `{p['bot']}` | `heuristic` | {p['games']} | {p['mean']:+.3f}{mark} | "
-                f"{p['mean_ci'][0]:+.3f} to {p['mean_ci'][1]:+.3f} | {p['win_rate']:.3f} | "
-                f"{p['win_ci'][0]:.3f} to {p['win_ci'][1]:.3f} |"
-            )
+    lines += against_heuristic_rows(r["pairs"], "`heuristic` | ")
     return "\n".join(lines) + "\n"
 
 
@@ -101,14 +107,7 @@ def tables(results: list[tuple[str, dict, dict]]) -> str:
             "| against `heuristic` | games | mean return | 95% interval | win rate | 95% interval |"
         )
         lines.append("|---|---:|---:|---|---:|---|")
-        for p in r["pairs"]:
-            if p["opponent"] == "heuristic":
-                mark = " ✓" if p["mean_ci"][0] > 0 else ""
-                lines.append(
-                    f"| `{p['bot']}` | {p['games']} | {p['mean']:+.3f}{mark} | "
-                    f"{p['mean_ci'][0]:+.3f} to {p['mean_ci'][1]:+.3f} | "
-                    f"{p['win_rate']:.3f} | {p['win_ci'][0]:.3f} to {p['win_ci'][1]:.3f} |"
-                )
+        lines += against_heuristic_rows(r["pairs"])
         lines.append("")
         for suffix in ("top", "confirm"):
             extra = top_table(name, suffix)

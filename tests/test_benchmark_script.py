@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import checkraise as cr
+from run_util import run_python
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "python_throughput.py"
 
@@ -25,13 +26,7 @@ def load_script():
 
 
 def run_script(*args):
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_python(SCRIPT, *args, timeout=120)
 
 
 def test_quick_run_prints_a_row_for_every_game():

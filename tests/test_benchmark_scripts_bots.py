@@ -4,22 +4,15 @@ results into tables and pictures."""
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+from run_util import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(script, *args, cwd=ROOT):
-    return subprocess.run(
-        [sys.executable, str(script), *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-    )
+    return run_python(script, *args, timeout=300, cwd=cwd)
 
 
 def test_ismcts_openspiel_quick_run_prints_every_sequential_game():

@@ -48,20 +48,6 @@ def test_short_parameters_cover_every_game():
     assert set(SHORT) == set(cr.game_names())
 
 
-@pytest.fixture(scope="module")
-def server():
-    srv = Server()
-    yield srv
-    assert srv.stop() == 0, srv.log()
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with Client(server.address, timeout=30) as c:
-        c.wait_ready()
-        yield c
-
-
 # --- Generated stubs ---------------------------------------------------------------------------
 
 

@@ -2,9 +2,9 @@
 
 Gymnasium's ``check_env`` and PettingZoo's ``api_test``, ``seed_test``, ``render_test``,
 ``parallel_api_test`` and ``parallel_seed_test``; the ids registered with Gymnasium; masks
-where each library looks for them; the observation options; ``render_mode="human"``; the one
-error a missing optional dependency raises; the extras that install them; and the Python
-snippets of docs/python.md's PettingZoo and Gymnasium sections.
+where each library looks for them; the observation options; ``render_mode="human"`` and
+``"rgb_array"``; the one error a missing optional dependency raises; the extras that install
+them; and the Python snippets of docs/python.md's PettingZoo and Gymnasium sections.
 
 Driven by the registry (``cr.game_names()`` / ``cr.games()`` facts): a game registered later
 is covered with no change here.
@@ -311,36 +311,59 @@ def test_pettingzoo_parallel_information_state_observation(name):
 # render_mode="human"
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_gymnasium_human_rendering_prints_the_table(name, capsys):
-    env = cg.env(name, render_mode="human")
-    _, info = env.reset(seed=0)
-    assert capsys.readouterr().out == f"{env.engine_state()}\n"
+def gymnasium_step(env, reset):
+    _, info = reset
     env.step(env.action_space.sample(info["action_mask"]))
-    assert capsys.readouterr().out == f"{env.engine_state()}\n"
-    assert env.render() is None
-    assert capsys.readouterr().out == f"{env.engine_state()}\n"
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_pettingzoo_human_rendering_prints_the_table(name, capsys):
-    env = cpz.env(name, render_mode="human")
-    env.reset(seed=0)
-    assert capsys.readouterr().out == f"{env.engine_state()}\n"
+def aec_step(env, _reset):
     agent = env.agent_selection
     env.step(env.action_space(agent).sample(env.observe(agent)["action_mask"]))
+
+
+def parallel_step(env, reset):
+    observations, _ = reset
+    env.step({a: env.action_space(a).sample(observations[a]["action_mask"]) for a in env.agents})
+
+
+# Each kind of env: how to make it, and one step with random legal actions after a reset (given
+# what reset returned).
+ENV_KINDS = {
+    "gymnasium": (cg.env, gymnasium_step),
+    "pettingzoo": (cpz.env, aec_step),
+    "pettingzoo_parallel": (cpz.parallel_env, parallel_step),
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "name"),
+    [("gymnasium", g) for g in GAMES]
+    + [("pettingzoo", g) for g in GAMES]
+    + [("pettingzoo_parallel", g) for g in SIMULTANEOUS],
+)
+def test_human_rendering_prints_the_table(kind, name, capsys):
+    """The env prints its table after a reset, after a step, and on `render()` (which returns
+    None)."""
+    make, step = ENV_KINDS[kind]
+    env = make(name, render_mode="human")
+    reset = env.reset(seed=0)
+    assert capsys.readouterr().out == f"{env.engine_state()}\n"
+    step(env, reset)
     assert capsys.readouterr().out == f"{env.engine_state()}\n"
     assert env.render() is None
     assert capsys.readouterr().out == f"{env.engine_state()}\n"
 
 
-@pytest.mark.parametrize("name", SIMULTANEOUS)
-def test_pettingzoo_parallel_human_rendering_prints_the_table(name, capsys):
-    env = cpz.parallel_env(name, render_mode="human")
-    observations, _ = env.reset(seed=0)
-    assert capsys.readouterr().out == f"{env.engine_state()}\n"
-    env.step({a: env.action_space(a).sample(observations[a]["action_mask"]) for a in env.agents})
-    assert capsys.readouterr().out == f"{env.engine_state()}\n"
+@pytest.mark.parametrize(
+    ("kind", "name"), [("gymnasium", g) for g in GAMES] + [("pettingzoo", g) for g in GAMES]
+)
+def test_rgb_array_rendering_returns_a_picture(kind, name):
+    make, _ = ENV_KINDS[kind]
+    env = make(name, render_mode="rgb_array")
+    env.reset(seed=0)
+    picture = env.render()
+    assert isinstance(picture, np.ndarray) and picture.dtype == np.uint8
+    assert picture.ndim == 3 and picture.shape[2] == 3
 
 
 def test_render_modes_in_the_metadata():

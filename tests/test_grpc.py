@@ -12,21 +12,9 @@ import struct
 import grpc
 import pytest
 
-from grpc_util import Server, packaged_stubs
+from grpc_util import Server
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][cdhs]|X[123])(?![A-Za-z0-9])")
-
-
-@pytest.fixture(scope="module")
-def stubs():
-    return packaged_stubs()
-
-
-@pytest.fixture(scope="module")
-def server():
-    srv = Server()
-    yield srv
-    assert srv.stop() == 0, srv.log()
 
 
 @pytest.fixture(scope="module")

@@ -9,21 +9,9 @@ import grpc
 import numpy as np
 import pytest
 
-from grpc_util import Server, packaged_stubs
+from grpc_util import Server
 
 DTYPES = {1: np.float32, 2: np.int32, 3: np.bool_}
-
-
-@pytest.fixture(scope="module")
-def stubs():
-    return packaged_stubs()
-
-
-@pytest.fixture(scope="module")
-def server():
-    srv = Server()
-    yield srv
-    assert srv.stop() == 0, srv.log()
 
 
 @pytest.fixture(scope="module")

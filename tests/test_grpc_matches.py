@@ -26,7 +26,6 @@ import pytest
 
 import checkraise as cr
 from checkraise.client import Client, Event, Match, Seat, View
-from grpc_util import Server
 
 # Short parameters where a game is long, and a variant with more seats where a game has them.
 CASES: list[tuple[str, dict[str, Any]]] = [
@@ -52,20 +51,6 @@ RESAMPLES = [11, 12, 13]
 
 def test_cases_cover_every_game():
     assert {game for game, _ in CASES} == set(cr.game_names())
-
-
-@pytest.fixture(scope="module")
-def server():
-    srv = Server()
-    yield srv
-    assert srv.stop() == 0, srv.log()
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with Client(server.address, timeout=30) as c:
-        c.wait_ready()
-        yield c
 
 
 def choose(legal: dict[int, str], rng: random.Random) -> int:

@@ -368,15 +368,6 @@ def test_render_ansi(name):
     assert env.render() == str(env.engine_state())
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_render_rgb_array(name):
-    env = cg.env(name, render_mode="rgb_array")
-    env.reset(seed=0)
-    picture = env.render()
-    assert isinstance(picture, np.ndarray) and picture.dtype == np.uint8
-    assert picture.ndim == 3 and picture.shape[2] == 3
-
-
 def test_a_closed_env_refuses_every_call():
     env = cg.env("detective_poker")
     env.reset(seed=0)

@@ -442,15 +442,6 @@ def test_render_without_mode_returns_none():
         assert env.render() is None
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_render_rgb_array(name):
-    env = cpz.env(name, render_mode="rgb_array")
-    env.reset(seed=0)
-    picture = env.render()
-    assert isinstance(picture, np.ndarray) and picture.dtype == np.uint8
-    assert picture.ndim == 3 and picture.shape[2] == 3
-
-
 def test_a_closed_env_refuses_every_call():
     aec = cpz.raw_env("pokeros")
     aec.reset(seed=0)

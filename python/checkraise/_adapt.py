@@ -36,6 +36,7 @@ class EngineHolder:
 
     _state: State | None = None
     _closed = False
+    render_mode: str | None
 
     def _check_open(self) -> None:
         if self._closed:
@@ -57,6 +58,25 @@ class EngineHolder:
         rendering) raise ``CheckraiseError``. Closing twice is fine."""
         self._closed = True
         self._state = None
+
+    def render(self) -> str | np.ndarray | None:
+        """The current table in ``render_mode`` (see the adapter's module docstring;
+        ``"human"`` prints it and returns ``None``); ``None`` (with a warning) when the env was
+        made without a render mode."""
+        import gymnasium
+
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() called without a render_mode; make the env with "
+                "render_mode='human', 'ansi' or 'rgb_array'"
+            )
+            return None
+        return render(self._live_state(), self.render_mode)
+
+    def _render_human(self) -> None:
+        """Prints the table after a reset or a step in ``"human"`` mode."""
+        if self.render_mode == "human":
+            self.render()
 
 
 def make_game(game: str | Game, params: dict[str, Any]) -> Game:

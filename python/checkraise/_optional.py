@@ -8,6 +8,9 @@ import's own error is kept as its ``__cause__``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 #: The extras of the package (pyproject.toml's ``[project.optional-dependencies]``): each one's
 #: Python modules. ``all`` installs every one.
 EXTRAS: dict[str, tuple[str, ...]] = {
@@ -40,3 +43,13 @@ class MissingDependencyError(ImportError):
         """What needed the dependency (``"checkraise.gymnasium"``)."""
         self.extra = extra
         """The extra that installs it (``"gymnasium"``)."""
+
+
+@contextmanager
+def requires(feature: str, extra: str) -> Iterator[None]:
+    """Imports made in the ``with`` block are ``feature``'s dependencies from ``extra``: one
+    that fails raises :class:`MissingDependencyError`, the import's error as its cause."""
+    try:
+        yield
+    except ImportError as error:
+        raise MissingDependencyError(feature, extra, error) from error

@@ -39,15 +39,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ._optional import MissingDependencyError
+from ._optional import requires
 
-try:
+with requires("checkraise.client", "grpc"):
     import grpc
 
     from .v1 import checkraise_pb2 as pb
     from .v1 import checkraise_pb2_grpc as pb_grpc
-except ImportError as error:
-    raise MissingDependencyError("checkraise.client", "grpc", error) from error
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -289,7 +287,25 @@ class Event:
         return cls(actor=event.actor, own_action=own, view=View.from_proto(event.view))
 
 
-class EventStream:
+class _Ends:
+    """Use in a ``with`` block, whose exit ends the object: ``_end`` closes or cancels it."""
+
+    def _end(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._end()
+
+
+class EventStream(_Ends):
     """A watch stream: iterate for :class:`Event` objects, in order, until the terminal
     event. ``cancel()`` (or leaving a ``with`` block) ends it early."""
 
@@ -312,15 +328,7 @@ class EventStream:
         """Stops the stream; iterating afterwards ends at once."""
         self._call.cancel()
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def _end(self) -> None:
         self.cancel()
 
 
@@ -449,6 +457,11 @@ class Match:
 # --------------------------------------------------------------------------------------------
 
 
+def _warn_renamed(old: str, new: str) -> None:
+    """Warns the caller of a deprecated name (a ``DeprecationWarning`` at the caller's line)."""
+    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)
+
+
 class EnvBatch(NamedTuple):
     """A batch of envs after a reset or a step; every array's first axis is the env.
 
@@ -472,21 +485,13 @@ class EnvBatch(NamedTuple):
     @property
     def legal_masks(self) -> npt.NDArray[np.bool_]:
         """Deprecated: the old name of ``action_masks``."""
-        warnings.warn(
-            "EnvBatch.legal_masks is deprecated; use EnvBatch.action_masks",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        _warn_renamed("EnvBatch.legal_masks", "EnvBatch.action_masks")
         return self.action_masks
 
     @property
     def dones(self) -> npt.NDArray[np.bool_]:
         """Deprecated: the old name of ``terminated``."""
-        warnings.warn(
-            "EnvBatch.dones is deprecated; use EnvBatch.terminated",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        _warn_renamed("EnvBatch.dones", "EnvBatch.terminated")
         return self.terminated
 
     @classmethod
@@ -506,7 +511,7 @@ class EnvBatch(NamedTuple):
         )
 
 
-class RemoteVectorEnv:
+class RemoteVectorEnv(_Ends):
     """A batch of envs on the server (env i seeded ``seed + i``); chance is sampled there, so
     callers see decision points only, and finished envs reset automatically.
 
@@ -609,15 +614,7 @@ class RemoteVectorEnv:
         )
         self._closed = True
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def _end(self) -> None:
         self.close()
 
 
@@ -626,7 +623,7 @@ class RemoteVectorEnv:
 # --------------------------------------------------------------------------------------------
 
 
-class Client:
+class Client(_Ends):
     """A connection to a ``checkraise-server``.
 
     ``timeout`` (seconds) bounds every unary call (watch streams are not bounded);
@@ -681,15 +678,7 @@ class Client:
         if self._owns_channel:
             self.channel.close()
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def _end(self) -> None:
         self.close()
 
     # Catalog ---------------------------------------------------------------------------------

@@ -62,12 +62,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._optional import MissingDependencyError
+from ._optional import requires
 
-try:
+with requires("checkraise.gymnasium", "gymnasium"):
     import gymnasium
-except ImportError as error:
-    raise MissingDependencyError("checkraise.gymnasium", "gymnasium", error) from error
 import numpy as np
 
 from . import _adapt
@@ -221,8 +219,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
         info = self._info(state)
         if skipped:
             info["skipped_returns"] = skipped
-        if self.render_mode == "human":
-            self.render()
+        self._render_human()
         return self._observe(state), info
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -248,8 +245,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
             reward = float(state.returns()[self.seat]) - before
             self._over = state.is_terminal()
             info = self._info(state)
-        if self.render_mode == "human":
-            self.render()
+        self._render_human()
         return self._observe(state), reward, self._over, False, info
 
     def action_masks(self) -> np.ndarray:
@@ -259,17 +255,6 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
         if self._over:
             return np.zeros(self.game.num_distinct_actions(), dtype=bool)
         return np.asarray(state.legal_actions_mask(self.seat), dtype=bool)
-
-    def render(self) -> str | np.ndarray | None:
-        """The current table in ``render_mode`` (``"human"`` prints it and returns ``None``);
-        ``None`` (with a warning) without a render mode."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "render() called without a render_mode; make the env with "
-                "render_mode='human', 'ansi' or 'rgb_array'"
-            )
-            return None
-        return _adapt.render(self._live_state(), self.render_mode)
 
 
 def env(

@@ -45,12 +45,10 @@ from typing import Any
 
 import numpy as np
 
-from ._optional import MissingDependencyError
+from ._optional import requires
 
-try:
+with requires("checkraise.openspiel", "openspiel"):
     import pyspiel
-except ImportError as error:
-    raise MissingDependencyError("checkraise.openspiel", "openspiel", error) from error
 
 from . import _core
 from .types import GameEntry, ParameterSchema
@@ -71,29 +69,20 @@ __all__ = [
 PREFIX = "checkraise_"
 """What pyspiel names start with: ``checkraise_pokeros`` is checkraise's ``pokeros``."""
 
-_DYNAMICS = {
-    "sequential": pyspiel.GameType.Dynamics.SEQUENTIAL,
-    "simultaneous": pyspiel.GameType.Dynamics.SIMULTANEOUS,
-}
-_CHANCE = {
-    "deterministic": pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    "explicit_stochastic": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    "sampled_stochastic": pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-}
-_INFORMATION = {
-    "perfect": pyspiel.GameType.Information.PERFECT_INFORMATION,
-    "imperfect": pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-}
-_UTILITY = {
-    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
-    "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
-    "general_sum": pyspiel.GameType.Utility.GENERAL_SUM,
-    "identical": pyspiel.GameType.Utility.IDENTICAL,
-}
-_REWARD_MODEL = {
-    "terminal": pyspiel.GameType.RewardModel.TERMINAL,
-    "rewards": pyspiel.GameType.RewardModel.REWARDS,
-}
+
+def _words(enum: Any, *members: str, suffix: str = "") -> dict[str, Any]:
+    """checkraise's fact words for members of a pyspiel enum: ``"zero_sum"`` for
+    ``ZERO_SUM``, ``"perfect"`` for ``PERFECT_INFORMATION`` with ``suffix="_INFORMATION"``."""
+    return {member.lower(): getattr(enum, member + suffix) for member in members}
+
+
+_DYNAMICS = _words(pyspiel.GameType.Dynamics, "SEQUENTIAL", "SIMULTANEOUS")
+_CHANCE = _words(
+    pyspiel.GameType.ChanceMode, "DETERMINISTIC", "EXPLICIT_STOCHASTIC", "SAMPLED_STOCHASTIC"
+)
+_INFORMATION = _words(pyspiel.GameType.Information, "PERFECT", "IMPERFECT", suffix="_INFORMATION")
+_UTILITY = _words(pyspiel.GameType.Utility, "ZERO_SUM", "CONSTANT_SUM", "GENERAL_SUM", "IDENTICAL")
+_REWARD_MODEL = _words(pyspiel.GameType.RewardModel, "TERMINAL", "REWARDS")
 
 # checkraise name -> its CheckraiseGame subclass, for every game registered in this process.
 _registered: dict[str, type[CheckraiseGame]] = {}

@@ -65,15 +65,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._optional import MissingDependencyError
+from ._optional import requires
 
-try:
+with requires("checkraise.pettingzoo", "pettingzoo"):
     import gymnasium
     from gymnasium.utils import seeding
     from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
-except ImportError as error:
-    raise MissingDependencyError("checkraise.pettingzoo", "pettingzoo", error) from error
 import numpy as np
 
 from . import _adapt
@@ -178,23 +176,6 @@ class _Table(_adapt.EngineHolder):
             "observation": _adapt.observation(state, seat, self.observation_type),
             "action_mask": _adapt.action_mask(state, seat),
         }
-
-    def render(self) -> str | np.ndarray | None:
-        """The current table in ``render_mode`` (see the module docstring; ``"human"`` prints
-        it and returns ``None``); ``None`` (with a warning) when the env was made without a
-        render mode."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "render() called without a render_mode; make the env with "
-                "render_mode='human', 'ansi' or 'rgb_array'"
-            )
-            return None
-        return _adapt.render(self._live_state(), self.render_mode)
-
-    def _render_human(self) -> None:
-        """Prints the table after a reset or a step in ``"human"`` mode."""
-        if self.render_mode == "human":
-            self.render()
 
     def _returns(self) -> list[float]:
         return [float(r) for r in self._live_state().returns()]

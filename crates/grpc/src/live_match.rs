@@ -371,15 +371,9 @@ impl Table {
     /// own view of the change.
     fn stepped(&mut self, state: &dyn State, step: &Step) {
         self.version += 1;
-        let Table {
-            id,
-            game,
-            seats,
-            version,
-            watchers,
-        } = self;
-        notify(watchers, state, step, |viewer| {
-            seat_view(id, game, seats, *version, state, false, viewer)
+        let (id, game, seats, version) = (&self.id, &self.game, &self.seats, self.version);
+        notify(&mut self.watchers, state, step, |viewer| {
+            seat_view(id, game, seats, version, state, false, viewer)
         });
     }
 }

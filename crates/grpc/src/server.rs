@@ -163,28 +163,26 @@ async fn expire_idle(
 ) {
     let period =
         (finished.min(idle) / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
+    // Each store's sweep, then a log line for what it removed (if anything) with how many are
+    // left: `sweep => field = count, message`.
+    macro_rules! sweep {
+        ($($expire:expr => $left:ident = $count:expr, $message:literal;)*) => {$(
+            let expired = $expire;
+            if expired > 0 {
+                tracing::info!(expired, $left = $count, $message);
+            }
+        )*};
+    }
     let mut ticker = tokio::time::interval(period);
     loop {
         ticker.tick().await;
-        let expired = store.expire_idle(idle, finished);
-        if expired > 0 {
-            tracing::info!(expired, live = store.len(), "idle matches removed");
-        }
-        let expired = env_store.expire_idle(idle);
-        if expired > 0 {
-            tracing::info!(
-                expired,
-                live_envs = env_store.live_envs(),
-                "idle env batches removed"
-            );
-        }
-        let expired = worlds.expire_idle(idle);
-        if expired > 0 {
-            tracing::info!(
-                expired,
-                worlds = worlds.len(),
-                "idle dm_env_rpc worlds removed"
-            );
+        sweep! {
+            store.expire_idle(idle, finished)
+                => live = store.len(), "idle matches removed";
+            env_store.expire_idle(idle)
+                => live_envs = env_store.live_envs(), "idle env batches removed";
+            worlds.expire_idle(idle)
+                => worlds = worlds.len(), "idle dm_env_rpc worlds removed";
         }
     }
 }

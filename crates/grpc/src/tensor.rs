@@ -11,40 +11,35 @@ fn pack_le<T: Copy>(values: &[T], to_le: impl Fn(T) -> [u8; 4]) -> Vec<u8> {
     data
 }
 
+/// A tensor of `dtype` and `shape` holding `data`.
+fn tensor(dtype: DataType, shape: Vec<u32>, data: Vec<u8>) -> Tensor {
+    Tensor {
+        dtype: dtype as i32,
+        shape,
+        data,
+    }
+}
+
 /// A float32 tensor.
 pub fn f32_tensor(shape: Vec<u32>, values: &[f32]) -> Tensor {
-    Tensor {
-        dtype: DataType::Float32 as i32,
-        shape,
-        data: pack_le(values, f32::to_le_bytes),
-    }
+    tensor(DataType::Float32, shape, pack_le(values, f32::to_le_bytes))
 }
 
 /// A float32 tensor from f64 values.
 pub fn f32_tensor_from_f64(shape: Vec<u32>, values: &[f64]) -> Tensor {
-    Tensor {
-        dtype: DataType::Float32 as i32,
-        shape,
-        data: pack_le(values, |v| (v as f32).to_le_bytes()),
-    }
+    let data = pack_le(values, |v| (v as f32).to_le_bytes());
+    tensor(DataType::Float32, shape, data)
 }
 
 /// An int32 tensor.
 pub fn i32_tensor(shape: Vec<u32>, values: &[i32]) -> Tensor {
-    Tensor {
-        dtype: DataType::Int32 as i32,
-        shape,
-        data: pack_le(values, i32::to_le_bytes),
-    }
+    tensor(DataType::Int32, shape, pack_le(values, i32::to_le_bytes))
 }
 
 /// A bool tensor, one byte (0 or 1) per element.
 pub fn bool_tensor(shape: Vec<u32>, values: &[bool]) -> Tensor {
-    Tensor {
-        dtype: DataType::Bool as i32,
-        shape,
-        data: values.iter().map(|&b| u8::from(b)).collect(),
-    }
+    let data = values.iter().map(|&b| u8::from(b)).collect();
+    tensor(DataType::Bool, shape, data)
 }
 
 /// Reads an int32 tensor of one of the accepted shapes; the error says what was wrong.

@@ -3,8 +3,9 @@
 //! `--max-bot-ms` are INVALID_ARGUMENT, and bots think on the blocking pool, so the server
 //! answers health checks while they search.
 
+mod common;
+
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -14,93 +15,17 @@ use checkraise_grpc::pb;
 use checkraise_grpc::pb::catalog_client::CatalogClient;
 use checkraise_grpc::pb::matches_client::MatchesClient;
 use clap::Parser;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use common::{TestServer, create, join, with_token};
 use tonic::transport::Channel;
 use tonic::{Code, Request};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
-
-/// A server on 127.0.0.1 with an OS-chosen port, on its own multi-threaded runtime (two
-/// workers, as `checkraise-server` has on a 2-core machine) in its own thread, so the test's
-/// client side never shares a worker with it: a stalled server shows as a slow answer.
-struct TestServer {
-    address: SocketAddr,
-    channel: Channel,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl TestServer {
-    async fn start(config: Config) -> Self {
-        let (bound, address) = std::sync::mpsc::channel::<SocketAddr>();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-                bound.send(listener.local_addr().unwrap()).unwrap();
-                checkraise_grpc::server::serve(config, listener, async {
-                    let _ = stopped.await;
-                })
-                .await
-                .unwrap();
-            });
-        });
-        let address = tokio::task::spawn_blocking(move || address.recv().unwrap())
-            .await
-            .unwrap();
-        TestServer {
-            address,
-            channel: connect(address).await,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-
-    /// A new connection (so that its calls never queue behind another client's).
-    async fn connect(&self) -> Channel {
-        connect(self.address).await
-    }
-
-    fn matches(&self) -> MatchesClient<Channel> {
-        MatchesClient::new(self.channel.clone())
-    }
-
-    async fn shutdown(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        let thread = self.thread.take().unwrap();
-        tokio::task::spawn_blocking(move || thread.join().unwrap())
-            .await
-            .unwrap();
-    }
-}
-
-async fn connect(address: SocketAddr) -> Channel {
-    Channel::from_shared(format!("http://{address}"))
-        .unwrap()
-        .connect()
-        .await
-        .unwrap()
-}
 
 fn config_with_cap(max_bot_ms: u64) -> Config {
     Config {
         max_bot_ms,
         ..Config::default()
     }
-}
-
-fn with_token<T>(message: T, token: &str) -> Request<T> {
-    let mut request = Request::new(message);
-    request
-        .metadata_mut()
-        .insert("x-seat-token", token.parse().unwrap());
-    request
 }
 
 /// Seat 0's view of match `id`.
@@ -116,23 +41,6 @@ async fn seat_view(matches: &mut MatchesClient<Channel>, id: &str, token: &str) 
         .await
         .unwrap()
         .into_inner()
-}
-
-fn create(
-    game: &str,
-    params: &[(&str, &str)],
-    seats: &[&str],
-    seed: u64,
-) -> pb::CreateMatchRequest {
-    pb::CreateMatchRequest {
-        game: game.to_string(),
-        parameters: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect::<HashMap<_, _>>(),
-        seed: Some(seed),
-        seats: seats.iter().map(|s| s.to_string()).collect(),
-    }
 }
 
 #[test]
@@ -175,7 +83,7 @@ fn a_creation_told_to_stop_plays_no_bot_move() {
 
 #[tokio::test]
 async fn a_human_plays_poker_chess_to_the_end_against_an_ismcts_bot() {
-    let server = TestServer::start(config_with_cap(500)).await;
+    let server = TestServer::start_on_own_runtime(config_with_cap(500)).await;
     let mut catalog = CatalogClient::new(server.channel.clone());
     let game = catalog
         .get_game(pb::GetGameRequest {
@@ -210,15 +118,7 @@ async fn a_human_plays_poker_chess_to_the_end_against_an_ismcts_bot() {
         "ismcts(iterations=50,max_ms=500,c=0.7,rollout=heuristic)"
     );
     let id = created.match_id;
-    let token = matches
-        .join_seat(pb::JoinSeatRequest {
-            match_id: id.clone(),
-            seat: Some(0),
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .seat_token;
+    let token = join(&mut matches, &id, 0).await;
     // Every change, as the public sees it: the bot's moves among them.
     let mut events = matches
         .watch_spectator(pb::WatchSpectatorRequest {
@@ -282,7 +182,7 @@ async fn a_human_plays_poker_chess_to_the_end_against_an_ismcts_bot() {
 
 #[tokio::test]
 async fn bad_bot_specs_are_invalid_argument_naming_the_setting() {
-    let server = TestServer::start(config_with_cap(300)).await;
+    let server = TestServer::start_on_own_runtime(config_with_cap(300)).await;
     let mut matches = server.matches();
     let refused = |seat: &'static str| {
         let mut matches = matches.clone();
@@ -396,7 +296,7 @@ async fn probe(health: &mut HealthClient<Channel>) -> Duration {
 #[tokio::test]
 async fn health_checks_answer_while_three_matches_of_ten_ismcts_seats_play() {
     const PROBES: usize = 20;
-    let server = TestServer::start(config_with_cap(50)).await;
+    let server = TestServer::start_on_own_runtime(config_with_cap(50)).await;
     let mut health = HealthClient::new(server.connect().await);
     // Warm the connection up, so the first probe does not time the handshake.
     probe(&mut health).await;
@@ -479,7 +379,7 @@ async fn health_checks_answer_while_three_matches_of_ten_ismcts_seats_play() {
 #[tokio::test]
 async fn requests_waiting_for_a_thinking_bot_do_not_stall_the_server() {
     // Each bot action thinks for the whole second the server allows.
-    let server = TestServer::start(config_with_cap(1000)).await;
+    let server = TestServer::start_on_own_runtime(config_with_cap(1000)).await;
     let mut health = HealthClient::new(server.connect().await);
     probe(&mut health).await;
     let mut matches = server.matches();
@@ -494,15 +394,7 @@ async fn requests_waiting_for_a_thinking_bot_do_not_stall_the_server() {
         .unwrap()
         .into_inner()
         .match_id;
-    let token = matches
-        .join_seat(pb::JoinSeatRequest {
-            match_id: id.clone(),
-            seat: Some(0),
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .seat_token;
+    let token = join(&mut matches, &id, 0).await;
     let act = |matches: &MatchesClient<Channel>, action_id: u32| {
         let mut matches = matches.clone();
         let request = with_token(

@@ -2,6 +2,8 @@
 //! started in-process on a free port creates a world of every game, joins it, plays whole
 //! games from what the server reports (the action mask), and destroys the world.
 
+mod common;
+
 use std::collections::HashMap;
 
 use checkraise_core::registry;
@@ -11,61 +13,13 @@ use checkraise_grpc::dm_env::{
 };
 use checkraise_grpc::dm_env_pb::dm_env_rpc::v1 as pb;
 use checkraise_grpc::dm_env_pb::dm_env_rpc::v1::environment_client::EnvironmentClient;
+use common::TestServer;
 use pb::environment_request::Payload as Req;
 use pb::environment_response::Payload as Resp;
 use pb::tensor::Payload as Data;
-use tokio::net::TcpListener;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
-use tonic::transport::Channel;
-
-/// A server on 127.0.0.1 with an OS-chosen port.
-struct TestServer {
-    channel: Channel,
-    stop: oneshot::Sender<()>,
-    handle: tokio::task::JoinHandle<()>,
-}
-
-impl TestServer {
-    async fn start() -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let handle = tokio::spawn(async move {
-            checkraise_grpc::server::serve(Config::default(), listener, async {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
-        });
-        let channel = Channel::from_shared(format!("http://{address}"))
-            .unwrap()
-            .connect()
-            .await
-            .unwrap();
-        TestServer {
-            channel,
-            stop,
-            handle,
-        }
-    }
-
-    async fn connect(&self) -> Connection {
-        let (tx, rx) = mpsc::channel(4);
-        let responses = EnvironmentClient::new(self.channel.clone())
-            .process(ReceiverStream::new(rx))
-            .await
-            .unwrap()
-            .into_inner();
-        Connection { tx, responses }
-    }
-
-    async fn shutdown(self) {
-        let _ = self.stop.send(());
-        self.handle.await.unwrap();
-    }
-}
 
 /// One `Process` stream.
 struct Connection {
@@ -74,6 +28,17 @@ struct Connection {
 }
 
 impl Connection {
+    /// A new `Process` stream to `server`.
+    async fn open(server: &TestServer) -> Self {
+        let (tx, rx) = mpsc::channel(4);
+        let responses = EnvironmentClient::new(server.channel.clone())
+            .process(ReceiverStream::new(rx))
+            .await
+            .unwrap()
+            .into_inner();
+        Connection { tx, responses }
+    }
+
     /// Sends a request; its response, or the `google.rpc.Status` of its error.
     async fn send(&mut self, request: Req) -> Result<Resp, (Code, String)> {
         self.tx
@@ -168,8 +133,8 @@ async fn join(conn: &mut Connection, world: &str, seat: i32) -> Result<Resp, (Co
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_is_a_world_played_to_the_end_from_the_mask() {
-    let server = TestServer::start().await;
-    let mut conn = server.connect().await;
+    let server = TestServer::start(Config::default()).await;
+    let mut conn = Connection::open(&server).await;
     for entry in registry::entries() {
         let name = entry.info.name;
         let game = checkraise_core::make_game_from_string(name).unwrap();
@@ -258,8 +223,8 @@ async fn every_game_is_a_world_played_to_the_end_from_the_mask() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_world_replays_its_seeds_and_bad_requests_are_errors_in_the_stream() {
-    let server = TestServer::start().await;
-    let mut conn = server.connect().await;
+    let server = TestServer::start(Config::default()).await;
+    let mut conn = Connection::open(&server).await;
     let (code, message) = conn
         .send(Req::CreateWorld(pb::CreateWorldRequest {
             settings: HashMap::from([("game".to_string(), text("no_such_game"))]),
@@ -292,7 +257,7 @@ async fn a_world_replays_its_seeds_and_bad_requests_are_errors_in_the_stream() {
     assert_eq!(code, Code::FailedPrecondition, "{message}");
 
     // A second connection cannot join a world with its agent joined.
-    let mut other = server.connect().await;
+    let mut other = Connection::open(&server).await;
     let (code, message) = join(&mut other, &world, 0).await.unwrap_err();
     assert_eq!(code, Code::FailedPrecondition, "{message}");
 

@@ -3,7 +3,9 @@
 //! service reports (legal actions, masks), never by knowledge of a game.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
+use checkraise_core::Game;
 use checkraise_core::registry;
 use checkraise_grpc::envs::EnvBatch;
 use checkraise_grpc::live_match::{ActionChoice, LiveMatch, Seat, SeatKind};
@@ -23,12 +25,18 @@ fn seats(kinds: &[&str], game: &str) -> Vec<Seat> {
         .collect()
 }
 
-#[test]
-fn every_game_plays_through_matches_with_a_human_seat_and_bots() {
-    for entry in registry::entries() {
+/// Every registered game with its default parameters, and its name.
+fn every_game() -> impl Iterator<Item = (&'static str, Arc<dyn Game>)> {
+    registry::entries().iter().map(|entry| {
         let name = entry.info.name;
         let none: HashMap<String, String> = HashMap::new();
-        let game = checkraise_core::make_game(name, &none).unwrap();
+        (name, checkraise_core::make_game(name, &none).unwrap())
+    })
+}
+
+#[test]
+fn every_game_plays_through_matches_with_a_human_seat_and_bots() {
+    for (name, game) in every_game() {
         let players = game.num_players();
 
         let bots = LiveMatch::new(
@@ -79,10 +87,7 @@ fn every_game_plays_through_matches_with_a_human_seat_and_bots() {
 
 #[test]
 fn every_game_steps_as_a_batch_of_envs() {
-    for entry in registry::entries() {
-        let name = entry.info.name;
-        let none: HashMap<String, String> = HashMap::new();
-        let game = checkraise_core::make_game(name, &none).unwrap();
+    for (name, game) in every_game() {
         let (players, actions) = (game.num_players(), game.num_distinct_actions());
         let count = 4;
         let mut batch = EnvBatch::new(game, count, 11, true);

@@ -1,73 +1,14 @@
 //! End to end from a tonic client against the server started in-process on a free port.
 
+mod common;
+
 use std::collections::HashMap;
 
 use checkraise_grpc::config::Config;
 use checkraise_grpc::pb;
 use checkraise_grpc::pb::catalog_client::CatalogClient;
-use checkraise_grpc::pb::matches_client::MatchesClient;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-use tonic::transport::Channel;
-use tonic::{Code, Request};
-
-/// A server on 127.0.0.1 with an OS-chosen port; stops when dropped.
-struct TestServer {
-    channel: Channel,
-    stop: Option<oneshot::Sender<()>>,
-    handle: Option<tokio::task::JoinHandle<()>>,
-}
-
-impl TestServer {
-    async fn start(config: Config) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let handle = tokio::spawn(async move {
-            checkraise_grpc::server::serve(config, listener, async {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
-        });
-        let channel = Channel::from_shared(format!("http://{address}"))
-            .unwrap()
-            .connect()
-            .await
-            .unwrap();
-        TestServer {
-            channel,
-            stop: Some(stop),
-            handle: Some(handle),
-        }
-    }
-
-    fn matches(&self) -> MatchesClient<Channel> {
-        MatchesClient::new(self.channel.clone())
-    }
-
-    async fn shutdown(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        self.handle.take().unwrap().await.unwrap();
-    }
-}
-
-fn with_token<T>(message: T, token: &str) -> Request<T> {
-    let mut request = Request::new(message);
-    request
-        .metadata_mut()
-        .insert("x-seat-token", token.parse().unwrap());
-    request
-}
-
-fn create(game: &str, seats: &[&str], seed: u64) -> pb::CreateMatchRequest {
-    pb::CreateMatchRequest {
-        game: game.to_string(),
-        parameters: HashMap::new(),
-        seed: Some(seed),
-        seats: seats.iter().map(|s| s.to_string()).collect(),
-    }
-}
+use common::{TestServer, create, join, with_token};
+use tonic::Code;
 
 #[tokio::test]
 async fn catalog_lists_every_registered_game() {
@@ -103,7 +44,7 @@ async fn a_human_plays_pokeros_against_the_heuristic_bot() {
     let server = TestServer::start(Config::default()).await;
     let mut matches = server.matches();
     let created = matches
-        .create_match(create("pokeros", &["human", "heuristic"], 5))
+        .create_match(create("pokeros", &[], &["human", "heuristic"], 5))
         .await
         .unwrap()
         .into_inner();
@@ -180,27 +121,19 @@ async fn mistakes_get_precise_status_codes() {
     let server = TestServer::start(Config::default()).await;
     let mut matches = server.matches();
     let bad_game = matches
-        .create_match(create("nope", &[], 1))
+        .create_match(create("nope", &[], &[], 1))
         .await
         .unwrap_err();
     assert_eq!(bad_game.code(), Code::InvalidArgument);
     assert!(bad_game.message().contains("unknown game 'nope'"));
 
     let id = matches
-        .create_match(create("pokeros", &["human", "human"], 1))
+        .create_match(create("pokeros", &[], &["human", "human"], 1))
         .await
         .unwrap()
         .into_inner()
         .match_id;
-    let token = matches
-        .join_seat(pb::JoinSeatRequest {
-            match_id: id.clone(),
-            seat: Some(1),
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .seat_token;
+    let token = join(&mut matches, &id, 1).await;
     let view_of_0 = pb::GetViewRequest {
         match_id: id.clone(),
         seat: 0,
@@ -246,17 +179,17 @@ async fn match_limit_is_resource_exhausted_and_idle_matches_expire() {
     let server = TestServer::start(config).await;
     let mut matches = server.matches();
     let first = matches
-        .create_match(create("pokeros", &[], 1))
+        .create_match(create("pokeros", &[], &[], 1))
         .await
         .unwrap()
         .into_inner()
         .match_id;
     matches
-        .create_match(create("pokeros", &[], 2))
+        .create_match(create("pokeros", &[], &[], 2))
         .await
         .unwrap();
     let full = matches
-        .create_match(create("pokeros", &[], 3))
+        .create_match(create("pokeros", &[], &[], 3))
         .await
         .unwrap_err();
     assert_eq!(full.code(), Code::ResourceExhausted);
@@ -268,7 +201,7 @@ async fn match_limit_is_resource_exhausted_and_idle_matches_expire() {
         .unwrap_err();
     assert_eq!(gone.code(), Code::NotFound);
     matches
-        .create_match(create("pokeros", &[], 4))
+        .create_match(create("pokeros", &[], &[], 4))
         .await
         .unwrap();
     server.shutdown().await;
@@ -287,6 +220,7 @@ async fn finished_matches_expire_sooner_than_live_ones() {
     let finished = matches
         .create_match(create(
             "detective_poker",
+            &[],
             &["random", "random", "random"],
             1,
         ))
@@ -295,7 +229,7 @@ async fn finished_matches_expire_sooner_than_live_ones() {
         .into_inner()
         .match_id;
     let live = matches
-        .create_match(create("pokeros", &["human", "random"], 2))
+        .create_match(create("pokeros", &[], &["human", "random"], 2))
         .await
         .unwrap()
         .into_inner()
