@@ -23,21 +23,42 @@ use crate::rng::GameRng;
 
 /// Why an action was refused: the reason, and optionally the action's description when the
 /// game describes refused actions differently from `Rules::action_to_string`.
+///
+/// Boxed, so that `Result<(), Illegal>` is one pointer wide: `Rules::apply` runs for every
+/// action of every game, and its `Ok` path should cost nothing for the refusal it never makes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Illegal {
-    /// Why the action is illegal here.
-    pub reason: String,
-    /// The refused action as the message should name it (`None`: `action_to_string`).
-    pub desc: Option<String>,
+pub struct Illegal(Box<Refusal>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Refusal {
+    reason: String,
+    desc: Option<String>,
 }
 
 impl Illegal {
     /// A refusal with this reason.
+    #[cold]
     pub fn new(reason: impl Into<String>) -> Self {
-        Illegal {
+        Illegal(Box::new(Refusal {
             reason: reason.into(),
             desc: None,
-        }
+        }))
+    }
+
+    /// The same refusal, naming the refused action `desc` (instead of `action_to_string`).
+    pub fn with_desc(mut self, desc: impl Into<String>) -> Self {
+        self.0.desc = Some(desc.into());
+        self
+    }
+
+    /// Why the action is illegal here.
+    pub fn reason(&self) -> &str {
+        &self.0.reason
+    }
+
+    /// The refused action as the message should name it (`None`: `action_to_string`).
+    pub fn desc(&self) -> Option<&str> {
+        self.0.desc.as_deref()
     }
 }
 
@@ -344,12 +365,16 @@ impl<R: Rules> Played<R> {
     /// what `action` gives for it (from the state so far): how a game's `resample` plays a
     /// history again with the cards a seat never saw dealt afresh. Every replaced action must
     /// be legal where it is applied.
+    #[inline]
     pub fn replay_with(
         initial: R,
         history: &[PlayerAction],
         mut action: impl FnMut(&R, &PlayerAction) -> Action,
     ) -> Self {
-        let mut out = Played::with_capacity(initial, history.len());
+        // Room for the rest of the game too, as `initial` gives: a search plays the resampled
+        // state on to its end.
+        let room = initial.config().max_game_length().min(256);
+        let mut out = Played::with_capacity(initial, history.len().max(room));
         for entry in history {
             let a = action(&out.rules, entry);
             out.apply_action(a).expect("a resampled history replays");
@@ -372,15 +397,39 @@ impl<R: Rules> Played<R> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn illegal(&self, player: Player, action: Action, why: Illegal) -> GameError {
+        let Refusal { reason, desc } = *why.0;
         GameError::IllegalAction {
             action,
-            desc: why
-                .desc
-                .unwrap_or_else(|| self.rules.action_to_string(player, action)),
+            desc: desc.unwrap_or_else(|| self.rules.action_to_string(player, action)),
             player,
             state: self.describe(),
-            reason: why.reason,
+            reason,
+        }
+    }
+
+    /// The error for an action at a state where no single seat may act: the game is over, or
+    /// this is a simultaneous node (joint actions go through `apply_actions`).
+    #[cold]
+    #[inline(never)]
+    fn not_single(&self, player: Player, action: Action) -> GameError {
+        if player == Player::Terminal {
+            return GameError::GameOver {
+                state: self.describe(),
+            };
+        }
+        GameError::IllegalAction {
+            action,
+            desc: format!("action {action}"),
+            player,
+            state: self.describe(),
+            reason: format!(
+                "this is a simultaneous node: apply a joint action (one per seat, {} \
+                 entries) with apply_actions",
+                self.rules.num_players()
+            ),
         }
     }
 }
@@ -447,30 +496,18 @@ impl<R: Rules> State for Played<R> {
         self.rules.sample_chance_outcome(rng)
     }
 
+    #[inline]
     fn apply_action(&mut self, action: Action) -> Result<(), GameError> {
         let player = self.rules.current_player();
-        match player {
-            Player::Terminal => Err(GameError::GameOver {
-                state: self.describe(),
-            }),
-            Player::Simultaneous => Err(GameError::IllegalAction {
-                action,
-                desc: format!("action {action}"),
-                player,
-                state: self.describe(),
-                reason: format!(
-                    "this is a simultaneous node: apply a joint action (one per seat, {} \
-                     entries) with apply_actions",
-                    self.rules.num_players()
-                ),
-            }),
-            _ => match self.rules.apply(player, action) {
-                Ok(()) => {
-                    self.history.push(PlayerAction { player, action });
-                    Ok(())
-                }
-                Err(why) => Err(self.illegal(player, action, why)),
-            },
+        if matches!(player, Player::Terminal | Player::Simultaneous) {
+            return Err(self.not_single(player, action));
+        }
+        match self.rules.apply(player, action) {
+            Ok(()) => {
+                self.history.push(PlayerAction { player, action });
+                Ok(())
+            }
+            Err(why) => Err(self.illegal(player, action, why)),
         }
     }
 
@@ -490,21 +527,18 @@ impl<R: Rules> State for Played<R> {
                     actions.len()
                 ),
             }),
-            Player::Simultaneous => {
-                match self.rules.apply_joint(actions) {
-                    Ok(()) => {
-                        self.history
-                            .extend(actions.iter().enumerate().map(|(seat, &action)| {
-                                PlayerAction {
-                                    player: Player::Seat(seat),
-                                    action,
-                                }
-                            }));
-                        Ok(())
+            Player::Simultaneous => match self.rules.apply_joint(actions) {
+                Ok(()) => {
+                    for (seat, &action) in actions.iter().enumerate() {
+                        self.history.push(PlayerAction {
+                            player: Player::Seat(seat),
+                            action,
+                        });
                     }
-                    Err((seat, why)) => Err(self.illegal(Player::Seat(seat), actions[seat], why)),
+                    Ok(())
                 }
-            }
+                Err((seat, why)) => Err(self.illegal(Player::Seat(seat), actions[seat], why)),
+            },
             to_act => Err(GameError::OutOfTurn {
                 player: Player::Simultaneous,
                 to_act,
