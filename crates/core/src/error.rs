@@ -73,6 +73,30 @@ pub struct PlayerAction {
     pub action: Action,
 }
 
+/// A game fact (`ChanceMode`, `Information`, `Dynamics`, `Utility`, `RewardModel`) as the
+/// faces spell it, in snake case: `ExplicitStochastic` → `explicit_stochastic`.
+///
+/// ```
+/// use checkraise_core::error::{ChanceMode, Utility, fact_word};
+/// assert_eq!(fact_word(&ChanceMode::ExplicitStochastic), "explicit_stochastic");
+/// assert_eq!(fact_word(&Utility::ZeroSum), "zero_sum");
+/// ```
+pub fn fact_word(fact: &impl fmt::Debug) -> String {
+    let name = format!("{fact:?}");
+    let mut word = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                word.push('_');
+            }
+            word.push(c.to_ascii_lowercase());
+        } else {
+            word.push(c);
+        }
+    }
+    word
+}
+
 /// Whether a game has chance events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum ChanceMode {

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use checkraise_core::bots::BOT_KINDS;
+use checkraise_core::error::fact_word;
 use checkraise_core::registry::{self, GameEntry, ParamKind};
 use checkraise_core::{Game, make_game};
 use tonic::{Request, Response, Status};
@@ -49,11 +50,11 @@ pub fn describe_game(entry: &GameEntry) -> pb::GameDescription {
         description: info.description.to_string(),
         min_players: info.min_players as u32,
         max_players: info.max_players as u32,
-        chance_mode: snake_case(&format!("{:?}", info.chance)),
-        information: snake_case(&format!("{:?}", info.information)),
-        dynamics: snake_case(&format!("{:?}", info.dynamics)),
-        utility: snake_case(&format!("{:?}", info.utility)),
-        reward_model: snake_case(&format!("{:?}", info.reward_model)),
+        chance_mode: fact_word(&info.chance),
+        information: fact_word(&info.information),
+        dynamics: fact_word(&info.dynamics),
+        utility: fact_word(&info.utility),
+        reward_model: fact_word(&info.reward_model),
         parameters: entry.params.iter().map(describe_parameter).collect(),
         bot_kinds: BOT_KINDS.iter().map(|k| k.to_string()).collect(),
         default_sizes: make_game(info.name, no_params)
@@ -103,33 +104,5 @@ pub fn game_sizes(game: &dyn Game) -> pb::GameSizes {
         max_utility: game.max_utility(),
         utility_sum: game.utility_sum(),
         max_game_length: game.max_game_length() as u32,
-    }
-}
-
-/// `ExplicitStochastic` → `explicit_stochastic`: the engine's fact names in proto style.
-fn snake_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::snake_case;
-
-    #[test]
-    fn fact_names_are_snake_case() {
-        assert_eq!(snake_case("ExplicitStochastic"), "explicit_stochastic");
-        assert_eq!(snake_case("ZeroSum"), "zero_sum");
-        assert_eq!(snake_case("Perfect"), "perfect");
     }
 }

@@ -1,12 +1,12 @@
 //! Conversions between engine values and Python objects: JSON views, parameters, game facts,
 //! seats and action ids.
 
+use checkraise_core::error::fact_word;
 use checkraise_core::registry::{self, GameEntry, ParamValue, Params};
 use checkraise_core::{Action, Game, GameError, GameInfo, Player, State};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
-use serde::Serialize;
 
 use crate::errors::{IllegalActionError, OrRaise, ParameterError};
 
@@ -110,26 +110,6 @@ pub fn make_game(
 /// A game as the string `make` reads back: `name(key=value,...)`.
 pub fn game_string(game: &dyn Game) -> String {
     format!("{}({})", game.info().name, game.params().to_text())
-}
-
-/// A fact enum (`ExplicitStochastic`) as a snake-case word (`explicit_stochastic`).
-pub fn fact_word(fact: &impl Serialize) -> String {
-    let text = match serde_json::to_value(fact) {
-        Ok(serde_json::Value::String(s)) => s,
-        other => format!("{other:?}"),
-    };
-    let mut word = String::with_capacity(text.len() + 4);
-    for (i, c) in text.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                word.push('_');
-            }
-            word.push(c.to_ascii_lowercase());
-        } else {
-            word.push(c);
-        }
-    }
-    word
 }
 
 /// A game's facts (name, players, chance, information, dynamics, utility, reward model).
