@@ -1,7 +1,9 @@
 //! What a game module writes, and the one wrapper that makes it a `State`.
 //!
 //! A game implements `Rules` on its own state type: who acts, the legal set, applying an
-//! action, the observation writers, text, view, resampling and its heuristic. `Played<R>`
+//! action, returns, rewards and its heuristic; and, each in the file of its concern, what a
+//! seat sees (`Observe`: the observation writers, event codes and resampling), its text
+//! (`Describe`) and its view (`Visible`). `Rules` requires the other three. `Played<R>`
 //! owns everything else once for every game: the history, the turn checks, the
 //! illegal-action error, clone/any/serialize, masks from the legal set and the
 //! information-state tensor's layout. This follows OpenSpiel's split of `ApplyAction` (the
@@ -22,7 +24,7 @@ use crate::params::{ParamSpec, Params};
 use crate::rng::GameRng;
 
 /// Why an action was refused: the reason, and optionally the action's description when the
-/// game describes refused actions differently from `Rules::action_to_string`.
+/// game describes refused actions differently from `Describe::action_to_string`.
 ///
 /// Boxed, so that `Result<(), Illegal>` is one pointer wide: `Rules::apply` runs for every
 /// action of every game, and its `Ok` path should cost nothing for the refusal it never makes.
@@ -77,7 +79,13 @@ impl From<&str> for Illegal {
 /// A game's rules on its own state type. `Played<Self>` calls these only where they apply:
 /// the legal-set and apply functions only for a player who may act now (the seat to act, any
 /// seat at a simultaneous node, chance at a chance node), never at a terminal state.
-pub trait Rules: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
+///
+/// The rest of a game is written where it belongs: what a seat sees (`Observe`, in the
+/// game's `observe.rs`), its text (`Describe`, `text.rs`) and its view (`Visible`,
+/// `view.rs`); `Played` calls those directly too.
+pub trait Rules:
+    Observe + Describe + Visible + Clone + fmt::Debug + fmt::Display + Send + Sync + 'static
+{
     /// The game's typed configuration, which defines the game (`GameDef`).
     type Config: GameDef<Rules = Self>;
     /// The configuration the game was made with.
@@ -134,16 +142,23 @@ pub trait Rules: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     fn add_rewards_to(&self, out: &mut [f64]) {
         crate::game::add_rewards(out, &self.rewards());
     }
-    /// A readable, unique name for `action` taken by `player` here.
-    fn action_to_string(&self, player: Player, action: Action) -> String;
-    /// The inverse of `action_to_string`.
-    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError>;
     /// Floats in an observation.
     #[inline]
     fn observation_size(&self) -> usize {
         self.config().observation_size()
     }
-    /// Writes seat `player`'s observation into `out` (`observation_size` floats).
+    /// The history rows' layout of the information-state tensor.
+    fn event_layout(&self) -> EventLayout {
+        self.config().event_layout()
+    }
+    /// The game's heuristic policy: the action seat `seat` takes here (`seat` may act).
+    fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action;
+}
+
+/// What a seat sees of a game's state: its observation, what it saw of each history entry
+/// and the states it cannot tell from this one. A game implements it in its `observe.rs`.
+pub trait Observe: Sized {
+    /// Writes seat `player`'s observation into `out` (`Rules::observation_size` floats).
     fn observation_tensor(&self, player: usize, out: &mut [f32]);
     /// The observation as non-zero entries (see `State::observation_entries`); the default
     /// gives nothing and returns false.
@@ -151,29 +166,42 @@ pub trait Rules: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
         let _ = (player, out);
         false
     }
-    /// The history rows' layout of the information-state tensor.
-    fn event_layout(&self) -> EventLayout {
-        self.config().event_layout()
-    }
     /// What seat `viewer` saw of each entry of `history` (this state's history), as codes of
-    /// `event_layout`.
+    /// `Rules::event_layout`.
     fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32>;
+    /// A state consistent with everything seat `player` knows (this state's `history`
+    /// included), the rest resampled: a function of the seat's information state and `rng`.
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self>;
+}
+
+/// A game's state as text: action names and their parser, what a seat observed and knows,
+/// and the description error messages give. A game implements it in its `text.rs`.
+pub trait Describe {
+    /// A readable, unique name for `action` taken by `player` here.
+    fn action_to_string(&self, player: Player, action: Action) -> String;
+    /// The inverse of `action_to_string`.
+    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError>;
     /// Seat `player`'s current observation as text.
     fn observation_string(&self, player: usize) -> String;
     /// Seat `player`'s information state as text, given this state's `history`.
     fn information_state_string(&self, history: &[PlayerAction], player: usize) -> String;
-    /// What `viewer` may know (`None`: a spectator), for UIs and gRPC.
-    fn view(&self, history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value;
-    /// A state consistent with everything seat `player` knows (this state's `history`
-    /// included), the rest resampled: a function of the seat's information state and `rng`.
-    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self>;
-    /// The game's heuristic policy: the action seat `seat` takes here (`seat` may act).
-    fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action;
     /// A short description for error messages; the default gives the move number and who
     /// is to act.
-    fn describe(&self, history: &[PlayerAction]) -> String {
+    fn describe(&self, history: &[PlayerAction]) -> String
+    where
+        Self: Rules,
+    {
         format!("move {} ({} to act)", history.len(), self.current_player())
     }
+}
+
+/// What a viewer may know of a game's state, as the game's typed view (for UIs and gRPC;
+/// `State::view` is its JSON). A game implements it in its `view.rs`.
+pub trait Visible {
+    /// The game's view: a struct made of the shapes of `crate::view`.
+    type View: serde::Serialize;
+    /// What `viewer` may know (`None`: a spectator), given this state's `history`.
+    fn view_of(&self, history: &[PlayerAction], viewer: Option<usize>) -> Self::View;
 }
 
 /// A game's definition, written on its typed configuration: its facts and parameters, how
@@ -605,7 +633,7 @@ impl<R: Rules> State for Played<R> {
     }
 
     fn view(&self, viewer: Option<usize>) -> serde_json::Value {
-        self.rules.view(&self.history, viewer)
+        serde_json::to_value(self.rules.view_of(&self.history, viewer)).expect("a view serializes")
     }
 
     fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State> {

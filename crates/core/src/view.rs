@@ -1,4 +1,4 @@
-//! The shapes every game's view is built from (`Rules::view`, `State::view`): one shape per
+//! The shapes every game's view is built from (`Visible::view_of`, `State::view`): one shape per
 //! concept, so a client reads a card, a board cell, a chess piece or a seat's cards the same
 //! way in every game. Each game's view is a `#[derive(Serialize, JsonSchema)]` struct made of
 //! these (in `games/<game>/view.rs`); its JSON Schema is generated from it and published in
@@ -269,11 +269,6 @@ pub fn schema_of<T: JsonSchema>() -> schemars::Schema {
         .for_serialize()
         .into_generator()
         .into_root_schema_for::<T>()
-}
-
-/// `view` as JSON.
-pub fn to_json<T: Serialize>(view: &T) -> serde_json::Value {
-    serde_json::to_value(view).expect("a view serializes")
 }
 
 /// A schema as the text of its file in `docs/views/`: pretty JSON, keys sorted, a final

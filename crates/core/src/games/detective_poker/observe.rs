@@ -11,7 +11,7 @@ use super::state::{DetectivePokerState, Event, event_at};
 use crate::cards::{Card, CardSet, NUM_ORDINARY};
 use crate::game::{Action, EventLayout, Player, PlayerAction};
 use crate::rng::GameRng;
-use crate::rules::{GameDef, Played, Rules};
+use crate::rules::{GameDef, Observe, Played, Rules};
 
 /// Number of floats in a Detective Poker observation (see docs/games/detective_poker.md).
 pub fn observation_size(config: &Config) -> usize {
@@ -41,9 +41,9 @@ pub fn event_layout(config: &Config) -> EventLayout {
     )
 }
 
-impl DetectivePokerState {
+impl Observe for DetectivePokerState {
     /// Writes seat `player`'s observation into `out` (`observation_size` floats).
-    pub(super) fn write_observation(&self, player: usize, out: &mut [f32]) {
+    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         let n = self.config.players;
         let h = self.hand;
         let cards = NUM_ORDINARY as usize;
@@ -107,7 +107,7 @@ impl DetectivePokerState {
 
     /// What seat `viewer` saw of each entry of `history` (this state's; codes of
     /// `event_layout`), as `event_text` shows it.
-    pub(super) fn codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
         let n = self.config.players;
         let len = self.config.hand_length();
         let viewer = Some(viewer);
@@ -143,6 +143,19 @@ impl DetectivePokerState {
             .collect()
     }
 
+    /// A state consistent with everything `player` knows of `history` (this state's), the
+    /// rest resampled (see `resampled_history`).
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
+        let mut actions = self.resampled_history(history, player, rng).into_iter();
+        Played::replay_with(
+            DetectivePokerState::new(self.config.clone()),
+            history,
+            |_, _| actions.next().expect("one action per entry"),
+        )
+    }
+}
+
+impl DetectivePokerState {
     /// `history` (this state's) with everything `player` cannot see resampled: per hand, the
     /// cards it does not know (own shown card, others' private cards, burns, and the deck)
     /// permuted at random, and other seats' action cards under unrevealed bets drawn afresh.
@@ -199,21 +212,5 @@ impl DetectivePokerState {
             }
         }
         out
-    }
-
-    /// A state consistent with everything `player` knows of `history` (this state's), the
-    /// rest resampled (see `resampled_history`).
-    pub(super) fn resampled(
-        &self,
-        history: &[PlayerAction],
-        player: usize,
-        rng: &mut GameRng,
-    ) -> Played<Self> {
-        let mut actions = self.resampled_history(history, player, rng).into_iter();
-        Played::replay_with(
-            DetectivePokerState::new(self.config.clone()),
-            history,
-            |_, _| actions.next().expect("one action per entry"),
-        )
     }
 }

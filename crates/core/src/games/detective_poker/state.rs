@@ -19,10 +19,10 @@ use super::rules::{
     ALL_ACTION_CARDS, ActionCard, Bet, CARD_CHOICES, Judged, MAX_SEATS, STREETS, judge, max_amount,
 };
 use crate::cards::{Card, CardSet, NUM_ORDINARY};
-use crate::game::{Action, GameError, Player, PlayerAction, points_rewards, rank_rewards};
+use crate::game::{Action, Player, PlayerAction, points_rewards, rank_rewards};
 use crate::poker::eval::{HandValue, best_of, evaluate_partial};
 use crate::rng::GameRng;
-use crate::rules::{Illegal, Played, Rules};
+use crate::rules::{Illegal, Rules};
 
 /// Community cards on the board during each betting round.
 const COMMUNITY_AT: [usize; STREETS] = [0, 3, 4, 5];
@@ -582,38 +582,6 @@ impl Rules for DetectivePokerState {
 
     fn add_rewards_to(&self, out: &mut [f64]) {
         crate::game::add_rewards(out, &self.rewards[..self.config.players]);
-    }
-
-    fn action_to_string(&self, player: Player, action: Action) -> String {
-        self.action_text(player, action)
-    }
-
-    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        self.parse_action(player, text)
-    }
-
-    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        self.write_observation(player, out)
-    }
-
-    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
-        self.codes(history, viewer)
-    }
-
-    fn observation_string(&self, player: usize) -> String {
-        self.observation_text(player)
-    }
-
-    fn information_state_string(&self, history: &[PlayerAction], player: usize) -> String {
-        self.information_text(history, player)
-    }
-
-    fn view(&self, history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
-        crate::view::to_json(&self.view_of(history, viewer))
-    }
-
-    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
-        self.resampled(history, player, rng)
     }
 
     fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action {

@@ -10,11 +10,11 @@ use super::rules::{ActionCard, Bet, STREET_NAMES, STREETS};
 use super::state::{DetectivePokerState, Event, event_at};
 use crate::cards::{Card, NUM_ORDINARY};
 use crate::game::{Action, GameError, Player, PlayerAction};
-use crate::rules::Rules;
+use crate::rules::{Describe, Rules};
 
-impl DetectivePokerState {
+impl Describe for DetectivePokerState {
     /// A readable, unique name for `action` taken by `player` here.
-    pub(super) fn action_text(&self, player: Player, action: Action) -> String {
+    fn action_to_string(&self, player: Player, action: Action) -> String {
         match player {
             Player::Chance => match Card::from_id(action) {
                 Some(c) if c.0 < NUM_ORDINARY => c.to_string(),
@@ -30,8 +30,8 @@ impl DetectivePokerState {
         }
     }
 
-    /// The inverse of `action_text`.
-    pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
+    /// The inverse of `action_to_string`.
+    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
         let bad = |reason: String| GameError::bad_action_string(text, player, reason);
         match player {
             Player::Chance => {
@@ -67,14 +67,14 @@ impl DetectivePokerState {
     }
 
     /// Seat `player`'s current observation as text.
-    pub(super) fn observation_text(&self, player: usize) -> String {
+    fn observation_string(&self, player: usize) -> String {
         let mut s = String::new();
         self.hand_lines(Some(player), &mut s);
         s
     }
 
     /// Seat `player`'s information state as text, given `history` (this state's).
-    pub(super) fn information_text(&self, history: &[PlayerAction], player: usize) -> String {
+    fn information_state_string(&self, history: &[PlayerAction], player: usize) -> String {
         let events: Vec<String> = history
             .iter()
             .enumerate()
@@ -82,7 +82,9 @@ impl DetectivePokerState {
             .collect();
         format!("s{player} | {}", events.join(" "))
     }
+}
 
+impl DetectivePokerState {
     fn card_text(card: Option<Card>, visible: bool) -> String {
         match (card, visible) {
             (None, _) => "--".to_string(),

@@ -1,5 +1,5 @@
 //! What a Detective Poker seat (or a spectator) may know, as the typed view behind
-//! `Rules::view`.
+//! `Visible::view_of`.
 
 // Seats and betting rounds index several parallel arrays at once; index loops read best.
 #![allow(clippy::needless_range_loop)]
@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::rules::{ActionCard, Bet, STREETS};
 use super::state::DetectivePokerState;
 use crate::game::PlayerAction;
+use crate::rules::Visible;
 use crate::view::{CardText, Header, Held, SeatCards, Street, face, faces};
 
 /// A Detective Poker view: the current hand (each seat's two cards, chips, action cards and
@@ -151,13 +152,11 @@ fn bet_view(street: usize, seat: usize, bet: Bet, card_visible: bool) -> Detecti
     }
 }
 
-impl DetectivePokerState {
+impl Visible for DetectivePokerState {
+    type View = DetectivePokerView;
+
     /// What `viewer` may know (`None`: a spectator), given `history` (this state's).
-    pub(super) fn view_of(
-        &self,
-        history: &[PlayerAction],
-        viewer: Option<usize>,
-    ) -> DetectivePokerView {
+    fn view_of(&self, history: &[PlayerAction], viewer: Option<usize>) -> DetectivePokerView {
         let n = self.config.players;
         let h = self.hand;
         let seats = (0..n)
@@ -209,7 +208,9 @@ impl DetectivePokerState {
             last_scored_hand: self.last_scored(history),
         }
     }
+}
 
+impl DetectivePokerState {
     /// The last scored hand, revealed (`history`: this state's).
     fn last_scored(&self, history: &[PlayerAction]) -> Option<DetectivePokerScoredHand> {
         let n = self.config.players;

@@ -7,7 +7,7 @@ use super::state::{HoldemState, NO_CARD, Phase};
 use crate::cards::{Card, CardSet};
 use crate::game::{Action, EventLayout, Player, PlayerAction};
 use crate::rng::GameRng;
-use crate::rules::{GameDef, Played, Rules};
+use crate::rules::{GameDef, Observe, Played, Rules};
 
 /// Planes per grid cell in the observation: community, placed by seat 0..10, 13 ranks, 4 suits.
 const CELL_PLANES: usize = 1 + MAX_SEATS + 13 + 4;
@@ -48,8 +48,22 @@ impl HoldemState {
                     .is_some_and(|r| r.revealed.contains(card)))
     }
 
+    /// The cards `player` has seen in the current hand (community and own hole cards), for
+    /// resampling.
+    fn seen_in_current_hand(&self, player: usize) -> CardSet {
+        let mut seen: CardSet = self.community().collect();
+        for c in self.holes[player] {
+            if c != NO_CARD {
+                seen.insert(Card(c));
+            }
+        }
+        seen
+    }
+}
+
+impl Observe for HoldemState {
     /// Writes seat `player`'s observation into `out` (`observation_size` floats).
-    pub(super) fn write_observation(&self, player: usize, out: &mut [f32]) {
+    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         let cfg = &self.config;
         let cells = cfg.cells;
         out.fill(0.0);
@@ -113,7 +127,7 @@ impl HoldemState {
 
     /// What seat `viewer` saw of each entry of `history` (codes of `event_layout`),
     /// replaying it to tell hole cards from board cards and which hand each belongs to.
-    pub(super) fn codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
         let mut replay = HoldemState::new(self.config.clone());
         let mut out = Vec::with_capacity(history.len());
         for entry in history {
@@ -145,26 +159,9 @@ impl HoldemState {
         out
     }
 
-    /// The cards `player` has seen in the current hand (community and own hole cards), for
-    /// resampling.
-    fn seen_in_current_hand(&self, player: usize) -> CardSet {
-        let mut seen: CardSet = self.community().collect();
-        for c in self.holes[player] {
-            if c != NO_CARD {
-                seen.insert(Card(c));
-            }
-        }
-        seen
-    }
-
     /// A state with `history` replayed, each hand's cards that `player` never saw shuffled
-    /// among themselves (`Rules::resample`).
-    pub(super) fn resampled(
-        &self,
-        history: &[PlayerAction],
-        player: usize,
-        rng: &mut GameRng,
-    ) -> Played<Self> {
+    /// among themselves.
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
         // One card map per hand: the cards the player never saw in that hand are shuffled
         // among themselves; everything it saw keeps its identity.
         let hands = self.records.len() + usize::from(self.phase != Phase::Over);

@@ -9,10 +9,10 @@ use super::grid::CellSet;
 use super::showdown::{GridCard, SeatHand, seat_hand};
 use super::{Config, NUM_SIZES};
 use crate::cards::{Card, CardSet};
-use crate::game::{Action, GameError, Player, PlayerAction};
+use crate::game::{Action, Player};
 use crate::poker::eval::HandValue;
 use crate::rng::GameRng;
-use crate::rules::{Illegal, Played, Rules};
+use crate::rules::{Illegal, Rules};
 
 /// No card in a slot.
 pub(super) const NO_CARD: u8 = 255;
@@ -633,8 +633,8 @@ impl HoldemState {
     }
 }
 
-/// The rules are written here; what a seat sees (`observe.rs`) and the text and view
-/// (`text.rs`) are inherent methods there, which the last functions below call.
+/// The rules are written here; what a seat sees is in `observe.rs` (`Observe`), the text in
+/// `text.rs` (`Describe`) and the view in `view.rs` (`Visible`).
 impl Rules for HoldemState {
     type Config = Config;
 
@@ -715,44 +715,6 @@ impl Rules for HoldemState {
             crate::game::add_rewards(out, &self.final_returns());
         }
     }
-
-    // What each seat sees (observe.rs).
-
-    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        self.write_observation(player, out)
-    }
-
-    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
-        self.codes(history, viewer)
-    }
-
-    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
-        self.resampled(history, player, rng)
-    }
-
-    // Text and view (text.rs).
-
-    fn action_to_string(&self, player: Player, action: Action) -> String {
-        self.action_name(player, action)
-    }
-
-    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        self.parse_action(player, text)
-    }
-
-    fn observation_string(&self, player: usize) -> String {
-        self.observation_text(player)
-    }
-
-    fn information_state_string(&self, history: &[PlayerAction], player: usize) -> String {
-        self.information_text(history, player)
-    }
-
-    fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
-        crate::view::to_json(&self.view_of(viewer))
-    }
-
-    // The heuristic (bot.rs).
 
     fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action {
         super::bot::choose(self, seat, rng)

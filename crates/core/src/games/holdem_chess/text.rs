@@ -7,11 +7,11 @@ use super::state::{HandRecord, HoldemState, NO_CARD, Phase};
 use super::{NUM_SIZES, SIZE_NAMES};
 use crate::cards::Card;
 use crate::game::{Action, GameError, Player, PlayerAction};
-use crate::rules::Rules;
+use crate::rules::{Describe, Rules};
 
-impl HoldemState {
-    /// `action` by `player` as text (`Rules::action_to_string`).
-    pub(super) fn action_name(&self, player: Player, action: Action) -> String {
+impl Describe for HoldemState {
+    /// `action` by `player` as text.
+    fn action_to_string(&self, player: Player, action: Action) -> String {
         match player {
             Player::Chance => match Card::from_id(action) {
                 Some(c) if action < 52 => c.to_string(),
@@ -27,8 +27,8 @@ impl HoldemState {
         }
     }
 
-    /// The action `text` names for `player` (`Rules::string_to_action`).
-    pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
+    /// The action `text` names for `player`.
+    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
         let bad = |reason: String| GameError::bad_action_string(text, player, reason);
         let t = text.trim();
         let cfg = &self.config;
@@ -124,8 +124,8 @@ impl HoldemState {
         }
     }
 
-    /// Seat `player`'s observation as text (`Rules::observation_string`).
-    pub(super) fn observation_text(&self, player: usize) -> String {
+    /// Seat `player`'s observation as text.
+    fn observation_string(&self, player: usize) -> String {
         let mut s = format!(
             "hand {}/{} street {} pot {}\n",
             self.hand_no + u32::from(self.phase != Phase::Over),
@@ -152,14 +152,16 @@ impl HoldemState {
         s
     }
 
-    /// Seat `player`'s information state as text (`Rules::information_state_string`).
-    pub(super) fn information_text(&self, history: &[PlayerAction], player: usize) -> String {
+    /// Seat `player`'s information state as text.
+    fn information_state_string(&self, history: &[PlayerAction], player: usize) -> String {
         format!(
             "seat {player} | {}",
             self.events(history, Some(player)).join(" ")
         )
     }
+}
 
+impl HoldemState {
     fn seat_text(&self, seat: usize) -> String {
         let b = &self.betting;
         let tag = if !b.is_dealt(seat) {

@@ -1,13 +1,13 @@
 //! What a Hold'em Poker Chess seat (or a spectator) may know, as the typed view behind
-//! `Rules::view`.
+//! `Visible::view_of`.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::state::{HoldemState, NO_CARD, Phase};
 use crate::cards::Card;
-use crate::game::Player;
-use crate::rules::Rules;
+use crate::game::{Player, PlayerAction};
+use crate::rules::{Describe, Rules, Visible};
 use crate::view::{CardText, Cell, Header, Held, LegalAction, Street, face, faces};
 
 /// A Hold'em Poker Chess view: the grid, the betting state, each seat's stack, bets and hole
@@ -132,9 +132,11 @@ pub struct HoldemShowdownHand {
     pub cards: Vec<CardText>,
 }
 
-impl HoldemState {
+impl Visible for HoldemState {
+    type View = HoldemChessView;
+
     /// What `viewer` may know (`None`: a spectator).
-    pub(super) fn view_of(&self, viewer: Option<usize>) -> HoldemChessView {
+    fn view_of(&self, _history: &[PlayerAction], viewer: Option<usize>) -> HoldemChessView {
         let cfg = &self.config;
         let b = &self.betting;
         let over = self.phase == Phase::Over;
@@ -195,7 +197,7 @@ impl HoldemState {
                 acts.iter()
                     .map(|&a| LegalAction {
                         id: a,
-                        text: self.action_name(Player::Seat(s), a),
+                        text: self.action_to_string(Player::Seat(s), a),
                     })
                     .collect()
             }

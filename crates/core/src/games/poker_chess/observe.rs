@@ -8,7 +8,7 @@ use crate::cards::{CardSet, HiddenCards, NUM_CARD_IDS};
 use crate::chess::{Color, Piece};
 use crate::game::{Action, EventLayout, PlayerAction};
 use crate::rng::GameRng;
-use crate::rules::{GameDef, Played};
+use crate::rules::{GameDef, Observe, Played};
 
 /// Number of floats in an observation (see docs/games/poker_chess.md).
 pub const OBSERVATION_SIZE: usize = 12 * 64 + 3 * NUM_CARD_IDS + 2 + 2 + 2 + 4 + 8 + 2 + 3;
@@ -26,10 +26,10 @@ pub fn event_layout(config: &Config) -> EventLayout {
     EventLayout::new(2, EVENT_CODES, config.max_game_length())
 }
 
-impl PokerChessState {
+impl Observe for PokerChessState {
     /// What seat `viewer` saw of each history entry (codes of `event_layout`). A move's
     /// capture is not coded: the board before it, known from the earlier moves, tells it.
-    pub(super) fn codes_seen_by(&self, viewer: usize) -> Vec<u32> {
+    fn event_codes(&self, _history: &[PlayerAction], viewer: usize) -> Vec<u32> {
         self.events
             .iter()
             .map(|event| {
@@ -50,7 +50,7 @@ impl PokerChessState {
     }
 
     /// Writes seat `player`'s observation into `out` (`OBSERVATION_SIZE` floats).
-    pub(super) fn write_observation(&self, player: usize, out: &mut [f32]) {
+    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         out.fill(0.0);
         for color in [Color::White, Color::Black] {
             for piece in Piece::ALL {
@@ -113,12 +113,7 @@ impl PokerChessState {
     /// A state with this `history` as seat `player` saw it, the cards it cannot see (the
     /// draw pile and the other hand) dealt afresh: the same deals to `player`, the same
     /// cards played and discarded, the same moves.
-    pub(super) fn resampled(
-        &self,
-        history: &[PlayerAction],
-        player: usize,
-        rng: &mut GameRng,
-    ) -> Played<Self> {
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
         let unknown = CardSet(self.pile.0 | self.hands[1 - player].0);
         let mut hidden = HiddenCards::new(unknown, rng);
         let mut events = self.events.iter();

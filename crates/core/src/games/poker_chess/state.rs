@@ -10,9 +10,9 @@ use super::table::{self, CARD_CLASS};
 use super::{CARD_BASE, Config};
 use crate::cards::{Card, CardSet};
 use crate::chess::{Board, Color, Move, MoveGenOptions, Piece};
-use crate::game::{Action, GameError, Player, PlayerAction, rank_rewards};
+use crate::game::{Action, Player, rank_rewards};
 use crate::rng::{GameRng, nth_set_bit};
-use crate::rules::{Illegal, Played, Rules};
+use crate::rules::{Illegal, Rules};
 
 /// Reads the `fen` parameter: a FEN the chess module accepts, with exactly one king a side.
 pub fn parse_start(fen: &str) -> Result<Board, String> {
@@ -440,8 +440,8 @@ impl PokerChessState {
 }
 
 /// The rules `Played` calls. What a seat saw of the history is read from `events`, one per
-/// history entry; the text, view, observation and resampling bodies are in `text.rs` and
-/// `observe.rs`.
+/// history entry (`observe.rs`, with the observation and resampling); the text is in
+/// `text.rs` and the view in `view.rs`.
 impl Rules for PokerChessState {
     type Config = Config;
 
@@ -566,38 +566,6 @@ impl Rules for PokerChessState {
 
     fn add_rewards_to(&self, out: &mut [f64]) {
         crate::game::add_rewards(out, &self.rewards);
-    }
-
-    fn action_to_string(&self, player: Player, action: Action) -> String {
-        self.action_text(player, action)
-    }
-
-    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        self.parse_action(player, text)
-    }
-
-    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        self.write_observation(player, out);
-    }
-
-    fn event_codes(&self, _history: &[PlayerAction], viewer: usize) -> Vec<u32> {
-        self.codes_seen_by(viewer)
-    }
-
-    fn observation_string(&self, player: usize) -> String {
-        self.observation_text(player)
-    }
-
-    fn information_state_string(&self, _history: &[PlayerAction], player: usize) -> String {
-        self.information_state_text(player)
-    }
-
-    fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
-        crate::view::to_json(&self.view_of(viewer))
-    }
-
-    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
-        self.resampled(history, player, rng)
     }
 
     fn heuristic(&self, _seat: usize, _rng: &mut GameRng) -> Action {

@@ -7,8 +7,8 @@ use super::state::{Event, Phase, PokerChessState, TurnStep, pair_index, pair_slo
 use super::{CARD_BASE, moves};
 use crate::cards::{Card, CardSet};
 use crate::chess::{Color, Move};
-use crate::game::{Action, GameError, Player};
-use crate::rules::Rules;
+use crate::game::{Action, GameError, Player, PlayerAction};
+use crate::rules::{Describe, Rules};
 
 impl PokerChessState {
     /// The cards of `hand`, space-separated.
@@ -39,9 +39,11 @@ impl PokerChessState {
             }
         }
     }
+}
 
-    /// `Rules::action_to_string`: a move in UCI, `play CARD` or `discard CARD CARD`.
-    pub(super) fn action_text(&self, player: Player, action: Action) -> String {
+impl Describe for PokerChessState {
+    /// A move in UCI, `play CARD` or `discard CARD CARD`.
+    fn action_to_string(&self, player: Player, action: Action) -> String {
         match player {
             Player::Chance => match Card::from_id(action) {
                 Some(c) => c.to_string(),
@@ -79,9 +81,9 @@ impl PokerChessState {
         }
     }
 
-    /// `Rules::string_to_action`: the inverse of `action_text` (a card may also be named by
-    /// its hand slot, `slotN`).
-    pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
+    /// The inverse of `action_to_string` (a card may also be named by its hand slot,
+    /// `slotN`).
+    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
         let bad = |reason: String| GameError::bad_action_string(text, player, reason);
         let seat = match player {
             Player::Chance => {
@@ -149,7 +151,7 @@ impl PokerChessState {
     }
 
     /// Seat `player`'s observation as text.
-    pub(super) fn observation_text(&self, player: usize) -> String {
+    fn observation_string(&self, player: usize) -> String {
         let mut s = self.board.diagram();
         s.push_str(&format!("fen: {}\n", self.board));
         s.push_str(&format!("hand: {}\n", Self::hand_text(self.hands[player])));
@@ -172,7 +174,7 @@ impl PokerChessState {
     }
 
     /// Seat `player`'s information state as text: every event as the seat saw it.
-    pub(super) fn information_state_text(&self, player: usize) -> String {
+    fn information_state_string(&self, _history: &[PlayerAction], player: usize) -> String {
         let events: Vec<String> = self
             .events
             .iter()

@@ -1,9 +1,12 @@
-//! What a Poker Chess seat (or a spectator) may know, as the typed view behind `Rules::view`.
+//! What a Poker Chess seat (or a spectator) may know, as the typed view behind
+//! `Visible::view_of`.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::state::{Phase, PokerChessState, TurnStep};
+use crate::game::PlayerAction;
+use crate::rules::Visible;
 use crate::view::{CardText, Cell, Header, Held, Side, chess_cells, faces};
 
 /// A Poker Chess view: the board, both hands (face down but for the viewer's own, also at
@@ -64,9 +67,11 @@ pub struct PokerChessSeat {
     pub points: u32,
 }
 
-impl PokerChessState {
+impl Visible for PokerChessState {
+    type View = PokerChessView;
+
     /// What `viewer` may know (`None`: a spectator).
-    pub(super) fn view_of(&self, viewer: Option<usize>) -> PokerChessView {
+    fn view_of(&self, _history: &[PlayerAction], viewer: Option<usize>) -> PokerChessView {
         let (phase, played_card) = match self.phase {
             Phase::Deal { .. } => (PokerChessPhase::Deal, None),
             Phase::Turn(TurnStep::Card) => (PokerChessPhase::Card, None),

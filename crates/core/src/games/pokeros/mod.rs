@@ -14,8 +14,10 @@
 //! Chance outcomes are card ids (`0..55`, see `cards.rs`).
 
 pub mod bot;
+mod observe;
 pub mod rules;
 mod state;
+mod text;
 mod view;
 
 use std::sync::Arc;
@@ -231,10 +233,10 @@ impl GameDef for Config {
         self.cells() * self.slots()
     }
     fn observation_size(&self) -> usize {
-        state::observation_size(self)
+        observe::observation_size(self)
     }
     fn event_layout(&self) -> EventLayout {
-        state::event_layout(self)
+        observe::event_layout(self)
     }
     fn observation_bounds(&self) -> (f32, f32) {
         // Points are written as points / 100; a seat scores at most every card's best placement.

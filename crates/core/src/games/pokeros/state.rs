@@ -1,28 +1,21 @@
 //! The Pokeros state: board, hands, deck, points, and the turn structure with explicit chance.
 
-use std::fmt;
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::Config;
 use super::rules::{Board, Placement, score_placement};
-use crate::cards::{Card, CardSet, HiddenCards, NUM_CARD_IDS};
-use crate::game::{
-    Action, DenseSink, EventLayout, GameError, ObservationEntries, ObservationSink, Player,
-    PlayerAction, points_rewards, rank_rewards,
-};
+use crate::cards::{Card, CardSet};
+use crate::game::{Action, Player, PlayerAction, points_rewards, rank_rewards};
 use crate::rng::GameRng;
-use crate::rules::{GameDef, Illegal, Played, Rules};
+use crate::rules::{Illegal, Rules};
 
 /// Most seats a Pokeros game has.
-const MAX_SEATS: usize = 4;
-/// Feature planes per board cell: 13 ranks, 4 suits, 1 joker.
-const CELL_PLANES: usize = 18;
-
+pub(super) const MAX_SEATS: usize = 4;
 /// Where the game is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-enum Phase {
+pub(super) enum Phase {
     /// Chance turns up the centre card.
     Centre,
     /// Chance deals a card to `seat` (`setup`: the initial deal, else a refill at the start of
@@ -50,95 +43,18 @@ pub struct Move {
 /// A Pokeros state.
 #[derive(Clone, Debug)]
 pub struct PokerosState {
-    config: Arc<Config>,
-    board: Board,
-    hands: [CardSet; MAX_SEATS],
-    deck: CardSet,
-    points: [u32; MAX_SEATS],
-    phase: Phase,
-    to_move: usize,
-    moves: Vec<Move>,
+    pub(super) config: Arc<Config>,
+    pub(super) board: Board,
+    pub(super) hands: [CardSet; MAX_SEATS],
+    pub(super) deck: CardSet,
+    pub(super) points: [u32; MAX_SEATS],
+    pub(super) phase: Phase,
+    pub(super) to_move: usize,
+    pub(super) moves: Vec<Move>,
     rewards: [f64; MAX_SEATS],
 }
 
-/// Number of floats in a Pokeros observation.
-pub fn observation_size(config: &Config) -> usize {
-    CELL_PLANES * config.cells() + 2 * NUM_CARD_IDS + 4 * MAX_SEATS + 1
-}
-
-/// The history rows of an information-state tensor. Codes: a card seen dealt (or the
-/// centre card) is its card id; a deal to another seat's hidden hand is `NUM_CARD_IDS`; a
-/// placement is `NUM_CARD_IDS + 1 + cell × NUM_CARD_IDS + card` (the card and the cell, both
-/// public; never the action id, whose hand slot would tell the order of the hidden hand).
-pub fn event_layout(config: &Config) -> EventLayout {
-    EventLayout::new(
-        config.players,
-        NUM_CARD_IDS + 1 + config.cells() * NUM_CARD_IDS,
-        config.max_game_length(),
-    )
-}
-
 impl PokerosState {
-    /// What seat `viewer` saw of each history entry (codes of `event_layout`).
-    fn codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
-        let targets = self.deal_targets(history);
-        let mut moves = self.moves.iter();
-        history
-            .iter()
-            .zip(targets)
-            .map(|(entry, target)| match entry.player {
-                Player::Seat(_) => {
-                    let m = moves.next().expect("a move per placement");
-                    (NUM_CARD_IDS + 1 + m.cell * NUM_CARD_IDS + m.card.0 as usize) as u32
-                }
-                _ => match target {
-                    Some(seat) if seat != viewer && !self.hands_public() => NUM_CARD_IDS as u32,
-                    _ => entry.action,
-                },
-            })
-            .collect()
-    }
-
-    /// Seat `player`'s observation, entry by entry (the layout is in `docs/games/pokeros.md`).
-    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
-        let cells = self.config.cells();
-        for (cell, card) in self.board.cards() {
-            if card.is_joker() {
-                out.set(17 * cells + cell, 1.0);
-            } else {
-                out.set(card.rank().0 as usize * cells + cell, 1.0);
-                out.set((13 + card.suit().0 as usize) * cells + cell, 1.0);
-            }
-        }
-        let mut at = CELL_PLANES * cells;
-        for c in self.hands[player].iter() {
-            out.set(at + c.0 as usize, 1.0);
-        }
-        at += NUM_CARD_IDS;
-        if self.hands_public() && self.phase == Phase::Turn {
-            for c in self.hands[self.to_move].iter() {
-                out.set(at + c.0 as usize, 1.0);
-            }
-        }
-        at += NUM_CARD_IDS;
-        let n = self.config.players;
-        for s in 0..n {
-            out.set(at + s, self.points[s] as f32 / 100.0);
-            out.set(
-                at + MAX_SEATS + s,
-                self.hands[s].len() as f32 / self.config.slots() as f32,
-            );
-        }
-        at += 2 * MAX_SEATS;
-        out.set(at + player, 1.0);
-        at += MAX_SEATS;
-        if self.phase == Phase::Turn {
-            out.set(at + self.to_move, 1.0);
-        }
-        at += MAX_SEATS;
-        out.set(at, self.deck.len() as f32 / self.config.deck.len() as f32);
-    }
-
     /// The state before the centre card is turned up.
     pub fn new(config: Arc<Config>) -> Self {
         let deck = config.deck;
@@ -219,7 +135,7 @@ impl PokerosState {
         self.config.hand_size == 0
     }
 
-    fn card_in_slot(&self, seat: usize, slot: usize) -> Option<Card> {
+    pub(super) fn card_in_slot(&self, seat: usize, slot: usize) -> Option<Card> {
         let hand = self.hands[seat];
         (slot < hand.len() as usize)
             .then(|| Card(crate::rng::nth_set_bit(hand.0, slot as u32) as u8))
@@ -357,83 +273,10 @@ impl PokerosState {
         self.points().iter().map(|&p| p as f64).collect()
     }
 
-    fn render_board(&self, f: &mut dyn fmt::Write) -> fmt::Result {
-        let cards: Vec<(i32, i32, Card)> = self
-            .board
-            .cards()
-            .map(|(cell, card)| {
-                let (x, y) = self.coords(cell);
-                (x, y, card)
-            })
-            .collect();
-        if cards.is_empty() {
-            return writeln!(f, "(empty board)");
-        }
-        let (x0, x1) = (
-            cards.iter().map(|c| c.0).min().unwrap(),
-            cards.iter().map(|c| c.0).max().unwrap(),
-        );
-        let (y0, y1) = (
-            cards.iter().map(|c| c.1).min().unwrap(),
-            cards.iter().map(|c| c.1).max().unwrap(),
-        );
-        write!(f, "    ")?;
-        for x in x0..=x1 {
-            write!(f, "{x:>3}")?;
-        }
-        writeln!(f)?;
-        for y in (y0..=y1).rev() {
-            write!(f, "{y:>3} ")?;
-            for x in x0..=x1 {
-                match self.cell_at(x, y).and_then(|c| self.board.card(c)) {
-                    Some(card) => write!(f, " {card}")?,
-                    None => write!(f, "  .")?,
-                }
-            }
-            writeln!(f)?;
-        }
-        Ok(())
-    }
-
-    fn hand_text(hand: CardSet) -> String {
-        hand.iter()
-            .map(|c| c.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// History entry `entry` as seat `viewer` saw it (`target`: the seat a deal went to).
-    fn event_text(
-        &self,
-        entry: PlayerAction,
-        target: Option<usize>,
-        viewer: usize,
-        move_index: &mut usize,
-    ) -> String {
-        match entry.player {
-            Player::Seat(s) => {
-                let m = &self.moves[*move_index];
-                *move_index += 1;
-                let (x, y) = self.coords(m.cell);
-                format!("s{s}:{}@{x},{y}+{}", m.card, m.placement.points)
-            }
-            _ => {
-                let card = Card(entry.action as u8);
-                match target {
-                    None => format!("centre:{card}"),
-                    Some(seat) if seat == viewer || self.hands_public() => {
-                        format!("deal s{seat}:{card}")
-                    }
-                    Some(seat) => format!("deal s{seat}:?"),
-                }
-            }
-        }
-    }
-
     /// The seat each chance entry of `history` dealt to (None for the centre card and for
     /// placements). Replays the turn structure, which depends only on hand sizes, not on
     /// which cards.
-    fn deal_targets(&self, history: &[PlayerAction]) -> Vec<Option<usize>> {
+    pub(super) fn deal_targets(&self, history: &[PlayerAction]) -> Vec<Option<usize>> {
         let mut replay = PokerosState::new(self.config.clone());
         let mut out = Vec::with_capacity(history.len());
         for entry in history {
@@ -534,176 +377,7 @@ impl Rules for PokerosState {
         crate::game::add_rewards(out, &self.rewards[..self.config.players]);
     }
 
-    fn action_to_string(&self, player: Player, action: Action) -> String {
-        match player {
-            Player::Chance => match Card::from_id(action) {
-                Some(c) => c.to_string(),
-                None => format!("card#{action}"),
-            },
-            Player::Seat(seat) if seat < self.config.players => {
-                let slots = self.config.slots();
-                let (cell, slot) = (action as usize / slots, action as usize % slots);
-                if cell >= self.config.cells() {
-                    return format!("action#{action}");
-                }
-                let (x, y) = self.coords(cell);
-                match self.card_in_slot(seat, slot) {
-                    Some(card) => format!("{card}@{x},{y}"),
-                    None => format!("slot{slot}@{x},{y}"),
-                }
-            }
-            _ => format!("action#{action}"),
-        }
-    }
-
-    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        let bad = |reason: String| GameError::bad_action_string(text, player, reason);
-        match player {
-            Player::Chance => text
-                .trim()
-                .parse::<Card>()
-                .map(|c| c.0 as Action)
-                .map_err(|e| bad(e.to_string())),
-            Player::Seat(seat) if seat < self.config.players => {
-                let (card_text, at) = text
-                    .trim()
-                    .split_once('@')
-                    .ok_or_else(|| bad("expected CARD@X,Y, e.g. Kd@1,0".to_string()))?;
-                let (xs, ys) = at
-                    .split_once(',')
-                    .ok_or_else(|| bad("expected CARD@X,Y, e.g. Kd@1,0".to_string()))?;
-                let (x, y): (i32, i32) = (
-                    xs.trim()
-                        .parse()
-                        .map_err(|_| bad(format!("'{xs}' is not a column")))?,
-                    ys.trim()
-                        .parse()
-                        .map_err(|_| bad(format!("'{ys}' is not a row")))?,
-                );
-                let cell = self
-                    .cell_at(x, y)
-                    .ok_or_else(|| bad(format!("{x},{y} is outside the board")))?;
-                let slots = self.config.slots();
-                if let Some(slot) = card_text.strip_prefix("slot") {
-                    let slot: usize = slot
-                        .parse()
-                        .ok()
-                        .filter(|s| *s < slots)
-                        .ok_or_else(|| bad(format!("no hand slot '{slot}'")))?;
-                    return Ok((cell * slots + slot) as Action);
-                }
-                let card: Card = card_text
-                    .parse()
-                    .map_err(|e: crate::cards::BadCard| bad(e.to_string()))?;
-                let hand = self.hands[seat];
-                if !hand.contains(card) {
-                    return Err(bad(format!("{card} is not in seat {seat}'s hand")));
-                }
-                let slot = (hand.0 & ((1u64 << card.0) - 1)).count_ones() as usize;
-                Ok((cell * slots + slot) as Action)
-            }
-            _ => Err(bad(format!("{player} takes no actions"))),
-        }
-    }
-
-    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        out.fill(0.0);
-        self.write_observation(player, &mut DenseSink(out));
-    }
-
-    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
-        self.write_observation(player, out);
-        true
-    }
-
-    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
-        self.codes(history, viewer)
-    }
-
-    fn observation_string(&self, player: usize) -> String {
-        let mut s = String::new();
-        let _ = self.render_board(&mut s);
-        s.push_str(&format!("hand: {}\n", Self::hand_text(self.hands[player])));
-        for seat in 0..self.config.players {
-            if seat != player {
-                if self.hands_public() {
-                    s.push_str(&format!(
-                        "s{seat} shows: {}\n",
-                        Self::hand_text(self.hands[seat])
-                    ));
-                } else {
-                    s.push_str(&format!("s{seat} holds {} cards\n", self.hands[seat].len()));
-                }
-            }
-        }
-        s.push_str(&format!(
-            "points: {:?}\ndeck: {}\nto act: {}\n",
-            self.points(),
-            self.deck.len(),
-            self.current_player()
-        ));
-        s
-    }
-
-    fn information_state_string(&self, history: &[PlayerAction], player: usize) -> String {
-        let mut move_index = 0;
-        let events: Vec<String> = history
-            .iter()
-            .zip(self.deal_targets(history))
-            .map(|(&entry, target)| self.event_text(entry, target, player, &mut move_index))
-            .collect();
-        format!("seat {player} | {}", events.join(" "))
-    }
-
-    fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
-        crate::view::to_json(&self.view_of(viewer))
-    }
-
-    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
-        let mut unknown = self.deck;
-        if !self.hands_public() {
-            for seat in (0..self.config.players).filter(|&s| s != player) {
-                unknown.0 |= self.hands[seat].0;
-            }
-        }
-        let mut hidden = HiddenCards::new(unknown, rng);
-        let mut moves = self.moves.iter();
-        Played::replay_with(
-            PokerosState::new(self.config.clone()),
-            history,
-            |replay, entry| match entry.player {
-                Player::Chance => hidden.replace(Card(entry.action as u8)).0 as Action,
-                _ => {
-                    let m = moves.next().expect("one move per seat action");
-                    replay
-                        .action_for(m.card, m.cell)
-                        .expect("the placed card is held")
-                }
-            },
-        )
-    }
-
     fn heuristic(&self, _seat: usize, _rng: &mut GameRng) -> Action {
         super::bot::greedy_action(self)
-    }
-}
-
-impl fmt::Display for PokerosState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.render_board(f)?;
-        for seat in 0..self.config.players {
-            writeln!(
-                f,
-                "s{seat}: {:>3} points, hand: {}",
-                self.points[seat],
-                Self::hand_text(self.hands[seat])
-            )?;
-        }
-        write!(
-            f,
-            "deck: {} cards; to act: {}",
-            self.deck.len(),
-            self.current_player()
-        )
     }
 }

@@ -1,9 +1,12 @@
-//! What a Pokeros seat (or a spectator) may know, as the typed view behind `Rules::view`.
+//! What a Pokeros seat (or a spectator) may know, as the typed view behind
+//! `Visible::view_of`.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::state::PokerosState;
+use crate::game::PlayerAction;
+use crate::rules::Visible;
 use crate::view::{CardText, Cell, Header, Held};
 
 /// A Pokeros view: the board, each seat's hand and points, the deck and every placement.
@@ -63,9 +66,11 @@ pub struct PokerosScoredHand {
     pub score: u32,
 }
 
-impl PokerosState {
+impl Visible for PokerosState {
+    type View = PokerosView;
+
     /// What `viewer` may know (`None`: a spectator).
-    pub(super) fn view_of(&self, viewer: Option<usize>) -> PokerosView {
+    fn view_of(&self, _history: &[PlayerAction], viewer: Option<usize>) -> PokerosView {
         let board = self
             .board()
             .cards()

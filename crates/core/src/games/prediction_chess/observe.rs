@@ -5,9 +5,11 @@
 use super::state::{Phase, PredictionChessState};
 use super::{Config, FIFTY_MOVE_TURNS, NUM_ACTIONS};
 use crate::chess::{Color, Piece};
-use crate::game::{EventLayout, ObservationSink, Player, PlayerAction};
+use crate::game::{
+    DenseSink, EventLayout, ObservationEntries, ObservationSink, Player, PlayerAction,
+};
 use crate::rng::GameRng;
-use crate::rules::{GameDef, Played};
+use crate::rules::{GameDef, Observe, Played};
 
 /// Number of floats in an observation (see docs/games/prediction_chess.md).
 pub const OBSERVATION_SIZE: usize = 12 * 64 + 2 * 64 + 4 + 4 * 64 + 2 + 2 + 2 + 2;
@@ -19,9 +21,19 @@ pub fn event_layout(config: &Config) -> EventLayout {
     EventLayout::new(2, NUM_ACTIONS + 1, config.max_game_length())
 }
 
-impl PredictionChessState {
+impl Observe for PredictionChessState {
+    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
+        out.fill(0.0);
+        self.write_observation(player, &mut DenseSink(out));
+    }
+
+    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        self.write_observation(player, out);
+        true
+    }
+
     /// What seat `viewer` saw of each entry of `history` (codes of `event_layout`).
-    pub(super) fn codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
         // At the prediction node the last two entries are this turn's moves, still hidden.
         let pending_from = match self.phase {
             Phase::Predict => history.len() - 2,
@@ -40,9 +52,30 @@ impl PredictionChessState {
             .collect()
     }
 
+    /// A state consistent with what seat `player` knows, given this state's `history`: at the
+    /// prediction node the other seat's pending move is hidden, so it becomes any of that
+    /// seat's legal moves; everything else is known. The history is replayed from the start
+    /// with that move in place.
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
+        // A copy with the other seat's hidden pending move replaced by any of its legal moves
+        // (in the copy and in its history); nothing else is hidden.
+        let mut out = self.clone();
+        let mut history = history.to_vec();
+        if self.phase == Phase::Predict && player < 2 {
+            let other = 1 - player;
+            let pick = rng.choose(&self.move_node_actions(other));
+            out.pending[other] = pick;
+            let at = history.len() - 2 + other;
+            history[at].action = pick;
+        }
+        Played::from_parts(out, history)
+    }
+}
+
+impl PredictionChessState {
     /// Seat `player`'s observation, entry by entry (the layout is in
     /// `docs/games/prediction_chess.md`).
-    pub(super) fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
+    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
         for color in Color::ALL {
             for piece in Piece::ALL {
                 let plane = color as usize * 6 + piece as usize;
@@ -82,29 +115,5 @@ impl PredictionChessState {
         at += 2;
         out.set(at, self.turn as f32 / self.config.max_turns as f32);
         out.set(at + 1, self.quiet_turns as f32 / FIFTY_MOVE_TURNS as f32);
-    }
-
-    /// A state consistent with what seat `player` knows, given this state's `history`: at the
-    /// prediction node the other seat's pending move is hidden, so it becomes any of that
-    /// seat's legal moves; everything else is known. The history is replayed from the start
-    /// with that move in place.
-    pub(super) fn resample_from(
-        &self,
-        history: &[PlayerAction],
-        player: usize,
-        rng: &mut GameRng,
-    ) -> Played<Self> {
-        // A copy with the other seat's hidden pending move replaced by any of its legal moves
-        // (in the copy and in its history); nothing else is hidden.
-        let mut out = self.clone();
-        let mut history = history.to_vec();
-        if self.phase == Phase::Predict && player < 2 {
-            let other = 1 - player;
-            let pick = rng.choose(&self.move_node_actions(other));
-            out.pending[other] = pick;
-            let at = history.len() - 2 + other;
-            history[at].action = pick;
-        }
-        Played::from_parts(out, history)
     }
 }

@@ -15,11 +15,9 @@ use super::{
     action_pair, pair_row, seat_color,
 };
 use crate::chess::{Board, Color, Move, MoveGenOptions, Piece, Rank};
-use crate::game::{
-    Action, DenseSink, GameError, ObservationEntries, Player, PlayerAction, rank_rewards,
-};
+use crate::game::{Action, Player, rank_rewards};
 use crate::rng::GameRng;
-use crate::rules::{Illegal, Played, Rules};
+use crate::rules::{Illegal, Rules};
 
 /// Which node of the turn the game is at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -566,44 +564,6 @@ impl Rules for PredictionChessState {
 
     fn add_rewards_to(&self, out: &mut [f64]) {
         crate::game::add_rewards(out, &self.rewards);
-    }
-
-    fn action_to_string(&self, player: Player, action: Action) -> String {
-        self.action_text(player, action)
-    }
-
-    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-        self.parse_action(player, text)
-    }
-
-    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        out.fill(0.0);
-        self.write_observation(player, &mut DenseSink(out));
-    }
-
-    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
-        self.write_observation(player, out);
-        true
-    }
-
-    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
-        self.codes(history, viewer)
-    }
-
-    fn observation_string(&self, player: usize) -> String {
-        self.observation_text(player)
-    }
-
-    fn information_state_string(&self, _history: &[PlayerAction], player: usize) -> String {
-        self.information_state_text(player)
-    }
-
-    fn view(&self, _history: &[PlayerAction], viewer: Option<usize>) -> serde_json::Value {
-        crate::view::to_json(&self.view_of(viewer))
-    }
-
-    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
-        self.resample_from(history, player, rng)
     }
 
     fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action {

@@ -9,7 +9,8 @@ use super::{
     NUM_ACTIONS, NUM_SQUARE_PAIRS, PASS, action_move, move_action, pair_action, seat_color,
 };
 use crate::chess::{Color, Move, Rank, piece_char};
-use crate::game::{Action, GameError, Player};
+use crate::game::{Action, GameError, Player, PlayerAction};
+use crate::rules::Describe;
 
 /// A move in UCI, or `pass`.
 pub(super) fn uci(mv: Option<Move>) -> String {
@@ -21,9 +22,9 @@ pub(super) fn prediction_text(p: Option<Prediction>) -> String {
     p.map_or_else(|| "pass".to_string(), |p| format!("{}{}", p.from, p.to))
 }
 
-impl PredictionChessState {
+impl Describe for PredictionChessState {
     /// A readable, unique name for `action` by `player` at the current node.
-    pub(super) fn action_text(&self, player: Player, action: Action) -> String {
+    fn action_to_string(&self, player: Player, action: Action) -> String {
         let Player::Seat(seat) = player else {
             return format!("action#{action}");
         };
@@ -48,8 +49,8 @@ impl PredictionChessState {
         }
     }
 
-    /// The inverse of `action_text`.
-    pub(super) fn parse_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
+    /// The inverse of `action_to_string`.
+    fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
         let bad = |reason: String| GameError::bad_action_string(text, player, reason);
         let Player::Seat(seat) = player else {
             return Err(bad(format!(
@@ -112,7 +113,7 @@ impl PredictionChessState {
     }
 
     /// Seat `player`'s observation as text.
-    pub(super) fn observation_text(&self, player: usize) -> String {
+    fn observation_string(&self, player: usize) -> String {
         let mut s = self.board.diagram();
         s.push_str(&format!(
             "seat {player} ({})\n{}\n",
@@ -132,7 +133,7 @@ impl PredictionChessState {
 
     /// Seat `player`'s information state as text: the start position, the revealed turns
     /// and its own pending move.
-    pub(super) fn information_state_text(&self, player: usize) -> String {
+    fn information_state_string(&self, _history: &[PlayerAction], player: usize) -> String {
         let mut s = format!("seat {player} | {}", self.config.start);
         for (i, record) in self.turns.iter().enumerate() {
             s.push_str(&format!(" | {}: {}", i + 1, Self::turn_text(record)));
@@ -145,7 +146,9 @@ impl PredictionChessState {
         }
         s
     }
+}
 
+impl PredictionChessState {
     fn turn_text(record: &TurnRecord) -> String {
         let mut s = format!(
             "w {} (predicts {}) b {} (predicts {})",

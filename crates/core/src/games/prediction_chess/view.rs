@@ -1,5 +1,5 @@
 //! What a Prediction Chess seat (or a spectator) may know, as the typed view behind
-//! `Rules::view`.
+//! `Visible::view_of`.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -7,6 +7,8 @@ use serde::Serialize;
 use super::state::{EndReason, Phase, PredictionChessState};
 use super::text::{prediction_text, uci};
 use super::{action_move, seat_color};
+use crate::game::PlayerAction;
+use crate::rules::Visible;
 use crate::view::{Cell, Header, Side, chess_cells};
 
 /// A Prediction Chess view: the board, the phase, every revealed turn and, at the
@@ -64,9 +66,11 @@ pub struct PredictionChessTurn {
     pub deaths: Vec<Cell>,
 }
 
-impl PredictionChessState {
+impl Visible for PredictionChessState {
+    type View = PredictionChessView;
+
     /// What `viewer` may know (`None`: a spectator).
-    pub(super) fn view_of(&self, viewer: Option<usize>) -> PredictionChessView {
+    fn view_of(&self, _history: &[PlayerAction], viewer: Option<usize>) -> PredictionChessView {
         let turns = self
             .turns
             .iter()

@@ -1,0 +1,130 @@
+//! What a Pokeros seat observes: the observation tensor (dense or as entries), the
+//! information-state tensor's history rows (layout and event codes), and resampling the
+//! cards a seat cannot see.
+
+use super::Config;
+use super::state::{MAX_SEATS, Phase, PokerosState};
+use crate::cards::{Card, HiddenCards, NUM_CARD_IDS};
+use crate::game::{
+    Action, DenseSink, EventLayout, ObservationEntries, ObservationSink, Player, PlayerAction,
+};
+use crate::rng::GameRng;
+use crate::rules::{GameDef, Observe, Played};
+
+/// Feature planes per board cell: 13 ranks, 4 suits, 1 joker.
+const CELL_PLANES: usize = 18;
+
+/// Number of floats in a Pokeros observation.
+pub fn observation_size(config: &Config) -> usize {
+    CELL_PLANES * config.cells() + 2 * NUM_CARD_IDS + 4 * MAX_SEATS + 1
+}
+
+/// The history rows of an information-state tensor. Codes: a card seen dealt (or the
+/// centre card) is its card id; a deal to another seat's hidden hand is `NUM_CARD_IDS`; a
+/// placement is `NUM_CARD_IDS + 1 + cell × NUM_CARD_IDS + card` (the card and the cell, both
+/// public; never the action id, whose hand slot would tell the order of the hidden hand).
+pub fn event_layout(config: &Config) -> EventLayout {
+    EventLayout::new(
+        config.players,
+        NUM_CARD_IDS + 1 + config.cells() * NUM_CARD_IDS,
+        config.max_game_length(),
+    )
+}
+
+impl Observe for PokerosState {
+    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
+        out.fill(0.0);
+        self.write_observation(player, &mut DenseSink(out));
+    }
+
+    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        self.write_observation(player, out);
+        true
+    }
+
+    /// What seat `viewer` saw of each history entry (codes of `event_layout`).
+    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+        let targets = self.deal_targets(history);
+        let mut moves = self.moves.iter();
+        history
+            .iter()
+            .zip(targets)
+            .map(|(entry, target)| match entry.player {
+                Player::Seat(_) => {
+                    let m = moves.next().expect("a move per placement");
+                    (NUM_CARD_IDS + 1 + m.cell * NUM_CARD_IDS + m.card.0 as usize) as u32
+                }
+                _ => match target {
+                    Some(seat) if seat != viewer && !self.hands_public() => NUM_CARD_IDS as u32,
+                    _ => entry.action,
+                },
+            })
+            .collect()
+    }
+
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
+        let mut unknown = self.deck;
+        if !self.hands_public() {
+            for seat in (0..self.config.players).filter(|&s| s != player) {
+                unknown.0 |= self.hands[seat].0;
+            }
+        }
+        let mut hidden = HiddenCards::new(unknown, rng);
+        let mut moves = self.moves.iter();
+        Played::replay_with(
+            PokerosState::new(self.config.clone()),
+            history,
+            |replay, entry| match entry.player {
+                Player::Chance => hidden.replace(Card(entry.action as u8)).0 as Action,
+                _ => {
+                    let m = moves.next().expect("one move per seat action");
+                    replay
+                        .action_for(m.card, m.cell)
+                        .expect("the placed card is held")
+                }
+            },
+        )
+    }
+}
+
+impl PokerosState {
+    /// Seat `player`'s observation, entry by entry (the layout is in `docs/games/pokeros.md`).
+    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
+        let cells = self.config.cells();
+        for (cell, card) in self.board.cards() {
+            if card.is_joker() {
+                out.set(17 * cells + cell, 1.0);
+            } else {
+                out.set(card.rank().0 as usize * cells + cell, 1.0);
+                out.set((13 + card.suit().0 as usize) * cells + cell, 1.0);
+            }
+        }
+        let mut at = CELL_PLANES * cells;
+        for c in self.hands[player].iter() {
+            out.set(at + c.0 as usize, 1.0);
+        }
+        at += NUM_CARD_IDS;
+        if self.hands_public() && self.phase == Phase::Turn {
+            for c in self.hands[self.to_move].iter() {
+                out.set(at + c.0 as usize, 1.0);
+            }
+        }
+        at += NUM_CARD_IDS;
+        let n = self.config.players;
+        for s in 0..n {
+            out.set(at + s, self.points[s] as f32 / 100.0);
+            out.set(
+                at + MAX_SEATS + s,
+                self.hands[s].len() as f32 / self.config.slots() as f32,
+            );
+        }
+        at += 2 * MAX_SEATS;
+        out.set(at + player, 1.0);
+        at += MAX_SEATS;
+        if self.phase == Phase::Turn {
+            out.set(at + self.to_move, 1.0);
+        }
+        at += MAX_SEATS;
+        out.set(at, self.deck.len() as f32 / self.config.deck.len() as f32);
+    }
+}
