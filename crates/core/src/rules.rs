@@ -16,6 +16,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::cards::CardSet;
 use crate::error::{Action, GameError, GameInfo, Player, PlayerAction, RewardModel, Utility};
 use crate::game::{
     EventLayout, Game, GameEntry, ObservationEntries, State, write_information_state,
@@ -118,11 +119,21 @@ pub trait Rules:
             }
         }
     }
-    /// The chance outcomes and their probabilities at a chance node.
-    fn chance_outcomes(&self) -> Vec<(Action, f64)>;
-    /// Samples a chance outcome (the default walks `chance_outcomes`).
+    /// The cards chance may deal now, each equally likely, for a game whose chance events are
+    /// card deals (the default: none). The defaults of `chance_outcomes` and
+    /// `sample_chance_outcome` read it.
+    fn chance_cards(&self) -> CardSet {
+        CardSet::EMPTY
+    }
+    /// The chance outcomes and their probabilities at a chance node (the default: the
+    /// `chance_cards`, uniformly).
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        self.chance_cards().uniform_outcomes()
+    }
+    /// Samples a chance outcome (the default: one of the `chance_cards`, uniformly).
+    #[inline]
     fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
-        rng.choose_weighted(&self.chance_outcomes())
+        rng.choose_bit(self.chance_cards().0)
     }
     /// Applies `action` by `player`, the seat to act or chance. On `Err` the state is
     /// unchanged.
@@ -136,11 +147,20 @@ pub trait Rules:
     }
     /// Each seat's total return so far.
     fn returns(&self) -> Vec<f64>;
+    /// Each seat's reward from the last action, for a game that keeps them in a field: the
+    /// defaults of `rewards` and `add_rewards_to` read it. A game that computes its rewards
+    /// overrides those two instead and leaves this empty.
+    fn reward_slice(&self) -> &[f64] {
+        &[]
+    }
     /// Each seat's reward from the last action.
-    fn rewards(&self) -> Vec<f64>;
+    fn rewards(&self) -> Vec<f64> {
+        self.reward_slice().to_vec()
+    }
     /// Adds each seat's reward from the last action to `out`.
+    #[inline]
     fn add_rewards_to(&self, out: &mut [f64]) {
-        crate::game::add_rewards(out, &self.rewards());
+        crate::game::add_rewards(out, self.reward_slice());
     }
     /// Floats in an observation.
     #[inline]
@@ -208,7 +228,7 @@ pub trait Visible {
 /// the configuration is made from validated parameters, the sizes and bounds a `Game` gives,
 /// and the rules' initial state. `RulesGame<Self>` is then the game: one `Game`
 /// implementation serves every game written this way.
-pub trait GameDef: fmt::Debug + Send + Sync + Sized + 'static {
+pub trait GameDef: Layout + fmt::Debug + Send + Sync + Sized + 'static {
     /// The game's rules: its state type.
     type Rules: Rules<Config = Self>;
     /// The game's facts.
@@ -231,14 +251,6 @@ pub trait GameDef: fmt::Debug + Send + Sync + Sized + 'static {
     fn num_players(&self) -> usize;
     /// Size of the (seat) action space.
     fn num_distinct_actions(&self) -> usize;
-    /// Floats in an observation.
-    fn observation_size(&self) -> usize;
-    /// The history rows' layout of the information-state tensor.
-    fn event_layout(&self) -> EventLayout;
-    /// Bounds of every observation entry (see `Game::observation_bounds`).
-    fn observation_bounds(&self) -> (f32, f32) {
-        (0.0, 1.0)
-    }
     /// How rewards are paid (the default: as `INFO` says).
     fn reward_model(&self) -> RewardModel {
         Self::INFO.reward_model
@@ -256,6 +268,19 @@ pub trait GameDef: fmt::Debug + Send + Sync + Sized + 'static {
     }
     /// An upper bound on the number of actions (chance included) in a game.
     fn max_game_length(&self) -> usize;
+}
+
+/// The shape of what a seat sees, written on a game's typed configuration in the game's
+/// `observe.rs` beside the writers it describes.
+pub trait Layout {
+    /// Floats in an observation.
+    fn observation_size(&self) -> usize;
+    /// The history rows' layout of the information-state tensor.
+    fn event_layout(&self) -> EventLayout;
+    /// Bounds of every observation entry (see `Game::observation_bounds`; the default: 0 to 1).
+    fn observation_bounds(&self) -> (f32, f32) {
+        (0.0, 1.0)
+    }
 }
 
 /// The `Game` of a game written as a `GameDef` and its `Rules`: its typed configuration.

@@ -24,8 +24,7 @@ mod view;
 use std::sync::Arc;
 
 use crate::game::{
-    ChanceMode, Dynamics, EventLayout, GameEntry, GameError, GameInfo, Information, RewardModel,
-    Utility,
+    ChanceMode, Dynamics, GameEntry, GameError, GameInfo, Information, RewardModel, Utility,
 };
 use crate::params::{ParamSpec, Params};
 use crate::rules::{GameDef, RulesGame};
@@ -175,19 +174,6 @@ impl GameDef for Config {
     }
     fn num_distinct_actions(&self) -> usize {
         self.num_actions()
-    }
-    fn observation_size(&self) -> usize {
-        observe::observation_size(self)
-    }
-    fn event_layout(&self) -> EventLayout {
-        observe::event_layout(self)
-    }
-    fn observation_bounds(&self) -> (f32, f32) {
-        // Points are written as points / max_hand_points, and a seat wins or loses at most
-        // max_hand_points + 1 in each hand.
-        let most =
-            (self.hands() * (self.max_hand_points() + 1)) as f32 / self.max_hand_points() as f32;
-        (-most, most.max(1.0))
     }
     fn reward_model(&self) -> RewardModel {
         crate::game::rank_or_points_model(self.rank_reward)

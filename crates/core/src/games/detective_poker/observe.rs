@@ -11,14 +11,7 @@ use super::state::{DetectivePokerState, Event, event_at};
 use crate::cards::{Card, CardSet, NUM_ORDINARY};
 use crate::game::{Action, EventLayout, Player, PlayerAction};
 use crate::rng::GameRng;
-use crate::rules::{GameDef, Observe, Played, Rules};
-
-/// Number of floats in a Detective Poker observation (see docs/games/detective_poker.md).
-pub fn observation_size(config: &Config) -> usize {
-    let n = config.players;
-    let cards = NUM_ORDINARY as usize;
-    2 * n * cards + cards + STREETS * n * bet_features(n) + 4 + 2 * n + STREETS + 3 * n + 1
-}
+use crate::rules::{GameDef, Layout, Observe, Played, Rules};
 
 /// Features per bet: board one-hot, amount, card-under flag, card one-hot.
 fn bet_features(n: usize) -> usize {
@@ -32,13 +25,30 @@ const HIDDEN_CARD: usize = 52;
 /// action card stays hidden is coded as the same bet without a card.
 const BET_CODES: usize = 53;
 
-/// The history rows of an information-state tensor (codes above).
-pub fn event_layout(config: &Config) -> EventLayout {
-    EventLayout::new(
-        config.players,
-        BET_CODES + 2 * config.num_actions(),
-        config.max_game_length(),
-    )
+impl Layout for Config {
+    /// Number of floats in a Detective Poker observation (see docs/games/detective_poker.md).
+    fn observation_size(&self) -> usize {
+        let n = self.players;
+        let cards = NUM_ORDINARY as usize;
+        2 * n * cards + cards + STREETS * n * bet_features(n) + 4 + 2 * n + STREETS + 3 * n + 1
+    }
+
+    /// The history rows of an information-state tensor (codes above).
+    fn event_layout(&self) -> EventLayout {
+        EventLayout::new(
+            self.players,
+            BET_CODES + 2 * self.num_actions(),
+            self.max_game_length(),
+        )
+    }
+
+    fn observation_bounds(&self) -> (f32, f32) {
+        // Points are written as points / max_hand_points, and a seat wins or loses at most
+        // max_hand_points + 1 in each hand.
+        let most =
+            (self.hands() * (self.max_hand_points() + 1)) as f32 / self.max_hand_points() as f32;
+        (-most, most.max(1.0))
+    }
 }
 
 impl Observe for DetectivePokerState {

@@ -301,22 +301,6 @@ impl DetectivePokerState {
         h < self.hand || self.over
     }
 
-    /// The cards chance may deal now: the deck, and in expert mode for a community card only
-    /// cards whose rank is not yet on the board.
-    pub fn chance_cards(&self) -> CardSet {
-        match self.next_event() {
-            Some(Event::Community(_)) if self.config.expert => {
-                let mut ranks = 0u64;
-                for c in self.cards.community_cards() {
-                    ranks |= 0xF << (c.rank().0 as u64 * 4);
-                }
-                CardSet(self.deck.0 & !ranks)
-            }
-            Some(Event::Bet { .. }) | None => CardSet::EMPTY,
-            Some(_) => self.deck,
-        }
-    }
-
     fn apply_chance(&mut self, action: Action) -> Result<(), Illegal> {
         let event = self.next_event().expect("a chance node has an event");
         let allowed = self.chance_cards();
@@ -542,8 +526,20 @@ impl Rules for DetectivePokerState {
         }
     }
 
-    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        self.chance_cards().uniform_outcomes()
+    /// The cards chance may deal now: the deck, and in expert mode for a community card only
+    /// cards whose rank is not yet on the board.
+    fn chance_cards(&self) -> CardSet {
+        match self.next_event() {
+            Some(Event::Community(_)) if self.config.expert => {
+                let mut ranks = 0u64;
+                for c in self.cards.community_cards() {
+                    ranks |= 0xF << (c.rank().0 as u64 * 4);
+                }
+                CardSet(self.deck.0 & !ranks)
+            }
+            Some(Event::Bet { .. }) | None => CardSet::EMPTY,
+            Some(_) => self.deck,
+        }
     }
 
     fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
@@ -576,12 +572,8 @@ impl Rules for DetectivePokerState {
         }
     }
 
-    fn rewards(&self) -> Vec<f64> {
-        self.rewards[..self.config.players].to_vec()
-    }
-
-    fn add_rewards_to(&self, out: &mut [f64]) {
-        crate::game::add_rewards(out, &self.rewards[..self.config.players]);
+    fn reward_slice(&self) -> &[f64] {
+        &self.rewards[..self.config.players]
     }
 
     fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action {

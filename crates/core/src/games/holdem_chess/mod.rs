@@ -33,8 +33,7 @@ mod view;
 use std::sync::Arc;
 
 use crate::game::{
-    ChanceMode, Dynamics, EventLayout, GameEntry, GameError, GameInfo, Information, RewardModel,
-    Utility,
+    ChanceMode, Dynamics, GameEntry, GameError, GameInfo, Information, RewardModel, Utility,
 };
 use crate::params::{ParamSpec, Params};
 use crate::rules::{GameDef, RulesGame};
@@ -243,12 +242,6 @@ impl GameDef for Config {
     }
     fn num_distinct_actions(&self) -> usize {
         self.num_actions()
-    }
-    fn observation_size(&self) -> usize {
-        observe::observation_size(self)
-    }
-    fn event_layout(&self) -> EventLayout {
-        observe::event_layout(self)
     }
     fn min_utility(&self) -> f64 {
         -(self.stack as f64)

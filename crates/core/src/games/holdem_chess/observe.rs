@@ -7,33 +7,35 @@ use super::state::{HoldemState, NO_CARD, Phase};
 use crate::cards::{Card, CardSet};
 use crate::game::{Action, EventLayout, Player, PlayerAction};
 use crate::rng::GameRng;
-use crate::rules::{GameDef, Observe, Played, Rules};
+use crate::rules::{GameDef, Layout, Observe, Played, Rules};
 
 /// Planes per grid cell in the observation: community, placed by seat 0..10, 13 ranks, 4 suits.
 const CELL_PLANES: usize = 1 + MAX_SEATS + 13 + 4;
 /// Floats per seat in the observation.
 const SEAT_FEATURES: usize = 8;
 
-/// Number of floats in an observation.
-pub fn observation_size(config: &Config) -> usize {
-    CELL_PLANES * config.cells + 52 + SEAT_FEATURES * MAX_SEATS + 2 * MAX_SEATS + 5 + 6
-}
-
 /// The code of a hole card dealt to another seat and not revealed (cards are 0..52).
 const HIDDEN_CARD: usize = 52;
 /// The first code of a seat's action (its action id follows).
 const ACTION_CODES: usize = 53;
 
-/// The history rows of an information-state tensor. Codes: a card seen (a board card, a
-/// hole card dealt to the viewer, or one revealed at that hand's showdown) is its card id;
-/// another hole card is `HIDDEN_CARD`; a seat's action is `ACTION_CODES` + its id (a
-/// placement's id says which hole slot and which cell, both public, not which card).
-pub fn event_layout(config: &Config) -> EventLayout {
-    EventLayout::new(
-        config.players,
-        ACTION_CODES + config.num_actions(),
-        config.max_game_length(),
-    )
+impl Layout for Config {
+    /// Number of floats in an observation.
+    fn observation_size(&self) -> usize {
+        CELL_PLANES * self.cells + 52 + SEAT_FEATURES * MAX_SEATS + 2 * MAX_SEATS + 5 + 6
+    }
+
+    /// The history rows of an information-state tensor. Codes: a card seen (a board card, a
+    /// hole card dealt to the viewer, or one revealed at that hand's showdown) is its card id;
+    /// another hole card is `HIDDEN_CARD`; a seat's action is `ACTION_CODES` + its id (a
+    /// placement's id says which hole slot and which cell, both public, not which card).
+    fn event_layout(&self) -> EventLayout {
+        EventLayout::new(
+            self.players,
+            ACTION_CODES + self.num_actions(),
+            self.max_game_length(),
+        )
+    }
 }
 
 impl HoldemState {

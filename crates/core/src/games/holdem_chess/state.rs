@@ -678,12 +678,8 @@ impl Rules for HoldemState {
         }
     }
 
-    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        self.deck.uniform_outcomes()
-    }
-
-    fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
-        rng.choose_bit(self.deck.0)
+    fn chance_cards(&self) -> CardSet {
+        self.deck
     }
 
     fn apply(&mut self, player: Player, action: Action) -> Result<(), Illegal> {

@@ -30,8 +30,7 @@ use std::sync::Arc;
 use crate::cards::{CardSet, Rank};
 use crate::chess::Board;
 use crate::game::{
-    ChanceMode, Dynamics, EventLayout, GameEntry, GameError, GameInfo, Information, RewardModel,
-    Utility,
+    ChanceMode, Dynamics, GameEntry, GameError, GameInfo, Information, RewardModel, Utility,
 };
 use crate::params::{ParamSpec, Params};
 use crate::rules::{GameDef, RulesGame};
@@ -173,16 +172,6 @@ impl GameDef for Config {
     }
     fn num_distinct_actions(&self) -> usize {
         self.num_actions()
-    }
-    fn observation_size(&self) -> usize {
-        observe::OBSERVATION_SIZE
-    }
-    fn event_layout(&self) -> EventLayout {
-        observe::event_layout(self)
-    }
-    fn observation_bounds(&self) -> (f32, f32) {
-        // Points are written as points / 100, and a seat scores at most `max_points`.
-        (0.0, (self.max_points() as f32 / 100.0).max(1.0))
     }
     fn reward_model(&self) -> RewardModel {
         crate::game::rank_or_points_model(self.rank_reward)

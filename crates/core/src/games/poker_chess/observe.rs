@@ -8,7 +8,7 @@ use crate::cards::{CardSet, HiddenCards, NUM_CARD_IDS};
 use crate::chess::{Color, Piece};
 use crate::game::{Action, EventLayout, PlayerAction};
 use crate::rng::GameRng;
-use crate::rules::{GameDef, Observe, Played};
+use crate::rules::{GameDef, Layout, Observe, Played};
 
 /// Number of floats in an observation (see docs/games/poker_chess.md).
 pub const OBSERVATION_SIZE: usize = 12 * 64 + 3 * NUM_CARD_IDS + 2 + 2 + 2 + 4 + 8 + 2 + 3;
@@ -21,9 +21,20 @@ const MOVE_CODES: usize = PLAY_CODES + NUM_CARD_IDS;
 const DISCARD_CODES: usize = MOVE_CODES + 64 * 64 * 6;
 const EVENT_CODES: usize = DISCARD_CODES + NUM_CARD_IDS * NUM_CARD_IDS;
 
-/// The history rows of an information-state tensor (codes: `EVENT_CODES`' blocks).
-pub fn event_layout(config: &Config) -> EventLayout {
-    EventLayout::new(2, EVENT_CODES, config.max_game_length())
+impl Layout for Config {
+    fn observation_size(&self) -> usize {
+        OBSERVATION_SIZE
+    }
+
+    /// The history rows of an information-state tensor (codes: `EVENT_CODES`' blocks).
+    fn event_layout(&self) -> EventLayout {
+        EventLayout::new(2, EVENT_CODES, self.max_game_length())
+    }
+
+    fn observation_bounds(&self) -> (f32, f32) {
+        // Points are written as points / 100, and a seat scores at most `max_points`.
+        (0.0, (self.max_points() as f32 / 100.0).max(1.0))
+    }
 }
 
 impl Observe for PokerChessState {

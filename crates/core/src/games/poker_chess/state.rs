@@ -537,12 +537,8 @@ impl Rules for PokerChessState {
         }
     }
 
-    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        self.pile.uniform_outcomes()
-    }
-
-    fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
-        rng.choose_bit(self.pile.0)
+    fn chance_cards(&self) -> CardSet {
+        self.pile
     }
 
     fn apply(&mut self, _player: Player, action: Action) -> Result<(), Illegal> {
@@ -560,12 +556,8 @@ impl Rules for PokerChessState {
         self.returns_array().to_vec()
     }
 
-    fn rewards(&self) -> Vec<f64> {
-        self.rewards.to_vec()
-    }
-
-    fn add_rewards_to(&self, out: &mut [f64]) {
-        crate::game::add_rewards(out, &self.rewards);
+    fn reward_slice(&self) -> &[f64] {
+        &self.rewards
     }
 
     fn heuristic(&self, _seat: usize, _rng: &mut GameRng) -> Action {

@@ -24,8 +24,7 @@ use std::sync::Arc;
 
 use crate::cards::{CardSet, Rank};
 use crate::game::{
-    ChanceMode, Dynamics, EventLayout, GameEntry, GameError, GameInfo, Information, RewardModel,
-    Utility,
+    ChanceMode, Dynamics, GameEntry, GameError, GameInfo, Information, RewardModel, Utility,
 };
 use crate::params::{ParamSpec, Params};
 use crate::poker::window::{NUM_WINDOW_HANDS, StraightRanks};
@@ -231,17 +230,6 @@ impl GameDef for Config {
     }
     fn num_distinct_actions(&self) -> usize {
         self.cells() * self.slots()
-    }
-    fn observation_size(&self) -> usize {
-        observe::observation_size(self)
-    }
-    fn event_layout(&self) -> EventLayout {
-        observe::event_layout(self)
-    }
-    fn observation_bounds(&self) -> (f32, f32) {
-        // Points are written as points / 100; a seat scores at most every card's best placement.
-        let most = self.deck.len() as f32 * self.max_placement_points() as f32;
-        (0.0, (most / 100.0).max(1.0))
     }
     fn reward_model(&self) -> RewardModel {
         crate::game::rank_or_points_model(self.rank_reward)

@@ -9,26 +9,34 @@ use crate::game::{
     Action, DenseSink, EventLayout, ObservationEntries, ObservationSink, Player, PlayerAction,
 };
 use crate::rng::GameRng;
-use crate::rules::{GameDef, Observe, Played};
+use crate::rules::{GameDef, Layout, Observe, Played};
 
 /// Feature planes per board cell: 13 ranks, 4 suits, 1 joker.
 const CELL_PLANES: usize = 18;
 
-/// Number of floats in a Pokeros observation.
-pub fn observation_size(config: &Config) -> usize {
-    CELL_PLANES * config.cells() + 2 * NUM_CARD_IDS + 4 * MAX_SEATS + 1
-}
+impl Layout for Config {
+    /// Number of floats in a Pokeros observation.
+    fn observation_size(&self) -> usize {
+        CELL_PLANES * self.cells() + 2 * NUM_CARD_IDS + 4 * MAX_SEATS + 1
+    }
 
-/// The history rows of an information-state tensor. Codes: a card seen dealt (or the
-/// centre card) is its card id; a deal to another seat's hidden hand is `NUM_CARD_IDS`; a
-/// placement is `NUM_CARD_IDS + 1 + cell × NUM_CARD_IDS + card` (the card and the cell, both
-/// public; never the action id, whose hand slot would tell the order of the hidden hand).
-pub fn event_layout(config: &Config) -> EventLayout {
-    EventLayout::new(
-        config.players,
-        NUM_CARD_IDS + 1 + config.cells() * NUM_CARD_IDS,
-        config.max_game_length(),
-    )
+    /// The history rows of an information-state tensor. Codes: a card seen dealt (or the
+    /// centre card) is its card id; a deal to another seat's hidden hand is `NUM_CARD_IDS`; a
+    /// placement is `NUM_CARD_IDS + 1 + cell × NUM_CARD_IDS + card` (the card and the cell, both
+    /// public; never the action id, whose hand slot would tell the order of the hidden hand).
+    fn event_layout(&self) -> EventLayout {
+        EventLayout::new(
+            self.players,
+            NUM_CARD_IDS + 1 + self.cells() * NUM_CARD_IDS,
+            self.max_game_length(),
+        )
+    }
+
+    fn observation_bounds(&self) -> (f32, f32) {
+        // Points are written as points / 100; a seat scores at most every card's best placement.
+        let most = self.deck.len() as f32 * self.max_placement_points() as f32;
+        (0.0, (most / 100.0).max(1.0))
+    }
 }
 
 impl Observe for PokerosState {

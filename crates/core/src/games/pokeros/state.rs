@@ -343,12 +343,8 @@ impl Rules for PokerosState {
         }
     }
 
-    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        self.deck.uniform_outcomes()
-    }
-
-    fn sample_chance_outcome(&self, rng: &mut GameRng) -> Action {
-        rng.choose_bit(self.deck.0)
+    fn chance_cards(&self) -> CardSet {
+        self.deck
     }
 
     fn apply(&mut self, player: Player, action: Action) -> Result<(), Illegal> {
@@ -369,12 +365,8 @@ impl Rules for PokerosState {
         }
     }
 
-    fn rewards(&self) -> Vec<f64> {
-        self.rewards[..self.config.players].to_vec()
-    }
-
-    fn add_rewards_to(&self, out: &mut [f64]) {
-        crate::game::add_rewards(out, &self.rewards[..self.config.players]);
+    fn reward_slice(&self) -> &[f64] {
+        &self.rewards[..self.config.players]
     }
 
     fn heuristic(&self, _seat: usize, _rng: &mut GameRng) -> Action {

@@ -33,8 +33,7 @@ use std::sync::Arc;
 
 use crate::chess::{Board, Color, File, Move, Piece, Rank, START_FEN, Square};
 use crate::game::{
-    Action, ChanceMode, Dynamics, EventLayout, GameEntry, GameError, GameInfo, Information,
-    RewardModel, Utility,
+    Action, ChanceMode, Dynamics, GameEntry, GameError, GameInfo, Information, RewardModel, Utility,
 };
 use crate::params::{ParamSpec, Params};
 use crate::rules::{GameDef, RulesGame};
@@ -275,12 +274,6 @@ impl GameDef for Config {
     }
     fn num_distinct_actions(&self) -> usize {
         NUM_ACTIONS
-    }
-    fn observation_size(&self) -> usize {
-        observe::OBSERVATION_SIZE
-    }
-    fn event_layout(&self) -> EventLayout {
-        observe::event_layout(self)
     }
     fn max_utility(&self) -> f64 {
         1.0

@@ -9,16 +9,22 @@ use crate::game::{
     DenseSink, EventLayout, ObservationEntries, ObservationSink, Player, PlayerAction,
 };
 use crate::rng::GameRng;
-use crate::rules::{GameDef, Observe, Played};
+use crate::rules::{GameDef, Layout, Observe, Played};
 
 /// Number of floats in an observation (see docs/games/prediction_chess.md).
 pub const OBSERVATION_SIZE: usize = 12 * 64 + 2 * 64 + 4 + 4 * 64 + 2 + 2 + 2 + 2;
 
-/// The history rows of an information-state tensor. Codes: an action seen is its id; the
-/// other seat's move of the turn in progress (pending until the predictions) is
-/// `NUM_ACTIONS`.
-pub fn event_layout(config: &Config) -> EventLayout {
-    EventLayout::new(2, NUM_ACTIONS + 1, config.max_game_length())
+impl Layout for Config {
+    fn observation_size(&self) -> usize {
+        OBSERVATION_SIZE
+    }
+
+    /// The history rows of an information-state tensor. Codes: an action seen is its id; the
+    /// other seat's move of the turn in progress (pending until the predictions) is
+    /// `NUM_ACTIONS`.
+    fn event_layout(&self) -> EventLayout {
+        EventLayout::new(2, NUM_ACTIONS + 1, self.max_game_length())
+    }
 }
 
 impl Observe for PredictionChessState {

@@ -522,10 +522,6 @@ impl Rules for PredictionChessState {
         }
     }
 
-    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        Vec::new()
-    }
-
     /// Never called: every node is simultaneous or terminal (`apply_joint`).
     fn apply(&mut self, _player: Player, _action: Action) -> Result<(), Illegal> {
         Err(Illegal::new(
@@ -558,12 +554,8 @@ impl Rules for PredictionChessState {
         }
     }
 
-    fn rewards(&self) -> Vec<f64> {
-        self.rewards.to_vec()
-    }
-
-    fn add_rewards_to(&self, out: &mut [f64]) {
-        crate::game::add_rewards(out, &self.rewards);
+    fn reward_slice(&self) -> &[f64] {
+        &self.rewards
     }
 
     fn heuristic(&self, seat: usize, rng: &mut GameRng) -> Action {
