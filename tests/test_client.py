@@ -308,7 +308,7 @@ def test_remote_env_shapes_dtypes_and_the_local_engine(client):
     count = 6
     local = local_envs("pokeros", count, 40, params)
     game = local[0].game
-    with client.envs("pokeros", count, seed=40, **params) as env:
+    with client.envs("pokeros", count, seed=40, autoreset_mode="same_step", **params) as env:
         assert env.num_envs == count and env.num_players == 2
         assert env.action_shape == (count,)
         batch = env.batch
@@ -350,7 +350,9 @@ def test_remote_env_shapes_dtypes_and_the_local_engine(client):
 def test_remote_env_is_deterministic_by_seed(client):
     def run(seed: int) -> list[np.ndarray]:
         out = []
-        with client.envs("detective_poker", 4, seed=seed, rounds=1) as env:
+        with client.envs(
+            "detective_poker", 4, seed=seed, autoreset_mode="same_step", rounds=1
+        ) as env:
             batch = env.batch
             rng = np.random.default_rng(7)
             for _ in range(12):
@@ -368,7 +370,9 @@ def test_remote_env_is_deterministic_by_seed(client):
 
 
 def test_remote_env_all_seats_for_simultaneous_games(client):
-    with client.envs("prediction_chess", 3, seed=0, all_seats=True, max_turns=5) as env:
+    with client.envs(
+        "prediction_chess", 3, seed=0, all_seats=True, autoreset_mode="same_step", max_turns=5
+    ) as env:
         assert env.action_shape == (3, 2)
         batch = env.batch
         assert batch.observations.shape == (3, 2, *env.observation_shape)

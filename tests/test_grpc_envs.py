@@ -43,11 +43,20 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out.reshape(masks.shape[:-1])
 
 
-def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
+@pytest.mark.parametrize("mode", [None, "AUTORESET_MODE_NEXT_STEP", "AUTORESET_MODE_SAME_STEP"])
+def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs, mode):
     pb2 = stubs[0]
     count = 8
+    same_step = mode == "AUTORESET_MODE_SAME_STEP"
     created = envs.CreateEnvs(
-        pb2.CreateEnvsRequest(game="pokeros", parameters={"board_size": "9"}, count=count, seed=5)
+        pb2.CreateEnvsRequest(
+            game="pokeros",
+            parameters={"board_size": "9"},
+            count=count,
+            seed=5,
+            # Unset is next-step (Gymnasium's default).
+            **({} if mode is None else {"autoreset_mode": getattr(pb2, mode)}),
+        )
     )
     sizes = created.sizes
     obs_size = sizes.observation_shape[0]
@@ -59,9 +68,11 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
     assert array(batch.current_players).tolist() == [0] * count
     rng = np.random.default_rng(0)
     finished = 0
+    pending = np.zeros(count, dtype=bool)  # next-step: ended on the last step
     for _ in range(200):
         masks = array(batch.action_masks)
-        assert masks.any(axis=1).all()
+        # An env whose game just ended (next-step mode) has no legal action: -1 is ignored.
+        assert (masks.any(axis=1) == ~pending).all()
         batch = envs.Step(
             pb2.StepRequest(
                 envs_id=created.envs_id,
@@ -70,8 +81,11 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
         )
         obs, rewards = array(batch.observations), array(batch.rewards)
         dones, finals = array(batch.terminated), array(batch.final_returns)
+        assert not array(batch.truncated).any()  # no max_episode_steps
+        current = array(batch.current_players)
         assert obs.shape == (count, obs_size) and np.isfinite(obs).all()
         assert rewards.shape == (count, 2) and dones.shape == (count,)
+        assert batch.HasField("final_observations") == same_step
         for i in np.flatnonzero(dones):
             assert finals[i].sum() == pytest.approx(0.0) and set(finals[i]) <= {
                 -1.0,
@@ -79,10 +93,18 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs):
                 1.0,
             }
             assert (rewards[i] == finals[i]).all()
-            # auto-reset: the env starts over with seat 0 to act
-            assert array(batch.current_players)[i] == 0
+            # same-step: the env starts over with seat 0 to act; next-step: it stays over
+            assert current[i] == (0 if same_step else -4)
+        for i in np.flatnonzero(pending):
+            # next-step's reset step: a new game, no rewards, nothing ended
+            assert current[i] == 0 and not dones[i] and not rewards[i].any()
+        if same_step:
+            final_obs = array(batch.final_observations)
+            assert final_obs.shape == obs.shape
+            assert not final_obs[~dones].any() and final_obs[dones].any(axis=1).all()
         assert (finals[~dones] == 0).all()
         finished += int(dones.sum())
+        pending = dones & (not same_step)
     assert finished >= count  # 200 steps, games of 51 placements at most on a 9x9 board
 
 
@@ -232,3 +254,60 @@ def test_limits_are_resource_exhausted_and_idle_things_expire(stubs):
             assert "expired" in srv.log()
     finally:
         assert srv.stop() == 0, srv.log()
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+@pytest.mark.parametrize(
+    ("game", "params", "cap"),
+    [
+        ("pokeros", {"board_size": 3, "hand_size": 1}, None),  # ends in 9 steps
+        ("pokeros", {"board_size": 3, "hand_size": 1}, 5),  # truncated
+        ("detective_poker", {"rounds": 1}, None),
+    ],
+)
+def test_grpc_envs_and_python_vector_env_give_the_same_trajectories(
+    client, mode, game, params, cap
+):
+    """The gRPC Envs service and checkraise.VectorEnv run one engine: for the same game, seed,
+    mode and actions they report the same observations, masks, rewards, episode ends, final
+    returns and (same-step) final observations at every step."""
+    import checkraise as cr
+
+    count, seed = 5, 21
+    local = cr.VectorEnv(
+        game, count, seed=seed, autoreset_mode=mode, max_episode_steps=cap, **params
+    )
+    assert local.autoreset_mode == mode
+    with client.envs(
+        game, count, seed=seed, autoreset_mode=mode, max_episode_steps=cap, **params
+    ) as remote:
+        assert remote.autoreset_mode == mode
+        batch = remote.batch
+        obs, info = local.reset()
+        np.testing.assert_array_equal(batch.observations, obs)
+        np.testing.assert_array_equal(batch.action_masks, info["action_mask"])
+        rng = np.random.default_rng(3)
+        ends = {"terminated": 0, "truncated": 0}
+        for _ in range(60):
+            actions = random_actions(info["action_mask"], rng)
+            batch = remote.step(actions)
+            obs, rewards, terminated, truncated, info = local.step(np.maximum(actions, 0))
+            np.testing.assert_array_equal(batch.observations, obs)
+            np.testing.assert_array_equal(batch.action_masks, info["action_mask"])
+            np.testing.assert_array_equal(batch.current_players, info["current_player"])
+            np.testing.assert_array_equal(batch.rewards, rewards)
+            np.testing.assert_array_equal(batch.terminated, terminated)
+            np.testing.assert_array_equal(batch.truncated, truncated)
+            np.testing.assert_array_equal(batch.final_returns, info["final_returns"])
+            if mode == "same_step":
+                np.testing.assert_array_equal(batch.final_observations, info["final_obs"])
+                np.testing.assert_array_equal(info["_final_obs"], terminated | truncated)
+                assert (batch.current_players >= 0).all()  # never left at a terminal state
+            else:
+                assert batch.final_observations is None and "final_obs" not in info
+                assert (batch.current_players[terminated] == -4).all()
+            ended = terminated | truncated
+            assert not batch.final_returns[~ended].any()
+            ends["terminated"] += int(terminated.sum())
+            ends["truncated"] += int(truncated.sum())
+        assert ends["truncated" if cap else "terminated"] > 0, ends

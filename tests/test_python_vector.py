@@ -382,3 +382,58 @@ def test_the_default_observer_fits_the_game():
     assert simultaneous.observer == "all" and simultaneous.action_shape == (3, 2)
     sequential = cr.VectorEnv("pokeros", 3)
     assert sequential.observer == "current" and sequential.action_shape == (3,)
+
+
+def test_same_step_mode_resets_within_the_ending_step():
+    """autoreset_mode="same_step" (Gymnasium's SAME_STEP): the step that ends a game reports
+    terminated with its rewards and final returns, the new game's first observation, and the
+    final observation in info["final_obs"]; it plays the same games as next-step mode."""
+    same = cr.VectorEnv("pokeros", 3, seed=4, autoreset_mode="same_step", **QUICK)
+    nxt = cr.VectorEnv("pokeros", 3, seed=4, **QUICK)
+    assert nxt.autoreset_mode == "next_step" and nxt.final_observations is None
+    assert same.autoreset_mode == "same_step"
+    same.reset()
+    nxt.reset()
+    for _ in range(20):  # these games last at most 9 steps
+        actions = same.sample_actions()
+        obs, rewards, terminated, truncated, info = same.step(actions)
+        n_obs, n_rewards, n_terminated, _, n_info = nxt.step(actions)
+        np.testing.assert_array_equal(rewards, n_rewards)
+        np.testing.assert_array_equal(terminated, n_terminated)
+        np.testing.assert_array_equal(info["final_returns"], n_info["final_returns"])
+        np.testing.assert_array_equal(info["_final_obs"], terminated)
+        going = ~terminated
+        np.testing.assert_array_equal(obs[going], n_obs[going])
+        assert not info["final_obs"][going].any() and not info["final_returns"][going].any()
+        if terminated.any():
+            break
+    ended = terminated
+    assert ended.any() and not truncated.any()
+    assert (info["final_returns"][ended].sum(axis=1) == 0).all()
+    # The final observations are next-step's observations of that step; the new games started.
+    np.testing.assert_array_equal(info["final_obs"][ended], n_obs[ended])
+    assert (info["current_player"][ended] == 0).all()
+    assert (n_info["current_player"][ended] == -4).all()
+    n_obs, *_ = nxt.step(nxt.sample_actions())  # next-step's reset step for the ended envs
+    np.testing.assert_array_equal(obs[ended], n_obs[ended])
+    assert same.final_observations is not None
+    # Gymnasium's enum is accepted too; unknown modes are refused.
+    mode = pytest.importorskip("gymnasium.vector").AutoresetMode.SAME_STEP
+    assert cr.VectorEnv("pokeros", 1, autoreset_mode=mode).autoreset_mode == "same_step"
+    with pytest.raises(cr.CheckraiseError, match="autoreset_mode"):
+        cr.VectorEnv("pokeros", 1, autoreset_mode="disabled")
+
+
+def test_same_step_mode_pickles_with_its_final_arrays():
+    import pickle
+
+    venv = cr.VectorEnv("pokeros", 2, seed=1, autoreset_mode="same_step", **QUICK)
+    venv.reset()
+    for _ in range(9):
+        venv.step(venv.sample_actions())
+    copy = pickle.loads(pickle.dumps(venv))
+    assert copy.autoreset_mode == "same_step"
+    np.testing.assert_array_equal(copy.final_observations, venv.final_observations)
+    np.testing.assert_array_equal(copy.final_returns, venv.final_returns)
+    actions = venv.sample_actions()
+    np.testing.assert_array_equal(copy.step(actions)[0], venv.step(actions)[0])

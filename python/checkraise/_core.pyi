@@ -321,7 +321,9 @@ class VectorEnv:
 
     Env ``i`` is seeded with ``seed + i``. ``step`` returns read-only views of the env's own
     arrays, overwritten by every ``reset`` and ``step``: copy what you keep (or pass
-    ``copy=True`` for fresh, writable arrays). Auto-reset is Gymnasium's next-step mode.
+    ``copy=True`` for fresh, writable arrays). Auto-reset is Gymnasium's next-step mode, or
+    same-step with ``autoreset_mode="same_step"`` (final observations in ``info["final_obs"]``);
+    ``info["final_returns"]`` holds the returns of the games a step ended, in both modes.
     """
 
     def __new__(
@@ -332,11 +334,15 @@ class VectorEnv:
         *,
         observer: Literal["current", "all"] | int | None = None,
         max_episode_steps: int | None = None,
+        autoreset_mode: Literal["next_step", "same_step", "NextStep", "SameStep"]
+        | Any
+        | None = None,
         copy: bool = False,
         **params: int | bool | str,
     ) -> VectorEnv:
         """``observer`` defaults to ``"current"`` (sequential games) or ``"all"`` (games with
-        simultaneous moves)."""
+        simultaneous moves); ``autoreset_mode`` to ``"next_step"`` (also accepted: Gymnasium's
+        ``AutoresetMode.NEXT_STEP``/``SAME_STEP``)."""
     def reset(
         self, seed: int | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:
@@ -402,12 +408,22 @@ class VectorEnv:
     @property
     def truncated(self) -> npt.NDArray[np.bool_]:
         """Whether the last step hit ``max_episode_steps``."""
+    @property
+    def final_returns(self) -> npt.NDArray[np.float32]:
+        """Returns of the games the last step ended, ``(num_envs, num_players)``; else 0."""
+    @property
+    def final_observations(self) -> npt.NDArray[np.float32] | None:
+        """Same-step mode: final observations of the games the last step ended (zeros
+        elsewhere); ``None`` in next-step mode."""
+    @property
+    def autoreset_mode(self) -> Literal["next_step", "same_step"]:
+        """When an env whose game ended starts the next one."""
     def __len__(self) -> int: ...
 
 # Unpickling helpers: ``__reduce__`` of Env, VectorEnv, Bot and Driver names them.
 def _restore_env(game: Game | str, snapshot: str) -> Env: ...
 def _restore_vector_env(
-    game: Game | str, snapshot: str, copy: bool, last: tuple[Any, Any, Any]
+    game: Game | str, snapshot: str, copy: bool, last: tuple[Any, ...]
 ) -> VectorEnv: ...
 def _restore_bot(game: str, spec: str, rng: str) -> Bot: ...
 def _restore_driver(game: Game | str, bots: Sequence[str | None], state: str) -> Driver: ...

@@ -466,13 +466,17 @@ class EnvBatch(NamedTuple):
     """A batch of envs after a reset or a step; every array's first axis is the env.
 
     The arrays are read-only views of the reply's bytes (copy what you modify).
-    ``observations``: float32 ``[n, *obs_shape]`` (the acting seat's; zeros at a simultaneous
-    node) or ``[n, players, *obs_shape]`` with ``all_seats``; ``action_masks``: bool with the
-    same leading axes and ``num_distinct_actions``; ``rewards``: float32 ``[n, players]`` from
-    this step; ``terminated``: bool ``[n]`` (the episode ended and the env was reset);
-    ``current_players``: int32 ``[n]``; ``final_returns``: float32 ``[n, players]`` of the envs
-    that finished, else 0. ``legal_masks`` and ``dones`` are the deprecated old names of
-    ``action_masks`` and ``terminated``.
+    ``observations``: float32 ``[n, *obs_shape]`` (the acting seat's; at a terminal state the
+    seat that moved last) or ``[n, players, *obs_shape]`` with ``all_seats``; ``action_masks``:
+    bool with the same leading axes and ``num_distinct_actions``; ``rewards``: float32
+    ``[n, players]`` from this step; ``terminated``: bool ``[n]`` (the game ended on this step);
+    ``current_players``: int32 ``[n]`` (-4 for a game that ended, in next-step mode);
+    ``final_returns``: float32 ``[n, players]``, the returns of the games that ended
+    (terminated or truncated) on this step, else 0; ``truncated``: bool ``[n]`` (the game hit
+    ``max_episode_steps``); ``final_observations``: in same-step mode, the final observations
+    of the games that ended on this step, shaped as ``observations`` (zeros elsewhere), and
+    ``None`` in next-step mode (where ``observations`` holds them). ``legal_masks`` and
+    ``dones`` are the deprecated old names of ``action_masks`` and ``terminated``.
     """
 
     observations: npt.NDArray[np.float32]
@@ -481,6 +485,8 @@ class EnvBatch(NamedTuple):
     terminated: npt.NDArray[np.bool_]
     current_players: npt.NDArray[np.int32]
     final_returns: npt.NDArray[np.float32]
+    truncated: npt.NDArray[np.bool_]
+    final_observations: npt.NDArray[np.float32] | None = None
 
     @property
     def legal_masks(self) -> npt.NDArray[np.bool_]:
@@ -501,19 +507,52 @@ class EnvBatch(NamedTuple):
         ones, which are read instead."""
         masks = batch.action_masks if batch.HasField("action_masks") else batch.legal_masks
         ended = batch.terminated if batch.HasField("terminated") else batch.dones
+        terminated = tensor_to_array(ended)
         return cls(
             observations=tensor_to_array(batch.observations),
             action_masks=tensor_to_array(masks),
             rewards=tensor_to_array(batch.rewards),
-            terminated=tensor_to_array(ended),
+            terminated=terminated,
             current_players=tensor_to_array(batch.current_players),
             final_returns=tensor_to_array(batch.final_returns),
+            # Servers older than the field never truncate.
+            truncated=(
+                tensor_to_array(batch.truncated)
+                if batch.HasField("truncated")
+                else np.zeros_like(terminated)
+            ),
+            final_observations=(
+                tensor_to_array(batch.final_observations)
+                if batch.HasField("final_observations")
+                else None
+            ),
         )
+
+
+_AUTORESET_MODES = {
+    "next_step": pb.AUTORESET_MODE_NEXT_STEP,
+    "NextStep": pb.AUTORESET_MODE_NEXT_STEP,
+    "same_step": pb.AUTORESET_MODE_SAME_STEP,
+    "SameStep": pb.AUTORESET_MODE_SAME_STEP,
+}
+
+
+def _autoreset_mode(mode: object) -> str:
+    """``"next_step"`` or ``"same_step"`` from either name, or from Gymnasium's
+    ``AutoresetMode`` member."""
+    value = getattr(mode, "value", mode)
+    if isinstance(value, str) and value in _AUTORESET_MODES:
+        return (
+            "same_step" if _AUTORESET_MODES[value] == pb.AUTORESET_MODE_SAME_STEP else "next_step"
+        )
+    raise ValueError(f"autoreset_mode must be 'next_step' or 'same_step', not {mode!r}")
 
 
 class RemoteVectorEnv(_Ends):
     """A batch of envs on the server (env i seeded ``seed + i``); chance is sampled there, so
-    callers see decision points only, and finished envs reset automatically.
+    callers see decision points only, and finished envs reset automatically: on the next step
+    (``autoreset_mode="next_step"``, the default, as ``checkraise.VectorEnv``) or within the
+    step that ended them (``"same_step"``; servers before the option only did this).
 
     ``batch`` is the latest :class:`EnvBatch` (the fresh one after creation). Close it (or use
     ``with``) to free the server's memory at once rather than at idle expiry.
@@ -525,12 +564,14 @@ class RemoteVectorEnv(_Ends):
         response: pb.CreateEnvsResponse,
         game: str,
         all_seats: bool,
+        autoreset_mode: str = "next_step",
     ) -> None:
         self.client = client
         self.game = game
         self.envs_id: str = response.envs_id
         self.sizes: pb.GameSizes = response.sizes
         self.all_seats = all_seats
+        self.autoreset_mode = autoreset_mode
         self.batch: EnvBatch = EnvBatch.from_proto(response.batch)
         self.num_envs: int = self.batch.terminated.shape[0]
         self._closed = False
@@ -739,17 +780,25 @@ class Client(_Ends):
         seed: int = 0,
         *,
         all_seats: bool = False,
+        autoreset_mode: str = "next_step",
+        max_episode_steps: int | None = None,
         **params: ParamValue,
     ) -> RemoteVectorEnv:
         """Creates ``num_envs`` envs of ``game`` on the server (env i seeded ``seed + i``),
         already reset. With ``all_seats`` every seat's observation and mask is returned and
-        ``step`` takes one action per seat (simultaneous games need it)."""
+        ``step`` takes one action per seat (simultaneous games need it). ``autoreset_mode``:
+        ``"next_step"`` (Gymnasium's default, as ``checkraise.VectorEnv``) or ``"same_step"``
+        (also Gymnasium's ``AutoresetMode`` members); ``max_episode_steps`` truncates games."""
+        mode = _autoreset_mode(autoreset_mode)
         request = pb.CreateEnvsRequest(
             game=game,
             parameters=_text_parameters(params),
             count=num_envs,
             seed=seed,
             all_seats=all_seats,
+            autoreset_mode=_AUTORESET_MODES[mode],
         )
+        if max_episode_steps is not None:
+            request.max_episode_steps = max_episode_steps
         reply = _unary(self._envs.CreateEnvs, request, timeout=self.timeout)
-        return RemoteVectorEnv(self, reply, game, all_seats)
+        return RemoteVectorEnv(self, reply, game, all_seats, mode)

@@ -53,6 +53,7 @@ fn main() {
         let mut rewards = vec![0f32; n * game.num_players()];
         let mut term = vec![false; n];
         let mut trunc = vec![false; n];
+        let mut finals = vec![0f32; n * game.num_players()];
         macro_rules! bufs {
             ($retained:expr) => {
                 StepBuffers {
@@ -63,6 +64,8 @@ fn main() {
                     rewards: &mut rewards,
                     terminated: &mut term,
                     truncated: &mut trunc,
+                    final_returns: &mut finals,
+                    final_observations: None,
                 }
             };
         }

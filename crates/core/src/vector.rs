@@ -1,11 +1,16 @@
 //! A batch of seeded envs stepped together across threads (rayon), writing observations,
 //! legal masks, rewards and done flags straight into caller-provided flat buffers.
 //!
-//! Semantics follow Gymnasium's vector envs with next-step auto-reset: the step that ends an
-//! env's game reports it (`terminated` or `truncated`, with that step's rewards and the final
-//! observation); the next step ignores that env's action, starts a new game and reports its
-//! first observation with zero rewards and both flags false. Env `i` is seeded with
-//! `seed + i`, so (game, parameters, seed, actions) give the same trajectories everywhere.
+//! Semantics follow Gymnasium's vector envs, in one of two auto-reset modes
+//! (`AutoresetMode`). In next-step mode (the default) the step that ends an env's game reports
+//! it (`terminated` or `truncated`, with that step's rewards and the final observation); the
+//! next step ignores that env's action, starts a new game and reports its first observation
+//! with zero rewards and both flags false. In same-step mode the step that ends a game also
+//! starts the next one: it reports the flags and the final step's rewards with the new game's
+//! first observation, and the ended game's final observation separately
+//! (`StepBuffers::final_observations`). In both modes the step that ends a game reports the
+//! game's returns (`StepBuffers::final_returns`). Env `i` is seeded with `seed + i`, so (game,
+//! parameters, seed, mode, actions) give the same trajectories everywhere.
 //!
 //! Actions are one id per env for sequential games. Games whose dynamics are simultaneous take
 //! a joint action per env, `num_players` ids in seat order; at a sequential node of such a
@@ -53,6 +58,19 @@ impl Observer {
     }
 }
 
+/// When an env whose game ended starts its next game (Gymnasium's `AutoresetMode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum AutoresetMode {
+    /// On the step after the one that ended the game: that step ignores the env's action
+    /// and reports the new game's first observation, zero rewards and both flags false.
+    #[default]
+    NextStep,
+    /// Within the step that ended the game: the step reports the flags, the final step's
+    /// rewards and the new game's first observation; the ended game's final observation goes
+    /// to `StepBuffers::final_observations`.
+    SameStep,
+}
+
 /// An error of a batched call: one env's (with its index), or the batch's own.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VectorError {
@@ -94,7 +112,8 @@ impl From<GameError> for VectorError {
 /// Lengths (`rows` is 1, or `num_players` with `Observer::AllSeats`): observations
 /// `num_envs × rows × observation_size`; legal masks `num_envs × rows × num_distinct_actions`;
 /// current players (OpenSpiel ids: a seat, −2 simultaneous, −4 terminal), terminated and
-/// truncated `num_envs`; rewards `num_envs × num_players`.
+/// truncated `num_envs`; rewards and final returns `num_envs × num_players`; final
+/// observations, when given, as long as the observations.
 #[derive(Debug)]
 pub struct StepBuffers<'a> {
     /// Observations, float32.
@@ -109,6 +128,13 @@ pub struct StepBuffers<'a> {
     pub terminated: &'a mut [bool],
     /// Whether the step hit `max_episode_steps` without ending the game.
     pub truncated: &'a mut [bool],
+    /// Each seat's return over the game that this step ended (terminated or truncated), in
+    /// either mode; zeros for the other envs.
+    pub final_returns: &'a mut [f32],
+    /// The final observation rows of the games that this step ended (what next-step mode
+    /// writes into `observations` on that step), in either mode; zeros for the other envs.
+    /// Same-step mode reports them only here. `None`: not wanted.
+    pub final_observations: Option<&'a mut [f32]>,
     /// `true` when these are the buffers the previous `reset` or `step` of this `VectorEnv`
     /// wrote, unchanged since: only the legal-mask entries that may have changed are written,
     /// and for games with sparse observations only the observation entries the last write
@@ -140,6 +166,8 @@ struct Slot {
     /// Per observation row, for games that give observation entries: the entries the last
     /// write put in the row, and scratch for the next.
     obs_written: Vec<[ObservationEntries; 2]>,
+    /// The last write may have left non-zero final observation rows.
+    final_written: bool,
 }
 
 /// What `VectorEnv::snapshot` writes.
@@ -147,6 +175,9 @@ struct Slot {
 struct VectorSnapshot {
     observer: Observer,
     max_episode_steps: Option<usize>,
+    /// Absent from snapshots written before the mode existed (next-step then).
+    #[serde(default)]
+    autoreset_mode: AutoresetMode,
     started: bool,
     slots: Vec<SlotSnapshot>,
 }
@@ -169,6 +200,8 @@ struct Rows<'a> {
     rewards: &'a mut [f32],
     terminated: &'a mut bool,
     truncated: &'a mut bool,
+    final_returns: &'a mut [f32],
+    final_observations: Option<&'a mut [f32]>,
     /// The rows hold what this slot wrote last (see `StepBuffers::retained`).
     retained: bool,
 }
@@ -182,6 +215,7 @@ struct Shape {
     observer: Observer,
     joint: bool,
     max_episode_steps: Option<usize>,
+    autoreset_mode: AutoresetMode,
     /// The game gives its observations as entries (`State::observation_entries`).
     sparse_observations: bool,
 }
@@ -271,6 +305,7 @@ impl VectorEnv {
             observer,
             joint,
             max_episode_steps,
+            autoreset_mode: AutoresetMode::NextStep,
             sparse_observations: game
                 .new_initial_state()
                 .observation_entries(0, &mut ObservationEntries::new(game.observation_size())),
@@ -295,6 +330,7 @@ impl VectorEnv {
                     } else {
                         Vec::new()
                     },
+                    final_written: true,
                 };
                 slot.refresh_legal();
                 slot
@@ -306,6 +342,17 @@ impl VectorEnv {
             shape,
             started: false,
         })
+    }
+
+    /// This batch in auto-reset `mode` (a new batch is in `AutoresetMode::NextStep`).
+    pub fn with_autoreset_mode(mut self, mode: AutoresetMode) -> Self {
+        self.shape.autoreset_mode = mode;
+        self
+    }
+
+    /// When an env whose game ended starts its next game.
+    pub fn autoreset_mode(&self) -> AutoresetMode {
+        self.shape.autoreset_mode
     }
 
     /// The batch as text, for pickling and copies: every env's state and streams, its step
@@ -326,6 +373,7 @@ impl VectorEnv {
         serde_json::to_string(&VectorSnapshot {
             observer: self.shape.observer,
             max_episode_steps: self.shape.max_episode_steps,
+            autoreset_mode: self.shape.autoreset_mode,
             started: self.started,
             slots,
         })
@@ -345,7 +393,8 @@ impl VectorEnv {
             0,
             snap.observer,
             snap.max_episode_steps,
-        )?;
+        )?
+        .with_autoreset_mode(snap.autoreset_mode);
         venv.started = snap.started;
         for (slot, saved) in venv.slots.iter_mut().zip(snap.slots) {
             slot.env = Env::restore(game.clone(), &saved.env)?;
@@ -359,8 +408,8 @@ impl VectorEnv {
     }
 
     /// Writes every env's current observations, masks and players into `out` in full (its
-    /// rewards, terminated and truncated rows are left as they are): for fresh buffers, such
-    /// as a restored batch's.
+    /// rewards, terminated, truncated, final returns and final observation rows are left as
+    /// they are): for fresh buffers, such as a restored batch's.
     pub fn write_rows(&mut self, mut out: StepBuffers<'_>) -> Result<(), VectorError> {
         out.retained = false;
         let rows = self.rows(out)?;
@@ -369,6 +418,8 @@ impl VectorEnv {
             for written in &mut slot.mask_written {
                 written.clear();
             }
+            // The final rows are left as they are: the next step clears them.
+            slot.final_written = true;
             slot.write(&shape, &mut rows);
         }
         Ok(())
@@ -473,6 +524,7 @@ impl VectorEnv {
                 rows.rewards.fill(0.0);
                 *rows.terminated = false;
                 *rows.truncated = false;
+                slot.clear_final(&mut rows);
                 slot.write(&shape, &mut rows);
             });
         Ok(())
@@ -545,31 +597,43 @@ impl VectorEnv {
         check("rewards", out.rewards.len(), n * shape.num_players)?;
         check("terminated", out.terminated.len(), n)?;
         check("truncated", out.truncated.len(), n)?;
-        let observations = split_rows(out.observations, n, obs_len);
-        let action_masks = split_rows(out.action_masks, n, mask_len);
-        let rewards = split_rows(out.rewards, n, shape.num_players);
+        check(
+            "final_returns",
+            out.final_returns.len(),
+            n * shape.num_players,
+        )?;
+        let final_observations: Vec<Option<&mut [f32]>> = match out.final_observations {
+            Some(buffer) => {
+                check("final_observations", buffer.len(), n * obs_len)?;
+                split_rows(buffer, n, obs_len)
+                    .into_iter()
+                    .map(Some)
+                    .collect()
+            }
+            None => (0..n).map(|_| None).collect(),
+        };
+        let mut observations = split_rows(out.observations, n, obs_len).into_iter();
+        let mut action_masks = split_rows(out.action_masks, n, mask_len).into_iter();
+        let mut rewards = split_rows(out.rewards, n, shape.num_players).into_iter();
+        let mut final_returns = split_rows(out.final_returns, n, shape.num_players).into_iter();
+        let mut current_players = out.current_players.iter_mut();
+        let mut terminated = out.terminated.iter_mut();
+        let mut truncated = out.truncated.iter_mut();
         let retained = out.retained;
-        Ok(observations
+        // Every iterator has `n` items (the lengths were checked above).
+        Ok(final_observations
             .into_iter()
-            .zip(action_masks)
-            .zip(out.current_players.iter_mut())
-            .zip(rewards)
-            .zip(out.terminated.iter_mut())
-            .zip(out.truncated.iter_mut())
-            .map(
-                |(
-                    ((((observations, action_masks), current_player), rewards), terminated),
-                    truncated,
-                )| Rows {
-                    observations,
-                    action_masks,
-                    current_player,
-                    rewards,
-                    terminated,
-                    truncated,
-                    retained,
-                },
-            )
+            .map(|final_observations| Rows {
+                observations: observations.next().expect("n rows"),
+                action_masks: action_masks.next().expect("n rows"),
+                current_player: current_players.next().expect("n rows"),
+                rewards: rewards.next().expect("n rows"),
+                terminated: terminated.next().expect("n rows"),
+                truncated: truncated.next().expect("n rows"),
+                final_returns: final_returns.next().expect("n rows"),
+                final_observations,
+                retained,
+            })
             .collect())
     }
 }
@@ -672,6 +736,7 @@ impl Slot {
             rows.rewards.fill(0.0);
             *rows.terminated = false;
             *rows.truncated = false;
+            self.clear_final(rows);
         } else {
             let rewards = &mut self.rewards;
             match self.env.current_player() {
@@ -691,11 +756,63 @@ impl Slot {
                 !terminated && shape.max_episode_steps.is_some_and(|cap| self.steps >= cap);
             *rows.terminated = terminated;
             *rows.truncated = truncated;
-            self.needs_reset = terminated || truncated;
-            self.refresh_legal();
+            if terminated || truncated {
+                self.write_final(shape, rows);
+                if shape.autoreset_mode == AutoresetMode::SameStep {
+                    self.env.reset();
+                    self.start();
+                } else {
+                    self.needs_reset = true;
+                    self.refresh_legal();
+                }
+            } else {
+                self.clear_final(rows);
+                self.refresh_legal();
+            }
         }
         self.write(shape, rows);
         Ok(())
+    }
+
+    /// Zeroes this env's final returns and (where written last) final observation rows.
+    fn clear_final(&mut self, rows: &mut Rows<'_>) {
+        rows.final_returns.fill(0.0);
+        if let Some(out) = rows.final_observations.as_deref_mut()
+            && (self.final_written || !rows.retained)
+        {
+            out.fill(0.0);
+            self.final_written = false;
+        }
+    }
+
+    /// Writes the returns and final observations of the game that just ended (before any
+    /// reset).
+    fn write_final(&mut self, shape: &Shape, rows: &mut Rows<'_>) {
+        let state = self.env.state();
+        for (out, r) in rows.final_returns.iter_mut().zip(state.returns()) {
+            *out = r as f32;
+        }
+        if let Some(out) = rows.final_observations.as_deref_mut() {
+            out.fill(0.0);
+            let obs = shape.observation_size;
+            let seats = self.observed_seats(shape, state.current_player());
+            for (row, seat) in seats.enumerate() {
+                state.observation_tensor(seat, &mut out[row * obs..(row + 1) * obs]);
+            }
+            self.final_written = true;
+        }
+    }
+
+    /// The seats whose observations and masks fill this env's rows when `current` acts.
+    fn observed_seats(&self, shape: &Shape, current: Player) -> std::ops::Range<usize> {
+        match shape.observer {
+            Observer::AllSeats => 0..shape.num_players,
+            Observer::Seat(seat) => seat..seat + 1,
+            Observer::CurrentPlayer => {
+                let seat = current.seat().unwrap_or(self.last_seat);
+                seat..seat + 1
+            }
+        }
     }
 
     /// Writes the current player, observations and masks of this env.
@@ -704,14 +821,7 @@ impl Slot {
         let current = state.current_player();
         *rows.current_player = current.id() as i32;
         let (obs, na) = (shape.observation_size, shape.num_actions);
-        let seats = match shape.observer {
-            Observer::AllSeats => 0..shape.num_players,
-            Observer::Seat(seat) => seat..seat + 1,
-            Observer::CurrentPlayer => {
-                let seat = current.seat().unwrap_or(self.last_seat);
-                seat..seat + 1
-            }
-        };
+        let seats = self.observed_seats(shape, current);
         for (row, seat) in seats.enumerate() {
             let out = &mut rows.observations[row * obs..(row + 1) * obs];
             if shape.sparse_observations {
@@ -751,6 +861,8 @@ mod tests {
         rewards: Vec<f32>,
         terminated: Vec<bool>,
         truncated: Vec<bool>,
+        final_returns: Vec<f32>,
+        final_observations: Vec<f32>,
         /// Whether the next call may write only what changed (set after the first write).
         retained: bool,
     }
@@ -767,6 +879,8 @@ mod tests {
                 rewards: vec![0.0; n * game.num_players()],
                 terminated: vec![false; n],
                 truncated: vec![false; n],
+                final_returns: vec![0.0; n * game.num_players()],
+                final_observations: vec![0.0; n * rows * game.observation_size()],
                 retained: false,
             }
         }
@@ -782,6 +896,8 @@ mod tests {
                 rewards: &mut self.rewards,
                 terminated: &mut self.terminated,
                 truncated: &mut self.truncated,
+                final_returns: &mut self.final_returns,
+                final_observations: Some(&mut self.final_observations),
             }
         }
 
@@ -976,7 +1092,14 @@ mod tests {
         for entry in crate::registry::entries() {
             let game = make_game::<&str, &str>(entry.info.name, []).unwrap();
             let observer = Observer::default_for(game.as_ref());
-            let mut venv = VectorEnv::new(game.clone(), 6, 3, observer, Some(40)).unwrap();
+            let mode = if entry.info.name.len() % 2 == 0 {
+                AutoresetMode::SameStep
+            } else {
+                AutoresetMode::NextStep
+            };
+            let mut venv = VectorEnv::new(game.clone(), 6, 3, observer, Some(40))
+                .unwrap()
+                .with_autoreset_mode(mode);
             let mut buffers = Buffers::for_env(&venv);
             venv.reset(None, buffers.view()).unwrap();
             let mut actions = vec![0; venv.num_envs() * venv.actions_per_env()];
@@ -985,6 +1108,7 @@ mod tests {
                 venv.step(&actions, buffers.view()).unwrap();
             }
             let mut copy = VectorEnv::restore(game.clone(), &venv.snapshot()).unwrap();
+            assert_eq!(copy.autoreset_mode(), mode);
             let mut fresh = Buffers::for_env(&copy);
             copy.write_rows(fresh.view()).unwrap();
             assert_eq!(
@@ -1006,6 +1130,8 @@ mod tests {
                 assert_eq!(fresh.rewards, buffers.rewards);
                 assert_eq!(fresh.terminated, buffers.terminated);
                 assert_eq!(fresh.truncated, buffers.truncated);
+                assert_eq!(fresh.final_returns, buffers.final_returns);
+                assert_eq!(fresh.final_observations, buffers.final_observations);
             }
             assert!(VectorEnv::restore(game, "{}").is_err());
         }
@@ -1055,6 +1181,172 @@ mod tests {
         assert_eq!(buf.current_players, vec![-2; 3]);
         assert_eq!(buf.rewards, vec![0.0; 6]);
         assert_eq!(buf.terminated, vec![false; 3]);
+        assert_eq!(buf.final_returns, vec![0.0; 6]);
+    }
+
+    #[test]
+    fn same_step_mode_starts_the_next_game_in_the_ending_step() {
+        let game: Arc<dyn Game> = Arc::new(pennies::Pennies::default());
+        let mut venv = VectorEnv::new(game, 2, 0, Observer::AllSeats, None)
+            .unwrap()
+            .with_autoreset_mode(AutoresetMode::SameStep);
+        let mut buf = Buffers::for_env(&venv);
+        venv.reset(None, buf.view()).unwrap();
+        for round in 1..=pennies::ROUNDS {
+            // Env 0 always matches, env 1 never does.
+            venv.step(&[1, 1, 0, 1], buf.view()).unwrap();
+            let last = round == pennies::ROUNDS;
+            assert_eq!(buf.rewards, vec![1.0, -1.0, -1.0, 1.0]);
+            assert_eq!(buf.terminated, vec![last; 2]);
+            // Never terminal: the ending step already started the next game.
+            assert_eq!(buf.current_players, vec![-2; 2]);
+            let n = pennies::ROUNDS as f32;
+            if last {
+                assert_eq!(buf.final_returns, vec![n, -n, -n, n]);
+                // The final observations (the scores), and the new games' first ones.
+                assert_eq!(buf.final_observations, vec![n, -n, -n, n]);
+                assert_eq!(buf.observations, vec![0.0; 4]);
+            } else {
+                assert_eq!(buf.final_returns, vec![0.0; 4]);
+                assert_eq!(buf.final_observations, vec![0.0; 4]);
+                let r = round as f32;
+                assert_eq!(buf.observations, vec![r, -r, -r, r]);
+            }
+        }
+        // The next step plays the new games: its actions are not ignored.
+        let err = venv.step(&[9, 0, 0, 0], buf.view()).unwrap_err();
+        assert!(matches!(err, VectorError::Env { index: 0, .. }), "{err}");
+        venv.step(&[1, 1, 0, 1], buf.view()).unwrap();
+        assert_eq!(buf.observations, vec![1.0, -1.0, -1.0, 1.0]);
+        assert_eq!(buf.final_returns, vec![0.0; 4]);
+    }
+
+    /// One env's history as a list of events: each step's transition, and each game's start.
+    #[derive(Debug, PartialEq)]
+    enum Event {
+        /// A new game's first observation.
+        Start(Vec<f32>),
+        /// A step of a game: rewards, terminated, truncated, final returns, and the
+        /// observation after it (the final one when the step ended the game).
+        Step(Vec<f32>, bool, bool, Vec<f32>, Vec<f32>),
+    }
+
+    /// Plays `steps` steps of every env of `game` in `mode` with per-env seeded random legal
+    /// actions (drawn only for envs that play), and returns each env's events.
+    fn events(game: &Arc<dyn Game>, mode: AutoresetMode, steps: usize) -> Vec<Vec<Event>> {
+        let n = 3;
+        let observer = Observer::default_for(game.as_ref());
+        let mut venv = VectorEnv::new(game.clone(), n, 5, observer, Some(12))
+            .unwrap()
+            .with_autoreset_mode(mode);
+        let (np, per_env) = (game.num_players(), venv.actions_per_env());
+        let obs_len = venv.rows_per_env() * game.observation_size();
+        let mut buf = Buffers::for_env(&venv);
+        venv.reset(None, buf.view()).unwrap();
+        let mut rngs: Vec<GameRng> = (0..n).map(|i| GameRng::new(100 + i as u64)).collect();
+        let row = |b: &[f32], i: usize| b[i * obs_len..(i + 1) * obs_len].to_vec();
+        let mut out: Vec<Vec<Event>> = (0..n)
+            .map(|i| vec![Event::Start(row(&buf.observations, i))])
+            .collect();
+        for _ in 0..steps {
+            let pending: Vec<bool> = (0..n)
+                .map(|i| buf.terminated[i] || buf.truncated[i])
+                .collect();
+            let pending: Vec<bool> = pending
+                .iter()
+                .map(|&ended| ended && mode == AutoresetMode::NextStep)
+                .collect();
+            let mut actions = vec![0; n * per_env];
+            for i in 0..n {
+                if pending[i] {
+                    continue;
+                }
+                let state = venv.state(i).unwrap();
+                for k in 0..per_env {
+                    let seat = match (per_env, state.current_player()) {
+                        (1, Player::Seat(seat)) => seat,
+                        (_, Player::Simultaneous) => k,
+                        (_, Player::Seat(seat)) if seat == k => seat,
+                        _ => continue,
+                    };
+                    actions[i * per_env + k] =
+                        rngs[i].choose(&state.legal_actions_for(Player::Seat(seat)));
+                }
+            }
+            venv.step(&actions, buf.view()).unwrap();
+            for i in 0..n {
+                let rewards = buf.rewards[i * np..(i + 1) * np].to_vec();
+                let finals = buf.final_returns[i * np..(i + 1) * np].to_vec();
+                let (term, trunc) = (buf.terminated[i], buf.truncated[i]);
+                let ended = term || trunc;
+                if !ended {
+                    assert!(finals.iter().all(|&r| r == 0.0));
+                    assert!(row(&buf.final_observations, i).iter().all(|&x| x == 0.0));
+                }
+                if pending[i] {
+                    assert!(!ended && rewards.iter().all(|&r| r == 0.0));
+                    out[i].push(Event::Start(row(&buf.observations, i)));
+                    continue;
+                }
+                let after = if ended {
+                    row(&buf.final_observations, i)
+                } else {
+                    row(&buf.observations, i)
+                };
+                if ended && mode == AutoresetMode::NextStep {
+                    assert_eq!(after, row(&buf.observations, i));
+                }
+                out[i].push(Event::Step(rewards, term, trunc, finals, after));
+                if ended && mode == AutoresetMode::SameStep {
+                    out[i].push(Event::Start(row(&buf.observations, i)));
+                }
+            }
+        }
+        out
+    }
+
+    /// Both modes play the same games (chance, rewards, final returns and observations), only
+    /// at different steps, in every registered game, with terminations and truncations.
+    #[test]
+    fn both_modes_play_the_same_games() {
+        for entry in crate::registry::entries() {
+            let name = entry.info.name;
+            let game = make_game::<&str, &str>(name, []).unwrap();
+            let next = events(&game, AutoresetMode::NextStep, 150);
+            let same = events(&game, AutoresetMode::SameStep, 150);
+            let mut ended = [0; 2];
+            for (next, same) in next.iter().zip(&same) {
+                // Next-step mode spends a step on each reset, so it is behind.
+                assert!(next.len() <= same.len(), "{name}");
+                assert_eq!(next[..], same[..next.len()], "{name}");
+                for event in next {
+                    if let Event::Step(_, term, trunc, _, _) = event {
+                        assert!(!(*term && *trunc), "{name}");
+                        ended[0] += usize::from(*term);
+                        ended[1] += usize::from(*trunc);
+                    }
+                }
+            }
+            assert!(
+                ended[1] > 0,
+                "{name}: no truncation in 150 steps of 12-step episodes"
+            );
+        }
+        // A game short enough to terminate within the cap.
+        let game = pokeros(&[("board_size", "3"), ("hand_size", "1")]);
+        let next = events(&game, AutoresetMode::NextStep, 60);
+        let same = events(&game, AutoresetMode::SameStep, 60);
+        let mut terminated = 0;
+        for (next, same) in next.iter().zip(&same) {
+            assert_eq!(next[..], same[..next.len()]);
+            for event in next {
+                if let Event::Step(_, true, _, finals, _) = event {
+                    terminated += 1;
+                    assert_eq!(finals.iter().sum::<f32>(), 0.0);
+                }
+            }
+        }
+        assert!(terminated > 3);
     }
 
     fn pokeros(params: &[(&str, &str)]) -> Arc<dyn Game> {
@@ -1112,6 +1404,23 @@ mod tests {
                 assert!(!buf.action_masks[..na].iter().any(|&b| b));
                 let sum: f32 = buf.rewards[..2].iter().sum();
                 assert_eq!(sum, 0.0);
+                // The game's returns and its final observation (the step's own) are reported.
+                let returns: Vec<f32> = venv
+                    .state(0)
+                    .unwrap()
+                    .returns()
+                    .iter()
+                    .map(|&r| r as f32)
+                    .collect();
+                assert_eq!(&buf.final_returns[..2], &returns[..]);
+                let obs = venv.game().observation_size();
+                assert_eq!(&buf.final_observations[..obs], &buf.observations[..obs]);
+                assert!(
+                    buf.final_returns[2..]
+                        .iter()
+                        .zip(&buf.terminated[1..])
+                        .all(|(&r, &t)| t || r == 0.0)
+                );
                 let final_history = venv.state(0).unwrap().history().len();
                 // The next step ignores the action (any id) and starts a new game.
                 let mut actions = buf.first_legal(na);
@@ -1119,6 +1428,8 @@ mod tests {
                 venv.step(&actions, buf.view()).unwrap();
                 assert!(!buf.terminated[0] && !buf.truncated[0]);
                 assert_eq!(&buf.rewards[..2], &[0.0, 0.0]);
+                assert_eq!(&buf.final_returns[..2], &[0.0, 0.0]);
+                assert!(buf.final_observations[..obs].iter().all(|&x| x == 0.0));
                 assert!(buf.current_players[0] >= 0);
                 assert!(venv.state(0).unwrap().history().len() < final_history);
                 break;
@@ -1266,8 +1577,14 @@ mod tests {
                     Observer::Seat(0),
                 ]
             };
-            for observer in observers {
-                let make = || VectorEnv::new(game.clone(), 4, 7, observer, Some(40)).unwrap();
+            for (observer, mode) in observers.into_iter().flat_map(|observer| {
+                [AutoresetMode::NextStep, AutoresetMode::SameStep].map(|mode| (observer, mode))
+            }) {
+                let make = || {
+                    VectorEnv::new(game.clone(), 4, 7, observer, Some(40))
+                        .unwrap()
+                        .with_autoreset_mode(mode)
+                };
                 let (mut sparse, mut dense) = (make(), make());
                 let mut a = Buffers::for_env(&sparse);
                 let mut b = Buffers::for_env(&dense);
@@ -1305,7 +1622,7 @@ mod tests {
                     let name = entry.info.name;
                     assert_eq!(
                         a.observations, b.observations,
-                        "{name} {observer:?} step {step}"
+                        "{name} {observer:?} {mode:?} step {step}"
                     );
                     assert_eq!(
                         a.action_masks, b.action_masks,
@@ -1315,6 +1632,11 @@ mod tests {
                     assert_eq!(a.rewards, b.rewards);
                     assert_eq!(a.terminated, b.terminated);
                     assert_eq!(a.truncated, b.truncated);
+                    assert_eq!(a.final_returns, b.final_returns);
+                    assert_eq!(
+                        a.final_observations, b.final_observations,
+                        "{name} {observer:?} {mode:?} step {step}"
+                    );
                 }
             }
         }

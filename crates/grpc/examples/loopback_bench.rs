@@ -4,7 +4,8 @@
 //! process).
 //!
 //! `cargo run --release -p checkraise-grpc --example loopback_bench [-- ROUNDS ENVS STEPS]`
-//! (`ACT_GAME=detective_poker` times another game's Act)
+//! (`ACT_GAME=detective_poker` times another game's Act; `AUTORESET_MODE=same_step` steps the
+//! envs in same-step auto-reset mode instead of the default next-step)
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -135,6 +136,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         "pokeros".into(),
         HashMap::from([("board_size".into(), "5".into())]),
     ));
+    // AUTORESET_MODE=same_step times same-step auto-reset (the default is next-step).
+    let autoreset_mode = match std::env::var("AUTORESET_MODE").as_deref() {
+        Ok("same_step") => pb::AutoresetMode::SameStep,
+        _ => pb::AutoresetMode::NextStep,
+    };
     for (game, parameters) in configs {
         let simultaneous = game == "prediction_chess";
         let created = envs
@@ -144,6 +150,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
                 count: env_count as u32,
                 seed: 0,
                 all_seats: simultaneous,
+                autoreset_mode: autoreset_mode as i32,
+                max_episode_steps: None,
             })
             .await?
             .into_inner();

@@ -1,264 +1,288 @@
-//! The Envs service: batches of `checkraise_core::Env` for remote RL. Chance is sampled on the
-//! server, actions arrive as one packed int32 tensor per step, and observations, legal masks,
-//! rewards and done flags go back as packed tensors; finished envs reset automatically.
+//! The Envs service: batches of envs for remote RL, run on the engine's batched env
+//! (`checkraise_core::vector::VectorEnv`, the one Python's `VectorEnv` runs on). Chance is
+//! sampled on the server, actions arrive as one packed int32 tensor per step, and
+//! observations, action masks, rewards and episode ends go back as packed tensors; finished
+//! envs reset automatically, on the next step (Gymnasium's next-step mode, the default) or
+//! within the step that ended them (same-step mode). This module only translates: the
+//! stepping, auto-reset, truncation and final returns are the engine's.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use checkraise_core::{Action, Env, Game, Player, make_game};
-use rayon::prelude::*;
+use checkraise_core::game::Dynamics;
+use checkraise_core::vector::{AutoresetMode, Observer, StepBuffers, VectorEnv, VectorError};
+use checkraise_core::{Action, Game, Player, make_game};
 use tonic::{Request, Response, Status};
 
 use crate::catalog::game_sizes;
 use crate::errors::{server_fault, status_from_argument_error, unknown_envs};
 use crate::live_match::random_hex;
 use crate::pb;
-use crate::tensor::{bool_tensor, f32_tensor, f32_tensor_from_f64, i32_tensor, read_i32};
+use crate::tensor::{bool_tensor, f32_tensor, i32_tensor, read_i32};
+
+/// How a batch is made: `CreateEnvsRequest`'s options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EnvOptions {
+    /// Every seat's observation and mask, and one action per seat.
+    pub all_seats: bool,
+    /// When a finished env starts its next game.
+    pub autoreset_mode: AutoresetMode,
+    /// Truncates a game after this many steps.
+    pub max_episode_steps: Option<usize>,
+}
+
+impl EnvOptions {
+    /// The options with `all_seats` and the defaults otherwise.
+    pub fn all_seats(all_seats: bool) -> Self {
+        EnvOptions {
+            all_seats,
+            ..EnvOptions::default()
+        }
+    }
+}
+
+/// The flat buffers the engine writes every step into, kept (and reused) by the batch.
+struct Buffers {
+    observations: Vec<f32>,
+    action_masks: Vec<bool>,
+    current_players: Vec<i32>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    final_returns: Vec<f32>,
+    /// Same-step mode only (in next-step mode the observations hold the final ones).
+    final_observations: Option<Vec<f32>>,
+}
+
+impl Buffers {
+    /// Zeroed buffers for `venv`.
+    fn for_venv(venv: &VectorEnv, same_step: bool) -> Self {
+        let game = venv.game();
+        let n = venv.num_envs();
+        let obs_len = n * venv.rows_per_env() * game.observation_size();
+        Buffers {
+            observations: vec![0.0; obs_len],
+            action_masks: vec![false; n * venv.rows_per_env() * game.num_distinct_actions()],
+            current_players: vec![0; n],
+            rewards: vec![0.0; n * game.num_players()],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            final_returns: vec![0.0; n * game.num_players()],
+            final_observations: same_step.then(|| vec![0.0; obs_len]),
+        }
+    }
+
+    /// The buffers for the engine's next write. They start zeroed, which agrees with a batch
+    /// that has written nothing, and only the engine writes them: always retained.
+    fn view(&mut self) -> StepBuffers<'_> {
+        StepBuffers {
+            observations: &mut self.observations,
+            action_masks: &mut self.action_masks,
+            current_players: &mut self.current_players,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            final_returns: &mut self.final_returns,
+            final_observations: self.final_observations.as_deref_mut(),
+            retained: true,
+        }
+    }
+}
 
 /// A batch of envs of one game.
 pub struct EnvBatch {
-    game: Arc<dyn Game>,
-    envs: Vec<Env>,
+    venv: VectorEnv,
     all_seats: bool,
+    buffers: Buffers,
+    /// The engine's actions for the next step (scratch, reused).
+    actions: Vec<Action>,
     last_active: Instant,
 }
 
-/// What one env did in a step.
-struct EnvStep {
-    rewards: Vec<f64>,
-    final_returns: Option<Vec<f64>>,
+/// The status of a batch call's error: the engine's classification, with the env's index.
+fn status_from_vector_error(error: &VectorError) -> Status {
+    let status = status_from_argument_error(error.game_error());
+    Status::new(status.code(), error.to_string())
 }
 
 impl EnvBatch {
-    /// `count` envs, env i seeded with `seed + i`.
-    pub fn new(game: Arc<dyn Game>, count: usize, seed: u64, all_seats: bool) -> Self {
-        let envs = (0..count)
-            .into_par_iter()
-            .map(|i| Env::new(game.clone(), seed.wrapping_add(i as u64)))
-            .collect();
-        EnvBatch {
-            game,
-            envs,
-            all_seats,
-            last_active: Instant::now(),
-        }
+    /// `count` envs in next-step mode, env i seeded with `seed + i`, already reset.
+    pub fn new(
+        game: Arc<dyn Game>,
+        count: usize,
+        seed: u64,
+        all_seats: bool,
+    ) -> Result<Self, Status> {
+        Self::with_options(game, count, seed, EnvOptions::all_seats(all_seats))
     }
 
-    /// Seats whose observations and masks each env reports.
-    fn seats_reported(&self) -> usize {
-        if self.all_seats {
-            self.game.num_players()
-        } else {
-            1
+    /// `count` envs made with `options`, env i seeded with `seed + i`, already reset.
+    pub fn with_options(
+        game: Arc<dyn Game>,
+        count: usize,
+        seed: u64,
+        options: EnvOptions,
+    ) -> Result<Self, Status> {
+        if count == 0 {
+            return Err(Status::invalid_argument("count must be at least 1"));
         }
+        let observer = if options.all_seats {
+            Observer::AllSeats
+        } else if game.info().dynamics == Dynamics::Simultaneous {
+            return Err(Status::invalid_argument(
+                "this game has simultaneous nodes, which need one action per seat; create the \
+                 envs with all_seats=true",
+            ));
+        } else {
+            Observer::CurrentPlayer
+        };
+        let mut venv = VectorEnv::new(game, count, seed, observer, options.max_episode_steps)
+            .map_err(|e| status_from_argument_error(&e))?
+            .with_autoreset_mode(options.autoreset_mode);
+        let mut buffers =
+            Buffers::for_venv(&venv, options.autoreset_mode == AutoresetMode::SameStep);
+        // The first reset keeps the constructed games and writes their rows.
+        venv.reset(None, buffers.view())
+            .map_err(|e| status_from_vector_error(&e))?;
+        Ok(EnvBatch {
+            actions: vec![0; venv.num_envs() * venv.actions_per_env()],
+            venv,
+            all_seats: options.all_seats,
+            buffers,
+            last_active: Instant::now(),
+        })
+    }
+
+    /// Number of envs.
+    pub fn num_envs(&self) -> usize {
+        self.venv.num_envs()
     }
 
     /// Bytes of one `EnvBatch` reply, near enough to enforce the message limit.
-    pub fn reply_bytes(game: &dyn Game, count: usize, all_seats: bool) -> usize {
+    pub fn reply_bytes(game: &dyn Game, count: usize, options: &EnvOptions) -> usize {
         let players = game.num_players();
-        let seats = if all_seats { players } else { 1 };
-        let per_env =
-            seats * (game.observation_size() * 4 + game.num_distinct_actions()) + players * 8 + 5;
-        count * per_env + 256
+        let seats = if options.all_seats { players } else { 1 };
+        let observations = if options.autoreset_mode == AutoresetMode::SameStep {
+            2
+        } else {
+            1
+        };
+        let per_env = seats
+            * (observations * game.observation_size() * 4 + 2 * game.num_distinct_actions())
+            + players * 8
+            + 7;
+        count * per_env + 512
     }
 
     /// Starts every env afresh; reseeds env i with `seed + i` when a seed is given.
-    pub fn reset(&mut self, seed: Option<u64>) -> pb::EnvBatch {
-        self.envs
-            .par_iter_mut()
-            .enumerate()
-            .for_each(|(i, env)| match seed {
-                Some(seed) => env.reset_with_seed(seed.wrapping_add(i as u64)),
-                None => env.reset(),
-            });
-        self.fresh_reply()
+    pub fn reset(&mut self, seed: Option<u64>) -> Result<pb::EnvBatch, Status> {
+        self.venv
+            .reset(seed, self.buffers.view())
+            .map_err(|e| status_from_vector_error(&e))?;
+        Ok(self.reply())
     }
 
-    /// The batch as it stands, with no rewards and nothing done (after creation or reset).
+    /// The reply of the last reset or step (after creation: the fresh batch, with no rewards
+    /// and nothing ended).
     pub fn fresh_reply(&self) -> pb::EnvBatch {
-        let steps: Vec<EnvStep> = (0..self.envs.len())
-            .map(|_| EnvStep {
-                rewards: vec![0.0; self.game.num_players()],
-                final_returns: None,
-            })
-            .collect();
-        self.reply(&steps)
+        self.reply()
     }
 
-    /// Applies one action per env (checked first, so a bad one changes nothing), then
-    /// resets the envs that finished.
+    /// Applies one action per env (all checked first, so a bad one changes nothing); envs
+    /// whose game ended are reset as the batch's mode says.
     pub fn step(&mut self, actions: &pb::Tensor) -> Result<pb::EnvBatch, Status> {
-        let count = self.envs.len();
-        let players = self.game.num_players();
+        let count = self.venv.num_envs();
+        let players = self.venv.game().num_players();
         let shape = if self.all_seats {
             vec![count as u32, players as u32]
         } else {
             vec![count as u32]
         };
-        let actions = read_i32(actions, &[shape]).map_err(Status::invalid_argument)?;
-        let stride = if self.all_seats { players } else { 1 };
-        let chosen: Vec<Vec<Action>> = self
-            .envs
-            .par_iter()
-            .enumerate()
-            .map(|(i, env)| self.check_env_actions(i, env, &actions[i * stride..(i + 1) * stride]))
-            .collect::<Result<_, Status>>()?;
-        let steps: Vec<EnvStep> = self
-            .envs
-            .par_iter_mut()
-            .zip(chosen.par_iter())
-            .map(|(env, chosen)| {
-                let rewards = if chosen.len() == 1 {
-                    env.step(chosen[0])
-                } else {
-                    env.step_joint(chosen)
-                }
-                .map_err(|e| server_fault("a checked action failed to apply", &e))?;
-                let final_returns = env.state().is_terminal().then(|| {
-                    let returns = env.state().returns();
-                    env.reset();
-                    returns
-                });
-                Ok(EnvStep {
-                    rewards,
-                    final_returns,
-                })
-            })
-            .collect::<Result<_, Status>>()?;
-        Ok(self.reply(&steps))
+        let given = read_i32(actions, &[shape]).map_err(Status::invalid_argument)?;
+        self.read_actions(&given)?;
+        self.venv
+            .step(&self.actions, self.buffers.view())
+            .map_err(|e| match e {
+                VectorError::Env { .. } => status_from_vector_error(&e),
+                VectorError::Batch(error) => server_fault("the batch refused its buffers", &error),
+            })?;
+        Ok(self.reply())
     }
 
-    /// The action(s) env `i` takes from its slice of the tensor: the acting seat's, or the
-    /// joint action at a simultaneous node; each must be legal.
-    fn check_env_actions(&self, i: usize, env: &Env, given: &[i32]) -> Result<Vec<Action>, Status> {
-        let state = env.state();
-        let acting: Vec<usize> = match state.current_player() {
-            Player::Seat(seat) => vec![seat],
-            Player::Simultaneous if self.all_seats => (0..self.game.num_players()).collect(),
-            Player::Simultaneous => {
-                return Err(Status::invalid_argument(format!(
-                    "env {i} is at a simultaneous node, which needs one action per seat; \
-                     create the envs with all_seats=true"
-                )));
-            }
-            other => {
-                return Err(Status::internal(format!("env {i} is at a {other} node")));
-            }
-        };
-        acting
-            .iter()
-            .map(|&seat| {
+    /// Translates the request's actions (one per env, or one per seat with all_seats) into
+    /// the engine's (one per env, or a joint action per env in a simultaneous game): the
+    /// entries of the seats that act now, which must be action ids; the others are ignored,
+    /// as are the actions of envs whose game ended on the last step in next-step mode.
+    fn read_actions(&mut self, given: &[i32]) -> Result<(), Status> {
+        let players = self.venv.game().num_players();
+        let stride = if self.all_seats { players } else { 1 };
+        let per_env = self.venv.actions_per_env();
+        self.actions.fill(0);
+        for (i, (given, current)) in given
+            .chunks_exact(stride)
+            .zip(&self.buffers.current_players)
+            .enumerate()
+        {
+            let seats = match Player::from_id(i64::from(*current)) {
+                Some(Player::Seat(seat)) => seat..seat + 1,
+                Some(Player::Simultaneous) => 0..players,
+                _ => 0..0,
+            };
+            for seat in seats {
                 let raw = given[if self.all_seats { seat } else { 0 }];
-                let player = Player::Seat(seat);
                 let action = Action::try_from(raw).map_err(|_| {
                     Status::invalid_argument(format!(
-                        "env {i}: {player} is to act but its action is {raw}"
+                        "env {i}: {} is to act but its action is {raw}",
+                        Player::Seat(seat)
                     ))
                 })?;
-                if state
-                    .legal_actions_for(player)
-                    .binary_search(&action)
-                    .is_ok()
-                {
-                    return Ok(action);
-                }
-                let not_legal = || {
-                    format!(
-                        "action {action} ({}) is not legal for {player} at {}",
-                        state.action_to_string(player, action),
-                        state.describe()
-                    )
-                };
-                let reason = if acting.len() == 1 {
-                    // The engine's own message says why (it never applies here: illegal).
-                    match state.clone_box().apply_action(action) {
-                        Err(e) => e.to_string(),
-                        Ok(()) => not_legal(),
-                    }
-                } else {
-                    not_legal()
-                };
-                Err(Status::invalid_argument(format!("env {i}: {reason}")))
-            })
-            .collect()
-    }
-
-    /// Packs the batch's tensors.
-    fn reply(&self, steps: &[EnvStep]) -> pb::EnvBatch {
-        let count = self.envs.len();
-        let players = self.game.num_players();
-        let seats = self.seats_reported();
-        let obs_size = self.game.observation_size();
-        let num_actions = self.game.num_distinct_actions();
-        let mut observations = vec![0.0f32; count * seats * obs_size];
-        let mut masks = vec![false; count * seats * num_actions];
-        self.envs
-            .par_iter()
-            .zip(observations.par_chunks_mut(seats * obs_size))
-            .zip(masks.par_chunks_mut(seats * num_actions))
-            .for_each(|((env, obs), mask)| {
-                let state = env.state();
-                let reported: Vec<usize> = if self.all_seats {
-                    (0..players).collect()
-                } else {
-                    state.current_player().seat().into_iter().collect()
-                };
-                for (slot, &seat) in reported.iter().enumerate() {
-                    state
-                        .observation_tensor(seat, &mut obs[slot * obs_size..(slot + 1) * obs_size]);
-                    state.action_mask(
-                        Player::Seat(seat),
-                        &mut mask[slot * num_actions..(slot + 1) * num_actions],
-                    );
-                }
-            });
-        let mut rewards = Vec::with_capacity(count * players);
-        let mut final_returns = vec![0.0f64; count * players];
-        let mut dones = Vec::with_capacity(count);
-        for (i, step) in steps.iter().enumerate() {
-            rewards.extend_from_slice(&step.rewards);
-            dones.push(step.final_returns.is_some());
-            if let Some(returns) = &step.final_returns {
-                final_returns[i * players..(i + 1) * players].copy_from_slice(returns);
+                self.actions[i * per_env + if per_env > 1 { seat } else { 0 }] = action;
             }
         }
-        let current: Vec<i32> = self
-            .envs
-            .iter()
-            .map(|env| env.current_player().id() as i32)
-            .collect();
-        let obs_shape = self.game.observation_shape().into_iter().map(|d| d as u32);
+        Ok(())
+    }
+
+    /// Packs the buffers as the reply's tensors.
+    fn reply(&self) -> pb::EnvBatch {
+        let game = self.venv.game();
+        let b = &self.buffers;
+        let count = self.venv.num_envs() as u32;
+        let players = game.num_players() as u32;
         let lead = if self.all_seats {
-            vec![count as u32, players as u32]
+            vec![count, players]
         } else {
-            vec![count as u32]
+            vec![count]
         };
+        let obs_shape: Vec<u32> = lead
+            .iter()
+            .copied()
+            .chain(game.observation_shape().into_iter().map(|d| d as u32))
+            .collect();
         let action_masks = bool_tensor(
-            lead.iter().copied().chain([num_actions as u32]).collect(),
-            &masks,
+            lead.iter()
+                .copied()
+                .chain([game.num_distinct_actions() as u32])
+                .collect(),
+            &b.action_masks,
         );
-        let terminated = bool_tensor(vec![count as u32], &dones);
+        let terminated = bool_tensor(vec![count], &b.terminated);
         // The deprecated fields stay filled (the same tensors) for older clients.
         #[allow(deprecated)]
         pb::EnvBatch {
-            observations: Some(f32_tensor(
-                lead.iter().copied().chain(obs_shape).collect(),
-                &observations,
-            )),
+            observations: Some(f32_tensor(obs_shape.clone(), &b.observations)),
             legal_masks: Some(action_masks.clone()),
             action_masks: Some(action_masks),
-            rewards: Some(f32_tensor_from_f64(
-                vec![count as u32, players as u32],
-                &rewards,
-            )),
+            rewards: Some(f32_tensor(vec![count, players], &b.rewards)),
             dones: Some(terminated.clone()),
             terminated: Some(terminated),
-            current_players: Some(i32_tensor(vec![count as u32], &current)),
-            final_returns: Some(f32_tensor_from_f64(
-                vec![count as u32, players as u32],
-                &final_returns,
-            )),
+            truncated: Some(bool_tensor(vec![count], &b.truncated)),
+            current_players: Some(i32_tensor(vec![count], &b.current_players)),
+            final_returns: Some(f32_tensor(vec![count, players], &b.final_returns)),
+            final_observations: b
+                .final_observations
+                .as_ref()
+                .map(|finals| f32_tensor(obs_shape, finals)),
         }
     }
 }
@@ -319,7 +343,7 @@ impl EnvStore {
             let keep = batch.last_active.elapsed() < idle;
             if !keep {
                 tracing::info!(envs_id = %id, "env batch expired after being idle");
-                freed += batch.envs.len();
+                freed += batch.num_envs();
             }
             keep
         });
@@ -373,7 +397,25 @@ impl pb::envs_server::Envs for EnvsService {
         if count == 0 {
             return Err(Status::invalid_argument("count must be at least 1"));
         }
-        let reply_bytes = EnvBatch::reply_bytes(game.as_ref(), count, request.all_seats);
+        let autoreset_mode = match pb::AutoresetMode::try_from(request.autoreset_mode) {
+            Ok(pb::AutoresetMode::Unspecified | pb::AutoresetMode::NextStep) => {
+                AutoresetMode::NextStep
+            }
+            Ok(pb::AutoresetMode::SameStep) => AutoresetMode::SameStep,
+            Err(_) => {
+                return Err(Status::invalid_argument(format!(
+                    "unknown autoreset_mode {}; use AUTORESET_MODE_NEXT_STEP or \
+                     AUTORESET_MODE_SAME_STEP",
+                    request.autoreset_mode
+                )));
+            }
+        };
+        let options = EnvOptions {
+            all_seats: request.all_seats,
+            autoreset_mode,
+            max_episode_steps: request.max_episode_steps.map(|steps| steps as usize),
+        };
+        let reply_bytes = EnvBatch::reply_bytes(game.as_ref(), count, &options);
         if reply_bytes > self.store.max_message_size {
             return Err(Status::resource_exhausted(format!(
                 "{count} envs of this game make replies of about {reply_bytes} bytes, above the \
@@ -392,18 +434,19 @@ impl pb::envs_server::Envs for EnvsService {
             }
             table.live_envs += count;
         }
-        let (seed, all_seats, sizes) = (request.seed, request.all_seats, game_sizes(game.as_ref()));
+        let (seed, sizes) = (request.seed, game_sizes(game.as_ref()));
         let built = tokio::task::spawn_blocking(move || {
-            let batch = EnvBatch::new(game, count, seed, all_seats);
+            let batch = EnvBatch::with_options(game, count, seed, options)?;
             let first = batch.fresh_reply();
-            (batch, first)
+            Ok((batch, first))
         })
-        .await;
+        .await
+        .unwrap_or_else(|e| Err(Status::internal(format!("env worker failed: {e}"))));
         let (batch, first) = match built {
             Ok(built) => built,
-            Err(e) => {
+            Err(status) => {
                 self.store.table().live_envs -= count;
-                return Err(Status::internal(format!("env worker failed: {e}")));
+                return Err(status);
             }
         };
         let envs_id = random_hex(16);
@@ -426,7 +469,7 @@ impl pb::envs_server::Envs for EnvsService {
         let request = request.into_inner();
         let seed = request.seed;
         with_batch(&self.store, &request.envs_id, move |batch| {
-            Ok(batch.reset(seed))
+            batch.reset(seed)
         })
         .await
         .map(Response::new)
@@ -461,7 +504,7 @@ impl pb::envs_server::Envs for EnvsService {
         // Waits off the runtime for a step in flight on this batch, then frees its envs.
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || {
-            let count = lock(&removed).envs.len();
+            let count = lock(&removed).num_envs();
             store.table().live_envs -= count;
         })
         .await

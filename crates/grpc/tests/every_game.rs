@@ -90,7 +90,7 @@ fn every_game_steps_as_a_batch_of_envs() {
     for (name, game) in every_game() {
         let (players, actions) = (game.num_players(), game.num_distinct_actions());
         let count = 4;
-        let mut batch = EnvBatch::new(game, count, 11, true);
+        let mut batch = EnvBatch::new(game, count, 11, true).unwrap();
         let mut reply = batch.fresh_reply();
         for _ in 0..30 {
             let masks = reply.action_masks.as_ref().unwrap();

@@ -4,7 +4,8 @@
 mod fixture;
 
 use checkraise_core::bots::RandomBot;
-use checkraise_grpc::envs::EnvBatch;
+use checkraise_core::vector::AutoresetMode;
+use checkraise_grpc::envs::{EnvBatch, EnvOptions};
 use checkraise_grpc::live_match::{ActionChoice, LiveMatch, Seat, SeatKind};
 use checkraise_grpc::pb;
 use checkraise_grpc::tensor::i32_tensor;
@@ -115,12 +116,12 @@ fn a_bot_chooses_at_once_and_the_joint_action_applies_when_the_human_chooses() {
 #[test]
 fn simultaneous_envs_need_all_seats_and_take_joint_actions() {
     let game = fixture::SecretPicks::game(2);
-    let mut single = EnvBatch::new(game.clone(), 2, 0, false);
-    let refused = single.step(&i32_tensor(vec![2], &[0, 1])).unwrap_err();
+    // Refused at creation (the engine's batch needs every seat's rows for such a game).
+    let refused = EnvBatch::new(game.clone(), 2, 0, false).err().unwrap();
     assert_eq!(refused.code(), Code::InvalidArgument);
     assert!(refused.message().contains("all_seats"));
 
-    let mut batch = EnvBatch::new(game, 2, 0, true);
+    let mut batch = EnvBatch::new(game.clone(), 2, 0, true).unwrap();
     let first = batch.fresh_reply();
     assert_eq!(first.action_masks.unwrap().shape, vec![2, 2, 3]);
     let step = batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();
@@ -146,8 +147,31 @@ fn simultaneous_envs_need_all_seats_and_take_joint_actions() {
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
     assert_eq!(finals, vec![1.0, -1.0, -1.0, 1.0]);
+    // Next-step mode: the games stay over until the next step, which ignores the actions.
+    assert_eq!(
+        last.current_players.unwrap().data,
+        [(-4i32).to_le_bytes(); 2].concat()
+    );
+    let reset = batch.step(&i32_tensor(vec![2, 2], &[-1; 4])).unwrap();
+    assert_eq!(reset.terminated.unwrap().data, vec![0, 0]);
+    assert_eq!(
+        reset.current_players.unwrap().data,
+        [(-2i32).to_le_bytes(); 2].concat()
+    );
+
+    // Same-step mode: the step that ends the games starts the next ones.
+    let options = EnvOptions {
+        all_seats: true,
+        autoreset_mode: AutoresetMode::SameStep,
+        max_episode_steps: None,
+    };
+    let mut batch = EnvBatch::with_options(game, 2, 0, options).unwrap();
+    batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();
+    let last = batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();
+    assert_eq!(last.terminated.unwrap().data, vec![1, 1]);
     assert_eq!(
         last.current_players.unwrap().data,
         [(-2i32).to_le_bytes(); 2].concat()
     );
+    assert_eq!(last.final_observations.unwrap().shape[..2], [2, 2]);
 }

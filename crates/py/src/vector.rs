@@ -1,7 +1,7 @@
 //! `VectorEnv`: the engine's batched env, stepping with the GIL released and writing straight
 //! into numpy arrays that live as long as the env (no Python object per env).
 
-use checkraise_core::vector::{Observer, StepBuffers, VectorEnv, VectorError};
+use checkraise_core::vector::{AutoresetMode, Observer, StepBuffers, VectorEnv, VectorError};
 use checkraise_core::{Action, GameError};
 use numpy::ndarray::Dimension;
 use numpy::{
@@ -43,13 +43,37 @@ fn observer_from_py(observer: &Bound<'_, PyAny>, num_players: usize) -> PyResult
     )))
 }
 
+/// Reads the `autoreset_mode` argument: `"next_step"` or `"same_step"`, or Gymnasium's
+/// `AutoresetMode.NEXT_STEP` / `AutoresetMode.SAME_STEP` (or their values).
+fn autoreset_mode_from_py(mode: &Bound<'_, PyAny>) -> PyResult<AutoresetMode> {
+    let word = if mode.is_instance_of::<PyString>() {
+        mode.clone()
+    } else {
+        // An enum member (gymnasium.vector.AutoresetMode): its value.
+        mode.getattr("value").unwrap_or_else(|_| mode.clone())
+    };
+    if let Ok(word) = word.cast::<PyString>() {
+        match word.to_cow()?.as_ref() {
+            "next_step" | "NextStep" => return Ok(AutoresetMode::NextStep),
+            "same_step" | "SameStep" => return Ok(AutoresetMode::SameStep),
+            _ => {}
+        }
+    }
+    Err(CheckraiseError::new_err(format!(
+        "autoreset_mode must be 'next_step' or 'same_step', not {}",
+        mode.repr()?
+    )))
+}
+
 /// Many envs of one game stepped together across threads, Gymnasium-style.
 ///
 /// `VectorEnv("pokeros", num_envs=1024, seed=0, observer="current", players=2)`. Env `i` is
 /// seeded with `seed + i`. `step(actions)` takes an integer array of shape `(num_envs,)`, or
 /// `(num_envs, num_players)` for games with simultaneous moves, and returns
 /// `(observations, rewards, terminated, truncated, info)` with Gymnasium's next-step
-/// auto-reset. The arrays are read-only views of the env's own buffers, overwritten by every
+/// auto-reset, or same-step auto-reset with `autoreset_mode="same_step"` (the ended games'
+/// final observations then in `info["final_obs"]`); `info["final_returns"]` holds the returns
+/// of the games a step ended, in both modes. The arrays are read-only views of the env's own buffers, overwritten by every
 /// `reset` and `step` (which writes only what changed): copy what you keep, or make the env
 /// with `copy=True` to get fresh, writable arrays from every call. `observer` defaults to
 /// `"current"` for sequential games and `"all"` for games with simultaneous moves.
@@ -62,6 +86,9 @@ pub struct PyVectorEnv {
     rewards: Py<PyArray2<f32>>,
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
+    final_returns: Py<PyArray2<f32>>,
+    /// Same-step mode only (in next-step mode the observations hold the final ones).
+    final_observations: Option<Py<PyArrayDyn<f32>>>,
     actions: Vec<Action>,
     /// Read-only views of the six buffers, in the order above, as handed out.
     views: Views,
@@ -80,6 +107,8 @@ struct Views {
     rewards: Py<PyArray2<f32>>,
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
+    final_returns: Py<PyArray2<f32>>,
+    final_observations: Option<Py<PyArrayDyn<f32>>>,
 }
 
 /// A zeroed array of `shape` whose memory Rust allocated (numpy frees it through Rust).
@@ -191,6 +220,21 @@ impl PyVectorEnv {
         let mut rewards = self.rewards.bind(py).try_readwrite().map_err(borrowed)?;
         let mut terminated = self.terminated.bind(py).try_readwrite().map_err(borrowed)?;
         let mut truncated = self.truncated.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut final_returns = self
+            .final_returns
+            .bind(py)
+            .try_readwrite()
+            .map_err(borrowed)?;
+        let mut final_observations = self
+            .final_observations
+            .as_ref()
+            .map(|array| array.bind(py).try_readwrite())
+            .transpose()
+            .map_err(borrowed)?;
+        let final_observations = match final_observations.as_mut() {
+            Some(array) => Some(array.as_slice_mut().map_err(not_contiguous)?),
+            None => None,
+        };
         let buffers = StepBuffers {
             retained: true,
             observations: observations.as_slice_mut().map_err(not_contiguous)?,
@@ -199,6 +243,8 @@ impl PyVectorEnv {
             rewards: rewards.as_slice_mut().map_err(not_contiguous)?,
             terminated: terminated.as_slice_mut().map_err(not_contiguous)?,
             truncated: truncated.as_slice_mut().map_err(not_contiguous)?,
+            final_returns: final_returns.as_slice_mut().map_err(not_contiguous)?,
+            final_observations,
         };
         let (venv, actions) = (&mut self.venv, self.actions.as_slice());
         py.detach(|| f(venv, actions, buffers))
@@ -220,7 +266,9 @@ impl PyVectorEnv {
         }
     }
 
-    /// The `info` dict of `reset` and `step`: legal masks and current players.
+    /// The `info` dict of `reset` and `step`: legal masks, current players and the final
+    /// returns; in same-step mode also the final observations (`"final_obs"`) and which envs
+    /// have one (`"_final_obs"`, Gymnasium's mask key).
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
         let masks = self.out(py, &self.views.action_masks)?;
@@ -228,6 +276,15 @@ impl PyVectorEnv {
         // The old key, deprecated: the same array.
         info.set_item("legal_mask", masks)?;
         info.set_item("current_player", self.out(py, &self.views.current_players)?)?;
+        info.set_item("final_returns", self.out(py, &self.views.final_returns)?)?;
+        if let Some(finals) = &self.views.final_observations {
+            info.set_item("final_obs", self.out(py, finals)?)?;
+            let ended = self
+                .terminated
+                .bind(py)
+                .call_method1("__or__", (self.truncated.bind(py),))?;
+            info.set_item("_final_obs", ended)?;
+        }
         Ok(info)
     }
 }
@@ -250,7 +307,14 @@ impl PyVectorEnv {
         let rewards = PyArray2::zeros(py, [num_envs, game.num_players()], false);
         let terminated = PyArray1::zeros(py, num_envs, false);
         let truncated = PyArray1::zeros(py, num_envs, false);
+        let final_returns = PyArray2::zeros(py, [num_envs, game.num_players()], false);
+        let final_observations = match venv.autoreset_mode() {
+            AutoresetMode::SameStep => Some(zeroed::<f32>(py, with(game.observation_shape()))?),
+            AutoresetMode::NextStep => None,
+        };
         let views = Views {
+            final_returns: read_only(&final_returns)?,
+            final_observations: final_observations.as_ref().map(read_only).transpose()?,
             observations: read_only(&observations)?,
             action_masks: read_only(&action_masks)?,
             current_players: read_only(&current_players)?,
@@ -265,6 +329,8 @@ impl PyVectorEnv {
             rewards: rewards.unbind(),
             terminated: terminated.unbind(),
             truncated: truncated.unbind(),
+            final_returns: final_returns.unbind(),
+            final_observations: final_observations.map(Bound::unbind),
             actions: Vec::with_capacity(num_envs * game.num_players()),
             views,
             copy,
@@ -275,24 +341,33 @@ impl PyVectorEnv {
 }
 
 /// Unpickles a `VectorEnv`: the batch from its snapshot, its rows written afresh, and the last
-/// call's rewards, terminated and truncated arrays as they were.
+/// call's rewards, terminated, truncated, final returns and (same-step mode) final
+/// observation arrays as they were (pickles made before the final arrays existed hold only
+/// the first three).
 #[pyfunction]
 pub fn _restore_vector_env(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     snapshot: &str,
     copy: bool,
-    last: (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>),
+    last: &Bound<'_, PyTuple>,
 ) -> PyResult<PyVectorEnv> {
     let game = PyGame::resolve(game, None)?;
     let venv = VectorEnv::restore(game, snapshot).or_raise()?;
     let mut out = PyVectorEnv::from_venv(py, venv, copy)?;
-    for (saved, array) in [
-        (&last.0, out.rewards.bind(py).as_any().clone()),
-        (&last.1, out.terminated.bind(py).as_any().clone()),
-        (&last.2, out.truncated.bind(py).as_any().clone()),
-    ] {
-        numpy_copyto(py, &array, saved)?;
+    let mut arrays = vec![
+        out.rewards.bind(py).as_any().clone(),
+        out.terminated.bind(py).as_any().clone(),
+        out.truncated.bind(py).as_any().clone(),
+        out.final_returns.bind(py).as_any().clone(),
+    ];
+    if let Some(finals) = &out.final_observations {
+        arrays.push(finals.bind(py).as_any().clone());
+    }
+    for (saved, array) in last.iter().zip(arrays) {
+        if !saved.is_none() {
+            numpy_copyto(py, &array, &saved)?;
+        }
     }
     out.with_buffers(py, |venv, _, buffers| venv.write_rows(buffers))?;
     Ok(out)
@@ -308,7 +383,7 @@ fn numpy_copyto(py: Python<'_>, dst: &Bound<'_, PyAny>, src: &Bound<'_, PyAny>) 
 impl PyVectorEnv {
     #[new]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments, not a Rust API
-    #[pyo3(signature = (game, num_envs, seed=0, *, observer=None, max_episode_steps=None, copy=false, **params))]
+    #[pyo3(signature = (game, num_envs, seed=0, *, observer=None, max_episode_steps=None, autoreset_mode=None, copy=false, **params))]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
@@ -316,6 +391,7 @@ impl PyVectorEnv {
         seed: u64,
         observer: Option<&Bound<'_, PyAny>>,
         max_episode_steps: Option<usize>,
+        autoreset_mode: Option<&Bound<'_, PyAny>>,
         copy: bool,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
@@ -324,9 +400,14 @@ impl PyVectorEnv {
             Some(o) => observer_from_py(o, game.num_players())?,
             None => Observer::default_for(game.as_ref()),
         };
+        let mode = match autoreset_mode {
+            Some(mode) => autoreset_mode_from_py(mode)?,
+            None => AutoresetMode::default(),
+        };
         let venv = py
             .detach(|| VectorEnv::new(game.clone(), num_envs, seed, observer, max_episode_steps))
-            .or_raise()?;
+            .or_raise()?
+            .with_autoreset_mode(mode);
         PyVectorEnv::from_venv(py, venv, copy)
     }
 
@@ -349,7 +430,9 @@ impl PyVectorEnv {
     /// returns `(observations, rewards, terminated, truncated, info)`.
     ///
     /// An illegal action raises `IllegalActionError` naming the env, and no env changes.
-    /// Actions of envs that ended on the previous step are ignored (they start new games).
+    /// In next-step mode, actions of envs that ended on the previous step are ignored (they
+    /// start new games); in same-step mode an env whose game ends is reset within the step,
+    /// its final observation in `info["final_obs"]`.
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         slf: &Bound<'py, Self>,
@@ -494,6 +577,33 @@ impl PyVectorEnv {
         self.views.truncated.bind(py).clone()
     }
 
+    /// Each seat's return over the game that the last step ended (terminated or truncated),
+    /// float32 `(num_envs, num_players)`; zeros for the other envs. Both modes.
+    #[getter]
+    fn final_returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.views.final_returns.bind(py).clone()
+    }
+
+    /// Same-step mode: the final observations of the games the last step ended, shaped as
+    /// `observations` (zeros for the other envs). `None` in next-step mode, where the
+    /// observations of the ending step are the final ones.
+    #[getter]
+    fn final_observations<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArrayDyn<f32>>> {
+        self.views
+            .final_observations
+            .as_ref()
+            .map(|array| array.bind(py).clone())
+    }
+
+    /// When an env whose game ended starts the next: `"next_step"` or `"same_step"`.
+    #[getter]
+    fn autoreset_mode(&self) -> &'static str {
+        match self.venv.autoreset_mode() {
+            AutoresetMode::NextStep => "next_step",
+            AutoresetMode::SameStep => "same_step",
+        }
+    }
+
     /// Ends the env: later `reset`, `step`, `sample_actions` and `state` calls raise
     /// `CheckraiseError`. Closing twice is fine. Arrays already returned stay readable.
     fn close(&mut self) {
@@ -522,11 +632,16 @@ impl PyVectorEnv {
             .import("checkraise._core")?
             .getattr("_restore_vector_env")?;
         let game = Bound::new(py, PyGame::new(self.venv.game().clone()))?;
-        let last = (
-            self.rewards.bind(py).clone(),
-            self.terminated.bind(py).clone(),
-            self.truncated.bind(py).clone(),
-        );
+        let mut last = vec![
+            self.rewards.bind(py).as_any().clone(),
+            self.terminated.bind(py).as_any().clone(),
+            self.truncated.bind(py).as_any().clone(),
+            self.final_returns.bind(py).as_any().clone(),
+        ];
+        if let Some(finals) = &self.final_observations {
+            last.push(finals.bind(py).as_any().clone());
+        }
+        let last = PyTuple::new(py, last)?;
         let args = (game, self.venv.snapshot(), self.copy, last).into_pyobject(py)?;
         Ok((restore, args))
     }

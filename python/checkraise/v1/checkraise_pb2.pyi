@@ -21,6 +21,12 @@ class DataType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DATA_TYPE_FLOAT32: _ClassVar[DataType]
     DATA_TYPE_INT32: _ClassVar[DataType]
     DATA_TYPE_BOOL: _ClassVar[DataType]
+
+class AutoresetMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AUTORESET_MODE_UNSPECIFIED: _ClassVar[AutoresetMode]
+    AUTORESET_MODE_NEXT_STEP: _ClassVar[AutoresetMode]
+    AUTORESET_MODE_SAME_STEP: _ClassVar[AutoresetMode]
 PARAMETER_TYPE_UNSPECIFIED: ParameterType
 PARAMETER_TYPE_INT: ParameterType
 PARAMETER_TYPE_BOOL: ParameterType
@@ -30,6 +36,9 @@ DATA_TYPE_UNSPECIFIED: DataType
 DATA_TYPE_FLOAT32: DataType
 DATA_TYPE_INT32: DataType
 DATA_TYPE_BOOL: DataType
+AUTORESET_MODE_UNSPECIFIED: AutoresetMode
+AUTORESET_MODE_NEXT_STEP: AutoresetMode
+AUTORESET_MODE_SAME_STEP: AutoresetMode
 
 class ListGamesRequest(_message.Message):
     __slots__ = ()
@@ -299,7 +308,7 @@ class MatchEvent(_message.Message):
     def __init__(self, actor: _Optional[int] = ..., own_action: _Optional[_Union[LegalAction, _Mapping]] = ..., view: _Optional[_Union[SeatView, _Mapping]] = ...) -> None: ...
 
 class CreateEnvsRequest(_message.Message):
-    __slots__ = ("game", "parameters", "count", "seed", "all_seats")
+    __slots__ = ("game", "parameters", "count", "seed", "all_seats", "autoreset_mode", "max_episode_steps")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -312,12 +321,16 @@ class CreateEnvsRequest(_message.Message):
     COUNT_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     ALL_SEATS_FIELD_NUMBER: _ClassVar[int]
+    AUTORESET_MODE_FIELD_NUMBER: _ClassVar[int]
+    MAX_EPISODE_STEPS_FIELD_NUMBER: _ClassVar[int]
     game: str
     parameters: _containers.ScalarMap[str, str]
     count: int
     seed: int
     all_seats: bool
-    def __init__(self, game: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., all_seats: _Optional[bool] = ...) -> None: ...
+    autoreset_mode: AutoresetMode
+    max_episode_steps: int
+    def __init__(self, game: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., all_seats: _Optional[bool] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., max_episode_steps: _Optional[int] = ...) -> None: ...
 
 class CreateEnvsResponse(_message.Message):
     __slots__ = ("envs_id", "sizes", "batch")
@@ -356,7 +369,7 @@ class CloseEnvsResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class EnvBatch(_message.Message):
-    __slots__ = ("observations", "legal_masks", "rewards", "dones", "current_players", "final_returns", "action_masks", "terminated")
+    __slots__ = ("observations", "legal_masks", "rewards", "dones", "current_players", "final_returns", "action_masks", "terminated", "truncated", "final_observations")
     OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_MASKS_FIELD_NUMBER: _ClassVar[int]
     REWARDS_FIELD_NUMBER: _ClassVar[int]
@@ -365,6 +378,8 @@ class EnvBatch(_message.Message):
     FINAL_RETURNS_FIELD_NUMBER: _ClassVar[int]
     ACTION_MASKS_FIELD_NUMBER: _ClassVar[int]
     TERMINATED_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    FINAL_OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
     observations: Tensor
     legal_masks: Tensor
     rewards: Tensor
@@ -373,4 +388,6 @@ class EnvBatch(_message.Message):
     final_returns: Tensor
     action_masks: Tensor
     terminated: Tensor
-    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ..., action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+    truncated: Tensor
+    final_observations: Tensor
+    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ..., action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., final_observations: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...

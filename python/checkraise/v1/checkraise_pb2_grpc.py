@@ -518,7 +518,11 @@ class EnvsStub:
     ---------------------------------------------------------------------------------------------
 
     Batches of envs for remote RL: chance is sampled on the server from the seed, so clients
-    see decision points only; finished envs reset automatically.
+    see decision points only; finished envs reset automatically, by default on the step after the
+    one that ended the game (Gymnasium's next-step auto-reset; see AutoresetMode).
+
+    Behaviour change: servers before the autoreset_mode field reset an env within the step that
+    ended its game (now AUTORESET_MODE_SAME_STEP, which clients wanting that behaviour ask for).
     """
 
     def __init__(self, channel):
@@ -555,7 +559,11 @@ class EnvsServicer:
     ---------------------------------------------------------------------------------------------
 
     Batches of envs for remote RL: chance is sampled on the server from the seed, so clients
-    see decision points only; finished envs reset automatically.
+    see decision points only; finished envs reset automatically, by default on the step after the
+    one that ended the game (Gymnasium's next-step auto-reset; see AutoresetMode).
+
+    Behaviour change: servers before the autoreset_mode field reset an env within the step that
+    ended its game (now AUTORESET_MODE_SAME_STEP, which clients wanting that behaviour ask for).
     """
 
     def CreateEnvs(self, request, context):
@@ -623,7 +631,11 @@ class Envs:
     ---------------------------------------------------------------------------------------------
 
     Batches of envs for remote RL: chance is sampled on the server from the seed, so clients
-    see decision points only; finished envs reset automatically.
+    see decision points only; finished envs reset automatically, by default on the step after the
+    one that ended the game (Gymnasium's next-step auto-reset; see AutoresetMode).
+
+    Behaviour change: servers before the autoreset_mode field reset an env within the step that
+    ended its game (now AUTORESET_MODE_SAME_STEP, which clients wanting that behaviour ask for).
     """
 
     @staticmethod

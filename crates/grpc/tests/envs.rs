@@ -1,0 +1,260 @@
+//! The Envs service over the wire in both auto-reset modes: its trajectories are the engine's
+//! batched env's (`VectorEnv`, which Python's `VectorEnv` runs on) for the same game, seed,
+//! mode and actions, and the two modes play the same games.
+
+mod common;
+
+use checkraise_core::env::GameRng;
+use checkraise_core::make_game;
+use checkraise_core::vector::{AutoresetMode, Observer, StepBuffers, VectorEnv};
+use checkraise_grpc::config::Config;
+use checkraise_grpc::pb;
+use checkraise_grpc::pb::envs_client::EnvsClient;
+use checkraise_grpc::tensor::i32_tensor;
+use common::TestServer;
+use tonic::Code;
+use tonic::transport::Channel;
+
+fn f32s(tensor: &Option<pb::Tensor>) -> Vec<f32> {
+    let data = &tensor.as_ref().expect("a tensor").data;
+    data.chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
+fn i32s(tensor: &Option<pb::Tensor>) -> Vec<i32> {
+    let data = &tensor.as_ref().expect("a tensor").data;
+    data.chunks_exact(4)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
+fn bools(tensor: &Option<pb::Tensor>) -> Vec<bool> {
+    tensor
+        .as_ref()
+        .expect("a tensor")
+        .data
+        .iter()
+        .map(|&b| b == 1)
+        .collect()
+}
+
+/// What a step reports, decoded (the final observations are empty when not sent).
+#[derive(Debug, PartialEq)]
+struct Step {
+    observations: Vec<f32>,
+    action_masks: Vec<bool>,
+    current_players: Vec<i32>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    final_returns: Vec<f32>,
+    final_observations: Vec<f32>,
+}
+
+impl Step {
+    fn from_reply(reply: &pb::EnvBatch) -> Self {
+        Step {
+            observations: f32s(&reply.observations),
+            action_masks: bools(&reply.action_masks),
+            current_players: i32s(&reply.current_players),
+            rewards: f32s(&reply.rewards),
+            terminated: bools(&reply.terminated),
+            truncated: bools(&reply.truncated),
+            final_returns: f32s(&reply.final_returns),
+            final_observations: reply
+                .final_observations
+                .as_ref()
+                .map(|_| f32s(&reply.final_observations))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// A random legal action per env from its mask row (-1 where it has none).
+    fn random_actions(&self, num_actions: usize, rng: &mut GameRng) -> Vec<i32> {
+        self.action_masks
+            .chunks_exact(num_actions)
+            .map(|row| {
+                let legal: Vec<u32> = (0..num_actions as u32)
+                    .filter(|&a| row[a as usize])
+                    .collect();
+                if legal.is_empty() {
+                    -1
+                } else {
+                    rng.choose(&legal) as i32
+                }
+            })
+            .collect()
+    }
+}
+
+const GAME: &str = "pokeros";
+const PARAMS: [(&str, &str); 2] = [("board_size", "3"), ("hand_size", "1")];
+
+async fn create(
+    envs: &mut EnvsClient<Channel>,
+    count: u32,
+    mode: pb::AutoresetMode,
+    max_episode_steps: Option<u32>,
+) -> (String, pb::EnvBatch) {
+    let reply = envs
+        .create_envs(pb::CreateEnvsRequest {
+            game: GAME.into(),
+            parameters: PARAMS
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            count,
+            seed: 7,
+            all_seats: false,
+            autoreset_mode: mode as i32,
+            max_episode_steps,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    (reply.envs_id, reply.batch.unwrap())
+}
+
+async fn step(envs: &mut EnvsClient<Channel>, id: &str, actions: &[i32]) -> pb::EnvBatch {
+    envs.step(pb::StepRequest {
+        envs_id: id.to_string(),
+        actions: Some(i32_tensor(vec![actions.len() as u32], actions)),
+    })
+    .await
+    .unwrap()
+    .into_inner()
+}
+
+/// The gRPC batch and the engine's batch, stepped with the same random legal actions, report
+/// the same thing at every step, in both modes; and the modes differ as documented.
+#[tokio::test]
+async fn envs_are_the_engines_vector_env_in_both_modes() {
+    let server = TestServer::start(Config::default()).await;
+    let mut envs = EnvsClient::new(server.channel.clone());
+    let game = make_game(GAME, PARAMS).unwrap();
+    let (na, np) = (game.num_distinct_actions(), game.num_players());
+    let obs = game.observation_size();
+    let count = 4;
+    // Games of this size last 9 steps: a cap of 5 truncates them.
+    for (wire, mode, cap) in [
+        (
+            pb::AutoresetMode::Unspecified,
+            AutoresetMode::NextStep,
+            None,
+        ),
+        (
+            pb::AutoresetMode::NextStep,
+            AutoresetMode::NextStep,
+            Some(5),
+        ),
+        (pb::AutoresetMode::SameStep, AutoresetMode::SameStep, None),
+        (
+            pb::AutoresetMode::SameStep,
+            AutoresetMode::SameStep,
+            Some(5),
+        ),
+    ] {
+        let (id, first) = create(&mut envs, count as u32, wire, cap).await;
+        let cap = cap.map(|steps| steps as usize);
+        let mut venv = VectorEnv::new(game.clone(), count, 7, Observer::CurrentPlayer, cap)
+            .unwrap()
+            .with_autoreset_mode(mode);
+        let same_step = mode == AutoresetMode::SameStep;
+        let mut local = Step {
+            observations: vec![0.0; count * obs],
+            action_masks: vec![false; count * na],
+            current_players: vec![0; count],
+            rewards: vec![0.0; count * np],
+            terminated: vec![false; count],
+            truncated: vec![false; count],
+            final_returns: vec![0.0; count * np],
+            final_observations: vec![0.0; if same_step { count * obs } else { 0 }],
+        };
+        macro_rules! buffers {
+            () => {
+                StepBuffers {
+                    observations: &mut local.observations,
+                    action_masks: &mut local.action_masks,
+                    current_players: &mut local.current_players,
+                    rewards: &mut local.rewards,
+                    terminated: &mut local.terminated,
+                    truncated: &mut local.truncated,
+                    final_returns: &mut local.final_returns,
+                    final_observations: same_step.then_some(&mut local.final_observations[..]),
+                    retained: true,
+                }
+            };
+        }
+        venv.reset(None, buffers!()).unwrap();
+        let mut remote = Step::from_reply(&first);
+        assert_eq!(remote, local, "{mode:?} after creation");
+        let mut rng = GameRng::new(1);
+        let (mut terminated, mut truncated) = (0, 0);
+        for n in 0..60 {
+            let actions = remote.random_actions(na, &mut rng);
+            let before = remote.current_players.clone();
+            remote = Step::from_reply(&step(&mut envs, &id, &actions).await);
+            let engine_actions: Vec<u32> = actions.iter().map(|&a| a.max(0) as u32).collect();
+            venv.step(&engine_actions, buffers!()).unwrap();
+            assert_eq!(remote, local, "{mode:?} step {n}");
+            for (i, &was) in before.iter().enumerate() {
+                let ended = remote.terminated[i] || remote.truncated[i];
+                terminated += usize::from(remote.terminated[i]);
+                truncated += usize::from(remote.truncated[i]);
+                let finals = &remote.final_returns[i * np..(i + 1) * np];
+                if !ended {
+                    assert!(finals.iter().all(|&r| r == 0.0));
+                }
+                if remote.terminated[i] {
+                    assert_eq!(finals, &remote.rewards[i * np..(i + 1) * np]);
+                    // Next-step: still over; same-step: the next game started.
+                    assert_eq!(remote.current_players[i] == -4, !same_step);
+                }
+                if was == -4 {
+                    // The reset step of next-step mode: no rewards, nothing ended.
+                    assert!(!same_step && !ended);
+                    assert!(
+                        remote.rewards[i * np..(i + 1) * np]
+                            .iter()
+                            .all(|&r| r == 0.0)
+                    );
+                }
+            }
+        }
+        let ended = if cap.is_some() { truncated } else { terminated };
+        assert!(
+            ended > 0 && terminated * truncated == 0,
+            "{mode:?} {cap:?}: {terminated} terminated, {truncated} truncated"
+        );
+        envs.close_envs(pb::CloseEnvsRequest { envs_id: id })
+            .await
+            .unwrap();
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn bad_modes_and_step_limits_are_refused() {
+    let server = TestServer::start(Config::default()).await;
+    let mut envs = EnvsClient::new(server.channel.clone());
+    for (mode, steps) in [(99, None), (1, Some(0))] {
+        let err = envs
+            .create_envs(pb::CreateEnvsRequest {
+                game: GAME.into(),
+                count: 2,
+                autoreset_mode: mode,
+                max_episode_steps: steps,
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), Code::InvalidArgument, "{err:?}");
+    }
+    // Nothing was left counted against the server's env limit.
+    let (id, _) = create(&mut envs, 2, pb::AutoresetMode::SameStep, None).await;
+    envs.close_envs(pb::CloseEnvsRequest { envs_id: id })
+        .await
+        .unwrap();
+    server.shutdown().await;
+}
