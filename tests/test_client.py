@@ -10,6 +10,7 @@ import random
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from checkraise.client import (
     PermissionDeniedError,
     RemoteError,
     Seat,
+    View,
 )
 from grpc_util import ROOT, Server
 
@@ -285,6 +287,61 @@ def test_errors_keep_code_and_server_message(client):
     with pytest.raises(NotFoundError):
         list(match.watch())
     assert repr(seat0).count(seat0.token) == 0
+
+
+@pytest.mark.parametrize("game", ["pokeros", "prediction_chess"])
+def test_views_can_leave_parts_out(client, game):
+    # Two matches alike (same seed, random bots): one seat asks for whole views, the other
+    # leaves parts out, and gets the same views but for those parts.
+    params = SHORT[game]
+    players = client.game(game, **params).sizes.num_players
+    seats = ["human"] + ["random"] * (players - 1)
+    whole = client.create_match(game, seed=4, seats=seats, **params).join()
+    lean = client.create_match(game, seed=4, seats=seats, **params).join()
+    omit = ("view_json", "observation_text", "action_texts")
+    events, errors, thread = collect(lean.watch(omit=("observation", "action_texts")))
+
+    def check(full: View, part: View, left_out: Sequence[str]) -> None:
+        assert part.state == ({} if "view_json" in left_out else full.state)
+        if "observation" in left_out:
+            assert part.observation is None
+        else:
+            assert part.observation is not None and full.observation is not None
+            assert np.array_equal(part.observation, full.observation)
+        assert part.observation_text == (
+            "" if "observation_text" in left_out else full.observation_text
+        )
+        texts = dict.fromkeys(full.legal_actions, "") if "action_texts" in left_out else None
+        assert part.legal_actions == (texts or full.legal_actions)
+        for name in ("version", "current_player", "is_terminal", "may_act", "returns"):
+            assert getattr(part, name) == getattr(full, name), name
+        assert (part.seat, part.seat_return, part.seats) == (
+            full.seat,
+            full.seat_return,
+            full.seats,
+        )
+
+    full = whole.view()
+    part = lean.view(omit=omit)
+    check(full, part, omit)
+    check(full, lean.view(omit="observation"), ("observation",))
+    check(full, lean.view(omit=[]), ())
+    versions = [full.version]
+    while not full.is_terminal:
+        action = min(full.legal_actions)
+        full, part = whole.act(action), lean.act(action, omit=omit)
+        check(full, part, omit)
+        versions.append(full.version)
+    thread.join(timeout=30)
+    assert not errors
+    # The watcher's views lack their parts too.
+    assert events and events[-1].view.is_terminal
+    for event in events:
+        assert event.view.observation is None
+        assert all(text == "" for text in event.view.legal_actions.values())
+        assert event.view.state and event.view.observation_text
+    with pytest.raises(ValueError, match="cannot omit 'hand'"):
+        lean.view(omit=("hand",))
 
 
 def test_cancelled_watch_ends_quietly(client):

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SEAT_TOKEN_METADATA",
+    "VIEW_PARTS",
     "Client",
     "DeadlineExceededError",
     "EnvBatch",
@@ -224,7 +225,9 @@ class View:
     its shape per game is in ``docs/views.md``, with a JSON Schema in ``docs/views/``),
     ``legal_actions`` maps this seat's legal action ids to their texts in id order (empty when
     it may not act), ``observation`` is the seat's float32 tensor (``None`` for a spectator).
-    ``raw`` is the wire message.
+    ``raw`` is the wire message. Parts left out with ``omit=`` (see :data:`VIEW_PARTS`) come
+    back empty: ``state`` ``{}``, ``observation`` ``None``, ``observation_text`` ``""``, and
+    each text of ``legal_actions`` ``""``.
     """
 
     match_id: str
@@ -250,7 +253,7 @@ class View:
             match_id=view.match_id,
             seat=view.seat if view.HasField("seat") else None,
             version=view.version,
-            state=json.loads(view.view_json),
+            state=json.loads(view.view_json) if view.view_json else {},
             current_player=view.current_player,
             is_terminal=view.is_terminal,
             may_act=view.may_act,
@@ -337,6 +340,28 @@ class EventStream(_Ends):
 # --------------------------------------------------------------------------------------------
 
 
+#: The parts of a seat's view that ``Seat.view``, ``Seat.act`` and ``Seat.watch`` can leave
+#: out with ``omit=``: the engine's JSON view (``View.state``), the observation tensor, the
+#: observation text, and the texts of the legal actions (their ids always come). A view with
+#: fewer parts is smaller and quicker to build; an agent that reads only the observation and
+#: the legal ids might pass ``omit=("view_json", "observation_text", "action_texts")``.
+VIEW_PARTS = ("view_json", "observation", "observation_text", "action_texts")
+
+
+def _view_options(omit: Sequence[str] | str) -> pb.ViewOptions | None:
+    """The ``ViewOptions`` that leave out ``omit`` (``None``, the whole view, when empty)."""
+    if isinstance(omit, str):
+        omit = (omit,)
+    unknown = [part for part in omit if part not in VIEW_PARTS]
+    if unknown:
+        raise ValueError(
+            f"cannot omit {', '.join(map(repr, unknown))}: the parts are {', '.join(VIEW_PARTS)}"
+        )
+    if not omit:
+        return None
+    return pb.ViewOptions(**{f"omit_{part}": True for part in omit})
+
+
 class Seat:
     """A claimed human seat of a match. Sends its secret token with every call itself."""
 
@@ -353,13 +378,18 @@ class Seat:
     def __repr__(self) -> str:
         return f"Seat(match_id={self.match.match_id!r}, seat={self.seat})"
 
-    def view(self) -> View:
-        """What this seat may know now."""
+    def view(self, *, omit: Sequence[str] = ()) -> View:
+        """What this seat may know now (without the parts in ``omit``: see
+        :data:`VIEW_PARTS`)."""
         client = self.match.client
         return View.from_proto(
             _unary(
                 client._matches.GetView,
-                pb.GetViewRequest(match_id=self.match.match_id, seat=self.seat),
+                pb.GetViewRequest(
+                    match_id=self.match.match_id,
+                    seat=self.seat,
+                    view_options=_view_options(omit),
+                ),
                 metadata=self._metadata,
                 timeout=client.timeout,
             )
@@ -369,10 +399,13 @@ class Seat:
         """This seat's legal actions now, id → text in id order (empty if it may not act)."""
         return self.view().legal_actions
 
-    def act(self, action: int | str) -> View:
+    def act(self, action: int | str, *, omit: Sequence[str] = ()) -> View:
         """Plays an action, by id (``int``) or by its text (``str``, e.g. ``"Kd@1,0"``);
-        returns this seat's view once chance and bots have moved on."""
-        request = pb.ActRequest(match_id=self.match.match_id, seat=self.seat)
+        returns this seat's view once chance and bots have moved on (without the parts in
+        ``omit``: see :data:`VIEW_PARTS`)."""
+        request = pb.ActRequest(
+            match_id=self.match.match_id, seat=self.seat, view_options=_view_options(omit)
+        )
         if isinstance(action, str):
             request.action_text = action
         elif isinstance(action, numbers.Integral) and not isinstance(action, bool):
@@ -394,12 +427,17 @@ class Seat:
             )
         )
 
-    def watch(self) -> EventStream:
+    def watch(self, *, omit: Sequence[str] = ()) -> EventStream:
         """This seat's view now, then one event per change of the match, in order, ending
-        after the terminal event."""
+        after the terminal event (every view without the parts in ``omit``: see
+        :data:`VIEW_PARTS`)."""
         client = self.match.client
         call = client._matches.WatchSeat(
-            pb.WatchSeatRequest(match_id=self.match.match_id, seat=self.seat),
+            pb.WatchSeatRequest(
+                match_id=self.match.match_id,
+                seat=self.seat,
+                view_options=_view_options(omit),
+            ),
             metadata=self._metadata,
         )
         return EventStream(call)

@@ -4,8 +4,10 @@
 //! process).
 //!
 //! `cargo run --release -p checkraise-grpc --example loopback_bench [-- ROUNDS ENVS STEPS]`
-//! (`ACT_GAME=detective_poker` times another game's Act; `AUTORESET_MODE=same_step` steps the
-//! envs in same-step auto-reset mode instead of the default next-step)
+//! (`ACT_GAME=detective_poker` times another game's Act; `ACT_LEAN=1` asks for the lean reply
+//! an agent needs: the observation tensor and the legal action ids, without the view JSON,
+//! the observation text and the actions' texts; `AUTORESET_MODE=same_step` steps the envs in
+//! same-step auto-reset mode instead of the default next-step)
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -62,6 +64,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let players = checkraise_core::make_game::<&str, &str>(&act_game, [])
         .map_err(|e| e.to_string())?
         .num_players();
+    let lean = std::env::var("ACT_LEAN").is_ok_and(|v| v == "1");
+    let view_options = lean.then_some(pb::ViewOptions {
+        omit_view_json: true,
+        omit_observation: false,
+        omit_observation_text: true,
+        omit_action_texts: true,
+    });
     let act_seats: Vec<String> = (0..players)
         .map(|s| if s == 0 { "human" } else { "random" }.to_string())
         .collect();
@@ -92,6 +101,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
                 pb::GetViewRequest {
                     match_id: id.clone(),
                     seat: 0,
+                    view_options: None,
                 },
             ))
             .await?
@@ -106,6 +116,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
                         match_id: id.clone(),
                         seat: 0,
                         action: Some(pb::act_request::Action::ActionId(action)),
+                        view_options,
                     },
                 ))
                 .await?
@@ -116,7 +127,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     latencies.sort();
     let pct = |p: f64| latencies[((latencies.len() - 1) as f64 * p) as usize];
     println!(
-        "{act_game} Act (+ view reply, + random bots' replies): n={} p50={:?} p90={:?} p99={:?}",
+        "{act_game} Act (+ {} view reply, + random bots' replies): n={} p50={:?} p90={:?} p99={:?}",
+        if lean { "lean" } else { "full" },
         latencies.len(),
         pct(0.5),
         pct(0.9),

@@ -51,9 +51,47 @@ pub enum ActionChoice {
     Text(String),
 }
 
+/// Which parts of a seat's view to build: a seat request's `ViewOptions` (all of them when it
+/// has none; spectators always get all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewParts {
+    /// `view_json`.
+    pub view_json: bool,
+    /// `observation`.
+    pub observation: bool,
+    /// `observation_text`.
+    pub observation_text: bool,
+    /// The texts of `legal_actions` (their ids are always sent).
+    pub action_texts: bool,
+}
+
+impl ViewParts {
+    /// The whole view: what a request without `ViewOptions` gets.
+    pub const ALL: ViewParts = ViewParts {
+        view_json: true,
+        observation: true,
+        observation_text: true,
+        action_texts: true,
+    };
+
+    /// The parts a request's options ask for.
+    pub fn from_options(options: Option<&pb::ViewOptions>) -> Self {
+        match options {
+            None => Self::ALL,
+            Some(o) => ViewParts {
+                view_json: !o.omit_view_json,
+                observation: !o.omit_observation,
+                observation_text: !o.omit_observation_text,
+                action_texts: !o.omit_action_texts,
+            },
+        }
+    }
+}
+
 /// One subscriber of a match's changes: a seat or a spectator.
 struct Watcher {
     viewer: Option<usize>,
+    parts: ViewParts,
     events: mpsc::Sender<Result<pb::MatchEvent, Status>>,
     lagged: Arc<AtomicBool>,
 }
@@ -134,6 +172,16 @@ impl LiveMatch {
             .seats
             .iter()
             .any(|seat| matches!(seat.kind, SeatKind::Bot(_)))
+    }
+
+    /// Whether any bot seat searches or evaluates moves (every bot but `random`, which picks
+    /// a legal action in about the time it takes to list them): only such bots can think
+    /// for long.
+    pub fn has_thinking_bots(&self) -> bool {
+        self.table
+            .seats
+            .iter()
+            .any(|seat| matches!(&seat.kind, SeatKind::Bot(bot) if bot.name() != "random"))
     }
 
     /// Whether the game is over.
@@ -283,8 +331,8 @@ impl LiveMatch {
         let halt = driver
             .advance(state.as_mut(), &bots, stop, &mut |s, step| {
                 *version += 1;
-                notify(watchers, s, step, |viewer| {
-                    seat_view(id, game, seats, *version, s, false, viewer)
+                notify(watchers, s, step, |viewer, parts| {
+                    seat_view(id, game, seats, *version, s, false, viewer, parts)
                 });
             })
             .map_err(|e| server_fault("a bot could not act", &e))?;
@@ -305,17 +353,30 @@ impl LiveMatch {
         mpsc::Receiver<Result<pb::MatchEvent, Status>>,
         Arc<AtomicBool>,
     ) {
+        self.watch_parts(viewer, ViewParts::ALL)
+    }
+
+    /// `watch`, with only `parts` of each of the seat's views filled.
+    pub fn watch_parts(
+        &mut self,
+        viewer: Option<usize>,
+        parts: ViewParts,
+    ) -> (
+        mpsc::Receiver<Result<pb::MatchEvent, Status>>,
+        Arc<AtomicBool>,
+    ) {
         let (events, receiver) = mpsc::channel(WATCH_BUFFER);
         let lagged = Arc::new(AtomicBool::new(false));
         let first = pb::MatchEvent {
             actor: Player::Chance.id(),
             own_action: None,
-            view: Some(self.view(viewer)),
+            view: Some(self.view_parts(viewer, parts)),
         };
         let _ = events.try_send(Ok(first));
         if !self.state.is_terminal() {
             self.table.watchers.push(Watcher {
                 viewer,
+                parts,
                 events,
                 lagged: lagged.clone(),
             });
@@ -335,6 +396,11 @@ impl LiveMatch {
     /// What `viewer` (a seat, or `None` for a spectator) may know now. A seat's view comes
     /// only from the engine's functions of that seat.
     pub fn view(&self, viewer: Option<usize>) -> pb::SeatView {
+        self.view_parts(viewer, ViewParts::ALL)
+    }
+
+    /// `view`, with only `parts` of a seat's view filled.
+    pub fn view_parts(&self, viewer: Option<usize>, parts: ViewParts) -> pb::SeatView {
         let t = &self.table;
         let submitted = viewer
             .is_some_and(|seat| self.state.is_simultaneous_node() && self.driver.has_chosen(seat));
@@ -346,6 +412,7 @@ impl LiveMatch {
             self.state.as_ref(),
             submitted,
             viewer,
+            parts,
         )
     }
 }
@@ -372,8 +439,8 @@ impl Table {
     fn stepped(&mut self, state: &dyn State, step: &Step) {
         self.version += 1;
         let (id, game, seats, version) = (&self.id, &self.game, &self.seats, self.version);
-        notify(&mut self.watchers, state, step, |viewer| {
-            seat_view(id, game, seats, version, state, false, viewer)
+        notify(&mut self.watchers, state, step, |viewer, parts| {
+            seat_view(id, game, seats, version, state, false, viewer, parts)
         });
     }
 }
@@ -399,7 +466,7 @@ fn notify(
     watchers: &mut Vec<Watcher>,
     state: &dyn State,
     step: &Step,
-    view: impl Fn(Option<usize>) -> pb::SeatView,
+    view: impl Fn(Option<usize>, ViewParts) -> pb::SeatView,
 ) {
     if watchers.is_empty() {
         return;
@@ -418,7 +485,7 @@ fn notify(
         let event = pb::MatchEvent {
             actor: step.actor.id(),
             own_action,
-            view: Some(view(watcher.viewer)),
+            view: Some(view(watcher.viewer, watcher.parts)),
         };
         match watcher.events.try_send(Ok(event)) {
             Ok(()) => !terminal,
@@ -431,8 +498,9 @@ fn notify(
     });
 }
 
-/// What `viewer` (a seat, or `None` for a spectator) may know at `state`; `submitted`: the
-/// seat's choice at this simultaneous node is held.
+/// What `viewer` (a seat, or `None` for a spectator) may know at `state`, with `parts` of a
+/// seat's view; `submitted`: the seat's choice at this simultaneous node is held.
+#[allow(clippy::too_many_arguments)]
 fn seat_view(
     id: &str,
     game: &Arc<dyn Game>,
@@ -441,21 +509,31 @@ fn seat_view(
     state: &dyn State,
     submitted: bool,
     viewer: Option<usize>,
+    parts: ViewParts,
 ) -> pb::SeatView {
     let current = state.current_player();
     let terminal = state.is_terminal();
+    // A seat's own return is read from the same call as every seat's at the end.
+    let returns = if terminal || viewer.is_some() {
+        state.returns()
+    } else {
+        Vec::new()
+    };
     let mut out = pb::SeatView {
         match_id: id.to_string(),
         seat: viewer.map(|s| s as u32),
         version,
-        view_json: state.view(viewer).to_string(),
+        view_json: if parts.view_json {
+            // Straight into a byte buffer: `Value`'s `Display` goes through `fmt::Write` a
+            // piece at a time, for the same text.
+            serde_json::to_string(&state.view(viewer)).expect("a JSON value serializes")
+        } else {
+            String::new()
+        },
         current_player: current.id(),
         is_terminal: terminal,
-        returns: if terminal {
-            state.returns()
-        } else {
-            Vec::new()
-        },
+        seat_return: viewer.and_then(|s| returns.get(s).copied()).unwrap_or(0.0),
+        returns: if terminal { returns } else { Vec::new() },
         seats: seat_statuses(seats),
         ..Default::default()
     };
@@ -471,16 +549,23 @@ fn seat_view(
             .into_iter()
             .map(|id| pb::LegalAction {
                 id,
-                text: state.action_to_string(player, id),
+                text: if parts.action_texts {
+                    state.action_to_string(player, id)
+                } else {
+                    String::new()
+                },
             })
             .collect();
     }
-    out.seat_return = state.returns().get(seat).copied().unwrap_or(0.0);
-    let mut observation = vec![0.0f32; game.observation_size()];
-    state.observation_tensor(seat, &mut observation);
-    let shape = game.observation_shape().iter().map(|&d| d as u32).collect();
-    out.observation = Some(f32_tensor(shape, &observation));
-    out.observation_text = state.observation_string(seat);
+    if parts.observation {
+        let mut observation = vec![0.0f32; game.observation_size()];
+        state.observation_tensor(seat, &mut observation);
+        let shape = game.observation_shape().iter().map(|&d| d as u32).collect();
+        out.observation = Some(f32_tensor(shape, &observation));
+    }
+    if parts.observation_text {
+        out.observation_text = state.observation_string(seat);
+    }
     out
 }
 

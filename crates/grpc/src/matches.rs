@@ -2,8 +2,9 @@
 //!
 //! Bots think on tokio's blocking pool, never on the async workers: `CreateMatch` and `Act`
 //! (the requests that make bots move) run the engine inside `spawn_blocking`, holding the
-//! match's lock there (an `Act` in a match of humans only, with nothing to think, skips the
-//! hop). Requests that only read or join a match take its lock at once when it is free, and
+//! match's lock there. An `Act` in a match whose bots cannot think for long (humans and
+//! `random` bots only) skips the hop when the match is free: handing the request to another
+//! thread and back cost more than the whole move. Requests that only read or join a match take its lock at once when it is free, and
 //! otherwise wait for it on the blocking pool too, so a match whose bots are thinking never
 //! stalls a worker (and with it health checks and every other match).
 
@@ -22,17 +23,17 @@ use tonic::{Request, Response, Status};
 
 use crate::catalog::game_sizes;
 use crate::errors::{status_from_argument_error, unknown_match};
-use crate::live_match::{ActionChoice, LiveMatch, Seat, SeatKind, random_hex};
+use crate::live_match::{ActionChoice, LiveMatch, Seat, SeatKind, ViewParts, random_hex};
 use crate::pb;
 
 /// The seat kind that a person or client program plays.
 pub const HUMAN: &str = "human";
 
-/// A match in the store: the match behind its lock, and whether any seat is a bot (fixed at
-/// creation, so readable without the lock).
+/// A match in the store: the match behind its lock, and whether any seat is a bot that may
+/// think for long (fixed at creation, so readable without the lock).
 struct MatchEntry {
     live: Mutex<LiveMatch>,
-    has_bots: bool,
+    thinking_bots: bool,
 }
 
 type SharedMatch = Arc<MatchEntry>;
@@ -70,7 +71,7 @@ impl MatchStore {
         self.check_room(table.len())?;
         let id = live.id().to_string();
         let entry = MatchEntry {
-            has_bots: live.has_bots(),
+            thinking_bots: live.has_thinking_bots(),
             live: Mutex::new(live),
         };
         table.insert(id, Arc::new(entry));
@@ -339,8 +340,9 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<pb::SeatView>, Status> {
         let token = presented_token(&request);
         let request = request.into_inner();
-        self.with_seat(&request.match_id, request.seat, token, |live, seat| {
-            Ok(live.view(Some(seat)))
+        let parts = ViewParts::from_options(request.view_options.as_ref());
+        self.with_seat(&request.match_id, request.seat, token, move |live, seat| {
+            Ok(live.view_parts(Some(seat), parts))
         })
         .await
         .map(Response::new)
@@ -361,6 +363,7 @@ impl pb::matches_server::Matches for MatchesService {
                 ));
             }
         };
+        let parts = ViewParts::from_options(request.view_options.as_ref());
         let shared = self.store.get(&request.match_id)?;
         let act = move |live: &mut LiveMatch| {
             live.touch();
@@ -368,13 +371,14 @@ impl pb::matches_server::Matches for MatchesService {
             live.act(seat, choice)?;
             // The bots' moves may have taken long: idle time counts from the reply.
             live.touch();
-            Ok(live.view(Some(seat)))
+            Ok(live.view_parts(Some(seat), parts))
         };
-        let view = if shared.has_bots {
+        let view = if shared.thinking_bots {
             // Bots reply on the blocking pool, the match locked until a human must decide.
             on_blocking_pool(move || act(&mut lock(&shared))).await?
         } else {
-            // Humans only: nothing to think, so no thread hop when the match is free.
+            // Humans and random bots only: nothing that thinks for long, so no thread hop
+            // when the match is free.
             with_match(shared, act).await?
         };
         Ok(Response::new(view))
@@ -402,9 +406,10 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<EventStream>, Status> {
         let token = presented_token(&request);
         let request = request.into_inner();
+        let parts = ViewParts::from_options(request.view_options.as_ref());
         let (events, lagged) = self
-            .with_seat(&request.match_id, request.seat, token, |live, seat| {
-                Ok(live.watch(Some(seat)))
+            .with_seat(&request.match_id, request.seat, token, move |live, seat| {
+                Ok(live.watch_parts(Some(seat), parts))
             })
             .await?;
         Ok(Response::new(Box::pin(WatchStream::new(events, lagged))))

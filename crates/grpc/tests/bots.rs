@@ -35,6 +35,7 @@ async fn seat_view(matches: &mut MatchesClient<Channel>, id: &str, token: &str) 
             pb::GetViewRequest {
                 match_id: id.to_string(),
                 seat: 0,
+                view_options: None,
             },
             token,
         ))
@@ -145,6 +146,7 @@ async fn a_human_plays_poker_chess_to_the_end_against_an_ismcts_bot() {
                     match_id: id.clone(),
                     seat: 0,
                     action: Some(action),
+                    view_options: None,
                 },
                 &token,
             ))
@@ -402,6 +404,7 @@ async fn requests_waiting_for_a_thinking_bot_do_not_stall_the_server() {
                 match_id: id.clone(),
                 seat: 0,
                 action: Some(pb::act_request::Action::ActionId(action_id)),
+                view_options: None,
             },
             &token,
         );

@@ -64,6 +64,7 @@ async fn a_human_plays_pokeros_against_the_heuristic_bot() {
             pb::GetViewRequest {
                 match_id: id.clone(),
                 seat: 0,
+                view_options: None,
             },
             &token,
         ))
@@ -89,6 +90,7 @@ async fn a_human_plays_pokeros_against_the_heuristic_bot() {
                     match_id: id.clone(),
                     seat: 0,
                     action: Some(pb::act_request::Action::ActionText(first.text)),
+                    view_options: None,
                 },
                 &token,
             ))
@@ -107,6 +109,7 @@ async fn a_human_plays_pokeros_against_the_heuristic_bot() {
                 match_id: id.clone(),
                 seat: 0,
                 action: Some(pb::act_request::Action::ActionId(0)),
+                view_options: None,
             },
             &token,
         ))
@@ -137,6 +140,7 @@ async fn mistakes_get_precise_status_codes() {
     let view_of_0 = pb::GetViewRequest {
         match_id: id.clone(),
         seat: 0,
+        view_options: None,
     };
     let denied = matches
         .get_view(with_token(view_of_0.clone(), &token))
@@ -152,6 +156,7 @@ async fn mistakes_get_precise_status_codes() {
                 match_id: id.clone(),
                 seat: 1,
                 action: Some(pb::act_request::Action::ActionId(0)),
+                view_options: None,
             },
             &token,
         ))
@@ -324,5 +329,98 @@ async fn reflection_v1_lists_the_services_for_grpcurl() {
         panic!("expected the file holding checkraise.v1.Envs");
     };
     assert!(!files.file_descriptor_proto.is_empty());
+    server.shutdown().await;
+}
+
+/// A seat's `ViewOptions` leave parts of its views out, and only those: the same match played
+/// with whole views and with lean ones (same seed, random bot) gives the same views otherwise.
+#[tokio::test]
+async fn view_options_leave_out_only_the_parts_asked() {
+    let server = TestServer::start(Config::default()).await;
+    let mut matches = server.matches();
+    let lean = pb::ViewOptions {
+        omit_view_json: true,
+        omit_observation: true,
+        omit_observation_text: true,
+        omit_action_texts: true,
+    };
+    let mut seats = Vec::new();
+    for _ in 0..2 {
+        let id = matches
+            .create_match(create(
+                "pokeros",
+                &[("board_size", "5")],
+                &["human", "random"],
+                9,
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .match_id;
+        let token = join(&mut matches, &id, 0).await;
+        seats.push((id, token));
+    }
+    // What the lean view should be: the whole one with the parts emptied.
+    let emptied = |mut view: pb::SeatView, lean_id: &str| {
+        view.match_id = lean_id.to_string();
+        view.view_json.clear();
+        view.observation = None;
+        view.observation_text.clear();
+        for action in &mut view.legal_actions {
+            action.text.clear();
+        }
+        view
+    };
+    let get = |seat: usize, view_options: Option<pb::ViewOptions>| {
+        let (id, token) = seats[seat].clone();
+        let mut matches = matches.clone();
+        async move {
+            let request = pb::GetViewRequest {
+                match_id: id,
+                seat: 0,
+                view_options,
+            };
+            matches
+                .get_view(with_token(request, &token))
+                .await
+                .unwrap()
+                .into_inner()
+        }
+    };
+    let mut whole = get(0, None).await;
+    assert!(!whole.view_json.is_empty() && whole.observation.is_some());
+    assert!(!whole.observation_text.is_empty() && !whole.legal_actions[0].text.is_empty());
+    assert_eq!(
+        get(1, Some(lean)).await,
+        emptied(whole.clone(), &seats[1].0)
+    );
+    assert_eq!(
+        get(1, Some(pb::ViewOptions::default())).await.view_json,
+        whole.view_json
+    );
+    while !whole.is_terminal {
+        let action = whole.legal_actions[0].id;
+        let mut views = Vec::new();
+        for (seat, view_options) in [(0, None), (1, Some(lean))] {
+            let (id, token) = &seats[seat];
+            let request = pb::ActRequest {
+                match_id: id.clone(),
+                seat: 0,
+                action: Some(pb::act_request::Action::ActionId(action)),
+                view_options,
+            };
+            views.push(
+                matches
+                    .act(with_token(request, token))
+                    .await
+                    .unwrap()
+                    .into_inner(),
+            );
+        }
+        let part = views.pop().unwrap();
+        whole = views.pop().unwrap();
+        assert_eq!(part, emptied(whole.clone(), &seats[1].0));
+    }
+    assert!(!whole.returns.is_empty());
     server.shutdown().await;
 }

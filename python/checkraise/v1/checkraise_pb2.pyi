@@ -208,24 +208,40 @@ class JoinSeatResponse(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("match_id", "seat")
+    __slots__ = ("match_id", "seat", "view_options")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    VIEW_OPTIONS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    view_options: ViewOptions
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., view_options: _Optional[_Union[ViewOptions, _Mapping]] = ...) -> None: ...
+
+class ViewOptions(_message.Message):
+    __slots__ = ("omit_view_json", "omit_observation", "omit_observation_text", "omit_action_texts")
+    OMIT_VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    OMIT_OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    OMIT_OBSERVATION_TEXT_FIELD_NUMBER: _ClassVar[int]
+    OMIT_ACTION_TEXTS_FIELD_NUMBER: _ClassVar[int]
+    omit_view_json: bool
+    omit_observation: bool
+    omit_observation_text: bool
+    omit_action_texts: bool
+    def __init__(self, omit_view_json: _Optional[bool] = ..., omit_observation: _Optional[bool] = ..., omit_observation_text: _Optional[bool] = ..., omit_action_texts: _Optional[bool] = ...) -> None: ...
 
 class ActRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "action_id", "action_text")
+    __slots__ = ("match_id", "seat", "action_id", "action_text", "view_options")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_TEXT_FIELD_NUMBER: _ClassVar[int]
+    VIEW_OPTIONS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     action_id: int
     action_text: str
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., action_id: _Optional[int] = ..., action_text: _Optional[str] = ...) -> None: ...
+    view_options: ViewOptions
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., action_id: _Optional[int] = ..., action_text: _Optional[str] = ..., view_options: _Optional[_Union[ViewOptions, _Mapping]] = ...) -> None: ...
 
 class GetSpectatorViewRequest(_message.Message):
     __slots__ = ("match_id",)
@@ -234,12 +250,14 @@ class GetSpectatorViewRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class WatchSeatRequest(_message.Message):
-    __slots__ = ("match_id", "seat")
+    __slots__ = ("match_id", "seat", "view_options")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    VIEW_OPTIONS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    view_options: ViewOptions
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., view_options: _Optional[_Union[ViewOptions, _Mapping]] = ...) -> None: ...
 
 class WatchSpectatorRequest(_message.Message):
     __slots__ = ("match_id",)
