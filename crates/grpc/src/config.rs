@@ -18,18 +18,18 @@ pub struct Config {
     #[arg(long, default_value = "127.0.0.1:50051")]
     pub address: SocketAddr,
     /// Most matches alive at once; creating one more is RESOURCE_EXHAUSTED.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = at_least::<1>)]
     pub max_matches: usize,
     /// Most envs alive at once, over all batches; more is RESOURCE_EXHAUSTED.
-    #[arg(long, default_value_t = 65_536)]
+    #[arg(long, default_value_t = 65_536, value_parser = at_least::<1>)]
     pub max_envs: usize,
     /// Seconds without a request after which a match or env batch is removed.
-    #[arg(long, default_value_t = 3600)]
+    #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_expiry_secs: u64,
     /// Seconds without a request after which a finished match is removed (at most the idle
     /// expiry): long enough to read the result, short enough that finished matches do not
     /// fill `--max-matches`.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pub finished_expiry_secs: u64,
     /// Most milliseconds a bot may think per move. A searching bot (`ismcts`) without
     /// `max_ms` gets this budget, so its `iterations` are cut short by it too; a seat asking
@@ -40,15 +40,37 @@ pub struct Config {
     /// thinking); more such requests at once queue for a thread. Default: two per core.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=512))]
     pub bot_threads: Option<u64>,
-    /// Largest gRPC message, in bytes, received or sent; more is RESOURCE_EXHAUSTED.
-    #[arg(long, default_value_t = 64 * 1024 * 1024)]
+    /// Largest gRPC message, in bytes, received or sent (at least 64 KiB); more is
+    /// RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = 64 * 1024 * 1024, value_parser = at_least::<65_536>)]
     pub max_message_size: usize,
-    /// Log filter (tracing's EnvFilter syntax: `info`, `checkraise_grpc=debug`, ...).
-    #[arg(long, default_value = "info")]
+    /// Log filter (tracing's EnvFilter syntax: `info`, `checkraise_grpc=debug`, ...); a
+    /// filter that does not parse is refused at startup.
+    #[arg(long, default_value = "info", value_parser = log_filter)]
     pub log_level: String,
     /// Log as JSON lines instead of text.
     #[arg(long)]
     pub log_json: bool,
+}
+
+/// A whole number of at least `MIN` (limits of 0 would refuse everything or mean nothing).
+fn at_least<const MIN: usize>(text: &str) -> Result<usize, String> {
+    let n: usize = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number"))?;
+    if n < MIN {
+        return Err(format!("{n} is below the least allowed, {MIN}"));
+    }
+    Ok(n)
+}
+
+/// A log filter that tracing's `EnvFilter` accepts.
+fn log_filter(text: &str) -> Result<String, String> {
+    tracing_subscriber::EnvFilter::try_new(text)
+        .map(|_| text.to_string())
+        .map_err(|error| {
+            format!("not a log filter ({error}); examples: info, warn, checkraise_grpc=debug")
+        })
 }
 
 impl Config {

@@ -36,8 +36,30 @@ pub fn init_logging(config: &Config) {
 
 /// Binds the configured address and serves until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let listener = TcpListener::bind(config.address).await?;
+    let listener = TcpListener::bind(config.address)
+        .await
+        .map_err(|error| cannot_listen(config.address, &error))?;
     serve(config, listener, shutdown_signal()).await
+}
+
+/// The startup error for an address the server cannot listen on, naming the address and, for
+/// the common cases, what to do.
+fn cannot_listen(address: std::net::SocketAddr, error: &std::io::Error) -> String {
+    let hint = match error.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            ": the address is in use (is another server running there?); choose another with \
+             --address"
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            ": permission denied (ports below 1024 need privileges); choose another with \
+             --address"
+        }
+        std::io::ErrorKind::AddrNotAvailable => {
+            ": no such local address on this machine; choose another with --address"
+        }
+        _ => "",
+    };
+    format!("cannot listen on {address}: {error}{hint}")
 }
 
 /// Serves on a bound listener until `shutdown` completes, then drains in-flight calls.
@@ -109,7 +131,7 @@ pub async fn serve(
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
     tracing::info!(%address, "checkraise-server listening");
     let result = Server::builder()
-        .layer(MapResponseLayer::new(oversized_is_resource_exhausted))
+        .layer(MapResponseLayer::new(tidy_error_status))
         .trace_fn(|request| tracing::info_span!("grpc", path = %request.uri().path()))
         .add_service(health_service)
         .add_service(reflection_v1)
@@ -133,24 +155,80 @@ pub async fn serve(
     Ok(result?)
 }
 
-/// tonic reports a message over the size limit as OUT_OF_RANGE; gRPC's convention, and this
-/// server's contract, is RESOURCE_EXHAUSTED. The service itself never returns OUT_OF_RANGE, so
-/// only tonic's codec errors are rewritten.
-fn oversized_is_resource_exhausted<B>(mut response: http::Response<B>) -> http::Response<B> {
+/// Most bytes of an error message sent back (`grpc-message`, percent-encoded as sent):
+/// messages quote bad input, and a megabyte FEN echoed back would exceed every client's
+/// metadata limit and hide the real error behind RESOURCE_EXHAUSTED.
+pub const MAX_ERROR_MESSAGE_BYTES: usize = 1024;
+
+/// What tonic's codec says of a request body that is not a valid message.
+const DECODE_ERROR_PREFIXES: [&[u8]; 2] = [
+    b"failed to decode Protobuf message",
+    b"failed%20to%20decode%20Protobuf%20message",
+];
+
+/// Tidies the status of an error response before it is sent (the statuses tonic itself makes,
+/// and every message's length):
+/// - tonic reports a message over the size limit as OUT_OF_RANGE; gRPC's convention, and this
+///   server's contract, is RESOURCE_EXHAUSTED (the services never return OUT_OF_RANGE);
+/// - a request body that does not decode is the client's mistake: INVALID_ARGUMENT, not
+///   tonic's INTERNAL (the services' own INTERNAL messages never start that way);
+/// - a message longer than `MAX_ERROR_MESSAGE_BYTES` is cut there, with a note.
+///
+/// It sees the statuses sent as headers (every error returned by a call before any reply
+/// message, which covers unary calls and errors at a stream's start); a status at the end of
+/// a stream travels in trailers and is sent as the service made it.
+fn tidy_error_status<B>(mut response: http::Response<B>) -> http::Response<B> {
     let headers = response.headers_mut();
-    let out_of_range = headers
-        .get("grpc-status")
-        .is_some_and(|code| code.as_bytes() == b"11");
-    let too_large = headers.get("grpc-message").is_some_and(|message| {
-        let message = message.as_bytes();
-        [&b"too large"[..], &b"too%20large"[..]]
-            .iter()
-            .any(|needle| message.windows(needle.len()).any(|w| w == *needle))
-    });
-    if out_of_range && too_large {
+    let Some(code) = headers.get("grpc-status").map(|c| c.as_bytes().to_vec()) else {
+        return response;
+    };
+    let message = headers
+        .get("grpc-message")
+        .map(|m| m.as_bytes().to_vec())
+        .unwrap_or_default();
+    let contains = |needle: &[u8]| message.windows(needle.len()).any(|w| w == needle);
+    if code == b"11" && (contains(b"too large") || contains(b"too%20large")) {
         headers.insert("grpc-status", http::HeaderValue::from_static("8"));
     }
+    if code == b"13" && DECODE_ERROR_PREFIXES.iter().any(|p| message.starts_with(p)) {
+        headers.insert("grpc-status", http::HeaderValue::from_static("3"));
+    }
+    if message.len() > MAX_ERROR_MESSAGE_BYTES
+        && let Ok(value) = http::HeaderValue::from_bytes(&cut_message(&message))
+    {
+        headers.insert("grpc-message", value);
+    }
     response
+}
+
+/// `message` (percent-encoded, as in `grpc-message`) cut to at most `MAX_ERROR_MESSAGE_BYTES`
+/// bytes, never inside an escape or a UTF-8 character, with a note of how much was cut.
+fn cut_message(message: &[u8]) -> Vec<u8> {
+    let note = format!(" ... (message cut: {} bytes in all)", message.len());
+    let note = note.replace(' ', "%20");
+    let mut end = MAX_ERROR_MESSAGE_BYTES - note.len();
+    // Back up to the start of an escape (`%XX`) that the cut would split.
+    if let Some(p) = message[end.saturating_sub(2)..end]
+        .iter()
+        .position(|&b| b == b'%')
+    {
+        end = end - 2 + p;
+    }
+    // Back up over UTF-8 continuation bytes (escapes `%80`..`%BF`): a character's bytes are all
+    // escaped, so this stops at its lead byte's escape, which the cut then leaves out too.
+    let continues = |i: usize| {
+        message.get(i) == Some(&b'%')
+            && matches!(
+                message.get(i + 1),
+                Some(b'8' | b'9' | b'A' | b'B' | b'a' | b'b')
+            )
+    };
+    while end >= 3 && continues(end) {
+        end -= 3;
+    }
+    let mut out = message[..end].to_vec();
+    out.extend_from_slice(note.as_bytes());
+    out
 }
 
 /// Removes idle matches, env batches and dm_env_rpc worlds periodically.
@@ -209,5 +287,40 @@ pub async fn shutdown_signal() {
     tokio::select! {
         () = interrupt => tracing::info!("SIGINT received; shutting down"),
         () = terminate => tracing::info!("SIGTERM received; shutting down"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_ERROR_MESSAGE_BYTES, cut_message};
+
+    /// Decodes a percent-encoded message as grpc clients do.
+    fn decode(bytes: &[u8]) -> String {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'%' {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).expect("an escape");
+                out.push(u8::from_str_radix(hex, 16).expect("hex digits"));
+                i += 3;
+            } else {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+        String::from_utf8(out).expect("whole characters")
+    }
+
+    #[test]
+    fn cuts_never_split_an_escape_or_a_character() {
+        for pad in 0..8 {
+            // "é" is %C3%A9 and "€" is %E2%82%AC: try every alignment of the cut.
+            let text = format!("{}{}", "a".repeat(pad), "%C3%A9%E2%82%AC".repeat(200));
+            let cut = cut_message(text.as_bytes());
+            assert!(cut.len() <= MAX_ERROR_MESSAGE_BYTES, "{} bytes", cut.len());
+            let decoded = decode(&cut);
+            assert!(decoded.ends_with(&format!("(message cut: {} bytes in all)", text.len())));
+            assert!(decoded.starts_with(&"a".repeat(pad)));
+        }
     }
 }
