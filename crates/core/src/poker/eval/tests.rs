@@ -455,3 +455,100 @@ fn fast_path_agrees_with_the_general_path() {
         ]
     );
 }
+
+/// Every 7-card rank multiset (at most 4 of a rank): counts per rank.
+fn seven_card_multisets() -> Vec<[u8; 13]> {
+    fn rec(r: usize, left: u8, c: &mut [u8; 13], out: &mut Vec<[u8; 13]>) {
+        if r == 13 {
+            if left == 0 {
+                out.push(*c);
+            }
+            return;
+        }
+        for k in 0..=left.min(4) {
+            c[r] = k;
+            rec(r + 1, left - k, c, out);
+        }
+    }
+    let mut out = Vec::new();
+    rec(0, 7, &mut [0; 13], &mut out);
+    out
+}
+
+#[test]
+fn seven_card_path_agrees_on_every_rank_multiset_and_every_flush() {
+    // The 7-card path's non-flush value depends on the rank multiset only: every multiset,
+    // with suits dealt round-robin (never a flush) and with 6 random suit patterns (some
+    // flushes), must match the general evaluator.
+    let multisets = seven_card_multisets();
+    assert_eq!(multisets.len(), 49_205);
+    let mut rng = GameRng::new(7);
+    for counts in &multisets {
+        for pattern in 0..7 {
+            let mut hand = 0u64;
+            let mut dealt = 0;
+            for (rank, &count) in counts.iter().enumerate() {
+                let start = if pattern == 0 {
+                    dealt
+                } else {
+                    rng.below(4) as usize
+                };
+                for k in 0..count as usize {
+                    hand |= 1 << (4 * rank + (start + k) % 4);
+                }
+                dealt += count as usize;
+            }
+            let hand = CardSet(hand);
+            assert_eq!(hand.len(), 7);
+            assert_eq!(best_of(hand), best_of_any(hand), "{hand:?}");
+        }
+    }
+    // Every 7-card hand with a flush: 5, 6 or 7 cards of one suit, any others.
+    let mut flushes = 0u64;
+    for suit in 0..4 {
+        for ranks in 0u32..1 << 13 {
+            let k = ranks.count_ones();
+            if !(5..=7).contains(&k) {
+                continue;
+            }
+            let flush = (0..13)
+                .filter(|r| ranks >> r & 1 == 1)
+                .fold(0u64, |m, r| m | 1 << (4 * r + suit));
+            let others: Vec<u64> = (0..52)
+                .filter(|&b| b % 4 != suit)
+                .map(|b| 1u64 << b)
+                .collect();
+            let mut check = |hand: u64| {
+                let hand = CardSet(hand);
+                assert_eq!(best_of(hand), best_of_any(hand), "{hand:?}");
+                flushes += 1;
+            };
+            match k {
+                7 => check(flush),
+                6 => others.iter().for_each(|&a| check(flush | a)),
+                _ => {
+                    for (i, &a) in others.iter().enumerate() {
+                        others[i + 1..].iter().for_each(|&b| check(flush | a | b));
+                    }
+                }
+            }
+        }
+    }
+    // C(13,5)·C(39,2) + C(13,6)·39 + C(13,7), per suit.
+    assert_eq!(flushes, 4 * (1287 * 741 + 1716 * 39 + 1716));
+}
+
+#[test]
+fn seven_card_path_ignores_jokers_and_falls_back_for_other_sizes() {
+    let hand = set("As Kd Qh 7c 7d 3s 2h");
+    let jokers = CardSet(hand.0 | 0b111 << 52);
+    assert_eq!(best_of(jokers), best_of(hand));
+    assert_eq!(best_of(hand), best_of_any(hand));
+    let mut rng = GameRng::new(11);
+    for n in [0, 1, 2, 5, 6, 8, 9, 12, 20, 52] {
+        for _ in 0..200 {
+            let hand: CardSet = random_hand(&mut rng, n).into_iter().collect();
+            assert_eq!(best_of(hand), best_of_any(hand), "{hand:?}");
+        }
+    }
+}
