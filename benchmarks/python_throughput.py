@@ -165,7 +165,12 @@ def timed_loop(seconds: float, min_iters: int, body: Callable[[], int]) -> tuple
 
 
 def bench_checkraise(
-    game: str, num_envs: int, seconds: float, warmup: int, sampler_kind: str = "rust"
+    game: str,
+    num_envs: int,
+    seconds: float,
+    warmup: int,
+    sampler_kind: str = "rust",
+    encoding: str = "float32",
 ) -> Result:
     """checkraise.VectorEnv with random legal actions, drawn in Rust by
     ``venv.sample_actions()`` (``sampler_kind="rust"``) or from the masks with vectorized numpy
@@ -175,14 +180,19 @@ def bench_checkraise(
     info = checkraise.make(game).info
     simultaneous = info["dynamics"] == "simultaneous"
     observer = "all" if simultaneous else None
-    venv = checkraise.VectorEnv(game, num_envs=num_envs, seed=0, observer=observer)
+    venv = checkraise.VectorEnv(
+        game, num_envs=num_envs, seed=0, observer=observer, observation_encoding=encoding
+    )
     venv.reset()
     numpy_sampler = LegalSampler(0)
 
     def draw() -> Any:
         if sampler_kind == "rust":
             return venv.sample_actions()
-        return numpy_sampler.sample(venv.action_masks)
+        masks = venv.action_masks
+        if encoding == "compact":
+            masks = checkraise.unpack_action_masks(venv.game, masks)
+        return numpy_sampler.sample(masks)
 
     if tuple(venv.action_masks.shape[:-1]) != tuple(venv.action_shape):
         raise RuntimeError(
@@ -208,6 +218,8 @@ def bench_checkraise(
 
     steps, wall, cpu = timed_loop(seconds, 2, body)
     note = f"sampler={sampler_kind}" + (f", observer={observer}" if observer else "")
+    if encoding != "float32":
+        note += f", observation_encoding={encoding}"
     return Result(
         "checkraise",
         game,
@@ -489,6 +501,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="checkraise's random legal actions: venv.sample_actions() (rust, default) or a "
         "vectorized numpy pass over the masks",
     )
+    parser.add_argument(
+        "--observation-encoding",
+        choices=("float32", "compact"),
+        default="float32",
+        help="checkraise's observation_encoding: float32 rows (default) or compact uint8 rows "
+        "and packed masks",
+    )
     parser.add_argument("--markdown", action="store_true", help="print a markdown table")
     parser.add_argument(
         "--openspiel-list-obs",
@@ -528,7 +547,9 @@ def jobs(args: argparse.Namespace) -> list[tuple[str, str, int, Callable[[], Res
                         "checkraise",
                         game,
                         n,
-                        lambda g=game, n=n: bench_checkraise(g, n, s, w, args.sampler),
+                        lambda g=game, n=n: bench_checkraise(
+                            g, n, s, w, args.sampler, args.observation_encoding
+                        ),
                     )
                 )
     if "openspiel" in args.libraries:

@@ -311,3 +311,58 @@ def test_grpc_envs_and_python_vector_env_give_the_same_trajectories(
             ends["terminated"] += int(terminated.sum())
             ends["truncated"] += int(truncated.sum())
         assert ends["truncated" if cap else "terminated"] > 0, ends
+
+
+@pytest.mark.parametrize(
+    "game", ["pokeros", "prediction_chess", "poker_chess", "holdem_chess", "detective_poker"]
+)
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_compact_envs_unpack_to_the_float32_ones_over_the_wire(client, game, mode):
+    """With observation_encoding="compact" the server sends uint8 compact rows and packed
+    masks (OBSERVATION_ENCODING_COMPACT) that unpack, with the layout CreateEnvs returns, to
+    exactly what checkraise.VectorEnv writes in float32 for the same game, seed and actions,
+    final observations included; every game, random play, every seat of the simultaneous one."""
+    import checkraise as cr
+
+    count, seed = 4, 9
+    all_seats = game == "prediction_chess"
+    observer = "all" if all_seats else "current"
+    kwargs = {"autoreset_mode": mode, "max_episode_steps": 40}
+    local = cr.VectorEnv(game, count, seed=seed, observer=observer, **kwargs)
+    with client.envs(
+        game, count, seed=seed, all_seats=all_seats, observation_encoding="compact", **kwargs
+    ) as remote:
+        assert remote.observation_encoding == "compact"
+        layout = cr.make(game).compact_layout()
+        assert remote.compact_layout.row_bytes == layout["row_bytes"]
+        assert list(remote.compact_layout.scalar_indices) == layout["scalar_indices"]
+        batch = remote.batch
+        obs, info = local.reset()
+        rng = np.random.default_rng(5)
+        for _ in range(60):
+            assert batch.observations.dtype == np.uint8
+            assert batch.observations.shape[-1] == layout["row_bytes"]
+            unpacked = remote.unpack_observations()
+            np.testing.assert_array_equal(unpacked.view(np.uint32), obs.view(np.uint32))
+            np.testing.assert_array_equal(
+                cr.unpack_observations(game, batch.observations).view(np.uint32),
+                obs.view(np.uint32),
+            )
+            np.testing.assert_array_equal(remote.unpack_action_masks(), info["action_mask"])
+            if mode == "same_step":
+                finals = remote.unpack_observations(batch.final_observations)
+                np.testing.assert_array_equal(
+                    finals.view(np.uint32), info["final_obs"].view(np.uint32)
+                )
+            else:
+                assert batch.final_observations is None
+            actions = random_actions(info["action_mask"], rng)
+            batch = remote.step(actions)
+            obs, rewards, terminated, truncated, info = local.step(np.maximum(actions, 0))
+            np.testing.assert_array_equal(batch.rewards, rewards)
+            np.testing.assert_array_equal(batch.terminated, terminated)
+            np.testing.assert_array_equal(batch.truncated, truncated)
+            np.testing.assert_array_equal(batch.current_players, info["current_player"])
+            np.testing.assert_array_equal(batch.final_returns, info["final_returns"])
+    with pytest.raises(ValueError, match="observation_encoding"):
+        client.envs(game, 2, observation_encoding="float16")

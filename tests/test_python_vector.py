@@ -437,3 +437,131 @@ def test_same_step_mode_pickles_with_its_final_arrays():
     np.testing.assert_array_equal(copy.final_returns, venv.final_returns)
     actions = venv.sample_actions()
     np.testing.assert_array_equal(copy.step(actions)[0], venv.step(actions)[0])
+
+
+@pytest.mark.parametrize("name", cr.game_names())
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_compact_observations_unpack_to_the_float32_ones(name, mode):
+    """Random play of every game, every seat (observer="all"): the compact encoding's uint8
+    rows unpack to exactly the float32 observations (bit for bit), the packed masks to the
+    masks, final observations included, and everything else is the same."""
+    kwargs = {"observer": "all", "autoreset_mode": mode, "max_episode_steps": 50}
+    dense = cr.VectorEnv(name, 8, seed=5, **kwargs)
+    compact = cr.VectorEnv(name, 8, seed=5, observation_encoding="compact", **kwargs)
+    layout = compact.game.compact_layout()
+    assert compact.observation_encoding == "compact"
+    assert dense.observation_encoding == "float32"
+    obs_f, info_f = dense.reset()
+    obs_c, info_c = compact.reset()
+    assert obs_c.dtype == np.uint8
+    assert obs_c.shape == (8, dense.num_players, layout["row_bytes"])
+    assert info_c["action_mask"].shape == (8, dense.num_players, layout["mask_bytes"])
+    for _ in range(150):
+        unpacked = cr.unpack_observations(name, obs_c)
+        assert unpacked.dtype == np.float32
+        np.testing.assert_array_equal(unpacked.view(np.uint32), obs_f.view(np.uint32))
+        np.testing.assert_array_equal(
+            cr.unpack_action_masks(compact.game, info_c["action_mask"]), info_f["action_mask"]
+        )
+        if mode == "same_step":
+            np.testing.assert_array_equal(
+                cr.unpack_observations(name, info_c["final_obs"]).view(np.uint32),
+                info_f["final_obs"].view(np.uint32),
+            )
+        actions = dense.sample_actions()
+        obs_f, rew_f, term_f, trunc_f, info_f = dense.step(actions)
+        obs_c, rew_c, term_c, trunc_c, info_c = compact.step(actions)
+        np.testing.assert_array_equal(rew_c, rew_f)
+        np.testing.assert_array_equal(term_c, term_f)
+        np.testing.assert_array_equal(trunc_c, trunc_f)
+        np.testing.assert_array_equal(info_c["current_player"], info_f["current_player"])
+        np.testing.assert_array_equal(info_c["final_returns"], info_f["final_returns"])
+
+
+def test_compact_batches_pickle_and_refuse_unknown_encodings():
+    import pickle
+
+    venv = cr.VectorEnv("pokeros", 3, seed=1, observation_encoding="compact", **QUICK)
+    venv.reset()
+    venv.step(venv.sample_actions())
+    copy = pickle.loads(pickle.dumps(venv))
+    assert copy.observation_encoding == "compact"
+    np.testing.assert_array_equal(copy.observations, venv.observations)
+    np.testing.assert_array_equal(copy.action_masks, venv.action_masks)
+    actions = venv.sample_actions()
+    np.testing.assert_array_equal(copy.step(actions)[0], venv.step(actions)[0])
+    with pytest.raises(cr.CheckraiseError, match="observation_encoding"):
+        cr.VectorEnv("pokeros", 2, observation_encoding="float16")
+    with pytest.raises(ValueError, match="bytes"):
+        cr.unpack_observations("pokeros", np.zeros((2, 7), np.uint8))
+
+
+def test_the_documented_torch_unpacking_is_exact():
+    """The torch snippet of docs/observations.md unpacks compact rows and packed masks to
+    exactly the float32 observations and bool masks (skipped without torch)."""
+    import pathlib
+    import re
+
+    torch = pytest.importorskip("torch")
+    doc = pathlib.Path(__file__).resolve().parent.parent / "docs" / "observations.md"
+    snippet = re.search(r"```python torch\n(.*?)```", doc.read_text(), re.DOTALL).group(1)
+    scope: dict = {}
+    exec(snippet, scope)
+    for name in cr.game_names():
+        dense = cr.VectorEnv(name, 4, seed=2, observer="all")
+        compact = cr.VectorEnv(name, 4, seed=2, observer="all", observation_encoding="compact")
+        obs, info = dense.reset()
+        packed, packed_info = compact.reset()
+        layout = compact.game.compact_layout()
+        for _ in range(40):
+            out = scope["unpack_torch"](torch.from_numpy(packed.copy()), layout)
+            np.testing.assert_array_equal(out.numpy().view(np.uint32), obs.view(np.uint32))
+            masks = scope["unpack_masks_torch"](
+                torch.from_numpy(packed_info["action_mask"].copy()),
+                dense.game.num_distinct_actions(),
+            )
+            np.testing.assert_array_equal(masks.numpy(), info["action_mask"])
+            actions = dense.sample_actions()
+            obs, _, _, _, info = dense.step(actions)
+            packed, _, _, _, packed_info = compact.step(actions)
+
+
+@pytest.mark.parametrize("name", cr.game_names())
+def test_single_envs_and_adapters_give_compact_rows(name):
+    """State/Env.observation_compact and the adapters' observation_type="compact" give uint8
+    rows that unpack to exactly the float32 observation, on random play of every seat."""
+    pettingzoo = pytest.importorskip("checkraise.pettingzoo")
+    game = cr.make(name)
+    env = cr.Env(game, 3)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        if env.is_terminal():
+            env.reset()
+        for seat in range(game.num_players()):
+            row = env.observation_compact(seat)
+            assert row.dtype == np.uint8 and row.shape == (game.compact_layout()["row_bytes"],)
+            np.testing.assert_array_equal(
+                cr.unpack_observations(game, row).view(np.uint32),
+                env.observation(seat).view(np.uint32),
+            )
+            np.testing.assert_array_equal(row, env.state().observation_compact(seat))
+        if env.current_player() == -2:
+            env.step_joint([rng.choice(env.legal_actions(s)) for s in range(game.num_players())])
+        else:
+            env.step(int(rng.choice(env.legal_actions())))
+    aec = pettingzoo.env(name, observation_type="compact")
+    aec.reset(seed=1)
+    agent = aec.agents[0]
+    obs = aec.observe(agent)["observation"]
+    assert aec.observation_space(agent)["observation"].contains(obs)
+    seat = aec.agents.index(agent)
+    np.testing.assert_array_equal(
+        cr.unpack_observations(game, obs), aec.engine_state().observation(seat)
+    )
+    gym = pytest.importorskip("checkraise.gymnasium")
+    single = gym.CheckraiseEnv(name, observation_type="compact")
+    obs, _ = single.reset(seed=0)
+    assert single.observation_space.contains(obs)
+    np.testing.assert_array_equal(
+        cr.unpack_observations(game, obs), single.engine_state().observation(single.seat)
+    )

@@ -34,6 +34,7 @@ import contextlib as _contextlib
 import importlib as _importlib
 import importlib.util as _importlib_util
 
+from ._compact import unpack_action_masks, unpack_observations
 from ._core import (
     ActionStringError,
     Bot,
@@ -82,6 +83,8 @@ __all__ = [
     "game_names",
     "games",
     "make",
+    "unpack_action_masks",
+    "unpack_observations",
 ]
 
 _SUBMODULES = ("pettingzoo", "gymnasium", "openspiel", "render", "client", "arena")

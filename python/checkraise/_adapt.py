@@ -22,9 +22,10 @@ RENDER_MODES: tuple[str, ...] = ("human", "ansi", "rgb_array")
 #: What an adapter may do with an illegal action; the first is the default.
 ILLEGAL_ACTION_MODES: tuple[str, ...] = ("terminate", "raise")
 
-#: What an agent's observation tensor may be: the engine's observation of its seat, or its
-#: perfect-recall information-state tensor.
-OBSERVATION_TYPES: tuple[str, ...] = ("observation", "information_state")
+#: What an agent's observation tensor may be: the engine's observation of its seat, its
+#: perfect-recall information-state tensor, or its observation as a compact uint8 row
+#: (``checkraise.unpack_observations`` gives the float32 observation back exactly).
+OBSERVATION_TYPES: tuple[str, ...] = ("observation", "information_state", "compact")
 
 #: Seeds handed to the engine (its generator takes a u64; stay inside i64 for numpy).
 _SEED_BOUND = 2**63 - 1
@@ -135,6 +136,8 @@ def observation_box(game: Game, observation_type: str) -> Any:
     (``game.observation_bounds()``; an information state's history rows are 0/1, inside them)."""
     import gymnasium
 
+    if observation_type == "compact":
+        return gymnasium.spaces.Box(0, 255, observation_shape(game, observation_type), np.uint8)
     low, high = game.observation_bounds()
     return gymnasium.spaces.Box(
         min(low, 0.0), max(high, 1.0), observation_shape(game, observation_type), np.float32
@@ -145,6 +148,8 @@ def observation_shape(game: Game, observation_type: str) -> tuple[int, ...]:
     """The shape of an agent's observation tensor of ``observation_type``."""
     if observation_type == "information_state":
         return tuple(game.information_state_tensor_shape())
+    if observation_type == "compact":
+        return (game.compact_layout()["row_bytes"],)
     return tuple(game.observation_shape())
 
 
@@ -270,10 +275,12 @@ def illegal_action_info(action: int, message: str) -> dict[str, Any]:
 
 
 def observation(state: State, seat: int, observation_type: str = "observation") -> np.ndarray:
-    """Seat ``seat``'s observation tensor of ``observation_type`` (float32): the engine's
-    observation, or its information-state tensor."""
+    """Seat ``seat``'s observation tensor of ``observation_type``: the engine's observation
+    or its information-state tensor (float32), or the compact row (uint8)."""
     if observation_type == "information_state":
         return np.asarray(state.information_state_tensor(seat), dtype=np.float32)
+    if observation_type == "compact":
+        return state.observation_compact(seat)
     return np.asarray(state.observation(seat), dtype=np.float32)
 
 

@@ -105,6 +105,10 @@ class Game:
         """Shape of ``State.observation_tensor(p)``."""
     def observation_bounds(self) -> tuple[float, float]:
         """``(low, high)``: every observation entry lies within them."""
+    def compact_layout(self) -> dict[str, Any]:
+        """The compact encoding's layout: ``observation_size``, ``bit_bytes``,
+        ``scalar_indices`` (the non-binary entries, as float32 after the bits), ``row_bytes``
+        and ``mask_bytes``."""
     def observation_tensor_shape(self) -> list[int]:
         """``observation_shape()`` as a list (OpenSpiel's name)."""
     def observation_tensor_size(self) -> int:
@@ -182,6 +186,8 @@ class State:
         """Seat ``player``'s observation, float32 of ``game.observation_shape()``."""
     def observation(self, player: int | None = None) -> npt.NDArray[np.float32]:
         """The same as ``observation_tensor(player)``."""
+    def observation_compact(self, player: int | None = None) -> npt.NDArray[np.uint8]:
+        """Seat ``player``'s observation as a compact uint8 row (``unpack_observations``)."""
     def observation_string(self, player: int | None = None) -> str:
         """Seat ``player``'s current observation as text."""
     def information_state_string(self, player: int | None = None) -> str:
@@ -312,6 +318,8 @@ class Env:
         """The same mask as ``legal_actions_mask``, under the mask's one name."""
     def observation(self, player: int | None = None) -> npt.NDArray[np.float32]:
         """Seat ``player``'s observation."""
+    def observation_compact(self, player: int | None = None) -> npt.NDArray[np.uint8]:
+        """Seat ``player``'s observation as a compact uint8 row (``unpack_observations``)."""
     def returns(self) -> list[float]:
         """Each seat's total return so far."""
 
@@ -338,19 +346,22 @@ class VectorEnv:
         | Any
         | None = None,
         copy: bool = False,
+        observation_encoding: Literal["float32", "compact"] = "float32",
         **params: int | bool | str,
     ) -> VectorEnv:
         """``observer`` defaults to ``"current"`` (sequential games) or ``"all"`` (games with
         simultaneous moves); ``autoreset_mode`` to ``"next_step"`` (also accepted: Gymnasium's
-        ``AutoresetMode.NEXT_STEP``/``SAME_STEP``)."""
+        ``AutoresetMode.NEXT_STEP``/``SAME_STEP``). ``observation_encoding="compact"`` writes
+        uint8 compact observation rows and packed masks (``checkraise.unpack_observations``,
+        ``checkraise.unpack_action_masks``)."""
     def reset(
         self, seed: int | None = None
-    ) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:
+    ) -> tuple[npt.NDArray[Any], dict[str, npt.NDArray[Any]]]:
         """Starts new games; returns ``(observations, info)``."""
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
-        npt.NDArray[np.float32],
+        npt.NDArray[Any],
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
@@ -387,14 +398,19 @@ class VectorEnv:
     def action_shape(self) -> tuple[int, ...]:
         """``(num_envs,)``, or ``(num_envs, num_players)`` for simultaneous games."""
     @property
-    def observations(self) -> npt.NDArray[np.float32]:
-        """Observations, ``(num_envs, [num_players,] *observation_shape)``."""
+    def observations(self) -> npt.NDArray[Any]:
+        """Observations, float32 ``(num_envs, [num_players,] *observation_shape)``; compact:
+        uint8 ``(num_envs, [num_players,] row_bytes)``."""
     @property
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Action masks, ``(num_envs, [num_players,] num_distinct_actions)``."""
+    def action_masks(self) -> npt.NDArray[Any]:
+        """Action masks, bool ``(num_envs, [num_players,] num_distinct_actions)``; compact:
+        packed bits, uint8 ``(..., ceil(num_distinct_actions / 8))``."""
+    @property
+    def observation_encoding(self) -> Literal["float32", "compact"]:
+        """How observations and masks are written."""
     @property
     @deprecated("use VectorEnv.action_masks")
-    def legal_masks(self) -> npt.NDArray[np.bool_]:
+    def legal_masks(self) -> npt.NDArray[Any]:
         """Deprecated: the old name of ``action_masks``."""
     @property
     def current_players(self) -> npt.NDArray[np.int32]:
@@ -412,7 +428,7 @@ class VectorEnv:
     def final_returns(self) -> npt.NDArray[np.float32]:
         """Returns of the games the last step ended, ``(num_envs, num_players)``; else 0."""
     @property
-    def final_observations(self) -> npt.NDArray[np.float32] | None:
+    def final_observations(self) -> npt.NDArray[Any] | None:
         """Same-step mode: final observations of the games the last step ended (zeros
         elsewhere); ``None`` in next-step mode."""
     @property

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ._compact import unpack_mask_bits, unpack_rows
 from ._optional import requires
 
 with requires("checkraise.client", "grpc"):
@@ -193,6 +194,7 @@ _NUMPY_DTYPES: dict[int, np.dtype[Any]] = {
     pb.DATA_TYPE_FLOAT32: np.dtype("<f4"),
     pb.DATA_TYPE_INT32: np.dtype("<i4"),
     pb.DATA_TYPE_BOOL: np.dtype(np.bool_),
+    pb.DATA_TYPE_UINT8: np.dtype(np.uint8),
 }
 
 
@@ -515,19 +517,25 @@ class EnvBatch(NamedTuple):
     of the games that ended on this step, shaped as ``observations`` (zeros elsewhere), and
     ``None`` in next-step mode (where ``observations`` holds them). ``legal_masks`` and
     ``dones`` are the deprecated old names of ``action_masks`` and ``terminated``.
+
+    With ``observation_encoding="compact"`` (as ``checkraise.VectorEnv``) ``observations``
+    and ``final_observations`` are uint8 compact rows (``row_bytes`` last) and
+    ``action_masks`` packed bits (uint8, ``mask_bytes`` last):
+    ``RemoteVectorEnv.unpack_observations`` and ``unpack_action_masks`` give the float32 and
+    bool arrays.
     """
 
-    observations: npt.NDArray[np.float32]
-    action_masks: npt.NDArray[np.bool_]
+    observations: npt.NDArray[Any]
+    action_masks: npt.NDArray[Any]
     rewards: npt.NDArray[np.float32]
     terminated: npt.NDArray[np.bool_]
     current_players: npt.NDArray[np.int32]
     final_returns: npt.NDArray[np.float32]
     truncated: npt.NDArray[np.bool_]
-    final_observations: npt.NDArray[np.float32] | None = None
+    final_observations: npt.NDArray[Any] | None = None
 
     @property
-    def legal_masks(self) -> npt.NDArray[np.bool_]:
+    def legal_masks(self) -> npt.NDArray[Any]:
         """Deprecated: the old name of ``action_masks``."""
         _warn_renamed("EnvBatch.legal_masks", "EnvBatch.action_masks")
         return self.action_masks
@@ -544,10 +552,16 @@ class EnvBatch(NamedTuple):
         server older than the ``action_masks``/``terminated`` fields sends only the deprecated
         ones, which are read instead."""
         masks = batch.action_masks if batch.HasField("action_masks") else batch.legal_masks
+        observations, finals = batch.observations, batch.final_observations
+        has_finals = batch.HasField("final_observations")
+        if batch.HasField("packed_observations"):
+            observations, masks = batch.packed_observations, batch.packed_action_masks
+            finals = batch.packed_final_observations
+            has_finals = batch.HasField("packed_final_observations")
         ended = batch.terminated if batch.HasField("terminated") else batch.dones
         terminated = tensor_to_array(ended)
         return cls(
-            observations=tensor_to_array(batch.observations),
+            observations=tensor_to_array(observations),
             action_masks=tensor_to_array(masks),
             rewards=tensor_to_array(batch.rewards),
             terminated=terminated,
@@ -559,13 +573,14 @@ class EnvBatch(NamedTuple):
                 if batch.HasField("truncated")
                 else np.zeros_like(terminated)
             ),
-            final_observations=(
-                tensor_to_array(batch.final_observations)
-                if batch.HasField("final_observations")
-                else None
-            ),
+            final_observations=tensor_to_array(finals) if has_finals else None,
         )
 
+
+_OBSERVATION_ENCODINGS = {
+    "float32": pb.OBSERVATION_ENCODING_FLOAT32,
+    "compact": pb.OBSERVATION_ENCODING_COMPACT,
+}
 
 _AUTORESET_MODES = {
     "next_step": pb.AUTORESET_MODE_NEXT_STEP,
@@ -603,8 +618,15 @@ class RemoteVectorEnv(_Ends):
         game: str,
         all_seats: bool,
         autoreset_mode: str = "next_step",
+        observation_encoding: str = "float32",
     ) -> None:
         self.client = client
+        self.observation_encoding = observation_encoding
+        #: How compact rows unpack (``CreateEnvsResponse.compact_layout``; ``None`` from a
+        #: server before the compact encoding).
+        self.compact_layout: pb.CompactLayout | None = (
+            response.compact_layout if response.HasField("compact_layout") else None
+        )
         self.game = game
         self.envs_id: str = response.envs_id
         self.sizes: pb.GameSizes = response.sizes
@@ -641,6 +663,30 @@ class RemoteVectorEnv(_Ends):
         if self.all_seats:
             return (self.num_envs, self.num_players)
         return (self.num_envs,)
+
+    def unpack_observations(self, packed: npt.ArrayLike | None = None) -> npt.NDArray[np.float32]:
+        """The float32 observations that compact rows encode (by default the latest batch's
+        ``observations``), exactly as the float32 encoding sends them."""
+        layout = self._layout()
+        rows = self.batch.observations if packed is None else packed
+        out = unpack_rows(
+            rows,
+            layout.observation_size,
+            layout.bit_bytes,
+            list(layout.scalar_indices),
+            layout.row_bytes,
+        )
+        return out.reshape(out.shape[:-1] + self.observation_shape)
+
+    def unpack_action_masks(self, packed: npt.ArrayLike | None = None) -> npt.NDArray[np.bool_]:
+        """The bool masks that packed masks encode (by default the latest batch's)."""
+        masks = self.batch.action_masks if packed is None else packed
+        return unpack_mask_bits(masks, self.num_distinct_actions)
+
+    def _layout(self) -> pb.CompactLayout:
+        if self.compact_layout is None:
+            raise ValueError("this server sends no compact layout (it predates them)")
+        return self.compact_layout
 
     def reset(self, seed: int | None = None) -> EnvBatch:
         """Starts every env afresh (env i reseeded ``seed + i`` when a seed is given, else
@@ -820,14 +866,22 @@ class Client(_Ends):
         all_seats: bool = False,
         autoreset_mode: str = "next_step",
         max_episode_steps: int | None = None,
+        observation_encoding: str = "float32",
         **params: ParamValue,
     ) -> RemoteVectorEnv:
         """Creates ``num_envs`` envs of ``game`` on the server (env i seeded ``seed + i``),
         already reset. With ``all_seats`` every seat's observation and mask is returned and
         ``step`` takes one action per seat (simultaneous games need it). ``autoreset_mode``:
         ``"next_step"`` (Gymnasium's default, as ``checkraise.VectorEnv``) or ``"same_step"``
-        (also Gymnasium's ``AutoresetMode`` members); ``max_episode_steps`` truncates games."""
+        (also Gymnasium's ``AutoresetMode`` members); ``max_episode_steps`` truncates games.
+        ``observation_encoding="compact"`` sends compact observation rows and packed masks
+        (uint8; ``RemoteVectorEnv.unpack_observations``/``unpack_action_masks``), 12 to 27
+        times fewer bytes than ``"float32"``."""
         mode = _autoreset_mode(autoreset_mode)
+        if observation_encoding not in _OBSERVATION_ENCODINGS:
+            raise ValueError(
+                f"observation_encoding must be 'float32' or 'compact', not {observation_encoding!r}"
+            )
         request = pb.CreateEnvsRequest(
             game=game,
             parameters=_text_parameters(params),
@@ -835,8 +889,9 @@ class Client(_Ends):
             seed=seed,
             all_seats=all_seats,
             autoreset_mode=_AUTORESET_MODES[mode],
+            observation_encoding=_OBSERVATION_ENCODINGS[observation_encoding],
         )
         if max_episode_steps is not None:
             request.max_episode_steps = max_episode_steps
         reply = _unary(self._envs.CreateEnvs, request, timeout=self.timeout)
-        return RemoteVectorEnv(self, reply, game, all_seats, mode)
+        return RemoteVectorEnv(self, reply, game, all_seats, mode, observation_encoding)

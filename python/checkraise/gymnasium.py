@@ -15,7 +15,10 @@ every game with Gymnasium as ``checkraise/<game>-v0``, so
 - Observation: with ``observation_type="observation"`` (default) ``state.observation(seat)``,
   float32 of ``game.observation_shape()``; with ``"information_state"`` the seat's
   perfect-recall ``state.information_state_tensor(seat)``, float32 of
-  ``game.information_state_tensor_shape()``. Either is an unbounded ``Box`` (the engine
+  ``game.information_state_tensor_shape()``; with ``"compact"`` the observation as a compact
+  uint8 row (``state.observation_compact(seat)``, a ``Box(0, 255, (row_bytes,), uint8)``;
+  ``checkraise.unpack_observations`` gives the float32 observation back exactly). The float32
+  ones are an unbounded ``Box`` (the engine
   promises finite values but no per-entry bounds). With ``dict_observation=True`` the
   observation is PettingZoo's dict instead: ``{"observation": that tensor, "action_mask": int8
   0/1 array}`` (a ``Dict`` space). Action space: ``Discrete(game.num_distinct_actions())``.

@@ -8,10 +8,13 @@
 //! entry each step; `ALTERNATE=1` switches between the two every 20 steps and prints both
 //! rates. The main thread joins rayon's pool as the Python module's importing thread does
 //! (`vector::join_global_pool`); `JOIN=0` leaves it outside, waiting for the pool's threads.
-//! Like the Python module, it allocates with mimalloc.
+//! `COMPACT=1` writes compact observation rows and packed masks
+//! (`ObservationEncoding::Compact`) instead of float32 rows and `bool` masks. Like the Python
+//! module, it allocates with mimalloc.
 
 use std::time::{Duration, Instant};
 
+use checkraise_core::compact::{ObservationEncoding, packed_mask_bytes};
 use checkraise_core::game::Dynamics;
 use checkraise_core::vector::{Observer, StepBuffers, VectorEnv};
 use checkraise_core::{make_game, registry};
@@ -37,6 +40,7 @@ fn main() {
     // RETAINED=0 writes every entry each step (the caller's buffers are not trusted).
     let retained = std::env::var("RETAINED").map_or(true, |v| v != "0");
     let alternate = std::env::var("ALTERNATE").is_ok_and(|v| v == "1");
+    let compact = std::env::var("COMPACT").is_ok_and(|v| v == "1");
     for name in names {
         let game = make_game::<&str, &str>(&name, []).expect("a registered game");
         let observer = if game.info().dynamics == Dynamics::Simultaneous {
@@ -44,11 +48,31 @@ fn main() {
         } else {
             Observer::CurrentPlayer
         };
-        let mut venv = VectorEnv::new(game.clone(), n, 0, observer, None).unwrap();
+        let encoding = if compact {
+            ObservationEncoding::Compact
+        } else {
+            ObservationEncoding::Float32
+        };
+        let mut venv = VectorEnv::new(game.clone(), n, 0, observer, None)
+            .unwrap()
+            .with_observation_encoding(encoding);
         let rows = venv.rows_per_env();
         let na = game.num_distinct_actions();
-        let mut obs = vec![0f32; n * rows * game.observation_size()];
-        let mut masks = vec![false; n * rows * na];
+        let row_bytes = venv.compact_layout().row_bytes();
+        let (obs_len, mask_len) = if compact {
+            (0, 0)
+        } else {
+            (game.observation_size(), na)
+        };
+        let (packed_len, packed_mask_len) = if compact {
+            (row_bytes, packed_mask_bytes(na))
+        } else {
+            (0, 0)
+        };
+        let mut obs = vec![0f32; n * rows * obs_len];
+        let mut masks = vec![false; n * rows * mask_len];
+        let mut packed = vec![0u8; n * rows * packed_len];
+        let mut packed_masks = vec![0u8; n * rows * packed_mask_len];
         let mut current = vec![0i32; n];
         let mut rewards = vec![0f32; n * game.num_players()];
         let mut term = vec![false; n];
@@ -66,6 +90,9 @@ fn main() {
                     truncated: &mut trunc,
                     final_returns: &mut finals,
                     final_observations: None,
+                    packed_observations: &mut packed,
+                    packed_action_masks: &mut packed_masks,
+                    packed_final_observations: None,
                 }
             };
         }
@@ -95,9 +122,11 @@ fn main() {
             steps += n;
         }
         println!(
-            "{name:18} envs {n}: {:.3} M env-steps/s in step() ({} floats + {} mask entries per row, {} rows)",
+            "{name:18} envs {n}: {:.3} M env-steps/s in step() ({}: {} floats or {} compact bytes + {} mask entries per row, {} rows)",
             steps as f64 / in_step.as_secs_f64() / 1e6,
+            if compact { "compact" } else { "float32" },
             game.observation_size(),
+            row_bytes,
             na,
             rows
         );

@@ -42,6 +42,21 @@ pub trait Game: Send + Sync + fmt::Debug {
     fn observation_bounds(&self) -> (f32, f32) {
         (0.0, 1.0)
     }
+    /// The entries of the observation tensor that are not binary (scalars such as points /
+    /// 100 or chips / total), as index ranges; every other entry is 0 or 1 in every
+    /// observation (a test checks it on random play). The compact encoding
+    /// (`crate::compact::CompactLayout`) packs the binary entries as bits and keeps these as
+    /// float32. The default: none.
+    fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
+        Vec::new()
+    }
+    /// Whether batched float32 writes should rewrite whole observation rows
+    /// (`State::observation_tensor`) even though the game gives its observations as entries:
+    /// true for small observations, which are faster to write whole than to diff. The
+    /// default: false.
+    fn dense_observations(&self) -> bool {
+        false
+    }
     /// Shape of `State::information_state_tensor`.
     fn information_state_tensor_shape(&self) -> Vec<usize>;
     /// Number of floats in `State::information_state_tensor`.
@@ -183,6 +198,13 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
         let _ = (player, out);
         false
     }
+    /// The same observation as `observation_tensor`, written as a compact row through `out`
+    /// (`crate::compact`: binary entries as bits, scalars as float32); returns true. The
+    /// default writes nothing and returns false: the caller then packs `observation_tensor`.
+    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
+        let _ = (player, out);
+        false
+    }
     /// Writes seat `player`'s information state into `out` (length
     /// `information_state_tensor_size`): a fixed-size tensor with perfect recall, a
     /// function of everything the seat has observed, in order, and of nothing else. The
@@ -305,6 +327,53 @@ impl ObservationSink for DenseSink<'_> {
     }
 }
 
+/// Writes an observation as a compact row (`crate::compact::CompactLayout`) into a row of
+/// zeros: an entry whose slot is a scalar's goes to that scalar's float32, any other non-zero
+/// entry sets its bit.
+pub struct CompactSink<'a> {
+    /// Per observation entry: its scalar's number, or `u32::MAX` for a binary entry.
+    slots: &'a [u32],
+    bit_bytes: usize,
+    out: &'a mut [u8],
+}
+
+impl<'a> CompactSink<'a> {
+    /// A sink writing into `out` (zeros, `bit_bytes` + 4 × scalars long), with each entry's
+    /// scalar slot (`u32::MAX`: binary).
+    pub fn new(slots: &'a [u32], bit_bytes: usize, out: &'a mut [u8]) -> Self {
+        CompactSink {
+            slots,
+            bit_bytes,
+            out,
+        }
+    }
+}
+
+impl ObservationSink for CompactSink<'_> {
+    #[inline(always)]
+    fn set(&mut self, index: usize, value: f32) {
+        let slot = self.slots[index];
+        if slot != u32::MAX {
+            let at = self.bit_bytes + 4 * slot as usize;
+            self.out[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        } else if value != 0.0 {
+            self.out[index / 8] |= 1 << (index % 8);
+        }
+    }
+
+    /// A 64-entry plane of binary entries (chess bitboards): no scalar lies in it.
+    #[inline(always)]
+    fn set_word(&mut self, word: usize, bits: u64) {
+        debug_assert!((0..64).all(|b| bits >> b & 1 == 0 || self.slots[word * 64 + b] == u32::MAX));
+        for (o, b) in self.out[8 * word..8 * word + 8]
+            .iter_mut()
+            .zip(bits.to_le_bytes())
+        {
+            *o |= b;
+        }
+    }
+}
+
 /// An observation as its non-zero entries: the entries equal to 1 as a bit set, the others
 /// as (index, value) pairs.
 #[derive(Clone, Debug, Default)]
@@ -320,6 +389,12 @@ impl ObservationEntries {
             ones: vec![0; size.div_ceil(64)],
             others: Vec::new(),
         }
+    }
+
+    /// The entries equal to 1 as a bit set (entry `64 × w + b` is bit `b` of word `w`), and
+    /// the other non-zero entries as (index, value) pairs.
+    pub fn parts(&self) -> (&[u64], &[(u32, f32)]) {
+        (&self.ones, &self.others)
     }
 
     /// Removes every entry.

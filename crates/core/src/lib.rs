@@ -43,6 +43,9 @@ pub mod game;
 
 pub mod rules;
 
+/// The compact encoding of observations (bit planes and scalars) and packed legal masks.
+pub mod compact;
+
 // The shapes games' views are made of (on the rules: a view's header reads them).
 pub mod view;
 

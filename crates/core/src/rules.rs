@@ -19,7 +19,7 @@ use std::sync::Arc;
 use crate::cards::CardSet;
 use crate::error::{Action, GameError, GameInfo, Player, PlayerAction, RewardModel, Utility};
 use crate::game::{
-    EventLayout, Game, GameEntry, ObservationEntries, State, write_information_state,
+    CompactSink, EventLayout, Game, GameEntry, ObservationEntries, State, write_information_state,
 };
 use crate::params::{ParamSpec, Params};
 use crate::rng::GameRng;
@@ -186,6 +186,12 @@ pub trait Observe: Sized {
         let _ = (player, out);
         false
     }
+    /// The observation as a compact row (see `State::observation_compact`); the default gives
+    /// nothing and returns false.
+    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
+        let _ = (player, out);
+        false
+    }
     /// What seat `viewer` saw of each entry of `history` (this state's history), as codes of
     /// `Rules::event_layout`.
     fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32>;
@@ -281,6 +287,16 @@ pub trait Layout {
     fn observation_bounds(&self) -> (f32, f32) {
         (0.0, 1.0)
     }
+    /// The observation's non-binary entries (see `Game::observation_scalars`; the default:
+    /// none).
+    fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
+        Vec::new()
+    }
+    /// Whether batched float32 writes rewrite whole rows (see `Game::dense_observations`;
+    /// the default: false).
+    fn dense_observations(&self) -> bool {
+        false
+    }
 }
 
 /// The `Game` of a game written as a `GameDef` and its `Rules`: its typed configuration.
@@ -351,6 +367,12 @@ impl<D: GameDef> Game for RulesGame<D> {
     }
     fn observation_bounds(&self) -> (f32, f32) {
         self.config.observation_bounds()
+    }
+    fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
+        self.config.observation_scalars()
+    }
+    fn dense_observations(&self) -> bool {
+        self.config.dense_observations()
     }
     fn information_state_tensor_shape(&self) -> Vec<usize> {
         vec![self.config.observation_size() + self.config.event_layout().size()]
@@ -635,6 +657,11 @@ impl<R: Rules> State for Played<R> {
     #[inline]
     fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
         self.rules.observation_entries(player, out)
+    }
+
+    #[inline]
+    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
+        self.rules.observation_compact(player, out)
     }
 
     fn information_state_tensor(&self, player: usize, out: &mut [f32]) {

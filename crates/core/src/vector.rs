@@ -27,6 +27,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use crate::compact::{CompactLayout, ObservationEncoding, packed_mask_bytes};
 use crate::env::{Env, GameRng};
 use crate::game::{
     Action, Dynamics, ErrorKind, Game, GameError, ObservationEntries, Player, State,
@@ -114,7 +115,13 @@ impl From<GameError> for VectorError {
 /// current players (OpenSpiel ids: a seat, −2 simultaneous, −4 terminal), terminated and
 /// truncated `num_envs`; rewards and final returns `num_envs × num_players`; final
 /// observations, when given, as long as the observations.
-#[derive(Debug)]
+///
+/// With `ObservationEncoding::Compact` the observation, mask and final observation buffers are
+/// empty, and the packed ones take their place: `num_envs × rows × row_bytes` bytes of compact
+/// observation rows (`CompactLayout::row_bytes`, the same for final observations) and
+/// `num_envs × rows × ⌈num_distinct_actions / 8⌉` bytes of packed masks. With
+/// `ObservationEncoding::Float32` (the default) the packed buffers are empty (their `Default`).
+#[derive(Debug, Default)]
 pub struct StepBuffers<'a> {
     /// Observations, float32.
     pub observations: &'a mut [f32],
@@ -135,6 +142,14 @@ pub struct StepBuffers<'a> {
     /// writes into `observations` on that step), in either mode; zeros for the other envs.
     /// Same-step mode reports them only here. `None`: not wanted.
     pub final_observations: Option<&'a mut [f32]>,
+    /// Compact observation rows (`ObservationEncoding::Compact`; empty otherwise).
+    pub packed_observations: &'a mut [u8],
+    /// Packed legal masks (`ObservationEncoding::Compact`; empty otherwise): action `a` of a
+    /// row is bit `a % 8` of its byte `a / 8`.
+    pub packed_action_masks: &'a mut [u8],
+    /// Compact final observation rows (`ObservationEncoding::Compact`), as
+    /// `final_observations` are for float32. `None`: not wanted.
+    pub packed_final_observations: Option<&'a mut [u8]>,
     /// `true` when these are the buffers the previous `reset` or `step` of this `VectorEnv`
     /// wrote, unchanged since: only the legal-mask entries that may have changed are written,
     /// and for games with sparse observations only the observation entries the last write
@@ -166,6 +181,8 @@ struct Slot {
     /// Per observation row, for games that give observation entries: the entries the last
     /// write put in the row, and scratch for the next.
     obs_written: Vec<[ObservationEntries; 2]>,
+    /// A float32 row to pack from, for compact rows of games without observation entries.
+    scratch: Vec<f32>,
     /// The last write may have left non-zero final observation rows.
     final_written: bool,
 }
@@ -178,6 +195,9 @@ struct VectorSnapshot {
     /// Absent from snapshots written before the mode existed (next-step then).
     #[serde(default)]
     autoreset_mode: AutoresetMode,
+    /// Absent from snapshots written before the encoding existed (float32 then).
+    #[serde(default)]
+    observation_encoding: ObservationEncoding,
     started: bool,
     slots: Vec<SlotSnapshot>,
 }
@@ -202,6 +222,9 @@ struct Rows<'a> {
     truncated: &'a mut bool,
     final_returns: &'a mut [f32],
     final_observations: Option<&'a mut [f32]>,
+    packed_observations: &'a mut [u8],
+    packed_action_masks: &'a mut [u8],
+    packed_final_observations: Option<&'a mut [u8]>,
     /// The rows hold what this slot wrote last (see `StepBuffers::retained`).
     retained: bool,
 }
@@ -216,8 +239,15 @@ struct Shape {
     joint: bool,
     max_episode_steps: Option<usize>,
     autoreset_mode: AutoresetMode,
-    /// The game gives its observations as entries (`State::observation_entries`).
+    /// Float32 rows are written from entries (`State::observation_entries`), retained ones
+    /// rewriting only what changed.
     sparse_observations: bool,
+    /// The game gives its observations as entries (compact rows are packed from them).
+    entries: bool,
+    encoding: ObservationEncoding,
+    /// Bytes of a compact observation row and of a packed mask row.
+    row_bytes: usize,
+    mask_bytes: usize,
 }
 
 impl Shape {
@@ -249,6 +279,7 @@ pub struct VectorEnv {
     game: Arc<dyn Game>,
     slots: Vec<Slot>,
     shape: Shape,
+    compact: CompactLayout,
     /// Whether anything happened since construction (a reset without a seed then starts new
     /// games; before, the constructed games are the first episode).
     started: bool,
@@ -298,6 +329,10 @@ impl VectorEnv {
             }
             _ => {}
         }
+        let compact = CompactLayout::for_game(game.as_ref());
+        let entries = game
+            .new_initial_state()
+            .observation_entries(0, &mut ObservationEntries::new(game.observation_size()));
         let shape = Shape {
             num_players,
             num_actions: game.num_distinct_actions(),
@@ -306,9 +341,11 @@ impl VectorEnv {
             joint,
             max_episode_steps,
             autoreset_mode: AutoresetMode::NextStep,
-            sparse_observations: game
-                .new_initial_state()
-                .observation_entries(0, &mut ObservationEntries::new(game.observation_size())),
+            sparse_observations: entries && !game.dense_observations(),
+            entries,
+            encoding: ObservationEncoding::Float32,
+            row_bytes: compact.row_bytes(),
+            mask_bytes: packed_mask_bytes(game.num_distinct_actions()),
         };
         let slots = (0..num_envs)
             .into_par_iter()
@@ -324,12 +361,13 @@ impl VectorEnv {
                     legal: vec![Vec::new(); num_players],
                     rewards: vec![0.0; num_players],
                     mask_written: vec![Vec::new(); shape.rows()],
-                    obs_written: if shape.sparse_observations {
+                    obs_written: if shape.entries {
                         let empty = ObservationEntries::new(shape.observation_size);
                         vec![[empty.clone(), empty]; shape.rows()]
                     } else {
                         Vec::new()
                     },
+                    scratch: Vec::new(),
                     final_written: true,
                 };
                 slot.refresh_legal();
@@ -340,8 +378,25 @@ impl VectorEnv {
             game,
             slots,
             shape,
+            compact,
             started: false,
         })
+    }
+
+    /// This batch writing observations and masks in `encoding` (a new batch writes float32).
+    pub fn with_observation_encoding(mut self, encoding: ObservationEncoding) -> Self {
+        self.shape.encoding = encoding;
+        self
+    }
+
+    /// How this batch writes observations and masks.
+    pub fn observation_encoding(&self) -> ObservationEncoding {
+        self.shape.encoding
+    }
+
+    /// The compact layout of the game's observations (`ObservationEncoding::Compact` rows).
+    pub fn compact_layout(&self) -> &CompactLayout {
+        &self.compact
     }
 
     /// This batch in auto-reset `mode` (a new batch is in `AutoresetMode::NextStep`).
@@ -374,6 +429,7 @@ impl VectorEnv {
             observer: self.shape.observer,
             max_episode_steps: self.shape.max_episode_steps,
             autoreset_mode: self.shape.autoreset_mode,
+            observation_encoding: self.shape.encoding,
             started: self.started,
             slots,
         })
@@ -394,7 +450,8 @@ impl VectorEnv {
             snap.observer,
             snap.max_episode_steps,
         )?
-        .with_autoreset_mode(snap.autoreset_mode);
+        .with_autoreset_mode(snap.autoreset_mode)
+        .with_observation_encoding(snap.observation_encoding);
         venv.started = snap.started;
         for (slot, saved) in venv.slots.iter_mut().zip(snap.slots) {
             slot.env = Env::restore(game.clone(), &saved.env)?;
@@ -414,13 +471,14 @@ impl VectorEnv {
         out.retained = false;
         let rows = self.rows(out)?;
         let shape = self.shape;
+        let layout = &self.compact;
         for (slot, mut rows) in self.slots.iter_mut().zip(rows) {
             for written in &mut slot.mask_written {
                 written.clear();
             }
             // The final rows are left as they are: the next step clears them.
             slot.final_written = true;
-            slot.write(&shape, &mut rows);
+            slot.write(&shape, layout, &mut rows);
         }
         Ok(())
     }
@@ -508,6 +566,7 @@ impl VectorEnv {
         let shape = self.shape;
         let fresh = !self.started && seed.is_none();
         self.started = true;
+        let layout = &self.compact;
         self.slots
             .par_iter_mut()
             .zip(rows)
@@ -525,7 +584,7 @@ impl VectorEnv {
                 *rows.terminated = false;
                 *rows.truncated = false;
                 slot.clear_final(&mut rows);
-                slot.write(&shape, &mut rows);
+                slot.write(&shape, layout, &mut rows);
             });
         Ok(())
     }
@@ -562,6 +621,7 @@ impl VectorEnv {
             return Err(VectorError::Env { index, error });
         }
         self.started = true;
+        let layout = &self.compact;
         self.slots
             .par_iter_mut()
             .zip(rows)
@@ -569,7 +629,7 @@ impl VectorEnv {
             .enumerate()
             .with_min_len(32)
             .try_for_each(|(index, ((slot, mut rows), actions))| {
-                slot.step(&shape, actions, &mut rows)
+                slot.step(&shape, layout, actions, &mut rows)
                     .map_err(|error| VectorError::Env { index, error })
             })
     }
@@ -578,8 +638,22 @@ impl VectorEnv {
     fn rows<'a>(&self, out: StepBuffers<'a>) -> Result<Vec<Rows<'a>>, VectorError> {
         let n = self.slots.len();
         let shape = &self.shape;
-        let obs_len = shape.rows() * shape.observation_size;
-        let mask_len = shape.rows() * shape.num_actions;
+        let compact = shape.encoding == ObservationEncoding::Compact;
+        let (obs_len, mask_len, packed_len, packed_mask_len) = if compact {
+            (
+                0,
+                0,
+                shape.rows() * shape.row_bytes,
+                shape.rows() * shape.mask_bytes,
+            )
+        } else {
+            (
+                shape.rows() * shape.observation_size,
+                shape.rows() * shape.num_actions,
+                0,
+                0,
+            )
+        };
         let check = |what: &'static str, got: usize, expected: usize| {
             if got == expected {
                 Ok(())
@@ -612,6 +686,31 @@ impl VectorEnv {
             }
             None => (0..n).map(|_| None).collect(),
         };
+        check(
+            "packed_observations",
+            out.packed_observations.len(),
+            n * packed_len,
+        )?;
+        check(
+            "packed_action_masks",
+            out.packed_action_masks.len(),
+            n * packed_mask_len,
+        )?;
+        let mut packed_final: Vec<Option<&mut [u8]>> = match out.packed_final_observations {
+            Some(buffer) => {
+                check("packed_final_observations", buffer.len(), n * packed_len)?;
+                split_rows(buffer, n, packed_len)
+                    .into_iter()
+                    .map(Some)
+                    .collect()
+            }
+            None => (0..n).map(|_| None).collect(),
+        };
+        let mut packed_observations =
+            split_rows(out.packed_observations, n, packed_len).into_iter();
+        let mut packed_action_masks =
+            split_rows(out.packed_action_masks, n, packed_mask_len).into_iter();
+        let mut packed_final = packed_final.drain(..);
         let mut observations = split_rows(out.observations, n, obs_len).into_iter();
         let mut action_masks = split_rows(out.action_masks, n, mask_len).into_iter();
         let mut rewards = split_rows(out.rewards, n, shape.num_players).into_iter();
@@ -632,6 +731,9 @@ impl VectorEnv {
                 truncated: truncated.next().expect("n rows"),
                 final_returns: final_returns.next().expect("n rows"),
                 final_observations,
+                packed_observations: packed_observations.next().expect("n rows"),
+                packed_action_masks: packed_action_masks.next().expect("n rows"),
+                packed_final_observations: packed_final.next().expect("n rows"),
                 retained,
             })
             .collect())
@@ -650,6 +752,22 @@ fn write_mask(out: &mut [bool], legal: &[Action], written: &mut Vec<Action>, ret
     }
     for &a in legal {
         out[a as usize] = true;
+    }
+    written.clear();
+    written.extend_from_slice(legal);
+}
+
+/// `write_mask` for a packed mask row (action `a` is bit `a % 8` of byte `a / 8`).
+fn write_packed_mask(out: &mut [u8], legal: &[Action], written: &mut Vec<Action>, retained: bool) {
+    if retained {
+        for &a in written.iter() {
+            out[a as usize / 8] &= !(1 << (a % 8));
+        }
+    } else {
+        out.fill(0);
+    }
+    for &a in legal {
+        out[a as usize / 8] |= 1 << (a % 8);
     }
     written.clear();
     written.extend_from_slice(legal);
@@ -727,6 +845,7 @@ impl Slot {
     fn step(
         &mut self,
         shape: &Shape,
+        layout: &CompactLayout,
         actions: &[Action],
         rows: &mut Rows<'_>,
     ) -> Result<(), GameError> {
@@ -757,7 +876,7 @@ impl Slot {
             *rows.terminated = terminated;
             *rows.truncated = truncated;
             if terminated || truncated {
-                self.write_final(shape, rows);
+                self.write_final(shape, layout, rows);
                 if shape.autoreset_mode == AutoresetMode::SameStep {
                     self.env.reset();
                     self.start();
@@ -770,7 +889,7 @@ impl Slot {
                 self.refresh_legal();
             }
         }
-        self.write(shape, rows);
+        self.write(shape, layout, rows);
         Ok(())
     }
 
@@ -783,11 +902,17 @@ impl Slot {
             out.fill(0.0);
             self.final_written = false;
         }
+        if let Some(out) = rows.packed_final_observations.as_deref_mut()
+            && (self.final_written || !rows.retained)
+        {
+            out.fill(0);
+            self.final_written = false;
+        }
     }
 
     /// Writes the returns and final observations of the game that just ended (before any
     /// reset).
-    fn write_final(&mut self, shape: &Shape, rows: &mut Rows<'_>) {
+    fn write_final(&mut self, shape: &Shape, layout: &CompactLayout, rows: &mut Rows<'_>) {
         let state = self.env.state();
         for (out, r) in rows.final_returns.iter_mut().zip(state.returns()) {
             *out = r as f32;
@@ -798,6 +923,16 @@ impl Slot {
             let seats = self.observed_seats(shape, state.current_player());
             for (row, seat) in seats.enumerate() {
                 state.observation_tensor(seat, &mut out[row * obs..(row + 1) * obs]);
+            }
+            self.final_written = true;
+        }
+        if let Some(out) = rows.packed_final_observations.as_deref_mut() {
+            out.fill(0);
+            let rb = shape.row_bytes;
+            let seats = self.observed_seats(shape, state.current_player());
+            for (row, seat) in seats.enumerate() {
+                let out = &mut out[row * rb..(row + 1) * rb];
+                layout.write(state, seat, &mut self.scratch, out);
             }
             self.final_written = true;
         }
@@ -816,12 +951,26 @@ impl Slot {
     }
 
     /// Writes the current player, observations and masks of this env.
-    fn write(&mut self, shape: &Shape, rows: &mut Rows<'_>) {
+    fn write(&mut self, shape: &Shape, layout: &CompactLayout, rows: &mut Rows<'_>) {
         let state = self.env.state();
         let current = state.current_player();
         *rows.current_player = current.id() as i32;
         let (obs, na) = (shape.observation_size, shape.num_actions);
         let seats = self.observed_seats(shape, current);
+        if shape.encoding == ObservationEncoding::Compact {
+            let (rb, mb) = (shape.row_bytes, shape.mask_bytes);
+            for (row, seat) in seats.enumerate() {
+                let out = &mut rows.packed_observations[row * rb..(row + 1) * rb];
+                layout.write(state, seat, &mut self.scratch, out);
+                write_packed_mask(
+                    &mut rows.packed_action_masks[row * mb..(row + 1) * mb],
+                    &self.legal[seat],
+                    &mut self.mask_written[row],
+                    rows.retained,
+                );
+            }
+            return;
+        }
         for (row, seat) in seats.enumerate() {
             let out = &mut rows.observations[row * obs..(row + 1) * obs];
             if shape.sparse_observations {
@@ -898,6 +1047,7 @@ mod tests {
                 truncated: &mut self.truncated,
                 final_returns: &mut self.final_returns,
                 final_observations: Some(&mut self.final_observations),
+                ..StepBuffers::default()
             }
         }
 
@@ -1559,6 +1709,92 @@ mod tests {
                 a.state(i).unwrap().serialize(),
                 b.state(i).unwrap().serialize()
             );
+        }
+    }
+
+    /// A compact batch and a float32 batch of the same game, seed and actions write rows
+    /// that agree: every compact row (observations and final observations) unpacks to the
+    /// float32 row bit for bit, packed masks to the masks, the rest equal; in every game,
+    /// both auto-reset modes, with truncation.
+    #[test]
+    fn compact_rows_unpack_to_the_float32_rows() {
+        use crate::compact::{ObservationEncoding, packed_mask_bytes, unpack_mask};
+        for entry in crate::registry::entries() {
+            let game = make_game::<&str, &str>(entry.info.name, []).unwrap();
+            for (observer, mode) in [
+                (
+                    Observer::default_for(game.as_ref()),
+                    AutoresetMode::NextStep,
+                ),
+                (Observer::AllSeats, AutoresetMode::SameStep),
+            ] {
+                let n = 8;
+                let make = |encoding| {
+                    VectorEnv::new(game.clone(), n, 11, observer, Some(60))
+                        .unwrap()
+                        .with_autoreset_mode(mode)
+                        .with_observation_encoding(encoding)
+                };
+                let (mut float, mut compact) = (
+                    make(ObservationEncoding::Float32),
+                    make(ObservationEncoding::Compact),
+                );
+                let layout = compact.compact_layout().clone();
+                let rows = n * float.rows_per_env();
+                let (size, na) = (game.observation_size(), game.num_distinct_actions());
+                let (rb, mb) = (layout.row_bytes(), packed_mask_bytes(na));
+                let mut a = Buffers::for_env(&float);
+                let mut packed = vec![0u8; rows * rb];
+                let mut packed_masks = vec![0u8; rows * mb];
+                let mut packed_final = vec![0u8; rows * rb];
+                let mut b = Buffers::for_env(&float);
+                let mut retained = false;
+                let mut actions = vec![0; n * float.actions_per_env()];
+                for step in 0..300 {
+                    let out = StepBuffers {
+                        observations: &mut [],
+                        action_masks: &mut [],
+                        current_players: &mut b.current_players,
+                        rewards: &mut b.rewards,
+                        terminated: &mut b.terminated,
+                        truncated: &mut b.truncated,
+                        final_returns: &mut b.final_returns,
+                        final_observations: None,
+                        packed_observations: &mut packed,
+                        packed_action_masks: &mut packed_masks,
+                        packed_final_observations: Some(&mut packed_final),
+                        retained,
+                    };
+                    if step == 0 {
+                        float.reset(None, a.view()).unwrap();
+                        compact.reset(None, out).unwrap();
+                    } else {
+                        float.sample_actions(&mut actions).unwrap();
+                        float.step(&actions, a.view()).unwrap();
+                        compact.step(&actions, out).unwrap();
+                    }
+                    retained = true;
+                    let mut row = vec![0f32; size];
+                    let mut mask = vec![false; na];
+                    let bits = |x: &[f32]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                    for r in 0..rows {
+                        layout.unpack(&packed[r * rb..(r + 1) * rb], &mut row);
+                        assert_eq!(bits(&row), bits(&a.observations[r * size..(r + 1) * size]));
+                        layout.unpack(&packed_final[r * rb..(r + 1) * rb], &mut row);
+                        let fin = &a.final_observations[r * size..(r + 1) * size];
+                        assert_eq!(bits(&row), bits(fin), "{} step {step}", entry.info.name);
+                        unpack_mask(&packed_masks[r * mb..(r + 1) * mb], &mut mask);
+                        assert_eq!(mask, &a.action_masks[r * na..(r + 1) * na]);
+                    }
+                    assert_eq!(a.current_players, b.current_players);
+                    assert_eq!(a.rewards, b.rewards);
+                    assert_eq!(a.terminated, b.terminated);
+                    assert_eq!(a.truncated, b.truncated);
+                    assert_eq!(a.final_returns, b.final_returns);
+                }
+                // Float32 buffers are refused by a compact batch.
+                assert!(compact.step(&actions, a.view()).is_err());
+            }
         }
     }
 

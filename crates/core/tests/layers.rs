@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("serial", 3),
     ("game", 4),
     ("rules", 5),
+    ("compact", 5),
     ("view", 6),
     ("games", 7),
     ("env", 8),

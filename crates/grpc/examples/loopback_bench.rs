@@ -7,7 +7,8 @@
 //! (`ACT_GAME=detective_poker` times another game's Act; `ACT_LEAN=1` asks for the lean reply
 //! an agent needs: the observation tensor and the legal action ids, without the view JSON,
 //! the observation text and the actions' texts; `AUTORESET_MODE=same_step` steps the envs in
-//! same-step auto-reset mode instead of the default next-step)
+//! same-step auto-reset mode instead of the default next-step; `COMPACT=1` asks for compact
+//! observations and packed masks, `OBSERVATION_ENCODING_COMPACT`)
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -153,6 +154,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         Ok("same_step") => pb::AutoresetMode::SameStep,
         _ => pb::AutoresetMode::NextStep,
     };
+    // COMPACT=1: compact observation rows and packed masks (the default is float32).
+    let compact = std::env::var("COMPACT").is_ok_and(|v| v == "1");
+    let observation_encoding = if compact {
+        pb::ObservationEncoding::Compact
+    } else {
+        pb::ObservationEncoding::Float32
+    };
     for (game, parameters) in configs {
         let simultaneous = game == "prediction_chess";
         let created = envs
@@ -164,6 +172,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
                 all_seats: simultaneous,
                 autoreset_mode: autoreset_mode as i32,
                 max_episode_steps: None,
+                observation_encoding: observation_encoding as i32,
             })
             .await?
             .into_inner();
@@ -172,15 +181,28 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             sizes.num_distinct_actions as usize,
             sizes.num_players as usize,
         );
+        let mask_bytes = created.compact_layout.as_ref().unwrap().mask_bytes as usize;
         let mut batch = created.batch.unwrap();
         let mut busy = Duration::ZERO;
         for _ in 0..env_steps {
-            let masks = &batch.action_masks.as_ref().unwrap().data;
             // The first legal action of each mask row (-1 for a seat with none).
-            let actions: Vec<i32> = masks
-                .chunks_exact(actions_per_env)
-                .map(|row| row.iter().position(|&m| m == 1).map_or(-1, |a| a as i32))
-                .collect();
+            let actions: Vec<i32> = if compact {
+                let masks = &batch.packed_action_masks.as_ref().unwrap().data;
+                masks
+                    .chunks_exact(mask_bytes)
+                    .map(|row| {
+                        row.iter()
+                            .position(|&b| b != 0)
+                            .map_or(-1, |i| (8 * i) as i32 + row[i].trailing_zeros() as i32)
+                    })
+                    .collect()
+            } else {
+                let masks = &batch.action_masks.as_ref().unwrap().data;
+                masks
+                    .chunks_exact(actions_per_env)
+                    .map(|row| row.iter().position(|&m| m == 1).map_or(-1, |a| a as i32))
+                    .collect()
+            };
             let shape = if simultaneous {
                 vec![env_count as u32, players as u32]
             } else {
@@ -196,8 +218,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
                 .into_inner();
             busy += started.elapsed();
         }
-        let reply_bytes = batch.observations.as_ref().unwrap().data.len()
-            + batch.action_masks.as_ref().unwrap().data.len();
+        let reply_bytes = [
+            &batch.observations,
+            &batch.action_masks,
+            &batch.packed_observations,
+            &batch.packed_action_masks,
+        ]
+        .iter()
+        .map(|t| t.as_ref().map_or(0, |t| t.data.len()))
+        .sum::<usize>();
         let mut params: Vec<String> = parameters.iter().map(|(k, v)| format!("{k}={v}")).collect();
         params.sort();
         println!(

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use checkraise_core::compact::{ObservationEncoding, packed_mask_bytes};
 use checkraise_core::game::Dynamics;
 use checkraise_core::vector::{AutoresetMode, Observer, StepBuffers, VectorEnv, VectorError};
 use checkraise_core::{Action, Game, Player, make_game};
@@ -19,7 +20,7 @@ use crate::catalog::game_sizes;
 use crate::errors::{server_fault, status_from_argument_error, unknown_envs};
 use crate::live_match::random_hex;
 use crate::pb;
-use crate::tensor::{bool_tensor, f32_tensor, i32_tensor, read_i32};
+use crate::tensor::{bool_tensor, f32_tensor, i32_tensor, read_i32, u8_tensor};
 
 /// How a batch is made: `CreateEnvsRequest`'s options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,6 +31,8 @@ pub struct EnvOptions {
     pub autoreset_mode: AutoresetMode,
     /// Truncates a game after this many steps.
     pub max_episode_steps: Option<usize>,
+    /// How observations and masks are sent.
+    pub observation_encoding: ObservationEncoding,
 }
 
 impl EnvOptions {
@@ -53,6 +56,10 @@ struct Buffers {
     final_returns: Vec<f32>,
     /// Same-step mode only (in next-step mode the observations hold the final ones).
     final_observations: Option<Vec<f32>>,
+    /// The compact encoding's buffers (the float32 and bool ones are then empty).
+    packed_observations: Vec<u8>,
+    packed_action_masks: Vec<u8>,
+    packed_final_observations: Option<Vec<u8>>,
 }
 
 impl Buffers {
@@ -60,16 +67,28 @@ impl Buffers {
     fn for_venv(venv: &VectorEnv, same_step: bool) -> Self {
         let game = venv.game();
         let n = venv.num_envs();
-        let obs_len = n * venv.rows_per_env() * game.observation_size();
+        let rows = n * venv.rows_per_env();
+        let compact = venv.observation_encoding() == ObservationEncoding::Compact;
+        let (obs_len, mask_len, packed_len, packed_mask_len) = if compact {
+            let na = game.num_distinct_actions();
+            let row_bytes = venv.compact_layout().row_bytes();
+            (0, 0, rows * row_bytes, rows * packed_mask_bytes(na))
+        } else {
+            let mask_len = rows * game.num_distinct_actions();
+            (rows * game.observation_size(), mask_len, 0, 0)
+        };
         Buffers {
             observations: vec![0.0; obs_len],
-            action_masks: vec![false; n * venv.rows_per_env() * game.num_distinct_actions()],
+            action_masks: vec![false; mask_len],
             current_players: vec![0; n],
             rewards: vec![0.0; n * game.num_players()],
             terminated: vec![false; n],
             truncated: vec![false; n],
             final_returns: vec![0.0; n * game.num_players()],
-            final_observations: same_step.then(|| vec![0.0; obs_len]),
+            final_observations: (same_step && !compact).then(|| vec![0.0; obs_len]),
+            packed_observations: vec![0; packed_len],
+            packed_action_masks: vec![0; packed_mask_len],
+            packed_final_observations: (same_step && compact).then(|| vec![0; packed_len]),
         }
     }
 
@@ -85,6 +104,9 @@ impl Buffers {
             truncated: &mut self.truncated,
             final_returns: &mut self.final_returns,
             final_observations: self.final_observations.as_deref_mut(),
+            packed_observations: &mut self.packed_observations,
+            packed_action_masks: &mut self.packed_action_masks,
+            packed_final_observations: self.packed_final_observations.as_deref_mut(),
             retained: true,
         }
     }
@@ -139,7 +161,8 @@ impl EnvBatch {
         };
         let mut venv = VectorEnv::new(game, count, seed, observer, options.max_episode_steps)
             .map_err(|e| status_from_argument_error(&e))?
-            .with_autoreset_mode(options.autoreset_mode);
+            .with_autoreset_mode(options.autoreset_mode)
+            .with_observation_encoding(options.observation_encoding);
         let mut buffers =
             Buffers::for_venv(&venv, options.autoreset_mode == AutoresetMode::SameStep);
         // The first reset keeps the constructed games and writes their rows.
@@ -168,10 +191,16 @@ impl EnvBatch {
         } else {
             1
         };
-        let per_env = seats
-            * (observations * game.observation_size() * 4 + 2 * game.num_distinct_actions())
-            + players * 8
-            + 7;
+        let row = match options.observation_encoding {
+            ObservationEncoding::Float32 => {
+                observations * game.observation_size() * 4 + 2 * game.num_distinct_actions()
+            }
+            ObservationEncoding::Compact => {
+                let layout = checkraise_core::compact::CompactLayout::for_game(game);
+                observations * layout.row_bytes() + packed_mask_bytes(game.num_distinct_actions())
+            }
+        };
+        let per_env = seats * row + players * 8 + 7;
         count * per_env + 512
     }
 
@@ -254,6 +283,29 @@ impl EnvBatch {
         } else {
             vec![count]
         };
+        let terminated = bool_tensor(vec![count], &b.terminated);
+        if self.venv.observation_encoding() == ObservationEncoding::Compact {
+            let with =
+                |last: usize| -> Vec<u32> { lead.iter().copied().chain([last as u32]).collect() };
+            let row_bytes = with(self.venv.compact_layout().row_bytes());
+            let mask_bytes = with(packed_mask_bytes(game.num_distinct_actions()));
+            #[allow(deprecated)]
+            return pb::EnvBatch {
+                packed_observations: Some(u8_tensor(row_bytes.clone(), &b.packed_observations)),
+                packed_action_masks: Some(u8_tensor(mask_bytes, &b.packed_action_masks)),
+                packed_final_observations: b
+                    .packed_final_observations
+                    .as_ref()
+                    .map(|finals| u8_tensor(row_bytes, finals)),
+                rewards: Some(f32_tensor(vec![count, players], &b.rewards)),
+                dones: Some(terminated.clone()),
+                terminated: Some(terminated),
+                truncated: Some(bool_tensor(vec![count], &b.truncated)),
+                current_players: Some(i32_tensor(vec![count], &b.current_players)),
+                final_returns: Some(f32_tensor(vec![count, players], &b.final_returns)),
+                ..pb::EnvBatch::default()
+            };
+        }
         let obs_shape: Vec<u32> = lead
             .iter()
             .copied()
@@ -266,7 +318,6 @@ impl EnvBatch {
                 .collect(),
             &b.action_masks,
         );
-        let terminated = bool_tensor(vec![count], &b.terminated);
         // The deprecated fields stay filled (the same tensors) for older clients.
         #[allow(deprecated)]
         pb::EnvBatch {
@@ -283,7 +334,20 @@ impl EnvBatch {
                 .final_observations
                 .as_ref()
                 .map(|finals| f32_tensor(obs_shape, finals)),
+            ..pb::EnvBatch::default()
         }
+    }
+}
+
+/// The game's compact layout, as `CreateEnvsResponse` gives it.
+pub fn compact_layout(game: &dyn Game) -> pb::CompactLayout {
+    let layout = checkraise_core::compact::CompactLayout::for_game(game);
+    pb::CompactLayout {
+        observation_size: layout.observation_size() as u32,
+        bit_bytes: layout.bit_bytes() as u32,
+        scalar_indices: layout.scalar_indices().to_vec(),
+        row_bytes: layout.row_bytes() as u32,
+        mask_bytes: packed_mask_bytes(game.num_distinct_actions()) as u32,
     }
 }
 
@@ -410,10 +474,25 @@ impl pb::envs_server::Envs for EnvsService {
                 )));
             }
         };
+        let observation_encoding = match pb::ObservationEncoding::try_from(
+            request.observation_encoding,
+        ) {
+            Ok(pb::ObservationEncoding::Unspecified | pb::ObservationEncoding::Float32) => {
+                ObservationEncoding::Float32
+            }
+            Ok(pb::ObservationEncoding::Compact) => ObservationEncoding::Compact,
+            Err(_) => {
+                return Err(Status::invalid_argument(format!(
+                    "unknown observation_encoding {}; use OBSERVATION_ENCODING_FLOAT32 or                          OBSERVATION_ENCODING_COMPACT",
+                    request.observation_encoding
+                )));
+            }
+        };
         let options = EnvOptions {
             all_seats: request.all_seats,
             autoreset_mode,
             max_episode_steps: request.max_episode_steps.map(|steps| steps as usize),
+            observation_encoding,
         };
         let reply_bytes = EnvBatch::reply_bytes(game.as_ref(), count, &options);
         if reply_bytes > self.store.max_message_size {
@@ -435,6 +514,7 @@ impl pb::envs_server::Envs for EnvsService {
             table.live_envs += count;
         }
         let (seed, sizes) = (request.seed, game_sizes(game.as_ref()));
+        let compact_layout = compact_layout(game.as_ref());
         let built = tokio::task::spawn_blocking(move || {
             let batch = EnvBatch::with_options(game, count, seed, options)?;
             let first = batch.fresh_reply();
@@ -459,6 +539,7 @@ impl pb::envs_server::Envs for EnvsService {
             envs_id,
             sizes: Some(sizes),
             batch: Some(first),
+            compact_layout: Some(compact_layout),
         }))
     }
 

@@ -42,6 +42,11 @@ pub fn bool_tensor(shape: Vec<u32>, values: &[bool]) -> Tensor {
     tensor(DataType::Bool, shape, data)
 }
 
+/// A uint8 tensor (compact observations, packed masks).
+pub fn u8_tensor(shape: Vec<u32>, values: &[u8]) -> Tensor {
+    tensor(DataType::Uint8, shape, values.to_vec())
+}
+
 /// Reads an int32 tensor of one of the accepted shapes; the error says what was wrong.
 pub fn read_i32(tensor: &Tensor, accepted: &[Vec<u32>]) -> Result<Vec<i32>, String> {
     if tensor.dtype != DataType::Int32 as i32 {

@@ -109,6 +109,7 @@ async fn create(
             all_seats: false,
             autoreset_mode: mode as i32,
             max_episode_steps,
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -183,6 +184,7 @@ async fn envs_are_the_engines_vector_env_in_both_modes() {
                     final_returns: &mut local.final_returns,
                     final_observations: same_step.then_some(&mut local.final_observations[..]),
                     retained: true,
+                    ..StepBuffers::default()
                 }
             };
         }
@@ -257,4 +259,111 @@ async fn bad_modes_and_step_limits_are_refused() {
         .await
         .unwrap();
     server.shutdown().await;
+}
+
+/// Over the wire, a compact batch (OBSERVATION_ENCODING_COMPACT) and a float32 batch of every
+/// game, stepped with the same random legal actions in same-step mode with truncation, report
+/// the same thing: the packed observations, final observations and masks unpack (with the
+/// layout CreateEnvs returns) to exactly the float32 and bool tensors, and the float32 fields
+/// are unset.
+#[tokio::test]
+async fn compact_batches_unpack_to_the_float32_batches() {
+    use checkraise_core::compact::{CompactLayout, unpack_mask};
+    let server = TestServer::start(Config::default()).await;
+    let mut envs = EnvsClient::new(server.channel.clone());
+    for entry in checkraise_core::registry::entries() {
+        let name = entry.info.name;
+        let game = make_game::<&str, &str>(name, []).unwrap();
+        let all_seats = name == "prediction_chess";
+        let (count, np, na) = (3usize, game.num_players(), game.num_distinct_actions());
+        let rows = count * if all_seats { np } else { 1 };
+        let mut made = Vec::new();
+        for encoding in [
+            pb::ObservationEncoding::Float32,
+            pb::ObservationEncoding::Compact,
+        ] {
+            let reply = envs
+                .create_envs(pb::CreateEnvsRequest {
+                    game: name.into(),
+                    count: count as u32,
+                    seed: 3,
+                    all_seats,
+                    autoreset_mode: pb::AutoresetMode::SameStep as i32,
+                    max_episode_steps: Some(30),
+                    observation_encoding: encoding as i32,
+                    ..Default::default()
+                })
+                .await
+                .unwrap()
+                .into_inner();
+            made.push(reply);
+        }
+        let layout = CompactLayout::for_game(game.as_ref());
+        let wire = made[1].compact_layout.clone().unwrap();
+        assert_eq!(wire.row_bytes as usize, layout.row_bytes());
+        assert_eq!(wire.scalar_indices, layout.scalar_indices());
+        assert_eq!(wire.bit_bytes as usize, layout.bit_bytes());
+        let (rb, mb) = (layout.row_bytes(), wire.mask_bytes as usize);
+        let size = game.observation_size();
+        let (mut float, mut compact) = (
+            made[0].batch.clone().unwrap(),
+            made[1].batch.clone().unwrap(),
+        );
+        let mut rng = GameRng::new(1);
+        for step in 0..80 {
+            assert!(compact.observations.is_none() && compact.action_masks.is_none());
+            let packed = compact.packed_observations.as_ref().unwrap();
+            assert_eq!(packed.dtype, pb::DataType::Uint8 as i32);
+            let lead: Vec<u32> = if all_seats {
+                vec![count as u32, np as u32]
+            } else {
+                vec![count as u32]
+            };
+            assert_eq!(packed.shape, [&lead[..], &[rb as u32]].concat());
+            let finals = compact.packed_final_observations.as_ref().unwrap();
+            let (obs, fin) = (f32s(&float.observations), f32s(&float.final_observations));
+            let masks = bools(&float.action_masks);
+            let (mut row, mut mask) = (vec![0f32; size], vec![false; na]);
+            let bits = |x: &[f32]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            for r in 0..rows {
+                layout.unpack(&packed.data[r * rb..(r + 1) * rb], &mut row);
+                assert_eq!(bits(&row), bits(&obs[r * size..(r + 1) * size]), "{name}");
+                layout.unpack(&finals.data[r * rb..(r + 1) * rb], &mut row);
+                assert_eq!(bits(&row), bits(&fin[r * size..(r + 1) * size]), "{name}");
+                let packed_masks = &compact.packed_action_masks.as_ref().unwrap().data;
+                unpack_mask(&packed_masks[r * mb..(r + 1) * mb], &mut mask);
+                assert_eq!(mask, &masks[r * na..(r + 1) * na], "{name} step {step}");
+            }
+            assert_eq!(f32s(&compact.rewards), f32s(&float.rewards));
+            assert_eq!(bools(&compact.terminated), bools(&float.terminated));
+            assert_eq!(bools(&compact.truncated), bools(&float.truncated));
+            assert_eq!(i32s(&compact.current_players), i32s(&float.current_players));
+            assert_eq!(f32s(&compact.final_returns), f32s(&float.final_returns));
+            let actions: Vec<i32> = masks
+                .chunks_exact(na)
+                .map(|row| {
+                    let legal: Vec<u32> = (0..na as u32).filter(|&a| row[a as usize]).collect();
+                    if legal.is_empty() {
+                        -1
+                    } else {
+                        rng.choose(&legal) as i32
+                    }
+                })
+                .collect();
+            let mut next = Vec::new();
+            for made in &made {
+                next.push(
+                    envs.step(pb::StepRequest {
+                        envs_id: made.envs_id.clone(),
+                        actions: Some(i32_tensor(lead.clone(), &actions)),
+                    })
+                    .await
+                    .unwrap()
+                    .into_inner(),
+                );
+            }
+            compact = next.pop().unwrap();
+            float = next.pop().unwrap();
+        }
+    }
 }

@@ -164,6 +164,7 @@ fn simultaneous_envs_need_all_seats_and_take_joint_actions() {
         all_seats: true,
         autoreset_mode: AutoresetMode::SameStep,
         max_episode_steps: None,
+        ..EnvOptions::default()
     };
     let mut batch = EnvBatch::with_options(game, 2, 0, options).unwrap();
     batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();

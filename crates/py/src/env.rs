@@ -8,7 +8,9 @@ use pyo3::types::PyDict;
 use crate::convert;
 use crate::errors::OrRaise;
 use crate::game::PyGame;
-use crate::state::{PyState, legal_actions_of, legal_mask_of, observation_of};
+use crate::state::{
+    PyState, legal_actions_of, legal_mask_of, observation_compact_of, observation_of,
+};
 
 /// One game from a seed with chance resolved by the engine's portable generator.
 ///
@@ -126,6 +128,17 @@ impl PyEnv {
         player: Option<i64>,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         observation_of(py, self.env.game().as_ref(), self.env.state(), player)
+    }
+
+    /// Seat `player`'s observation (default: the current player) as a compact uint8 row
+    /// (`checkraise.unpack_observations` unpacks it exactly).
+    #[pyo3(signature = (player=None))]
+    fn observation_compact<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, numpy::PyArray1<u8>>> {
+        observation_compact_of(py, self.env.game().as_ref(), self.env.state(), player)
     }
 
     /// Each seat's total return so far.

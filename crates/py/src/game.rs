@@ -97,6 +97,25 @@ impl PyGame {
         self.game.observation_bounds()
     }
 
+    /// Where each observation entry goes in a compact row (`observation_encoding="compact"`;
+    /// docs/observations.md): a dict of `observation_size`, `bit_bytes` (the bit part: entry
+    /// `i` is bit `i % 8` of byte `i / 8`, numpy's `bitorder="little"`), `scalar_indices` (the
+    /// non-binary entries, whose little-endian float32s follow the bits, in this order),
+    /// `row_bytes` and `mask_bytes` (a packed legal mask's bytes).
+    fn compact_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let layout = checkraise_core::compact::CompactLayout::for_game(self.game.as_ref());
+        let out = PyDict::new(py);
+        out.set_item("observation_size", layout.observation_size())?;
+        out.set_item("bit_bytes", layout.bit_bytes())?;
+        out.set_item("scalar_indices", layout.scalar_indices().to_vec())?;
+        out.set_item("row_bytes", layout.row_bytes())?;
+        out.set_item(
+            "mask_bytes",
+            checkraise_core::compact::packed_mask_bytes(self.game.num_distinct_actions()),
+        )?;
+        Ok(out)
+    }
+
     /// `observation_shape()` as a list, OpenSpiel's name.
     fn observation_tensor_shape(&self) -> Vec<usize> {
         self.game.observation_shape()

@@ -224,6 +224,18 @@ impl PyState {
         observation_of(py, self.game.as_ref(), self.state.as_ref(), player)
     }
 
+    /// Seat `player`'s observation (default: the current player) as a compact row: uint8,
+    /// `game.compact_layout()["row_bytes"]` long (`checkraise.unpack_observations` gives the
+    /// float32 observation back exactly; docs/observations.md).
+    #[pyo3(signature = (player=None))]
+    fn observation_compact<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        observation_compact_of(py, self.game.as_ref(), self.state.as_ref(), player)
+    }
+
     /// The same as `observation_tensor(player)`.
     #[pyo3(signature = (player=None))]
     fn observation<'py>(
@@ -391,6 +403,20 @@ pub(crate) fn legal_mask_of<'py>(
 
 /// Seat `player`'s observation (default: the current player) at `state`, float32 of the
 /// game's shape.
+/// Seat `player`'s compact observation row (default: the current player).
+pub(crate) fn observation_compact_of<'py>(
+    py: Python<'py>,
+    game: &dyn Game,
+    state: &dyn State,
+    player: Option<i64>,
+) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    let seat = convert::observer(state, player)?;
+    let layout = checkraise_core::compact::CompactLayout::for_game(game);
+    let mut row = vec![0u8; layout.row_bytes()];
+    layout.write(state, seat, &mut Vec::new(), &mut row);
+    Ok(row.into_pyarray(py))
+}
+
 pub(crate) fn observation_of<'py>(
     py: Python<'py>,
     game: &dyn Game,

@@ -1,6 +1,7 @@
 //! `VectorEnv`: the engine's batched env, stepping with the GIL released and writing straight
 //! into numpy arrays that live as long as the env (no Python object per env).
 
+use checkraise_core::compact::ObservationEncoding;
 use checkraise_core::vector::{AutoresetMode, Observer, StepBuffers, VectorEnv, VectorError};
 use checkraise_core::{Action, GameError};
 use numpy::ndarray::Dimension;
@@ -65,6 +66,17 @@ fn autoreset_mode_from_py(mode: &Bound<'_, PyAny>) -> PyResult<AutoresetMode> {
     )))
 }
 
+/// Reads the `observation_encoding` argument: `"float32"` or `"compact"`.
+fn encoding_from_py(encoding: &str) -> PyResult<ObservationEncoding> {
+    match encoding {
+        "float32" => Ok(ObservationEncoding::Float32),
+        "compact" => Ok(ObservationEncoding::Compact),
+        other => Err(CheckraiseError::new_err(format!(
+            "observation_encoding must be 'float32' or 'compact', not {other:?}"
+        ))),
+    }
+}
+
 /// Many envs of one game stepped together across threads, Gymnasium-style.
 ///
 /// `VectorEnv("pokeros", num_envs=1024, seed=0, observer="current", players=2)`. Env `i` is
@@ -76,7 +88,9 @@ fn autoreset_mode_from_py(mode: &Bound<'_, PyAny>) -> PyResult<AutoresetMode> {
 /// of the games a step ended, in both modes. The arrays are read-only views of the env's own buffers, overwritten by every
 /// `reset` and `step` (which writes only what changed): copy what you keep, or make the env
 /// with `copy=True` to get fresh, writable arrays from every call. `observer` defaults to
-/// `"current"` for sequential games and `"all"` for games with simultaneous moves.
+/// `"current"` for sequential games and `"all"` for games with simultaneous moves. With
+/// `observation_encoding="compact"` observations are uint8 compact rows and masks packed bits
+/// (`checkraise.unpack_observations`, `checkraise.unpack_action_masks`; docs/observations.md).
 #[pyclass(module = "checkraise._core", name = "VectorEnv")]
 pub struct PyVectorEnv {
     venv: VectorEnv,
@@ -89,6 +103,8 @@ pub struct PyVectorEnv {
     final_returns: Py<PyArray2<f32>>,
     /// Same-step mode only (in next-step mode the observations hold the final ones).
     final_observations: Option<Py<PyArrayDyn<f32>>>,
+    /// The compact encoding's buffers (the float32 ones are then empty).
+    packed: Option<Packed>,
     actions: Vec<Action>,
     /// Read-only views of the six buffers, in the order above, as handed out.
     views: Views,
@@ -98,17 +114,25 @@ pub struct PyVectorEnv {
     closed: bool,
 }
 
+/// The buffers of a compact `PyVectorEnv`: compact observation rows and packed masks.
+struct Packed {
+    observations: Py<PyArrayDyn<u8>>,
+    action_masks: Py<PyArrayDyn<u8>>,
+    final_observations: Option<Py<PyArrayDyn<u8>>>,
+}
+
 /// Read-only views of a `PyVectorEnv`'s buffers: callers cannot change what the next step
-/// relies on (it rewrites only the mask entries that changed).
+/// relies on (it rewrites only the mask entries that changed). The observation, mask and
+/// final observation views are of the encoding's arrays (float32 and bool, or uint8).
 struct Views {
-    observations: Py<PyArrayDyn<f32>>,
-    action_masks: Py<PyArrayDyn<bool>>,
+    observations: Py<PyAny>,
+    action_masks: Py<PyAny>,
     current_players: Py<PyArray1<i32>>,
     rewards: Py<PyArray2<f32>>,
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     final_returns: Py<PyArray2<f32>>,
-    final_observations: Option<Py<PyArrayDyn<f32>>>,
+    final_observations: Option<Py<PyAny>>,
 }
 
 /// A zeroed array of `shape` whose memory Rust allocated (numpy frees it through Rust).
@@ -235,6 +259,33 @@ impl PyVectorEnv {
             Some(array) => Some(array.as_slice_mut().map_err(not_contiguous)?),
             None => None,
         };
+        let mut packed = self
+            .packed
+            .as_ref()
+            .map(|p| {
+                Ok::<_, numpy::BorrowError>((
+                    p.observations.bind(py).try_readwrite()?,
+                    p.action_masks.bind(py).try_readwrite()?,
+                    p.final_observations
+                        .as_ref()
+                        .map(|a| a.bind(py).try_readwrite())
+                        .transpose()?,
+                ))
+            })
+            .transpose()
+            .map_err(borrowed)?;
+        let (packed_observations, packed_action_masks, packed_final_observations) =
+            match packed.as_mut() {
+                Some((obs, masks, finals)) => (
+                    obs.as_slice_mut().map_err(not_contiguous)?,
+                    masks.as_slice_mut().map_err(not_contiguous)?,
+                    match finals.as_mut() {
+                        Some(a) => Some(a.as_slice_mut().map_err(not_contiguous)?),
+                        None => None,
+                    },
+                ),
+                None => (&mut [][..], &mut [][..], None),
+            };
         let buffers = StepBuffers {
             retained: true,
             observations: observations.as_slice_mut().map_err(not_contiguous)?,
@@ -245,6 +296,9 @@ impl PyVectorEnv {
             truncated: truncated.as_slice_mut().map_err(not_contiguous)?,
             final_returns: final_returns.as_slice_mut().map_err(not_contiguous)?,
             final_observations,
+            packed_observations,
+            packed_action_masks,
+            packed_final_observations,
         };
         let (venv, actions) = (&mut self.venv, self.actions.as_slice());
         py.detach(|| f(venv, actions, buffers))
@@ -266,19 +320,29 @@ impl PyVectorEnv {
         }
     }
 
+    /// `out` for the encoding's arrays (untyped views).
+    fn out_any<'py>(&self, py: Python<'py>, array: &Py<PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let array = array.bind(py).clone();
+        if self.copy {
+            array.call_method0("copy")
+        } else {
+            Ok(array)
+        }
+    }
+
     /// The `info` dict of `reset` and `step`: legal masks, current players and the final
     /// returns; in same-step mode also the final observations (`"final_obs"`) and which envs
     /// have one (`"_final_obs"`, Gymnasium's mask key).
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
-        let masks = self.out(py, &self.views.action_masks)?;
+        let masks = self.out_any(py, &self.views.action_masks)?;
         info.set_item("action_mask", &masks)?;
         // The old key, deprecated: the same array.
         info.set_item("legal_mask", masks)?;
         info.set_item("current_player", self.out(py, &self.views.current_players)?)?;
         info.set_item("final_returns", self.out(py, &self.views.final_returns)?)?;
         if let Some(finals) = &self.views.final_observations {
-            info.set_item("final_obs", self.out(py, finals)?)?;
+            info.set_item("final_obs", self.out_any(py, finals)?)?;
             let ended = self
                 .terminated
                 .bind(py)
@@ -301,22 +365,68 @@ impl PyVectorEnv {
         let with = |tail: Vec<usize>| rows.iter().copied().chain(tail).collect::<Vec<_>>();
         // Zeroed buffers agree with a batch that has written nothing yet, so every call may
         // treat them as retained (see `StepBuffers::retained`).
-        let observations = zeroed::<f32>(py, with(game.observation_shape()))?;
-        let action_masks = zeroed::<bool>(py, with(vec![game.num_distinct_actions()]))?;
+        let compact = venv.observation_encoding() == ObservationEncoding::Compact;
+        let same_step = venv.autoreset_mode() == AutoresetMode::SameStep;
+        // With the compact encoding the float32 buffers are empty and these take their place.
+        let packed = if compact {
+            let row = with(vec![venv.compact_layout().row_bytes()]);
+            let mask = with(vec![checkraise_core::compact::packed_mask_bytes(
+                game.num_distinct_actions(),
+            )]);
+            Some(Packed {
+                observations: zeroed::<u8>(py, row.clone())?.unbind(),
+                action_masks: zeroed::<u8>(py, mask)?.unbind(),
+                final_observations: if same_step {
+                    Some(zeroed::<u8>(py, row)?.unbind())
+                } else {
+                    None
+                },
+            })
+        } else {
+            None
+        };
+        let (obs_shape, mask_shape) = if compact {
+            (vec![0], vec![0])
+        } else {
+            (
+                with(game.observation_shape()),
+                with(vec![game.num_distinct_actions()]),
+            )
+        };
+        let observations = zeroed::<f32>(py, obs_shape.clone())?;
+        let action_masks = zeroed::<bool>(py, mask_shape)?;
         let current_players = PyArray1::zeros(py, num_envs, false);
         let rewards = PyArray2::zeros(py, [num_envs, game.num_players()], false);
         let terminated = PyArray1::zeros(py, num_envs, false);
         let truncated = PyArray1::zeros(py, num_envs, false);
         let final_returns = PyArray2::zeros(py, [num_envs, game.num_players()], false);
-        let final_observations = match venv.autoreset_mode() {
-            AutoresetMode::SameStep => Some(zeroed::<f32>(py, with(game.observation_shape()))?),
-            AutoresetMode::NextStep => None,
+        let final_observations = if same_step && !compact {
+            Some(zeroed::<f32>(py, obs_shape)?)
+        } else {
+            None
         };
+        let untyped = |a: Py<PyArrayDyn<u8>>| a.into_any();
         let views = Views {
             final_returns: read_only(&final_returns)?,
-            final_observations: final_observations.as_ref().map(read_only).transpose()?,
-            observations: read_only(&observations)?,
-            action_masks: read_only(&action_masks)?,
+            final_observations: match &packed {
+                Some(p) => p
+                    .final_observations
+                    .as_ref()
+                    .map(|a| read_only(a.bind(py)).map(untyped))
+                    .transpose()?,
+                None => final_observations
+                    .as_ref()
+                    .map(|a| read_only(a).map(|v| v.into_any()))
+                    .transpose()?,
+            },
+            observations: match &packed {
+                Some(p) => read_only(p.observations.bind(py)).map(untyped)?,
+                None => read_only(&observations)?.into_any(),
+            },
+            action_masks: match &packed {
+                Some(p) => read_only(p.action_masks.bind(py)).map(untyped)?,
+                None => read_only(&action_masks)?.into_any(),
+            },
             current_players: read_only(&current_players)?,
             rewards: read_only(&rewards)?,
             terminated: read_only(&terminated)?,
@@ -331,6 +441,7 @@ impl PyVectorEnv {
             truncated: truncated.unbind(),
             final_returns: final_returns.unbind(),
             final_observations: final_observations.map(Bound::unbind),
+            packed,
             actions: Vec::with_capacity(num_envs * game.num_players()),
             views,
             copy,
@@ -364,6 +475,13 @@ pub fn _restore_vector_env(
     if let Some(finals) = &out.final_observations {
         arrays.push(finals.bind(py).as_any().clone());
     }
+    if let Some(finals) = out
+        .packed
+        .as_ref()
+        .and_then(|p| p.final_observations.as_ref())
+    {
+        arrays.push(finals.bind(py).as_any().clone());
+    }
     for (saved, array) in last.iter().zip(arrays) {
         if !saved.is_none() {
             numpy_copyto(py, &array, &saved)?;
@@ -383,7 +501,7 @@ fn numpy_copyto(py: Python<'_>, dst: &Bound<'_, PyAny>, src: &Bound<'_, PyAny>) 
 impl PyVectorEnv {
     #[new]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments, not a Rust API
-    #[pyo3(signature = (game, num_envs, seed=0, *, observer=None, max_episode_steps=None, autoreset_mode=None, copy=false, **params))]
+    #[pyo3(signature = (game, num_envs, seed=0, *, observer=None, max_episode_steps=None, autoreset_mode=None, copy=false, observation_encoding="float32", **params))]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
@@ -393,8 +511,10 @@ impl PyVectorEnv {
         max_episode_steps: Option<usize>,
         autoreset_mode: Option<&Bound<'_, PyAny>>,
         copy: bool,
+        observation_encoding: &str,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let encoding = encoding_from_py(observation_encoding)?;
         let game = PyGame::resolve(game, params)?;
         let observer = match observer {
             Some(o) => observer_from_py(o, game.num_players())?,
@@ -407,7 +527,8 @@ impl PyVectorEnv {
         let venv = py
             .detach(|| VectorEnv::new(game.clone(), num_envs, seed, observer, max_episode_steps))
             .or_raise()?
-            .with_autoreset_mode(mode);
+            .with_autoreset_mode(mode)
+            .with_observation_encoding(encoding);
         PyVectorEnv::from_venv(py, venv, copy)
     }
 
@@ -419,11 +540,11 @@ impl PyVectorEnv {
         slf: &Bound<'py, Self>,
         py: Python<'py>,
         seed: Option<u64>,
-    ) -> PyResult<(Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyDict>)> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         let mut this = exclusive(slf)?;
         this.check_open("reset")?;
         this.with_buffers(py, |venv, _, buffers| venv.reset(seed, buffers))?;
-        Ok((this.out(py, &this.views.observations)?, this.info(py)?))
+        Ok((this.out_any(py, &this.views.observations)?, this.info(py)?))
     }
 
     /// Applies one action per env (a joint action per env for simultaneous games) and
@@ -439,7 +560,7 @@ impl PyVectorEnv {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<(
-        Bound<'py, PyArrayDyn<f32>>,
+        Bound<'py, PyAny>,
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyArray1<bool>>,
@@ -450,7 +571,7 @@ impl PyVectorEnv {
         this.read_actions(py, actions)?;
         this.with_buffers(py, |venv, actions, buffers| venv.step(actions, buffers))?;
         Ok((
-            this.out(py, &this.views.observations)?,
+            this.out_any(py, &this.views.observations)?,
             this.out(py, &this.views.rewards)?,
             this.out(py, &this.views.terminated)?,
             this.out(py, &this.views.truncated)?,
@@ -530,22 +651,33 @@ impl PyVectorEnv {
     }
 
     /// Observations, float32: `(num_envs, *observation_shape)`, or
-    /// `(num_envs, num_players, *observation_shape)` with `observer="all"`.
+    /// `(num_envs, num_players, *observation_shape)` with `observer="all"`; with
+    /// `observation_encoding="compact"`, uint8 compact rows, `row_bytes` last.
     #[getter]
-    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f32>> {
+    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
         self.views.observations.bind(py).clone()
     }
 
     /// Action masks (the legal actions), bool, shaped like the observations with
-    /// `num_distinct_actions` last.
+    /// `num_distinct_actions` last; with `observation_encoding="compact"`, packed bits
+    /// (uint8, `⌈num_distinct_actions / 8⌉` last, action `a` in bit `a % 8` of byte `a // 8`).
     #[getter]
-    fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<bool>> {
+    fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
         self.views.action_masks.bind(py).clone()
+    }
+
+    /// How observations and masks are written: `"float32"` or `"compact"`.
+    #[getter]
+    fn observation_encoding(&self) -> &'static str {
+        match self.venv.observation_encoding() {
+            ObservationEncoding::Float32 => "float32",
+            ObservationEncoding::Compact => "compact",
+        }
     }
 
     /// Deprecated: the old name of `action_masks` (the same array).
     #[getter]
-    fn legal_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<bool>>> {
+    fn legal_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         deprecated(
             py,
             "VectorEnv.legal_masks is deprecated; use VectorEnv.action_masks",
@@ -588,7 +720,7 @@ impl PyVectorEnv {
     /// `observations` (zeros for the other envs). `None` in next-step mode, where the
     /// observations of the ending step are the final ones.
     #[getter]
-    fn final_observations<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArrayDyn<f32>>> {
+    fn final_observations<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
         self.views
             .final_observations
             .as_ref()
@@ -639,6 +771,13 @@ impl PyVectorEnv {
             self.final_returns.bind(py).as_any().clone(),
         ];
         if let Some(finals) = &self.final_observations {
+            last.push(finals.bind(py).as_any().clone());
+        }
+        if let Some(finals) = self
+            .packed
+            .as_ref()
+            .and_then(|p| p.final_observations.as_ref())
+        {
             last.push(finals.bind(py).as_any().clone());
         }
         let last = PyTuple::new(py, last)?;

@@ -21,6 +21,13 @@ class DataType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DATA_TYPE_FLOAT32: _ClassVar[DataType]
     DATA_TYPE_INT32: _ClassVar[DataType]
     DATA_TYPE_BOOL: _ClassVar[DataType]
+    DATA_TYPE_UINT8: _ClassVar[DataType]
+
+class ObservationEncoding(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OBSERVATION_ENCODING_UNSPECIFIED: _ClassVar[ObservationEncoding]
+    OBSERVATION_ENCODING_FLOAT32: _ClassVar[ObservationEncoding]
+    OBSERVATION_ENCODING_COMPACT: _ClassVar[ObservationEncoding]
 
 class AutoresetMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -36,6 +43,10 @@ DATA_TYPE_UNSPECIFIED: DataType
 DATA_TYPE_FLOAT32: DataType
 DATA_TYPE_INT32: DataType
 DATA_TYPE_BOOL: DataType
+DATA_TYPE_UINT8: DataType
+OBSERVATION_ENCODING_UNSPECIFIED: ObservationEncoding
+OBSERVATION_ENCODING_FLOAT32: ObservationEncoding
+OBSERVATION_ENCODING_COMPACT: ObservationEncoding
 AUTORESET_MODE_UNSPECIFIED: AutoresetMode
 AUTORESET_MODE_NEXT_STEP: AutoresetMode
 AUTORESET_MODE_SAME_STEP: AutoresetMode
@@ -326,7 +337,7 @@ class MatchEvent(_message.Message):
     def __init__(self, actor: _Optional[int] = ..., own_action: _Optional[_Union[LegalAction, _Mapping]] = ..., view: _Optional[_Union[SeatView, _Mapping]] = ...) -> None: ...
 
 class CreateEnvsRequest(_message.Message):
-    __slots__ = ("game", "parameters", "count", "seed", "all_seats", "autoreset_mode", "max_episode_steps")
+    __slots__ = ("game", "parameters", "count", "seed", "all_seats", "autoreset_mode", "max_episode_steps", "observation_encoding")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -341,6 +352,7 @@ class CreateEnvsRequest(_message.Message):
     ALL_SEATS_FIELD_NUMBER: _ClassVar[int]
     AUTORESET_MODE_FIELD_NUMBER: _ClassVar[int]
     MAX_EPISODE_STEPS_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
     game: str
     parameters: _containers.ScalarMap[str, str]
     count: int
@@ -348,17 +360,34 @@ class CreateEnvsRequest(_message.Message):
     all_seats: bool
     autoreset_mode: AutoresetMode
     max_episode_steps: int
-    def __init__(self, game: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., all_seats: _Optional[bool] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., max_episode_steps: _Optional[int] = ...) -> None: ...
+    observation_encoding: ObservationEncoding
+    def __init__(self, game: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., all_seats: _Optional[bool] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., max_episode_steps: _Optional[int] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ...) -> None: ...
+
+class CompactLayout(_message.Message):
+    __slots__ = ("observation_size", "bit_bytes", "scalar_indices", "row_bytes", "mask_bytes")
+    OBSERVATION_SIZE_FIELD_NUMBER: _ClassVar[int]
+    BIT_BYTES_FIELD_NUMBER: _ClassVar[int]
+    SCALAR_INDICES_FIELD_NUMBER: _ClassVar[int]
+    ROW_BYTES_FIELD_NUMBER: _ClassVar[int]
+    MASK_BYTES_FIELD_NUMBER: _ClassVar[int]
+    observation_size: int
+    bit_bytes: int
+    scalar_indices: _containers.RepeatedScalarFieldContainer[int]
+    row_bytes: int
+    mask_bytes: int
+    def __init__(self, observation_size: _Optional[int] = ..., bit_bytes: _Optional[int] = ..., scalar_indices: _Optional[_Iterable[int]] = ..., row_bytes: _Optional[int] = ..., mask_bytes: _Optional[int] = ...) -> None: ...
 
 class CreateEnvsResponse(_message.Message):
-    __slots__ = ("envs_id", "sizes", "batch")
+    __slots__ = ("envs_id", "sizes", "batch", "compact_layout")
     ENVS_ID_FIELD_NUMBER: _ClassVar[int]
     SIZES_FIELD_NUMBER: _ClassVar[int]
     BATCH_FIELD_NUMBER: _ClassVar[int]
+    COMPACT_LAYOUT_FIELD_NUMBER: _ClassVar[int]
     envs_id: str
     sizes: GameSizes
     batch: EnvBatch
-    def __init__(self, envs_id: _Optional[str] = ..., sizes: _Optional[_Union[GameSizes, _Mapping]] = ..., batch: _Optional[_Union[EnvBatch, _Mapping]] = ...) -> None: ...
+    compact_layout: CompactLayout
+    def __init__(self, envs_id: _Optional[str] = ..., sizes: _Optional[_Union[GameSizes, _Mapping]] = ..., batch: _Optional[_Union[EnvBatch, _Mapping]] = ..., compact_layout: _Optional[_Union[CompactLayout, _Mapping]] = ...) -> None: ...
 
 class ResetRequest(_message.Message):
     __slots__ = ("envs_id", "seed")
@@ -387,7 +416,7 @@ class CloseEnvsResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class EnvBatch(_message.Message):
-    __slots__ = ("observations", "legal_masks", "rewards", "dones", "current_players", "final_returns", "action_masks", "terminated", "truncated", "final_observations")
+    __slots__ = ("observations", "legal_masks", "rewards", "dones", "current_players", "final_returns", "action_masks", "terminated", "truncated", "final_observations", "packed_observations", "packed_action_masks", "packed_final_observations")
     OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_MASKS_FIELD_NUMBER: _ClassVar[int]
     REWARDS_FIELD_NUMBER: _ClassVar[int]
@@ -398,6 +427,9 @@ class EnvBatch(_message.Message):
     TERMINATED_FIELD_NUMBER: _ClassVar[int]
     TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     FINAL_OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
+    PACKED_OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
+    PACKED_ACTION_MASKS_FIELD_NUMBER: _ClassVar[int]
+    PACKED_FINAL_OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
     observations: Tensor
     legal_masks: Tensor
     rewards: Tensor
@@ -408,4 +440,7 @@ class EnvBatch(_message.Message):
     terminated: Tensor
     truncated: Tensor
     final_observations: Tensor
-    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ..., action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., final_observations: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+    packed_observations: Tensor
+    packed_action_masks: Tensor
+    packed_final_observations: Tensor
+    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ..., action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., final_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., packed_final_observations: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...

@@ -6,7 +6,9 @@ use super::Config;
 use super::state::{Event, Phase, PokerChessState, TurnStep};
 use crate::cards::{CardSet, HiddenCards, NUM_CARD_IDS};
 use crate::chess::{Color, Piece};
-use crate::game::{Action, EventLayout, PlayerAction};
+use crate::game::{
+    Action, CompactSink, DenseSink, EventLayout, ObservationEntries, ObservationSink, PlayerAction,
+};
 use crate::rng::GameRng;
 use crate::rules::{GameDef, Layout, Observe, Played};
 
@@ -34,6 +36,18 @@ impl Layout for Config {
     fn observation_bounds(&self) -> (f32, f32) {
         // Points are written as points / 100, and a seat scores at most `max_points`.
         (0.0, (self.max_points() as f32 / 100.0).max(1.0))
+    }
+
+    /// Batched float32 writes rewrite whole rows: faster than diffing entries at this size
+    /// (the entries serve the compact encoding).
+    fn dense_observations(&self) -> bool {
+        true
+    }
+
+    /// Both seats' points / 100, hand sizes / hand size and the draw pile / deck (the last
+    /// five entries).
+    fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
+        std::iter::once(OBSERVATION_SIZE - 5..OBSERVATION_SIZE).collect()
     }
 }
 
@@ -63,62 +77,17 @@ impl Observe for PokerChessState {
     /// Writes seat `player`'s observation into `out` (`OBSERVATION_SIZE` floats).
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         out.fill(0.0);
-        for color in [Color::White, Color::Black] {
-            for piece in Piece::ALL {
-                let plane = color as usize * 6 + piece as usize;
-                for sq in self.board.colored(color, piece) {
-                    out[plane * 64 + sq as usize] = 1.0;
-                }
-            }
-        }
-        let mut at = 12 * 64;
-        for c in self.hands[player].iter() {
-            out[at + c.0 as usize] = 1.0;
-        }
-        at += NUM_CARD_IDS;
-        for c in self.discards.iter() {
-            out[at + c.0 as usize] = 1.0;
-        }
-        at += NUM_CARD_IDS;
-        if let Phase::Turn(TurnStep::Move(card)) = self.phase {
-            out[at + card.0 as usize] = 1.0;
-        }
-        at += NUM_CARD_IDS;
-        out[at + player] = 1.0;
-        at += 2;
-        if let Phase::Turn(step) = self.phase {
-            out[at + self.to_move()] = 1.0;
-            out[at + 2 + usize::from(step != TurnStep::Card)] = 1.0;
-        }
-        at += 4;
-        let rights = self.board.castling_rights();
-        for (i, (color, short)) in [
-            (Color::White, true),
-            (Color::White, false),
-            (Color::Black, true),
-            (Color::Black, false),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            if rights.has(color, short) {
-                out[at + i] = 1.0;
-            }
-        }
-        at += 4;
-        if self.config.en_passant
-            && let Some(sq) = self.board.en_passant()
-        {
-            out[at + sq.file() as usize] = 1.0;
-        }
-        at += 8;
-        out[at] = self.points[player] as f32 / 100.0;
-        out[at + 1] = self.points[1 - player] as f32 / 100.0;
-        at += 2;
-        let h = self.config.hand_size as f32;
-        out[at] = self.hands[player].len() as f32 / h;
-        out[at + 1] = self.hands[1 - player].len() as f32 / h;
-        out[at + 2] = self.pile.len() as f32 / self.config.deck.len() as f32;
+        self.write_observation(player, &mut DenseSink(out));
+    }
+
+    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        self.write_observation(player, out);
+        true
+    }
+
+    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
+        self.write_observation(player, out);
+        true
     }
 
     /// A state with this `history` as seat `player` saw it, the cards it cannot see (the
@@ -142,5 +111,69 @@ impl Observe for PokerChessState {
                 Event::Move { .. } => entry.action,
             },
         )
+    }
+}
+
+impl PokerChessState {
+    /// Seat `player`'s observation, entry by entry (the layout is in
+    /// `docs/games/poker_chess.md`).
+    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
+        for color in [Color::White, Color::Black] {
+            for piece in Piece::ALL {
+                let plane = color as usize * 6 + piece as usize;
+                out.set_word(plane, self.board.colored(color, piece).0);
+            }
+        }
+        let mut at = 12 * 64;
+        for c in self.hands[player].iter() {
+            out.set(at + c.0 as usize, 1.0);
+        }
+        at += NUM_CARD_IDS;
+        for c in self.discards.iter() {
+            out.set(at + c.0 as usize, 1.0);
+        }
+        at += NUM_CARD_IDS;
+        if let Phase::Turn(TurnStep::Move(card)) = self.phase {
+            out.set(at + card.0 as usize, 1.0);
+        }
+        at += NUM_CARD_IDS;
+        out.set(at + player, 1.0);
+        at += 2;
+        if let Phase::Turn(step) = self.phase {
+            out.set(at + self.to_move(), 1.0);
+            out.set(at + 2 + usize::from(step != TurnStep::Card), 1.0);
+        }
+        at += 4;
+        let rights = self.board.castling_rights();
+        for (i, (color, short)) in [
+            (Color::White, true),
+            (Color::White, false),
+            (Color::Black, true),
+            (Color::Black, false),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if rights.has(color, short) {
+                out.set(at + i, 1.0);
+            }
+        }
+        at += 4;
+        if self.config.en_passant
+            && let Some(sq) = self.board.en_passant()
+        {
+            out.set(at + sq.file() as usize, 1.0);
+        }
+        at += 8;
+        out.set(at, self.points[player] as f32 / 100.0);
+        out.set(at + 1, self.points[1 - player] as f32 / 100.0);
+        at += 2;
+        let h = self.config.hand_size as f32;
+        out.set(at, self.hands[player].len() as f32 / h);
+        out.set(at + 1, self.hands[1 - player].len() as f32 / h);
+        out.set(
+            at + 2,
+            self.pile.len() as f32 / self.config.deck.len() as f32,
+        );
     }
 }

@@ -6,7 +6,8 @@ use super::Config;
 use super::state::{MAX_SEATS, Phase, PokerosState};
 use crate::cards::{Card, HiddenCards, NUM_CARD_IDS};
 use crate::game::{
-    Action, DenseSink, EventLayout, ObservationEntries, ObservationSink, Player, PlayerAction,
+    Action, CompactSink, DenseSink, EventLayout, ObservationEntries, ObservationSink, Player,
+    PlayerAction,
 };
 use crate::rng::GameRng;
 use crate::rules::{GameDef, Layout, Observe, Played};
@@ -37,6 +38,14 @@ impl Layout for Config {
         let most = self.deck.len() as f32 * self.max_placement_points() as f32;
         (0.0, (most / 100.0).max(1.0))
     }
+
+    /// Points / 100 and hand sizes / slots (a block of `MAX_SEATS` each), and the deck
+    /// fraction (the last entry).
+    fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
+        let at = CELL_PLANES * self.cells() + 2 * NUM_CARD_IDS;
+        let size = self.observation_size();
+        vec![at..at + 2 * MAX_SEATS, size - 1..size]
+    }
 }
 
 impl Observe for PokerosState {
@@ -46,6 +55,11 @@ impl Observe for PokerosState {
     }
 
     fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        self.write_observation(player, out);
+        true
+    }
+
+    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
         self.write_observation(player, out);
         true
     }

@@ -6,7 +6,7 @@ use super::state::{Phase, PredictionChessState};
 use super::{Config, FIFTY_MOVE_TURNS, NUM_ACTIONS};
 use crate::chess::{Color, Piece};
 use crate::game::{
-    DenseSink, EventLayout, ObservationEntries, ObservationSink, Player, PlayerAction,
+    CompactSink, DenseSink, EventLayout, ObservationEntries, ObservationSink, Player, PlayerAction,
 };
 use crate::rng::GameRng;
 use crate::rules::{GameDef, Layout, Observe, Played};
@@ -25,6 +25,11 @@ impl Layout for Config {
     fn event_layout(&self) -> EventLayout {
         EventLayout::new(2, NUM_ACTIONS + 1, self.max_game_length())
     }
+
+    /// The turn / max_turns and quiet turns / 50 (the last two entries).
+    fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
+        std::iter::once(OBSERVATION_SIZE - 2..OBSERVATION_SIZE).collect()
+    }
 }
 
 impl Observe for PredictionChessState {
@@ -34,6 +39,11 @@ impl Observe for PredictionChessState {
     }
 
     fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        self.write_observation(player, out);
+        true
+    }
+
+    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
         self.write_observation(player, out);
         true
     }
