@@ -19,7 +19,8 @@ use std::sync::Arc;
 use crate::cards::CardSet;
 use crate::error::{Action, GameError, GameInfo, Player, PlayerAction, RewardModel, Utility};
 use crate::game::{
-    CompactSink, EventLayout, Game, GameEntry, ObservationEntries, State, write_information_state,
+    CompactSink, DenseSink, EventLayout, Game, GameEntry, ObservationEntries, ObservationSink,
+    State, write_information_state,
 };
 use crate::params::{ParamSpec, Params};
 use crate::rng::GameRng;
@@ -178,19 +179,24 @@ pub trait Rules:
 /// What a seat sees of a game's state: its observation, what it saw of each history entry
 /// and the states it cannot tell from this one. A game implements it in its `observe.rs`.
 pub trait Observe: Sized {
+    /// Writes seat `player`'s observation into any sink: the one writer behind the dense
+    /// tensor, the non-zero entries and the compact row (only the non-zero entries need to be
+    /// set; each sink starts from zeros).
+    fn write_observation<S: ObservationSink>(&self, player: usize, out: &mut S);
     /// Writes seat `player`'s observation into `out` (`Rules::observation_size` floats).
-    fn observation_tensor(&self, player: usize, out: &mut [f32]);
-    /// The observation as non-zero entries (see `State::observation_entries`); the default
-    /// gives nothing and returns false.
-    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
-        let _ = (player, out);
-        false
+    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
+        out.fill(0.0);
+        self.write_observation(player, &mut DenseSink(out));
     }
-    /// The observation as a compact row (see `State::observation_compact`); the default gives
-    /// nothing and returns false.
+    /// The observation as non-zero entries (see `State::observation_entries`).
+    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
+        self.write_observation(player, out);
+        true
+    }
+    /// The observation as a compact row (see `State::observation_compact`).
     fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
-        let _ = (player, out);
-        false
+        self.write_observation(player, out);
+        true
     }
     /// What seat `viewer` saw of each entry of `history` (this state's history), as codes of
     /// `Rules::event_layout`.

@@ -9,10 +9,7 @@ use super::Config;
 use super::rules::{ActionCard, Bet, MAX_SEATS, STREETS};
 use super::state::{DetectivePokerState, Event, event_at};
 use crate::cards::{Card, CardSet, NUM_ORDINARY};
-use crate::game::{
-    Action, CompactSink, DenseSink, EventLayout, ObservationEntries, ObservationSink, Player,
-    PlayerAction,
-};
+use crate::game::{Action, EventLayout, ObservationSink, Player, PlayerAction};
 use crate::rng::GameRng;
 use crate::rules::{GameDef, Layout, Observe, Played, Rules};
 
@@ -78,20 +75,69 @@ impl Layout for Config {
 }
 
 impl Observe for DetectivePokerState {
-    /// Writes seat `player`'s observation into `out` (`observation_size` floats).
-    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        out.fill(0.0);
-        self.write_observation(player, &mut DenseSink(out));
-    }
-
-    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
-        self.write_observation(player, out);
-        true
-    }
-
-    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
-        self.write_observation(player, out);
-        true
+    /// Seat `player`'s observation, entry by entry (the layout is in
+    /// `docs/games/detective_poker.md`).
+    fn write_observation<S: ObservationSink>(&self, player: usize, out: &mut S) {
+        let n = self.config.players;
+        let h = self.hand;
+        let cards = NUM_ORDINARY as usize;
+        let mut at = 0;
+        for (private, hole) in [(true, &self.cards.private), (false, &self.cards.shown)] {
+            for seat in 0..n {
+                if let Some(c) = hole[seat]
+                    && self.sees_hole(Some(player), seat, private, h)
+                {
+                    out.set(at + seat * cards + c.0 as usize, 1.0);
+                }
+            }
+            at += n * cards;
+        }
+        for c in self.cards.community_cards() {
+            out.set(at + c.0 as usize, 1.0);
+        }
+        at += cards;
+        let per_bet = bet_features(n);
+        for street in 0..STREETS {
+            for bettor in 0..n {
+                if let Some(bet) = self.cards.bets[street][bettor] {
+                    out.set(at + bet.board as usize, 1.0);
+                    out.set(at + n, bet.amount as f32 / self.config.max_bet as f32);
+                    if let Some(c) = bet.card {
+                        out.set(at + n + 1, 1.0);
+                        if self.sees_action_card(Some(player), bettor, h) {
+                            out.set(at + n + 2 + c.index(), 1.0);
+                        }
+                    }
+                }
+                at += per_bet;
+            }
+        }
+        for i in 0..4 {
+            out.set(at + i, (self.unused[player] >> i & 1) as f32);
+        }
+        at += 4;
+        let scale = self.config.max_hand_points() as f32;
+        for seat in 0..n {
+            out.set(
+                at + seat,
+                self.chips[seat] as f32 / self.config.chips as f32,
+            );
+            out.set(at + n + seat, self.points[seat] as f32 / scale);
+        }
+        at += 2 * n;
+        if !self.over {
+            out.set(at + self.street(), 1.0);
+        }
+        at += STREETS;
+        out.set(at + self.dealer(), 1.0);
+        at += n;
+        if let Player::Seat(s) = self.current_player() {
+            out.set(at + s, 1.0);
+        }
+        at += n;
+        out.set(at + player, 1.0);
+        at += n;
+        out.set(at, h as f32 / self.config.hands() as f32);
     }
 
     /// What seat `viewer` saw of each entry of `history` (this state's; codes of
@@ -201,72 +247,5 @@ impl DetectivePokerState {
             }
         }
         out
-    }
-}
-
-impl DetectivePokerState {
-    /// Seat `player`'s observation, entry by entry (the layout is in
-    /// `docs/games/detective_poker.md`).
-    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
-        let n = self.config.players;
-        let h = self.hand;
-        let cards = NUM_ORDINARY as usize;
-        let mut at = 0;
-        for (private, hole) in [(true, &self.cards.private), (false, &self.cards.shown)] {
-            for seat in 0..n {
-                if let Some(c) = hole[seat]
-                    && self.sees_hole(Some(player), seat, private, h)
-                {
-                    out.set(at + seat * cards + c.0 as usize, 1.0);
-                }
-            }
-            at += n * cards;
-        }
-        for c in self.cards.community_cards() {
-            out.set(at + c.0 as usize, 1.0);
-        }
-        at += cards;
-        let per_bet = bet_features(n);
-        for street in 0..STREETS {
-            for bettor in 0..n {
-                if let Some(bet) = self.cards.bets[street][bettor] {
-                    out.set(at + bet.board as usize, 1.0);
-                    out.set(at + n, bet.amount as f32 / self.config.max_bet as f32);
-                    if let Some(c) = bet.card {
-                        out.set(at + n + 1, 1.0);
-                        if self.sees_action_card(Some(player), bettor, h) {
-                            out.set(at + n + 2 + c.index(), 1.0);
-                        }
-                    }
-                }
-                at += per_bet;
-            }
-        }
-        for i in 0..4 {
-            out.set(at + i, (self.unused[player] >> i & 1) as f32);
-        }
-        at += 4;
-        let scale = self.config.max_hand_points() as f32;
-        for seat in 0..n {
-            out.set(
-                at + seat,
-                self.chips[seat] as f32 / self.config.chips as f32,
-            );
-            out.set(at + n + seat, self.points[seat] as f32 / scale);
-        }
-        at += 2 * n;
-        if !self.over {
-            out.set(at + self.street(), 1.0);
-        }
-        at += STREETS;
-        out.set(at + self.dealer(), 1.0);
-        at += n;
-        if let Player::Seat(s) = self.current_player() {
-            out.set(at + s, 1.0);
-        }
-        at += n;
-        out.set(at + player, 1.0);
-        at += n;
-        out.set(at, h as f32 / self.config.hands() as f32);
     }
 }

@@ -5,10 +5,7 @@ use super::Config;
 use super::betting::MAX_SEATS;
 use super::state::{HoldemState, NO_CARD, Phase};
 use crate::cards::{Card, CardSet};
-use crate::game::{
-    Action, CompactSink, DenseSink, EventLayout, ObservationEntries, ObservationSink, Player,
-    PlayerAction,
-};
+use crate::game::{Action, EventLayout, ObservationSink, Player, PlayerAction};
 use crate::rng::GameRng;
 use crate::rules::{GameDef, Layout, Observe, Played, Rules};
 
@@ -86,20 +83,76 @@ impl HoldemState {
 }
 
 impl Observe for HoldemState {
-    /// Writes seat `player`'s observation into `out` (`observation_size` floats).
-    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        out.fill(0.0);
-        self.write_observation(player, &mut DenseSink(out));
-    }
-
-    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
-        self.write_observation(player, out);
-        true
-    }
-
-    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
-        self.write_observation(player, out);
-        true
+    /// Seat `player`'s observation, entry by entry (the layout is in
+    /// `docs/games/holdem_chess.md`).
+    fn write_observation<S: ObservationSink>(&self, player: usize, out: &mut S) {
+        let cfg = &self.config;
+        let cells = cfg.cells;
+        let mark = |out: &mut S, card: Card, cell: usize, owner: Option<usize>, face: bool| {
+            match owner {
+                None => out.set(cell, 1.0),
+                Some(s) => out.set((1 + s) * cells + cell, 1.0),
+            }
+            if face {
+                out.set((1 + MAX_SEATS + card.rank().0 as usize) * cells + cell, 1.0);
+                out.set(
+                    (1 + MAX_SEATS + 13 + card.suit().0 as usize) * cells + cell,
+                    1.0,
+                );
+            }
+        };
+        for i in 0..self.num_community as usize {
+            mark(
+                out,
+                Card(self.community[i]),
+                cfg.community_cells[i],
+                None,
+                true,
+            );
+        }
+        for p in self.placed() {
+            let owner = Some(p.seat as usize);
+            let face = self.sees(Some(player), p.card, owner);
+            mark(out, p.card, p.cell as usize, owner, face);
+        }
+        let mut at = CELL_PLANES * cells;
+        for c in self.kept_cards(player).iter() {
+            out.set(at + c.0 as usize, 1.0);
+        }
+        at += 52;
+        let total = cfg.total_chips() as f32;
+        let b = &self.betting;
+        for s in 0..cfg.players {
+            let f = at + s * SEAT_FEATURES;
+            out.set(f, self.chips(s) as f32 / total);
+            out.set(f + 1, b.street_bet(s) as f32 / total);
+            out.set(f + 2, b.total_bet(s) as f32 / total);
+            out.set(f + 3, b.is_dealt(s) as u8 as f32);
+            out.set(f + 4, b.is_in_hand(s) as u8 as f32);
+            out.set(f + 5, b.has_folded(s) as u8 as f32);
+            out.set(f + 6, b.is_all_in(s) as u8 as f32);
+            out.set(f + 7, (s == b.button()) as u8 as f32);
+        }
+        at += SEAT_FEATURES * MAX_SEATS;
+        out.set(at + player, 1.0);
+        at += MAX_SEATS;
+        if let Some(s) = self.seat_to_act() {
+            out.set(at + s, 1.0);
+        }
+        at += MAX_SEATS;
+        let street = if self.phase == Phase::Over {
+            4
+        } else {
+            b.street() as usize
+        };
+        out.set(at + street, 1.0);
+        at += 5;
+        out.set(at, b.pot() as f32 / total);
+        out.set(at + 1, b.current_bet() as f32 / total);
+        out.set(at + 2, b.min_raise() as f32 / total);
+        out.set(at + 3, self.placed_this_turn as f32 / 2.0);
+        out.set(at + 4, self.hand_no as f32 / cfg.hands as f32);
+        out.set(at + 5, (self.phase == Phase::Place) as u8 as f32);
     }
 
     /// What seat `viewer` saw of each entry of `history` (codes of `event_layout`),
@@ -172,79 +225,5 @@ impl Observe for HoldemState {
                 _ => entry.action,
             },
         )
-    }
-}
-
-impl HoldemState {
-    /// Seat `player`'s observation, entry by entry (the layout is in
-    /// `docs/games/holdem_chess.md`).
-    fn write_observation<S: ObservationSink>(&self, player: usize, out: &mut S) {
-        let cfg = &self.config;
-        let cells = cfg.cells;
-        let mark = |out: &mut S, card: Card, cell: usize, owner: Option<usize>, face: bool| {
-            match owner {
-                None => out.set(cell, 1.0),
-                Some(s) => out.set((1 + s) * cells + cell, 1.0),
-            }
-            if face {
-                out.set((1 + MAX_SEATS + card.rank().0 as usize) * cells + cell, 1.0);
-                out.set(
-                    (1 + MAX_SEATS + 13 + card.suit().0 as usize) * cells + cell,
-                    1.0,
-                );
-            }
-        };
-        for i in 0..self.num_community as usize {
-            mark(
-                out,
-                Card(self.community[i]),
-                cfg.community_cells[i],
-                None,
-                true,
-            );
-        }
-        for p in self.placed() {
-            let owner = Some(p.seat as usize);
-            let face = self.sees(Some(player), p.card, owner);
-            mark(out, p.card, p.cell as usize, owner, face);
-        }
-        let mut at = CELL_PLANES * cells;
-        for c in self.kept_cards(player).iter() {
-            out.set(at + c.0 as usize, 1.0);
-        }
-        at += 52;
-        let total = cfg.total_chips() as f32;
-        let b = &self.betting;
-        for s in 0..cfg.players {
-            let f = at + s * SEAT_FEATURES;
-            out.set(f, self.chips(s) as f32 / total);
-            out.set(f + 1, b.street_bet(s) as f32 / total);
-            out.set(f + 2, b.total_bet(s) as f32 / total);
-            out.set(f + 3, b.is_dealt(s) as u8 as f32);
-            out.set(f + 4, b.is_in_hand(s) as u8 as f32);
-            out.set(f + 5, b.has_folded(s) as u8 as f32);
-            out.set(f + 6, b.is_all_in(s) as u8 as f32);
-            out.set(f + 7, (s == b.button()) as u8 as f32);
-        }
-        at += SEAT_FEATURES * MAX_SEATS;
-        out.set(at + player, 1.0);
-        at += MAX_SEATS;
-        if let Some(s) = self.seat_to_act() {
-            out.set(at + s, 1.0);
-        }
-        at += MAX_SEATS;
-        let street = if self.phase == Phase::Over {
-            4
-        } else {
-            b.street() as usize
-        };
-        out.set(at + street, 1.0);
-        at += 5;
-        out.set(at, b.pot() as f32 / total);
-        out.set(at + 1, b.current_bet() as f32 / total);
-        out.set(at + 2, b.min_raise() as f32 / total);
-        out.set(at + 3, self.placed_this_turn as f32 / 2.0);
-        out.set(at + 4, self.hand_no as f32 / cfg.hands as f32);
-        out.set(at + 5, (self.phase == Phase::Place) as u8 as f32);
     }
 }

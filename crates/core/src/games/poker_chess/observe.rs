@@ -6,9 +6,7 @@ use super::Config;
 use super::state::{Event, Phase, PokerChessState, TurnStep};
 use crate::cards::{CardSet, HiddenCards, NUM_CARD_IDS};
 use crate::chess::{Color, Piece};
-use crate::game::{
-    Action, CompactSink, DenseSink, EventLayout, ObservationEntries, ObservationSink, PlayerAction,
-};
+use crate::game::{Action, EventLayout, ObservationSink, PlayerAction};
 use crate::rng::GameRng;
 use crate::rules::{GameDef, Layout, Observe, Played};
 
@@ -52,72 +50,9 @@ impl Layout for Config {
 }
 
 impl Observe for PokerChessState {
-    /// What seat `viewer` saw of each history entry (codes of `event_layout`). A move's
-    /// capture is not coded: the board before it, known from the earlier moves, tells it.
-    fn event_codes(&self, _history: &[PlayerAction], viewer: usize) -> Vec<u32> {
-        self.events
-            .iter()
-            .map(|event| {
-                (match *event {
-                    Event::Deal { seat, card } if seat == viewer => card.0 as usize,
-                    Event::Deal { .. } => NUM_CARD_IDS,
-                    Event::Play { card, .. } => PLAY_CODES + card.0 as usize,
-                    Event::Move { mv, .. } => {
-                        let promotion = mv.promotion.map_or(0, |p| p as usize);
-                        MOVE_CODES + (mv.from as usize * 64 + mv.to as usize) * 6 + promotion
-                    }
-                    Event::Discard { cards, .. } => {
-                        DISCARD_CODES + cards[0].0 as usize * NUM_CARD_IDS + cards[1].0 as usize
-                    }
-                }) as u32
-            })
-            .collect()
-    }
-
-    /// Writes seat `player`'s observation into `out` (`OBSERVATION_SIZE` floats).
-    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        out.fill(0.0);
-        self.write_observation(player, &mut DenseSink(out));
-    }
-
-    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
-        self.write_observation(player, out);
-        true
-    }
-
-    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
-        self.write_observation(player, out);
-        true
-    }
-
-    /// A state with this `history` as seat `player` saw it, the cards it cannot see (the
-    /// draw pile and the other hand) dealt afresh: the same deals to `player`, the same
-    /// cards played and discarded, the same moves.
-    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
-        let unknown = CardSet(self.pile.0 | self.hands[1 - player].0);
-        let mut hidden = HiddenCards::new(unknown, rng);
-        let mut events = self.events.iter();
-        Played::replay_with(
-            PokerChessState::new(self.config.clone()),
-            history,
-            |replay, entry| match *events.next().expect("one event per entry") {
-                Event::Deal { card, .. } => hidden.replace(card).0 as Action,
-                Event::Play { card, .. } => {
-                    replay.play_action(card).expect("the played card is held")
-                }
-                Event::Discard { cards, .. } => replay
-                    .discard_action(cards[0], cards[1])
-                    .expect("the discarded cards are held"),
-                Event::Move { .. } => entry.action,
-            },
-        )
-    }
-}
-
-impl PokerChessState {
     /// Seat `player`'s observation, entry by entry (the layout is in
     /// `docs/games/poker_chess.md`).
-    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
+    fn write_observation<S: ObservationSink>(&self, player: usize, out: &mut S) {
         for color in [Color::White, Color::Black] {
             for piece in Piece::ALL {
                 let plane = color as usize * 6 + piece as usize;
@@ -175,5 +110,50 @@ impl PokerChessState {
             at + 2,
             self.pile.len() as f32 / self.config.deck.len() as f32,
         );
+    }
+
+    /// What seat `viewer` saw of each history entry (codes of `event_layout`). A move's
+    /// capture is not coded: the board before it, known from the earlier moves, tells it.
+    fn event_codes(&self, _history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+        self.events
+            .iter()
+            .map(|event| {
+                (match *event {
+                    Event::Deal { seat, card } if seat == viewer => card.0 as usize,
+                    Event::Deal { .. } => NUM_CARD_IDS,
+                    Event::Play { card, .. } => PLAY_CODES + card.0 as usize,
+                    Event::Move { mv, .. } => {
+                        let promotion = mv.promotion.map_or(0, |p| p as usize);
+                        MOVE_CODES + (mv.from as usize * 64 + mv.to as usize) * 6 + promotion
+                    }
+                    Event::Discard { cards, .. } => {
+                        DISCARD_CODES + cards[0].0 as usize * NUM_CARD_IDS + cards[1].0 as usize
+                    }
+                }) as u32
+            })
+            .collect()
+    }
+
+    /// A state with this `history` as seat `player` saw it, the cards it cannot see (the
+    /// draw pile and the other hand) dealt afresh: the same deals to `player`, the same
+    /// cards played and discarded, the same moves.
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
+        let unknown = CardSet(self.pile.0 | self.hands[1 - player].0);
+        let mut hidden = HiddenCards::new(unknown, rng);
+        let mut events = self.events.iter();
+        Played::replay_with(
+            PokerChessState::new(self.config.clone()),
+            history,
+            |replay, entry| match *events.next().expect("one event per entry") {
+                Event::Deal { card, .. } => hidden.replace(card).0 as Action,
+                Event::Play { card, .. } => {
+                    replay.play_action(card).expect("the played card is held")
+                }
+                Event::Discard { cards, .. } => replay
+                    .discard_action(cards[0], cards[1])
+                    .expect("the discarded cards are held"),
+                Event::Move { .. } => entry.action,
+            },
+        )
     }
 }

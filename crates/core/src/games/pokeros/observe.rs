@@ -5,10 +5,7 @@
 use super::Config;
 use super::state::{MAX_SEATS, Phase, PokerosState};
 use crate::cards::{Card, HiddenCards, NUM_CARD_IDS};
-use crate::game::{
-    Action, CompactSink, DenseSink, EventLayout, ObservationEntries, ObservationSink, Player,
-    PlayerAction,
-};
+use crate::game::{Action, EventLayout, ObservationSink, Player, PlayerAction};
 use crate::rng::GameRng;
 use crate::rules::{GameDef, Layout, Observe, Played};
 
@@ -49,19 +46,44 @@ impl Layout for Config {
 }
 
 impl Observe for PokerosState {
-    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        out.fill(0.0);
-        self.write_observation(player, &mut DenseSink(out));
-    }
-
-    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
-        self.write_observation(player, out);
-        true
-    }
-
-    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
-        self.write_observation(player, out);
-        true
+    /// Seat `player`'s observation, entry by entry (the layout is in `docs/games/pokeros.md`).
+    fn write_observation<S: ObservationSink>(&self, player: usize, out: &mut S) {
+        let cells = self.config.cells();
+        for (cell, card) in self.board.cards() {
+            if card.is_joker() {
+                out.set(17 * cells + cell, 1.0);
+            } else {
+                out.set(card.rank().0 as usize * cells + cell, 1.0);
+                out.set((13 + card.suit().0 as usize) * cells + cell, 1.0);
+            }
+        }
+        let mut at = CELL_PLANES * cells;
+        for c in self.hands[player].iter() {
+            out.set(at + c.0 as usize, 1.0);
+        }
+        at += NUM_CARD_IDS;
+        if self.hands_public() && self.phase == Phase::Turn {
+            for c in self.hands[self.to_move].iter() {
+                out.set(at + c.0 as usize, 1.0);
+            }
+        }
+        at += NUM_CARD_IDS;
+        let n = self.config.players;
+        for s in 0..n {
+            out.set(at + s, self.points[s] as f32 / 100.0);
+            out.set(
+                at + MAX_SEATS + s,
+                self.hands[s].len() as f32 / self.config.slots() as f32,
+            );
+        }
+        at += 2 * MAX_SEATS;
+        out.set(at + player, 1.0);
+        at += MAX_SEATS;
+        if self.phase == Phase::Turn {
+            out.set(at + self.to_move, 1.0);
+        }
+        at += MAX_SEATS;
+        out.set(at, self.deck.len() as f32 / self.config.deck.len() as f32);
     }
 
     /// What seat `viewer` saw of each history entry (codes of `event_layout`).
@@ -106,47 +128,5 @@ impl Observe for PokerosState {
                 }
             },
         )
-    }
-}
-
-impl PokerosState {
-    /// Seat `player`'s observation, entry by entry (the layout is in `docs/games/pokeros.md`).
-    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
-        let cells = self.config.cells();
-        for (cell, card) in self.board.cards() {
-            if card.is_joker() {
-                out.set(17 * cells + cell, 1.0);
-            } else {
-                out.set(card.rank().0 as usize * cells + cell, 1.0);
-                out.set((13 + card.suit().0 as usize) * cells + cell, 1.0);
-            }
-        }
-        let mut at = CELL_PLANES * cells;
-        for c in self.hands[player].iter() {
-            out.set(at + c.0 as usize, 1.0);
-        }
-        at += NUM_CARD_IDS;
-        if self.hands_public() && self.phase == Phase::Turn {
-            for c in self.hands[self.to_move].iter() {
-                out.set(at + c.0 as usize, 1.0);
-            }
-        }
-        at += NUM_CARD_IDS;
-        let n = self.config.players;
-        for s in 0..n {
-            out.set(at + s, self.points[s] as f32 / 100.0);
-            out.set(
-                at + MAX_SEATS + s,
-                self.hands[s].len() as f32 / self.config.slots() as f32,
-            );
-        }
-        at += 2 * MAX_SEATS;
-        out.set(at + player, 1.0);
-        at += MAX_SEATS;
-        if self.phase == Phase::Turn {
-            out.set(at + self.to_move, 1.0);
-        }
-        at += MAX_SEATS;
-        out.set(at, self.deck.len() as f32 / self.config.deck.len() as f32);
     }
 }

@@ -5,9 +5,7 @@
 use super::state::{Phase, PredictionChessState};
 use super::{Config, FIFTY_MOVE_TURNS, NUM_ACTIONS};
 use crate::chess::{Color, Piece};
-use crate::game::{
-    CompactSink, DenseSink, EventLayout, ObservationEntries, ObservationSink, Player, PlayerAction,
-};
+use crate::game::{EventLayout, ObservationSink, Player, PlayerAction};
 use crate::rng::GameRng;
 use crate::rules::{GameDef, Layout, Observe, Played};
 
@@ -33,65 +31,9 @@ impl Layout for Config {
 }
 
 impl Observe for PredictionChessState {
-    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-        out.fill(0.0);
-        self.write_observation(player, &mut DenseSink(out));
-    }
-
-    fn observation_entries(&self, player: usize, out: &mut ObservationEntries) -> bool {
-        self.write_observation(player, out);
-        true
-    }
-
-    fn observation_compact(&self, player: usize, out: &mut CompactSink<'_>) -> bool {
-        self.write_observation(player, out);
-        true
-    }
-
-    /// What seat `viewer` saw of each entry of `history` (codes of `event_layout`).
-    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
-        // At the prediction node the last two entries are this turn's moves, still hidden.
-        let pending_from = match self.phase {
-            Phase::Predict => history.len() - 2,
-            _ => history.len(),
-        };
-        history
-            .iter()
-            .enumerate()
-            .map(|(i, entry)| {
-                if i >= pending_from && entry.player != Player::Seat(viewer.min(1)) {
-                    NUM_ACTIONS as u32
-                } else {
-                    entry.action
-                }
-            })
-            .collect()
-    }
-
-    /// A state consistent with what seat `player` knows, given this state's `history`: at the
-    /// prediction node the other seat's pending move is hidden, so it becomes any of that
-    /// seat's legal moves; everything else is known. The history is replayed from the start
-    /// with that move in place.
-    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
-        // A copy with the other seat's hidden pending move replaced by any of its legal moves
-        // (in the copy and in its history); nothing else is hidden.
-        let mut out = self.clone();
-        let mut history = history.to_vec();
-        if self.phase == Phase::Predict && player < 2 {
-            let other = 1 - player;
-            let pick = rng.choose(&self.move_node_actions(other));
-            out.pending[other] = pick;
-            let at = history.len() - 2 + other;
-            history[at].action = pick;
-        }
-        Played::from_parts(out, history)
-    }
-}
-
-impl PredictionChessState {
     /// Seat `player`'s observation, entry by entry (the layout is in
     /// `docs/games/prediction_chess.md`).
-    fn write_observation(&self, player: usize, out: &mut impl ObservationSink) {
+    fn write_observation<S: ObservationSink>(&self, player: usize, out: &mut S) {
         for color in Color::ALL {
             for piece in Piece::ALL {
                 let plane = color as usize * 6 + piece as usize;
@@ -131,5 +73,44 @@ impl PredictionChessState {
         at += 2;
         out.set(at, self.turn as f32 / self.config.max_turns as f32);
         out.set(at + 1, self.quiet_turns as f32 / FIFTY_MOVE_TURNS as f32);
+    }
+
+    /// What seat `viewer` saw of each entry of `history` (codes of `event_layout`).
+    fn event_codes(&self, history: &[PlayerAction], viewer: usize) -> Vec<u32> {
+        // At the prediction node the last two entries are this turn's moves, still hidden.
+        let pending_from = match self.phase {
+            Phase::Predict => history.len() - 2,
+            _ => history.len(),
+        };
+        history
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| {
+                if i >= pending_from && entry.player != Player::Seat(viewer.min(1)) {
+                    NUM_ACTIONS as u32
+                } else {
+                    entry.action
+                }
+            })
+            .collect()
+    }
+
+    /// A state consistent with what seat `player` knows, given this state's `history`: at the
+    /// prediction node the other seat's pending move is hidden, so it becomes any of that
+    /// seat's legal moves; everything else is known. The history is replayed from the start
+    /// with that move in place.
+    fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self> {
+        // A copy with the other seat's hidden pending move replaced by any of its legal moves
+        // (in the copy and in its history); nothing else is hidden.
+        let mut out = self.clone();
+        let mut history = history.to_vec();
+        if self.phase == Phase::Predict && player < 2 {
+            let other = 1 - player;
+            let pick = rng.choose(&self.move_node_actions(other));
+            out.pending[other] = pick;
+            let at = history.len() - 2 + other;
+            history[at].action = pick;
+        }
+        Played::from_parts(out, history)
     }
 }
