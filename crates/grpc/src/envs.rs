@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use checkraise_core::compact::{ObservationEncoding, packed_mask_bytes};
 use checkraise_core::game::Dynamics;
-use checkraise_core::vector::{AutoresetMode, Observer, StepBuffers, VectorEnv, VectorError};
+use checkraise_core::vector::{AutoresetMode, Observer, OwnedBuffers, VectorEnv, VectorError};
 use checkraise_core::{Action, Game, Player, make_game};
 use tonic::{Request, Response, Status};
 
@@ -45,78 +45,11 @@ impl EnvOptions {
     }
 }
 
-/// The flat buffers the engine writes every step into, kept (and reused) by the batch.
-struct Buffers {
-    observations: Vec<f32>,
-    action_masks: Vec<bool>,
-    current_players: Vec<i32>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    final_returns: Vec<f32>,
-    /// Same-step mode only (in next-step mode the observations hold the final ones).
-    final_observations: Option<Vec<f32>>,
-    /// The compact encoding's buffers (the float32 and bool ones are then empty).
-    packed_observations: Vec<u8>,
-    packed_action_masks: Vec<u8>,
-    packed_final_observations: Option<Vec<u8>>,
-}
-
-impl Buffers {
-    /// Zeroed buffers for `venv`.
-    fn for_venv(venv: &VectorEnv, same_step: bool) -> Self {
-        let game = venv.game();
-        let n = venv.num_envs();
-        let rows = n * venv.rows_per_env();
-        let compact = venv.observation_encoding() == ObservationEncoding::Compact;
-        let (obs_len, mask_len, packed_len, packed_mask_len) = if compact {
-            let na = game.num_distinct_actions();
-            let row_bytes = venv.compact_layout().row_bytes();
-            (0, 0, rows * row_bytes, rows * packed_mask_bytes(na))
-        } else {
-            let mask_len = rows * game.num_distinct_actions();
-            (rows * game.observation_size(), mask_len, 0, 0)
-        };
-        Buffers {
-            observations: vec![0.0; obs_len],
-            action_masks: vec![false; mask_len],
-            current_players: vec![0; n],
-            rewards: vec![0.0; n * game.num_players()],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            final_returns: vec![0.0; n * game.num_players()],
-            final_observations: (same_step && !compact).then(|| vec![0.0; obs_len]),
-            packed_observations: vec![0; packed_len],
-            packed_action_masks: vec![0; packed_mask_len],
-            packed_final_observations: (same_step && compact).then(|| vec![0; packed_len]),
-        }
-    }
-
-    /// The buffers for the engine's next write. They start zeroed, which agrees with a batch
-    /// that has written nothing, and only the engine writes them: always retained.
-    fn view(&mut self) -> StepBuffers<'_> {
-        StepBuffers {
-            observations: &mut self.observations,
-            action_masks: &mut self.action_masks,
-            current_players: &mut self.current_players,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-            final_returns: &mut self.final_returns,
-            final_observations: self.final_observations.as_deref_mut(),
-            packed_observations: &mut self.packed_observations,
-            packed_action_masks: &mut self.packed_action_masks,
-            packed_final_observations: self.packed_final_observations.as_deref_mut(),
-            retained: true,
-        }
-    }
-}
-
 /// A batch of envs of one game.
 pub struct EnvBatch {
     venv: VectorEnv,
     all_seats: bool,
-    buffers: Buffers,
+    buffers: OwnedBuffers,
     /// The engine's actions for the next step (scratch, reused).
     actions: Vec<Action>,
     last_active: Instant,
@@ -164,9 +97,9 @@ impl EnvBatch {
             .with_autoreset_mode(options.autoreset_mode)
             .with_observation_encoding(options.observation_encoding);
         let mut buffers =
-            Buffers::for_venv(&venv, options.autoreset_mode == AutoresetMode::SameStep);
+            OwnedBuffers::for_venv(&venv, options.autoreset_mode == AutoresetMode::SameStep);
         // The first reset keeps the constructed games and writes their rows.
-        venv.reset(None, buffers.view())
+        venv.reset(None, buffers.view(true))
             .map_err(|e| status_from_vector_error(&e))?;
         Ok(EnvBatch {
             actions: vec![0; venv.num_envs() * venv.actions_per_env()],
@@ -207,7 +140,7 @@ impl EnvBatch {
     /// Starts every env afresh; reseeds env i with `seed + i` when a seed is given.
     pub fn reset(&mut self, seed: Option<u64>) -> Result<pb::EnvBatch, Status> {
         self.venv
-            .reset(seed, self.buffers.view())
+            .reset(seed, self.buffers.view(true))
             .map_err(|e| status_from_vector_error(&e))?;
         Ok(self.reply())
     }
@@ -231,7 +164,7 @@ impl EnvBatch {
         let given = read_i32(actions, &[shape]).map_err(Status::invalid_argument)?;
         self.read_actions(&given)?;
         self.venv
-            .step(&self.actions, self.buffers.view())
+            .step(&self.actions, self.buffers.view(true))
             .map_err(|e| match e {
                 VectorError::Env { .. } => status_from_vector_error(&e),
                 VectorError::Batch(error) => server_fault("the batch refused its buffers", &error),

@@ -6,7 +6,7 @@ mod common;
 
 use checkraise_core::env::GameRng;
 use checkraise_core::make_game;
-use checkraise_core::vector::{AutoresetMode, Observer, StepBuffers, VectorEnv};
+use checkraise_core::vector::{AutoresetMode, Observer, OwnedBuffers, VectorEnv};
 use checkraise_grpc::config::Config;
 use checkraise_grpc::pb;
 use checkraise_grpc::pb::envs_client::EnvsClient;
@@ -53,6 +53,20 @@ struct Step {
 }
 
 impl Step {
+    /// What the engine wrote into `buffers`, in the same form.
+    fn of(buffers: &OwnedBuffers) -> Self {
+        Step {
+            observations: buffers.observations.clone(),
+            action_masks: buffers.action_masks.clone(),
+            current_players: buffers.current_players.clone(),
+            rewards: buffers.rewards.clone(),
+            terminated: buffers.terminated.clone(),
+            truncated: buffers.truncated.clone(),
+            final_returns: buffers.final_returns.clone(),
+            final_observations: buffers.final_observations.clone().unwrap_or_default(),
+        }
+    }
+
     fn from_reply(reply: &pb::EnvBatch) -> Self {
         Step {
             observations: f32s(&reply.observations),
@@ -135,7 +149,6 @@ async fn envs_are_the_engines_vector_env_in_both_modes() {
     let mut envs = EnvsClient::new(server.channel.clone());
     let game = make_game(GAME, PARAMS).unwrap();
     let (na, np) = (game.num_distinct_actions(), game.num_players());
-    let obs = game.observation_size();
     let count = 4;
     // Games of this size last 9 steps: a cap of 5 truncates them.
     for (wire, mode, cap) in [
@@ -162,35 +175,10 @@ async fn envs_are_the_engines_vector_env_in_both_modes() {
             .unwrap()
             .with_autoreset_mode(mode);
         let same_step = mode == AutoresetMode::SameStep;
-        let mut local = Step {
-            observations: vec![0.0; count * obs],
-            action_masks: vec![false; count * na],
-            current_players: vec![0; count],
-            rewards: vec![0.0; count * np],
-            terminated: vec![false; count],
-            truncated: vec![false; count],
-            final_returns: vec![0.0; count * np],
-            final_observations: vec![0.0; if same_step { count * obs } else { 0 }],
-        };
-        macro_rules! buffers {
-            () => {
-                StepBuffers {
-                    observations: &mut local.observations,
-                    action_masks: &mut local.action_masks,
-                    current_players: &mut local.current_players,
-                    rewards: &mut local.rewards,
-                    terminated: &mut local.terminated,
-                    truncated: &mut local.truncated,
-                    final_returns: &mut local.final_returns,
-                    final_observations: same_step.then_some(&mut local.final_observations[..]),
-                    retained: true,
-                    ..StepBuffers::default()
-                }
-            };
-        }
-        venv.reset(None, buffers!()).unwrap();
+        let mut local = OwnedBuffers::for_venv(&venv, same_step);
+        venv.reset(None, local.view(true)).unwrap();
         let mut remote = Step::from_reply(&first);
-        assert_eq!(remote, local, "{mode:?} after creation");
+        assert_eq!(remote, Step::of(&local), "{mode:?} after creation");
         let mut rng = GameRng::new(1);
         let (mut terminated, mut truncated) = (0, 0);
         for n in 0..60 {
@@ -198,8 +186,8 @@ async fn envs_are_the_engines_vector_env_in_both_modes() {
             let before = remote.current_players.clone();
             remote = Step::from_reply(&step(&mut envs, &id, &actions).await);
             let engine_actions: Vec<u32> = actions.iter().map(|&a| a.max(0) as u32).collect();
-            venv.step(&engine_actions, buffers!()).unwrap();
-            assert_eq!(remote, local, "{mode:?} step {n}");
+            venv.step(&engine_actions, local.view(true)).unwrap();
+            assert_eq!(remote, Step::of(&local), "{mode:?} step {n}");
             for (i, &was) in before.iter().enumerate() {
                 let ended = remote.terminated[i] || remote.truncated[i];
                 terminated += usize::from(remote.terminated[i]);
