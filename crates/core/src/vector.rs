@@ -736,15 +736,18 @@ impl VectorEnv {
                 0,
             )
         };
+        let bad = |what: &'static str, got: usize, expected: usize| {
+            VectorError::Batch(GameError::BadBuffer {
+                what,
+                got,
+                expected,
+            })
+        };
         let check = |what: &'static str, got: usize, expected: usize| {
             if got == expected {
                 Ok(())
             } else {
-                Err(VectorError::Batch(GameError::BadBuffer {
-                    what,
-                    got,
-                    expected,
-                }))
+                Err(bad(what, got, expected))
             }
         };
         check("observations", out.observations.len(), n * obs_len)?;
@@ -758,16 +761,8 @@ impl VectorEnv {
             out.final_returns.len(),
             n * shape.num_players,
         )?;
-        let final_observations: Vec<Option<&mut [f32]>> = match out.final_observations {
-            Some(buffer) => {
-                check("final_observations", buffer.len(), n * obs_len)?;
-                split_rows(buffer, n, obs_len)
-                    .into_iter()
-                    .map(Some)
-                    .collect()
-            }
-            None => (0..n).map(|_| None).collect(),
-        };
+        let final_observations = optional_rows(out.final_observations, n, obs_len)
+            .map_err(|got| bad("final_observations", got, n * obs_len))?;
         check(
             "packed_observations",
             out.packed_observations.len(),
@@ -778,16 +773,8 @@ impl VectorEnv {
             out.packed_action_masks.len(),
             n * packed_mask_len,
         )?;
-        let mut packed_final: Vec<Option<&mut [u8]>> = match out.packed_final_observations {
-            Some(buffer) => {
-                check("packed_final_observations", buffer.len(), n * packed_len)?;
-                split_rows(buffer, n, packed_len)
-                    .into_iter()
-                    .map(Some)
-                    .collect()
-            }
-            None => (0..n).map(|_| None).collect(),
-        };
+        let mut packed_final = optional_rows(out.packed_final_observations, n, packed_len)
+            .map_err(|got| bad("packed_final_observations", got, n * packed_len))?;
         let mut packed_observations =
             split_rows(out.packed_observations, n, packed_len).into_iter();
         let mut packed_action_masks =
@@ -856,6 +843,20 @@ fn write_packed_mask(out: &mut [u8], legal: &[Action], written: &mut Vec<Action>
 }
 
 /// `buffer` (of length `n × len`) as `n` rows of `len` (empty rows when `len` is 0).
+/// `split_rows` of an optional buffer: `n` rows of `Some(row)`, or `n` of `None` when there is
+/// no buffer; `Err(len)` when the buffer is not `n * len` long.
+fn optional_rows<T>(
+    buffer: Option<&mut [T]>,
+    n: usize,
+    len: usize,
+) -> Result<Vec<Option<&mut [T]>>, usize> {
+    match buffer {
+        Some(buffer) if buffer.len() != n * len => Err(buffer.len()),
+        Some(buffer) => Ok(split_rows(buffer, n, len).into_iter().map(Some).collect()),
+        None => Ok((0..n).map(|_| None).collect()),
+    }
+}
+
 fn split_rows<T>(mut buffer: &mut [T], n: usize, len: usize) -> Vec<&mut [T]> {
     let mut rows = Vec::with_capacity(n);
     for _ in 0..n {
