@@ -25,6 +25,7 @@
 
 use std::sync::Arc;
 
+use rayon::iter::Either;
 use rayon::prelude::*;
 
 use crate::compact::{CompactLayout, ObservationEncoding, packed_mask_bytes};
@@ -554,14 +555,18 @@ impl VectorEnv {
         let rows = self.rows(out)?;
         let shape = self.shape;
         let layout = &self.compact;
-        for (slot, mut rows) in self.slots.iter_mut().zip(rows) {
-            for written in &mut slot.mask_written {
-                written.clear();
-            }
-            // The final rows are left as they are: the next step clears them.
-            slot.final_written = true;
-            slot.write(&shape, layout, &mut rows);
-        }
+        self.slots
+            .par_iter_mut()
+            .zip(rows)
+            .with_min_len(32)
+            .for_each(|(slot, mut rows)| {
+                for written in &mut slot.mask_written {
+                    written.clear();
+                }
+                // The final rows are left as they are: the next step clears them.
+                slot.final_written = true;
+                slot.write(&shape, layout, &mut rows);
+            });
         Ok(())
     }
 
@@ -717,7 +722,10 @@ impl VectorEnv {
     }
 
     /// Splits the caller's buffers into one `Rows` per env, after checking their lengths.
-    fn rows<'a>(&self, out: StepBuffers<'a>) -> Result<Vec<Rows<'a>>, VectorError> {
+    fn rows<'a>(
+        &self,
+        out: StepBuffers<'a>,
+    ) -> Result<impl IndexedParallelIterator<Item = Rows<'a>> + use<'a>, VectorError> {
         let n = self.slots.len();
         let shape = &self.shape;
         let compact = shape.encoding == ObservationEncoding::Compact;
@@ -761,8 +769,11 @@ impl VectorEnv {
             out.final_returns.len(),
             n * shape.num_players,
         )?;
-        let final_observations = optional_rows(out.final_observations, n, obs_len)
-            .map_err(|got| bad("final_observations", got, n * obs_len))?;
+        if let Some(buffer) = &out.final_observations
+            && buffer.len() != n * obs_len
+        {
+            return Err(bad("final_observations", buffer.len(), n * obs_len));
+        }
         check(
             "packed_observations",
             out.packed_observations.len(),
@@ -773,39 +784,60 @@ impl VectorEnv {
             out.packed_action_masks.len(),
             n * packed_mask_len,
         )?;
-        let mut packed_final = optional_rows(out.packed_final_observations, n, packed_len)
-            .map_err(|got| bad("packed_final_observations", got, n * packed_len))?;
-        let mut packed_observations =
-            split_rows(out.packed_observations, n, packed_len).into_iter();
-        let mut packed_action_masks =
-            split_rows(out.packed_action_masks, n, packed_mask_len).into_iter();
-        let mut packed_final = packed_final.drain(..);
-        let mut observations = split_rows(out.observations, n, obs_len).into_iter();
-        let mut action_masks = split_rows(out.action_masks, n, mask_len).into_iter();
-        let mut rewards = split_rows(out.rewards, n, shape.num_players).into_iter();
-        let mut final_returns = split_rows(out.final_returns, n, shape.num_players).into_iter();
-        let mut current_players = out.current_players.iter_mut();
-        let mut terminated = out.terminated.iter_mut();
-        let mut truncated = out.truncated.iter_mut();
+        if let Some(buffer) = &out.packed_final_observations
+            && buffer.len() != n * packed_len
+        {
+            return Err(bad(
+                "packed_final_observations",
+                buffer.len(),
+                n * packed_len,
+            ));
+        }
         let retained = out.retained;
-        // Every iterator has `n` items (the lengths were checked above).
-        Ok(final_observations
-            .into_iter()
-            .map(|final_observations| Rows {
-                observations: observations.next().expect("n rows"),
-                action_masks: action_masks.next().expect("n rows"),
-                current_player: current_players.next().expect("n rows"),
-                rewards: rewards.next().expect("n rows"),
-                terminated: terminated.next().expect("n rows"),
-                truncated: truncated.next().expect("n rows"),
-                final_returns: final_returns.next().expect("n rows"),
-                final_observations,
-                packed_observations: packed_observations.next().expect("n rows"),
-                packed_action_masks: packed_action_masks.next().expect("n rows"),
-                packed_final_observations: packed_final.next().expect("n rows"),
-                retained,
-            })
-            .collect())
+        // Split inside rayon's tasks (no per-step list of rows): every iterator has `n` items,
+        // the lengths having been checked above.
+        Ok((
+            par_rows(out.observations, n, obs_len),
+            par_rows(out.action_masks, n, mask_len),
+            out.current_players.par_iter_mut(),
+            par_rows(out.rewards, n, shape.num_players),
+            out.terminated.par_iter_mut(),
+            out.truncated.par_iter_mut(),
+            par_rows(out.final_returns, n, shape.num_players),
+            par_optional_rows(out.final_observations, n, obs_len),
+            par_rows(out.packed_observations, n, packed_len),
+            par_rows(out.packed_action_masks, n, packed_mask_len),
+            par_optional_rows(out.packed_final_observations, n, packed_len),
+        )
+            .into_par_iter()
+            .map(
+                move |(
+                    observations,
+                    action_masks,
+                    current_player,
+                    rewards,
+                    terminated,
+                    truncated,
+                    final_returns,
+                    final_observations,
+                    packed_observations,
+                    packed_action_masks,
+                    packed_final_observations,
+                )| Rows {
+                    observations,
+                    action_masks,
+                    current_player,
+                    rewards,
+                    terminated,
+                    truncated,
+                    final_returns,
+                    final_observations,
+                    packed_observations,
+                    packed_action_masks,
+                    packed_final_observations,
+                    retained,
+                },
+            ))
     }
 }
 
@@ -842,29 +874,30 @@ fn write_packed_mask(out: &mut [u8], legal: &[Action], written: &mut Vec<Action>
     written.extend_from_slice(legal);
 }
 
-/// `buffer` (of length `n × len`) as `n` rows of `len` (empty rows when `len` is 0).
-/// `split_rows` of an optional buffer: `n` rows of `Some(row)`, or `n` of `None` when there is
-/// no buffer; `Err(len)` when the buffer is not `n * len` long.
-fn optional_rows<T>(
-    buffer: Option<&mut [T]>,
+/// `buffer` (of length `n × len`, checked by the caller) as `n` rows of `len` for rayon
+/// (`n` empty rows when `len` is 0).
+fn par_rows<T: Send>(
+    buffer: &mut [T],
     n: usize,
     len: usize,
-) -> Result<Vec<Option<&mut [T]>>, usize> {
-    match buffer {
-        Some(buffer) if buffer.len() != n * len => Err(buffer.len()),
-        Some(buffer) => Ok(split_rows(buffer, n, len).into_iter().map(Some).collect()),
-        None => Ok((0..n).map(|_| None).collect()),
+) -> impl IndexedParallelIterator<Item = &mut [T]> {
+    if len == 0 {
+        Either::Left(rayon::iter::repeat_n((), n).map(|()| <&mut [T]>::default()))
+    } else {
+        Either::Right(buffer.par_chunks_mut(len))
     }
 }
 
-fn split_rows<T>(mut buffer: &mut [T], n: usize, len: usize) -> Vec<&mut [T]> {
-    let mut rows = Vec::with_capacity(n);
-    for _ in 0..n {
-        let (row, rest) = std::mem::take(&mut buffer).split_at_mut(len);
-        rows.push(row);
-        buffer = rest;
+/// `par_rows` of an optional buffer: `n` rows of `Some(row)`, or `n` of `None`.
+fn par_optional_rows<T: Send>(
+    buffer: Option<&mut [T]>,
+    n: usize,
+    len: usize,
+) -> impl IndexedParallelIterator<Item = Option<&mut [T]>> {
+    match buffer {
+        Some(buffer) => Either::Left(par_rows(buffer, n, len).map(Some)),
+        None => Either::Right(rayon::iter::repeat_n((), n).map(|()| None)),
     }
-    rows
 }
 
 impl Slot {
