@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test on a fresh machine: buf's checks of the gRPC contract, Rust formatting,
+# Runs every test on a fresh machine: buf's checks of the gRPC contract, that the web page's
+# committed bundle is current, Rust formatting,
 # clippy, cargo tests, then builds the Python module into a virtual environment it creates
 # (.venv), checks the Python with ruff and the _core stubs with stubtest, and runs pytest,
-# including the gRPC end-to-end tests against the real checkraise-server binary.
+# including the gRPC end-to-end tests against the real checkraise-server binary and the web
+# page's tests in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +28,19 @@ if git rev-parse --verify --quiet HEAD~1 >/dev/null; then
   "$BUF" breaking --against '.git#ref=HEAD~1,subdir=proto'
 fi
 "$BUF" breaking --against '.git#ref=HEAD,subdir=proto'
+
+step "the web page's bundle (web/dist, embedded in checkraise-server) is current"
+# Rebuilt from web/src and the locked packages (npm ci), then compared with the committed
+# bundle and generated client: a change to the page or the proto needs `npm run build` in web/.
+npm ci --silent --no-audit --no-fund --prefix web
+WEB_OUT="$(mktemp -d)"
+(cd web && node_modules/.bin/buf generate -o "$WEB_OUT/generated" && npm run --silent typecheck \
+  && CHECKRAISE_WEB_OUT="$WEB_OUT/dist" npm run --silent bundle)
+diff -rq "$WEB_OUT/generated/src/gen" web/src/gen \
+  || { echo "web/src/gen is stale: run 'npm run build' in web/" >&2; exit 1; }
+diff -rq "$WEB_OUT/dist" web/dist \
+  || { echo "web/dist is stale: run 'npm run build' in web/" >&2; exit 1; }
+rm -rf "$WEB_OUT"
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -54,6 +69,13 @@ step "ruff check, ruff format --check, stubtest of _core.pyi"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/python -m mypy.stubtest checkraise._core
+
+step "Chromium for the web page's browser tests"
+# Debian's chromium, driven by Playwright (tests/test_web.py); a missing browser fails the
+# tests rather than skipping them.
+if ! command -v chromium >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
 
 step "pytest"
 CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" .venv/bin/python -m pytest -q tests

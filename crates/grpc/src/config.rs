@@ -11,7 +11,7 @@ use clap::Parser;
 #[command(
     name = "checkraise-server",
     version,
-    about = "Serves the checkraise games over gRPC: Catalog, Matches, Envs, health, reflection"
+    about = "Serves the checkraise games over gRPC (Catalog, Matches, Envs, health, reflection) and a web page to play them"
 )]
 pub struct Config {
     /// Address to listen on (port 0 picks a free port; the chosen address is logged).
@@ -51,6 +51,9 @@ pub struct Config {
     /// Log as JSON lines instead of text.
     #[arg(long)]
     pub log_json: bool,
+    /// Do not serve the web page (and gRPC-Web) on the address: native gRPC over HTTP/2 only.
+    #[arg(long = "no-web", action = clap::ArgAction::SetFalse)]
+    pub web: bool,
 }
 
 /// A whole number of at least `MIN` (limits of 0 would refuse everything or mean nothing).

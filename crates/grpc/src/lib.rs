@@ -4,7 +4,7 @@
 //! `Matches` (networked matches with secret seat tokens; chance and bots act on the server)
 //! and `Envs` (batched envs for remote RL); DeepMind's dm_env_rpc protocol
 //! (`dm_env_rpc.v1.Environment`, every game a world); and the standard health and reflection
-//! services.
+//! services; and a web page to play and watch matches (gRPC-Web, assets embedded).
 //! Everything about the games comes from `checkraise-core`; this crate only translates.
 
 pub mod catalog;
@@ -16,6 +16,7 @@ pub mod live_match;
 pub mod matches;
 pub mod server;
 pub mod tensor;
+pub mod web;
 
 /// The generated `checkraise.v1` messages, servers and clients.
 pub mod pb {

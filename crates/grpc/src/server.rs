@@ -1,6 +1,6 @@
 //! Assembles the services into one tonic server: Catalog, Matches, Envs, dm_env_rpc's
-//! Environment, health and reflection,
-//! with logging, message-size limits, idle expiry and graceful shutdown.
+//! Environment, health and reflection, and the web page (gRPC-Web and its assets, unless
+//! `--no-web`), with logging, message-size limits, idle expiry and graceful shutdown.
 
 use std::future::Future;
 use std::io::IsTerminal;
@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tonic::Status;
+use tonic::service::Routes;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 use tower::util::MapResponseLayer;
@@ -130,16 +131,26 @@ pub async fn serve(
     // Without TCP_NODELAY, small replies wait on delayed ACKs (about 40 ms a round trip).
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
     tracing::info!(%address, "checkraise-server listening");
-    let result = Server::builder()
-        .layer(MapResponseLayer::new(tidy_error_status))
-        .trace_fn(|request| tracing::info_span!("grpc", path = %request.uri().path()))
+    let mut routes = Routes::builder();
+    routes
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(catalog)
         .add_service(matches)
         .add_service(envs)
-        .add_service(dm_env)
+        .add_service(dm_env);
+    let mut routes = routes.routes();
+    if config.web {
+        routes = crate::web::with_page(routes);
+        tracing::info!(page = %format!("http://{address}/"), "serving the web page");
+    }
+    let result = Server::builder()
+        // The page's browser speaks gRPC-Web over HTTP/1.1; native clients still get HTTP/2.
+        .accept_http1(config.web)
+        .layer(MapResponseLayer::new(tidy_error_status))
+        .trace_fn(|request| tracing::info_span!("grpc", path = %request.uri().path()))
+        .add_routes(routes)
         .serve_with_incoming_shutdown(incoming, async move {
             shutdown.await;
             worlds_closing.close_all_connections();

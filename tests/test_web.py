@@ -1,0 +1,430 @@
+"""The web page served by checkraise-server, in a real browser: Debian's headless Chromium
+driven by Playwright. For every game: a whole match against bots played by clicking, a
+spectator window following it, a bad move refused with a visible message, and a reload that
+resumes the seat; plus keyboard use and basic accessibility (names, focus, contrast).
+
+Screenshots go to tests/artifacts/web/ (ignored by git); with CHECKRAISE_WEB_DOCS=1 the final
+one of each game also replaces docs/web/<game>.png."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import grpc
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+from grpc_util import ROOT, packaged_stubs
+
+ARTIFACTS = ROOT / "tests" / "artifacts" / "web"
+DOCS = ROOT / "docs" / "web"
+CHROMIUM = os.environ.get("CHECKRAISE_CHROMIUM", "/usr/bin/chromium")
+
+# Short matches with fixed seeds: (game, parameters, seat kinds after seat 0, seed).
+MATCHES = [
+    ("pokeros", {"players": "2", "deck": "stripped"}, ["heuristic"], 7),
+    ("prediction_chess", {"max_turns": "8"}, ["heuristic"], 7),
+    ("poker_chess", {}, ["random"], 7),
+    ("holdem_chess", {}, ["heuristic"], 7),
+    ("detective_poker", {"rounds": "1"}, ["heuristic", "random"], 7),
+]
+
+# The only calls the page may make: the catalog, creating and joining, and seat-scoped or
+# public match calls (never another seat's view).
+ALLOWED_CALLS = {
+    "checkraise.v1.Catalog/ListGames",
+    "checkraise.v1.Catalog/GetGame",
+    "checkraise.v1.Matches/CreateMatch",
+    "checkraise.v1.Matches/JoinSeat",
+    "checkraise.v1.Matches/WatchSeat",
+    "checkraise.v1.Matches/Act",
+    "checkraise.v1.Matches/WatchSpectator",
+}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"{CHROMIUM} does not exist: install Debian's chromium (apt-get install chromium) "
+            "or point CHECKRAISE_CHROMIUM at a Chromium"
+        )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield ctx
+    ctx.close()
+
+
+def open_page(context, url: str) -> tuple[Page, list[str], list[str]]:
+    """A page at `url`, with the gRPC calls it makes and the errors it raises recorded."""
+    page = context.new_page()
+    calls: list[str] = []
+    errors: list[str] = []
+    page.on(
+        "request",
+        lambda r: calls.append(r.url.split("/", 3)[3]) if "checkraise.v1." in r.url else None,
+    )
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(url)
+    return page, calls, errors
+
+
+def wait_version_change(page: Page, old: str) -> None:
+    page.wait_for_function(
+        "old => { const m = document.querySelector('main#play');"
+        " return m && (m.dataset.version !== old"
+        " || document.getElementById('message').textContent !== ''); }",
+        arg=old,
+        timeout=30_000,
+    )
+    message = page.locator("#message").text_content()
+    assert message == "", message
+
+
+def wait_turn_or_end(page: Page) -> bool:
+    """Waits until the seat may act or the match is over; True when it may act."""
+    page.wait_for_function(
+        "() => { const m = document.querySelector('main#play');"
+        " return m && (m.dataset.mayAct === 'true' || m.dataset.terminal === 'true'); }",
+        timeout=30_000,
+    )
+    return page.locator("main#play").get_attribute("data-may-act") == "true"
+
+
+def version(page: Page) -> str:
+    return page.locator("main#play").get_attribute("data-version") or "-1"
+
+
+PREFERRED = re.compile(r"^(check|call|done)")
+
+
+def play_one_move(page: Page) -> None:
+    """Plays the first legal choice on the page by clicking: a highlighted card or piece (then
+    a highlighted cell or square); else an action button, check or call first."""
+    before = version(page)
+    sources = page.locator(".hand button.card-button, button.spot.source")
+    buttons = page.locator(".actions .buttons button")
+    texts = buttons.all_text_contents()
+    preferred = [i for i, t in enumerate(texts) if PREFERRED.match(t)]
+    if sources.count() > 0:
+        plays_at_once = (sources.first.get_attribute("aria-label") or "").startswith("Play ")
+        sources.first.click()
+        if not plays_at_once:  # a card or piece that needs a target
+            targets = page.locator("button.spot.target")
+            assert targets.count() > 0, "a chosen card or piece has no highlighted target"
+            targets.first.click()
+            promote = page.locator('[aria-label="Promote to"] button')
+            if version(page) == before and promote.count() > 0:
+                promote.first.click()
+    elif preferred:
+        buttons.nth(preferred[0]).click()
+    else:
+        assert buttons.count() > 0, "the seat may act but the page offers nothing to click"
+        buttons.first.click()
+    wait_version_change(page, before)
+
+
+SPATIAL = re.compile(
+    r"^(?:place )?(?P<card>[2-9TJQKA][cdhs]|X[1-3])@(?P<x>-?\d+),(?P<y>-?\d+)$"
+    r"|^(?:predict )?(?P<src>[a-h][1-8])(?P<dst>[a-h][1-8])[qrbn]?$"
+)
+
+
+def check_highlights(page: Page, server, match_id: str, game: str) -> None:
+    source = page.locator("[data-source]").first
+    if page.locator("[data-source]").count() == 0:
+        return
+    key = source.get_attribute("data-source")
+    if (source.get_attribute("aria-label") or "").startswith("Play "):
+        return
+    source.click()
+    shown = set(
+        page.locator("button.spot.target").evaluate_all("els => els.map(e => e.dataset.key)")
+    )
+    token = page.evaluate(f"() => localStorage.getItem('checkraise:token:{match_id}:0')")
+    pb2, pb2_grpc = packaged_stubs()
+    with grpc.insecure_channel(server.address) as channel:
+        view = pb2_grpc.MatchesStub(channel).GetView(
+            pb2.GetViewRequest(match_id=match_id, seat=0),
+            metadata=[("x-seat-token", token)],
+        )
+    legal = set()
+    for action in view.legal_actions:
+        m = SPATIAL.match(action.text)
+        if m and m["card"] and key == f"card:{m['card']}":
+            legal.add(f"cell:{m['x']},{m['y']}")
+        elif m and m["src"] and key == f"sq:{m['src']}":
+            legal.add(f"sq:{m['dst']}")
+    assert shown and shown == legal, (game, key, shown, legal)
+    source.click()  # chosen again: unchosen
+    assert page.locator("button.spot.target").count() == 0
+
+
+def create_match(page: Page, game: str, params: dict, others: list[str], seed: int) -> None:
+    page.select_option("#game", game)
+    for name, value in params.items():
+        field = page.locator(f"#param-{name}")
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+            field.dispatch_event("change")
+    page.wait_for_selector(f"#seat-{len(others)}")
+    page.wait_for_function("() => !document.getElementById('start').disabled")
+    page.select_option("#seat-0", "you")
+    for seat, kind in enumerate(others, start=1):
+        page.select_option(f"#seat-{seat}", kind)
+    page.fill("#seed", str(seed))
+    page.click("#start")
+    page.wait_for_selector("main#play")
+
+
+def shot(page: Page, name: str) -> Path:
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def check_accessibility(page: Page) -> None:
+    """Every control is named and focusable, clickable board parts are buttons, and text has
+    a contrast of 4.5:1 (3:1 for large text and chess pieces) against what is behind it."""
+    problems = page.evaluate(
+        """() => {
+        const out = [];
+        const named = el => (el.getAttribute('aria-label') || el.textContent.trim()
+            || (el.labels && el.labels.length && el.labels[0].textContent.trim()));
+        for (const el of document.querySelectorAll('button, input, select, a[href]')) {
+          if (!named(el)) out.push('unnamed ' + el.outerHTML.slice(0, 80));
+          if (el.tabIndex < 0) out.push('not focusable ' + el.outerHTML.slice(0, 80));
+        }
+        for (const el of document.querySelectorAll('.source, .target, .card-button')) {
+          if (el.tagName !== 'BUTTON') out.push('clickable but not a button ' + el.className);
+        }
+        const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
+        const lum = c => {
+          const [r, g, b] = c.slice(0, 3).map(v => {
+            v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        const background = el => {
+          for (; el; el = el.parentElement) {
+            const c = rgb(getComputedStyle(el).backgroundColor);
+            if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c;
+          }
+          return [255, 255, 255];
+        };
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const el = n.parentElement;
+          if (!n.textContent.trim() || !el || !el.offsetParent) continue;
+          const style = getComputedStyle(el);
+          const a = lum(rgb(style.color)), b = lum(background(el));
+          const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+          const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+          const large = size >= 24 || (bold && size >= 18.66) || el.closest('.piece');
+          if (ratio < (large ? 3 : 4.5)) {
+            out.push(`contrast ${ratio.toFixed(2)} for "${n.textContent.trim().slice(0, 20)}"`);
+          }
+        }
+        return out;
+      }"""
+    )
+    assert problems == [], problems
+
+
+@pytest.mark.parametrize(("game", "params", "others", "seed"), MATCHES, ids=[m[0] for m in MATCHES])
+def test_a_whole_match_by_clicking(server, context, browser, game, params, others, seed):
+    page, calls, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    match = re.search(r"#match=([^&]+)&seat=0$", page.url)
+    assert match, page.url
+    assert "token=" not in page.url
+    check_accessibility(page)
+
+    # The spectator is someone else, in a window of their own (a tab in the background of the
+    # player's window would have its animation frames, and so Playwright's checks, throttled).
+    spectator_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    spectator, spectator_calls, spectator_errors = open_page(
+        spectator_context, f"http://{server.address}/#watch={match.group(1)}"
+    )
+    spectator.wait_for_selector("#status")
+    assert spectator.locator("#action-text").count() == 0
+    assert spectator.locator(".hand").count() == 0
+
+    # A bad move, typed: the server's refusal is shown, and nothing changes.
+    assert wait_turn_or_end(page)
+    before = version(page)
+    page.fill("#action-text", "not a move")
+    page.press("#action-text", "Enter")
+    message = page.locator("#message")
+    message.wait_for(state="visible")
+    page.wait_for_function("() => document.getElementById('message').textContent !== ''")
+    assert "Move refused" in message.text_content()
+    assert "Invalid argument" in message.text_content()
+    assert version(page) == before
+    shot(page, f"{game}-refused")
+    page.locator("#action-text").fill("")
+
+    # Only legal choices can be clicked: the highlighted targets of the first highlighted card
+    # or piece are exactly its legal actions (asked of the server with the page's own token),
+    # and a square or cell that is not highlighted does nothing.
+    check_highlights(page, server, match.group(1), game)
+    inert = page.locator("div.spot")
+    if inert.count() > 0:
+        said = page.locator("#message").text_content()
+        inert.first.click()
+        assert version(page) == before
+        assert page.locator("#message").text_content() == said
+
+    moves = 0
+    reloaded = False
+    while wait_turn_or_end(page):
+        play_one_move(page)
+        moves += 1
+        if moves == 2 and not reloaded:
+            # A reload resumes the seat from the token kept in the browser.
+            at = version(page)
+            page.reload()
+            page.wait_for_function(
+                "v => document.querySelector('main#play')?.dataset.version === v", arg=at
+            )
+            assert "You play seat 0" in page.locator(".who").text_content()
+            reloaded = True
+        if moves == 3:
+            shot(page, f"{game}-playing")
+            check_accessibility(page)
+            # The spectator follows live, and sees no seat's hidden card.
+            at = version(page)
+            spectator.wait_for_function(
+                "v => Number(document.querySelector('main#play')?.dataset.version) >= Number(v)",
+                arg=at,
+            )
+            if spectator.locator("main#play").get_attribute("data-terminal") == "false":
+                hidden = spectator.locator(".seats td.cards [aria-label]")
+                faces = hidden.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+                assert set(faces) <= {"face-down card"}, faces
+                assert faces or game == "prediction_chess", "no hand drawn for the spectator"
+        assert moves < 400, "the match does not end"
+    assert reloaded, "the match ended before the reload"
+
+    status = page.locator("#status").text_content()
+    assert status.startswith("Game over.")
+    final = version(page)
+    spectator.wait_for_function(
+        "v => document.querySelector('main#play')?.dataset.version === v", arg=final
+    )
+    spectator_status = spectator.locator("#status").text_content()
+    assert spectator_status == status.split(" You ")[0].split(" A draw.")[0]
+    path = shot(page, game)
+    shot(spectator, f"{game}-spectator")
+    check_accessibility(page)
+    if os.environ.get("CHECKRAISE_WEB_DOCS"):
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOCS / f"{game}.png")
+
+    assert set(calls) <= ALLOWED_CALLS, calls
+    assert "checkraise.v1.Matches/WatchSpectator" not in calls
+    assert set(spectator_calls) == {"checkraise.v1.Matches/WatchSpectator"}, spectator_calls
+    assert errors == [] and spectator_errors == [], errors + spectator_errors
+    spectator_context.close()
+
+
+def test_parameters_are_validated_by_the_server(server, context):
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    page.select_option("#game", "pokeros")
+    page.fill("#param-players", "9")
+    page.dispatch_event("#param-players", "change")
+    error = page.locator("#form-error")
+    page.wait_for_function("() => document.getElementById('form-error').textContent !== ''")
+    assert "Invalid argument" in error.text_content()
+    assert "players" in error.text_content()
+    assert page.locator("#start").is_disabled()
+    shot(page, "setup-refused")
+    page.fill("#param-players", "3")
+    page.dispatch_event("#param-players", "change")
+    page.wait_for_selector("#seat-2")
+    assert page.locator("#form-error").text_content() == ""
+    check_accessibility(page)
+    assert errors == []
+
+
+def test_keyboard_only(server, context):
+    """A match is created and a move played with the keyboard alone (Tab and Enter)."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    page.wait_for_selector("#start")
+    page.fill("#seed", "3")
+
+    def tab_to(selector: str, limit: int = 80) -> None:
+        for _ in range(limit):
+            page.keyboard.press("Tab")
+            if page.evaluate(f"() => document.activeElement?.matches({selector!r})"):
+                return
+        raise AssertionError(f"Tab never reaches {selector}")
+
+    tab_to("#start")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("main#play")
+    assert wait_turn_or_end(page)
+    before = version(page)
+    tab_to(".hand button.card-button")
+    page.keyboard.press("Enter")
+    tab_to("button.spot.target")
+    page.keyboard.press("Enter")
+    wait_version_change(page, before)
+    assert errors == []
+
+
+def test_a_friend_joins_by_link(server, context, browser):
+    """Seat 1 is a friend's: the creator's page shows a link with the seat's token, which
+    opens the seat in another browser (a fresh context: no shared storage)."""
+    page, _, _ = open_page(context, f"http://{server.address}/")
+    page.select_option("#game", "detective_poker")
+    page.wait_for_selector("#seat-2")
+    page.select_option("#seat-1", "friend")
+    page.fill("#seed", "5")
+    page.click("#start")
+    page.wait_for_selector("a.invite")
+    link = page.locator("a.invite").get_attribute("href")
+    assert "&seat=1&token=" in link
+    friend_context = browser.new_context()
+    try:
+        friend, _, errors = open_page(friend_context, link)
+        friend.wait_for_selector("#status")
+        assert "You play seat 1" in friend.locator(".who").text_content()
+        assert "token=" not in friend.url
+        assert errors == []
+    finally:
+        friend_context.close()
+
+
+def test_a_seat_without_its_token_is_explained(server, context):
+    page, _, _ = open_page(context, f"http://{server.address}/#match=nope&seat=0")
+    alert = page.locator("[role=alert]")
+    alert.wait_for()
+    assert "no token for seat 0" in alert.text_content()
+
+
+def test_no_web_serves_grpc_only():
+    from grpc_util import Server
+
+    srv = Server("--no-web")
+    try:
+        import urllib.error
+        import urllib.request
+
+        with pytest.raises((urllib.error.URLError, ConnectionError)):
+            urllib.request.urlopen(f"http://{srv.address}/", timeout=5)
+    finally:
+        assert srv.stop() == 0, srv.log()

@@ -1,0 +1,160 @@
+// What differs between the games on the page: how an action's text maps to clicks (a source
+// to pick, then a target), which board is drawn, and how the history reads. Everything comes
+// from the seat's view and its legal actions: the page knows no rule.
+
+/** A structured view as the engine writes it (docs/views.md); the shared header is typed. */
+export interface View {
+  game: string;
+  viewer: number | null;
+  current_player: number;
+  terminal: boolean;
+  returns: number[] | null;
+  board?: Cell[];
+  seats?: SeatInfo[];
+  [field: string]: unknown;
+}
+
+export interface Cell {
+  x: number;
+  y: number;
+  card?: string | null;
+  square?: string;
+  piece?: string;
+  owner?: number;
+}
+
+export interface SeatInfo {
+  seat: number;
+  cards?: (string | null)[];
+  count?: number;
+  [field: string]: unknown;
+}
+
+/**
+ * One legal action as clicks: pick `source` (a hand card `card:Kd` or a square `sq:e2`), then
+ * `target` (a cell `cell:1,0` or a square `sq:e4`). No target: picking the source acts. No
+ * source: a button of its own.
+ */
+export interface Click {
+  source?: string;
+  target?: string;
+  /** Tells apart actions with the same source and target (a promotion's piece). */
+  variant?: string;
+}
+
+const PLACE = /^(?:place )?([2-9TJQKA][cdhs]|X[1-3])@(-?\d+),(-?\d+)$/;
+const CHESS = /^(?:predict )?([a-h][1-8])([a-h][1-8])([qrbn]?)$/;
+const PLAY = /^play ([2-9TJQKA][cdhs]|X[1-3])$/;
+
+/** How an action's text is clicked in a game. */
+export function clickOf(game: string, text: string): Click {
+  let m: RegExpMatchArray | null;
+  if ((game === "pokeros" || game === "holdem_chess") && (m = text.match(PLACE))) {
+    return { source: `card:${m[1]}`, target: `cell:${m[2]},${m[3]}` };
+  }
+  if ((game === "poker_chess" || game === "prediction_chess") && (m = text.match(CHESS))) {
+    return { source: `sq:${m[1]}`, target: `sq:${m[2]}`, variant: m[3] || undefined };
+  }
+  if (game === "poker_chess" && (m = text.match(PLAY))) {
+    return { source: `card:${m[1]}` };
+  }
+  return {};
+}
+
+/** The group of an action button (Detective Poker's bets by the board they go on), if any. */
+export function groupOf(game: string, text: string): string | undefined {
+  const m = game === "detective_poker" ? text.match(/ on s(\d+)/) : null;
+  return m ? `On seat ${m[1]}'s board` : undefined;
+}
+
+/** The board to draw: a chessboard, a card grid over a window of cells, or none. */
+export type BoardKind =
+  | { kind: "chess" }
+  | { kind: "grid"; x0: number; x1: number; y0: number; y1: number }
+  | { kind: "none" };
+
+export function boardOf(view: View, targets: string[]): BoardKind {
+  if (view.game === "poker_chess" || view.game === "prediction_chess") return { kind: "chess" };
+  if (view.game === "holdem_chess") {
+    const w = view.window as { x0: number; x1: number; y0: number; y1: number };
+    return { kind: "grid", ...w };
+  }
+  if (view.game === "pokeros") {
+    // The cards placed and the legal cells, with a margin, inside the board.
+    const half = Math.floor(Number(view.board_size) / 2);
+    const points = (view.board ?? []).map((c) => [c.x, c.y]);
+    for (const t of targets) points.push(t.slice(5).split(",").map(Number));
+    if (points.length === 0) points.push([0, 0]);
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    const clamp = (v: number) => Math.max(-half, Math.min(half, v));
+    return {
+      kind: "grid",
+      x0: clamp(Math.min(...xs) - 1),
+      x1: clamp(Math.max(...xs) + 1),
+      y0: clamp(Math.min(...ys) - 1),
+      y1: clamp(Math.max(...ys) + 1),
+    };
+  }
+  return { kind: "none" };
+}
+
+/** Top-level fields drawn elsewhere, left out of the facts list. */
+const DRAWN = new Set([
+  "game", "viewer", "current_player", "terminal", "returns", "board", "seats", "moves",
+  "events", "turns", "bets", "results", "legal_actions", "last_scored_hand", "window",
+  "community", "discards", "fen", "board_size",
+]);
+
+/** The view's other plain fields (phase, street, pot, ...), as label and text. */
+export function factsOf(view: View): [string, string][] {
+  const facts: [string, string][] = [];
+  for (const [key, value] of Object.entries(view)) {
+    if (DRAWN.has(key) || value === null || typeof value === "object") continue;
+    facts.push([key.replace(/_/g, " "), String(value)]);
+  }
+  return facts;
+}
+
+/** Public card rows to draw: community cards, discards, the played card. */
+export function cardRowsOf(view: View): [string, string[]][] {
+  const rows: [string, string[]][] = [];
+  if (Array.isArray(view.community)) rows.push(["Community", view.community as string[]]);
+  if (typeof view.played_card === "string") rows.push(["Played card", [view.played_card]]);
+  if (Array.isArray(view.discards)) rows.push(["Discards", view.discards as string[]]);
+  return rows;
+}
+
+type Json = Record<string, unknown>;
+const s = (seat: unknown) => `seat ${seat}`;
+
+/** The history as lines, oldest first. */
+export function historyOf(view: View): string[] {
+  switch (view.game) {
+    case "pokeros":
+      return ((view.moves as Json[]) ?? []).map((m) => {
+        const cell = m.cell as Cell;
+        const hands = (m.hands as Json[]).map((x) => `${x.name} ${x.score}`).join(", ");
+        return `${s(m.seat)} places ${cell.card} at ${cell.x},${cell.y}: ${m.points} points${hands ? ` (${hands})` : ""}`;
+      });
+    case "poker_chess":
+      return ((view.events as string[]) ?? []).filter((e) => !e.startsWith("deal"));
+    case "prediction_chess":
+      return ((view.turns as Json[]) ?? []).map((t, i) => {
+        const moves = (t.moves as string[]).join(" / ");
+        const predictions = (t.predictions as string[]).join(" / ");
+        return `turn ${i + 1}: moves ${moves}; predictions ${predictions}; battles ${t.battles}`;
+      });
+    case "holdem_chess":
+      return ((view.results as Json[]) ?? []).map(
+        (r) => `hand ${r.hand_number}: won ${(r.won as number[]).join(" / ")}; chips ${(r.chips as number[]).join(" / ")}`,
+      );
+    case "detective_poker":
+      return ((view.bets as Json[]) ?? []).map((b) => {
+        const card = !("action_card" in b) ? "" : b.action_card === null ? " with a face-down card" : ` with ${b.action_card}`;
+        return `${b.street}: ${s(b.seat)} bets ${b.amount} on ${s(b.target)}${card}`;
+      });
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,57 @@
+// Where the page is: the URL fragment names the match and the seat (`#match=ID&seat=N`), or a
+// spectator (`#watch=ID`). A seat's token lives in localStorage, so a reload resumes the seat;
+// a friend's link carries it once (`&token=...`) and the page moves it into storage.
+
+const tokenKey = (match: string, seat: number) => `checkraise:token:${match}:${seat}`;
+const linksKey = (match: string) => `checkraise:invites:${match}`;
+
+export function saveToken(match: string, seat: number, token: string) {
+  localStorage.setItem(tokenKey(match, seat), token);
+}
+
+export function loadToken(match: string, seat: number): string | null {
+  return localStorage.getItem(tokenKey(match, seat));
+}
+
+export function seatLink(match: string, seat: number, token?: string): string {
+  const base = `${location.origin}${location.pathname}#match=${encodeURIComponent(match)}&seat=${seat}`;
+  return token ? `${base}&token=${encodeURIComponent(token)}` : base;
+}
+
+export function spectatorLink(match: string): string {
+  return `${location.origin}${location.pathname}#watch=${encodeURIComponent(match)}`;
+}
+
+/** Remembers the friends' seat links of a match this page created, to show them again. */
+export function saveLinks(match: string, links: [number, string][]) {
+  localStorage.setItem(linksKey(match), JSON.stringify(links));
+}
+
+export function linksOf(match: string): [number, string][] {
+  try {
+    return JSON.parse(localStorage.getItem(linksKey(match)) ?? "[]") as [number, string][];
+  } catch {
+    return [];
+  }
+}
+
+export type Place =
+  | { page: "new" }
+  | { page: "seat"; match: string; seat: number; token: string | null }
+  | { page: "watch"; match: string };
+
+/** The place the fragment names; a token in it is stored and taken out of the address. */
+export function currentPlace(): Place {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const watch = params.get("watch");
+  if (watch) return { page: "watch", match: watch };
+  const match = params.get("match");
+  const seat = Number(params.get("seat"));
+  if (!match || !Number.isInteger(seat) || seat < 0) return { page: "new" };
+  const token = params.get("token");
+  if (token) {
+    saveToken(match, seat, token);
+    history.replaceState(null, "", seatLink(match, seat));
+  }
+  return { page: "seat", match, seat, token: loadToken(match, seat) };
+}

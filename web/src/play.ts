@@ -1,0 +1,453 @@
+// A match seen by one seat (with its token) or by a spectator: the board and hands drawn from
+// that viewer's view only, the seat's legal actions as clicks, and every change streamed live.
+import type { LegalAction, SeatView } from "./gen/checkraise/v1/checkraise_pb";
+import { asSeat, errorText, isAbort, isFinal, matches } from "./api";
+import { card, cardFace, cardName, h, piece, pieceName } from "./dom";
+import {
+  type Cell,
+  type Click,
+  type SeatInfo,
+  type View,
+  boardOf,
+  cardRowsOf,
+  clickOf,
+  factsOf,
+  groupOf,
+  historyOf,
+} from "./games";
+import { linksOf, spectatorLink } from "./links";
+
+/** Who looks: a seat with its token, or a spectator (seat null). */
+export interface Viewer {
+  match: string;
+  seat: number | null;
+  token: string | null;
+}
+
+type Choice = { action: LegalAction; click: Click };
+
+export function playPage(root: HTMLElement, viewer: Viewer): () => void {
+  const abort = new AbortController();
+  let current: SeatView | null = null;
+  let view: View | null = null;
+  let selected: string | null = null;
+  let busy = false;
+  let message = "";
+  let choosing: Choice[] = [];
+  let typed = "";
+  const main = h("main", { id: "play", "data-version": "-1" });
+  root.replaceChildren(main);
+
+  /** Shows a view unless a newer one is shown already (replies and events may cross). */
+  function show(next: SeatView | undefined) {
+    if (next && (!current || next.version >= current.version)) {
+      if (!current || next.version !== current.version) {
+        selected = null;
+        choosing = [];
+      }
+      current = next;
+      view = JSON.parse(next.viewJson) as View;
+    }
+    draw();
+  }
+
+  function say(text: string) {
+    message = text;
+    draw();
+  }
+
+  /** Plays an action (by id, or typed text); a refusal is shown. */
+  async function act(action: LegalAction | string) {
+    if (!viewer.token || viewer.seat === null || busy) return;
+    busy = true;
+    message = "";
+    draw();
+    try {
+      const reply = await matches.act(
+        {
+          matchId: viewer.match,
+          seat: viewer.seat,
+          action:
+            typeof action === "string"
+              ? { case: "actionText", value: action }
+              : { case: "actionId", value: action.id },
+        },
+        asSeat(viewer.token, abort.signal),
+      );
+      busy = false;
+      if (typeof action === "string") typed = "";
+      show(reply);
+    } catch (error) {
+      busy = false;
+      if (!isAbort(error)) say(`Move refused. ${errorText(error)}`);
+    }
+  }
+
+  function draw() {
+    const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.key;
+    main.replaceChildren(...content());
+    main.dataset.version = current ? String(current.version) : "-1";
+    main.dataset.mayAct = String(Boolean(current?.mayAct) && !busy);
+    main.dataset.terminal = String(Boolean(current?.isTerminal));
+    const again = focusKey && main.querySelector<HTMLElement>(`[data-key="${focusKey}"]`);
+    if (again) again.focus();
+  }
+
+  function content(): Node[] {
+    const title = h(
+      "header",
+      {},
+      h("h1", {}, view ? gameTitle(view.game) : "checkraise"),
+      h(
+        "p",
+        { class: "who" },
+        viewer.seat === null ? "Watching as a spectator" : `You play seat ${viewer.seat}`,
+        ` · match ${viewer.match} · `,
+        h("a", { href: "#" }, "New match"),
+      ),
+    );
+    const alert = h("p", { id: "message", role: "alert" }, message);
+    if (!current || !view) return [title, alert, h("p", {}, "Connecting…")];
+    const legal = current.mayAct ? current.legalActions : [];
+    const clicks = legal.map((action) => ({ action, click: clickOf(view!.game, action.text) }));
+    return [
+      title,
+      h("p", { id: "status", "aria-live": "polite" },
+        busy ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
+      alert,
+      h(
+        "div",
+        { class: "table" },
+        h("div", { class: "play-area" }, hand(view, clicks), board(view, clicks), actions(clicks)),
+        h("div", { class: "side" }, seats(current, view), facts(view), history(view), links()),
+      ),
+    ];
+  }
+
+  /** Picks a source, or acts at once when the source is the whole action. */
+  function pick(source: string, clicks: Choice[]) {
+    const whole = clicks.find((c) => c.click.source === source && !c.click.target);
+    if (whole) {
+      void act(whole.action);
+      return;
+    }
+    selected = selected === source ? null : source;
+    message = "";
+    draw();
+  }
+
+  function hand(v: View, clicks: Choice[]): HTMLElement | null {
+    if (viewer.seat === null) return null;
+    const own = v.seats?.[viewer.seat];
+    if (!own?.cards) return null;
+    const sources = new Set(clicks.map((c) => c.click.source));
+    return h(
+      "section",
+      { class: "hand", "aria-label": "Your hand" },
+      h("h2", {}, "Your hand"),
+      h(
+        "div",
+        { class: "cards" },
+        own.cards.map((text, i) => {
+          const key = `card:${text}`;
+          if (text === null || !sources.has(key)) return card(text);
+          const playNow = clicks.some((c) => c.click.source === key && !c.click.target);
+          return h(
+            "button",
+            {
+              class: "card-button legal",
+              "data-key": `hand:${i}`,
+              "data-source": key,
+              "aria-label": `${playNow ? "Play" : "Choose"} ${cardName(text)}`,
+              "aria-pressed": playNow ? undefined : String(selected === key),
+              onclick: () => pick(key, clicks),
+            },
+            cardFace(text),
+          );
+        }),
+      ),
+    );
+  }
+
+  /** A board square or cell: a button when it is a legal source or target, else drawn only. */
+  function spot(key: string, label: string, clicks: Choice[], ...inner: (Node | null)[]) {
+    const isSource = clicks.some((c) => c.click.source === key);
+    const targets = selected ? clicks.filter((c) => c.click.source === selected && c.click.target === key) : [];
+    if (targets.length > 0) {
+      return h(
+        "button",
+        {
+          class: "spot target",
+          "data-key": key,
+          "aria-label": `${label}: move here`,
+          onclick: () => (targets.length === 1 ? void act(targets[0].action) : promote(targets)),
+        },
+        ...inner,
+      );
+    }
+    if (isSource) {
+      return h(
+        "button",
+        {
+          class: selected === key ? "spot source selected" : "spot source",
+          "data-key": key,
+          "data-source": key,
+          "aria-label": `${label}: choose`,
+          "aria-pressed": String(selected === key),
+          onclick: () => pick(key, clicks),
+        },
+        ...inner,
+      );
+    }
+    return h("div", { class: "spot", title: label }, ...inner);
+  }
+
+  function promote(options: Choice[]) {
+    choosing = options;
+    draw();
+  }
+
+  function board(v: View, clicks: Choice[]): HTMLElement | null {
+    const targets = clicks
+      .filter((c) => c.click.target?.startsWith("cell:"))
+      .map((c) => c.click.target!);
+    const kind = boardOf(v, targets);
+    if (kind.kind === "none") return null;
+    const cells = new Map<string, Cell>();
+    for (const c of v.board ?? []) cells.set(`${c.x},${c.y}`, c);
+    let rows: HTMLElement[] = [];
+    let columns = 8;
+    if (kind.kind === "chess") {
+      const black = viewer.seat !== null && v.seats?.[viewer.seat]?.color === "black";
+      const files = [0, 1, 2, 3, 4, 5, 6, 7];
+      const ranks = [7, 6, 5, 4, 3, 2, 1, 0];
+      if (black) {
+        files.reverse();
+        ranks.reverse();
+      }
+      for (const y of ranks) {
+        for (const x of files) {
+          const name = `${"abcdefgh"[x]}${y + 1}`;
+          const c = cells.get(`${x},${y}`);
+          const label = c?.piece ? `${name}, ${pieceName(c.piece)}` : name;
+          const square = spot(`sq:${name}`, label, clicks, c?.piece ? piece(c.piece) : null);
+          square.classList.add((x + y) % 2 === 0 ? "dark" : "light");
+          rows.push(square);
+        }
+      }
+    } else {
+      columns = kind.x1 - kind.x0 + 1;
+      rows = [];
+      for (let y = kind.y1; y >= kind.y0; y--) {
+        for (let x = kind.x0; x <= kind.x1; x++) {
+          const c = cells.get(`${x},${y}`);
+          const has = c !== undefined && "card" in c;
+          const label = has ? `cell ${x},${y}, ${cardName(c.card ?? null)}${c.owner !== undefined ? ` of seat ${c.owner}` : ""}` : `cell ${x},${y}`;
+          const cell = spot(`cell:${x},${y}`, label, clicks, has ? cardFace(c.card ?? null) : null);
+          if (has && c.owner !== undefined) cell.classList.add(`owner-${c.owner}`);
+          if (x === 0 && y === 0) cell.classList.add("centre");
+          rows.push(cell);
+        }
+      }
+    }
+    return h(
+      "section",
+      { class: "board-wrap", "aria-label": "Board" },
+      h("h2", {}, "Board"),
+      h("div", { class: `board ${kind.kind}`, style: `--columns: ${columns}` }, rows),
+    );
+  }
+
+  function actions(clicks: Choice[]): HTMLElement | null {
+    if (viewer.seat === null || !current || current.isTerminal) return null;
+    const buttons = clicks.filter((c) => !c.click.source);
+    const pending = choosing.filter((c) => clicks.some((d) => d.action.id === c.action.id));
+    const input = h("input", {
+      id: "action-text",
+      name: "action",
+      autocomplete: "off",
+      placeholder: "e.g. a legal action's text",
+      "data-key": "typed",
+      value: typed,
+      oninput: () => (typed = input.value),
+    });
+    return h(
+      "section",
+      { class: "actions", "aria-label": "Actions" },
+      h("h2", {}, "Actions"),
+      current.mayAct && clicks.some((c) => c.click.source)
+        ? h("p", { class: "hint" }, hint(view, selected))
+        : null,
+      pending.length > 0
+        ? h("div", { class: "buttons", role: "group", "aria-label": "Promote to" },
+            pending.map((c) => h("button", { class: "legal", "data-key": `act:${c.action.id}`, onclick: () => void act(c.action) }, c.action.text)))
+        : null,
+      groups(buttons).map(([label, group]) =>
+        h("div", { class: "buttons", role: "group", "aria-label": label ?? "Actions" },
+          label && h("span", { class: "group-label" }, `${label}:`),
+          group.map((c) =>
+            h("button", { class: "legal", "data-key": `act:${c.action.id}`, onclick: () => void act(c.action) }, c.action.text)))),
+      h(
+        "form",
+        {
+          class: "typed",
+          onsubmit: (event: Event) => {
+            event.preventDefault();
+            const text = typed.trim();
+            if (text) void act(text);
+          },
+        },
+        h("label", { for: "action-text" }, "Type an action"),
+        input,
+        h("button", { type: "submit" }, "Play"),
+      ),
+    );
+  }
+
+  /** Buttons in their groups, in order of first appearance. */
+  function groups(buttons: Choice[]): [string | undefined, Choice[]][] {
+    const out = new Map<string | undefined, Choice[]>();
+    for (const c of buttons) {
+      const key = groupOf(view!.game, c.action.text);
+      out.set(key, [...(out.get(key) ?? []), c]);
+    }
+    return [...out];
+  }
+
+  function links(): HTMLElement {
+    const invites = linksOf(viewer.match);
+    return h(
+      "section",
+      { class: "links", "aria-label": "Links" },
+      h("h2", {}, "Links"),
+      h("ul", {},
+        invites.map(([seat, href]) => h("li", {}, h("a", { href, class: "invite" }, `Seat ${seat} (a friend's link)`))),
+        h("li", {}, h("a", { href: spectatorLink(viewer.match), id: "spectator-link", target: "_blank" }, "Spectator view"))),
+    );
+  }
+
+  void (async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const stream =
+          viewer.seat !== null && viewer.token
+            ? matches.watchSeat({ matchId: viewer.match, seat: viewer.seat }, asSeat(viewer.token, abort.signal))
+            : matches.watchSpectator({ matchId: viewer.match }, { signal: abort.signal });
+        for await (const event of stream) {
+          attempt = 1;
+          show(event.view);
+        }
+        return;
+      } catch (error) {
+        if (isAbort(error) || abort.signal.aborted) return;
+        say(errorText(error));
+        if (isFinal(error)) return;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(attempt, 5) * 1000));
+      }
+    }
+  })();
+  draw();
+  return () => abort.abort();
+}
+
+/** What to click next. */
+function hint(v: View | null, selected: string | null): string {
+  if (selected) return "Now choose a highlighted square or cell (or the chosen one again to change your mind).";
+  if (v?.game === "prediction_chess" && v.phase === "predict") {
+    return "Predict your opponent's move: choose one of its highlighted pieces, then the square it goes to.";
+  }
+  return "Choose a highlighted card or piece.";
+}
+
+const TITLES: Record<string, string> = {
+  pokeros: "Pokeros",
+  prediction_chess: "Prediction Chess",
+  poker_chess: "Poker Chess",
+  holdem_chess: "Hold'em Poker Chess",
+  detective_poker: "Detective Poker",
+};
+
+function gameTitle(game: string): string {
+  return TITLES[game] ?? game;
+}
+
+function statusText(sv: SeatView, v: View, seat: number | null): string {
+  const kind = (s: number) => sv.seats[s]?.kind ?? "";
+  if (sv.isTerminal) {
+    const returns = sv.returns.map((r, s) => `seat ${s}: ${r > 0 ? "+" : ""}${r}`).join(", ");
+    let verdict = "";
+    if (seat !== null) {
+      const mine = sv.returns[seat];
+      const best = Math.max(...sv.returns);
+      verdict = mine === best && sv.returns.filter((r) => r === best).length === 1 ? " You won." : mine === best ? " A draw." : " You lost.";
+    }
+    return `Game over. Returns: ${returns}.${verdict}`;
+  }
+  const player = Number(sv.currentPlayer);
+  if (player === -2) {
+    if (sv.mayAct) return "Your move: every seat chooses at once.";
+    if (sv.actionSubmitted) return "Chosen; waiting for the other seats.";
+    return "Every seat chooses at once.";
+  }
+  if (player < 0) return "Dealing…";
+  if (player === seat) return "Your turn.";
+  const who = kind(player) === "human" ? `Seat ${player}` : `Seat ${player} (${kind(player)})`;
+  return `${who} to act.${v.viewer === null ? "" : " Waiting…"}`;
+}
+
+function seats(sv: SeatView, v: View): HTMLElement {
+  const infos: SeatInfo[] = v.seats ?? sv.seats.map((s) => ({ seat: s.seat }));
+  const keys: string[] = [];
+  for (const info of infos) {
+    for (const [key, value] of Object.entries(info)) {
+      if (key !== "seat" && key !== "cards" && key !== "count" && !keys.includes(key) && value !== null) keys.push(key);
+    }
+  }
+  const withCards = infos.some((info) => info.cards !== undefined);
+  const turn = Number(sv.currentPlayer);
+  const cell = (value: unknown) =>
+    Array.isArray(value)
+      ? value.map((x) => (x === null ? "face down" : String(x))).join(", ")
+      : String(value);
+  return h(
+    "section",
+    { class: "seats", "aria-label": "Seats" },
+    h("h2", {}, "Seats"),
+    h("table", {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Player"),
+        withCards && h("th", { scope: "col" }, "Cards"), keys.map((k) => h("th", { scope: "col" }, k.replace(/_/g, " "))))),
+      h("tbody", {}, infos.map((info) => {
+        const s = info.seat;
+        const status = sv.seats[s];
+        const who = `${status?.kind ?? ""}${v.viewer === s ? " (you)" : ""}`;
+        return h("tr", { class: turn === s || (turn === -2 && !sv.isTerminal) ? "to-act" : "" },
+          h("th", { scope: "row" }, turn === s ? `▶ ${s}` : String(s)),
+          h("td", {}, who),
+          withCards && h("td", { class: "cards" }, (info.cards ?? []).map((c) => card(c))),
+          keys.map((k) => h("td", {}, k in info ? cell(info[k]) : "")));
+      })),
+    ),
+  );
+}
+
+function facts(v: View): HTMLElement {
+  return h(
+    "section",
+    { class: "facts", "aria-label": "Table" },
+    h("h2", {}, "Table"),
+    h("dl", {}, factsOf(v).flatMap(([k, value]) => [h("dt", {}, k), h("dd", {}, value)])),
+    cardRowsOf(v).map(([label, cards]) =>
+      h("div", { class: "card-row" }, h("span", { class: "row-label" }, `${label}: `), cards.length ? cards.map((c) => card(c)) : "none")),
+  );
+}
+
+function history(v: View): HTMLElement | null {
+  const lines = historyOf(v);
+  if (lines.length === 0) return null;
+  return h(
+    "section",
+    { class: "history", "aria-label": "History" },
+    h("h2", {}, "History"),
+    h("ol", { start: Math.max(1, lines.length - 11) }, lines.slice(-12).map((line) => h("li", {}, line))),
+  );
+}

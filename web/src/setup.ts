@@ -1,0 +1,154 @@
+// The new-match form: a game, its parameters (from the Catalog's schemas, checked by the
+// server as they change), a seed, and who sits in each seat.
+import { catalog, errorText, matches } from "./api";
+import { h } from "./dom";
+import { type GameDescription, ParameterType } from "./gen/checkraise/v1/checkraise_pb";
+import { saveLinks, saveToken, seatLink } from "./links";
+
+const YOU = "you";
+const FRIEND = "friend";
+
+export function setupPage(root: HTMLElement) {
+  const main = h("main", { id: "setup" }, h("h1", {}, "checkraise"), h("p", {}, "Loading the games…"));
+  root.replaceChildren(main);
+  catalog.listGames({}).then(
+    (reply) => form(main, reply.games),
+    (error) => main.append(h("p", { role: "alert" }, errorText(error))),
+  );
+}
+
+function form(main: HTMLElement, games: GameDescription[]) {
+  const gameSelect = h("select", { id: "game", name: "game" },
+    games.map((g) => h("option", { value: g.name }, g.longName)));
+  const description = h("p", { class: "description" });
+  const params = h("div", { class: "params" });
+  const seatsBox = h("div", { class: "seat-choices" });
+  const seed = h("input", { id: "seed", name: "seed", type: "number", min: 0, step: 1, inputmode: "numeric" });
+  const error = h("p", { id: "form-error", role: "alert" });
+  const start = h("button", { type: "submit", id: "start" }, "Start the match");
+  let game = games[0];
+  let seatCount = game.minPlayers;
+  let check = 0;
+
+  const values = () => {
+    const out: Record<string, string> = {};
+    for (const spec of game.parameters) {
+      const input = params.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="param-${spec.name}"]`);
+      if (input && input.value !== spec.defaultValue) out[spec.name] = input.value;
+    }
+    return out;
+  };
+
+  function drawSeats(count: number) {
+    const before = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+    seatCount = count;
+    const kinds = [YOU, FRIEND, ...game.botKinds];
+    const labels: Record<string, string> = { [YOU]: "You", [FRIEND]: "A friend (link)" };
+    const fallback = game.botKinds.includes("heuristic") ? "heuristic" : game.botKinds[0];
+    seatsBox.replaceChildren(
+      ...Array.from({ length: count }, (_, seat) => {
+        const chosen = before[seat] ?? (seat === 0 ? YOU : fallback);
+        return h("div", { class: "field" },
+          h("label", { for: `seat-${seat}` }, `Seat ${seat}`),
+          h("select", { id: `seat-${seat}`, name: `seat-${seat}` },
+            kinds.map((k) => h("option", { value: k, selected: k === chosen }, labels[k] ?? `Bot: ${k}`))));
+      }),
+    );
+  }
+
+  /** Asks the server whether the parameters are valid, and how many seats they make. */
+  async function validate() {
+    const mine = ++check;
+    try {
+      const reply = await catalog.getGame({ name: game.name, parameters: values() });
+      if (mine !== check) return;
+      error.textContent = "";
+      start.disabled = false;
+      drawSeats(reply.sizes?.numPlayers ?? seatCount);
+    } catch (e) {
+      if (mine !== check) return;
+      error.textContent = errorText(e);
+      start.disabled = true;
+    }
+  }
+
+  function drawGame() {
+    game = games.find((g) => g.name === gameSelect.value) ?? games[0];
+    description.textContent = game.description;
+    params.replaceChildren(...game.parameters.map(parameter));
+    seatsBox.replaceChildren();
+    drawSeats(game.defaultSizes?.numPlayers ?? game.minPlayers);
+    error.textContent = "";
+    start.disabled = false;
+  }
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    start.disabled = true;
+    error.textContent = "";
+    try {
+      const kinds = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+      const created = await matches.createMatch({
+        game: game.name,
+        parameters: values(),
+        seed: seed.value === "" ? undefined : BigInt(seed.value),
+        seats: kinds.map((k) => (k === YOU || k === FRIEND ? "human" : k)),
+      });
+      const id = created.matchId;
+      let mine: number | null = null;
+      const invites: [number, string][] = [];
+      for (const [seat, k] of kinds.entries()) {
+        if (k !== YOU && k !== FRIEND) continue;
+        const joined = await matches.joinSeat({ matchId: id, seat });
+        if (k === YOU && mine === null) {
+          mine = seat;
+          saveToken(id, seat, joined.seatToken);
+        } else {
+          invites.push([seat, seatLink(id, seat, joined.seatToken)]);
+        }
+      }
+      saveLinks(id, invites);
+      location.hash = mine === null ? `watch=${encodeURIComponent(id)}` : `match=${encodeURIComponent(id)}&seat=${mine}`;
+    } catch (e) {
+      error.textContent = errorText(e);
+      start.disabled = false;
+    }
+  }
+
+  gameSelect.addEventListener("change", drawGame);
+  params.addEventListener("change", () => void validate());
+  main.replaceChildren(
+    h("h1", {}, "checkraise"),
+    h("p", {}, "Play the checkraise games against bots or friends, or watch a match."),
+    h("form", { onsubmit: submit },
+      h("div", { class: "field" }, h("label", { for: "game" }, "Game"), gameSelect),
+      description,
+      h("fieldset", {}, h("legend", {}, "Parameters"), params),
+      h("fieldset", {}, h("legend", {}, "Seats"), seatsBox),
+      h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (empty: random)"), seed),
+      error,
+      start),
+  );
+  drawGame();
+}
+
+/** One parameter's input, as its schema says. */
+function parameter(spec: GameDescription["parameters"][number]): HTMLElement {
+  const id = `param-${spec.name}`;
+  let input: HTMLElement;
+  if (spec.type === ParameterType.CHOICE || spec.type === ParameterType.BOOL) {
+    const options = spec.type === ParameterType.BOOL ? ["true", "false"] : spec.options;
+    input = h("select", { id, name: id },
+      options.map((o) => h("option", { value: o, selected: o === spec.defaultValue }, o)));
+  } else if (spec.type === ParameterType.INT) {
+    // No min/max on the input: the server's message says what is allowed.
+    input = h("input", { id, name: id, type: "number", step: 1, value: spec.defaultValue, inputmode: "numeric" });
+  } else {
+    input = h("input", { id, name: id, type: "text", value: spec.defaultValue });
+  }
+  const range = spec.type === ParameterType.INT ? ` (${spec.min}–${spec.max})` : "";
+  return h("div", { class: "field" },
+    h("label", { for: id }, `${spec.name}${range}`),
+    input,
+    h("span", { class: "help" }, spec.description));
+}
