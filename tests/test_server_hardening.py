@@ -1,16 +1,21 @@
 """The server against careless or hostile input: error messages that quote input stay short,
-undecodable requests are the client's mistake, and startup refuses bad flags and occupied
-addresses with messages a person can act on."""
+undecodable requests are the client's mistake, startup refuses bad flags and occupied
+addresses with messages a person can act on, silent connections are closed and capped,
+creating calls need an API key when keys are set and are limited per peer, and every call is
+logged."""
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
+import threading
+import time
 
 import grpc
 import pytest
 
-from grpc_util import server_binary
+from grpc_util import Server, server_binary
 
 LIMIT = 1024  # bytes of grpc-message the server sends at most
 
@@ -92,9 +97,178 @@ def test_an_address_in_use_is_named_at_startup():
         (("--idle-expiry-secs", "0"), "--idle-expiry-secs"),
         (("--finished-expiry-secs", "0"), "--finished-expiry-secs"),
         (("--max-message-size", "10"), "below the least allowed, 65536"),
+        (("--max-connections", "0"), "below the least allowed, 1"),
+        (("--max-streams-per-connection", "0"), "below the least allowed, 1"),
+        (("--max-creates-per-minute", "0"), "below the least allowed, 1"),
+        (("--handshake-timeout-secs", "0"), "--handshake-timeout-secs"),
     ],
 )
 def test_bad_flags_are_refused_at_startup(flags, words):
     done = run_server("--address", "127.0.0.1:0", *flags)
     assert done.returncode == 2, done.stderr
     assert words in done.stderr
+
+
+def test_an_idle_limit_live_clients_could_not_meet_is_refused():
+    done = run_server(
+        "--address", "127.0.0.1:0", "--idle-connection-secs", "40", "--keepalive-secs", "30"
+    )
+    assert done.returncode == 1, done.stderr
+    assert "--idle-connection-secs (40) must exceed" in done.stderr
+
+
+def test_an_api_key_file_without_keys_is_refused(tmp_path):
+    keys = tmp_path / "keys"
+    keys.write_text("# no keys yet\n")
+    done = run_server("--address", "127.0.0.1:0", "--api-keys", str(keys))
+    assert done.returncode == 1, done.stderr
+    assert "holds no key" in done.stderr and str(keys) in done.stderr
+
+
+def host_port(address: str) -> tuple[str, int]:
+    host, port = address.rsplit(":", 1)
+    return host, int(port)
+
+
+def closed_within(sock: socket.socket, seconds: float) -> bool:
+    """Whether the server closes `sock` (a read ends or fails) within `seconds`."""
+    sock.settimeout(seconds)
+    try:
+        return sock.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_silent_connections_are_closed_and_capped_and_clients_still_get_in(stubs):
+    pb2, pb2_grpc = stubs
+    server = Server(
+        "--max-connections",
+        "8",
+        "--handshake-timeout-secs",
+        "1",
+        "--keepalive-secs",
+        "1",
+        "--keepalive-timeout-secs",
+        "1",
+        "--idle-connection-secs",
+        "3",
+    )
+    try:
+        # More silent connections than the cap: the ones over it are closed at once, the
+        # others after the handshake timeout.
+        silent = [socket.create_connection(host_port(server.address)) for _ in range(20)]
+        closed_fast = sum(closed_within(s, 0.5) for s in silent[8:])
+        assert closed_fast >= 10, closed_fast
+        assert all(closed_within(s, 5) for s in silent[:8])
+        for s in silent:
+            s.close()
+        # A real client gets in, and a connection kept open (idle but answering keepalive
+        # pings) outlives the idle limit.
+        with grpc.insecure_channel(server.address) as channel:
+            catalog = pb2_grpc.CatalogStub(channel)
+            catalog.ListGames(pb2.ListGamesRequest(), timeout=10)
+            time.sleep(4.5)
+            catalog.ListGames(pb2.ListGamesRequest(), timeout=10)
+    finally:
+        server.stop()
+
+
+def test_streams_per_connection_are_capped(stubs):
+    pb2, pb2_grpc = stubs
+    server = Server("--max-streams-per-connection", "3")
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            matches = pb2_grpc.MatchesStub(channel)
+            created = matches.CreateMatch(
+                pb2.CreateMatchRequest(game="detective_poker"), timeout=10
+            )
+            watch = pb2.WatchSpectatorRequest(match_id=created.match_id)
+            streams = [matches.WatchSpectator(watch, timeout=30) for _ in range(3)]
+            for stream in streams:
+                next(stream)  # each open stream starts with the current view
+            # A fourth waits for a free stream: no first event while three are open.
+            fourth = matches.WatchSpectator(watch, timeout=30)
+            got: list[object] = []
+            reader = threading.Thread(target=lambda: got.append(next(fourth)), daemon=True)
+            reader.start()
+            reader.join(1.5)
+            assert not got, "a fourth stream was served while three were open"
+            streams[0].cancel()
+            reader.join(10)
+            assert got, "the fourth stream was not served after one closed"
+            for stream in [*streams[1:], fourth]:
+                stream.cancel()
+    finally:
+        server.stop()
+
+
+def test_creating_needs_an_api_key_when_keys_are_set(tmp_path, stubs):
+    pb2, pb2_grpc = stubs
+    keys = tmp_path / "keys"
+    keys.write_text("# team\nsecret-one\nsecret-two\n")
+    server = Server("--api-keys", str(keys))
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            matches = pb2_grpc.MatchesStub(channel)
+            envs = pb2_grpc.EnvsStub(channel)
+            request = pb2.CreateMatchRequest(game="detective_poker")
+            for metadata in [(), (("x-api-key", "wrong"),), (("authorization", "Basic x"),)]:
+                with pytest.raises(grpc.RpcError) as error:
+                    matches.CreateMatch(request, metadata=metadata, timeout=10)
+                assert error.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            with pytest.raises(grpc.RpcError) as error:
+                envs.CreateEnvs(pb2.CreateEnvsRequest(game="detective_poker", count=1), timeout=10)
+            assert error.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            assert "x-api-key" in error.value.details()
+            created = matches.CreateMatch(
+                request, metadata=(("x-api-key", "secret-one"),), timeout=10
+            )
+            matches.CreateMatch(
+                request, metadata=(("authorization", "Bearer secret-two"),), timeout=10
+            )
+            # Everything that does not create stays open.
+            view = matches.GetSpectatorView(
+                pb2.GetSpectatorViewRequest(match_id=created.match_id), timeout=10
+            )
+            assert view.view_json
+            pb2_grpc.CatalogStub(channel).ListGames(pb2.ListGamesRequest(), timeout=10)
+    finally:
+        server.stop()
+
+
+def test_creating_calls_are_limited_per_peer_and_every_call_is_logged(stubs):
+    pb2, pb2_grpc = stubs
+    # 6 a minute: a bucket of one, refilled every 10 s.
+    server = Server("--max-creates-per-minute", "6")
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            matches = pb2_grpc.MatchesStub(channel)
+            request = pb2.CreateMatchRequest(game="detective_poker")
+            matches.CreateMatch(request, timeout=10)
+            with pytest.raises(grpc.RpcError) as error:
+                matches.CreateMatch(request, timeout=10)
+            assert error.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "too many creating calls" in error.value.details()
+            assert "try again in" in error.value.details()
+            # Other calls are not limited.
+            for _ in range(5):
+                pb2_grpc.CatalogStub(channel).ListGames(pb2.ListGamesRequest(), timeout=10)
+        time.sleep(0.3)
+    finally:
+        server.stop()
+    calls = []
+    for line in server.log().splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if record.get("target") == "checkraise_grpc::access":
+            calls.append(record["fields"])
+    methods = [(c["method"], c["status"]) for c in calls]
+    assert ("/checkraise.v1.Matches/CreateMatch", "Ok") in methods, methods
+    assert ("/checkraise.v1.Matches/CreateMatch", "ResourceExhausted") in methods, methods
+    assert methods.count(("/checkraise.v1.Catalog/ListGames", "Ok")) == 5, methods
+    assert all(c["peer"].startswith("127.0.0.1:") for c in calls), calls
+    assert all(int(c["latency_us"]) >= 0 for c in calls)

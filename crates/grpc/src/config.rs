@@ -51,6 +51,36 @@ pub struct Config {
     /// Log as JSON lines instead of text.
     #[arg(long)]
     pub log_json: bool,
+    /// Most connections open at once; one more is closed as soon as it is accepted.
+    #[arg(long, default_value_t = 1024, value_parser = at_least::<1>)]
+    pub max_connections: usize,
+    /// Seconds a new connection may stay silent (before it sends the HTTP/2 preface or an
+    /// HTTP/1.1 request) before it is closed.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub handshake_timeout_secs: u64,
+    /// Seconds a connection may go without sending anything before it is closed. Live
+    /// clients answer the server's keepalive pings, so this only closes dead or idle ones;
+    /// it must exceed `--keepalive-secs` plus `--keepalive-timeout-secs`.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_connection_secs: u64,
+    /// Seconds between HTTP/2 keepalive pings the server sends on each connection.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub keepalive_secs: u64,
+    /// Seconds the server waits for a ping's acknowledgement before closing the connection.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    pub keepalive_timeout_secs: u64,
+    /// Most calls (streams) open at once on one connection; the client waits for more.
+    #[arg(long, default_value_t = 256, value_parser = at_least::<1>)]
+    pub max_streams_per_connection: usize,
+    /// A file of API keys, one per line (`#` starts a comment). When set, creating a match,
+    /// an env batch or a dm_env_rpc world needs one, sent as `x-api-key: KEY` or
+    /// `authorization: Bearer KEY` metadata; everything else stays open.
+    #[arg(long, value_name = "FILE")]
+    pub api_keys: Option<std::path::PathBuf>,
+    /// Most creating calls (CreateMatch, CreateEnvs, dm_env_rpc's Process) per peer address
+    /// per minute, with bursts of ten seconds' worth; more is RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = 6000, value_parser = at_least::<1>)]
+    pub max_creates_per_minute: usize,
     /// Do not serve the web page (and gRPC-Web) on the address: native gRPC over HTTP/2 only.
     #[arg(long = "no-web", action = clap::ArgAction::SetFalse)]
     pub web: bool,
@@ -88,6 +118,34 @@ impl Config {
             Some(n) => n as usize,
             None => 2 * std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
+    }
+
+    /// The limits on each connection; an idle limit that a live client's keepalive
+    /// acknowledgements could not keep ahead of is an error.
+    pub fn connection_limits(&self) -> Result<crate::connections::ConnectionLimits, String> {
+        if self.idle_connection_secs <= self.keepalive_secs + self.keepalive_timeout_secs {
+            return Err(format!(
+                "--idle-connection-secs ({}) must exceed --keepalive-secs ({}) plus                  --keepalive-timeout-secs ({}), or live clients would be cut off",
+                self.idle_connection_secs, self.keepalive_secs, self.keepalive_timeout_secs
+            ));
+        }
+        Ok(crate::connections::ConnectionLimits {
+            max_connections: self.max_connections,
+            handshake_timeout: Duration::from_secs(self.handshake_timeout_secs),
+            idle_timeout: Duration::from_secs(self.idle_connection_secs),
+        })
+    }
+
+    /// The gate's settings, reading the API key file if there is one.
+    pub fn gate(&self) -> Result<crate::gate::GateConfig, String> {
+        let api_keys = match &self.api_keys {
+            Some(path) => Some(crate::gate::read_api_keys(path)?),
+            None => None,
+        };
+        Ok(crate::gate::GateConfig {
+            api_keys,
+            creates_per_minute: u32::try_from(self.max_creates_per_minute).unwrap_or(u32::MAX),
+        })
     }
 
     /// How long a finished match may stay idle.

@@ -9,9 +9,11 @@
 
 pub mod catalog;
 pub mod config;
+pub mod connections;
 pub mod dm_env;
 pub mod envs;
 pub mod errors;
+pub mod gate;
 pub mod live_match;
 pub mod matches;
 pub mod server;

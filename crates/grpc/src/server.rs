@@ -70,6 +70,8 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let address = listener.local_addr()?;
+    let connection_limits = config.connection_limits()?;
+    let gate = crate::gate::GateLayer::new(config.gate()?);
     let store = MatchStore::new(config.max_matches);
     let env_store = EnvStore::new(config.max_envs, config.max_message_size);
     let worlds = WorldStore::new(config.max_matches, config.max_bot_ms);
@@ -129,7 +131,10 @@ pub async fn serve(
     ));
 
     // Without TCP_NODELAY, small replies wait on delayed ACKs (about 40 ms a round trip).
-    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+    let incoming = crate::connections::guard(
+        TcpIncoming::from(listener).with_nodelay(Some(true)),
+        connection_limits,
+    );
     tracing::info!(%address, "checkraise-server listening");
     let mut routes = Routes::builder();
     routes
@@ -148,7 +153,11 @@ pub async fn serve(
     let result = Server::builder()
         // The page's browser speaks gRPC-Web over HTTP/1.1; native clients still get HTTP/2.
         .accept_http1(config.web)
+        .http2_keepalive_interval(Some(Duration::from_secs(config.keepalive_secs)))
+        .http2_keepalive_timeout(Some(Duration::from_secs(config.keepalive_timeout_secs)))
+        .max_concurrent_streams(u32::try_from(config.max_streams_per_connection).ok())
         .layer(MapResponseLayer::new(tidy_error_status))
+        .layer(gate)
         .trace_fn(|request| tracing::info_span!("grpc", path = %request.uri().path()))
         .add_routes(routes)
         .serve_with_incoming_shutdown(incoming, async move {

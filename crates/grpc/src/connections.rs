@@ -1,0 +1,247 @@
+//! Limits on connections, applied to each accepted TCP stream before HTTP/2 sees it: at most
+//! `--max-connections` open at once (one more is closed at once, so its descriptor is freed),
+//! and a deadline on silence: a connection that sends nothing within `--handshake-timeout-secs`
+//! of being accepted (no HTTP/2 preface), or nothing for `--idle-connection-secs` after that,
+//! is closed. A live client is never silent that long: the server pings every connection
+//! (HTTP/2 keepalive, more often than the idle limit) and the client's acknowledgements count.
+
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::{Instant, Sleep};
+use tokio_stream::{Stream, StreamExt};
+use tonic::transport::server::Connected;
+
+/// The limits on each connection.
+#[derive(Clone, Copy, Debug)]
+pub struct ConnectionLimits {
+    /// Most connections open at once.
+    pub max_connections: usize,
+    /// How long a new connection may stay silent.
+    pub handshake_timeout: Duration,
+    /// How long an established connection may stay silent.
+    pub idle_timeout: Duration,
+}
+
+/// `incoming` with the limits applied: connections over the cap are closed as they arrive
+/// (logged), the others are wrapped in a [`Guarded`] stream that enforces the deadlines.
+pub fn guard<S, IO, E>(
+    incoming: S,
+    limits: ConnectionLimits,
+) -> impl Stream<Item = Result<Guarded<IO>, E>>
+where
+    S: Stream<Item = Result<IO, E>>,
+{
+    let open = Arc::new(Semaphore::new(limits.max_connections));
+    incoming.filter_map(move |accepted| match accepted {
+        Err(error) => Some(Err(error)),
+        Ok(io) => match open.clone().try_acquire_owned() {
+            Ok(permit) => Some(Ok(Guarded::new(io, limits, permit))),
+            Err(_) => {
+                tracing::warn!(
+                    max_connections = limits.max_connections,
+                    "connection refused: --max-connections are open"
+                );
+                None
+            }
+        },
+    })
+}
+
+/// A connection that fails its reads once the peer has been silent past its deadline, and
+/// frees its place under `--max-connections` when dropped.
+pub struct Guarded<IO> {
+    inner: IO,
+    deadline: Pin<Box<Sleep>>,
+    idle_timeout: Duration,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl<IO> Guarded<IO> {
+    fn new(inner: IO, limits: ConnectionLimits, permit: OwnedSemaphorePermit) -> Self {
+        Guarded {
+            inner,
+            deadline: Box::pin(tokio::time::sleep(limits.handshake_timeout)),
+            idle_timeout: limits.idle_timeout,
+            _permit: permit,
+        }
+    }
+}
+
+impl<IO: Connected> Connected for Guarded<IO> {
+    type ConnectInfo = IO::ConnectInfo;
+
+    fn connect_info(&self) -> Self::ConnectInfo {
+        self.inner.connect_info()
+    }
+}
+
+impl<IO: AsyncRead + Unpin> AsyncRead for Guarded<IO> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        match Pin::new(&mut self.inner).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) => {
+                if buf.filled().len() > before {
+                    let next = Instant::now() + self.idle_timeout;
+                    self.deadline.as_mut().reset(next);
+                }
+                Poll::Ready(Ok(()))
+            }
+            Poll::Pending => match self.deadline.as_mut().poll(cx) {
+                Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the peer was silent past the connection's deadline",
+                ))),
+                Poll::Pending => Poll::Pending,
+            },
+            ready => ready,
+        }
+    }
+}
+
+impl<IO: AsyncWrite + Unpin> AsyncWrite for Guarded<IO> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::{TcpListener, TcpStream};
+    use tonic::transport::server::TcpIncoming;
+
+    async fn guarded_listener(
+        limits: ConnectionLimits,
+    ) -> (
+        std::net::SocketAddr,
+        impl Stream<Item = Result<Guarded<TcpStream>, io::Error>>,
+    ) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        (address, guard(TcpIncoming::from(listener), limits))
+    }
+
+    #[tokio::test]
+    async fn a_silent_connection_is_closed_and_a_talking_one_is_kept() {
+        let limits = ConnectionLimits {
+            max_connections: 8,
+            handshake_timeout: Duration::from_millis(200),
+            idle_timeout: Duration::from_millis(600),
+        };
+        let (address, incoming) = guarded_listener(limits).await;
+        let mut incoming = Box::pin(incoming);
+        // Echo server: reads until the guard fails the read.
+        let server = tokio::spawn(async move {
+            let mut outcomes = Vec::new();
+            for _ in 0..2 {
+                let mut conn = incoming.next().await.unwrap().unwrap();
+                outcomes.push(tokio::spawn(async move {
+                    let mut buf = [0u8; 16];
+                    loop {
+                        match conn.read(&mut buf).await {
+                            Ok(0) => return "eof",
+                            Ok(n) => conn.write_all(&buf[..n]).await.unwrap(),
+                            Err(e) if e.kind() == io::ErrorKind::TimedOut => return "timed out",
+                            Err(_) => return "error",
+                        }
+                    }
+                }));
+            }
+            outcomes
+        });
+        let silent = TcpStream::connect(address).await.unwrap();
+        let mut talking = TcpStream::connect(address).await.unwrap();
+        // Talk every 100 ms for 1 s: well past both deadlines in total, never silent long.
+        for _ in 0..10 {
+            talking.write_all(b"ping").await.unwrap();
+            let mut buf = [0u8; 4];
+            talking.read_exact(&mut buf).await.unwrap();
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        drop(talking);
+        let outcomes = server.await.unwrap();
+        let mut results = Vec::new();
+        for outcome in outcomes {
+            results.push(outcome.await.unwrap());
+        }
+        results.sort();
+        assert_eq!(results, ["eof", "timed out"]);
+        drop(silent);
+    }
+
+    #[tokio::test]
+    async fn connections_over_the_cap_are_closed_at_once() {
+        let limits = ConnectionLimits {
+            max_connections: 2,
+            handshake_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(30),
+        };
+        let (address, incoming) = guarded_listener(limits).await;
+        let accepted = tokio::spawn(async move {
+            let mut incoming = Box::pin(incoming);
+            // Each connection is held until its peer closes it, as the server's would be.
+            while let Some(conn) = incoming.next().await {
+                let mut conn = conn.unwrap();
+                tokio::spawn(async move {
+                    let mut buf = [0u8; 16];
+                    while let Ok(n) = conn.read(&mut buf).await
+                        && n > 0
+                    {}
+                });
+            }
+        });
+        let first = TcpStream::connect(address).await.unwrap();
+        let second = TcpStream::connect(address).await.unwrap();
+        let mut third = TcpStream::connect(address).await.unwrap();
+        // The third is accepted by the kernel, then closed by the guard: its read ends.
+        let mut buf = [0u8; 1];
+        let read = tokio::time::timeout(Duration::from_secs(5), third.read(&mut buf))
+            .await
+            .expect("the connection over the cap is closed");
+        assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
+        // Freeing a place lets a new connection stay open.
+        drop(first);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let mut fourth = TcpStream::connect(address).await.unwrap();
+        let still_open =
+            tokio::time::timeout(Duration::from_millis(300), fourth.read(&mut buf)).await;
+        assert!(still_open.is_err(), "the fourth connection stays open");
+        drop(second);
+        accepted.abort();
+    }
+}

@@ -1,0 +1,290 @@
+//! What every call passes through before a service sees it: API keys (when `--api-keys` is
+//! set) and per-peer quotas on the calls that create matches, env batches or dm_env_rpc
+//! worlds, and an access log line per call (method, status, latency, peer).
+
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::net::IpAddr;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use tonic::Status;
+use tonic::transport::server::TcpConnectInfo;
+
+/// The calls that create something that lives on the server: they need an API key when keys
+/// are required, and count against the caller's creation quota.
+pub const CREATING_PATHS: [&str; 3] = [
+    "/checkraise.v1.Matches/CreateMatch",
+    "/checkraise.v1.Envs/CreateEnvs",
+    // dm_env_rpc creates worlds inside its one bidirectional call.
+    "/dm_env_rpc.v1.Environment/Process",
+];
+
+/// The metadata keys that carry an API key: `x-api-key: KEY` or `authorization: Bearer KEY`.
+pub const API_KEY_HEADER: &str = "x-api-key";
+
+/// The gate's settings.
+#[derive(Clone, Debug, Default)]
+pub struct GateConfig {
+    /// The accepted keys; `None`: no key needed.
+    pub api_keys: Option<HashSet<String>>,
+    /// Most creating calls per peer address per minute (a token bucket holding ten seconds'
+    /// worth, at least one).
+    pub creates_per_minute: u32,
+}
+
+/// Reads an API key file: one key per line; blank lines and lines starting with `#` are
+/// skipped. A file that cannot be read or holds no key is an error naming the file.
+pub fn read_api_keys(path: &Path) -> Result<HashSet<String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| format!("cannot read the API key file {}: {error}", path.display()))?;
+    let keys: HashSet<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    if keys.is_empty() {
+        return Err(format!(
+            "the API key file {} holds no key (one per line; # starts a comment)",
+            path.display()
+        ));
+    }
+    Ok(keys)
+}
+
+/// Per-peer token buckets for creating calls.
+#[derive(Debug)]
+struct Quotas {
+    per_second: f64,
+    capacity: f64,
+    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+}
+
+impl Quotas {
+    fn new(per_minute: u32) -> Self {
+        let per_second = f64::from(per_minute) / 60.0;
+        Quotas {
+            per_second,
+            capacity: (per_second * 10.0).max(1.0),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes one token for `peer`; `Err(wait)` when its bucket is empty.
+    fn take(&self, peer: IpAddr, now: Instant) -> Result<(), Duration> {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        if buckets.len() > 100_000 {
+            // Forget full buckets (peers idle long enough to have refilled): bounded memory.
+            let (rate, capacity) = (self.per_second, self.capacity);
+            buckets.retain(|_, (tokens, at)| {
+                *tokens + now.duration_since(*at).as_secs_f64() * rate < capacity
+            });
+        }
+        let (tokens, at) = buckets.entry(peer).or_insert((self.capacity, now));
+        *tokens =
+            (*tokens + now.duration_since(*at).as_secs_f64() * self.per_second).min(self.capacity);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(Duration::from_secs_f64((1.0 - *tokens) / self.per_second))
+        }
+    }
+}
+
+/// The gate as a tower layer (`Server::builder().layer(..)`).
+#[derive(Clone, Debug)]
+pub struct GateLayer {
+    keys: Option<Arc<HashSet<String>>>,
+    quotas: Arc<Quotas>,
+}
+
+impl GateLayer {
+    /// A gate with these settings.
+    pub fn new(config: GateConfig) -> Self {
+        GateLayer {
+            keys: config.api_keys.map(Arc::new),
+            quotas: Arc::new(Quotas::new(config.creates_per_minute)),
+        }
+    }
+}
+
+impl<S> tower::Layer<S> for GateLayer {
+    type Service = Gate<S>;
+
+    fn layer(&self, inner: S) -> Gate<S> {
+        Gate {
+            inner,
+            layer: self.clone(),
+        }
+    }
+}
+
+/// The gate around the services (see the module's documentation).
+#[derive(Clone, Debug)]
+pub struct Gate<S> {
+    inner: S,
+    layer: GateLayer,
+}
+
+impl<S> Gate<S> {
+    /// Why a call may not go on, if it may not.
+    fn refusal<B>(&self, request: &http::Request<B>, peer: Option<IpAddr>) -> Option<Status> {
+        let path = request.uri().path();
+        if !CREATING_PATHS.contains(&path) {
+            return None;
+        }
+        if let Some(keys) = &self.layer.keys {
+            let headers = request.headers();
+            let key = headers
+                .get(API_KEY_HEADER)
+                .and_then(|v| v.to_str().ok())
+                .or_else(|| {
+                    headers
+                        .get(http::header::AUTHORIZATION)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.strip_prefix("Bearer "))
+                });
+            match key {
+                None => {
+                    return Some(Status::unauthenticated(format!(
+                        "{path} needs an API key on this server: send it as `{API_KEY_HEADER}: \
+                         KEY` or `authorization: Bearer KEY` metadata"
+                    )));
+                }
+                Some(key) if !keys.contains(key.trim()) => {
+                    return Some(Status::unauthenticated(
+                        "the API key is not one this server accepts",
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        let peer = peer?;
+        self.layer
+            .quotas
+            .take(peer, Instant::now())
+            .err()
+            .map(|wait| {
+                Status::resource_exhausted(format!(
+                    "{peer} has made too many creating calls (--max-creates-per-minute); try \
+                     again in {:.1} s",
+                    wait.as_secs_f64().max(0.1)
+                ))
+            })
+    }
+}
+
+impl<S, B> tower::Service<http::Request<B>> for Gate<S>
+where
+    S: tower::Service<http::Request<B>, Response = http::Response<tonic::body::Body>>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    B: Send + 'static,
+{
+    type Response = http::Response<tonic::body::Body>;
+    type Error = S::Error;
+    type Future =
+        Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send + 'static>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        let started = Instant::now();
+        let peer = request
+            .extensions()
+            .get::<TcpConnectInfo>()
+            .and_then(|info| info.remote_addr);
+        let method = request.uri().path().to_string();
+        let refusal = self.refusal(&request, peer.map(|p| p.ip()));
+        // The clone that was made ready is the one to call (tower's contract).
+        let clone = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, clone);
+        Box::pin(async move {
+            let response = match refusal {
+                Some(status) => Ok(status.into_http()),
+                None => inner.call(request).await,
+            };
+            if let Ok(response) = &response {
+                log_call(&method, response, started.elapsed(), peer);
+            }
+            response
+        })
+    }
+}
+
+/// The access log line of a call. The status is the one in the reply's headers (every error
+/// of a unary call, and errors at a stream's start); "OK" otherwise, since a stream's final
+/// status travels in trailers after this line.
+fn log_call<B>(
+    method: &str,
+    response: &http::Response<B>,
+    latency: Duration,
+    peer: Option<std::net::SocketAddr>,
+) {
+    let code = response
+        .headers()
+        .get("grpc-status")
+        .and_then(|c| c.to_str().ok())
+        .and_then(|c| c.parse::<i32>().ok())
+        .map_or(tonic::Code::Ok, tonic::Code::from_i32);
+    tracing::info!(
+        target: "checkraise_grpc::access",
+        method,
+        status = ?code,
+        latency_us = latency.as_micros() as u64,
+        peer = %peer.map_or_else(|| "unknown".to_string(), |p| p.to_string()),
+        "call"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_holds_ten_seconds_and_refills_at_the_rate() {
+        let quotas = Quotas::new(60); // one a second, ten at once
+        let peer: IpAddr = "10.0.0.1".parse().unwrap();
+        let other: IpAddr = "10.0.0.2".parse().unwrap();
+        let t0 = Instant::now();
+        for _ in 0..10 {
+            quotas.take(peer, t0).unwrap();
+        }
+        let wait = quotas.take(peer, t0).unwrap_err();
+        assert!(wait > Duration::from_millis(900) && wait <= Duration::from_secs(1));
+        // Another peer has its own bucket.
+        quotas.take(other, t0).unwrap();
+        // Two seconds later, two more.
+        let t2 = t0 + Duration::from_secs(2);
+        quotas.take(peer, t2).unwrap();
+        quotas.take(peer, t2).unwrap();
+        assert!(quotas.take(peer, t2).is_err());
+    }
+
+    #[test]
+    fn key_files_skip_comments_and_refuse_to_be_empty() {
+        let dir = std::env::temp_dir().join(format!("checkraise-keys-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("keys");
+        std::fs::write(&path, "# team keys\n\n  alpha  \nbeta\n").unwrap();
+        let keys = read_api_keys(&path).unwrap();
+        assert_eq!(keys.len(), 2);
+        assert!(keys.contains("alpha") && keys.contains("beta"));
+        std::fs::write(&path, "# nothing\n\n").unwrap();
+        let error = read_api_keys(&path).unwrap_err();
+        assert!(error.contains("holds no key"), "{error}");
+        let error = read_api_keys(&dir.join("missing")).unwrap_err();
+        assert!(error.contains("cannot read the API key file"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
