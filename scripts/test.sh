@@ -48,6 +48,13 @@ cargo fmt --all -- --check
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 
+step "PostgreSQL for the crash test (Debian's postgresql package)"
+# crates/grpc/tests/crash.rs starts its own PostgreSQL server (initdb + pg_ctl in a temporary
+# directory); it fails, never skips, when the binaries are missing.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${CHECKRAISE_PG_BIN:-}" ]; then
+  apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
+fi
+
 step "cargo test"
 cargo test --workspace --exclude checkraise-py
 

@@ -43,8 +43,12 @@ class Server:
 
     def __init__(self, *flags: str):
         self.lines: list[str] = []
+        # In memory unless a test names a database: tests must not share one.
+        database = (
+            () if any(f.startswith("--database") for f in flags) else ("--database", "memory")
+        )
         self.proc = subprocess.Popen(
-            [str(server_binary()), "--address", "127.0.0.1:0", "--log-json", *flags],
+            [str(server_binary()), "--address", "127.0.0.1:0", "--log-json", *database, *flags],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

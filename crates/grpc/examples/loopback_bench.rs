@@ -48,7 +48,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             let listener = TcpListener::bind("127.0.0.1:0").await?;
             let address = listener.local_addr()?;
             tokio::spawn(checkraise_grpc::server::serve(
-                Config::default(),
+                Config::in_memory(),
                 listener,
                 std::future::pending(),
             ));
@@ -92,6 +92,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             .join_seat(pb::JoinSeatRequest {
                 match_id: id.clone(),
                 seat: Some(0),
+                ..Default::default()
             })
             .await?
             .into_inner()
@@ -118,6 +119,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
                         seat: 0,
                         action: Some(pb::act_request::Action::ActionId(action)),
                         view_options,
+                        ..Default::default()
                     },
                 ))
                 .await?

@@ -6,6 +6,8 @@ use std::time::Duration;
 use checkraise_core::bots::spec::MAX_MS;
 use clap::Parser;
 
+use crate::store::Database;
+
 /// Settings of `checkraise-server`.
 #[derive(Clone, Debug, Parser)]
 #[command(
@@ -84,6 +86,16 @@ pub struct Config {
     /// Do not serve the web page (and gRPC-Web) on the address: native gRPC over HTTP/2 only.
     #[arg(long = "no-web", action = clap::ArgAction::SetFalse)]
     pub web: bool,
+    /// Where matches are stored: `sqlite://PATH` (a file, created with its directory if
+    /// missing), `postgres://USER@HOST/DB`, or `memory` (kept in memory only: lost when the
+    /// server stops). Default: a SQLite file in ./checkraise-data.
+    #[arg(long, default_value_t = Database::default_url(), value_parser = database)]
+    pub database: String,
+}
+
+/// A `--database` value the store can open.
+fn database(text: &str) -> Result<String, String> {
+    Database::parse(text).map(|_| text.trim().to_string())
 }
 
 /// A whole number of at least `MIN` (limits of 0 would refuse everything or mean nothing).
@@ -107,6 +119,16 @@ fn log_filter(text: &str) -> Result<String, String> {
 }
 
 impl Config {
+    /// The default settings with matches kept in memory only (`--database memory`).
+    pub fn in_memory() -> Self {
+        Config::parse_from(["checkraise-server", "--database", "memory"])
+    }
+
+    /// What `--database` asks for.
+    pub fn database(&self) -> Database {
+        Database::parse(&self.database).expect("checked when parsed")
+    }
+
     /// How long a match or env batch may stay idle.
     pub fn idle_expiry(&self) -> Duration {
         Duration::from_secs(self.idle_expiry_secs)

@@ -16,7 +16,9 @@ pub mod errors;
 pub mod gate;
 pub mod live_match;
 pub mod matches;
+pub mod replay;
 pub mod server;
+pub mod store;
 pub mod tensor;
 pub mod web;
 

@@ -6,16 +6,20 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use checkraise_core::bots::Bot;
-use checkraise_core::driver::{Driver, Halt, Step};
-use checkraise_core::{Action, Game, GameError, Player, State};
-use tokio::sync::mpsc;
+use checkraise_core::driver::{BOT_SEED_OFFSET, Driver, Halt, Step};
+use checkraise_core::{Action, Game, GameError, GameRng, Player, State};
+use tokio::sync::{mpsc, watch};
 use tonic::Status;
 
 use crate::errors::{server_fault, status_from_game_error};
 use crate::pb;
+use crate::store::{
+    Durability, DurabilityWatch, MatchRow, MatchWrite, Status as Stored, StepRow, StoredMatch,
+    now_ms, token_hash,
+};
 use crate::tensor::f32_tensor;
 
 /// Events a watcher may fall behind by before its stream is cut.
@@ -25,8 +29,9 @@ pub const WATCH_BUFFER: usize = 1024;
 pub enum SeatKind {
     /// A person (or client program) holding the seat's token once joined.
     Human {
-        /// The secret token, once the seat is joined.
-        token: Option<String>,
+        /// The SHA-256 (hex) of the seat's secret token, once the seat is joined: the token
+        /// itself is kept nowhere.
+        token_hash: Option<String>,
     },
     /// A server-side bot.
     Bot(Box<dyn Bot>),
@@ -104,6 +109,52 @@ struct Table {
     seats: Vec<Seat>,
     version: u64,
     watchers: Vec<Watcher>,
+    /// For each step applied since the last write: the history's length after it and the
+    /// version it made (what `MatchWrite` stores beside each history entry).
+    marks: Vec<(usize, u64)>,
+}
+
+/// A seat's latest decision: the version it was made at, the action and its text (what a
+/// retried `Act` is compared with).
+#[derive(Clone, Debug)]
+struct Decision {
+    version: u64,
+    action: Action,
+    text: String,
+}
+
+/// What an `Act` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActOutcome {
+    /// The action was applied now.
+    Applied,
+    /// A retry: the same action of the same seat at the same version was applied before.
+    AlreadyApplied,
+}
+
+/// What the match has written to the store, and what it has yet to write.
+struct Record {
+    seed: u64,
+    created_ms: i64,
+    /// History entries written (the rest are new).
+    written: usize,
+    /// The match's first write (its creation) is not made yet.
+    created: bool,
+    /// A seat joined since the last write: its seat and token hash.
+    token: Option<(usize, String)>,
+    /// The choices held at this simultaneous node by human seats (bots choose again after a
+    /// restart: their choices were never shown to anyone).
+    held: Vec<(usize, Action)>,
+    held_written: Vec<(usize, Action)>,
+    status_written: Option<Stored>,
+    /// Set once the match expired while unfinished.
+    expired: bool,
+    touched_ms: i64,
+    touched_written: i64,
+    finished_ms: Option<i64>,
+    /// Writes made so far; the durability watch counts them as committed.
+    seq: u64,
+    durability: DurabilityWatch,
 }
 
 /// A match in play.
@@ -112,6 +163,8 @@ pub struct LiveMatch {
     state: Box<dyn State>,
     driver: Driver,
     last_active: Instant,
+    decisions: Vec<Option<Decision>>,
+    record: Record,
 }
 
 impl LiveMatch {
@@ -136,24 +189,148 @@ impl LiveMatch {
         seats: Vec<Seat>,
         stop: &AtomicBool,
     ) -> Result<Self, Status> {
-        let state = game.new_initial_state();
         let game_players = game.num_players();
-        let mut live = LiveMatch {
+        // A match with seed s deals exactly as an `Env` with seed s, whatever its bots do.
+        let driver = Driver::from_seed(seed, game_players).describing();
+        let mut live = Self::fresh(id, game, seed, seats, driver, now_ms());
+        live.driver.resolve_chance(live.state.as_mut());
+        live.run_bots(Some(stop))?;
+        Ok(live)
+    }
+
+    /// A match at its initial state, before chance.
+    fn fresh(
+        id: String,
+        game: Arc<dyn Game>,
+        seed: u64,
+        seats: Vec<Seat>,
+        driver: Driver,
+        created_ms: i64,
+    ) -> Self {
+        let players = seats.len();
+        LiveMatch {
+            state: game.new_initial_state(),
             table: Table {
                 id,
                 game,
                 seats,
                 version: 0,
                 watchers: Vec::new(),
+                marks: Vec::new(),
             },
-            state,
-            // A match with seed s deals exactly as an `Env` with seed s, whatever its bots do.
-            driver: Driver::from_seed(seed, game_players).describing(),
+            driver,
             last_active: Instant::now(),
-        };
+            decisions: vec![None; players],
+            record: Record {
+                seed,
+                created_ms,
+                written: 0,
+                created: true,
+                token: None,
+                held: Vec::new(),
+                held_written: Vec::new(),
+                status_written: None,
+                expired: false,
+                touched_ms: created_ms,
+                touched_written: created_ms,
+                finished_ms: None,
+                seq: 0,
+                durability: Arc::new(watch::channel(Durability::default()).0),
+            },
+        }
+    }
+
+    /// A stored match, resumed: its history replayed through the engine (the chance stream
+    /// re-drawn from the seed must give the stored outcomes), its held choices held again and
+    /// its tokens' hashes back in their seats. Bots do not move here: `resume_bots` lets them.
+    /// The bots' streams after a restart are drawn from the seed and the history's length.
+    pub fn restore(
+        game: Arc<dyn Game>,
+        stored: &StoredMatch,
+        mut seats: Vec<Seat>,
+    ) -> Result<Self, String> {
+        let players = game.num_players();
+        if seats.len() != players {
+            return Err(format!(
+                "{} seats stored for a game of {players}",
+                seats.len()
+            ));
+        }
+        for (seat, hash) in &stored.tokens {
+            match seats.get_mut(*seat).map(|s| &mut s.kind) {
+                Some(SeatKind::Human { token_hash }) => *token_hash = Some(hash.clone()),
+                _ => {
+                    return Err(format!(
+                        "a token is stored for seat {seat}, not a human seat"
+                    ));
+                }
+            }
+        }
+        let seed = stored.row.seed;
+        let resumed = (stored.steps.len() as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        let bots = (0..players as u64)
+            .map(|k| GameRng::new(seed.wrapping_add(BOT_SEED_OFFSET).wrapping_add(k) ^ resumed))
+            .collect();
+        let driver = Driver::new(GameRng::new(seed), bots).describing();
+        let mut live = Self::fresh(
+            stored.id.clone(),
+            game,
+            seed,
+            seats,
+            driver,
+            stored.row.created_ms,
+        );
         live.driver.resolve_chance(live.state.as_mut());
-        live.run_bots(Some(stop))?;
+        let decisions = stored
+            .steps
+            .iter()
+            .filter(|s| s.player >= 0)
+            .map(|s| (s.player as usize, s.action))
+            .chain(stored.held.iter().map(|&(seat, a)| (seat, i64::from(a))));
+        for (seat, action) in decisions {
+            let action = Action::try_from(action)
+                .map_err(|_| format!("a stored action ({action}) is out of range"))?;
+            live.decide(seat, action)
+                .map_err(|e| format!("the stored history does not replay: {e}"))?;
+        }
+        let replayed: Vec<(i64, i64)> = live
+            .state
+            .history()
+            .iter()
+            .map(|h| (h.player.id(), i64::from(h.action)))
+            .collect();
+        let stored_history: Vec<(i64, i64)> =
+            stored.steps.iter().map(|s| (s.player, s.action)).collect();
+        if replayed != stored_history || live.table.version != stored.version {
+            return Err(format!(
+                "replaying gives {} history entries at version {}, the store has {} at version {}",
+                replayed.len(),
+                live.table.version,
+                stored_history.len(),
+                stored.version
+            ));
+        }
+        let r = &mut live.record;
+        r.written = stored_history.len();
+        r.created = false;
+        r.held_written = r.held.clone();
+        r.status_written = Some(stored.status);
+        r.touched_ms = stored.touched_ms;
+        r.touched_written = stored.touched_ms;
+        r.finished_ms = stored.finished_ms;
+        live.table.marks.clear();
+        // Idle expiry counts from the stored time of the last request.
+        let idle = Duration::from_millis(now_ms().saturating_sub(stored.touched_ms).max(0) as u64);
+        live.last_active = Instant::now()
+            .checked_sub(idle)
+            .unwrap_or_else(Instant::now);
         Ok(live)
+    }
+
+    /// After `restore`: lets chance and bots act if it is their turn (the server stopped while
+    /// they were to move). Bots think on the calling thread.
+    pub fn resume_bots(&mut self) -> Result<(), Status> {
+        self.run_bots(None)
     }
 
     /// The match id.
@@ -197,6 +374,106 @@ impl LiveMatch {
     /// Records a request touching the match (idle expiry counts from here).
     pub fn touch(&mut self) {
         self.last_active = Instant::now();
+        self.record.touched_ms = now_ms();
+    }
+
+    /// Marks an unfinished match as expired (stored by the next write).
+    pub fn expire(&mut self) {
+        self.record.expired = true;
+    }
+
+    /// The change to store since the last write, if anything changed (with `touch`, a newer
+    /// time of the last request counts as a change). Call it with the match locked, and send
+    /// it before unlocking, so that a match's writes are queued in order.
+    pub fn take_write(&mut self, touch: bool) -> Option<MatchWrite> {
+        let status = self.status();
+        let returns = self.returns_json();
+        let history = self.state.history();
+        let r = &mut self.record;
+        if status == Stored::Finished && r.finished_ms.is_none() {
+            r.finished_ms = Some(now_ms());
+        }
+        let changed = r.created
+            || r.written < history.len()
+            || r.token.is_some()
+            || r.held != r.held_written
+            || r.status_written != Some(status)
+            || (touch && r.touched_ms > r.touched_written);
+        if !changed {
+            return None;
+        }
+        let steps = step_rows(
+            &history[r.written..],
+            r.written,
+            &self.table.marks,
+            self.table.version,
+        );
+        self.table.marks.clear();
+        let create = r.created.then(|| match_row(&self.table, r));
+        let write = MatchWrite {
+            id: self.table.id.clone(),
+            create,
+            first_step: r.written,
+            steps,
+            token: r.token.take(),
+            version: self.table.version,
+            status,
+            held: serde_json::to_string(&r.held).expect("pairs serialize"),
+            returns,
+            touched_ms: r.touched_ms,
+            finished_ms: r.finished_ms,
+            seq: r.seq + 1,
+            durability: r.durability.clone(),
+        };
+        r.seq += 1;
+        r.created = false;
+        r.written = history.len();
+        r.held_written = r.held.clone();
+        r.status_written = Some(status);
+        r.touched_written = r.touched_ms;
+        Some(write)
+    }
+
+    /// The match as the store would hold it (history, status, times), for listing and
+    /// replays without a store. Token hashes and held choices are left out.
+    pub fn snapshot(&self) -> StoredMatch {
+        let history = self.state.history();
+        StoredMatch {
+            id: self.table.id.clone(),
+            row: match_row(&self.table, &self.record),
+            status: self.status(),
+            version: self.table.version,
+            // Versions of entries are not kept in memory; replays count the steps themselves.
+            steps: step_rows(history, 0, &[], self.table.version),
+            held: Vec::new(),
+            tokens: std::collections::HashMap::new(),
+            touched_ms: self.record.touched_ms,
+            finished_ms: self.record.finished_ms,
+            returns: self.returns_json(),
+        }
+    }
+
+    /// The status to store.
+    fn status(&self) -> Stored {
+        if self.state.is_terminal() {
+            Stored::Finished
+        } else if self.record.expired {
+            Stored::Expired
+        } else {
+            Stored::Live
+        }
+    }
+
+    /// Every seat's return as JSON, once the game is over.
+    fn returns_json(&self) -> Option<String> {
+        self.state
+            .is_terminal()
+            .then(|| serde_json::to_string(&self.state.returns()).expect("numbers serialize"))
+    }
+
+    /// What a reply showing the match as it is now must wait for: every write made so far.
+    pub fn durable_point(&self) -> (watch::Receiver<Durability>, u64) {
+        (self.record.durability.subscribe(), self.record.seq)
     }
 
     /// The seats' kinds and whether they are taken.
@@ -204,15 +481,41 @@ impl LiveMatch {
         self.table.seat_statuses()
     }
 
-    /// Claims a human seat (the first free one when `seat` is `None`) with a new token.
+    /// Claims a human seat (the first free one when `seat` is `None`) with a new token (only
+    /// its hash is kept).
     pub fn join(&mut self, seat: Option<u32>, token: String) -> Result<usize, Status> {
+        self.join_with(seat, |_| token.clone(), false)
+            .map(|(seat, _)| seat)
+    }
+
+    /// Claims a human seat (the first free one when `seat` is `None`) with `token` (the
+    /// token for each seat: only its hash is kept). With `repeatable` (a client-chosen request
+    /// id made the tokens), a seat already joined with its token from `token` is this request
+    /// repeated: that seat is returned again. Returns the seat and whether it is a repeat.
+    pub fn join_with(
+        &mut self,
+        seat: Option<u32>,
+        token: impl Fn(usize) -> String,
+        repeatable: bool,
+    ) -> Result<(usize, bool), Status> {
         let table = &mut self.table;
+        // A repeat of a join: the seat whose stored hash is that of the token this request
+        // makes for it.
+        let repeat = (0..table.seats.len())
+            .filter(|&s| repeatable && seat.is_none_or(|want| want as usize == s))
+            .find(|&s| {
+                matches!(&table.seats[s].kind, SeatKind::Human { token_hash: Some(h) }
+                    if hashes_equal(h, &token_hash(&token(s))))
+            });
+        if let Some(seat) = repeat {
+            return Ok((seat, true));
+        }
         let seat = match seat {
             Some(s) => table.seat_index(s)?,
             None => table
                 .seats
                 .iter()
-                .position(|s| matches!(s.kind, SeatKind::Human { token: None }))
+                .position(|s| matches!(s.kind, SeatKind::Human { token_hash: None }))
                 .ok_or_else(|| {
                     Status::failed_precondition(format!(
                         "match '{}' has no free human seat",
@@ -226,13 +529,17 @@ impl LiveMatch {
                  joined",
                 table.id, table.seats[seat].kind_name
             ))),
-            SeatKind::Human { token: Some(_) } => Err(Status::failed_precondition(format!(
+            SeatKind::Human {
+                token_hash: Some(_),
+            } => Err(Status::failed_precondition(format!(
                 "seat {seat} of match '{}' is already taken",
                 table.id
             ))),
-            SeatKind::Human { token: slot } => {
-                *slot = Some(token);
-                Ok(seat)
+            SeatKind::Human { token_hash: slot } => {
+                let hash = token_hash(&token(seat));
+                *slot = Some(hash.clone());
+                self.record.token = Some((seat, hash));
+                Ok((seat, false))
             }
         }
     }
@@ -247,7 +554,9 @@ impl LiveMatch {
             ))
         })?;
         match &self.table.seats[seat].kind {
-            SeatKind::Human { token: Some(token) } if tokens_equal(token, presented) => Ok(seat),
+            SeatKind::Human {
+                token_hash: Some(hash),
+            } if hashes_equal(hash, &token_hash(presented)) => Ok(seat),
             _ => Err(Status::permission_denied(format!(
                 "wrong token for seat {seat} of match '{}'",
                 self.table.id
@@ -259,6 +568,25 @@ impl LiveMatch {
     /// decision. At a simultaneous node the choice waits, hidden, until every seat has chosen.
     /// Bots think on the calling thread: the service calls this on the blocking pool.
     pub fn act(&mut self, seat: usize, choice: ActionChoice) -> Result<(), Status> {
+        self.act_expecting(seat, choice, None).map(|_| ())
+    }
+
+    /// `act`, retry-safe when `expected` (the version of the view the action was chosen on)
+    /// is given: if this seat's latest decision was made at that version with this action, it
+    /// is not applied again (`AlreadyApplied`); if the match moved on without it, ABORTED.
+    pub fn act_expecting(
+        &mut self,
+        seat: usize,
+        choice: ActionChoice,
+        expected: Option<u64>,
+    ) -> Result<ActOutcome, Status> {
+        if let Some(expected) = expected {
+            let current = self.table.version;
+            let chosen_here = self.state.is_simultaneous_node() && self.driver.has_chosen(seat);
+            if expected != current || chosen_here {
+                return self.retried(seat, &choice, expected);
+            }
+        }
         let player = Player::Seat(seat);
         let action = match choice {
             ActionChoice::Id(action) => action,
@@ -272,18 +600,76 @@ impl LiveMatch {
                     .map_err(|e| status_from_game_error(&e))?
             }
         };
+        self.decide(seat, action)
+            .map_err(|e| status_from_game_error(&e))?;
+        self.run_bots(None)?;
+        Ok(ActOutcome::Applied)
+    }
+
+    /// The answer to a retried `Act` (`expected` is not the current version, or the seat has
+    /// chosen at this node already).
+    fn retried(
+        &self,
+        seat: usize,
+        choice: &ActionChoice,
+        expected: u64,
+    ) -> Result<ActOutcome, Status> {
+        let current = self.table.version;
+        match &self.decisions[seat] {
+            Some(d) if d.version == expected => {
+                let same = match choice {
+                    ActionChoice::Id(id) => *id == d.action,
+                    ActionChoice::Text(text) => text.trim() == d.text,
+                };
+                if same {
+                    Ok(ActOutcome::AlreadyApplied)
+                } else {
+                    Err(Status::failed_precondition(format!(
+                        "seat {seat} already acted at version {expected}, with '{}' (id {});                          this request asks for another action",
+                        d.text, d.action
+                    )))
+                }
+            }
+            _ => Err(Status::aborted(format!(
+                "match '{}' is at version {current}, not {expected} as expected, and seat                  {seat} did not act at version {expected}: read the view and act again",
+                self.table.id
+            ))),
+        }
+    }
+
+    /// Plays `seat`'s decision through the driver (held at a simultaneous node until every
+    /// seat has chosen), remembering it as the seat's latest decision.
+    fn decide(&mut self, seat: usize, action: Action) -> Result<(), GameError> {
+        let version = self.table.version;
+        let text = self.state.action_to_string(Player::Seat(seat), action);
+        let simultaneous = self.state.is_simultaneous_node();
         let LiveMatch {
             table,
             state,
             driver,
             ..
         } = self;
-        driver
-            .play(state.as_mut(), seat, action, &mut |s, step| {
-                table.stepped(s, step)
-            })
-            .map_err(|e| status_from_game_error(&e))?;
-        self.run_bots(None)
+        driver.play(state.as_mut(), seat, action, &mut |s, step| {
+            table.stepped(s, step)
+        })?;
+        if self.table.version != version {
+            self.record.held.clear();
+        } else if simultaneous
+            && matches!(
+                self.table.seats.get(seat).map(|s| &s.kind),
+                Some(SeatKind::Human { .. })
+            )
+        {
+            self.record.held.push((seat, action));
+        }
+        if let Some(slot) = self.decisions.get_mut(seat) {
+            *slot = Some(Decision {
+                version,
+                action,
+                text,
+            });
+        }
+        Ok(())
     }
 
     /// The error for `seat` choosing now, if it may not.
@@ -319,6 +705,7 @@ impl LiveMatch {
             seats,
             version,
             watchers,
+            marks,
         } = table;
         let seats: &[Seat] = seats;
         let bots: Vec<Option<&dyn Bot>> = seats
@@ -331,6 +718,7 @@ impl LiveMatch {
         let halt = driver
             .advance(state.as_mut(), &bots, stop, &mut |s, step| {
                 *version += 1;
+                marks.push((s.history().len(), *version));
                 notify(watchers, s, step, |viewer, parts| {
                     seat_view(id, game, seats, *version, s, false, viewer, parts)
                 });
@@ -438,6 +826,7 @@ impl Table {
     /// own view of the change.
     fn stepped(&mut self, state: &dyn State, step: &Step) {
         self.version += 1;
+        self.marks.push((state.history().len(), self.version));
         let (id, game, seats, version) = (&self.id, &self.game, &self.seats, self.version);
         notify(&mut self.watchers, state, step, |viewer, parts| {
             seat_view(id, game, seats, version, state, false, viewer, parts)
@@ -453,7 +842,7 @@ fn seat_statuses(seats: &[Seat]) -> Vec<pb::SeatStatus> {
             seat: i as u32,
             kind: seat.kind_name.clone(),
             taken: match &seat.kind {
-                SeatKind::Human { token } => token.is_some(),
+                SeatKind::Human { token_hash } => token_hash.is_some(),
                 SeatKind::Bot(_) => true,
             },
         })
@@ -569,8 +958,78 @@ fn seat_view(
     out
 }
 
-/// Compares tokens in time independent of where they differ.
-fn tokens_equal(expected: &str, presented: &str) -> bool {
+/// The history entries `entries` (from index `first`) as stored, each with the version of
+/// the step it belongs to (`marks`: the history's length after each step since the last write
+/// and the version it made). The deal before the first decision is at version 0; nothing
+/// follows the last step, but for safety later entries take the current version.
+fn step_rows(
+    entries: &[checkraise_core::PlayerAction],
+    first: usize,
+    marks: &[(usize, u64)],
+    current: u64,
+) -> Vec<StepRow> {
+    let mut marks = marks.iter().peekable();
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            let index = first + i;
+            while marks.next_if(|(end, _)| *end <= index).is_some() {}
+            let version = match marks.peek() {
+                Some((_, v)) => *v,
+                None => current,
+            };
+            // Chance before any decision (the deal at creation) is at version 0.
+            let before_any = first == 0 && entries[..=i].iter().all(|e| e.player == Player::Chance);
+            StepRow {
+                player: entry.player.id(),
+                action: i64::from(entry.action),
+                version: if before_any { 0 } else { version },
+            }
+        })
+        .collect()
+}
+
+/// What never changes of a match, as stored.
+fn match_row(table: &Table, record: &Record) -> MatchRow {
+    MatchRow {
+        game: table.game.info().name.to_string(),
+        parameters: parameters_json(table.game.as_ref()),
+        seed: record.seed,
+        seats: serde_json::to_string(
+            &table
+                .seats
+                .iter()
+                .map(|s| s.kind_name.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .expect("strings serialize"),
+        created_ms: record.created_ms,
+    }
+}
+
+/// Every parameter of `game` as text, a JSON object (what the store keeps to make the game
+/// again).
+pub fn parameters_json(game: &dyn Game) -> String {
+    let values: std::collections::BTreeMap<&str, String> = game
+        .params()
+        .values()
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.to_string()))
+        .collect();
+    serde_json::to_string(&values).expect("strings serialize")
+}
+
+/// The game a stored match is of: its name and its parameters as `parameters_json` wrote them.
+pub fn stored_game(row: &MatchRow) -> Result<Arc<dyn Game>, String> {
+    let parameters: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(&row.parameters)
+            .map_err(|e| format!("its parameters do not read: {e}"))?;
+    checkraise_core::make_game(&row.game, &parameters).map_err(|e| e.to_string())
+}
+
+/// Compares token hashes in time independent of where they differ.
+fn hashes_equal(expected: &str, presented: &str) -> bool {
     let (a, b) = (expected.as_bytes(), presented.as_bytes());
     if a.len() != b.len() {
         return false;
@@ -587,12 +1046,12 @@ pub fn random_hex(bytes: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::tokens_equal;
+    use super::hashes_equal;
 
     #[test]
     fn tokens_compare_exactly() {
-        assert!(tokens_equal("abc", "abc"));
-        assert!(!tokens_equal("abc", "abd"));
-        assert!(!tokens_equal("abc", "ab"));
+        assert!(hashes_equal("abc", "abc"));
+        assert!(!hashes_equal("abc", "abd"));
+        assert!(!hashes_equal("abc", "ab"));
     }
 }

@@ -17,14 +17,20 @@ use std::time::Duration;
 
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
 use checkraise_core::make_game;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
 use crate::catalog::game_sizes;
 use crate::errors::{status_from_argument_error, unknown_match};
-use crate::live_match::{ActionChoice, LiveMatch, Seat, SeatKind, ViewParts, random_hex};
+use crate::live_match::{
+    ActOutcome, ActionChoice, LiveMatch, Seat, SeatKind, ViewParts, random_hex, stored_game,
+};
 use crate::pb;
+use crate::replay::{replay, stored_status, summary};
+use crate::store::{
+    Durability, MatchFilter, Status as Stored, Store, StoredMatch, now_ms, token_for_request,
+};
 
 /// The seat kind that a person or client program plays.
 pub const HUMAN: &str = "human";
@@ -38,19 +44,35 @@ struct MatchEntry {
 
 type SharedMatch = Arc<MatchEntry>;
 
-/// Every live match, by id, with the server's limits.
+/// What a reply must wait for before it is sent: the match's writes up to `seq` committed
+/// (nothing with no store).
+pub struct Durable(Option<(watch::Receiver<Durability>, u64)>);
+
+/// Every live match, by id, with the server's limits, and the durable store behind them (none
+/// with `--database memory`).
 #[derive(Clone)]
 pub struct MatchStore {
     matches: Arc<Mutex<HashMap<String, SharedMatch>>>,
     max_matches: usize,
+    store: Option<Store>,
+    finished_expiry: Duration,
 }
 
 impl MatchStore {
-    /// An empty store that holds at most `max_matches`.
+    /// An empty store that holds at most `max_matches`, in memory only.
     pub fn new(max_matches: usize) -> Self {
+        Self::with_store(max_matches, None, Duration::ZERO)
+    }
+
+    /// An empty store that holds at most `max_matches` and stores them in `store`; a finished
+    /// match is read back from it while no request has touched it for `finished_expiry` (so a
+    /// retry of the call that ended the game finds it after a restart).
+    pub fn with_store(max_matches: usize, store: Option<Store>, finished_expiry: Duration) -> Self {
         MatchStore {
             matches: Arc::default(),
             max_matches,
+            store,
+            finished_expiry,
         }
     }
 
@@ -58,24 +80,177 @@ impl MatchStore {
         self.matches.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The match with this id (touched: its idle time restarts).
-    fn get(&self, match_id: &str) -> Result<SharedMatch, Status> {
+    /// The match with this id: in memory, or else (with a store) a live match, or a finished
+    /// one not yet expired, read back from the store and resumed.
+    async fn get(&self, match_id: &str) -> Result<SharedMatch, Status> {
+        if let Some(shared) = self.table().get(match_id).cloned() {
+            return Ok(shared);
+        }
+        let Some(store) = &self.store else {
+            return Err(unknown_match(match_id));
+        };
+        let stored = store
+            .load(match_id)
+            .await
+            .map_err(Status::unavailable)?
+            .filter(|m| match m.status {
+                Stored::Live => true,
+                Stored::Finished => {
+                    now_ms().saturating_sub(m.touched_ms) < self.finished_expiry.as_millis() as i64
+                }
+                Stored::Expired => false,
+            })
+            .ok_or_else(|| unknown_match(match_id))?;
+        self.resume(stored).await.map_err(|e| {
+            tracing::error!(%match_id, error = %e, "a stored match cannot be resumed");
+            Status::unavailable(format!(
+                "match '{match_id}' is stored but cannot be resumed: {e}"
+            ))
+        })?;
         self.table()
             .get(match_id)
             .cloned()
             .ok_or_else(|| unknown_match(match_id))
     }
 
-    fn insert(&self, live: LiveMatch) -> Result<(), Status> {
-        let mut table = self.table();
-        self.check_room(table.len())?;
-        let id = live.id().to_string();
-        let entry = MatchEntry {
-            thinking_bots: live.has_thinking_bots(),
-            live: Mutex::new(live),
+    /// Resumes every live match of the store (at start); returns how many.
+    pub async fn resume_all(&self) -> Result<usize, String> {
+        let Some(store) = &self.store else {
+            return Ok(0);
         };
-        table.insert(id, Arc::new(entry));
-        Ok(())
+        let stored = store.matches_with_status(Stored::Live).await?;
+        let mut resumed = 0;
+        for m in stored {
+            let id = m.id.clone();
+            match self.resume(m).await {
+                Ok(()) => resumed += 1,
+                Err(error) => {
+                    tracing::error!(match_id = %id, %error, "a stored match cannot be resumed")
+                }
+            }
+        }
+        Ok(resumed)
+    }
+
+    /// Makes a stored match live again: its history replayed, then its bots let act if it is
+    /// their turn (on the blocking pool), what they did stored.
+    async fn resume(&self, stored: StoredMatch) -> Result<(), String> {
+        let game = stored_game(&stored.row)?;
+        let kinds: Vec<String> = serde_json::from_str(&stored.row.seats)
+            .map_err(|e| format!("its seats do not read: {e}"))?;
+        let seats = build_seats(kinds, None).map_err(|e| e.message().to_string())?;
+        let this = self.clone();
+        let (durable, id) = on_blocking_pool(move || {
+            let mut live = LiveMatch::restore(game, &stored, seats).map_err(Status::data_loss)?;
+            live.resume_bots()?;
+            let durable = this.persist(&mut live, false);
+            let id = live.id().to_string();
+            let mut table = this.table();
+            table.entry(id.clone()).or_insert_with(|| {
+                Arc::new(MatchEntry {
+                    thinking_bots: live.has_thinking_bots(),
+                    live: Mutex::new(live),
+                })
+            });
+            Ok((durable, id))
+        })
+        .await
+        .map_err(|e| e.message().to_string())?;
+        self.durable(&id, durable)
+            .await
+            .map_err(|e| e.message().to_string())
+    }
+
+    /// Queues the match's change since its last write (with a store), and says what a reply
+    /// showing the match now must wait for. Call it with the match locked.
+    fn persist(&self, live: &mut LiveMatch, touch: bool) -> Durable {
+        let Some(store) = &self.store else {
+            return Durable(None);
+        };
+        if let Some(write) = live.take_write(touch) {
+            store.send(write);
+        }
+        Durable(Some(live.durable_point()))
+    }
+
+    /// Waits until the writes a reply depends on are committed. If one failed, the match is
+    /// dropped from memory (the next request reads it back from the store, as it was last
+    /// stored) and the caller gets UNAVAILABLE.
+    async fn durable(&self, match_id: &str, durable: Durable) -> Result<(), Status> {
+        let Durable(Some((mut watch, seq))) = durable else {
+            return Ok(());
+        };
+        let failed = match watch
+            .wait_for(|d| d.committed >= seq || d.failed.is_some())
+            .await
+        {
+            Ok(d) if d.committed >= seq => return Ok(()),
+            Ok(d) => d.failed.clone().unwrap_or_default(),
+            Err(_) => "the store's writer has stopped".to_string(),
+        };
+        if let Some(shared) = self.table().remove(match_id) {
+            let why = Status::unavailable("the match's last change could not be stored");
+            if let Ok(mut live) = shared.live.try_lock() {
+                live.close_watchers(&why);
+            }
+        }
+        Err(Status::unavailable(format!(
+            "the change to match '{match_id}' could not be stored ({failed}); it is undone: \
+             read the match again and retry"
+        )))
+    }
+
+    /// Runs `f` on the match with its lock held (on the blocking pool when `blocking`, else
+    /// as `with_match` does), stores what it changed, and answers once that is committed.
+    async fn run<R, F>(&self, shared: SharedMatch, blocking: bool, f: F) -> Result<R, Status>
+    where
+        R: Send + 'static,
+        F: FnOnce(&mut LiveMatch) -> Result<R, Status> + Send + 'static,
+    {
+        let this = self.clone();
+        let work = move |live: &mut LiveMatch| {
+            let result = f(live);
+            let id = live.id().to_string();
+            Ok((result, this.persist(live, false), id))
+        };
+        let (result, durable, id) = if blocking {
+            on_blocking_pool(move || work(&mut lock(&shared))).await?
+        } else {
+            with_match(shared, work).await?
+        };
+        self.durable(&id, durable).await?;
+        result
+    }
+
+    /// Adds a new match, stored before anyone can know its id, and answers once it is
+    /// committed. RESOURCE_EXHAUSTED when the server is full (the match is then stored as
+    /// expired).
+    pub async fn store_new(&self, mut live: LiveMatch) -> Result<(), Status> {
+        let id = live.id().to_string();
+        self.check_room(self.len())?;
+        let durable = self.persist(&mut live, false);
+        let refused = {
+            let mut table = self.table();
+            match self.check_room(table.len()) {
+                Ok(()) => {
+                    let entry = MatchEntry {
+                        thinking_bots: live.has_thinking_bots(),
+                        live: Mutex::new(live),
+                    };
+                    table.insert(id.clone(), Arc::new(entry));
+                    None
+                }
+                Err(full) => {
+                    live.expire();
+                    Some((full, self.persist(&mut live, false)))
+                }
+            }
+        };
+        if let Some((full, expired)) = refused {
+            let _ = self.durable(&id, expired).await;
+            return Err(full);
+        }
+        self.durable(&id, durable).await
     }
 
     /// RESOURCE_EXHAUSTED when `live` matches fill the store.
@@ -101,6 +276,10 @@ impl MatchStore {
 
     /// Removes matches no request has touched for `idle` (`finished` once the game is over);
     /// returns how many.
+    /// Removes matches no request has touched for `idle` (`finished` once the game is over);
+    /// returns how many. With a store, an unfinished match removed is stored as expired, and
+    /// the time of the last request of the others is stored (so idle expiry continues from it
+    /// after a restart).
     pub fn expire_idle(&self, idle: Duration, finished: Duration) -> usize {
         let mut table = self.table();
         let before = table.len();
@@ -114,7 +293,11 @@ impl MatchStore {
             if !keep {
                 tracing::info!(match_id = %id, "match expired after being idle");
                 live.close_watchers(&unknown_match(id));
+                if !live.is_finished() {
+                    live.expire();
+                }
             }
+            let _ = self.persist(&mut live, true);
             keep
         });
         before - table.len()
@@ -127,6 +310,28 @@ impl MatchStore {
         let matches: Vec<SharedMatch> = self.table().values().cloned().collect();
         for shared in matches {
             lock(&shared).close_watchers(why);
+        }
+    }
+
+    /// Stores the time of every match's last request (at shutdown: the expiry sweep stores
+    /// them periodically) and waits until that is committed.
+    pub async fn store_touches(&self) {
+        let matches: Vec<(String, SharedMatch)> = self
+            .table()
+            .iter()
+            .map(|(id, m)| (id.clone(), m.clone()))
+            .collect();
+        let this = self.clone();
+        let pending = on_blocking_pool(move || {
+            Ok(matches
+                .into_iter()
+                .map(|(id, shared)| (id, this.persist(&mut lock(&shared), true)))
+                .collect::<Vec<_>>())
+        })
+        .await
+        .unwrap_or_default();
+        for (id, durable) in pending {
+            let _ = self.durable(&id, durable).await;
         }
     }
 }
@@ -194,8 +399,43 @@ fn presented_token<T>(request: &Request<T>) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The shortest and longest `JoinSeatRequest.request_id` (a random UUID has 36 characters).
+const MIN_REQUEST_ID: usize = 16;
+const MAX_REQUEST_ID: usize = 256;
+
 /// What a bot spec over the server's cap is told.
 const BOT_CAP_NAME: &str = "the server's --max-bot-ms";
+
+/// The seats of a match: `human`, or a bot spec, capped by `--max-bot-ms` when `cap` is given
+/// (a new match; a stored one keeps the specs it was created with) and reported back
+/// canonically.
+pub fn build_seats(kinds: Vec<String>, cap: Option<u64>) -> Result<Vec<Seat>, Status> {
+    kinds
+        .into_iter()
+        .enumerate()
+        .map(|(i, kind_name)| {
+            if kind_name == HUMAN {
+                return Ok(Seat {
+                    kind_name,
+                    kind: SeatKind::Human { token_hash: None },
+                });
+            }
+            let mut spec = BotSpec::parse::<&str, &str>(&kind_name, []).map_err(|e| {
+                Status::invalid_argument(format!("seat {i}: {e} (or '{HUMAN}' for a person)"))
+            })?;
+            if let Some(cap) = cap {
+                spec = spec
+                    .capped(cap, BOT_CAP_NAME)
+                    .map_err(|e| Status::invalid_argument(format!("seat {i}: {e}")))?;
+            }
+            let bot = spec.build();
+            Ok(Seat {
+                kind_name: spec.to_string(),
+                kind: SeatKind::Bot(bot),
+            })
+        })
+        .collect()
+}
 
 /// The Matches service.
 pub struct MatchesService {
@@ -207,34 +447,6 @@ impl MatchesService {
     /// A service over a store; bots think at most `max_bot_ms` per move (`--max-bot-ms`).
     pub fn new(store: MatchStore, max_bot_ms: u64) -> Self {
         MatchesService { store, max_bot_ms }
-    }
-
-    /// The seats of a new match of `game`: `human`, or a bot spec, capped by `--max-bot-ms`
-    /// and reported back canonically.
-    fn seats(&self, kinds: Vec<String>) -> Result<Vec<Seat>, Status> {
-        kinds
-            .into_iter()
-            .enumerate()
-            .map(|(i, kind_name)| {
-                if kind_name == HUMAN {
-                    return Ok(Seat {
-                        kind_name,
-                        kind: SeatKind::Human { token: None },
-                    });
-                }
-                let spec = BotSpec::parse::<&str, &str>(&kind_name, []).map_err(|e| {
-                    Status::invalid_argument(format!("seat {i}: {e} (or '{HUMAN}' for a person)"))
-                })?;
-                let spec = spec
-                    .capped(self.max_bot_ms, BOT_CAP_NAME)
-                    .map_err(|e| Status::invalid_argument(format!("seat {i}: {e}")))?;
-                let bot = spec.build();
-                Ok(Seat {
-                    kind_name: spec.to_string(),
-                    kind: SeatKind::Bot(bot),
-                })
-            })
-            .collect()
     }
 
     /// Runs `f` on the match with its lock held, after checking the seat's token (see
@@ -250,13 +462,14 @@ impl MatchesService {
         R: Send + 'static,
         F: FnOnce(&mut LiveMatch, usize) -> Result<R, Status> + Send + 'static,
     {
-        let shared = self.store.get(match_id)?;
-        with_match(shared, move |live| {
-            live.touch();
-            let seat = live.authorize(seat, token.as_deref())?;
-            f(live, seat)
-        })
-        .await
+        let shared = self.store.get(match_id).await?;
+        self.store
+            .run(shared, false, move |live| {
+                live.touch();
+                let seat = live.authorize(seat, token.as_deref())?;
+                f(live, seat)
+            })
+            .await
     }
 }
 
@@ -286,7 +499,7 @@ impl pb::matches_server::Matches for MatchesService {
                 BOT_KINDS.join(", ")
             )));
         }
-        let seats = self.seats(kinds)?;
+        let seats = build_seats(kinds, Some(self.max_bot_ms))?;
         // Refuse before the bots play, not after (an all-bot match plays to the end here).
         self.store.check_room(self.store.len())?;
         let seed = match request.seed {
@@ -309,7 +522,7 @@ impl pb::matches_server::Matches for MatchesService {
             sizes: Some(game_sizes(game.as_ref())),
             seats: live.seat_statuses(),
         };
-        self.store.insert(live)?;
+        self.store.store_new(live).await?;
         tracing::info!(match_id = %id, game = %request.game, seed, "match created");
         Ok(Response::new(response))
     }
@@ -319,18 +532,39 @@ impl pb::matches_server::Matches for MatchesService {
         request: Request<pb::JoinSeatRequest>,
     ) -> Result<Response<pb::JoinSeatResponse>, Status> {
         let request = request.into_inner();
-        let shared = self.store.get(&request.match_id)?;
-        let seat_token = random_hex(32);
-        let token = seat_token.clone();
-        let seat = with_match(shared, move |live| {
-            live.touch();
-            live.join(request.seat, token)
-        })
-        .await?;
-        tracing::info!(match_id = %request.match_id, seat, "seat joined");
+        let request_id = request.request_id.trim().to_string();
+        if !request_id.is_empty() && !(MIN_REQUEST_ID..=MAX_REQUEST_ID).contains(&request_id.len())
+        {
+            return Err(Status::invalid_argument(format!(
+                "request_id must be {MIN_REQUEST_ID} to {MAX_REQUEST_ID} characters (a random \
+                 UUID, say: repeating it returns the seat's token), not {}",
+                request_id.len()
+            )));
+        }
+        let shared = self.store.get(&request.match_id).await?;
+        let random = random_hex(32);
+        let match_id = request.match_id.clone();
+        let token = move |seat: usize| {
+            if request_id.is_empty() {
+                random.clone()
+            } else {
+                token_for_request(&match_id, seat, &request_id)
+            }
+        };
+        let repeatable = !request.request_id.trim().is_empty();
+        let (seat, repeated, seat_token) = self
+            .store
+            .run(shared, false, move |live| {
+                live.touch();
+                let (seat, repeated) = live.join_with(request.seat, &token, repeatable)?;
+                Ok((seat, repeated, token(seat)))
+            })
+            .await?;
+        tracing::info!(match_id = %request.match_id, seat, repeated, "seat joined");
         Ok(Response::new(pb::JoinSeatResponse {
             seat: seat as u32,
             seat_token,
+            repeated,
         }))
     }
 
@@ -364,23 +598,26 @@ impl pb::matches_server::Matches for MatchesService {
             }
         };
         let parts = ViewParts::from_options(request.view_options.as_ref());
-        let shared = self.store.get(&request.match_id)?;
+        let expected = request.expected_version;
+        let shared = self.store.get(&request.match_id).await?;
         let act = move |live: &mut LiveMatch| {
             live.touch();
             let seat = live.authorize(request.seat, token.as_deref())?;
-            live.act(seat, choice)?;
+            let outcome = live.act_expecting(seat, choice, expected)?;
             // The bots' moves may have taken long: idle time counts from the reply.
             live.touch();
-            Ok(live.view_parts(Some(seat), parts))
+            let mut view = live.view_parts(Some(seat), parts);
+            view.act_status = match outcome {
+                ActOutcome::Applied => pb::ActStatus::Applied,
+                ActOutcome::AlreadyApplied => pb::ActStatus::AlreadyApplied,
+            } as i32;
+            Ok(view)
         };
-        let view = if shared.thinking_bots {
-            // Bots reply on the blocking pool, the match locked until a human must decide.
-            on_blocking_pool(move || act(&mut lock(&shared))).await?
-        } else {
-            // Humans and random bots only: nothing that thinks for long, so no thread hop
-            // when the match is free.
-            with_match(shared, act).await?
-        };
+        // With thinking bots, on the blocking pool, the match locked until a human must
+        // decide; humans and random bots only: nothing that thinks for long, so no thread hop
+        // when the match is free.
+        let blocking = shared.thinking_bots;
+        let view = self.store.run(shared, blocking, act).await?;
         Ok(Response::new(view))
     }
 
@@ -389,13 +626,14 @@ impl pb::matches_server::Matches for MatchesService {
         request: Request<pb::GetSpectatorViewRequest>,
     ) -> Result<Response<pb::SeatView>, Status> {
         let request = request.into_inner();
-        let shared = self.store.get(&request.match_id)?;
-        with_match(shared, |live| {
-            live.touch();
-            Ok(live.view(None))
-        })
-        .await
-        .map(Response::new)
+        let shared = self.store.get(&request.match_id).await?;
+        self.store
+            .run(shared, false, |live| {
+                live.touch();
+                Ok(live.view(None))
+            })
+            .await
+            .map(Response::new)
     }
 
     type WatchSeatStream = EventStream;
@@ -415,6 +653,33 @@ impl pb::matches_server::Matches for MatchesService {
         Ok(Response::new(Box::pin(WatchStream::new(events, lagged))))
     }
 
+    async fn list_matches(
+        &self,
+        request: Request<pb::ListMatchesRequest>,
+    ) -> Result<Response<pb::ListMatchesResponse>, Status> {
+        let filter = list_filter(request.get_ref())?;
+        let limit = filter.limit;
+        let listed = self.store.list(filter).await?;
+        let next_page_token = match listed.last() {
+            Some(last) if listed.len() == limit => format!("{}:{}", last.row.created_ms, last.id),
+            _ => String::new(),
+        };
+        Ok(Response::new(pb::ListMatchesResponse {
+            matches: listed.iter().map(summary).collect(),
+            next_page_token,
+        }))
+    }
+
+    async fn get_replay(
+        &self,
+        request: Request<pb::GetReplayRequest>,
+    ) -> Result<Response<pb::Replay>, Status> {
+        let stored = self.store.stored(&request.get_ref().match_id).await?;
+        on_blocking_pool(move || replay(&stored).map_err(Status::data_loss))
+            .await
+            .map(Response::new)
+    }
+
     type WatchSpectatorStream = EventStream;
 
     async fn watch_spectator(
@@ -422,14 +687,93 @@ impl pb::matches_server::Matches for MatchesService {
         request: Request<pb::WatchSpectatorRequest>,
     ) -> Result<Response<EventStream>, Status> {
         let request = request.into_inner();
-        let shared = self.store.get(&request.match_id)?;
-        let (events, lagged) = with_match(shared, |live| {
-            live.touch();
-            Ok(live.watch(None))
-        })
-        .await?;
+        let shared = self.store.get(&request.match_id).await?;
+        let (events, lagged) = self
+            .store
+            .run(shared, false, |live| {
+                live.touch();
+                Ok(live.watch(None))
+            })
+            .await?;
         Ok(Response::new(Box::pin(WatchStream::new(events, lagged))))
     }
+}
+
+/// Most matches in one ListMatches reply, and the number when the request names none.
+const MAX_PAGE: u32 = 1000;
+const DEFAULT_PAGE: u32 = 100;
+
+impl MatchStore {
+    /// The matches `filter` admits, in the listing's order: from the store, or without one
+    /// from memory.
+    async fn list(&self, filter: MatchFilter) -> Result<Vec<StoredMatch>, Status> {
+        if let Some(store) = &self.store {
+            return store.list(&filter).await.map_err(Status::unavailable);
+        }
+        let shared: Vec<SharedMatch> = self.table().values().cloned().collect();
+        on_blocking_pool(move || {
+            let mut listed: Vec<StoredMatch> = shared
+                .iter()
+                .map(|m| lock(m).snapshot())
+                .filter(|m| filter.admits(m))
+                .collect();
+            listed.sort_by(|a, b| (a.row.created_ms, &a.id).cmp(&(b.row.created_ms, &b.id)));
+            listed.truncate(filter.limit);
+            Ok(listed)
+        })
+        .await
+    }
+
+    /// A match as stored (from memory when it is there, which is newer), for a replay.
+    async fn stored(&self, match_id: &str) -> Result<StoredMatch, Status> {
+        let in_memory = self.table().get(match_id).cloned();
+        if let Some(shared) = in_memory {
+            return with_match(shared, |live| Ok(live.snapshot())).await;
+        }
+        match &self.store {
+            Some(store) => store
+                .load(match_id)
+                .await
+                .map_err(Status::unavailable)?
+                .ok_or_else(|| unknown_match(match_id)),
+            None => Err(unknown_match(match_id)),
+        }
+    }
+}
+
+/// The filter of a ListMatches request, with its page token read.
+fn list_filter(request: &pb::ListMatchesRequest) -> Result<MatchFilter, Status> {
+    let limit = match request.page_size {
+        0 => DEFAULT_PAGE,
+        n if n <= MAX_PAGE => n,
+        n => {
+            return Err(Status::invalid_argument(format!(
+                "page_size {n} is over the most, {MAX_PAGE}"
+            )));
+        }
+    };
+    let after = if request.page_token.is_empty() {
+        None
+    } else {
+        let bad = || {
+            Status::invalid_argument(
+                "page_token is not one this server gave (pass next_page_token as it came)",
+            )
+        };
+        let (ms, id) = request.page_token.split_once(':').ok_or_else(bad)?;
+        Some((ms.parse().map_err(|_| bad())?, id.to_string()))
+    };
+    let status = pb::MatchStatus::try_from(request.status).map_err(|_| {
+        Status::invalid_argument(format!("status {} is not a MatchStatus", request.status))
+    })?;
+    Ok(MatchFilter {
+        game: (!request.game.is_empty()).then(|| request.game.clone()),
+        status: stored_status(status),
+        created_after_ms: request.created_after_ms,
+        created_before_ms: request.created_before_ms,
+        after,
+        limit: limit as usize,
+    })
 }
 
 /// A watcher's events; a watcher that fell too far behind gets RESOURCE_EXHAUSTED at the end.

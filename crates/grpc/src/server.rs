@@ -19,6 +19,7 @@ use crate::dm_env::{DmEnvService, WorldStore};
 use crate::dm_env_pb::dm_env_rpc::v1::environment_server::EnvironmentServer;
 use crate::envs::{EnvStore, EnvsService};
 use crate::matches::{MatchStore, MatchesService};
+use crate::store::{Database, Store, redacted};
 use crate::{dm_env_pb, pb};
 
 /// Sets up logging as the config says (once per process; later calls are no-ops).
@@ -72,7 +73,25 @@ pub async fn serve(
     let address = listener.local_addr()?;
     let connection_limits = config.connection_limits()?;
     let gate = crate::gate::GateLayer::new(config.gate()?);
-    let store = MatchStore::new(config.max_matches);
+    let durable = match config.database() {
+        Database::Memory => None,
+        Database::Url(url) => Some(Store::open(&url).await?),
+    };
+    let store = MatchStore::with_store(
+        config.max_matches,
+        durable.clone(),
+        config.finished_expiry(),
+    );
+    if let Some(durable) = &durable {
+        let started = std::time::Instant::now();
+        let resumed = store.resume_all().await?;
+        tracing::info!(
+            database = %redacted(durable.url()),
+            resumed,
+            ms = started.elapsed().as_millis() as u64,
+            "stored matches resumed"
+        );
+    }
     let env_store = EnvStore::new(config.max_envs, config.max_message_size);
     let worlds = WorldStore::new(config.max_matches, config.max_bot_ms);
 
@@ -121,6 +140,7 @@ pub async fn serve(
         .max_encoding_message_size(limit);
 
     let watched = store.clone();
+    let touched = store.clone();
     let worlds_closing = worlds.clone();
     let expiry = tokio::spawn(expire_idle(
         store,
@@ -171,6 +191,10 @@ pub async fn serve(
         })
         .await;
     expiry.abort();
+    if let Some(durable) = durable {
+        touched.store_touches().await;
+        durable.close().await;
+    }
     tracing::info!("checkraise-server stopped");
     Ok(result?)
 }

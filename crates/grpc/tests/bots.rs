@@ -24,7 +24,7 @@ use tonic_health::pb::health_client::HealthClient;
 fn config_with_cap(max_bot_ms: u64) -> Config {
     Config {
         max_bot_ms,
-        ..Config::default()
+        ..Config::in_memory()
     }
 }
 
@@ -147,6 +147,7 @@ async fn a_human_plays_poker_chess_to_the_end_against_an_ismcts_bot() {
                     seat: 0,
                     action: Some(action),
                     view_options: None,
+                    ..Default::default()
                 },
                 &token,
             ))
@@ -405,6 +406,7 @@ async fn requests_waiting_for_a_thinking_bot_do_not_stall_the_server() {
                 seat: 0,
                 action: Some(pb::act_request::Action::ActionId(action_id)),
                 view_options: None,
+                ..Default::default()
             },
             &token,
         );

@@ -133,7 +133,7 @@ async fn join(conn: &mut Connection, world: &str, seat: i32) -> Result<Resp, (Co
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_is_a_world_played_to_the_end_from_the_mask() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut conn = Connection::open(&server).await;
     for entry in registry::entries() {
         let name = entry.info.name;
@@ -223,7 +223,7 @@ async fn every_game_is_a_world_played_to_the_end_from_the_mask() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_world_replays_its_seeds_and_bad_requests_are_errors_in_the_stream() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut conn = Connection::open(&server).await;
     let (code, message) = conn
         .send(Req::CreateWorld(pb::CreateWorldRequest {

@@ -145,7 +145,7 @@ async fn step(envs: &mut EnvsClient<Channel>, id: &str, actions: &[i32]) -> pb::
 /// the same thing at every step, in both modes; and the modes differ as documented.
 #[tokio::test]
 async fn envs_are_the_engines_vector_env_in_both_modes() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut envs = EnvsClient::new(server.channel.clone());
     let game = make_game(GAME, PARAMS).unwrap();
     let (na, np) = (game.num_distinct_actions(), game.num_players());
@@ -226,7 +226,7 @@ async fn envs_are_the_engines_vector_env_in_both_modes() {
 
 #[tokio::test]
 async fn bad_modes_and_step_limits_are_refused() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut envs = EnvsClient::new(server.channel.clone());
     for (mode, steps) in [(99, None), (1, Some(0))] {
         let err = envs
@@ -257,7 +257,7 @@ async fn bad_modes_and_step_limits_are_refused() {
 #[tokio::test]
 async fn compact_batches_unpack_to_the_float32_batches() {
     use checkraise_core::compact::{CompactLayout, unpack_mask};
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut envs = EnvsClient::new(server.channel.clone());
     for entry in checkraise_core::registry::entries() {
         let name = entry.info.name;

@@ -17,7 +17,7 @@ fn seats(kinds: &[&str], game: &str) -> Vec<Seat> {
         .map(|&kind| Seat {
             kind_name: kind.to_string(),
             kind: if kind == "human" {
-                SeatKind::Human { token: None }
+                SeatKind::Human { token_hash: None }
             } else {
                 SeatKind::Bot(checkraise_core::make_bot(game, kind).unwrap())
             },

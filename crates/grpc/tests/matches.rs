@@ -12,7 +12,7 @@ use tonic::Code;
 
 #[tokio::test]
 async fn catalog_lists_every_registered_game() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut catalog = CatalogClient::new(server.channel.clone());
     let games = catalog
         .list_games(pb::ListGamesRequest {})
@@ -41,7 +41,7 @@ async fn catalog_lists_every_registered_game() {
 
 #[tokio::test]
 async fn a_human_plays_pokeros_against_the_heuristic_bot() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut matches = server.matches();
     let created = matches
         .create_match(create("pokeros", &[], &["human", "heuristic"], 5))
@@ -53,6 +53,7 @@ async fn a_human_plays_pokeros_against_the_heuristic_bot() {
         .join_seat(pb::JoinSeatRequest {
             match_id: id.clone(),
             seat: Some(0),
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -91,6 +92,7 @@ async fn a_human_plays_pokeros_against_the_heuristic_bot() {
                     seat: 0,
                     action: Some(pb::act_request::Action::ActionText(first.text)),
                     view_options: None,
+                    ..Default::default()
                 },
                 &token,
             ))
@@ -110,6 +112,7 @@ async fn a_human_plays_pokeros_against_the_heuristic_bot() {
                 seat: 0,
                 action: Some(pb::act_request::Action::ActionId(0)),
                 view_options: None,
+                ..Default::default()
             },
             &token,
         ))
@@ -121,7 +124,7 @@ async fn a_human_plays_pokeros_against_the_heuristic_bot() {
 
 #[tokio::test]
 async fn mistakes_get_precise_status_codes() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut matches = server.matches();
     let bad_game = matches
         .create_match(create("nope", &[], &[], 1))
@@ -157,6 +160,7 @@ async fn mistakes_get_precise_status_codes() {
                 seat: 1,
                 action: Some(pb::act_request::Action::ActionId(0)),
                 view_options: None,
+                ..Default::default()
             },
             &token,
         ))
@@ -179,7 +183,7 @@ async fn match_limit_is_resource_exhausted_and_idle_matches_expire() {
     let config = Config {
         max_matches: 2,
         idle_expiry_secs: 1,
-        ..Config::default()
+        ..Config::in_memory()
     };
     let server = TestServer::start(config).await;
     let mut matches = server.matches();
@@ -217,7 +221,7 @@ async fn finished_matches_expire_sooner_than_live_ones() {
     let config = Config {
         idle_expiry_secs: 60,
         finished_expiry_secs: 1,
-        ..Config::default()
+        ..Config::in_memory()
     };
     let server = TestServer::start(config).await;
     let mut matches = server.matches();
@@ -262,7 +266,7 @@ async fn finished_matches_expire_sooner_than_live_ones() {
 
 #[tokio::test]
 async fn health_reports_serving() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut health = tonic_health::pb::health_client::HealthClient::new(server.channel.clone());
     for service in ["", "checkraise.v1.Catalog", "checkraise.v1.Matches"] {
         let reply = health
@@ -287,7 +291,7 @@ async fn reflection_v1_lists_the_services_for_grpcurl() {
     use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
     use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
 
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut reflection = ServerReflectionClient::new(server.channel.clone());
     let requests = tokio_stream::iter([
         ServerReflectionRequest {
@@ -336,7 +340,7 @@ async fn reflection_v1_lists_the_services_for_grpcurl() {
 /// with whole views and with lean ones (same seed, random bot) gives the same views otherwise.
 #[tokio::test]
 async fn view_options_leave_out_only_the_parts_asked() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
     let mut matches = server.matches();
     let lean = pb::ViewOptions {
         omit_view_json: true,
@@ -408,6 +412,7 @@ async fn view_options_leave_out_only_the_parts_asked() {
                 seat: 0,
                 action: Some(pb::act_request::Action::ActionId(action)),
                 view_options,
+                ..Default::default()
             };
             views.push(
                 matches

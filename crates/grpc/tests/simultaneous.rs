@@ -14,7 +14,7 @@ use tonic::Code;
 fn human() -> Seat {
     Seat {
         kind_name: "human".to_string(),
-        kind: SeatKind::Human { token: None },
+        kind: SeatKind::Human { token_hash: None },
     }
 }
 

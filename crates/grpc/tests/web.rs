@@ -29,7 +29,7 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 
 #[tokio::test]
 async fn the_page_and_grpc_web_are_served_next_to_native_grpc() {
-    let server = TestServer::start(Config::default()).await;
+    let server = TestServer::start(Config::in_memory()).await;
 
     let page = http1(server.address, &get("/")).await;
     assert!(
@@ -79,7 +79,7 @@ async fn the_page_and_grpc_web_are_served_next_to_native_grpc() {
 async fn no_web_serves_native_grpc_only() {
     let config = Config {
         web: false,
-        ..Config::default()
+        ..Config::in_memory()
     };
     let server = TestServer::start(config).await;
     let page = http1(server.address, &get("/")).await;

@@ -23,6 +23,12 @@ class DataType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DATA_TYPE_BOOL: _ClassVar[DataType]
     DATA_TYPE_UINT8: _ClassVar[DataType]
 
+class ActStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ACT_STATUS_UNSPECIFIED: _ClassVar[ActStatus]
+    ACT_STATUS_APPLIED: _ClassVar[ActStatus]
+    ACT_STATUS_ALREADY_APPLIED: _ClassVar[ActStatus]
+
 class ObservationEncoding(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     OBSERVATION_ENCODING_UNSPECIFIED: _ClassVar[ObservationEncoding]
@@ -34,6 +40,13 @@ class AutoresetMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AUTORESET_MODE_UNSPECIFIED: _ClassVar[AutoresetMode]
     AUTORESET_MODE_NEXT_STEP: _ClassVar[AutoresetMode]
     AUTORESET_MODE_SAME_STEP: _ClassVar[AutoresetMode]
+
+class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
+    MATCH_STATUS_LIVE: _ClassVar[MatchStatus]
+    MATCH_STATUS_FINISHED: _ClassVar[MatchStatus]
+    MATCH_STATUS_EXPIRED: _ClassVar[MatchStatus]
 PARAMETER_TYPE_UNSPECIFIED: ParameterType
 PARAMETER_TYPE_INT: ParameterType
 PARAMETER_TYPE_BOOL: ParameterType
@@ -44,12 +57,19 @@ DATA_TYPE_FLOAT32: DataType
 DATA_TYPE_INT32: DataType
 DATA_TYPE_BOOL: DataType
 DATA_TYPE_UINT8: DataType
+ACT_STATUS_UNSPECIFIED: ActStatus
+ACT_STATUS_APPLIED: ActStatus
+ACT_STATUS_ALREADY_APPLIED: ActStatus
 OBSERVATION_ENCODING_UNSPECIFIED: ObservationEncoding
 OBSERVATION_ENCODING_FLOAT32: ObservationEncoding
 OBSERVATION_ENCODING_COMPACT: ObservationEncoding
 AUTORESET_MODE_UNSPECIFIED: AutoresetMode
 AUTORESET_MODE_NEXT_STEP: AutoresetMode
 AUTORESET_MODE_SAME_STEP: AutoresetMode
+MATCH_STATUS_UNSPECIFIED: MatchStatus
+MATCH_STATUS_LIVE: MatchStatus
+MATCH_STATUS_FINISHED: MatchStatus
+MATCH_STATUS_EXPIRED: MatchStatus
 
 class ListGamesRequest(_message.Message):
     __slots__ = ()
@@ -203,20 +223,24 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seed: _Optional[int] = ..., sizes: _Optional[_Union[GameSizes, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ...) -> None: ...
 
 class JoinSeatRequest(_message.Message):
-    __slots__ = ("match_id", "seat")
+    __slots__ = ("match_id", "seat", "request_id")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    request_id: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class JoinSeatResponse(_message.Message):
-    __slots__ = ("seat", "seat_token")
+    __slots__ = ("seat", "seat_token", "repeated")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    REPEATED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     seat_token: str
-    def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...
+    repeated: bool
+    def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., repeated: _Optional[bool] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("match_id", "seat", "view_options")
@@ -241,18 +265,20 @@ class ViewOptions(_message.Message):
     def __init__(self, omit_view_json: _Optional[bool] = ..., omit_observation: _Optional[bool] = ..., omit_observation_text: _Optional[bool] = ..., omit_action_texts: _Optional[bool] = ...) -> None: ...
 
 class ActRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "action_id", "action_text", "view_options")
+    __slots__ = ("match_id", "seat", "action_id", "action_text", "view_options", "expected_version")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_TEXT_FIELD_NUMBER: _ClassVar[int]
     VIEW_OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     action_id: int
     action_text: str
     view_options: ViewOptions
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., action_id: _Optional[int] = ..., action_text: _Optional[str] = ..., view_options: _Optional[_Union[ViewOptions, _Mapping]] = ...) -> None: ...
+    expected_version: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., action_id: _Optional[int] = ..., action_text: _Optional[str] = ..., view_options: _Optional[_Union[ViewOptions, _Mapping]] = ..., expected_version: _Optional[int] = ...) -> None: ...
 
 class GetSpectatorViewRequest(_message.Message):
     __slots__ = ("match_id",)
@@ -295,7 +321,7 @@ class LegalAction(_message.Message):
     def __init__(self, id: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("match_id", "seat", "version", "view_json", "current_player", "is_terminal", "may_act", "action_submitted", "legal_actions", "returns", "seat_return", "observation", "observation_text", "seats")
+    __slots__ = ("match_id", "seat", "version", "view_json", "current_player", "is_terminal", "may_act", "action_submitted", "legal_actions", "returns", "seat_return", "observation", "observation_text", "seats", "act_status")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -310,6 +336,7 @@ class SeatView(_message.Message):
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_TEXT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    ACT_STATUS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     version: int
@@ -324,7 +351,8 @@ class SeatView(_message.Message):
     observation: Tensor
     observation_text: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatStatus]
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., current_player: _Optional[int] = ..., is_terminal: _Optional[bool] = ..., may_act: _Optional[bool] = ..., action_submitted: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., returns: _Optional[_Iterable[float]] = ..., seat_return: _Optional[float] = ..., observation: _Optional[_Union[Tensor, _Mapping]] = ..., observation_text: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ...) -> None: ...
+    act_status: ActStatus
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., current_player: _Optional[int] = ..., is_terminal: _Optional[bool] = ..., may_act: _Optional[bool] = ..., action_submitted: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., returns: _Optional[_Iterable[float]] = ..., seat_return: _Optional[float] = ..., observation: _Optional[_Union[Tensor, _Mapping]] = ..., observation_text: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ..., act_status: _Optional[_Union[ActStatus, str]] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
     __slots__ = ("actor", "own_action", "view")
@@ -444,3 +472,89 @@ class EnvBatch(_message.Message):
     packed_action_masks: Tensor
     packed_final_observations: Tensor
     def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ..., action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., final_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., packed_final_observations: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+
+class ListMatchesRequest(_message.Message):
+    __slots__ = ("game", "status", "created_after_ms", "created_before_ms", "page_size", "page_token")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AFTER_MS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_BEFORE_MS_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    status: MatchStatus
+    created_after_ms: int
+    created_before_ms: int
+    page_size: int
+    page_token: str
+    def __init__(self, game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., created_after_ms: _Optional[int] = ..., created_before_ms: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class MatchSummary(_message.Message):
+    __slots__ = ("match_id", "game", "seed", "seats", "status", "version", "created_ms", "touched_ms", "finished_ms", "returns")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    TOUCHED_MS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_MS_FIELD_NUMBER: _ClassVar[int]
+    RETURNS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: str
+    seed: int
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    status: MatchStatus
+    version: int
+    created_ms: int
+    touched_ms: int
+    finished_ms: int
+    returns: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., created_ms: _Optional[int] = ..., touched_ms: _Optional[int] = ..., finished_ms: _Optional[int] = ..., returns: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class ListMatchesResponse(_message.Message):
+    __slots__ = ("matches", "next_page_token")
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[MatchSummary]
+    next_page_token: str
+    def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetReplayRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class ReplayEntry(_message.Message):
+    __slots__ = ("player", "action", "text")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    player: int
+    action: int
+    text: str
+    def __init__(self, player: _Optional[int] = ..., action: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
+
+class ReplayStep(_message.Message):
+    __slots__ = ("version", "actor", "entries", "spectator_view_json")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    ACTOR_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    actor: int
+    entries: _containers.RepeatedCompositeFieldContainer[ReplayEntry]
+    spectator_view_json: str
+    def __init__(self, version: _Optional[int] = ..., actor: _Optional[int] = ..., entries: _Optional[_Iterable[_Union[ReplayEntry, _Mapping]]] = ..., spectator_view_json: _Optional[str] = ...) -> None: ...
+
+class Replay(_message.Message):
+    __slots__ = ("match", "revealed", "steps")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    REVEALED_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    match: MatchSummary
+    revealed: bool
+    steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., revealed: _Optional[bool] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ...) -> None: ...

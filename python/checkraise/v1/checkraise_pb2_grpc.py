@@ -206,6 +206,16 @@ class MatchesStub:
                 request_serializer=checkraise_dot_v1_dot_checkraise__pb2.WatchSpectatorRequest.SerializeToString,
                 response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.MatchEvent.FromString,
                 _registered_method=True)
+        self.ListMatches = channel.unary_unary(
+                '/checkraise.v1.Matches/ListMatches',
+                request_serializer=checkraise_dot_v1_dot_checkraise__pb2.ListMatchesRequest.SerializeToString,
+                response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.ListMatchesResponse.FromString,
+                _registered_method=True)
+        self.GetReplay = channel.unary_unary(
+                '/checkraise.v1.Matches/GetReplay',
+                request_serializer=checkraise_dot_v1_dot_checkraise__pb2.GetReplayRequest.SerializeToString,
+                response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.Replay.FromString,
+                _registered_method=True)
 
 
 class MatchesServicer:
@@ -268,6 +278,24 @@ class MatchesServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListMatches(self, request, context):
+        """The matches the server holds (with a database: every match it stored, live, finished or
+        expired), newest last, filtered and paged. No token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetReplay(self, request, context):
+        """A match step by step. A finished match: every history entry (chance outcomes, so every
+        card, included) with its text, and the public view after each step. A match still being
+        played: only what a spectator may see (who acted and the public view after each step).
+        No token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchesServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -305,6 +333,16 @@ def add_MatchesServicer_to_server(servicer, server):
                     servicer.WatchSpectator,
                     request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.WatchSpectatorRequest.FromString,
                     response_serializer=checkraise_dot_v1_dot_checkraise__pb2.MatchEvent.SerializeToString,
+            ),
+            'ListMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMatches,
+                    request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.ListMatchesRequest.FromString,
+                    response_serializer=checkraise_dot_v1_dot_checkraise__pb2.ListMatchesResponse.SerializeToString,
+            ),
+            'GetReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplay,
+                    request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.GetReplayRequest.FromString,
+                    response_serializer=checkraise_dot_v1_dot_checkraise__pb2.Replay.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -501,6 +539,60 @@ class Matches:
             '/checkraise.v1.Matches/WatchSpectator',
             checkraise_dot_v1_dot_checkraise__pb2.WatchSpectatorRequest.SerializeToString,
             checkraise_dot_v1_dot_checkraise__pb2.MatchEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/checkraise.v1.Matches/ListMatches',
+            checkraise_dot_v1_dot_checkraise__pb2.ListMatchesRequest.SerializeToString,
+            checkraise_dot_v1_dot_checkraise__pb2.ListMatchesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/checkraise.v1.Matches/GetReplay',
+            checkraise_dot_v1_dot_checkraise__pb2.GetReplayRequest.SerializeToString,
+            checkraise_dot_v1_dot_checkraise__pb2.Replay.FromString,
             options,
             channel_credentials,
             insecure,

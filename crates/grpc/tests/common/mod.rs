@@ -112,6 +112,17 @@ async fn connect(address: SocketAddr) -> Channel {
         .unwrap()
 }
 
+/// A fresh directory under the system's temporary directory.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "checkraise-{name}-{}-{}",
+        std::process::id(),
+        checkraise_grpc::live_match::random_hex(4)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// `message` with a seat's token in the metadata.
 pub fn with_token<T>(message: T, token: &str) -> Request<T> {
     let mut request = Request::new(message);
@@ -145,6 +156,7 @@ pub async fn join(matches: &mut MatchesClient<Channel>, id: &str, seat: u32) -> 
         .join_seat(pb::JoinSeatRequest {
             match_id: id.to_string(),
             seat: Some(seat),
+            ..Default::default()
         })
         .await
         .unwrap()

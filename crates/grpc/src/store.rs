@@ -1,0 +1,739 @@
+//! Durable matches: SQLite (the default) or PostgreSQL through sqlx's `Any` driver, one code
+//! path and one portable schema (`migrations/`, embedded with `sqlx::migrate!`).
+//!
+//! A match is stored as what it is, never as engine internals: its game and parameters, its
+//! seed, its seats' kinds, its history (every seat action and chance outcome, as the engine
+//! recorded it), the choices held at a simultaneous node, its version and times, and each
+//! joined seat's token as a SHA-256 hash. Recovery replays the history through the engine.
+//!
+//! Writes go through one writer task that commits them in order, many at once (group commit);
+//! each match has a `Durability` watch that says how far its writes are committed, so a reply
+//! waits until the state it shows is stored.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Row};
+use tokio::sync::{mpsc, watch};
+
+/// The `--database` value that keeps matches in memory only.
+pub const MEMORY: &str = "memory";
+
+/// Most writes committed in one transaction.
+const GROUP_COMMIT: usize = 512;
+
+/// How far a match's writes are stored: every write up to `committed` (a per-match count), or
+/// a write failed (`failed`, why), after which the match is reloaded from the store.
+#[derive(Clone, Debug, Default)]
+pub struct Durability {
+    /// Writes of the match committed so far.
+    pub committed: u64,
+    /// Why a write of the match could not be committed, if one could not.
+    pub failed: Option<String>,
+}
+
+/// A match's committed-writes watch, shared by the match and the writer.
+pub type DurabilityWatch = Arc<watch::Sender<Durability>>;
+
+/// A match as created: what never changes.
+#[derive(Clone, Debug)]
+pub struct MatchRow {
+    /// Registry name of the game.
+    pub game: String,
+    /// Every parameter (defaults filled in) as text, a JSON object.
+    pub parameters: String,
+    /// The seed.
+    pub seed: u64,
+    /// Each seat's kind (`human` or a bot's canonical spec), a JSON array.
+    pub seats: String,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: i64,
+}
+
+/// One history entry: who (a seat, or -1 for chance), the action or outcome, and the version
+/// the match reached with the step it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepRow {
+    /// A seat, or -1 for chance.
+    pub player: i64,
+    /// The action id or chance outcome.
+    pub action: i64,
+    /// The match's version after the step that holds this entry.
+    pub version: u64,
+}
+
+/// A match's status as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Being played: reloaded at start.
+    Live,
+    /// Over: kept for replays and export.
+    Finished,
+    /// Removed after being idle before its end.
+    Expired,
+}
+
+impl Status {
+    /// The stored text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Live => "live",
+            Status::Finished => "finished",
+            Status::Expired => "expired",
+        }
+    }
+
+    /// The status stored as `text`.
+    pub fn parse(text: &str) -> Option<Self> {
+        [Status::Live, Status::Finished, Status::Expired]
+            .into_iter()
+            .find(|s| s.as_str() == text)
+    }
+}
+
+/// One change of a match to store: its creation (once), new history entries, a new seat
+/// token, and the match's summary as it is now.
+#[derive(Debug)]
+pub struct MatchWrite {
+    /// The match id.
+    pub id: String,
+    /// Set on the match's first write.
+    pub create: Option<MatchRow>,
+    /// Index in the history of `steps[0]`.
+    pub first_step: usize,
+    /// History entries new since the last write.
+    pub steps: Vec<StepRow>,
+    /// A seat joined: the seat and its token's SHA-256 (hex).
+    pub token: Option<(usize, String)>,
+    /// The version now.
+    pub version: u64,
+    /// The status now.
+    pub status: Status,
+    /// The choices held at the current simultaneous node, `[[seat, action], ...]`.
+    pub held: String,
+    /// Every seat's return, a JSON array, once the game is over.
+    pub returns: Option<String>,
+    /// When a request last touched the match (ms since the epoch).
+    pub touched_ms: i64,
+    /// When the game ended (ms since the epoch).
+    pub finished_ms: Option<i64>,
+    /// This write's number among the match's writes (from 1).
+    pub seq: u64,
+    /// Told when this write is committed or failed.
+    pub durability: DurabilityWatch,
+}
+
+/// A match read back from the store.
+#[derive(Clone, Debug)]
+pub struct StoredMatch {
+    /// The match id.
+    pub id: String,
+    /// What never changes.
+    pub row: MatchRow,
+    /// The status.
+    pub status: Status,
+    /// The version.
+    pub version: u64,
+    /// The whole history.
+    pub steps: Vec<StepRow>,
+    /// Choices held at the current simultaneous node.
+    pub held: Vec<(usize, u32)>,
+    /// Joined seats' token hashes (hex).
+    pub tokens: HashMap<usize, String>,
+    /// When a request last touched it (ms since the epoch).
+    pub touched_ms: i64,
+    /// When it ended.
+    pub finished_ms: Option<i64>,
+    /// Every seat's return (a JSON array) once it ended.
+    pub returns: Option<String>,
+}
+
+/// Which matches `Store::list` reads: each filter `None` matches everything.
+#[derive(Clone, Debug, Default)]
+pub struct MatchFilter {
+    /// Registry name of the game.
+    pub game: Option<String>,
+    /// Status.
+    pub status: Option<Status>,
+    /// Created at or after (ms since the epoch).
+    pub created_after_ms: Option<i64>,
+    /// Created before (ms since the epoch).
+    pub created_before_ms: Option<i64>,
+    /// Only matches after this one in the listing's order (creation time, then id).
+    pub after: Option<(i64, String)>,
+    /// Most matches read.
+    pub limit: usize,
+}
+
+impl MatchFilter {
+    /// Whether `m` passes the filter (for matches listed from memory).
+    pub fn admits(&self, m: &StoredMatch) -> bool {
+        self.game.as_ref().is_none_or(|g| *g == m.row.game)
+            && self.status.is_none_or(|s| s == m.status)
+            && self.created_after_ms.is_none_or(|t| m.row.created_ms >= t)
+            && self.created_before_ms.is_none_or(|t| m.row.created_ms < t)
+            && self
+                .after
+                .as_ref()
+                .is_none_or(|(t, id)| (m.row.created_ms, m.id.as_str()) > (*t, id.as_str()))
+    }
+}
+
+/// `SELECT` of the columns `stored_match` reads, in its order, and the rest of the query.
+macro_rules! select_matches {
+    ($rest:literal) => {
+        concat!(
+            "SELECT id, game, parameters, seed, seats, status, version, held, created_ms, \
+             touched_ms, finished_ms, final_returns FROM matches ",
+            $rest
+        )
+    };
+}
+
+/// The store: a connection pool and the writer task's queue.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    writes: mpsc::UnboundedSender<MatchWrite>,
+    url: Arc<str>,
+}
+
+/// What `--database` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// No storage: matches live in memory only.
+    Memory,
+    /// A sqlx URL: `sqlite://PATH` or `postgres://...`.
+    Url(String),
+}
+
+impl Database {
+    /// Reads a `--database` value: `memory`, `sqlite://PATH` (a file, created if missing, its
+    /// directory too), or `postgres://...` / `postgresql://...`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text == MEMORY {
+            return Ok(Database::Memory);
+        }
+        if text.starts_with("sqlite:")
+            || text.starts_with("postgres://")
+            || text.starts_with("postgresql://")
+        {
+            return Ok(Database::Url(text.to_string()));
+        }
+        Err(format!(
+            "'{text}' is not a database: use 'memory', 'sqlite://PATH' or 'postgres://USER@HOST/DB'"
+        ))
+    }
+
+    /// The default: a SQLite file in `./checkraise-data`.
+    pub fn default_url() -> String {
+        format!("sqlite://{DEFAULT_DATA_DIR}/checkraise.sqlite3")
+    }
+}
+
+/// Where the default SQLite database lives (relative to the working directory).
+pub const DEFAULT_DATA_DIR: &str = "checkraise-data";
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// The SHA-256 of a token, as hex: what the store keeps instead of the token.
+pub fn token_hash(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// The token a JoinSeat with `request_id` gets for `seat` of `match_id`: the same on every
+/// repeat, so a lost reply does not lose the seat (the request id must be as secret as a token).
+pub fn token_for_request(match_id: &str, seat: usize, request_id: &str) -> String {
+    let mut hasher = Sha256::new();
+    for part in [b"checkraise seat token".as_slice(), match_id.as_bytes()] {
+        hasher.update(part);
+        hasher.update([0]);
+    }
+    hasher.update(seat.to_le_bytes());
+    hasher.update(request_id.as_bytes());
+    hex(&hasher.finalize())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A database URL without its password, for logs and messages.
+pub fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user = &url[scheme + 3..at];
+            match user.split_once(':') {
+                Some((name, _)) => format!("{}{name}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// A store error as text for a status message.
+fn store_error(what: &str, error: impl std::fmt::Display) -> String {
+    format!("{what}: {error}")
+}
+
+impl Store {
+    /// Connects to `url` (creating a SQLite file and its directory if missing), runs the
+    /// migrations, and starts the writer task.
+    pub async fn open(url: &str) -> Result<Self, String> {
+        install_default_drivers();
+        let connect_url = if let Some(path) = url.strip_prefix("sqlite://") {
+            sqlite_file(path)?;
+            if path.contains('?') {
+                url.to_string()
+            } else {
+                format!("{url}?mode=rwc")
+            }
+        } else {
+            url.to_string()
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(8)
+            // A ping before every commit would cost a round trip each: a connection that
+            // broke fails its transaction, which is retried on a new one (see `write_loop`).
+            .test_before_acquire(false)
+            .after_connect(|connection, _| {
+                Box::pin(async move {
+                    if connection.backend_name().eq_ignore_ascii_case("sqlite") {
+                        // WAL: a commit is in the log file before it returns, so it survives
+                        // the process being killed; `NORMAL` syncs the log at checkpoints,
+                        // not on every commit (see docs/storage.md for power loss).
+                        for pragma in [
+                            "PRAGMA journal_mode = WAL",
+                            "PRAGMA synchronous = NORMAL",
+                            "PRAGMA busy_timeout = 10000",
+                            "PRAGMA foreign_keys = ON",
+                        ] {
+                            sqlx::query(pragma).execute(&mut *connection).await?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&connect_url)
+            .await
+            .map_err(|e| store_error(&format!("cannot open the database {}", redacted(url)), e))?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(|e| {
+                store_error(&format!("cannot migrate the database {}", redacted(url)), e)
+            })?;
+        let (writes, queue) = mpsc::unbounded_channel();
+        tokio::spawn(write_loop(pool.clone(), queue));
+        Ok(Store {
+            pool,
+            writes,
+            url: url.into(),
+        })
+    }
+
+    /// The database URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Queues a write; its match's durability watch says when it is committed.
+    pub fn send(&self, write: MatchWrite) {
+        if let Err(mpsc::error::SendError(write)) = self.writes.send(write) {
+            write.durability.send_modify(|d| {
+                d.failed = Some("the store's writer has stopped".to_string());
+            });
+        }
+    }
+
+    /// Every match with `status`, history and tokens included (`Live` at start: the matches to
+    /// resume).
+    pub async fn matches_with_status(&self, status: Status) -> Result<Vec<StoredMatch>, String> {
+        let read = |e| store_error("cannot read the stored matches", e);
+        let rows = sqlx::query(select_matches!("WHERE status = $1 ORDER BY id"))
+            .bind(status.as_str())
+            .fetch_all(&self.pool)
+            .await
+            .map_err(read)?;
+        let mut matches: Vec<StoredMatch> =
+            rows.iter().map(stored_match).collect::<Result<_, _>>()?;
+        let index: HashMap<String, usize> = matches
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.id.clone(), i))
+            .collect();
+        let steps = sqlx::query(
+            "SELECT s.match_id, s.player, s.action, s.version FROM steps s JOIN matches m ON \
+             m.id = s.match_id WHERE m.status = $1 ORDER BY s.match_id, s.idx",
+        )
+        .bind(status.as_str())
+        .fetch_all(&self.pool)
+        .await
+        .map_err(read)?;
+        for row in &steps {
+            let id: String = row.try_get(0).map_err(read)?;
+            if let Some(&i) = index.get(&id) {
+                matches[i].steps.push(step_row(row, 1).map_err(read)?);
+            }
+        }
+        let tokens = sqlx::query(
+            "SELECT t.match_id, t.seat, t.token_sha256 FROM seat_tokens t JOIN matches m ON \
+             m.id = t.match_id WHERE m.status = $1",
+        )
+        .bind(status.as_str())
+        .fetch_all(&self.pool)
+        .await
+        .map_err(read)?;
+        for row in &tokens {
+            let id: String = row.try_get(0).map_err(read)?;
+            let seat: i64 = row.try_get(1).map_err(read)?;
+            if let Some(&i) = index.get(&id) {
+                matches[i]
+                    .tokens
+                    .insert(seat as usize, row.try_get(2).map_err(read)?);
+            }
+        }
+        Ok(matches)
+    }
+
+    /// One match, history and tokens included, if the store has it.
+    pub async fn load(&self, id: &str) -> Result<Option<StoredMatch>, String> {
+        let read = |e| store_error("cannot read the stored match", e);
+        let Some(row) = sqlx::query(select_matches!("WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(read)?
+        else {
+            return Ok(None);
+        };
+        let mut stored = stored_match(&row)?;
+        for row in sqlx::query(
+            "SELECT player, action, version FROM steps WHERE match_id = $1 ORDER BY idx",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(read)?
+        {
+            stored.steps.push(step_row(&row, 0).map_err(read)?);
+        }
+        for row in sqlx::query("SELECT seat, token_sha256 FROM seat_tokens WHERE match_id = $1")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(read)?
+        {
+            let seat: i64 = row.try_get(0).map_err(read)?;
+            stored
+                .tokens
+                .insert(seat as usize, row.try_get(1).map_err(read)?);
+        }
+        Ok(Some(stored))
+    }
+
+    /// The matches `filter` admits, without their histories, in the listing's order
+    /// (creation time, then id).
+    pub async fn list(&self, filter: &MatchFilter) -> Result<Vec<StoredMatch>, String> {
+        enum Bind {
+            Text(String),
+            Int(i64),
+        }
+        let mut conditions = Vec::new();
+        let mut binds = Vec::new();
+        let mut add = |condition: &str, values: Vec<Bind>| {
+            let mut condition = condition.to_string();
+            for value in values {
+                binds.push(value);
+                condition = condition.replacen('?', &format!("${}", binds.len()), 1);
+            }
+            conditions.push(condition);
+        };
+        if let Some(game) = &filter.game {
+            add("game = ?", vec![Bind::Text(game.clone())]);
+        }
+        if let Some(status) = filter.status {
+            add("status = ?", vec![Bind::Text(status.as_str().to_string())]);
+        }
+        if let Some(t) = filter.created_after_ms {
+            add("created_ms >= ?", vec![Bind::Int(t)]);
+        }
+        if let Some(t) = filter.created_before_ms {
+            add("created_ms < ?", vec![Bind::Int(t)]);
+        }
+        if let Some((t, id)) = &filter.after {
+            add(
+                "(created_ms > ? OR (created_ms = ? AND id > ?))",
+                vec![Bind::Int(*t), Bind::Int(*t), Bind::Text(id.clone())],
+            );
+        }
+        let filter_sql = if conditions.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", conditions.join(" AND "))
+        };
+        let sql = format!(
+            "{} {filter_sql} ORDER BY created_ms, id LIMIT {}",
+            select_matches!(""),
+            filter.limit
+        );
+        // Safe: every value is bound; the text holds only placeholders and a number.
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for bind in binds {
+            query = match bind {
+                Bind::Text(text) => query.bind(text),
+                Bind::Int(n) => query.bind(n),
+            };
+        }
+        let rows = query
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| store_error("cannot list the stored matches", e))?;
+        rows.iter().map(stored_match).collect()
+    }
+
+    /// Closes the pool (the writer ends once every queued write is done).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Makes sure the directory of a SQLite file exists (a clear error if it cannot).
+fn sqlite_file(path: &str) -> Result<(), String> {
+    let path = path.split('?').next().unwrap_or(path);
+    if path.is_empty() || path.starts_with(":memory:") {
+        return Ok(());
+    }
+    if let Some(dir) = std::path::Path::new(path).parent()
+        && !dir.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
+fn stored_match(row: &sqlx::any::AnyRow) -> Result<StoredMatch, String> {
+    let read = |e| store_error("cannot read a stored match", e);
+    let status: String = row.try_get(5).map_err(read)?;
+    let held: String = row.try_get(7).map_err(read)?;
+    let seed: i64 = row.try_get(3).map_err(read)?;
+    let version: i64 = row.try_get(6).map_err(read)?;
+    Ok(StoredMatch {
+        id: row.try_get(0).map_err(read)?,
+        row: MatchRow {
+            game: row.try_get(1).map_err(read)?,
+            parameters: row.try_get(2).map_err(read)?,
+            seed: seed as u64,
+            seats: row.try_get(4).map_err(read)?,
+            created_ms: row.try_get(8).map_err(read)?,
+        },
+        status: Status::parse(&status)
+            .ok_or_else(|| format!("a stored match has an unknown status '{status}'"))?,
+        version: version as u64,
+        steps: Vec::new(),
+        held: serde_json::from_str(&held)
+            .map_err(|e| store_error("a stored match's held choices do not read", e))?,
+        tokens: HashMap::new(),
+        touched_ms: row.try_get(9).map_err(read)?,
+        finished_ms: row.try_get(10).map_err(read)?,
+        returns: row.try_get(11).map_err(read)?,
+    })
+}
+
+fn step_row(row: &sqlx::any::AnyRow, first: usize) -> Result<StepRow, sqlx::Error> {
+    let version: i64 = row.try_get(first + 2)?;
+    Ok(StepRow {
+        player: row.try_get(first)?,
+        action: row.try_get(first + 1)?,
+        version: version as u64,
+    })
+}
+
+/// Commits queued writes in order, as many as are waiting in one transaction; then tells each
+/// match how far it is committed. If a group fails, its writes are retried one by one, and a
+/// match whose write fails has its later writes of the group failed too.
+async fn write_loop(pool: AnyPool, mut queue: mpsc::UnboundedReceiver<MatchWrite>) {
+    let mut group = Vec::with_capacity(GROUP_COMMIT);
+    while queue.recv_many(&mut group, GROUP_COMMIT).await > 0 {
+        match commit(&pool, &group).await {
+            Ok(()) => {
+                for write in group.drain(..) {
+                    committed(&write);
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, writes = group.len(), "a group commit failed; retrying its writes one by one");
+                let mut failed: HashMap<String, String> = HashMap::new();
+                for write in group.drain(..) {
+                    let outcome = match failed.get(&write.id) {
+                        Some(why) => Err(why.clone()),
+                        None => commit(&pool, std::slice::from_ref(&write))
+                            .await
+                            .map_err(|e| e.to_string()),
+                    };
+                    match outcome {
+                        Ok(()) => committed(&write),
+                        Err(why) => {
+                            tracing::error!(match_id = %write.id, error = %why, "a match's change could not be stored");
+                            failed.insert(write.id.clone(), why.clone());
+                            write.durability.send_modify(|d| d.failed = Some(why));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn committed(write: &MatchWrite) {
+    write.durability.send_if_modified(|d| {
+        let moved = write.seq > d.committed;
+        d.committed = d.committed.max(write.seq);
+        moved
+    });
+}
+
+/// Stores `writes` in one transaction.
+/// Most history entries inserted by one statement (five values each).
+const STEPS_PER_INSERT: usize = 100;
+
+/// Stores `writes` in one transaction: each match's row, then every new history entry of the
+/// group in as few statements as `STEPS_PER_INSERT` allows.
+async fn commit(pool: &AnyPool, writes: &[MatchWrite]) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    for w in writes {
+        if let Some(row) = &w.create {
+            sqlx::query(
+                "INSERT INTO matches (id, game, parameters, seed, seats, status, version, held, \
+                 final_returns, created_ms, touched_ms, finished_ms) VALUES ($1, $2, $3, $4, $5, $6, \
+                 $7, $8, $9, $10, $11, $12)",
+            )
+            .bind(&w.id)
+            .bind(&row.game)
+            .bind(&row.parameters)
+            .bind(row.seed as i64)
+            .bind(&row.seats)
+            .bind(w.status.as_str())
+            .bind(w.version as i64)
+            .bind(&w.held)
+            .bind(w.returns.as_deref())
+            .bind(row.created_ms)
+            .bind(w.touched_ms)
+            .bind(w.finished_ms)
+            .execute(&mut *tx)
+            .await?;
+        } else {
+            sqlx::query(
+                "UPDATE matches SET status = $2, version = $3, held = $4, final_returns = $5, \
+                 touched_ms = $6, finished_ms = $7 WHERE id = $1",
+            )
+            .bind(&w.id)
+            .bind(w.status.as_str())
+            .bind(w.version as i64)
+            .bind(&w.held)
+            .bind(w.returns.as_deref())
+            .bind(w.touched_ms)
+            .bind(w.finished_ms)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some((seat, hash)) = &w.token {
+            sqlx::query(
+                "INSERT INTO seat_tokens (match_id, seat, token_sha256, joined_ms) VALUES ($1, \
+                 $2, $3, $4)",
+            )
+            .bind(&w.id)
+            .bind(*seat as i64)
+            .bind(hash)
+            .bind(w.touched_ms)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    let steps: Vec<(&str, usize, &StepRow)> = writes
+        .iter()
+        .flat_map(|w| {
+            w.steps
+                .iter()
+                .enumerate()
+                .map(move |(i, step)| (w.id.as_str(), w.first_step + i, step))
+        })
+        .collect();
+    for chunk in steps.chunks(STEPS_PER_INSERT) {
+        let values: Vec<String> = (0..chunk.len())
+            .map(|r| {
+                let p = 5 * r;
+                format!(
+                    "(${}, ${}, ${}, ${}, ${})",
+                    p + 1,
+                    p + 2,
+                    p + 3,
+                    p + 4,
+                    p + 5
+                )
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO steps (match_id, idx, version, player, action) VALUES {}",
+            values.join(", ")
+        );
+        // Safe: the text holds only placeholders; every value is bound.
+        let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for &(id, idx, step) in chunk {
+            insert = insert
+                .bind(id)
+                .bind(idx as i64)
+                .bind(step.version as i64)
+                .bind(step.player)
+                .bind(step.action);
+        }
+        insert.execute(&mut *tx).await?;
+    }
+    tx.commit().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Database, redacted, token_for_request, token_hash};
+
+    #[test]
+    fn passwords_are_hidden_and_databases_are_read() {
+        assert_eq!(
+            redacted("postgres://user:secret@host:5432/db"),
+            "postgres://user:***@host:5432/db"
+        );
+        assert_eq!(
+            redacted("postgres://user@host/db"),
+            "postgres://user@host/db"
+        );
+        assert_eq!(
+            redacted("sqlite://data/x.sqlite3"),
+            "sqlite://data/x.sqlite3"
+        );
+        assert_eq!(Database::parse("memory"), Ok(Database::Memory));
+        assert!(Database::parse("mysql://x").is_err());
+    }
+
+    #[test]
+    fn request_tokens_depend_on_every_part_and_only_hashes_are_kept() {
+        let token = token_for_request("m", 0, "request-id-0123456789");
+        assert_eq!(token, token_for_request("m", 0, "request-id-0123456789"));
+        assert_ne!(token, token_for_request("m", 1, "request-id-0123456789"));
+        assert_ne!(token, token_for_request("n", 0, "request-id-0123456789"));
+        assert_ne!(token, token_for_request("m", 0, "request-id-0123456780"));
+        assert_eq!(token_hash(&token).len(), 64);
+        assert_ne!(token_hash(&token), token);
+    }
+}
