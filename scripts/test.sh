@@ -83,6 +83,10 @@ step "Chromium for the web page's browser tests"
 if ! command -v chromium >/dev/null; then
   apt-get update -qq && apt-get install -y -qq chromium >/dev/null
 fi
+# openssl makes the self-signed certificate of the TLS test.
+if ! command -v openssl >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq openssl >/dev/null
+fi
 
 step "pytest"
 CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" .venv/bin/python -m pytest -q tests

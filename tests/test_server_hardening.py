@@ -7,10 +7,12 @@ logged."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import threading
 import time
+import urllib.request
 
 import grpc
 import pytest
@@ -71,7 +73,10 @@ def test_an_undecodable_request_is_invalid_argument(server):
 
 def run_server(*flags: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(server_binary()), *flags], capture_output=True, text=True, timeout=60
+        [str(server_binary()), "--database", "memory", *flags],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -272,3 +277,112 @@ def test_creating_calls_are_limited_per_peer_and_every_call_is_logged(stubs):
     assert methods.count(("/checkraise.v1.Catalog/ListGames", "Ok")) == 5, methods
     assert all(c["peer"].startswith("127.0.0.1:") for c in calls), calls
     assert all(int(c["latency_us"]) >= 0 for c in calls)
+
+
+def self_signed(tmp_path) -> tuple[str, str, bytes]:
+    """A certificate for 127.0.0.1 and localhost, its key, and the certificate's bytes."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+         "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", str(key),
+         "-out", str(cert), "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    return str(cert), str(key), cert.read_bytes()
+
+
+def test_tls_serves_grpcio_clients_that_trust_the_certificate(tmp_path, stubs):
+    pb2, pb2_grpc = stubs
+    cert, key, cert_bytes = self_signed(tmp_path)
+    server = Server("--tls-cert", cert, "--tls-key", key)
+    try:
+        credentials = grpc.ssl_channel_credentials(root_certificates=cert_bytes)
+        with grpc.secure_channel(server.address, credentials) as channel:
+            games = pb2_grpc.CatalogStub(channel).ListGames(pb2.ListGamesRequest(), timeout=10)
+            assert len(games.games) == 5
+            matches = pb2_grpc.MatchesStub(channel)
+            created = matches.CreateMatch(
+                pb2.CreateMatchRequest(game="detective_poker", seats=["human", "random", "random"]),
+                timeout=10,
+            )
+            assert created.match_id
+        # A plaintext client gets nowhere.
+        with grpc.insecure_channel(server.address) as channel:
+            with pytest.raises(grpc.RpcError) as error:
+                pb2_grpc.CatalogStub(channel).ListGames(pb2.ListGamesRequest(), timeout=3)
+            assert error.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    ("flags", "code", "words"),
+    [
+        (("--tls-cert", "cert.pem"), 2, "--tls-key"),
+        (("--tls-key", "key.pem"), 2, "--tls-cert"),
+        (("--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"), 1,
+         "cannot read the TLS certificate /nonexistent/cert.pem"),
+    ],
+)  # fmt: skip
+def test_tls_flags_come_in_pairs_and_name_unreadable_files(flags, code, words):
+    done = run_server("--address", "127.0.0.1:0", *flags)
+    assert done.returncode == code, done.stderr
+    assert words in done.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    """The value of one sample of the Prometheus text `text`."""
+    for line in text.splitlines():
+        if not line.startswith(name + "{") and not line.startswith(name + " "):
+            continue
+        found = dict(re.findall(r'(\w+)="([^"]*)"', line.split(" ")[0]))
+        if all(found.get(k) == v for k, v in labels.items()):
+            return float(line.rsplit(" ", 1)[1])
+    raise KeyError(f"{name} {labels} not in the metrics")
+
+
+def test_prometheus_metrics_count_calls_and_live_objects(tmp_path, stubs):
+    pb2, pb2_grpc = stubs
+    port = free_port()
+    database = f"sqlite://{tmp_path}/metrics.sqlite3"
+    server = Server("--metrics-address", f"127.0.0.1:{port}", "--database", database)
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            catalog = pb2_grpc.CatalogStub(channel)
+            for _ in range(3):
+                catalog.ListGames(pb2.ListGamesRequest(), timeout=10)
+            with pytest.raises(grpc.RpcError):
+                catalog.GetGame(pb2.GetGameRequest(name="no_such_game"), timeout=10)
+            matches = pb2_grpc.MatchesStub(channel)
+            for _ in range(2):
+                matches.CreateMatch(pb2.CreateMatchRequest(game="detective_poker"), timeout=10)
+            time.sleep(1.5)  # the live-object gauges are refreshed every second
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+                text = r.read().decode()
+        list_games = "/checkraise.v1.Catalog/ListGames"
+        assert metric(text, "checkraise_grpc_requests_total", method=list_games, code="Ok") == 3
+        assert (
+            metric(
+                text,
+                "checkraise_grpc_requests_total",
+                method="/checkraise.v1.Catalog/GetGame",
+                code="NotFound",
+            )
+            == 1
+        )
+        assert (
+            metric(text, "checkraise_grpc_request_duration_seconds_count", method=list_games) == 3
+        )
+        assert metric(text, "checkraise_live_matches") == 2
+        assert metric(text, "checkraise_live_envs") == 0
+        assert metric(text, "checkraise_open_connections") >= 1
+        assert metric(text, "checkraise_store_commit_seconds_count") >= 2
+    finally:
+        server.stop()

@@ -83,6 +83,18 @@ pub struct Config {
     /// per minute, with bursts of ten seconds' worth; more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 6000, value_parser = at_least::<1>)]
     pub max_creates_per_minute: usize,
+    /// A PEM certificate chain: with `--tls-key`, the server speaks TLS only (gRPC over
+    /// HTTPS, and the web page on https://).
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The PEM private key of `--tls-cert`.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<std::path::PathBuf>,
+    /// Where to serve Prometheus metrics (`GET /metrics`, plain HTTP): calls by method and
+    /// status, call latency, live matches and envs, open connections, the store's commit
+    /// latency. Off by default.
+    #[arg(long, value_name = "ADDRESS")]
+    pub metrics_address: Option<SocketAddr>,
     /// Do not serve the web page (and gRPC-Web) on the address: native gRPC over HTTP/2 only.
     #[arg(long = "no-web", action = clap::ArgAction::SetFalse)]
     pub web: bool,
@@ -156,6 +168,22 @@ impl Config {
             handshake_timeout: Duration::from_secs(self.handshake_timeout_secs),
             idle_timeout: Duration::from_secs(self.idle_connection_secs),
         })
+    }
+
+    /// The TLS identity (certificate chain and key, PEM) when `--tls-cert` and `--tls-key`
+    /// are set; a file that cannot be read is an error naming it.
+    pub fn tls_identity(&self) -> Result<Option<tonic::transport::Identity>, String> {
+        let (Some(cert), Some(key)) = (&self.tls_cert, &self.tls_key) else {
+            return Ok(None);
+        };
+        let read = |path: &std::path::Path, what: &str| {
+            std::fs::read(path)
+                .map_err(|error| format!("cannot read the TLS {what} {}: {error}", path.display()))
+        };
+        Ok(Some(tonic::transport::Identity::from_pem(
+            read(cert, "certificate")?,
+            read(key, "key")?,
+        )))
     }
 
     /// The gate's settings, reading the API key file if there is one.

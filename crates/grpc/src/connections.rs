@@ -64,12 +64,19 @@ pub struct Guarded<IO> {
 
 impl<IO> Guarded<IO> {
     fn new(inner: IO, limits: ConnectionLimits, permit: OwnedSemaphorePermit) -> Self {
+        metrics::gauge!("checkraise_open_connections").increment(1.0);
         Guarded {
             inner,
             deadline: Box::pin(tokio::time::sleep(limits.handshake_timeout)),
             idle_timeout: limits.idle_timeout,
             _permit: permit,
         }
+    }
+}
+
+impl<IO> Drop for Guarded<IO> {
+    fn drop(&mut self) {
+        metrics::gauge!("checkraise_open_connections").decrement(1.0);
     }
 }
 

@@ -1,6 +1,6 @@
 //! What every call passes through before a service sees it: API keys (when `--api-keys` is
 //! set) and per-peer quotas on the calls that create matches, env batches or dm_env_rpc
-//! worlds, and an access log line per call (method, status, latency, peer).
+//! worlds, and an access log line and metrics per call (method, status, latency, peer).
 
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -12,7 +12,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use tonic::Status;
-use tonic::transport::server::TcpConnectInfo;
+use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
 
 /// The calls that create something that lives on the server: they need an API key when keys
 /// are required, and count against the caller's creation quota.
@@ -200,9 +200,14 @@ where
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let started = Instant::now();
-        let peer = request
-            .extensions()
+        let extensions = request.extensions();
+        let peer = extensions
             .get::<TcpConnectInfo>()
+            .or_else(|| {
+                extensions
+                    .get::<TlsConnectInfo<TcpConnectInfo>>()
+                    .map(|info| info.get_ref())
+            })
             .and_then(|info| info.remote_addr);
         let method = request.uri().path().to_string();
         let refusal = self.refusal(&request, peer.map(|p| p.ip()));
@@ -237,6 +242,17 @@ fn log_call<B>(
         .and_then(|c| c.to_str().ok())
         .and_then(|c| c.parse::<i32>().ok())
         .map_or(tonic::Code::Ok, tonic::Code::from_i32);
+    // A path the server does not serve is counted under one label, so that clients cannot
+    // grow the metrics without bound.
+    let label = if code == tonic::Code::Unimplemented || response.status() == 404 {
+        "unknown".to_string()
+    } else {
+        method.to_string()
+    };
+    metrics::counter!("checkraise_grpc_requests_total", "method" => label.clone(), "code" => format!("{code:?}"))
+        .increment(1);
+    metrics::histogram!("checkraise_grpc_request_duration_seconds", "method" => label)
+        .record(latency.as_secs_f64());
     tracing::info!(
         target: "checkraise_grpc::access",
         method,

@@ -36,6 +36,12 @@ pub fn init_logging(config: &Config) {
     };
 }
 
+/// Histogram buckets, in seconds, of every latency metric: 50 µs to 10 s.
+const LATENCY_BUCKETS: [f64; 16] = [
+    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+    2.5, 10.0,
+];
+
 /// Binds the configured address and serves until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let listener = TcpListener::bind(config.address)
@@ -72,6 +78,16 @@ pub async fn serve(
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let address = listener.local_addr()?;
     let connection_limits = config.connection_limits()?;
+    let tls = config.tls_identity()?;
+    if let Some(metrics_address) = config.metrics_address {
+        metrics_exporter_prometheus::PrometheusBuilder::new()
+            .set_buckets(&LATENCY_BUCKETS)
+            .map_err(|error| format!("cannot set the metrics' buckets: {error}"))?
+            .with_http_listener(metrics_address)
+            .install()
+            .map_err(|error| format!("cannot serve metrics on {metrics_address}: {error}"))?;
+        tracing::info!(%metrics_address, "serving Prometheus metrics");
+    }
     let gate = crate::gate::GateLayer::new(config.gate()?);
     let durable = match config.database() {
         Database::Memory => None,
@@ -142,6 +158,17 @@ pub async fn serve(
     let watched = store.clone();
     let touched = store.clone();
     let worlds_closing = worlds.clone();
+    let gauges = config.metrics_address.map(|_| {
+        let (matches, envs) = (watched.clone(), env_store.clone());
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                every.tick().await;
+                metrics::gauge!("checkraise_live_matches").set(matches.len() as f64);
+                metrics::gauge!("checkraise_live_envs").set(envs.live_envs() as f64);
+            }
+        })
+    });
     let expiry = tokio::spawn(expire_idle(
         store,
         env_store,
@@ -170,7 +197,14 @@ pub async fn serve(
         routes = crate::web::with_page(routes);
         tracing::info!(page = %format!("http://{address}/"), "serving the web page");
     }
-    let result = Server::builder()
+    let mut builder = Server::builder();
+    if let Some(identity) = tls {
+        builder = builder
+            .tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))
+            .map_err(|error| format!("cannot use the TLS certificate and key: {error}"))?;
+        tracing::info!("TLS on: clients connect with https");
+    }
+    let result = builder
         // The page's browser speaks gRPC-Web over HTTP/1.1; native clients still get HTTP/2.
         .accept_http1(config.web)
         .http2_keepalive_interval(Some(Duration::from_secs(config.keepalive_secs)))
@@ -191,6 +225,9 @@ pub async fn serve(
         })
         .await;
     expiry.abort();
+    if let Some(gauges) = gauges {
+        gauges.abort();
+    }
     if let Some(durable) = durable {
         touched.store_touches().await;
         durable.close().await;

@@ -567,7 +567,11 @@ fn step_row(row: &sqlx::any::AnyRow, first: usize) -> Result<StepRow, sqlx::Erro
 async fn write_loop(pool: AnyPool, mut queue: mpsc::UnboundedReceiver<MatchWrite>) {
     let mut group = Vec::with_capacity(GROUP_COMMIT);
     while queue.recv_many(&mut group, GROUP_COMMIT).await > 0 {
-        match commit(&pool, &group).await {
+        let started = std::time::Instant::now();
+        let outcome = commit(&pool, &group).await;
+        metrics::histogram!("checkraise_store_commit_seconds")
+            .record(started.elapsed().as_secs_f64());
+        match outcome {
             Ok(()) => {
                 for write in group.drain(..) {
                     committed(&write);
