@@ -83,6 +83,11 @@ pub struct Config {
     /// per minute, with bursts of ten seconds' worth; more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 6000, value_parser = at_least::<1>)]
     pub max_creates_per_minute: usize,
+    /// KiB of events a match watcher (`WatchSeat`, `WatchSpectator`) may fall behind by: a
+    /// client that reads more slowly than its match moves is cut off with RESOURCE_EXHAUSTED
+    /// past it, so that it cannot make the server hold its events without bound.
+    #[arg(long, default_value_t = 256, value_parser = at_least::<16>)]
+    pub watch_buffer_kib: usize,
     /// A PEM certificate chain: with `--tls-key`, the server speaks TLS only (gRPC over
     /// HTTPS, and the web page on https://).
     #[arg(long, value_name = "FILE", requires = "tls_key")]

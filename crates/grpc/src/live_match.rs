@@ -5,12 +5,13 @@
 //! driver.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use checkraise_core::bots::Bot;
 use checkraise_core::driver::{BOT_SEED_OFFSET, Driver, Halt, Step};
 use checkraise_core::{Action, Game, GameError, GameRng, Player, State};
+use prost::Message;
 use tokio::sync::{mpsc, watch};
 use tonic::Status;
 
@@ -24,6 +25,56 @@ use crate::tensor::f32_tensor;
 
 /// Events a watcher may fall behind by before its stream is cut.
 pub const WATCH_BUFFER: usize = 1024;
+/// Bytes of events (encoded) a watcher may fall behind by before its stream is cut, unless
+/// the server says otherwise (`--watch-buffer-kib`): what a client that does not read can make
+/// the server hold for it.
+pub const WATCH_BYTES: usize = 256 * 1024;
+
+/// How far a watcher is behind: the encoded bytes of the events queued for it, and whether it
+/// was cut off for falling too far behind.
+#[derive(Debug)]
+pub struct Backlog {
+    budget: usize,
+    bytes: AtomicUsize,
+    lagged: AtomicBool,
+}
+
+impl Backlog {
+    /// No events queued yet; at most `budget` bytes of them.
+    pub fn new(budget: usize) -> Self {
+        Backlog {
+            budget,
+            bytes: AtomicUsize::new(0),
+            lagged: AtomicBool::new(false),
+        }
+    }
+
+    /// The most bytes of events this watcher may fall behind by.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// Counts an event queued; `false` (and the watcher marked as cut off) when it would put
+    /// the watcher past its budget. The first event is always queued.
+    fn queue(&self, bytes: usize) -> bool {
+        let before = self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        if before > 0 && before + bytes > self.budget {
+            self.lagged.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    /// Counts an event handed to the client's stream.
+    pub fn sent(&self, bytes: usize) {
+        self.bytes.fetch_sub(bytes, Ordering::Relaxed);
+    }
+
+    /// Whether the watcher was cut off for falling behind.
+    pub fn lagged(&self) -> bool {
+        self.lagged.load(Ordering::Relaxed)
+    }
+}
 
 /// Who sits in a seat.
 pub enum SeatKind {
@@ -98,7 +149,7 @@ struct Watcher {
     viewer: Option<usize>,
     parts: ViewParts,
     events: mpsc::Sender<Result<pb::MatchEvent, Status>>,
-    lagged: Arc<AtomicBool>,
+    backlog: Arc<Backlog>,
 }
 
 /// Everything of a match but its state and driver: what a view and a notification need while
@@ -737,39 +788,36 @@ impl LiveMatch {
     pub fn watch(
         &mut self,
         viewer: Option<usize>,
-    ) -> (
-        mpsc::Receiver<Result<pb::MatchEvent, Status>>,
-        Arc<AtomicBool>,
-    ) {
-        self.watch_parts(viewer, ViewParts::ALL)
+    ) -> (mpsc::Receiver<Result<pb::MatchEvent, Status>>, Arc<Backlog>) {
+        self.watch_parts(viewer, ViewParts::ALL, WATCH_BYTES)
     }
 
-    /// `watch`, with only `parts` of each of the seat's views filled.
+    /// `watch`, with only `parts` of each of the seat's views filled, and a watcher cut off
+    /// once `budget` bytes of events wait for it.
     pub fn watch_parts(
         &mut self,
         viewer: Option<usize>,
         parts: ViewParts,
-    ) -> (
-        mpsc::Receiver<Result<pb::MatchEvent, Status>>,
-        Arc<AtomicBool>,
-    ) {
+        budget: usize,
+    ) -> (mpsc::Receiver<Result<pb::MatchEvent, Status>>, Arc<Backlog>) {
         let (events, receiver) = mpsc::channel(WATCH_BUFFER);
-        let lagged = Arc::new(AtomicBool::new(false));
+        let backlog = Arc::new(Backlog::new(budget));
         let first = pb::MatchEvent {
             actor: Player::Chance.id(),
             own_action: None,
             view: Some(self.view_parts(viewer, parts)),
         };
+        backlog.queue(first.encoded_len());
         let _ = events.try_send(Ok(first));
         if !self.state.is_terminal() {
             self.table.watchers.push(Watcher {
                 viewer,
                 parts,
                 events,
-                lagged: lagged.clone(),
+                backlog: backlog.clone(),
             });
         }
-        (receiver, lagged)
+        (receiver, backlog)
     }
 
     /// Tells every watcher the match is gone, and drops them.
@@ -876,10 +924,13 @@ fn notify(
             own_action,
             view: Some(view(watcher.viewer, watcher.parts)),
         };
+        if !watcher.backlog.queue(event.encoded_len()) {
+            return false;
+        }
         match watcher.events.try_send(Ok(event)) {
             Ok(()) => !terminal,
             Err(mpsc::error::TrySendError::Full(_)) => {
-                watcher.lagged.store(true, Ordering::Relaxed);
+                watcher.backlog.lagged.store(true, Ordering::Relaxed);
                 false
             }
             Err(mpsc::error::TrySendError::Closed(_)) => false,

@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
 use checkraise_core::make_game;
+use prost::Message;
 use tokio::sync::{mpsc, watch};
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
@@ -24,7 +25,8 @@ use tonic::{Request, Response, Status};
 use crate::catalog::game_sizes;
 use crate::errors::{status_from_argument_error, unknown_match};
 use crate::live_match::{
-    ActOutcome, ActionChoice, LiveMatch, Seat, SeatKind, ViewParts, random_hex, stored_game,
+    ActOutcome, ActionChoice, Backlog, LiveMatch, Seat, SeatKind, ViewParts, random_hex,
+    stored_game,
 };
 use crate::pb;
 use crate::replay::{replay, stored_status, summary};
@@ -441,12 +443,24 @@ pub fn build_seats(kinds: Vec<String>, cap: Option<u64>) -> Result<Vec<Seat>, St
 pub struct MatchesService {
     store: MatchStore,
     max_bot_ms: u64,
+    watch_bytes: usize,
 }
 
 impl MatchesService {
     /// A service over a store; bots think at most `max_bot_ms` per move (`--max-bot-ms`).
     pub fn new(store: MatchStore, max_bot_ms: u64) -> Self {
-        MatchesService { store, max_bot_ms }
+        MatchesService {
+            store,
+            max_bot_ms,
+            watch_bytes: crate::live_match::WATCH_BYTES,
+        }
+    }
+
+    /// This service with watchers cut off once `bytes` of events wait for them
+    /// (`--watch-buffer-kib`).
+    pub fn with_watch_bytes(mut self, bytes: usize) -> Self {
+        self.watch_bytes = bytes;
+        self
     }
 
     /// Runs `f` on the match with its lock held, after checking the seat's token (see
@@ -645,9 +659,10 @@ impl pb::matches_server::Matches for MatchesService {
         let token = presented_token(&request);
         let request = request.into_inner();
         let parts = ViewParts::from_options(request.view_options.as_ref());
+        let budget = self.watch_bytes;
         let (events, lagged) = self
             .with_seat(&request.match_id, request.seat, token, move |live, seat| {
-                Ok(live.watch_parts(Some(seat), parts))
+                Ok(live.watch_parts(Some(seat), parts, budget))
             })
             .await?;
         Ok(Response::new(Box::pin(WatchStream::new(events, lagged))))
@@ -688,11 +703,12 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<EventStream>, Status> {
         let request = request.into_inner();
         let shared = self.store.get(&request.match_id).await?;
+        let budget = self.watch_bytes;
         let (events, lagged) = self
             .store
-            .run(shared, false, |live| {
+            .run(shared, false, move |live| {
                 live.touch();
-                Ok(live.watch(None))
+                Ok(live.watch_parts(None, ViewParts::ALL, budget))
             })
             .await?;
         Ok(Response::new(Box::pin(WatchStream::new(events, lagged))))
@@ -779,18 +795,15 @@ fn list_filter(request: &pb::ListMatchesRequest) -> Result<MatchFilter, Status> 
 /// A watcher's events; a watcher that fell too far behind gets RESOURCE_EXHAUSTED at the end.
 struct WatchStream {
     events: mpsc::Receiver<Result<pb::MatchEvent, Status>>,
-    lagged: Arc<AtomicBool>,
+    backlog: Arc<Backlog>,
     finished: bool,
 }
 
 impl WatchStream {
-    fn new(
-        events: mpsc::Receiver<Result<pb::MatchEvent, Status>>,
-        lagged: Arc<AtomicBool>,
-    ) -> Self {
+    fn new(events: mpsc::Receiver<Result<pb::MatchEvent, Status>>, backlog: Arc<Backlog>) -> Self {
         WatchStream {
             events,
-            lagged,
+            backlog,
             finished: false,
         }
     }
@@ -806,15 +819,20 @@ impl Stream for WatchStream {
         match self.events.poll_recv(cx) {
             Poll::Ready(None) => {
                 self.finished = true;
-                if self.lagged.load(Ordering::Relaxed) {
+                if self.backlog.lagged() {
                     Poll::Ready(Some(Err(Status::resource_exhausted(format!(
-                        "this watcher fell more than {} events behind and was cut off; \
-                         watch again to resume from the current view",
-                        crate::live_match::WATCH_BUFFER
+                        "this watcher fell more than {} events or {} KiB of events behind and \
+                         was cut off; watch again to resume from the current view",
+                        crate::live_match::WATCH_BUFFER,
+                        self.backlog.budget() / 1024
                     )))))
                 } else {
                     Poll::Ready(None)
                 }
+            }
+            Poll::Ready(Some(Ok(event))) => {
+                self.backlog.sent(event.encoded_len());
+                Poll::Ready(Some(Ok(event)))
             }
             other => other,
         }

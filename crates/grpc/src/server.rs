@@ -140,10 +140,10 @@ pub async fn serve(
     let catalog = pb::catalog_server::CatalogServer::new(CatalogService)
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);
-    let matches = pb::matches_server::MatchesServer::new(MatchesService::new(
-        store.clone(),
-        config.max_bot_ms,
-    ))
+    let matches = pb::matches_server::MatchesServer::new(
+        MatchesService::new(store.clone(), config.max_bot_ms)
+            .with_watch_bytes(config.watch_buffer_kib * 1024),
+    )
     .max_decoding_message_size(limit)
     .max_encoding_message_size(limit);
 

@@ -429,3 +429,102 @@ async fn view_options_leave_out_only_the_parts_asked() {
     assert!(!whole.returns.is_empty());
     server.shutdown().await;
 }
+
+/// A spectator that does not read is cut off once `--watch-buffer-kib` of events wait for it
+/// (its connection's flow-control window is tiny, so the events pile up on the server), while
+/// one that reads follows the match to its end.
+#[tokio::test]
+async fn a_watcher_that_does_not_read_is_cut_off_past_its_buffer() {
+    use tokio_stream::StreamExt;
+    let config = Config {
+        watch_buffer_kib: 16,
+        ..Config::in_memory()
+    };
+    let server = TestServer::start(config).await;
+    let mut matches = server.matches();
+    let id = matches
+        .create_match(create("pokeros", &[], &["human", "random"], 7))
+        .await
+        .unwrap()
+        .into_inner()
+        .match_id;
+    let token = join(&mut matches, &id, 0).await;
+    // A connection whose windows the client only opens as it reads.
+    let slow_channel =
+        tonic::transport::Endpoint::from_shared(format!("http://{}", server.address))
+            .unwrap()
+            .initial_stream_window_size(Some(1024))
+            .initial_connection_window_size(Some(1024))
+            .connect()
+            .await
+            .unwrap();
+    let mut slow = pb::matches_client::MatchesClient::new(slow_channel);
+    let watch = pb::WatchSpectatorRequest {
+        match_id: id.clone(),
+    };
+    let mut slow_events = slow
+        .watch_spectator(watch.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    let mut reader = matches.watch_spectator(watch).await.unwrap().into_inner();
+    let following = tokio::spawn(async move {
+        let mut events = 0;
+        while let Some(event) = reader.next().await {
+            event.expect("a reading watcher is never cut off");
+            events += 1;
+        }
+        events
+    });
+    // Play seat 0's first legal action until the game ends.
+    let mut acts = 0;
+    loop {
+        let view = matches
+            .get_view(with_token(
+                pb::GetViewRequest {
+                    match_id: id.clone(),
+                    seat: 0,
+                    ..Default::default()
+                },
+                &token,
+            ))
+            .await
+            .unwrap()
+            .into_inner();
+        if view.is_terminal {
+            break;
+        }
+        let action = view.legal_actions[0].id;
+        matches
+            .act(with_token(
+                pb::ActRequest {
+                    match_id: id.clone(),
+                    seat: 0,
+                    action: Some(pb::act_request::Action::ActionId(action)),
+                    ..Default::default()
+                },
+                &token,
+            ))
+            .await
+            .unwrap();
+        acts += 1;
+    }
+    assert!(acts > 10, "{acts}");
+    assert!(
+        following.await.unwrap() > acts,
+        "the reader saw every change"
+    );
+    // The slow watcher now reads: some events, then RESOURCE_EXHAUSTED naming the limit.
+    let mut read = 0;
+    let cut = loop {
+        match slow_events.next().await {
+            Some(Ok(_)) => read += 1,
+            Some(Err(status)) => break status,
+            None => panic!("the slow watcher was never cut off ({read} events)"),
+        }
+    };
+    assert_eq!(cut.code(), Code::ResourceExhausted, "{cut:?}");
+    assert!(cut.message().contains("16 KiB"), "{}", cut.message());
+    assert!(read < acts, "{read} events of {acts} acts");
+    server.shutdown().await;
+}
