@@ -1,10 +1,11 @@
 """The web page served by checkraise-server, in a real browser: Debian's headless Chromium
 driven by Playwright. For every game: a whole match against bots played by clicking, a
 spectator window following it, a bad move refused with a visible message, and a reload that
-resumes the seat; plus keyboard use and basic accessibility (names, focus, contrast).
+resumes the seat; a finished match replayed step by step (buttons and keys) and found in the
+list of recent matches; plus keyboard use and basic accessibility (names, focus, contrast).
 
 Screenshots go to tests/artifacts/web/ (ignored by git); with CHECKRAISE_WEB_DOCS=1 the final
-one of each game also replaces docs/web/<game>.png."""
+one of each game also replaces docs/web/<game>.png (and a replay's, docs/web/replay.png)."""
 
 from __future__ import annotations
 
@@ -42,7 +43,12 @@ ALLOWED_CALLS = {
     "checkraise.v1.Matches/WatchSeat",
     "checkraise.v1.Matches/Act",
     "checkraise.v1.Matches/WatchSpectator",
+    "checkraise.v1.Matches/ListMatches",
+    "checkraise.v1.Matches/GetReplay",
 }
+
+# Replayed to the end and back: a card game with hidden cards and a chess game.
+REPLAYS = [m for m in MATCHES if m[0] in ("pokeros", "prediction_chess")]
 
 
 @pytest.fixture(scope="module")
@@ -339,6 +345,110 @@ def test_a_whole_match_by_clicking(server, context, browser, game, params, other
     assert set(spectator_calls) == {"checkraise.v1.Matches/WatchSpectator"}, spectator_calls
     assert errors == [] and spectator_errors == [], errors + spectator_errors
     spectator_context.close()
+
+
+def replay_state(page: Page) -> tuple[int, str, str]:
+    """The replay's step, its counter's text and everything drawn for the step."""
+    step = int(page.locator("main#play").get_attribute("data-step") or "-1")
+    return step, page.locator("#step-counter").text_content(), page.locator(".table").inner_html()
+
+
+def wait_step(page: Page, step: int) -> None:
+    page.wait_for_function(
+        "s => document.querySelector('main#play')?.dataset.step === s", arg=str(step)
+    )
+
+
+@pytest.mark.parametrize(("game", "params", "others", "seed"), REPLAYS, ids=[m[0] for m in REPLAYS])
+def test_a_finished_match_replayed(server, context, game, params, others, seed):
+    page, calls, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    found = re.search(r"#match=([^&]+)&seat=0$", page.url)
+    assert found, page.url
+    match_id = found.group(1)
+    assert page.locator("#replay-link").count() == 0  # no replay link before the end
+    moves = 0
+    while wait_turn_or_end(page):
+        play_one_move(page)
+        moves += 1
+        assert moves < 400, "the match does not end"
+    final = version(page)
+
+    # The finished match's page links to its replay, which opens at the deal.
+    page.click("#replay-link")
+    page.wait_for_function("() => Number(document.querySelector('main#play')?.dataset.steps) > 0")
+    steps = int(page.locator("main#play").get_attribute("data-steps"))
+    last = steps - 1
+    assert last >= 2, steps
+    wait_step(page, 0)
+    assert page.url.endswith(f"#replay={match_id}")
+    assert page.locator("#replay-back").is_disabled()
+    assert page.locator("#replay-start").is_disabled()
+    assert page.locator("#step-text").text_content() != ""
+
+    # Forward through every step: the counter follows, and every step draws something new.
+    drawn = [replay_state(page)]
+    texts = [page.locator("#step-text").text_content()]
+    assert drawn[0][:2] == (0, f"Step 0 of {last}")
+    for i in range(1, steps):
+        page.click("#replay-forward")
+        wait_step(page, i)
+        state = replay_state(page)
+        assert state[:2] == (i, f"Step {i} of {last}"), state[:2]
+        assert state[2] != drawn[-1][2], f"step {i} draws the same as step {i - 1}"
+        texts.append(page.locator("#step-text").text_content())
+        drawn.append(state)
+    assert page.locator("#replay-forward").is_disabled()
+    assert page.locator("#replay-end").is_disabled()
+    assert page.locator("main#play").get_attribute("data-version") == final
+    assert page.locator("main#play").get_attribute("data-terminal") == "true"
+    # A finished match's steps name every action, and (Pokeros) every card dealt.
+    assert all(t.startswith(("seat ", "chance: ")) for t in texts[1:]), texts
+    if game == "pokeros":
+        assert any("chance: " in t for t in texts), texts
+    path = shot(page, f"{game}-replay")
+    if os.environ.get("CHECKRAISE_WEB_DOCS") and game == "pokeros":
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOCS / "replay.png")
+    check_accessibility(page)
+
+    # Back through every step: each draws what it drew on the way forward.
+    for i in range(last - 1, -1, -1):
+        page.click("#replay-back")
+        wait_step(page, i)
+        assert replay_state(page) == drawn[i], f"step {i} drawn differently on the way back"
+
+    # The keys: End, Home, and the arrows.
+    page.locator("main#play").click(position={"x": 5, "y": 5})
+    page.keyboard.press("End")
+    wait_step(page, last)
+    assert replay_state(page) == drawn[last]
+    page.keyboard.press("ArrowRight")  # past the end: nothing moves
+    page.keyboard.press("Home")
+    wait_step(page, 0)
+    page.keyboard.press("ArrowLeft")  # before the start: nothing moves
+    for i in (1, 2):
+        page.keyboard.press("ArrowRight")
+        wait_step(page, i)
+        assert replay_state(page) == drawn[i]
+    page.keyboard.press("ArrowLeft")
+    wait_step(page, 1)
+    assert replay_state(page) == drawn[1]
+
+    # The new-match page lists the match among the recent ones, with a link to its replay.
+    page.goto(f"http://{server.address}/#")
+    entry = page.locator(f'#recent li[data-match="{match_id}"]')
+    entry.wait_for()
+    assert entry.get_attribute("data-status") == "finished"
+    entry.get_by_role("link", name="Replay").click()
+    wait_step(page, 0)
+    assert page.url.endswith(f"#replay={match_id}")
+    assert replay_state(page) == drawn[0]
+
+    assert "checkraise.v1.Matches/GetReplay" in calls
+    assert "checkraise.v1.Matches/ListMatches" in calls
+    assert set(calls) <= ALLOWED_CALLS, calls
+    assert errors == [], errors
 
 
 def test_parameters_are_validated_by_the_server(server, context):

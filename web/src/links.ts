@@ -35,16 +35,24 @@ export function linksOf(match: string): [number, string][] {
   }
 }
 
+/** A finished (or live) match step by step (`#replay=ID`). */
+export function replayLink(match: string): string {
+  return `#replay=${encodeURIComponent(match)}`;
+}
+
 export type Place =
   | { page: "new" }
   | { page: "seat"; match: string; seat: number; token: string | null }
-  | { page: "watch"; match: string };
+  | { page: "watch"; match: string }
+  | { page: "replay"; match: string };
 
 /** The place the fragment names; a token in it is stored and taken out of the address. */
 export function currentPlace(): Place {
   const params = new URLSearchParams(location.hash.slice(1));
   const watch = params.get("watch");
   if (watch) return { page: "watch", match: watch };
+  const replay = params.get("replay");
+  if (replay) return { page: "replay", match: replay };
   const match = params.get("match");
   const seat = Number(params.get("seat"));
   if (!match || !Number.isInteger(seat) || seat < 0) return { page: "new" };

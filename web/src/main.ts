@@ -14,6 +14,8 @@ function route() {
   const place = currentPlace();
   if (place.page === "new") {
     setupPage(root);
+  } else if (place.page === "replay") {
+    leave = playPage(root, { match: place.match, seat: null, token: null, replay: true });
   } else if (place.page === "watch") {
     leave = playPage(root, { match: place.match, seat: null, token: null });
   } else if (place.token === null) {

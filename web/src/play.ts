@@ -1,6 +1,14 @@
 // A match seen by one seat (with its token) or by a spectator: the board and hands drawn from
 // that viewer's view only, the seat's legal actions as clicks, and every change streamed live.
-import type { LegalAction, SeatView } from "./gen/checkraise/v1/checkraise_pb";
+import { create } from "@bufbuild/protobuf";
+import {
+  type LegalAction,
+  MatchStatus,
+  type Replay,
+  type ReplayStep,
+  type SeatView,
+  SeatViewSchema,
+} from "./gen/checkraise/v1/checkraise_pb";
 import { asSeat, errorText, isAbort, isFinal, matches } from "./api";
 import { card, cardFace, cardName, h, piece, pieceName } from "./dom";
 import {
@@ -15,13 +23,15 @@ import {
   groupOf,
   historyOf,
 } from "./games";
-import { linksOf, spectatorLink } from "./links";
+import { linksOf, replayLink, spectatorLink } from "./links";
 
 /** Who looks: a seat with its token, or a spectator (seat null). */
 export interface Viewer {
   match: string;
   seat: number | null;
   token: string | null;
+  /** A match step by step (GetReplay) instead of live: seat and token are null. */
+  replay?: boolean;
 }
 
 type Choice = { action: LegalAction; click: Click };
@@ -35,6 +45,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   let message = "";
   let choosing: Choice[] = [];
   let typed = "";
+  let replay: Replay | null = null;
+  let at = 0;
   const main = h("main", { id: "play", "data-version": "-1" });
   root.replaceChildren(main);
 
@@ -83,12 +95,51 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     }
   }
 
+  /** Shows step `index` of the replay: its public view, drawn as a spectator's. */
+  function goTo(index: number) {
+    if (!replay || replay.steps.length === 0) return;
+    at = Math.max(0, Math.min(replay.steps.length - 1, index));
+    const step = replay.steps[at];
+    const last = at === replay.steps.length - 1;
+    current = create(SeatViewSchema, {
+      matchId: viewer.match,
+      version: step.version,
+      viewJson: step.spectatorViewJson,
+      currentPlayer: BigInt(-3),
+      isTerminal: last && replay.match?.status === MatchStatus.FINISHED,
+      seats: (replay.match?.seats ?? []).map((kind, seat) => ({ seat, kind, taken: true })),
+    });
+    view = JSON.parse(step.spectatorViewJson) as View;
+    selected = null;
+    choosing = [];
+    draw();
+  }
+
+  function onKey(event: KeyboardEvent) {
+    if (!replay || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target as HTMLElement | null;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    const moves: Record<string, number> = {
+      ArrowLeft: at - 1,
+      ArrowRight: at + 1,
+      Home: 0,
+      End: replay.steps.length - 1,
+    };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    goTo(moves[event.key]);
+  }
+
   function draw() {
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.key;
     main.replaceChildren(...content());
     main.dataset.version = current ? String(current.version) : "-1";
     main.dataset.mayAct = String(Boolean(current?.mayAct) && !busy);
     main.dataset.terminal = String(Boolean(current?.isTerminal));
+    if (viewer.replay) {
+      main.dataset.step = String(at);
+      main.dataset.steps = String(replay?.steps.length ?? 0);
+    }
     const again = focusKey && main.querySelector<HTMLElement>(`[data-key="${focusKey}"]`);
     if (again) again.focus();
   }
@@ -101,7 +152,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       h(
         "p",
         { class: "who" },
-        viewer.seat === null ? "Watching as a spectator" : `You play seat ${viewer.seat}`,
+        viewer.replay ? "Replay" : viewer.seat === null ? "Watching as a spectator" : `You play seat ${viewer.seat}`,
         ` · match ${viewer.match} · `,
         h("a", { href: "#" }, "New match"),
       ),
@@ -110,6 +161,19 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     if (!current || !view) return [title, alert, h("p", {}, "Connecting…")];
     const legal = current.mayAct ? current.legalActions : [];
     const clicks = legal.map((action) => ({ action, click: clickOf(view!.game, action.text) }));
+    if (viewer.replay && replay) {
+      return [
+        title,
+        stepper(replay),
+        alert,
+        h(
+          "div",
+          { class: "table" },
+          h("div", { class: "play-area" }, board(view, clicks)),
+          h("div", { class: "side" }, seats(current, view), facts(view), history(view), links()),
+        ),
+      ];
+    }
     return [
       title,
       h("p", { id: "status", "aria-live": "polite" },
@@ -122,6 +186,28 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         h("div", { class: "side" }, seats(current, view), facts(view), history(view), links()),
       ),
     ];
+  }
+
+  /** The replay's controls and the step's text. */
+  function stepper(r: Replay): HTMLElement {
+    const last = r.steps.length - 1;
+    const button = (key: string, label: string, text: string, to: number, disabled: boolean) =>
+      h("button", { "data-key": key, id: key, "aria-label": label, disabled, onclick: () => goTo(to) }, text);
+    return h(
+      "section",
+      { class: "replay", "aria-label": "Replay" },
+      h("p", { id: "status", "aria-live": "polite" },
+        h("span", { id: "step-counter" }, `Step ${at} of ${last}`),
+        " · ",
+        h("span", { id: "step-text" }, stepText(r.steps[at])),
+        r.revealed ? "" : " (live match: only what a spectator may see)"),
+      h("div", { class: "buttons", role: "group", "aria-label": "Step" },
+        button("replay-start", "First step", "Start", 0, at === 0),
+        button("replay-back", "Previous step", "◀ Back", at - 1, at === 0),
+        button("replay-forward", "Next step", "Forward ▶", at + 1, at === last),
+        button("replay-end", "Last step", "End", last, at === last)),
+      h("p", { class: "hint" }, "Keys: ← and → step, Home and End jump."),
+    );
   }
 
   /** Picks a source, or acts at once when the source is the whole action. */
@@ -322,8 +408,30 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       h("h2", {}, "Links"),
       h("ul", {},
         invites.map(([seat, href]) => h("li", {}, h("a", { href, class: "invite" }, `Seat ${seat} (a friend's link)`))),
-        h("li", {}, h("a", { href: spectatorLink(viewer.match), id: "spectator-link", target: "_blank" }, "Spectator view"))),
+        viewer.replay ? null : h("li", {}, h("a", { href: spectatorLink(viewer.match), id: "spectator-link", target: "_blank" }, "Spectator view")),
+        current?.isTerminal || viewer.replay
+          ? h("li", {}, h("a", { href: replayLink(viewer.match), id: "replay-link" }, viewer.replay ? "Replay from the start" : "Replay this match"))
+          : null),
     );
+  }
+
+  if (viewer.replay) {
+    document.addEventListener("keydown", onKey);
+    matches.getReplay({ matchId: viewer.match }, { signal: abort.signal }).then(
+      (reply) => {
+        replay = reply;
+        if (reply.steps.length === 0) say("This match has no steps yet.");
+        else goTo(0);
+      },
+      (error) => {
+        if (!isAbort(error)) say(errorText(error));
+      },
+    );
+    draw();
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      abort.abort();
+    };
   }
 
   void (async () => {
@@ -348,6 +456,17 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   })();
   draw();
   return () => abort.abort();
+}
+
+/** What a replay step did: its history entries (a finished match), or who acted. */
+function stepText(step: ReplayStep): string {
+  if (step.entries.length > 0) {
+    return step.entries.map((e) => (e.player < 0n ? `chance: ${e.text}` : `seat ${e.player}: ${e.text}`)).join("; ");
+  }
+  const actor = Number(step.actor);
+  if (actor === -1) return "The deal.";
+  if (actor === -2) return "Every seat acted at once.";
+  return `Seat ${actor} acted.`;
 }
 
 /** What to click next. */

@@ -2,8 +2,8 @@
 // server as they change), a seed, and who sits in each seat.
 import { catalog, errorText, matches } from "./api";
 import { h } from "./dom";
-import { type GameDescription, ParameterType } from "./gen/checkraise/v1/checkraise_pb";
-import { saveLinks, saveToken, seatLink } from "./links";
+import { type GameDescription, MatchStatus, type MatchSummary, ParameterType } from "./gen/checkraise/v1/checkraise_pb";
+import { replayLink, saveLinks, saveToken, seatLink } from "./links";
 
 const YOU = "you";
 const FRIEND = "friend";
@@ -15,6 +15,44 @@ export function setupPage(root: HTMLElement) {
     (reply) => form(main, reply.games),
     (error) => main.append(h("p", { role: "alert" }, errorText(error))),
   );
+}
+
+/** The most recent matches, newest first, each with a link to watch it live or replay it. */
+function recentMatches(): HTMLElement {
+  const list = h("ul", { id: "recent" });
+  const section = h("section", { class: "recent", "aria-label": "Recent matches" }, h("h2", {}, "Recent matches"), list);
+  // The server lists oldest first: read the pages of the last day and keep the newest ten.
+  const since = BigInt(Date.now() - 24 * 3600 * 1000);
+  (async () => {
+    const all: MatchSummary[] = [];
+    let pageToken = "";
+    for (let page = 0; page < 10; page++) {
+      const reply = await matches.listMatches({ pageSize: 1000, pageToken, createdAfterMs: since });
+      all.push(...reply.matches);
+      pageToken = reply.nextPageToken;
+      if (!pageToken) break;
+    }
+    return all;
+  })().then(
+    (found) => {
+      const sorted = [...found].sort((a, b) => Number(b.createdMs - a.createdMs)).slice(0, 10);
+      list.replaceChildren(
+        ...(sorted.length === 0
+          ? [h("li", {}, "None yet.")]
+          : sorted.map((m) => {
+              const finished = m.status === MatchStatus.FINISHED;
+              const live = m.status === MatchStatus.LIVE;
+              const href = finished ? replayLink(m.matchId) : `#watch=${encodeURIComponent(m.matchId)}`;
+              const what = finished ? "finished" : live ? "live" : "expired";
+              return h("li", { "data-match": m.matchId, "data-status": what },
+                `${m.game} · ${m.seats.join(" vs ")} · ${what}, ${m.version} steps · `,
+                finished || live ? h("a", { href }, finished ? "Replay" : "Watch") : "gone");
+            })),
+      );
+    },
+    (error) => list.replaceChildren(h("li", { role: "alert" }, errorText(error))),
+  );
+  return section;
 }
 
 function form(main: HTMLElement, games: GameDescription[]) {
@@ -128,6 +166,7 @@ function form(main: HTMLElement, games: GameDescription[]) {
       h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (empty: random)"), seed),
       error,
       start),
+    recentMatches(),
   );
   drawGame();
 }

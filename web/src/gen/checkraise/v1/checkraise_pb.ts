@@ -23,7 +23,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file checkraise/v1/checkraise.proto.
  */
 export const file_checkraise_v1_checkraise: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jaGVja3JhaXNlL3YxL2NoZWNrcmFpc2UucHJvdG8SDWNoZWNrcmFpc2UudjEiEgoQTGlzdEdhbWVzUmVxdWVzdCJCChFMaXN0R2FtZXNSZXNwb25zZRItCgVnYW1lcxgBIAMoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uIpQBCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJEkEKCnBhcmFtZXRlcnMYAiADKAsyLS5jaGVja3JhaXNlLnYxLkdldEdhbWVSZXF1ZXN0LlBhcmFtZXRlcnNFbnRyeRoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJoCg9HZXRHYW1lUmVzcG9uc2USLAoEZ2FtZRgBIAEoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uEicKBXNpemVzGAIgASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMiygIKD0dhbWVEZXNjcmlwdGlvbhIMCgRuYW1lGAEgASgJEhEKCWxvbmdfbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRITCgttaW5fcGxheWVycxgEIAEoDRITCgttYXhfcGxheWVycxgFIAEoDRITCgtjaGFuY2VfbW9kZRgGIAEoCRITCgtpbmZvcm1hdGlvbhgHIAEoCRIQCghkeW5hbWljcxgIIAEoCRIPCgd1dGlsaXR5GAkgASgJEhQKDHJld2FyZF9tb2RlbBgKIAEoCRIwCgpwYXJhbWV0ZXJzGAsgAygLMhwuY2hlY2tyYWlzZS52MS5QYXJhbWV0ZXJTcGVjEhEKCWJvdF9raW5kcxgMIAMoCRIvCg1kZWZhdWx0X3NpemVzGA0gASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMioAEKDVBhcmFtZXRlclNwZWMSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIVCg1kZWZhdWx0X3ZhbHVlGAMgASgJEioKBHR5cGUYBCABKA4yHC5jaGVja3JhaXNlLnYxLlBhcmFtZXRlclR5cGUSCwoDbWluGAUgASgDEgsKA21heBgGIAEoAxIPCgdvcHRpb25zGAcgAygJItQCCglHYW1lU2l6ZXMSPAoKcGFyYW1ldGVycxgBIAMoCzIoLmNoZWNrcmFpc2UudjEuR2FtZVNpemVzLlBhcmFtZXRlcnNFbnRyeRITCgtudW1fcGxheWVycxgCIAEoDRIcChRudW1fZGlzdGluY3RfYWN0aW9ucxgDIAEoDRIbChNtYXhfY2hhbmNlX291dGNvbWVzGAQgASgNEhkKEW9ic2VydmF0aW9uX3NoYXBlGAUgAygNEhMKC21pbl91dGlsaXR5GAYgASgBEhMKC21heF91dGlsaXR5GAcgASgBEhgKC3V0aWxpdHlfc3VtGAggASgBSACIAQESFwoPbWF4X2dhbWVfbGVuZ3RoGAkgASgNGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg4KDF91dGlsaXR5X3N1bSJNCgZUZW5zb3ISJgoFZHR5cGUYASABKA4yFy5jaGVja3JhaXNlLnYxLkRhdGFUeXBlEg0KBXNoYXBlGAIgAygNEgwKBGRhdGEYAyABKAwixwEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEkUKCnBhcmFtZXRlcnMYAiADKAsyMS5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkSEQoEc2VlZBgDIAEoBEgAiAEBEg0KBXNlYXRzGAQgAygJGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgcKBV9zZWVkIogBChNDcmVhdGVNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlZWQYAiABKAQSJwoFc2l6ZXMYAyABKAsyGC5jaGVja3JhaXNlLnYxLkdhbWVTaXplcxIoCgVzZWF0cxgEIAMoCzIZLmNoZWNrcmFpc2UudjEuU2VhdFN0YXR1cyI/Cg9Kb2luU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoDUgAiAEBQgcKBV9zZWF0IjQKEEpvaW5TZWF0UmVzcG9uc2USDAoEc2VhdBgBIAEoDRISCgpzZWF0X3Rva2VuGAIgASgJImIKDkdldFZpZXdSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKA0SMAoMdmlld19vcHRpb25zGAMgASgLMhouY2hlY2tyYWlzZS52MS5WaWV3T3B0aW9ucyJ5CgtWaWV3T3B0aW9ucxIWCg5vbWl0X3ZpZXdfanNvbhgBIAEoCBIYChBvbWl0X29ic2VydmF0aW9uGAIgASgIEh0KFW9taXRfb2JzZXJ2YXRpb25fdGV4dBgDIAEoCBIZChFvbWl0X2FjdGlvbl90ZXh0cxgEIAEoCCKUAQoKQWN0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgNEhMKCWFjdGlvbl9pZBgDIAEoDUgAEhUKC2FjdGlvbl90ZXh0GAQgASgJSAASMAoMdmlld19vcHRpb25zGAUgASgLMhouY2hlY2tyYWlzZS52MS5WaWV3T3B0aW9uc0IICgZhY3Rpb24iKwoXR2V0U3BlY3RhdG9yVmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiZAoQV2F0Y2hTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgNEjAKDHZpZXdfb3B0aW9ucxgDIAEoCzIaLmNoZWNrcmFpc2UudjEuVmlld09wdGlvbnMiKQoVV2F0Y2hTcGVjdGF0b3JSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIjcKClNlYXRTdGF0dXMSDAoEc2VhdBgBIAEoDRIMCgRraW5kGAIgASgJEg0KBXRha2VuGAMgASgIIicKC0xlZ2FsQWN0aW9uEgoKAmlkGAEgASgNEgwKBHRleHQYAiABKAki/QIKCFNlYXRWaWV3EhAKCG1hdGNoX2lkGAEgASgJEhEKBHNlYXQYAiABKA1IAIgBARIPCgd2ZXJzaW9uGAMgASgEEhEKCXZpZXdfanNvbhgEIAEoCRIWCg5jdXJyZW50X3BsYXllchgFIAEoAxITCgtpc190ZXJtaW5hbBgGIAEoCBIPCgdtYXlfYWN0GAcgASgIEhgKEGFjdGlvbl9zdWJtaXR0ZWQYCCABKAgSMQoNbGVnYWxfYWN0aW9ucxgJIAMoCzIaLmNoZWNrcmFpc2UudjEuTGVnYWxBY3Rpb24SDwoHcmV0dXJucxgKIAMoARITCgtzZWF0X3JldHVybhgLIAEoARIqCgtvYnNlcnZhdGlvbhgMIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEhgKEG9ic2VydmF0aW9uX3RleHQYDSABKAkSKAoFc2VhdHMYDiADKAsyGS5jaGVja3JhaXNlLnYxLlNlYXRTdGF0dXNCBwoFX3NlYXQihgEKCk1hdGNoRXZlbnQSDQoFYWN0b3IYASABKAMSMwoKb3duX2FjdGlvbhgCIAEoCzIaLmNoZWNrcmFpc2UudjEuTGVnYWxBY3Rpb25IAIgBARIlCgR2aWV3GAMgASgLMhcuY2hlY2tyYWlzZS52MS5TZWF0Vmlld0INCgtfb3duX2FjdGlvbiL4AgoRQ3JlYXRlRW52c1JlcXVlc3QSDAoEZ2FtZRgBIAEoCRJECgpwYXJhbWV0ZXJzGAIgAygLMjAuY2hlY2tyYWlzZS52MS5DcmVhdGVFbnZzUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkSDQoFY291bnQYAyABKA0SDAoEc2VlZBgEIAEoBBIRCglhbGxfc2VhdHMYBSABKAgSNAoOYXV0b3Jlc2V0X21vZGUYBiABKA4yHC5jaGVja3JhaXNlLnYxLkF1dG9yZXNldE1vZGUSHgoRbWF4X2VwaXNvZGVfc3RlcHMYByABKA1IAIgBARJAChRvYnNlcnZhdGlvbl9lbmNvZGluZxgIIAEoDjIiLmNoZWNrcmFpc2UudjEuT2JzZXJ2YXRpb25FbmNvZGluZxoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIUChJfbWF4X2VwaXNvZGVfc3RlcHMiewoNQ29tcGFjdExheW91dBIYChBvYnNlcnZhdGlvbl9zaXplGAEgASgNEhEKCWJpdF9ieXRlcxgCIAEoDRIWCg5zY2FsYXJfaW5kaWNlcxgDIAMoDRIRCglyb3dfYnl0ZXMYBCABKA0SEgoKbWFza19ieXRlcxgFIAEoDSKsAQoSQ3JlYXRlRW52c1Jlc3BvbnNlEg8KB2VudnNfaWQYASABKAkSJwoFc2l6ZXMYAiABKAsyGC5jaGVja3JhaXNlLnYxLkdhbWVTaXplcxImCgViYXRjaBgDIAEoCzIXLmNoZWNrcmFpc2UudjEuRW52QmF0Y2gSNAoOY29tcGFjdF9sYXlvdXQYBCABKAsyHC5jaGVja3JhaXNlLnYxLkNvbXBhY3RMYXlvdXQiOwoMUmVzZXRSZXF1ZXN0Eg8KB2VudnNfaWQYASABKAkSEQoEc2VlZBgCIAEoBEgAiAEBQgcKBV9zZWVkIkYKC1N0ZXBSZXF1ZXN0Eg8KB2VudnNfaWQYASABKAkSJgoHYWN0aW9ucxgCIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yIiMKEENsb3NlRW52c1JlcXVlc3QSDwoHZW52c19pZBgBIAEoCSITChFDbG9zZUVudnNSZXNwb25zZSLuBAoIRW52QmF0Y2gSKwoMb2JzZXJ2YXRpb25zGAEgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISLgoLbGVnYWxfbWFza3MYAiABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvckICGAESJgoHcmV3YXJkcxgDIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEigKBWRvbmVzGAQgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3JCAhgBEi4KD2N1cnJlbnRfcGxheWVycxgFIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEiwKDWZpbmFsX3JldHVybnMYBiABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIrCgxhY3Rpb25fbWFza3MYByABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIpCgp0ZXJtaW5hdGVkGAggASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISKAoJdHJ1bmNhdGVkGAkgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISMQoSZmluYWxfb2JzZXJ2YXRpb25zGAogASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISMgoTcGFja2VkX29ic2VydmF0aW9ucxgLIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEjIKE3BhY2tlZF9hY3Rpb25fbWFza3MYDCABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchI4ChlwYWNrZWRfZmluYWxfb2JzZXJ2YXRpb25zGA0gASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3IqlAEKDVBhcmFtZXRlclR5cGUSHgoaUEFSQU1FVEVSX1RZUEVfVU5TUEVDSUZJRUQQABIWChJQQVJBTUVURVJfVFlQRV9JTlQQARIXChNQQVJBTUVURVJfVFlQRV9CT09MEAISGQoVUEFSQU1FVEVSX1RZUEVfQ0hPSUNFEAMSFwoTUEFSQU1FVEVSX1RZUEVfVEVYVBAEKnoKCERhdGFUeXBlEhkKFURBVEFfVFlQRV9VTlNQRUNJRklFRBAAEhUKEURBVEFfVFlQRV9GTE9BVDMyEAESEwoPREFUQV9UWVBFX0lOVDMyEAISEgoOREFUQV9UWVBFX0JPT0wQAxITCg9EQVRBX1RZUEVfVUlOVDgQBCp/ChNPYnNlcnZhdGlvbkVuY29kaW5nEiQKIE9CU0VSVkFUSU9OX0VOQ09ESU5HX1VOU1BFQ0lGSUVEEAASIAocT0JTRVJWQVRJT05fRU5DT0RJTkdfRkxPQVQzMhABEiAKHE9CU0VSVkFUSU9OX0VOQ09ESU5HX0NPTVBBQ1QQAiprCg1BdXRvcmVzZXRNb2RlEh4KGkFVVE9SRVNFVF9NT0RFX1VOU1BFQ0lGSUVEEAASHAoYQVVUT1JFU0VUX01PREVfTkVYVF9TVEVQEAESHAoYQVVUT1JFU0VUX01PREVfU0FNRV9TVEVQEAIyowEKB0NhdGFsb2cSTgoJTGlzdEdhbWVzEh8uY2hlY2tyYWlzZS52MS5MaXN0R2FtZXNSZXF1ZXN0GiAuY2hlY2tyYWlzZS52MS5MaXN0R2FtZXNSZXNwb25zZRJICgdHZXRHYW1lEh0uY2hlY2tyYWlzZS52MS5HZXRHYW1lUmVxdWVzdBoeLmNoZWNrcmFpc2UudjEuR2V0R2FtZVJlc3BvbnNlMp8ECgdNYXRjaGVzElQKC0NyZWF0ZU1hdGNoEiEuY2hlY2tyYWlzZS52MS5DcmVhdGVNYXRjaFJlcXVlc3QaIi5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVzcG9uc2USSwoISm9pblNlYXQSHi5jaGVja3JhaXNlLnYxLkpvaW5TZWF0UmVxdWVzdBofLmNoZWNrcmFpc2UudjEuSm9pblNlYXRSZXNwb25zZRJBCgdHZXRWaWV3Eh0uY2hlY2tyYWlzZS52MS5HZXRWaWV3UmVxdWVzdBoXLmNoZWNrcmFpc2UudjEuU2VhdFZpZXcSOQoDQWN0EhkuY2hlY2tyYWlzZS52MS5BY3RSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5TZWF0VmlldxJTChBHZXRTcGVjdGF0b3JWaWV3EiYuY2hlY2tyYWlzZS52MS5HZXRTcGVjdGF0b3JWaWV3UmVxdWVzdBoXLmNoZWNrcmFpc2UudjEuU2VhdFZpZXcSSQoJV2F0Y2hTZWF0Eh8uY2hlY2tyYWlzZS52MS5XYXRjaFNlYXRSZXF1ZXN0GhkuY2hlY2tyYWlzZS52MS5NYXRjaEV2ZW50MAESUwoOV2F0Y2hTcGVjdGF0b3ISJC5jaGVja3JhaXNlLnYxLldhdGNoU3BlY3RhdG9yUmVxdWVzdBoZLmNoZWNrcmFpc2UudjEuTWF0Y2hFdmVudDABMqUCCgRFbnZzElEKCkNyZWF0ZUVudnMSIC5jaGVja3JhaXNlLnYxLkNyZWF0ZUVudnNSZXF1ZXN0GiEuY2hlY2tyYWlzZS52MS5DcmVhdGVFbnZzUmVzcG9uc2USPQoFUmVzZXQSGy5jaGVja3JhaXNlLnYxLlJlc2V0UmVxdWVzdBoXLmNoZWNrcmFpc2UudjEuRW52QmF0Y2gSOwoEU3RlcBIaLmNoZWNrcmFpc2UudjEuU3RlcFJlcXVlc3QaFy5jaGVja3JhaXNlLnYxLkVudkJhdGNoEk4KCUNsb3NlRW52cxIfLmNoZWNrcmFpc2UudjEuQ2xvc2VFbnZzUmVxdWVzdBogLmNoZWNrcmFpc2UudjEuQ2xvc2VFbnZzUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5jaGVja3JhaXNlL3YxL2NoZWNrcmFpc2UucHJvdG8SDWNoZWNrcmFpc2UudjEiEgoQTGlzdEdhbWVzUmVxdWVzdCJCChFMaXN0R2FtZXNSZXNwb25zZRItCgVnYW1lcxgBIAMoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uIpQBCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJEkEKCnBhcmFtZXRlcnMYAiADKAsyLS5jaGVja3JhaXNlLnYxLkdldEdhbWVSZXF1ZXN0LlBhcmFtZXRlcnNFbnRyeRoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJoCg9HZXRHYW1lUmVzcG9uc2USLAoEZ2FtZRgBIAEoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uEicKBXNpemVzGAIgASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMiygIKD0dhbWVEZXNjcmlwdGlvbhIMCgRuYW1lGAEgASgJEhEKCWxvbmdfbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRITCgttaW5fcGxheWVycxgEIAEoDRITCgttYXhfcGxheWVycxgFIAEoDRITCgtjaGFuY2VfbW9kZRgGIAEoCRITCgtpbmZvcm1hdGlvbhgHIAEoCRIQCghkeW5hbWljcxgIIAEoCRIPCgd1dGlsaXR5GAkgASgJEhQKDHJld2FyZF9tb2RlbBgKIAEoCRIwCgpwYXJhbWV0ZXJzGAsgAygLMhwuY2hlY2tyYWlzZS52MS5QYXJhbWV0ZXJTcGVjEhEKCWJvdF9raW5kcxgMIAMoCRIvCg1kZWZhdWx0X3NpemVzGA0gASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMioAEKDVBhcmFtZXRlclNwZWMSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIVCg1kZWZhdWx0X3ZhbHVlGAMgASgJEioKBHR5cGUYBCABKA4yHC5jaGVja3JhaXNlLnYxLlBhcmFtZXRlclR5cGUSCwoDbWluGAUgASgDEgsKA21heBgGIAEoAxIPCgdvcHRpb25zGAcgAygJItQCCglHYW1lU2l6ZXMSPAoKcGFyYW1ldGVycxgBIAMoCzIoLmNoZWNrcmFpc2UudjEuR2FtZVNpemVzLlBhcmFtZXRlcnNFbnRyeRITCgtudW1fcGxheWVycxgCIAEoDRIcChRudW1fZGlzdGluY3RfYWN0aW9ucxgDIAEoDRIbChNtYXhfY2hhbmNlX291dGNvbWVzGAQgASgNEhkKEW9ic2VydmF0aW9uX3NoYXBlGAUgAygNEhMKC21pbl91dGlsaXR5GAYgASgBEhMKC21heF91dGlsaXR5GAcgASgBEhgKC3V0aWxpdHlfc3VtGAggASgBSACIAQESFwoPbWF4X2dhbWVfbGVuZ3RoGAkgASgNGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg4KDF91dGlsaXR5X3N1bSJNCgZUZW5zb3ISJgoFZHR5cGUYASABKA4yFy5jaGVja3JhaXNlLnYxLkRhdGFUeXBlEg0KBXNoYXBlGAIgAygNEgwKBGRhdGEYAyABKAwixwEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEkUKCnBhcmFtZXRlcnMYAiADKAsyMS5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkSEQoEc2VlZBgDIAEoBEgAiAEBEg0KBXNlYXRzGAQgAygJGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgcKBV9zZWVkIogBChNDcmVhdGVNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlZWQYAiABKAQSJwoFc2l6ZXMYAyABKAsyGC5jaGVja3JhaXNlLnYxLkdhbWVTaXplcxIoCgVzZWF0cxgEIAMoCzIZLmNoZWNrcmFpc2UudjEuU2VhdFN0YXR1cyJTCg9Kb2luU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoDUgAiAEBEhIKCnJlcXVlc3RfaWQYAyABKAlCBwoFX3NlYXQiRgoQSm9pblNlYXRSZXNwb25zZRIMCgRzZWF0GAEgASgNEhIKCnNlYXRfdG9rZW4YAiABKAkSEAoIcmVwZWF0ZWQYAyABKAgiYgoOR2V0Vmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSDAoEc2VhdBgCIAEoDRIwCgx2aWV3X29wdGlvbnMYAyABKAsyGi5jaGVja3JhaXNlLnYxLlZpZXdPcHRpb25zInkKC1ZpZXdPcHRpb25zEhYKDm9taXRfdmlld19qc29uGAEgASgIEhgKEG9taXRfb2JzZXJ2YXRpb24YAiABKAgSHQoVb21pdF9vYnNlcnZhdGlvbl90ZXh0GAMgASgIEhkKEW9taXRfYWN0aW9uX3RleHRzGAQgASgIIsgBCgpBY3RSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKA0SEwoJYWN0aW9uX2lkGAMgASgNSAASFQoLYWN0aW9uX3RleHQYBCABKAlIABIwCgx2aWV3X29wdGlvbnMYBSABKAsyGi5jaGVja3JhaXNlLnYxLlZpZXdPcHRpb25zEh0KEGV4cGVjdGVkX3ZlcnNpb24YBiABKARIAYgBAUIICgZhY3Rpb25CEwoRX2V4cGVjdGVkX3ZlcnNpb24iKwoXR2V0U3BlY3RhdG9yVmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiZAoQV2F0Y2hTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgNEjAKDHZpZXdfb3B0aW9ucxgDIAEoCzIaLmNoZWNrcmFpc2UudjEuVmlld09wdGlvbnMiKQoVV2F0Y2hTcGVjdGF0b3JSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIjcKClNlYXRTdGF0dXMSDAoEc2VhdBgBIAEoDRIMCgRraW5kGAIgASgJEg0KBXRha2VuGAMgASgIIicKC0xlZ2FsQWN0aW9uEgoKAmlkGAEgASgNEgwKBHRleHQYAiABKAkiqwMKCFNlYXRWaWV3EhAKCG1hdGNoX2lkGAEgASgJEhEKBHNlYXQYAiABKA1IAIgBARIPCgd2ZXJzaW9uGAMgASgEEhEKCXZpZXdfanNvbhgEIAEoCRIWCg5jdXJyZW50X3BsYXllchgFIAEoAxITCgtpc190ZXJtaW5hbBgGIAEoCBIPCgdtYXlfYWN0GAcgASgIEhgKEGFjdGlvbl9zdWJtaXR0ZWQYCCABKAgSMQoNbGVnYWxfYWN0aW9ucxgJIAMoCzIaLmNoZWNrcmFpc2UudjEuTGVnYWxBY3Rpb24SDwoHcmV0dXJucxgKIAMoARITCgtzZWF0X3JldHVybhgLIAEoARIqCgtvYnNlcnZhdGlvbhgMIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEhgKEG9ic2VydmF0aW9uX3RleHQYDSABKAkSKAoFc2VhdHMYDiADKAsyGS5jaGVja3JhaXNlLnYxLlNlYXRTdGF0dXMSLAoKYWN0X3N0YXR1cxgPIAEoDjIYLmNoZWNrcmFpc2UudjEuQWN0U3RhdHVzQgcKBV9zZWF0IoYBCgpNYXRjaEV2ZW50Eg0KBWFjdG9yGAEgASgDEjMKCm93bl9hY3Rpb24YAiABKAsyGi5jaGVja3JhaXNlLnYxLkxlZ2FsQWN0aW9uSACIAQESJQoEdmlldxgDIAEoCzIXLmNoZWNrcmFpc2UudjEuU2VhdFZpZXdCDQoLX293bl9hY3Rpb24i+AIKEUNyZWF0ZUVudnNSZXF1ZXN0EgwKBGdhbWUYASABKAkSRAoKcGFyYW1ldGVycxgCIAMoCzIwLmNoZWNrcmFpc2UudjEuQ3JlYXRlRW52c1JlcXVlc3QuUGFyYW1ldGVyc0VudHJ5Eg0KBWNvdW50GAMgASgNEgwKBHNlZWQYBCABKAQSEQoJYWxsX3NlYXRzGAUgASgIEjQKDmF1dG9yZXNldF9tb2RlGAYgASgOMhwuY2hlY2tyYWlzZS52MS5BdXRvcmVzZXRNb2RlEh4KEW1heF9lcGlzb2RlX3N0ZXBzGAcgASgNSACIAQESQAoUb2JzZXJ2YXRpb25fZW5jb2RpbmcYCCABKA4yIi5jaGVja3JhaXNlLnYxLk9ic2VydmF0aW9uRW5jb2RpbmcaMQoPUGFyYW1ldGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCFAoSX21heF9lcGlzb2RlX3N0ZXBzInsKDUNvbXBhY3RMYXlvdXQSGAoQb2JzZXJ2YXRpb25fc2l6ZRgBIAEoDRIRCgliaXRfYnl0ZXMYAiABKA0SFgoOc2NhbGFyX2luZGljZXMYAyADKA0SEQoJcm93X2J5dGVzGAQgASgNEhIKCm1hc2tfYnl0ZXMYBSABKA0irAEKEkNyZWF0ZUVudnNSZXNwb25zZRIPCgdlbnZzX2lkGAEgASgJEicKBXNpemVzGAIgASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMSJgoFYmF0Y2gYAyABKAsyFy5jaGVja3JhaXNlLnYxLkVudkJhdGNoEjQKDmNvbXBhY3RfbGF5b3V0GAQgASgLMhwuY2hlY2tyYWlzZS52MS5Db21wYWN0TGF5b3V0IjsKDFJlc2V0UmVxdWVzdBIPCgdlbnZzX2lkGAEgASgJEhEKBHNlZWQYAiABKARIAIgBAUIHCgVfc2VlZCJGCgtTdGVwUmVxdWVzdBIPCgdlbnZzX2lkGAEgASgJEiYKB2FjdGlvbnMYAiABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvciIjChBDbG9zZUVudnNSZXF1ZXN0Eg8KB2VudnNfaWQYASABKAkiEwoRQ2xvc2VFbnZzUmVzcG9uc2Ui7gQKCEVudkJhdGNoEisKDG9ic2VydmF0aW9ucxgBIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEi4KC2xlZ2FsX21hc2tzGAIgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3JCAhgBEiYKB3Jld2FyZHMYAyABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIoCgVkb25lcxgEIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yQgIYARIuCg9jdXJyZW50X3BsYXllcnMYBSABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIsCg1maW5hbF9yZXR1cm5zGAYgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISKwoMYWN0aW9uX21hc2tzGAcgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISKQoKdGVybWluYXRlZBgIIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEigKCXRydW5jYXRlZBgJIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEjEKEmZpbmFsX29ic2VydmF0aW9ucxgKIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEjIKE3BhY2tlZF9vYnNlcnZhdGlvbnMYCyABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIyChNwYWNrZWRfYWN0aW9uX21hc2tzGAwgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISOAoZcGFja2VkX2ZpbmFsX29ic2VydmF0aW9ucxgNIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yIt8BChJMaXN0TWF0Y2hlc1JlcXVlc3QSDAoEZ2FtZRgBIAEoCRIqCgZzdGF0dXMYAiABKA4yGi5jaGVja3JhaXNlLnYxLk1hdGNoU3RhdHVzEh0KEGNyZWF0ZWRfYWZ0ZXJfbXMYAyABKANIAIgBARIeChFjcmVhdGVkX2JlZm9yZV9tcxgEIAEoA0gBiAEBEhEKCXBhZ2Vfc2l6ZRgFIAEoDRISCgpwYWdlX3Rva2VuGAYgASgJQhMKEV9jcmVhdGVkX2FmdGVyX21zQhQKEl9jcmVhdGVkX2JlZm9yZV9tcyLrAQoMTWF0Y2hTdW1tYXJ5EhAKCG1hdGNoX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSDAoEc2VlZBgDIAEoBBINCgVzZWF0cxgEIAMoCRIqCgZzdGF0dXMYBSABKA4yGi5jaGVja3JhaXNlLnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBiABKAQSEgoKY3JlYXRlZF9tcxgHIAEoAxISCgp0b3VjaGVkX21zGAggASgDEhgKC2ZpbmlzaGVkX21zGAkgASgDSACIAQESDwoHcmV0dXJucxgKIAMoAUIOCgxfZmluaXNoZWRfbXMiXAoTTGlzdE1hdGNoZXNSZXNwb25zZRIsCgdtYXRjaGVzGAEgAygLMhsuY2hlY2tyYWlzZS52MS5NYXRjaFN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiQKEEdldFJlcGxheVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiOwoLUmVwbGF5RW50cnkSDgoGcGxheWVyGAEgASgDEg4KBmFjdGlvbhgCIAEoDRIMCgR0ZXh0GAMgASgJInYKClJlcGxheVN0ZXASDwoHdmVyc2lvbhgBIAEoBBINCgVhY3RvchgCIAEoAxIrCgdlbnRyaWVzGAMgAygLMhouY2hlY2tyYWlzZS52MS5SZXBsYXlFbnRyeRIbChNzcGVjdGF0b3Jfdmlld19qc29uGAQgASgJInAKBlJlcGxheRIqCgVtYXRjaBgBIAEoCzIbLmNoZWNrcmFpc2UudjEuTWF0Y2hTdW1tYXJ5EhAKCHJldmVhbGVkGAIgASgIEigKBXN0ZXBzGAMgAygLMhkuY2hlY2tyYWlzZS52MS5SZXBsYXlTdGVwKpQBCg1QYXJhbWV0ZXJUeXBlEh4KGlBBUkFNRVRFUl9UWVBFX1VOU1BFQ0lGSUVEEAASFgoSUEFSQU1FVEVSX1RZUEVfSU5UEAESFwoTUEFSQU1FVEVSX1RZUEVfQk9PTBACEhkKFVBBUkFNRVRFUl9UWVBFX0NIT0lDRRADEhcKE1BBUkFNRVRFUl9UWVBFX1RFWFQQBCp6CghEYXRhVHlwZRIZChVEQVRBX1RZUEVfVU5TUEVDSUZJRUQQABIVChFEQVRBX1RZUEVfRkxPQVQzMhABEhMKD0RBVEFfVFlQRV9JTlQzMhACEhIKDkRBVEFfVFlQRV9CT09MEAMSEwoPREFUQV9UWVBFX1VJTlQ4EAQqXwoJQWN0U3RhdHVzEhoKFkFDVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIWChJBQ1RfU1RBVFVTX0FQUExJRUQQARIeChpBQ1RfU1RBVFVTX0FMUkVBRFlfQVBQTElFRBACKn8KE09ic2VydmF0aW9uRW5jb2RpbmcSJAogT0JTRVJWQVRJT05fRU5DT0RJTkdfVU5TUEVDSUZJRUQQABIgChxPQlNFUlZBVElPTl9FTkNPRElOR19GTE9BVDMyEAESIAocT0JTRVJWQVRJT05fRU5DT0RJTkdfQ09NUEFDVBACKmsKDUF1dG9yZXNldE1vZGUSHgoaQVVUT1JFU0VUX01PREVfVU5TUEVDSUZJRUQQABIcChhBVVRPUkVTRVRfTU9ERV9ORVhUX1NURVAQARIcChhBVVRPUkVTRVRfTU9ERV9TQU1FX1NURVAQAip3CgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfTElWRRABEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBACEhgKFE1BVENIX1NUQVRVU19FWFBJUkVEEAMyowEKB0NhdGFsb2cSTgoJTGlzdEdhbWVzEh8uY2hlY2tyYWlzZS52MS5MaXN0R2FtZXNSZXF1ZXN0GiAuY2hlY2tyYWlzZS52MS5MaXN0R2FtZXNSZXNwb25zZRJICgdHZXRHYW1lEh0uY2hlY2tyYWlzZS52MS5HZXRHYW1lUmVxdWVzdBoeLmNoZWNrcmFpc2UudjEuR2V0R2FtZVJlc3BvbnNlMroFCgdNYXRjaGVzElQKC0NyZWF0ZU1hdGNoEiEuY2hlY2tyYWlzZS52MS5DcmVhdGVNYXRjaFJlcXVlc3QaIi5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVzcG9uc2USSwoISm9pblNlYXQSHi5jaGVja3JhaXNlLnYxLkpvaW5TZWF0UmVxdWVzdBofLmNoZWNrcmFpc2UudjEuSm9pblNlYXRSZXNwb25zZRJBCgdHZXRWaWV3Eh0uY2hlY2tyYWlzZS52MS5HZXRWaWV3UmVxdWVzdBoXLmNoZWNrcmFpc2UudjEuU2VhdFZpZXcSOQoDQWN0EhkuY2hlY2tyYWlzZS52MS5BY3RSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5TZWF0VmlldxJTChBHZXRTcGVjdGF0b3JWaWV3EiYuY2hlY2tyYWlzZS52MS5HZXRTcGVjdGF0b3JWaWV3UmVxdWVzdBoXLmNoZWNrcmFpc2UudjEuU2VhdFZpZXcSSQoJV2F0Y2hTZWF0Eh8uY2hlY2tyYWlzZS52MS5XYXRjaFNlYXRSZXF1ZXN0GhkuY2hlY2tyYWlzZS52MS5NYXRjaEV2ZW50MAESUwoOV2F0Y2hTcGVjdGF0b3ISJC5jaGVja3JhaXNlLnYxLldhdGNoU3BlY3RhdG9yUmVxdWVzdBoZLmNoZWNrcmFpc2UudjEuTWF0Y2hFdmVudDABElQKC0xpc3RNYXRjaGVzEiEuY2hlY2tyYWlzZS52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaIi5jaGVja3JhaXNlLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USQwoJR2V0UmVwbGF5Eh8uY2hlY2tyYWlzZS52MS5HZXRSZXBsYXlSZXF1ZXN0GhUuY2hlY2tyYWlzZS52MS5SZXBsYXkypQIKBEVudnMSUQoKQ3JlYXRlRW52cxIgLmNoZWNrcmFpc2UudjEuQ3JlYXRlRW52c1JlcXVlc3QaIS5jaGVja3JhaXNlLnYxLkNyZWF0ZUVudnNSZXNwb25zZRI9CgVSZXNldBIbLmNoZWNrcmFpc2UudjEuUmVzZXRSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5FbnZCYXRjaBI7CgRTdGVwEhouY2hlY2tyYWlzZS52MS5TdGVwUmVxdWVzdBoXLmNoZWNrcmFpc2UudjEuRW52QmF0Y2gSTgoJQ2xvc2VFbnZzEh8uY2hlY2tyYWlzZS52MS5DbG9zZUVudnNSZXF1ZXN0GiAuY2hlY2tyYWlzZS52MS5DbG9zZUVudnNSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * Request for Catalog.ListGames.
@@ -474,6 +474,16 @@ export type JoinSeatRequest = Message<"checkraise.v1.JoinSeatRequest"> & {
    * @generated from field: optional uint32 seat = 2;
    */
   seat?: number | undefined;
+
+  /**
+   * Optional, client-chosen (16 to 256 characters; a random UUID): makes the call safe to
+   * repeat. A JoinSeat repeated with the same request_id (and seat, if one was given) returns
+   * the same seat and the same token instead of FAILED_PRECONDITION, so a lost reply does not
+   * lose the seat. Keep it as secret as the token: repeating it gives the token.
+   *
+   * @generated from field: string request_id = 3;
+   */
+  requestId: string;
 };
 
 /**
@@ -495,11 +505,20 @@ export type JoinSeatResponse = Message<"checkraise.v1.JoinSeatResponse"> & {
   seat: number;
 
   /**
-   * Send as metadata `x-seat-token` on every call for this seat. Not recoverable.
+   * Send as metadata `x-seat-token` on every call for this seat. Not recoverable, except by
+   * repeating the JoinSeat with the same request_id.
    *
    * @generated from field: string seat_token = 2;
    */
   seatToken: string;
+
+  /**
+   * This reply repeats an earlier JoinSeat with the same request_id: the seat was already
+   * this client's.
+   *
+   * @generated from field: bool repeated = 3;
+   */
+  repeated: boolean;
 };
 
 /**
@@ -628,6 +647,18 @@ export type ActRequest = Message<"checkraise.v1.ActRequest"> & {
    * @generated from field: checkraise.v1.ViewOptions view_options = 5;
    */
   viewOptions?: ViewOptions | undefined;
+
+  /**
+   * Optional: the version of the view this action was chosen on (SeatView.version). It makes
+   * the call safe to retry: if this seat already made this same action at that version (an
+   * earlier call was applied but its reply was lost), nothing is applied again and the reply
+   * is the current view with act_status ACT_STATUS_ALREADY_APPLIED; if the match moved on
+   * without this seat acting at that version, ABORTED; another action at that version is
+   * FAILED_PRECONDITION. Unset: the action applies to whatever the match is now.
+   *
+   * @generated from field: optional uint64 expected_version = 6;
+   */
+  expectedVersion?: bigint | undefined;
 };
 
 /**
@@ -863,6 +894,13 @@ export type SeatView = Message<"checkraise.v1.SeatView"> & {
    * @generated from field: repeated checkraise.v1.SeatStatus seats = 14;
    */
   seats: SeatStatus[];
+
+  /**
+   * In an Act reply: whether this call applied the action, or found it applied before.
+   *
+   * @generated from field: checkraise.v1.ActStatus act_status = 15;
+   */
+  actStatus: ActStatus;
 };
 
 /**
@@ -1268,6 +1306,293 @@ export const EnvBatchSchema: GenMessage<EnvBatch> = /*@__PURE__*/
   messageDesc(file_checkraise_v1_checkraise, 29);
 
 /**
+ * Request for Matches.ListMatches. Every filter left unset matches everything.
+ *
+ * @generated from message checkraise.v1.ListMatchesRequest
+ */
+export type ListMatchesRequest = Message<"checkraise.v1.ListMatchesRequest"> & {
+  /**
+   * Registry name of the game (e.g. "pokeros").
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * @generated from field: checkraise.v1.MatchStatus status = 2;
+   */
+  status: MatchStatus;
+
+  /**
+   * Created at or after this time, milliseconds since the Unix epoch.
+   *
+   * @generated from field: optional int64 created_after_ms = 3;
+   */
+  createdAfterMs?: bigint | undefined;
+
+  /**
+   * Created before this time, milliseconds since the Unix epoch.
+   *
+   * @generated from field: optional int64 created_before_ms = 4;
+   */
+  createdBeforeMs?: bigint | undefined;
+
+  /**
+   * Most matches in the reply: 1 to 1000; 0 (unset) means 100.
+   *
+   * @generated from field: uint32 page_size = 5;
+   */
+  pageSize: number;
+
+  /**
+   * next_page_token of the previous reply, to read on; empty for the first page.
+   *
+   * @generated from field: string page_token = 6;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message checkraise.v1.ListMatchesRequest.
+ * Use `create(ListMatchesRequestSchema)` to create a new message.
+ */
+export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 30);
+
+/**
+ * One match, as listed.
+ *
+ * @generated from message checkraise.v1.MatchSummary
+ */
+export type MatchSummary = Message<"checkraise.v1.MatchSummary"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * The game with every parameter, as in "pokeros(board_size=5,players=2)".
+   *
+   * @generated from field: string game = 2;
+   */
+  game: string;
+
+  /**
+   * @generated from field: uint64 seed = 3;
+   */
+  seed: bigint;
+
+  /**
+   * Each seat's kind: "human" or the bot's canonical spec.
+   *
+   * @generated from field: repeated string seats = 4;
+   */
+  seats: string[];
+
+  /**
+   * @generated from field: checkraise.v1.MatchStatus status = 5;
+   */
+  status: MatchStatus;
+
+  /**
+   * Steps taken (SeatView.version).
+   *
+   * @generated from field: uint64 version = 6;
+   */
+  version: bigint;
+
+  /**
+   * Milliseconds since the Unix epoch.
+   *
+   * @generated from field: int64 created_ms = 7;
+   */
+  createdMs: bigint;
+
+  /**
+   * When a request last touched the match.
+   *
+   * @generated from field: int64 touched_ms = 8;
+   */
+  touchedMs: bigint;
+
+  /**
+   * When the game ended.
+   *
+   * @generated from field: optional int64 finished_ms = 9;
+   */
+  finishedMs?: bigint | undefined;
+
+  /**
+   * Each seat's return, once the game is over.
+   *
+   * @generated from field: repeated double returns = 10;
+   */
+  returns: number[];
+};
+
+/**
+ * Describes the message checkraise.v1.MatchSummary.
+ * Use `create(MatchSummarySchema)` to create a new message.
+ */
+export const MatchSummarySchema: GenMessage<MatchSummary> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 31);
+
+/**
+ * A page of matches, ordered by creation time, then id.
+ *
+ * @generated from message checkraise.v1.ListMatchesResponse
+ */
+export type ListMatchesResponse = Message<"checkraise.v1.ListMatchesResponse"> & {
+  /**
+   * @generated from field: repeated checkraise.v1.MatchSummary matches = 1;
+   */
+  matches: MatchSummary[];
+
+  /**
+   * Pass as page_token for the next page; empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message checkraise.v1.ListMatchesResponse.
+ * Use `create(ListMatchesResponseSchema)` to create a new message.
+ */
+export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 32);
+
+/**
+ * Request for Matches.GetReplay.
+ *
+ * @generated from message checkraise.v1.GetReplayRequest
+ */
+export type GetReplayRequest = Message<"checkraise.v1.GetReplayRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message checkraise.v1.GetReplayRequest.
+ * Use `create(GetReplayRequestSchema)` to create a new message.
+ */
+export const GetReplayRequestSchema: GenMessage<GetReplayRequest> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 33);
+
+/**
+ * One history entry of a finished match: a seat's action or a chance outcome.
+ *
+ * @generated from message checkraise.v1.ReplayEntry
+ */
+export type ReplayEntry = Message<"checkraise.v1.ReplayEntry"> & {
+  /**
+   * A seat, or -1 for chance.
+   *
+   * @generated from field: int64 player = 1;
+   */
+  player: bigint;
+
+  /**
+   * The action id, or the chance outcome.
+   *
+   * @generated from field: uint32 action = 2;
+   */
+  action: number;
+
+  /**
+   * Its text, as the engine writes it (a chance outcome names the card dealt).
+   *
+   * @generated from field: string text = 3;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message checkraise.v1.ReplayEntry.
+ * Use `create(ReplayEntrySchema)` to create a new message.
+ */
+export const ReplayEntrySchema: GenMessage<ReplayEntry> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 34);
+
+/**
+ * One step of a match: the deal (version 0), then each seat action or joint action with the
+ * chance that followed it.
+ *
+ * @generated from message checkraise.v1.ReplayStep
+ */
+export type ReplayStep = Message<"checkraise.v1.ReplayStep"> & {
+  /**
+   * The version the match reached with this step.
+   *
+   * @generated from field: uint64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * Who acted: a seat, -2 for a joint action at a simultaneous node, -1 for the deal before
+   * the first decision.
+   *
+   * @generated from field: int64 actor = 2;
+   */
+  actor: bigint;
+
+  /**
+   * The step's history entries, chance included; only in the replay of a finished match.
+   *
+   * @generated from field: repeated checkraise.v1.ReplayEntry entries = 3;
+   */
+  entries: ReplayEntry[];
+
+  /**
+   * The public view after the step (as GetSpectatorView's view_json).
+   *
+   * @generated from field: string spectator_view_json = 4;
+   */
+  spectatorViewJson: string;
+};
+
+/**
+ * Describes the message checkraise.v1.ReplayStep.
+ * Use `create(ReplayStepSchema)` to create a new message.
+ */
+export const ReplayStepSchema: GenMessage<ReplayStep> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 35);
+
+/**
+ * A match step by step.
+ *
+ * @generated from message checkraise.v1.Replay
+ */
+export type Replay = Message<"checkraise.v1.Replay"> & {
+  /**
+   * @generated from field: checkraise.v1.MatchSummary match = 1;
+   */
+  match?: MatchSummary | undefined;
+
+  /**
+   * True for a finished match: entries are filled, every card is revealed.
+   *
+   * @generated from field: bool revealed = 2;
+   */
+  revealed: boolean;
+
+  /**
+   * @generated from field: repeated checkraise.v1.ReplayStep steps = 3;
+   */
+  steps: ReplayStep[];
+};
+
+/**
+ * Describes the message checkraise.v1.Replay.
+ * Use `create(ReplaySchema)` to create a new message.
+ */
+export const ReplaySchema: GenMessage<Replay> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 36);
+
+/**
  * A parameter's type.
  *
  * @generated from enum checkraise.v1.ParameterType
@@ -1356,6 +1681,41 @@ export const DataTypeSchema: GenEnum<DataType> = /*@__PURE__*/
   enumDesc(file_checkraise_v1_checkraise, 1);
 
 /**
+ * What an Act did (set only in Act replies).
+ *
+ * @generated from enum checkraise.v1.ActStatus
+ */
+export enum ActStatus {
+  /**
+   * Not an Act reply.
+   *
+   * @generated from enum value: ACT_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The action was applied by this call.
+   *
+   * @generated from enum value: ACT_STATUS_APPLIED = 1;
+   */
+  APPLIED = 1,
+
+  /**
+   * A retry (same seat, same action, same expected_version) of an action applied before:
+   * nothing was applied again; the view is the match as it is now.
+   *
+   * @generated from enum value: ACT_STATUS_ALREADY_APPLIED = 2;
+   */
+  ALREADY_APPLIED = 2,
+}
+
+/**
+ * Describes the enum checkraise.v1.ActStatus.
+ */
+export const ActStatusSchema: GenEnum<ActStatus> = /*@__PURE__*/
+  enumDesc(file_checkraise_v1_checkraise, 2);
+
+/**
  * How an Envs batch sends observations and action masks.
  *
  * @generated from enum checkraise.v1.ObservationEncoding
@@ -1389,7 +1749,7 @@ export enum ObservationEncoding {
  * Describes the enum checkraise.v1.ObservationEncoding.
  */
 export const ObservationEncodingSchema: GenEnum<ObservationEncoding> = /*@__PURE__*/
-  enumDesc(file_checkraise_v1_checkraise, 2);
+  enumDesc(file_checkraise_v1_checkraise, 3);
 
 /**
  * When an env whose game ended (terminated or truncated) starts its next game, as in
@@ -1430,7 +1790,48 @@ export enum AutoresetMode {
  * Describes the enum checkraise.v1.AutoresetMode.
  */
 export const AutoresetModeSchema: GenEnum<AutoresetMode> = /*@__PURE__*/
-  enumDesc(file_checkraise_v1_checkraise, 3);
+  enumDesc(file_checkraise_v1_checkraise, 4);
+
+/**
+ * A match's status.
+ *
+ * @generated from enum checkraise.v1.MatchStatus
+ */
+export enum MatchStatus {
+  /**
+   * Any status (in a filter).
+   *
+   * @generated from enum value: MATCH_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Being played.
+   *
+   * @generated from enum value: MATCH_STATUS_LIVE = 1;
+   */
+  LIVE = 1,
+
+  /**
+   * Played to its end.
+   *
+   * @generated from enum value: MATCH_STATUS_FINISHED = 2;
+   */
+  FINISHED = 2,
+
+  /**
+   * Removed after being idle before its end.
+   *
+   * @generated from enum value: MATCH_STATUS_EXPIRED = 3;
+   */
+  EXPIRED = 3,
+}
+
+/**
+ * Describes the enum checkraise.v1.MatchStatus.
+ */
+export const MatchStatusSchema: GenEnum<MatchStatus> = /*@__PURE__*/
+  enumDesc(file_checkraise_v1_checkraise, 5);
 
 /**
  * The registered games, their facts and parameter schemas.
@@ -1539,6 +1940,30 @@ export const Matches: GenService<{
     methodKind: "server_streaming";
     input: typeof WatchSpectatorRequestSchema;
     output: typeof MatchEventSchema;
+  },
+  /**
+   * The matches the server holds (with a database: every match it stored, live, finished or
+   * expired), newest last, filtered and paged. No token.
+   *
+   * @generated from rpc checkraise.v1.Matches.ListMatches
+   */
+  listMatches: {
+    methodKind: "unary";
+    input: typeof ListMatchesRequestSchema;
+    output: typeof ListMatchesResponseSchema;
+  },
+  /**
+   * A match step by step. A finished match: every history entry (chance outcomes, so every
+   * card, included) with its text, and the public view after each step. A match still being
+   * played: only what a spectator may see (who acted and the public view after each step).
+   * No token.
+   *
+   * @generated from rpc checkraise.v1.Matches.GetReplay
+   */
+  getReplay: {
+    methodKind: "unary";
+    input: typeof GetReplayRequestSchema;
+    output: typeof ReplaySchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_checkraise_v1_checkraise, 1);
