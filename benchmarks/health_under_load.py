@@ -21,7 +21,7 @@ from pathlib import Path
 import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from grpc_util import Server, packaged_stubs  # noqa: E402
+from grpc_util import Server, packaged_stubs
 
 
 def health_check(channel: grpc.Channel) -> None:
