@@ -769,11 +769,13 @@ impl VectorEnv {
             out.final_returns.len(),
             n * shape.num_players,
         )?;
-        if let Some(buffer) = &out.final_observations
-            && buffer.len() != n * obs_len
-        {
-            return Err(bad("final_observations", buffer.len(), n * obs_len));
-        }
+        check(
+            "final_observations",
+            out.final_observations
+                .as_ref()
+                .map_or(n * obs_len, |b| b.len()),
+            n * obs_len,
+        )?;
         check(
             "packed_observations",
             out.packed_observations.len(),
@@ -784,15 +786,13 @@ impl VectorEnv {
             out.packed_action_masks.len(),
             n * packed_mask_len,
         )?;
-        if let Some(buffer) = &out.packed_final_observations
-            && buffer.len() != n * packed_len
-        {
-            return Err(bad(
-                "packed_final_observations",
-                buffer.len(),
-                n * packed_len,
-            ));
-        }
+        check(
+            "packed_final_observations",
+            out.packed_final_observations
+                .as_ref()
+                .map_or(n * packed_len, |b| b.len()),
+            n * packed_len,
+        )?;
         let retained = out.retained;
         // Split inside rayon's tasks (no per-step list of rows): every iterator has `n` items,
         // the lengths having been checked above.
