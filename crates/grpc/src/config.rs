@@ -22,6 +22,11 @@ pub struct Config {
     /// Most matches alive at once; creating one more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 10_000, value_parser = at_least::<1>)]
     pub max_matches: usize,
+    /// Most matches in memory created from one client address (IP), so that one client
+    /// cannot fill `--max-matches` alone; one more is RESOURCE_EXHAUSTED. At least
+    /// `--max-matches`: no per-client share.
+    #[arg(long, default_value_t = 1_000, value_parser = at_least::<1>)]
+    pub max_matches_per_peer: usize,
     /// Most envs alive at once, over all batches; more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 65_536, value_parser = at_least::<1>)]
     pub max_envs: usize,
@@ -74,6 +79,11 @@ pub struct Config {
     /// Most calls (streams) open at once on one connection; the client waits for more.
     #[arg(long, default_value_t = 256, value_parser = at_least::<1>)]
     pub max_streams_per_connection: usize,
+    /// Most long-lived streams open at once over all connections: match watchers
+    /// (`WatchSeat`, `WatchSpectator`) and dm_env_rpc sessions; one more is
+    /// RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = crate::connections::DEFAULT_MAX_STREAMS, value_parser = at_least::<1>)]
+    pub max_streams: usize,
     /// A file of API keys, one per line (`#` starts a comment). When set, creating a match,
     /// an env batch or a dm_env_rpc world needs one, sent as `x-api-key: KEY` or
     /// `authorization: Bearer KEY` metadata; everything else stays open.
@@ -164,7 +174,7 @@ impl Config {
     pub fn connection_limits(&self) -> Result<crate::connections::ConnectionLimits, String> {
         if self.idle_connection_secs <= self.keepalive_secs + self.keepalive_timeout_secs {
             return Err(format!(
-                "--idle-connection-secs ({}) must exceed --keepalive-secs ({}) plus                  --keepalive-timeout-secs ({}), or live clients would be cut off",
+                "--idle-connection-secs ({}) must exceed --keepalive-secs ({}) plus --keepalive-timeout-secs ({}), or live clients would be cut off",
                 self.idle_connection_secs, self.keepalive_secs, self.keepalive_timeout_secs
             ));
         }

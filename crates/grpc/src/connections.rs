@@ -15,6 +15,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::{Instant, Sleep};
 use tokio_stream::{Stream, StreamExt};
+use tonic::Status;
 use tonic::transport::server::Connected;
 
 /// The limits on each connection.
@@ -250,5 +251,62 @@ mod tests {
         assert!(still_open.is_err(), "the fourth connection stays open");
         drop(second);
         accepted.abort();
+    }
+}
+
+/// The cap on long-lived streams open at once over every connection (`--max-streams`): match
+/// watchers (`WatchSeat`, `WatchSpectator`) and dm_env_rpc sessions. Each open stream holds a
+/// [`StreamPermit`]; one more is RESOURCE_EXHAUSTED.
+#[derive(Clone, Debug)]
+pub struct StreamCap {
+    open: Arc<Semaphore>,
+    max: usize,
+}
+
+/// A place under `--max-streams`, freed when the stream holding it is dropped.
+#[derive(Debug)]
+pub struct StreamPermit {
+    _permit: OwnedSemaphorePermit,
+}
+
+impl StreamCap {
+    /// At most `max` streams open at once.
+    pub fn new(max: usize) -> Self {
+        let max = max.min(Semaphore::MAX_PERMITS);
+        StreamCap {
+            open: Arc::new(Semaphore::new(max)),
+            max,
+        }
+    }
+
+    /// A place for one more stream, or RESOURCE_EXHAUSTED when `max` are open.
+    pub fn open(&self) -> Result<StreamPermit, Status> {
+        match self.open.clone().try_acquire_owned() {
+            Ok(permit) => {
+                metrics::gauge!("checkraise_open_streams").increment(1.0);
+                Ok(StreamPermit { _permit: permit })
+            }
+            Err(_) => Err(Status::resource_exhausted(format!(
+                "the server has its most streams open ({}, --max-streams: match watchers and \
+                 dm_env_rpc sessions); close one or try again later",
+                self.max
+            ))),
+        }
+    }
+}
+
+impl Default for StreamCap {
+    /// The default of `--max-streams`.
+    fn default() -> Self {
+        StreamCap::new(DEFAULT_MAX_STREAMS)
+    }
+}
+
+/// `--max-streams` unless set.
+pub const DEFAULT_MAX_STREAMS: usize = 4096;
+
+impl Drop for StreamPermit {
+    fn drop(&mut self) {
+        metrics::gauge!("checkraise_open_streams").decrement(1.0);
     }
 }

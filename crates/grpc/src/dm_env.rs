@@ -35,6 +35,7 @@ use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
+use crate::connections::StreamCap;
 use crate::dm_env_pb::dm_env_rpc::v1 as pb;
 use crate::dm_env_pb::google::rpc::Status as RpcStatus;
 use crate::errors::{server_fault, status_from_argument_error};
@@ -806,12 +807,22 @@ fn opponent_setting(tensor: Option<&pb::Tensor>, max_bot_ms: u64) -> Result<BotS
 /// The dm_env_rpc `Environment` service.
 pub struct DmEnvService {
     store: WorldStore,
+    streams: StreamCap,
 }
 
 impl DmEnvService {
     /// A service over a store of worlds.
     pub fn new(store: WorldStore) -> Self {
-        DmEnvService { store }
+        DmEnvService {
+            store,
+            streams: StreamCap::default(),
+        }
+    }
+
+    /// This service with its sessions counted under `streams` (`--max-streams`).
+    pub fn with_stream_cap(mut self, streams: StreamCap) -> Self {
+        self.streams = streams;
+        self
     }
 }
 
@@ -828,6 +839,7 @@ impl pb::environment_server::Environment for DmEnvService {
         &self,
         request: Request<Streaming<pb::EnvironmentRequest>>,
     ) -> Result<Response<Self::ProcessStream>, Status> {
+        let permit = self.streams.open()?;
         let mut requests = request.into_inner();
         let (tx, rx) = mpsc::channel(RESPONSE_BUFFER);
         let mut connection = Connection {
@@ -836,6 +848,8 @@ impl pb::environment_server::Environment for DmEnvService {
         };
         let mut closing = self.store.closing.subscribe();
         tokio::spawn(async move {
+            // The session holds its place under --max-streams until it ends.
+            let _permit = permit;
             loop {
                 let next = tokio::select! {
                     next = requests.message() => next,

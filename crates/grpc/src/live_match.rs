@@ -148,9 +148,14 @@ impl ViewParts {
 struct Watcher {
     viewer: Option<usize>,
     parts: ViewParts,
-    events: mpsc::Sender<Result<pb::MatchEvent, Status>>,
+    events: mpsc::Sender<Result<Arc<pb::MatchEvent>, Status>>,
     backlog: Arc<Backlog>,
 }
+
+/// A watcher's queue of events: each event shared by every watcher of the match that sees the
+/// same view (all spectators, a seat's several watchers), so that a thousand spectators of a
+/// match hold its events once, not a thousand times.
+pub type EventQueue = mpsc::Receiver<Result<Arc<pb::MatchEvent>, Status>>;
 
 /// Everything of a match but its state and driver: what a view and a notification need while
 /// the driver holds the state.
@@ -163,6 +168,9 @@ struct Table {
     /// For each step applied since the last write: the history's length after it and the
     /// version it made (what `MatchWrite` stores beside each history entry).
     marks: Vec<(usize, u64)>,
+    /// The largest view a reply or event may carry (`--max-message-size` less `REPLY_SLACK`):
+    /// a larger one leaves parts out (`fit_view`).
+    view_limit: usize,
 }
 
 /// A seat's latest decision: the version it was made at, the action and its text (what a
@@ -268,6 +276,7 @@ impl LiveMatch {
                 version: 0,
                 watchers: Vec::new(),
                 marks: Vec::new(),
+                view_limit: usize::MAX,
             },
             driver,
             last_active: Instant::now(),
@@ -676,13 +685,13 @@ impl LiveMatch {
                     Ok(ActOutcome::AlreadyApplied)
                 } else {
                     Err(Status::failed_precondition(format!(
-                        "seat {seat} already acted at version {expected}, with '{}' (id {});                          this request asks for another action",
+                        "seat {seat} already acted at version {expected}, with '{}' (id {}); this request asks for another action",
                         d.text, d.action
                     )))
                 }
             }
             _ => Err(Status::aborted(format!(
-                "match '{}' is at version {current}, not {expected} as expected, and seat                  {seat} did not act at version {expected}: read the view and act again",
+                "match '{}' is at version {current}, not {expected} as expected, and seat {seat} did not act at version {expected}: read the view and act again",
                 self.table.id
             ))),
         }
@@ -757,6 +766,7 @@ impl LiveMatch {
             version,
             watchers,
             marks,
+            view_limit,
         } = table;
         let seats: &[Seat] = seats;
         let bots: Vec<Option<&dyn Bot>> = seats
@@ -771,7 +781,17 @@ impl LiveMatch {
                 *version += 1;
                 marks.push((s.history().len(), *version));
                 notify(watchers, s, step, |viewer, parts| {
-                    seat_view(id, game, seats, *version, s, false, viewer, parts)
+                    seat_view(
+                        id,
+                        game,
+                        seats,
+                        *version,
+                        s,
+                        false,
+                        viewer,
+                        parts,
+                        *view_limit,
+                    )
                 });
             })
             .map_err(|e| server_fault("a bot could not act", &e))?;
@@ -785,10 +805,7 @@ impl LiveMatch {
 
     /// Subscribes a viewer (an authorized seat, or `None` for a spectator): the current view
     /// at once, then every change. The receiver ends after the terminal event.
-    pub fn watch(
-        &mut self,
-        viewer: Option<usize>,
-    ) -> (mpsc::Receiver<Result<pb::MatchEvent, Status>>, Arc<Backlog>) {
+    pub fn watch(&mut self, viewer: Option<usize>) -> (EventQueue, Arc<Backlog>) {
         self.watch_parts(viewer, ViewParts::ALL, WATCH_BYTES)
     }
 
@@ -799,7 +816,7 @@ impl LiveMatch {
         viewer: Option<usize>,
         parts: ViewParts,
         budget: usize,
-    ) -> (mpsc::Receiver<Result<pb::MatchEvent, Status>>, Arc<Backlog>) {
+    ) -> (EventQueue, Arc<Backlog>) {
         let (events, receiver) = mpsc::channel(WATCH_BUFFER);
         let backlog = Arc::new(Backlog::new(budget));
         let first = pb::MatchEvent {
@@ -808,7 +825,7 @@ impl LiveMatch {
             view: Some(self.view_parts(viewer, parts)),
         };
         backlog.queue(first.encoded_len());
-        let _ = events.try_send(Ok(first));
+        let _ = events.try_send(Ok(Arc::new(first)));
         if !self.state.is_terminal() {
             self.table.watchers.push(Watcher {
                 viewer,
@@ -837,6 +854,10 @@ impl LiveMatch {
 
     /// `view`, with only `parts` of a seat's view filled.
     pub fn view_parts(&self, viewer: Option<usize>, parts: ViewParts) -> pb::SeatView {
+        self.view_within(viewer, parts, self.table.view_limit)
+    }
+
+    fn view_within(&self, viewer: Option<usize>, parts: ViewParts, limit: usize) -> pb::SeatView {
         let t = &self.table;
         let submitted = viewer
             .is_some_and(|seat| self.state.is_simultaneous_node() && self.driver.has_chosen(seat));
@@ -849,7 +870,59 @@ impl LiveMatch {
             submitted,
             viewer,
             parts,
+            limit,
         )
+    }
+
+    /// Caps the views this match sends at `message_bytes` (`--max-message-size`) less
+    /// `REPLY_SLACK`: a view that would be larger leaves parts out and names them in
+    /// `omitted_parts`, so that a reply can always be sent.
+    pub fn limit_views(&mut self, message_bytes: usize) {
+        self.table.view_limit = message_bytes.saturating_sub(REPLY_SLACK);
+    }
+
+    /// The encoded size of the largest whole view anyone may get now (every seat's and the
+    /// spectator's), whatever the limit.
+    pub fn largest_view_bytes(&self) -> usize {
+        (0..self.table.seats.len())
+            .map(Some)
+            .chain([None])
+            .map(|viewer| {
+                self.view_within(viewer, ViewParts::ALL, usize::MAX)
+                    .encoded_len()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Bytes a reply or event may carry beside its view: a watch event's actor and own action,
+/// and room to spare.
+pub const REPLY_SLACK: usize = 1024;
+
+/// Leaves parts out of `view` until it is at most `limit` bytes encoded (the largest first:
+/// the observation tensor, its text, the JSON view, the legal actions' texts), naming each in
+/// `omitted_parts`.
+fn fit_view(view: &mut pb::SeatView, limit: usize) {
+    if limit == usize::MAX || view.encoded_len() <= limit {
+        return;
+    }
+    let steps: [(&str, fn(&mut pb::SeatView)); 4] = [
+        ("observation", |v| v.observation = None),
+        ("observation_text", |v| v.observation_text.clear()),
+        ("view_json", |v| v.view_json.clear()),
+        ("action_texts", |v| {
+            for action in &mut v.legal_actions {
+                action.text.clear();
+            }
+        }),
+    ];
+    for (name, drop_part) in steps {
+        drop_part(view);
+        view.omitted_parts.push(name.to_string());
+        if view.encoded_len() <= limit {
+            return;
+        }
     }
 }
 
@@ -876,8 +949,9 @@ impl Table {
         self.version += 1;
         self.marks.push((state.history().len(), self.version));
         let (id, game, seats, version) = (&self.id, &self.game, &self.seats, self.version);
+        let limit = self.view_limit;
         notify(&mut self.watchers, state, step, |viewer, parts| {
-            seat_view(id, game, seats, version, state, false, viewer, parts)
+            seat_view(id, game, seats, version, state, false, viewer, parts, limit)
         });
     }
 }
@@ -909,22 +983,36 @@ fn notify(
         return;
     }
     let terminal = state.is_terminal();
+    // One event per distinct (viewer, parts), built once and shared by its watchers.
+    let mut built: Vec<(Option<usize>, ViewParts, Arc<pb::MatchEvent>, usize)> = Vec::new();
     watchers.retain(|watcher| {
-        let own_action = watcher.viewer.and_then(|seat| {
-            step.chosen
-                .iter()
-                .find(|(s, _, _)| *s == seat)
-                .map(|(_, id, text)| pb::LegalAction {
-                    id: *id,
-                    text: text.clone(),
-                })
-        });
-        let event = pb::MatchEvent {
-            actor: step.actor.id(),
-            own_action,
-            view: Some(view(watcher.viewer, watcher.parts)),
+        let shared = built
+            .iter()
+            .find(|(viewer, parts, _, _)| *viewer == watcher.viewer && *parts == watcher.parts);
+        let (event, bytes) = match shared {
+            Some((_, _, event, bytes)) => (event.clone(), *bytes),
+            None => {
+                let own_action = watcher.viewer.and_then(|seat| {
+                    step.chosen
+                        .iter()
+                        .find(|(s, _, _)| *s == seat)
+                        .map(|(_, id, text)| pb::LegalAction {
+                            id: *id,
+                            text: text.clone(),
+                        })
+                });
+                let event = pb::MatchEvent {
+                    actor: step.actor.id(),
+                    own_action,
+                    view: Some(view(watcher.viewer, watcher.parts)),
+                };
+                let bytes = event.encoded_len();
+                let event = Arc::new(event);
+                built.push((watcher.viewer, watcher.parts, event.clone(), bytes));
+                (event, bytes)
+            }
         };
-        if !watcher.backlog.queue(event.encoded_len()) {
+        if !watcher.backlog.queue(bytes) {
             return false;
         }
         match watcher.events.try_send(Ok(event)) {
@@ -950,6 +1038,7 @@ fn seat_view(
     submitted: bool,
     viewer: Option<usize>,
     parts: ViewParts,
+    limit: usize,
 ) -> pb::SeatView {
     let current = state.current_player();
     let terminal = state.is_terminal();
@@ -978,6 +1067,7 @@ fn seat_view(
         ..Default::default()
     };
     let Some(seat) = viewer else {
+        fit_view(&mut out, limit);
         return out;
     };
     let player = Player::Seat(seat);
@@ -1006,6 +1096,7 @@ fn seat_view(
     if parts.observation_text {
         out.observation_text = state.observation_string(seat);
     }
+    fit_view(&mut out, limit);
     out
 }
 
@@ -1097,7 +1188,76 @@ pub fn random_hex(bytes: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::hashes_equal;
+    use prost::Message;
+
+    use super::{LiveMatch, REPLY_SLACK, Seat, SeatKind, ViewParts, hashes_equal};
+
+    fn pokeros(players: usize) -> LiveMatch {
+        let game = checkraise_core::make_game(
+            "pokeros",
+            [
+                ("players", players.to_string()),
+                ("board_size", "31".to_string()),
+            ],
+        )
+        .expect("valid parameters");
+        let seats = (0..players)
+            .map(|_| Seat {
+                kind_name: "human".into(),
+                kind: SeatKind::Human { token_hash: None },
+            })
+            .collect();
+        LiveMatch::new("m".into(), game, 7, seats).expect("a match")
+    }
+
+    #[test]
+    fn views_over_the_limit_leave_their_largest_parts_out_and_say_so() {
+        let mut live = pokeros(4);
+        let whole = live.view(Some(0));
+        assert!(whole.omitted_parts.is_empty());
+        let whole_bytes = whole.encoded_len();
+        assert!(live.largest_view_bytes() >= whole_bytes);
+
+        // Room for everything but the observation tensor.
+        let tensor = whole
+            .observation
+            .as_ref()
+            .expect("a seat's view has one")
+            .encoded_len();
+        // (Naming the part left out costs a few bytes.)
+        live.limit_views(whole_bytes - tensor + 16 + REPLY_SLACK);
+        let fitted = live.view(Some(0));
+        assert_eq!(fitted.omitted_parts, ["observation"]);
+        assert!(fitted.observation.is_none());
+        assert_eq!(fitted.view_json, whole.view_json);
+        assert_eq!(fitted.legal_actions, whole.legal_actions);
+
+        // Room for almost nothing: every part goes, in order, and the rest still fits.
+        live.limit_views(REPLY_SLACK + 50);
+        let lean = live.view(Some(0));
+        assert_eq!(
+            lean.omitted_parts,
+            [
+                "observation",
+                "observation_text",
+                "view_json",
+                "action_texts"
+            ]
+        );
+        assert_eq!(lean.legal_actions.len(), whole.legal_actions.len());
+        assert!(lean.legal_actions.iter().all(|a| a.text.is_empty()));
+
+        // Parts a client left out itself are not reported as omitted.
+        live.limit_views(usize::MAX);
+        let asked = live.view_parts(
+            Some(0),
+            ViewParts {
+                observation: false,
+                ..ViewParts::ALL
+            },
+        );
+        assert!(asked.omitted_parts.is_empty());
+    }
 
     #[test]
     fn tokens_compare_exactly() {

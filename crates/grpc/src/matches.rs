@@ -9,6 +9,7 @@
 //! stalls a worker (and with it health checks and every other match).
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
@@ -18,15 +19,16 @@ use std::time::Duration;
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
 use checkraise_core::make_game;
 use prost::Message;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
 use crate::catalog::game_sizes;
+use crate::connections::{StreamCap, StreamPermit};
 use crate::errors::{status_from_argument_error, unknown_match};
 use crate::live_match::{
-    ActOutcome, ActionChoice, Backlog, LiveMatch, Seat, SeatKind, ViewParts, random_hex,
-    stored_game,
+    ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, REPLY_SLACK, Seat, SeatKind,
+    ViewParts, random_hex, stored_game,
 };
 use crate::pb;
 use crate::replay::{replay, stored_status, summary};
@@ -42,6 +44,9 @@ pub const HUMAN: &str = "human";
 struct MatchEntry {
     live: Mutex<LiveMatch>,
     thinking_bots: bool,
+    /// The address of the client that created it (none for a match resumed from the store):
+    /// what `--max-matches-per-peer` counts.
+    peer: Option<IpAddr>,
 }
 
 type SharedMatch = Arc<MatchEntry>;
@@ -58,6 +63,11 @@ pub struct MatchStore {
     max_matches: usize,
     store: Option<Store>,
     finished_expiry: Duration,
+    /// `--max-message-size`: views larger than it (less `REPLY_SLACK`) leave parts out, and
+    /// CreateMatch refuses a match whose whole views already are.
+    message_limit: usize,
+    /// `--max-matches-per-peer`: most matches in memory created from one client address.
+    max_per_peer: usize,
 }
 
 impl MatchStore {
@@ -75,7 +85,44 @@ impl MatchStore {
             max_matches,
             store,
             finished_expiry,
+            message_limit: usize::MAX,
+            max_per_peer: usize::MAX,
         }
+    }
+
+    /// This store holding at most `matches` created from one client address
+    /// (`--max-matches-per-peer`), so that one client cannot fill `--max-matches` alone.
+    pub fn with_peer_share(mut self, matches: usize) -> Self {
+        self.max_per_peer = matches;
+        self
+    }
+
+    /// RESOURCE_EXHAUSTED when the client at `peer` already has its share of matches.
+    fn check_peer(
+        &self,
+        table: &HashMap<String, SharedMatch>,
+        peer: Option<IpAddr>,
+    ) -> Result<(), Status> {
+        let Some(peer) = peer else {
+            return Ok(());
+        };
+        if self.max_per_peer >= self.max_matches {
+            return Ok(());
+        }
+        let held = table.values().filter(|e| e.peer == Some(peer)).count();
+        if held >= self.max_per_peer {
+            return Err(Status::resource_exhausted(format!(
+                "this client address ({peer}) holds {held} matches, its most \
+                 (--max-matches-per-peer); finish or let some expire"
+            )));
+        }
+        Ok(())
+    }
+
+    /// This store with every match's views capped by `bytes` (`--max-message-size`).
+    pub fn with_message_limit(mut self, bytes: usize) -> Self {
+        self.message_limit = bytes;
+        self
     }
 
     fn table(&self) -> MutexGuard<'_, HashMap<String, SharedMatch>> {
@@ -144,6 +191,7 @@ impl MatchStore {
         let this = self.clone();
         let (durable, id) = on_blocking_pool(move || {
             let mut live = LiveMatch::restore(game, &stored, seats).map_err(Status::data_loss)?;
+            live.limit_views(this.message_limit);
             live.resume_bots()?;
             let durable = this.persist(&mut live, false);
             let id = live.id().to_string();
@@ -152,6 +200,7 @@ impl MatchStore {
                 Arc::new(MatchEntry {
                     thinking_bots: live.has_thinking_bots(),
                     live: Mutex::new(live),
+                    peer: None,
                 })
             });
             Ok((durable, id))
@@ -227,17 +276,22 @@ impl MatchStore {
     /// Adds a new match, stored before anyone can know its id, and answers once it is
     /// committed. RESOURCE_EXHAUSTED when the server is full (the match is then stored as
     /// expired).
-    pub async fn store_new(&self, mut live: LiveMatch) -> Result<(), Status> {
+    pub async fn store_new(&self, mut live: LiveMatch, peer: Option<IpAddr>) -> Result<(), Status> {
+        live.limit_views(self.message_limit);
         let id = live.id().to_string();
-        self.check_room(self.len())?;
+        self.check_new(peer)?;
         let durable = self.persist(&mut live, false);
         let refused = {
             let mut table = self.table();
-            match self.check_room(table.len()) {
+            match self
+                .check_room(table.len())
+                .and_then(|()| self.check_peer(&table, peer))
+            {
                 Ok(()) => {
                     let entry = MatchEntry {
                         thinking_bots: live.has_thinking_bots(),
                         live: Mutex::new(live),
+                        peer,
                     };
                     table.insert(id.clone(), Arc::new(entry));
                     None
@@ -253,6 +307,13 @@ impl MatchStore {
             return Err(full);
         }
         self.durable(&id, durable).await
+    }
+
+    /// RESOURCE_EXHAUSTED when the store is full, or the client at `peer` has its share.
+    fn check_new(&self, peer: Option<IpAddr>) -> Result<(), Status> {
+        let table = self.table();
+        self.check_room(table.len())?;
+        self.check_peer(&table, peer)
     }
 
     /// RESOURCE_EXHAUSTED when `live` matches fill the store.
@@ -444,6 +505,7 @@ pub struct MatchesService {
     store: MatchStore,
     max_bot_ms: u64,
     watch_bytes: usize,
+    streams: StreamCap,
 }
 
 impl MatchesService {
@@ -453,7 +515,14 @@ impl MatchesService {
             store,
             max_bot_ms,
             watch_bytes: crate::live_match::WATCH_BYTES,
+            streams: StreamCap::default(),
         }
+    }
+
+    /// This service with its watch streams counted under `streams` (`--max-streams`).
+    pub fn with_stream_cap(mut self, streams: StreamCap) -> Self {
+        self.streams = streams;
+        self
     }
 
     /// This service with watchers cut off once `bytes` of events wait for them
@@ -495,6 +564,7 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::CreateMatchRequest>,
     ) -> Result<Response<pb::CreateMatchResponse>, Status> {
+        let peer = request.remote_addr().map(|address| address.ip());
         let request = request.into_inner();
         let game = make_game(&request.game, &request.parameters)
             .map_err(|e| status_from_argument_error(&e))?;
@@ -515,7 +585,7 @@ impl pb::matches_server::Matches for MatchesService {
         }
         let seats = build_seats(kinds, Some(self.max_bot_ms))?;
         // Refuse before the bots play, not after (an all-bot match plays to the end here).
-        self.store.check_room(self.store.len())?;
+        self.store.check_new(peer)?;
         let seed = match request.seed {
             Some(seed) => seed,
             None => u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits"),
@@ -525,10 +595,25 @@ impl pb::matches_server::Matches for MatchesService {
         // dropped meanwhile (cancelled, past its deadline), they stop before their next move.
         let abandoned = Arc::new(AtomicBool::new(false));
         let _abandon_on_drop = SetOnDrop(abandoned.clone());
+        let limit = self.store.message_limit;
         let live = {
             let (id, game) = (id.clone(), game.clone());
-            on_blocking_pool(move || LiveMatch::new_unless(id, game, seed, seats, &abandoned))
-                .await?
+            on_blocking_pool(move || {
+                let live = LiveMatch::new_unless(id, game, seed, seats, &abandoned)?;
+                // A match whose whole views cannot be sent now is refused before anyone sees
+                // it (later growth past the limit leaves parts out: `limit_views`).
+                let largest = live.largest_view_bytes();
+                if largest.saturating_add(REPLY_SLACK) > limit {
+                    return Err(Status::invalid_argument(format!(
+                        "with these parameters a view of this match is {largest} bytes, and \
+                         this server sends at most {limit} bytes a message \
+                         (--max-message-size, less {REPLY_SLACK} for the rest of a reply): \
+                         choose smaller parameters"
+                    )));
+                }
+                Ok(live)
+            })
+            .await?
         };
         let response = pb::CreateMatchResponse {
             match_id: id.clone(),
@@ -536,7 +621,7 @@ impl pb::matches_server::Matches for MatchesService {
             sizes: Some(game_sizes(game.as_ref())),
             seats: live.seat_statuses(),
         };
-        self.store.store_new(live).await?;
+        self.store.store_new(live, peer).await?;
         tracing::info!(match_id = %id, game = %request.game, seed, "match created");
         Ok(Response::new(response))
     }
@@ -614,12 +699,16 @@ impl pb::matches_server::Matches for MatchesService {
         let parts = ViewParts::from_options(request.view_options.as_ref());
         let expected = request.expected_version;
         let shared = self.store.get(&request.match_id).await?;
+        let store = self.store.clone();
         let act = move |live: &mut LiveMatch| {
             live.touch();
             let seat = live.authorize(request.seat, token.as_deref())?;
             let outcome = live.act_expecting(seat, choice, expected)?;
             // The bots' moves may have taken long: idle time counts from the reply.
             live.touch();
+            // Queued now, the change is committed while the view is built (`run` then finds
+            // nothing new to queue, and waits for this write).
+            store.persist(live, false);
             let mut view = live.view_parts(Some(seat), parts);
             view.act_status = match outcome {
                 ActOutcome::Applied => pb::ActStatus::Applied,
@@ -660,12 +749,15 @@ impl pb::matches_server::Matches for MatchesService {
         let request = request.into_inner();
         let parts = ViewParts::from_options(request.view_options.as_ref());
         let budget = self.watch_bytes;
+        let permit = self.streams.open()?;
         let (events, lagged) = self
             .with_seat(&request.match_id, request.seat, token, move |live, seat| {
                 Ok(live.watch_parts(Some(seat), parts, budget))
             })
             .await?;
-        Ok(Response::new(Box::pin(WatchStream::new(events, lagged))))
+        Ok(Response::new(Box::pin(WatchStream::new(
+            events, lagged, permit,
+        ))))
     }
 
     async fn list_matches(
@@ -704,6 +796,7 @@ impl pb::matches_server::Matches for MatchesService {
         let request = request.into_inner();
         let shared = self.store.get(&request.match_id).await?;
         let budget = self.watch_bytes;
+        let permit = self.streams.open()?;
         let (events, lagged) = self
             .store
             .run(shared, false, move |live| {
@@ -711,7 +804,9 @@ impl pb::matches_server::Matches for MatchesService {
                 Ok(live.watch_parts(None, ViewParts::ALL, budget))
             })
             .await?;
-        Ok(Response::new(Box::pin(WatchStream::new(events, lagged))))
+        Ok(Response::new(Box::pin(WatchStream::new(
+            events, lagged, permit,
+        ))))
     }
 }
 
@@ -794,17 +889,35 @@ fn list_filter(request: &pb::ListMatchesRequest) -> Result<MatchFilter, Status> 
 
 /// A watcher's events; a watcher that fell too far behind gets RESOURCE_EXHAUSTED at the end.
 struct WatchStream {
-    events: mpsc::Receiver<Result<pb::MatchEvent, Status>>,
+    /// The watcher's queue; dropped (freeing what it holds) as soon as the watcher is found
+    /// cut off.
+    events: Option<EventQueue>,
     backlog: Arc<Backlog>,
-    finished: bool,
+    _permit: StreamPermit,
 }
 
 impl WatchStream {
-    fn new(events: mpsc::Receiver<Result<pb::MatchEvent, Status>>, backlog: Arc<Backlog>) -> Self {
+    fn new(events: EventQueue, backlog: Arc<Backlog>, permit: StreamPermit) -> Self {
         WatchStream {
-            events,
+            events: Some(events),
             backlog,
-            finished: false,
+            _permit: permit,
+        }
+    }
+
+    /// Ends the stream: a watcher cut off for falling behind gets RESOURCE_EXHAUSTED at once
+    /// (not after the events still queued for it, which are dropped), others just end.
+    fn end(&mut self) -> Poll<Option<Result<pb::MatchEvent, Status>>> {
+        self.events = None;
+        if self.backlog.lagged() {
+            Poll::Ready(Some(Err(Status::resource_exhausted(format!(
+                "this watcher fell more than {} events or {} KiB of events behind and \
+                 was cut off; watch again to resume from the current view",
+                crate::live_match::WATCH_BUFFER,
+                self.backlog.budget() / 1024
+            )))))
+        } else {
+            Poll::Ready(None)
         }
     }
 }
@@ -813,28 +926,24 @@ impl Stream for WatchStream {
     type Item = Result<pb::MatchEvent, Status>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        if self.finished {
+        if self.events.is_none() {
             return Poll::Ready(None);
         }
-        match self.events.poll_recv(cx) {
-            Poll::Ready(None) => {
-                self.finished = true;
-                if self.backlog.lagged() {
-                    Poll::Ready(Some(Err(Status::resource_exhausted(format!(
-                        "this watcher fell more than {} events or {} KiB of events behind and \
-                         was cut off; watch again to resume from the current view",
-                        crate::live_match::WATCH_BUFFER,
-                        self.backlog.budget() / 1024
-                    )))))
-                } else {
-                    Poll::Ready(None)
-                }
-            }
+        if self.backlog.lagged() {
+            return self.end();
+        }
+        let Some(events) = self.events.as_mut() else {
+            return Poll::Ready(None);
+        };
+        match events.poll_recv(cx) {
+            Poll::Ready(None) => self.end(),
             Poll::Ready(Some(Ok(event))) => {
-                self.backlog.sent(event.encoded_len());
-                Poll::Ready(Some(Ok(event)))
+                let bytes = event.encoded_len();
+                self.backlog.sent(bytes);
+                Poll::Ready(Some(Ok(Arc::unwrap_or_clone(event))))
             }
-            other => other,
+            Poll::Ready(Some(Err(status))) => Poll::Ready(Some(Err(status))),
+            Poll::Pending => Poll::Pending,
         }
     }
 }

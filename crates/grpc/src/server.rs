@@ -15,6 +15,7 @@ use tower::util::MapResponseLayer;
 
 use crate::catalog::CatalogService;
 use crate::config::Config;
+use crate::connections::StreamCap;
 use crate::dm_env::{DmEnvService, WorldStore};
 use crate::dm_env_pb::dm_env_rpc::v1::environment_server::EnvironmentServer;
 use crate::envs::{EnvStore, EnvsService};
@@ -97,7 +98,9 @@ pub async fn serve(
         config.max_matches,
         durable.clone(),
         config.finished_expiry(),
-    );
+    )
+    .with_message_limit(config.max_message_size)
+    .with_peer_share(config.max_matches_per_peer);
     if let Some(durable) = &durable {
         let started = std::time::Instant::now();
         let resumed = store.resume_all().await?;
@@ -137,12 +140,14 @@ pub async fn serve(
         .build_v1alpha()?;
 
     let limit = config.max_message_size;
+    let streams = StreamCap::new(config.max_streams);
     let catalog = pb::catalog_server::CatalogServer::new(CatalogService)
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);
     let matches = pb::matches_server::MatchesServer::new(
         MatchesService::new(store.clone(), config.max_bot_ms)
-            .with_watch_bytes(config.watch_buffer_kib * 1024),
+            .with_watch_bytes(config.watch_buffer_kib * 1024)
+            .with_stream_cap(streams.clone()),
     )
     .max_decoding_message_size(limit)
     .max_encoding_message_size(limit);
@@ -151,9 +156,10 @@ pub async fn serve(
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);
 
-    let dm_env = EnvironmentServer::new(DmEnvService::new(worlds.clone()))
-        .max_decoding_message_size(limit)
-        .max_encoding_message_size(limit);
+    let dm_env =
+        EnvironmentServer::new(DmEnvService::new(worlds.clone()).with_stream_cap(streams.clone()))
+            .max_decoding_message_size(limit)
+            .max_encoding_message_size(limit);
 
     let watched = store.clone();
     let touched = store.clone();

@@ -528,3 +528,126 @@ async fn a_watcher_that_does_not_read_is_cut_off_past_its_buffer() {
     assert!(read < acts, "{read} events of {acts} acts");
     server.shutdown().await;
 }
+
+/// Four-player Pokeros on the largest board: each seat's observation alone is about 70 KB.
+fn big_pokeros(seed: u64) -> pb::CreateMatchRequest {
+    create(
+        "pokeros",
+        &[("players", "4"), ("board_size", "31")],
+        &["human", "random", "random", "random"],
+        seed,
+    )
+}
+
+#[tokio::test]
+async fn a_match_whose_views_cannot_be_sent_is_refused_at_creation() {
+    let config = Config {
+        max_message_size: 65_536,
+        ..Config::in_memory()
+    };
+    let server = TestServer::start(config).await;
+    let mut matches = server.matches();
+    let refused = matches.create_match(big_pokeros(1)).await.unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert!(
+        refused.message().contains("--max-message-size"),
+        "{}",
+        refused.message()
+    );
+    // The same parameters fit a server that sends larger messages.
+    let roomy = TestServer::start(Config {
+        max_message_size: 1 << 20,
+        ..Config::in_memory()
+    })
+    .await;
+    let mut roomy_matches = roomy.matches();
+    let id = roomy_matches
+        .create_match(big_pokeros(1))
+        .await
+        .unwrap()
+        .into_inner()
+        .match_id;
+    let view = roomy_matches
+        .get_spectator_view(pb::GetSpectatorViewRequest { match_id: id })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(view.omitted_parts.is_empty());
+    roomy.shutdown().await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn streams_are_capped_over_all_connections() {
+    let server = TestServer::start(Config {
+        max_streams: 2,
+        ..Config::in_memory()
+    })
+    .await;
+    let mut matches = server.matches();
+    let id = matches
+        .create_match(create("pokeros", &[], &["human", "random"], 1))
+        .await
+        .unwrap()
+        .into_inner()
+        .match_id;
+    let watch = |matches: &mut pb::matches_client::MatchesClient<_>| {
+        let request = pb::WatchSpectatorRequest {
+            match_id: id.clone(),
+        };
+        let mut matches = matches.clone();
+        async move { matches.watch_spectator(request).await }
+    };
+    let first = watch(&mut matches).await.unwrap();
+    // A second connection counts toward the same cap.
+    let mut other = pb::matches_client::MatchesClient::new(server.connect().await);
+    let second = watch(&mut other).await.unwrap();
+    let third = watch(&mut other).await.unwrap_err();
+    assert_eq!(third.code(), Code::ResourceExhausted, "{third:?}");
+    assert!(
+        third.message().contains("--max-streams"),
+        "{}",
+        third.message()
+    );
+    drop(first);
+    // The server frees the place once it sees the stream gone.
+    let mut reopened = None;
+    for _ in 0..100 {
+        if let Ok(stream) = watch(&mut other).await {
+            reopened = Some(stream);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(reopened.is_some(), "a freed place is never given back");
+    drop(second);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn one_client_address_holds_at_most_its_share_of_matches() {
+    let server = TestServer::start(Config {
+        max_matches: 10,
+        max_matches_per_peer: 2,
+        ..Config::in_memory()
+    })
+    .await;
+    let mut matches = server.matches();
+    for seed in 0..2 {
+        matches
+            .create_match(create("pokeros", &[], &[], seed))
+            .await
+            .unwrap();
+    }
+    let over = matches
+        .create_match(create("pokeros", &[], &[], 9))
+        .await
+        .unwrap_err();
+    assert_eq!(over.code(), Code::ResourceExhausted, "{over:?}");
+    assert!(
+        over.message().contains("--max-matches-per-peer"),
+        "{}",
+        over.message()
+    );
+    server.shutdown().await;
+}

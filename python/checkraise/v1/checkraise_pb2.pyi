@@ -321,7 +321,7 @@ class LegalAction(_message.Message):
     def __init__(self, id: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("match_id", "seat", "version", "view_json", "current_player", "is_terminal", "may_act", "action_submitted", "legal_actions", "returns", "seat_return", "observation", "observation_text", "seats", "act_status")
+    __slots__ = ("match_id", "seat", "version", "view_json", "current_player", "is_terminal", "may_act", "action_submitted", "legal_actions", "returns", "seat_return", "observation", "observation_text", "seats", "act_status", "omitted_parts")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -337,6 +337,7 @@ class SeatView(_message.Message):
     OBSERVATION_TEXT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     ACT_STATUS_FIELD_NUMBER: _ClassVar[int]
+    OMITTED_PARTS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     version: int
@@ -352,7 +353,8 @@ class SeatView(_message.Message):
     observation_text: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatStatus]
     act_status: ActStatus
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., current_player: _Optional[int] = ..., is_terminal: _Optional[bool] = ..., may_act: _Optional[bool] = ..., action_submitted: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., returns: _Optional[_Iterable[float]] = ..., seat_return: _Optional[float] = ..., observation: _Optional[_Union[Tensor, _Mapping]] = ..., observation_text: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ..., act_status: _Optional[_Union[ActStatus, str]] = ...) -> None: ...
+    omitted_parts: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., current_player: _Optional[int] = ..., is_terminal: _Optional[bool] = ..., may_act: _Optional[bool] = ..., action_submitted: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., returns: _Optional[_Iterable[float]] = ..., seat_return: _Optional[float] = ..., observation: _Optional[_Union[Tensor, _Mapping]] = ..., observation_text: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ..., act_status: _Optional[_Union[ActStatus, str]] = ..., omitted_parts: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
     __slots__ = ("actor", "own_action", "view")
