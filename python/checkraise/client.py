@@ -14,12 +14,20 @@ small idiomatic layer over them, with no game logic of its own::
             action = next(iter(view.legal_actions))       # an id; its text works too
             view = seat.act(action)
         print(view.returns)
+        replay = client.get_replay(match.match_id)   # every step; every card once it ended
+        for summary in client.list_matches(game="pokeros", status="finished"):
+            print(summary.match_id, summary.returns)
 
         env = client.envs("pokeros", 64, seed=0, board_size=9)   # remote RL
         batch = env.batch                        # numpy arrays straight from the packed bytes
         ...
         batch = env.step(actions)                # int array [64]
         env.close()
+
+Calls that may be lost on the way are safe to repeat: ``seat.act(action,
+expected_version=view.version)`` applies an action at most once (a repeat answers the current
+view with ``act_status == "already_applied"``), and ``match.join(request_id=...)`` gives the
+same seat and token again.
 
 Every gRPC failure is raised as a :class:`RemoteError` (a subclass per status code, e.g.
 :class:`InvalidArgumentError`) that keeps the status code and the server's message. Needs the
@@ -29,10 +37,12 @@ Every gRPC failure is raised as a :class:`RemoteError` (a subclass per status co
 from __future__ import annotations
 
 import json
+import math
 import numbers
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
@@ -52,9 +62,12 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 __all__ = [
+    "MATCH_STATUSES",
     "SEAT_TOKEN_METADATA",
     "VIEW_PARTS",
+    "AbortedError",
     "Client",
+    "DataLossError",
     "DeadlineExceededError",
     "EnvBatch",
     "Event",
@@ -63,10 +76,14 @@ __all__ = [
     "InternalError",
     "InvalidArgumentError",
     "Match",
+    "MatchSummary",
     "NotFoundError",
     "PermissionDeniedError",
     "RemoteError",
     "RemoteVectorEnv",
+    "Replay",
+    "ReplayEntry",
+    "ReplayStep",
     "ResourceExhaustedError",
     "Seat",
     "SeatInfo",
@@ -123,7 +140,14 @@ class InvalidArgumentError(RemoteError, ValueError):
 
 class FailedPreconditionError(RemoteError):
     """FAILED_PRECONDITION: acting out of turn or after the end, choosing twice at a
-    simultaneous node, joining a bot seat or a taken seat."""
+    simultaneous node, joining a bot seat or a taken seat, or an ``act`` repeated with
+    ``expected_version`` but another action than the one the seat made at that version."""
+
+
+class AbortedError(RemoteError):
+    """ABORTED: an ``act`` with ``expected_version`` when the match moved on without this seat
+    acting at that version (the view it was chosen on is stale): read the view and act
+    again."""
 
 
 class NotFoundError(RemoteError, LookupError):
@@ -151,6 +175,11 @@ class InternalError(RemoteError):
     """INTERNAL: a fault on the server, never the client's mistake."""
 
 
+class DataLossError(RemoteError):
+    """DATA_LOSS: a stored match whose history does not replay through the engine
+    (``get_replay``)."""
+
+
 _ERROR_BY_CODE: dict[grpc.StatusCode, type[RemoteError]] = {
     grpc.StatusCode.INVALID_ARGUMENT: InvalidArgumentError,
     grpc.StatusCode.FAILED_PRECONDITION: FailedPreconditionError,
@@ -160,6 +189,8 @@ _ERROR_BY_CODE: dict[grpc.StatusCode, type[RemoteError]] = {
     grpc.StatusCode.UNAVAILABLE: UnavailableError,
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceededError,
     grpc.StatusCode.INTERNAL: InternalError,
+    grpc.StatusCode.ABORTED: AbortedError,
+    grpc.StatusCode.DATA_LOSS: DataLossError,
 }
 
 
@@ -230,6 +261,18 @@ class View:
     ``raw`` is the wire message. Parts left out with ``omit=`` (see :data:`VIEW_PARTS`) come
     back empty: ``state`` ``{}``, ``observation`` ``None``, ``observation_text`` ``""``, and
     each text of ``legal_actions`` ``""``.
+
+    ``act_status`` says what the :meth:`Seat.act` call that returned this view did:
+    ``"applied"`` (it applied the action) or ``"already_applied"`` (a repeat, with
+    ``expected_version``, of an action applied before: nothing was applied again and the view
+    is the match as it is now); ``None`` on every view that is not an ``act`` reply (and from
+    a server older than the field). It is not compared: two views of the same moment are equal
+    whichever call returned them.
+
+    ``omitted_parts`` names the parts the server left out because the whole view would exceed
+    its largest message (``--max-message-size``), largest first: ``"observation"``,
+    ``"observation_text"``, ``"view_json"`` (``state`` is then ``{}``), ``"action_texts"``.
+    Empty when the view is whole or only ``omit=`` left parts out.
     """
 
     match_id: str
@@ -247,6 +290,8 @@ class View:
     observation_text: str
     seats: tuple[SeatInfo, ...]
     raw: pb.SeatView = field(repr=False, compare=False)
+    act_status: str | None = field(default=None, compare=False)
+    omitted_parts: tuple[str, ...] = ()
 
     @classmethod
     def from_proto(cls, view: pb.SeatView) -> View:
@@ -269,7 +314,17 @@ class View:
             observation_text=view.observation_text,
             seats=_seat_infos(view.seats),
             raw=view,
+            act_status=_ACT_STATUSES.get(view.act_status),
+            omitted_parts=tuple(view.omitted_parts),
         )
+
+
+#: ``View.act_status`` for each ``ActStatus`` (``ACT_STATUS_UNSPECIFIED``, not an ``Act``
+#: reply, is ``None``).
+_ACT_STATUSES: dict[int, str] = {
+    pb.ACT_STATUS_APPLIED: "applied",
+    pb.ACT_STATUS_ALREADY_APPLIED: "already_applied",
+}
 
 
 @dataclass(frozen=True)
@@ -365,11 +420,16 @@ def _view_options(omit: Sequence[str] | str) -> pb.ViewOptions | None:
 
 
 class Seat:
-    """A claimed human seat of a match. Sends its secret token with every call itself."""
+    """A claimed human seat of a match. Sends its secret token with every call itself.
 
-    def __init__(self, match: Match, seat: int, token: str) -> None:
+    ``repeated`` is true when the :meth:`Match.join` that gave it repeated an earlier one with
+    the same ``request_id`` (the seat was already this client's; same seat, same token).
+    """
+
+    def __init__(self, match: Match, seat: int, token: str, *, repeated: bool = False) -> None:
         self.match = match
         self.seat = seat
+        self.repeated = repeated
         self._metadata = ((SEAT_TOKEN_METADATA, token),)
 
     @property
@@ -401,13 +461,40 @@ class Seat:
         """This seat's legal actions now, id → text in id order (empty if it may not act)."""
         return self.view().legal_actions
 
-    def act(self, action: int | str, *, omit: Sequence[str] = ()) -> View:
+    def act(
+        self,
+        action: int | str,
+        *,
+        omit: Sequence[str] = (),
+        expected_version: int | None = None,
+    ) -> View:
         """Plays an action, by id (``int``) or by its text (``str``, e.g. ``"Kd@1,0"``);
         returns this seat's view once chance and bots have moved on (without the parts in
-        ``omit``: see :data:`VIEW_PARTS`)."""
+        ``omit``: see :data:`VIEW_PARTS`), with ``act_status`` ``"applied"``.
+
+        ``expected_version`` (the ``version`` of the view the action was chosen on) makes the
+        call safe to repeat when its reply was lost (a timeout, a dropped connection): if this
+        seat already made this same action at that version, nothing is applied again and the
+        view returned is the match as it is now, with ``act_status`` ``"already_applied"``.
+        If the match moved on without this seat acting at that version (the view was stale),
+        :class:`AbortedError`: read the view and choose again; if the seat made another action
+        at that version, :class:`FailedPreconditionError`. Without it the action applies to
+        the match as it is now (a repeat may then be applied twice, or refused)."""
         request = pb.ActRequest(
             match_id=self.match.match_id, seat=self.seat, view_options=_view_options(omit)
         )
+        if expected_version is not None:
+            if (
+                not isinstance(expected_version, numbers.Integral)
+                or isinstance(expected_version, bool)
+                or not 0 <= int(expected_version) < 2**64
+            ):
+                raise InvalidArgumentError(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    f"expected_version must be a view's version (an int >= 0), "
+                    f"not {expected_version!r}",
+                )
+            request.expected_version = int(expected_version)
         if isinstance(action, str):
             request.action_text = action
         elif isinstance(action, numbers.Integral) and not isinstance(action, bool):
@@ -464,8 +551,14 @@ class Match:
         """Number of seats."""
         return self.sizes.num_players
 
-    def join(self, seat: int | None = None) -> Seat:
-        """Claims a human seat (the first free one when ``seat`` is None)."""
+    def join(self, seat: int | None = None, *, request_id: str | None = None) -> Seat:
+        """Claims a human seat (the first free one when ``seat`` is None).
+
+        ``request_id`` (16 to 256 characters of your choosing, e.g. ``str(uuid.uuid4())``)
+        makes the call safe to repeat: a join repeated with the same ``request_id`` (and the
+        same ``seat``, or none) returns the same seat and the same token (``Seat.repeated``
+        true) instead of :class:`FailedPreconditionError`, so a lost reply does not lose the
+        seat. Keep it as secret as the token: repeating it gives the token."""
         request = pb.JoinSeatRequest(match_id=self.match_id)
         if seat is not None:
             if not 0 <= seat < 2**32:
@@ -473,8 +566,12 @@ class Match:
                     grpc.StatusCode.INVALID_ARGUMENT, f"seat {seat} is out of range"
                 )
             request.seat = seat
+        if request_id is not None:
+            if not isinstance(request_id, str):
+                raise TypeError(f"request_id is a str, not {type(request_id).__name__}")
+            request.request_id = request_id
         reply = _unary(self.client._matches.JoinSeat, request, timeout=self.client.timeout)
-        return Seat(self, reply.seat, reply.seat_token)
+        return Seat(self, reply.seat, reply.seat_token, repeated=reply.repeated)
 
     def spectate(self) -> View:
         """The public view: what anyone may know, no seat's hidden cards."""
@@ -490,6 +587,156 @@ class Match:
         """The public view now, then one event per change, ending after the terminal event."""
         call = self.client._matches.WatchSpectator(pb.WatchSpectatorRequest(match_id=self.match_id))
         return EventStream(call)
+
+    def replay(self) -> Replay:
+        """This match step by step: :meth:`Client.get_replay`."""
+        return self.client.get_replay(self.match_id)
+
+
+# --------------------------------------------------------------------------------------------
+# Listings and replays
+# --------------------------------------------------------------------------------------------
+
+#: ``MatchSummary.status`` values, and the ``status`` filter of :meth:`Client.list_matches`:
+#: being played, played to its end, removed after being idle before its end.
+MATCH_STATUSES = ("live", "finished", "expired")
+
+_MATCH_STATUSES: dict[str, pb.MatchStatus] = {
+    "live": pb.MATCH_STATUS_LIVE,
+    "finished": pb.MATCH_STATUS_FINISHED,
+    "expired": pb.MATCH_STATUS_EXPIRED,
+}
+_STATUS_NAMES: dict[int, str] = {number: name for name, number in _MATCH_STATUSES.items()}
+
+
+def _datetime(ms: int) -> datetime:
+    """Milliseconds since the Unix epoch as an aware UTC ``datetime``."""
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+
+
+def _epoch_ms(name: str, when: datetime | float, *, up: bool) -> int:
+    """A ``datetime`` (a naive one is local time, as ``datetime.timestamp`` takes it) or
+    seconds since the Unix epoch (as ``time.time()``) as milliseconds since the epoch, rounded
+    down (or ``up``), so that a bound between two milliseconds admits the matches created
+    within the millisecond it falls in (the server stores whole milliseconds)."""
+    if isinstance(when, datetime):
+        seconds = when.timestamp()
+    elif isinstance(when, numbers.Real) and not isinstance(when, bool):
+        seconds = float(when)
+    else:
+        raise TypeError(
+            f"{name} is a datetime or seconds since the epoch, not {type(when).__name__}"
+        )
+    return math.ceil(seconds * 1000) if up else math.floor(seconds * 1000)
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """One match as :meth:`Client.list_matches` lists it.
+
+    ``game`` is the game with every parameter spelled out (``"pokeros(board_size=5,...)"``;
+    ``game_name`` is its registry name), ``seats`` each seat's kind (``"human"`` or the bot's
+    canonical spec), ``status`` one of :data:`MATCH_STATUSES`, ``version`` the steps taken,
+    ``created``/``touched`` (the last request)/``finished`` aware UTC datetimes
+    (``finished`` ``None`` until the end), ``returns`` each seat's return once the game is
+    over (``None`` before).
+    """
+
+    match_id: str
+    game: str
+    seed: int
+    seats: tuple[str, ...]
+    status: str
+    version: int
+    created: datetime
+    touched: datetime
+    finished: datetime | None
+    returns: tuple[float, ...] | None
+
+    @property
+    def game_name(self) -> str:
+        """The game's registry name, without its parameters (``"pokeros"``)."""
+        return self.game.split("(", 1)[0]
+
+    @classmethod
+    def from_proto(cls, summary: pb.MatchSummary) -> MatchSummary:
+        """Decodes a ``MatchSummary`` message."""
+        status = _STATUS_NAMES.get(summary.status)
+        if status is None:
+            status = pb.MatchStatus.Name(summary.status).removeprefix("MATCH_STATUS_").lower()
+        return cls(
+            match_id=summary.match_id,
+            game=summary.game,
+            seed=summary.seed,
+            seats=tuple(summary.seats),
+            status=status,
+            version=summary.version,
+            created=_datetime(summary.created_ms),
+            touched=_datetime(summary.touched_ms),
+            finished=(_datetime(summary.finished_ms) if summary.HasField("finished_ms") else None),
+            returns=tuple(summary.returns) if summary.returns else None,
+        )
+
+
+@dataclass(frozen=True)
+class ReplayEntry:
+    """One history entry of a finished match: ``player`` a seat or -1 for chance, ``action``
+    the action id or chance outcome, ``text`` as the engine writes it (a chance outcome names
+    the card dealt)."""
+
+    player: int
+    action: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of a match: the deal (``version`` 0, ``actor`` -1), then each seat action
+    (``actor`` the seat) or joint action at a simultaneous node (``actor`` -2) with the
+    chance that followed it. ``state`` is the public view after the step (the spectator's
+    ``View.state``); ``entries`` the step's history entries, chance included, and empty
+    unless the replay is ``revealed``."""
+
+    version: int
+    actor: int
+    entries: tuple[ReplayEntry, ...]
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A match step by step (:meth:`Client.get_replay`).
+
+    ``revealed`` is true for a finished match: every step lists its history entries, chance
+    outcomes (so every card dealt) included. For a match still being played it is false and
+    the steps carry only what a spectator may see: who acted and the public view after each
+    step. ``raw`` is the wire message.
+    """
+
+    match: MatchSummary
+    revealed: bool
+    steps: tuple[ReplayStep, ...]
+    raw: pb.Replay = field(repr=False, compare=False)
+
+    @classmethod
+    def from_proto(cls, replay: pb.Replay) -> Replay:
+        """Decodes a ``Replay`` message."""
+        return cls(
+            match=MatchSummary.from_proto(replay.match),
+            revealed=replay.revealed,
+            steps=tuple(
+                ReplayStep(
+                    version=step.version,
+                    actor=step.actor,
+                    entries=tuple(ReplayEntry(e.player, e.action, e.text) for e in step.entries),
+                    state=(
+                        json.loads(step.spectator_view_json) if step.spectator_view_json else {}
+                    ),
+                )
+                for step in replay.steps
+            ),
+            raw=replay,
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -854,6 +1101,60 @@ class Client(_Ends):
             request.seed = seed
         reply = _unary(self._matches.CreateMatch, request, timeout=self.timeout)
         return Match(self, reply, game)
+
+    def list_matches(
+        self,
+        game: str | None = None,
+        status: str | None = None,
+        created_after: datetime | float | None = None,
+        created_before: datetime | float | None = None,
+        page_size: int | None = None,
+    ) -> Iterator[MatchSummary]:
+        """The matches the server holds (with a database, every match it stored: live,
+        finished or expired), oldest first (by creation time in milliseconds, then id), as
+        :class:`MatchSummary` objects.
+
+        Filters (``None``: any): ``game``, a registry name (``"pokeros"``); ``status``, one of
+        :data:`MATCH_STATUSES`; ``created_after`` (at or after) and ``created_before``
+        (strictly before), each a ``datetime`` or seconds since the epoch (``time.time()``).
+        A generator that reads every page lazily, one request per ``page_size`` matches (1 to
+        1000; the server's 100 when None), so errors surface while iterating; wrap it in
+        ``list()`` for them all."""
+        if status is not None and status not in _MATCH_STATUSES:
+            raise ValueError(
+                f"status must be one of {', '.join(map(repr, MATCH_STATUSES))}, not {status!r}"
+            )
+        request = pb.ListMatchesRequest(
+            game=game or "",
+            status=_MATCH_STATUSES[status] if status is not None else pb.MATCH_STATUS_UNSPECIFIED,
+            page_size=page_size or 0,
+        )
+        if created_after is not None:
+            request.created_after_ms = _epoch_ms("created_after", created_after, up=False)
+        if created_before is not None:
+            request.created_before_ms = _epoch_ms("created_before", created_before, up=True)
+        return self._list_pages(request)
+
+    def _list_pages(self, request: pb.ListMatchesRequest) -> Iterator[MatchSummary]:
+        while True:
+            reply = _unary(self._matches.ListMatches, request, timeout=self.timeout)
+            for summary in reply.matches:
+                yield MatchSummary.from_proto(summary)
+            if not reply.next_page_token:
+                return
+            request.page_token = reply.next_page_token
+
+    def get_replay(self, match_id: str) -> Replay:
+        """A match step by step (no token needed): for a finished match every history entry,
+        every card dealt included (``revealed``); for a match still being played only what a
+        spectator may see. An unknown match is :class:`NotFoundError`."""
+        return Replay.from_proto(
+            _unary(
+                self._matches.GetReplay,
+                pb.GetReplayRequest(match_id=match_id),
+                timeout=self.timeout,
+            )
+        )
 
     # Envs ------------------------------------------------------------------------------------
 
