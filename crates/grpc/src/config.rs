@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use checkraise_core::bots::spec::MAX_MS;
-use clap::Parser;
+use clap::{Parser, Subcommand};
 
 use crate::store::Database;
 
@@ -13,9 +13,16 @@ use crate::store::Database;
 #[command(
     name = "checkraise-server",
     version,
-    about = "Serves the checkraise games over gRPC (Catalog, Matches, Envs, health, reflection) and a web page to play them"
+    about = "Serves the checkraise games over gRPC (Catalog, Matches, Envs, health, reflection) and a web page to play them",
+    // `checkraise-server [FLAGS]` serves; `checkraise-server export ...` exports instead, and
+    // the serving flags do not mix with it.
+    args_conflicts_with_subcommands = true,
+    disable_help_subcommand = true
 )]
 pub struct Config {
+    /// What to do instead of serving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
     /// Address to listen on (port 0 picks a free port; the chosen address is logged).
     #[arg(long, default_value = "127.0.0.1:50051")]
     pub address: SocketAddr,
@@ -118,6 +125,14 @@ pub struct Config {
     /// server stops). Default: a SQLite file in ./checkraise-data.
     #[arg(long, default_value_t = Database::default_url(), value_parser = database)]
     pub database: String,
+}
+
+/// What `checkraise-server` does instead of serving.
+#[derive(Clone, Debug, Subcommand)]
+pub enum Command {
+    /// Writes every finished match of a store as trajectories (JSON lines or Parquet) and
+    /// exits; see docs/storage.md ("Export").
+    Export(crate::export::ExportArgs),
 }
 
 /// A `--database` value the store can open.

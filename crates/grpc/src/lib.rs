@@ -13,6 +13,7 @@ pub mod connections;
 pub mod dm_env;
 pub mod envs;
 pub mod errors;
+pub mod export;
 pub mod gate;
 pub mod live_match;
 pub mod matches;

@@ -907,7 +907,8 @@ fn fit_view(view: &mut pb::SeatView, limit: usize) {
     if limit == usize::MAX || view.encoded_len() <= limit {
         return;
     }
-    let steps: [(&str, fn(&mut pb::SeatView)); 4] = [
+    type LeaveOut = fn(&mut pb::SeatView);
+    let steps: [(&str, LeaveOut); 4] = [
         ("observation", |v| v.observation = None),
         ("observation_text", |v| v.observation_text.clear()),
         ("view_json", |v| v.view_json.clear()),

@@ -1,8 +1,9 @@
-//! `checkraise-server`: parses flags and serves the checkraise gRPC services.
+//! `checkraise-server`: parses flags and serves the checkraise gRPC services, or, as
+//! `checkraise-server export ...`, writes the stored matches as trajectories and exits.
 
 use clap::Parser;
 
-use checkraise_grpc::config::Config;
+use checkraise_grpc::config::{Command, Config};
 use checkraise_grpc::server;
 
 /// Building views and replies is allocation-heavy (JSON views, action strings, tensors):
@@ -12,6 +13,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     let config = Config::parse();
+    if let Some(Command::Export(args)) = &config.command {
+        return export(args);
+    }
     server::init_logging(&config);
     // Bots think on the blocking pool (see `matches`). tokio's default lets it grow to 512
     // threads, and each thread that allocates keeps mimalloc pages of its own: 200 clients
@@ -30,6 +34,30 @@ fn main() -> std::process::ExitCode {
             tracing::error!(%error, "checkraise-server cannot run");
             eprintln!("checkraise-server: {error}");
             std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// `checkraise-server export`: exit code 0 with a summary line on standard output, 2 with a
+/// line on standard error for bad input (format, game, database, output directory), 1 when a
+/// match cannot be exported or a file cannot be written.
+fn export(args: &checkraise_grpc::export::ExportArgs) -> std::process::ExitCode {
+    let exported = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| checkraise_grpc::export::ExportError {
+            bad_input: false,
+            message: format!("cannot start the runtime: {error}"),
+        })
+        .and_then(|runtime| runtime.block_on(checkraise_grpc::export::run(args)));
+    match exported {
+        Ok(summary) => {
+            println!("{summary}");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("checkraise-server export: {error}");
+            std::process::ExitCode::from(error.exit_code())
         }
     }
 }

@@ -443,6 +443,36 @@ impl Store {
         Ok(Some(stored))
     }
 
+    /// The histories of the matches `ids` (each in order; a match without entries, or not
+    /// stored, is absent), read in one query: `list` a page of matches, then this for their
+    /// histories (export reads the whole store that way, a page at a time).
+    pub async fn histories(&self, ids: &[String]) -> Result<HashMap<String, Vec<StepRow>>, String> {
+        let read = |e| store_error("cannot read the stored histories", e);
+        let mut histories: HashMap<String, Vec<StepRow>> = HashMap::new();
+        if ids.is_empty() {
+            return Ok(histories);
+        }
+        let placeholders: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT match_id, player, action, version FROM steps WHERE match_id IN ({}) ORDER \
+             BY match_id, idx",
+            placeholders.join(", ")
+        );
+        // Safe: the text holds only placeholders; every id is bound.
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for id in ids {
+            query = query.bind(id);
+        }
+        for row in query.fetch_all(&self.pool).await.map_err(read)? {
+            let id: String = row.try_get(0).map_err(read)?;
+            histories
+                .entry(id)
+                .or_default()
+                .push(step_row(&row, 1).map_err(read)?);
+        }
+        Ok(histories)
+    }
+
     /// The matches `filter` admits, without their histories, in the listing's order
     /// (creation time, then id).
     pub async fn list(&self, filter: &MatchFilter) -> Result<Vec<StoredMatch>, String> {

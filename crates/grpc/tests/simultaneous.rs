@@ -74,7 +74,7 @@ fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
             text: "pick1".into()
         })
     );
-    let view = event.view.unwrap();
+    let view = event.view.clone().unwrap();
     assert_eq!(view.version, 1);
     assert!(view.view_json.contains("\"revealed\":[2,1]"));
     assert!(view.may_act && !view.action_submitted);

@@ -1,0 +1,852 @@
+//! `checkraise-server export`: every finished match of a store as trajectories, in JSON lines
+//! (`matches.jsonl`, one object per match) or Parquet (`matches.parquet`, one row per match,
+//! and `steps.parquet`, one row per history entry). docs/storage.md ("Export") gives every
+//! field.
+//!
+//! Each match's stored history is replayed through the engine, as `GetReplay` replays it: the
+//! stored chance outcomes and seat actions are applied in order (a joint action as one
+//! `apply_actions` of its entries), so every action text, reward and observation comes from
+//! the engine. A history that does not replay, or that does not end the game with the stored
+//! returns, stops the export with an error naming the match.
+//!
+//! The store is read a page of matches at a time (`Store::list`, then `Store::histories`), and
+//! each page is written before the next is read, so an export holds one page in memory
+//! whatever the store's size. Files are written under temporary names and renamed when
+//! complete: a failed export leaves no partial file behind.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::builder::{
+    Float32Builder, Float64Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
+    UInt64Builder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use checkraise_core::{Action, Player};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::properties::WriterProperties;
+use serde::Serialize;
+use sqlx::Connection;
+
+use crate::live_match::stored_game;
+use crate::store::{Database, MatchFilter, Status, Store, StoredMatch, redacted};
+
+/// Matches read from the store (and written) at a time.
+pub const PAGE: usize = 200;
+
+/// Bytes of Parquet data buffered before a row group is written out.
+const ROW_GROUP_BYTES: usize = 64 << 20;
+
+/// How long opening a PostgreSQL database may take.
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Matches (Parquet) buffered before they are handed to the writers as a record batch.
+const BATCH_MATCHES: usize = 256;
+
+/// `checkraise-server export`'s flags.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The store to read, as the server's `--database`: `sqlite://PATH` (an existing file) or
+    /// `postgres://USER@HOST/DB`.
+    #[arg(long, value_name = "URL", default_value_t = Database::default_url())]
+    pub database: String,
+    /// `jsonl` (DIR/matches.jsonl, one JSON object per match) or `parquet`
+    /// (DIR/matches.parquet, one row per match, and DIR/steps.parquet, one row per history
+    /// entry).
+    #[arg(long, value_name = "FORMAT")]
+    pub format: String,
+    /// The directory to write into (created if missing; files of the same names are
+    /// replaced).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Also write each seat's observation tensor (float32, flat) at each of its decisions,
+    /// and each match's observation shape.
+    #[arg(long)]
+    pub observations: bool,
+    /// Only the matches of this game (a registry name such as `pokeros`).
+    #[arg(long, value_name = "NAME")]
+    pub game: Option<String>,
+}
+
+/// The file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// JSON lines: `matches.jsonl`, one object per match.
+    Jsonl,
+    /// Parquet: `matches.parquet` and `steps.parquet`.
+    Parquet,
+}
+
+impl Format {
+    /// The format named `text` (`jsonl` or `parquet`).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "jsonl" => Ok(Format::Jsonl),
+            "parquet" => Ok(Format::Parquet),
+            _ => Err(format!(
+                "unknown format '{text}': use --format jsonl or --format parquet"
+            )),
+        }
+    }
+}
+
+/// What to export, and where.
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    /// The file format.
+    pub format: Format,
+    /// The directory written into (created if missing).
+    pub out: PathBuf,
+    /// Whether to write observation tensors.
+    pub observations: bool,
+    /// Only the matches of this game.
+    pub game: Option<String>,
+}
+
+/// What an export wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportSummary {
+    /// Matches written.
+    pub matches: usize,
+    /// History entries written, over all matches.
+    pub steps: usize,
+    /// The files written.
+    pub files: Vec<PathBuf>,
+}
+
+impl fmt::Display for ExportSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let files: Vec<String> = self.files.iter().map(|p| p.display().to_string()).collect();
+        write!(
+            f,
+            "exported {} finished matches ({} history entries) to {}",
+            self.matches,
+            self.steps,
+            files.join(" and ")
+        )
+    }
+}
+
+/// Why an export failed: bad input (a flag, the database, the output directory; exit code 2)
+/// or a failure while exporting (a match that does not replay, a write error; exit code 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportError {
+    /// Whether the input was at fault.
+    pub bad_input: bool,
+    /// One line saying what went wrong.
+    pub message: String,
+}
+
+impl ExportError {
+    fn input(message: impl Into<String>) -> Self {
+        ExportError {
+            bad_input: true,
+            message: message.into(),
+        }
+    }
+
+    fn failed(message: impl Into<String>) -> Self {
+        ExportError {
+            bad_input: false,
+            message: message.into(),
+        }
+    }
+
+    /// The process's exit code for this error: 2 for bad input, 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        if self.bad_input { 2 } else { 1 }
+    }
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+impl ExportArgs {
+    /// The options these flags ask for (format and game checked).
+    pub fn options(&self) -> Result<ExportOptions, ExportError> {
+        let format = Format::parse(&self.format).map_err(ExportError::input)?;
+        if let Some(game) = &self.game {
+            checkraise_core::registry::entry(game)
+                .map_err(|e| ExportError::input(format!("--game: {e}")))?;
+        }
+        Ok(ExportOptions {
+            format,
+            out: self.out.clone(),
+            observations: self.observations,
+            game: self.game.clone(),
+        })
+    }
+}
+
+/// `checkraise-server export`: checks the flags, opens the store and exports it.
+pub async fn run(args: &ExportArgs) -> Result<ExportSummary, ExportError> {
+    let options = args.options()?;
+    let store = open_store(&args.database).await?;
+    let exported = export(&store, &options).await;
+    store.close().await;
+    exported
+}
+
+/// Opens the store at `url` for export: an existing SQLite file or a PostgreSQL database
+/// (`memory` holds nothing to export, and a SQLite file that does not exist is not created).
+pub async fn open_store(url: &str) -> Result<Store, ExportError> {
+    let url = match Database::parse(url).map_err(ExportError::input)? {
+        Database::Memory => {
+            return Err(ExportError::input(
+                "--database memory holds no stored matches: name the database the server \
+                 stored them in (sqlite://PATH or postgres://...)",
+            ));
+        }
+        Database::Url(url) => url,
+    };
+    if let Some(path) = url.strip_prefix("sqlite://") {
+        let path = path.split('?').next().unwrap_or(path);
+        if !path.is_empty() && !path.starts_with(":memory:") && !Path::new(path).is_file() {
+            return Err(ExportError::input(format!(
+                "cannot open the database {url}: there is no file {path}"
+            )));
+        }
+    }
+    let one_line = |e: String| ExportError::input(e.replace('\n', " "));
+    if !url.starts_with("sqlite:") {
+        // One connection first: the pool would retry a refused one until its 30-second
+        // timeout and then say only that it timed out.
+        sqlx::any::install_default_drivers();
+        let connected =
+            tokio::time::timeout(CONNECT_TIMEOUT, sqlx::AnyConnection::connect(&url)).await;
+        let why = match connected {
+            Ok(Ok(connection)) => {
+                let _ = connection.close().await;
+                None
+            }
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(_) => Some(format!("no answer in {} s", CONNECT_TIMEOUT.as_secs())),
+        };
+        if let Some(why) = why {
+            return Err(one_line(format!(
+                "cannot open the database {}: {why}",
+                redacted(&url)
+            )));
+        }
+    }
+    Store::open(&url).await.map_err(one_line)
+}
+
+/// Writes every finished match of `store` (of `options.game` only, if set) into
+/// `options.out` in `options.format`; an empty store gives valid files without rows.
+pub async fn export(store: &Store, options: &ExportOptions) -> Result<ExportSummary, ExportError> {
+    std::fs::create_dir_all(&options.out).map_err(|e| {
+        ExportError::input(format!(
+            "cannot create the output directory {}: {e}",
+            options.out.display()
+        ))
+    })?;
+    let mut sink: Box<dyn Sink> = match options.format {
+        Format::Jsonl => Box::new(JsonlSink::create(&options.out, options.observations)?),
+        Format::Parquet => Box::new(ParquetSink::create(&options.out, options.observations)?),
+    };
+    let mut summary = ExportSummary {
+        matches: 0,
+        steps: 0,
+        files: Vec::new(),
+    };
+    let mut filter = MatchFilter {
+        game: options.game.clone(),
+        status: Some(Status::Finished),
+        limit: PAGE,
+        ..MatchFilter::default()
+    };
+    loop {
+        let mut page = store.list(&filter).await.map_err(ExportError::failed)?;
+        let ids: Vec<String> = page.iter().map(|m| m.id.clone()).collect();
+        let mut histories = store.histories(&ids).await.map_err(ExportError::failed)?;
+        for m in &mut page {
+            m.steps = histories.remove(&m.id).unwrap_or_default();
+            let record = record(m, options.observations).map_err(|e| {
+                ExportError::failed(format!("match '{}' cannot be exported: {e}", m.id))
+            })?;
+            sink.write(&record).map_err(ExportError::failed)?;
+            summary.matches += 1;
+            summary.steps += record.steps.len();
+        }
+        match page.last() {
+            Some(last) if page.len() == PAGE => {
+                filter.after = Some((last.row.created_ms, last.id.clone()));
+            }
+            _ => break,
+        }
+    }
+    summary.files = sink.finish().map_err(ExportError::failed)?;
+    Ok(summary)
+}
+
+/// A finished match as exported: its facts and its history replayed through the engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRecord {
+    /// The match id.
+    pub match_id: String,
+    /// Registry name of the game.
+    pub game: String,
+    /// The game with every parameter, as one string: `pokeros(board_size=5,...)`.
+    pub game_string: String,
+    /// Every parameter (defaults filled in) as stored: a JSON object of texts.
+    pub parameters: String,
+    /// The match's seed.
+    pub seed: u64,
+    /// Each seat's kind (`human` or a bot's canonical spec).
+    pub seats: Vec<String>,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: i64,
+    /// When the game ended, milliseconds since the Unix epoch.
+    pub finished_ms: Option<i64>,
+    /// Steps taken (the match's final `SeatView.version`).
+    pub version: u64,
+    /// Every seat's final return.
+    pub returns: Vec<f64>,
+    /// The observation tensor's shape, when observations are exported.
+    pub observation_shape: Option<Vec<usize>>,
+    /// The history, entry by entry.
+    pub steps: Vec<StepRecord>,
+}
+
+/// One history entry as exported.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepRecord {
+    /// A seat, or -1 for chance.
+    pub player: i64,
+    /// The action id, or the chance outcome.
+    pub action: i64,
+    /// The version the match reached with the step this entry belongs to.
+    pub version: u64,
+    /// The engine's text for the action (`action_to_string` at the state it was taken in).
+    pub action_text: String,
+    /// Every seat's reward from this entry: the engine's rewards after it (a joint action's
+    /// rewards on its last entry, zeros on the others). They add up to the returns.
+    pub rewards: Vec<f64>,
+    /// The acting seat's observation before the action (flat, float32), when observations are
+    /// exported; `None` for chance.
+    pub observation: Option<Vec<f32>>,
+}
+
+/// A finished match's record: its history replayed through the engine from the initial
+/// state, entry by entry, as `GetReplay` replays it, checked to end the game with the stored
+/// returns.
+pub fn record(m: &StoredMatch, observations: bool) -> Result<MatchRecord, String> {
+    let game = stored_game(&m.row).map_err(|e| format!("its game does not load: {e}"))?;
+    let seats: Vec<String> =
+        serde_json::from_str(&m.row.seats).map_err(|e| format!("its seats do not read: {e}"))?;
+    let n = game.num_players();
+    let observation_size = game.observation_size();
+    let mut state = game.new_initial_state();
+    let mut steps: Vec<StepRecord> = Vec::with_capacity(m.steps.len());
+    let mut actions: Vec<Action> = Vec::with_capacity(n);
+    let mut i = 0;
+    while i < m.steps.len() {
+        if state.is_terminal() {
+            return Err(format!("history entry {i} comes after the end of the game"));
+        }
+        // A joint action is one entry per seat, in seat order, applied at once.
+        let joint = state.is_simultaneous_node();
+        let group = if joint { n } else { 1 };
+        let entries = m
+            .steps
+            .get(i..i + group)
+            .ok_or("the stored history ends inside a joint action")?;
+        actions.clear();
+        for (k, entry) in entries.iter().enumerate() {
+            let expected = if joint {
+                Player::Seat(k)
+            } else {
+                state.current_player()
+            };
+            if Player::from_id(entry.player) != Some(expected) {
+                return Err(format!(
+                    "history entry {} is by {}, but {expected} is to act",
+                    i + k,
+                    entry.player
+                ));
+            }
+            let action = Action::try_from(entry.action).map_err(|_| {
+                format!(
+                    "history entry {}: the action {} is out of range",
+                    i + k,
+                    entry.action
+                )
+            })?;
+            let observation = match expected {
+                Player::Seat(seat) if observations => {
+                    let mut tensor = vec![0.0; observation_size];
+                    state.observation_tensor(seat, &mut tensor);
+                    Some(tensor)
+                }
+                _ => None,
+            };
+            steps.push(StepRecord {
+                player: entry.player,
+                action: entry.action,
+                version: entry.version,
+                action_text: state.action_to_string(expected, action),
+                rewards: vec![0.0; n],
+                observation,
+            });
+            actions.push(action);
+        }
+        let applied = if joint {
+            state.apply_actions(&actions)
+        } else {
+            state.apply_action(actions[0])
+        };
+        applied.map_err(|e| format!("history entry {i} does not replay: {e}"))?;
+        let rewards = state.rewards();
+        if rewards.len() != n {
+            return Err(format!(
+                "the engine gives {} rewards for {n} seats",
+                rewards.len()
+            ));
+        }
+        steps.last_mut().expect("a step was pushed").rewards = rewards;
+        i += group;
+    }
+    if !state.is_terminal() {
+        return Err(format!(
+            "its stored history ({} entries) ends before the game does",
+            m.steps.len()
+        ));
+    }
+    let returns = state.returns();
+    let stored: Vec<f64> = m
+        .returns
+        .as_deref()
+        .ok_or("no final returns are stored")
+        .and_then(|r| serde_json::from_str(r).map_err(|_| "its stored returns do not read"))?;
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+    if returns.len() != stored.len() || !returns.iter().zip(&stored).all(|(&a, &b)| close(a, b)) {
+        return Err(format!(
+            "replaying gives the returns {returns:?}, the store has {stored:?}"
+        ));
+    }
+    Ok(MatchRecord {
+        match_id: m.id.clone(),
+        game: m.row.game.clone(),
+        game_string: format!("{}({})", game.info().name, game.params().to_text()),
+        parameters: m.row.parameters.clone(),
+        seed: m.row.seed,
+        seats,
+        created_ms: m.row.created_ms,
+        finished_ms: m.finished_ms,
+        version: m.version,
+        returns: stored,
+        observation_shape: observations.then(|| game.observation_shape()),
+        steps,
+    })
+}
+
+/// Where records go: a format's files, written under temporary names until `finish`.
+trait Sink {
+    /// Writes one match.
+    fn write(&mut self, record: &MatchRecord) -> Result<(), String>;
+    /// Completes the files and gives them their names; returns them.
+    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, String>;
+}
+
+/// An output file: written at `partial`, renamed to `path` when complete, removed if the
+/// export fails (dropped before `complete`).
+struct Output {
+    path: PathBuf,
+    partial: PathBuf,
+    done: bool,
+}
+
+impl Output {
+    /// Creates `dir/name`'s temporary file.
+    fn create(dir: &Path, name: &str) -> Result<(Self, File), ExportError> {
+        let path = dir.join(name);
+        let partial = dir.join(format!(".{name}.partial"));
+        let file = File::create(&partial)
+            .map_err(|e| ExportError::input(format!("cannot write in {}: {e}", dir.display())))?;
+        Ok((
+            Output {
+                path,
+                partial,
+                done: false,
+            },
+            file,
+        ))
+    }
+
+    /// Gives the complete file its name.
+    fn complete(mut self) -> Result<PathBuf, String> {
+        std::fs::rename(&self.partial, &self.path).map_err(|e| {
+            format!(
+                "cannot rename {} to {}: {e}",
+                self.partial.display(),
+                self.path.display()
+            )
+        })?;
+        self.done = true;
+        Ok(self.path.clone())
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_file(&self.partial);
+        }
+    }
+}
+
+/// `matches.jsonl`.
+struct JsonlSink {
+    output: Output,
+    file: BufWriter<File>,
+    observations: bool,
+}
+
+/// A match as a JSON line.
+#[derive(Serialize)]
+struct JsonMatch<'a> {
+    match_id: &'a str,
+    game: &'a str,
+    game_string: &'a str,
+    parameters: serde_json::Value,
+    seed: u64,
+    seats: &'a [String],
+    created_ms: i64,
+    finished_ms: Option<i64>,
+    version: u64,
+    num_steps: usize,
+    returns: &'a [f64],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    observation_shape: Option<&'a [usize]>,
+    steps: Vec<JsonStep<'a>>,
+}
+
+/// A history entry in a JSON line.
+#[derive(Serialize)]
+struct JsonStep<'a> {
+    idx: usize,
+    version: u64,
+    player: i64,
+    action: i64,
+    action_text: &'a str,
+    rewards: &'a [f64],
+    /// Absent without observations; `null` for chance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    observation: Option<Option<&'a [f32]>>,
+}
+
+impl JsonlSink {
+    fn create(dir: &Path, observations: bool) -> Result<Self, ExportError> {
+        let (output, file) = Output::create(dir, "matches.jsonl")?;
+        Ok(JsonlSink {
+            output,
+            file: BufWriter::new(file),
+            observations,
+        })
+    }
+}
+
+impl Sink for JsonlSink {
+    fn write(&mut self, r: &MatchRecord) -> Result<(), String> {
+        let line = JsonMatch {
+            match_id: &r.match_id,
+            game: &r.game,
+            game_string: &r.game_string,
+            parameters: serde_json::from_str(&r.parameters)
+                .map_err(|e| format!("match '{}': its parameters do not read: {e}", r.match_id))?,
+            seed: r.seed,
+            seats: &r.seats,
+            created_ms: r.created_ms,
+            finished_ms: r.finished_ms,
+            version: r.version,
+            num_steps: r.steps.len(),
+            returns: &r.returns,
+            observation_shape: r.observation_shape.as_deref(),
+            steps: r
+                .steps
+                .iter()
+                .enumerate()
+                .map(|(idx, s)| JsonStep {
+                    idx,
+                    version: s.version,
+                    player: s.player,
+                    action: s.action,
+                    action_text: &s.action_text,
+                    rewards: &s.rewards,
+                    observation: self.observations.then_some(s.observation.as_deref()),
+                })
+                .collect(),
+        };
+        let written = serde_json::to_writer(&mut self.file, &line)
+            .map_err(|e| e.to_string())
+            .and_then(|()| self.file.write_all(b"\n").map_err(|e| e.to_string()));
+        written.map_err(|e| format!("cannot write {}: {e}", self.output.path.display()))
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, String> {
+        let JsonlSink {
+            output, mut file, ..
+        } = *self;
+        file.flush()
+            .and_then(|()| file.get_ref().sync_all())
+            .map_err(|e| format!("cannot write {}: {e}", output.path.display()))?;
+        drop(file);
+        Ok(vec![output.complete()?])
+    }
+}
+
+/// A list column's type, as arrow's `ListBuilder` makes it.
+fn list_of(item: DataType) -> DataType {
+    DataType::List(Arc::new(Field::new_list_field(item, true)))
+}
+
+/// The schema of `matches.parquet`.
+pub fn matches_schema(observations: bool) -> SchemaRef {
+    let mut fields = vec![
+        Field::new("match_id", DataType::Utf8, false),
+        Field::new("game", DataType::Utf8, false),
+        Field::new("game_string", DataType::Utf8, false),
+        Field::new("parameters", DataType::Utf8, false),
+        Field::new("seed", DataType::UInt64, false),
+        Field::new("seats", list_of(DataType::Utf8), false),
+        Field::new("created_ms", DataType::Int64, false),
+        Field::new("finished_ms", DataType::Int64, true),
+        Field::new("version", DataType::Int64, false),
+        Field::new("num_steps", DataType::Int64, false),
+        Field::new("returns", list_of(DataType::Float64), false),
+    ];
+    if observations {
+        fields.push(Field::new(
+            "observation_shape",
+            list_of(DataType::Int64),
+            false,
+        ));
+    }
+    Arc::new(Schema::new(fields))
+}
+
+/// The schema of `steps.parquet`.
+pub fn steps_schema(observations: bool) -> SchemaRef {
+    let mut fields = vec![
+        Field::new("match_id", DataType::Utf8, false),
+        Field::new("idx", DataType::Int64, false),
+        Field::new("version", DataType::Int64, false),
+        Field::new("player", DataType::Int32, false),
+        Field::new("action", DataType::Int64, false),
+        Field::new("action_text", DataType::Utf8, false),
+        Field::new("rewards", list_of(DataType::Float64), false),
+    ];
+    if observations {
+        fields.push(Field::new("observation", list_of(DataType::Float32), true));
+    }
+    Arc::new(Schema::new(fields))
+}
+
+/// The columns of `matches.parquet` being filled.
+#[derive(Default)]
+struct MatchColumns {
+    match_id: StringBuilder,
+    game: StringBuilder,
+    game_string: StringBuilder,
+    parameters: StringBuilder,
+    seed: UInt64Builder,
+    seats: ListBuilder<StringBuilder>,
+    created_ms: Int64Builder,
+    finished_ms: Int64Builder,
+    version: Int64Builder,
+    num_steps: Int64Builder,
+    returns: ListBuilder<Float64Builder>,
+    observation_shape: ListBuilder<Int64Builder>,
+}
+
+/// The columns of `steps.parquet` being filled.
+#[derive(Default)]
+struct StepColumns {
+    match_id: StringBuilder,
+    idx: Int64Builder,
+    version: Int64Builder,
+    player: Int32Builder,
+    action: Int64Builder,
+    action_text: StringBuilder,
+    rewards: ListBuilder<Float64Builder>,
+    observation: ListBuilder<Float32Builder>,
+}
+
+/// `matches.parquet` and `steps.parquet`.
+struct ParquetSink {
+    observations: bool,
+    matches: (Output, ArrowWriter<File>, SchemaRef),
+    steps: (Output, ArrowWriter<File>, SchemaRef),
+    match_columns: MatchColumns,
+    step_columns: StepColumns,
+    buffered: usize,
+}
+
+fn parquet_error(path: &Path, e: impl fmt::Display) -> String {
+    format!("cannot write {}: {e}", path.display())
+}
+
+/// A Parquet writer of `schema` into `dir/name` (snappy-compressed, as pandas and polars
+/// write by default).
+fn parquet_file(
+    dir: &Path,
+    name: &str,
+    schema: SchemaRef,
+) -> Result<(Output, ArrowWriter<File>, SchemaRef), ExportError> {
+    let (output, file) = Output::create(dir, name)?;
+    let properties = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .build();
+    let writer = ArrowWriter::try_new(file, schema.clone(), Some(properties))
+        .map_err(|e| ExportError::failed(parquet_error(&output.path, e)))?;
+    Ok((output, writer, schema))
+}
+
+impl ParquetSink {
+    fn create(dir: &Path, observations: bool) -> Result<Self, ExportError> {
+        Ok(ParquetSink {
+            observations,
+            matches: parquet_file(dir, "matches.parquet", matches_schema(observations))?,
+            steps: parquet_file(dir, "steps.parquet", steps_schema(observations))?,
+            match_columns: MatchColumns::default(),
+            step_columns: StepColumns::default(),
+            buffered: 0,
+        })
+    }
+
+    /// Hands the buffered rows to the writers as one record batch per file, and writes out
+    /// a row group of a file whose buffered data passed `ROW_GROUP_BYTES`.
+    fn flush(&mut self) -> Result<(), String> {
+        if self.buffered == 0 {
+            return Ok(());
+        }
+        self.buffered = 0;
+        let m = &mut self.match_columns;
+        let mut columns: Vec<ArrayRef> = vec![
+            Arc::new(m.match_id.finish()),
+            Arc::new(m.game.finish()),
+            Arc::new(m.game_string.finish()),
+            Arc::new(m.parameters.finish()),
+            Arc::new(m.seed.finish()),
+            Arc::new(m.seats.finish()),
+            Arc::new(m.created_ms.finish()),
+            Arc::new(m.finished_ms.finish()),
+            Arc::new(m.version.finish()),
+            Arc::new(m.num_steps.finish()),
+            Arc::new(m.returns.finish()),
+        ];
+        if self.observations {
+            columns.push(Arc::new(m.observation_shape.finish()));
+        }
+        write_batch(&mut self.matches, columns)?;
+        let s = &mut self.step_columns;
+        let mut columns: Vec<ArrayRef> = vec![
+            Arc::new(s.match_id.finish()),
+            Arc::new(s.idx.finish()),
+            Arc::new(s.version.finish()),
+            Arc::new(s.player.finish()),
+            Arc::new(s.action.finish()),
+            Arc::new(s.action_text.finish()),
+            Arc::new(s.rewards.finish()),
+        ];
+        if self.observations {
+            columns.push(Arc::new(s.observation.finish()));
+        }
+        write_batch(&mut self.steps, columns)
+    }
+}
+
+/// Writes `columns` as a record batch of `file`'s schema.
+fn write_batch(
+    (output, writer, schema): &mut (Output, ArrowWriter<File>, SchemaRef),
+    columns: Vec<ArrayRef>,
+) -> Result<(), String> {
+    let batch = RecordBatch::try_new(schema.clone(), columns)
+        .map_err(|e| parquet_error(&output.path, e))?;
+    writer
+        .write(&batch)
+        .map_err(|e| parquet_error(&output.path, e))?;
+    if writer.in_progress_size() >= ROW_GROUP_BYTES {
+        writer.flush().map_err(|e| parquet_error(&output.path, e))?;
+    }
+    Ok(())
+}
+
+impl Sink for ParquetSink {
+    fn write(&mut self, r: &MatchRecord) -> Result<(), String> {
+        let m = &mut self.match_columns;
+        m.match_id.append_value(&r.match_id);
+        m.game.append_value(&r.game);
+        m.game_string.append_value(&r.game_string);
+        m.parameters.append_value(&r.parameters);
+        m.seed.append_value(r.seed);
+        for seat in &r.seats {
+            m.seats.values().append_value(seat);
+        }
+        m.seats.append(true);
+        m.created_ms.append_value(r.created_ms);
+        m.finished_ms.append_option(r.finished_ms);
+        m.version.append_value(r.version as i64);
+        m.num_steps.append_value(r.steps.len() as i64);
+        m.returns.values().append_slice(&r.returns);
+        m.returns.append(true);
+        if self.observations {
+            for &d in r.observation_shape.as_deref().unwrap_or_default() {
+                m.observation_shape.values().append_value(d as i64);
+            }
+            m.observation_shape.append(true);
+        }
+        let s = &mut self.step_columns;
+        for (idx, step) in r.steps.iter().enumerate() {
+            s.match_id.append_value(&r.match_id);
+            s.idx.append_value(idx as i64);
+            s.version.append_value(step.version as i64);
+            s.player.append_value(step.player as i32);
+            s.action.append_value(step.action);
+            s.action_text.append_value(&step.action_text);
+            s.rewards.values().append_slice(&step.rewards);
+            s.rewards.append(true);
+            if self.observations {
+                match &step.observation {
+                    Some(tensor) => {
+                        s.observation.values().append_slice(tensor);
+                        s.observation.append(true);
+                    }
+                    None => s.observation.append(false),
+                }
+            }
+        }
+        self.buffered += 1;
+        if self.buffered >= BATCH_MATCHES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, String> {
+        self.flush()?;
+        let ParquetSink { matches, steps, .. } = *self;
+        let mut files = Vec::new();
+        for (output, writer, _) in [matches, steps] {
+            let file = writer
+                .into_inner()
+                .map_err(|e| parquet_error(&output.path, e))?;
+            file.sync_all()
+                .map_err(|e| parquet_error(&output.path, e))?;
+            drop(file);
+            files.push(output);
+        }
+        files.into_iter().map(Output::complete).collect()
+    }
+}
