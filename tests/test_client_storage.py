@@ -217,15 +217,7 @@ def test_list_matches_filters_and_pages(lone_client):
         list(client.list_matches(page_size=1001))
 
 
-def test_finished_matches_list_when_they_ended(lone_client, request):
-    if "memory" in request.node.callspec.id:
-        request.applymarker(
-            pytest.mark.xfail(
-                reason="server bug: with --database memory, MatchSummary.finished_ms is never "
-                "set (LiveMatch::take_write, which stamps it, runs only with a store)",
-                strict=True,
-            )
-        )
+def test_finished_matches_list_when_they_ended(lone_client):
     before = time.time()
     match = lone_client.create_match("detective_poker", seed=1, seats=["random"] * 3, **DETECTIVE)
     (summary,) = lone_client.list_matches()

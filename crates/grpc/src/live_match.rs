@@ -799,7 +799,13 @@ impl LiveMatch {
             Halt::Stopped => Err(Status::cancelled(
                 "the request was abandoned before the match's bots had played",
             )),
-            Halt::Decide | Halt::Over => Ok(()),
+            Halt::Decide | Halt::Over => {
+                // Stamped when the game ends, with or without a store (ListMatches reads it).
+                if self.state.is_terminal() && self.record.finished_ms.is_none() {
+                    self.record.finished_ms = Some(now_ms());
+                }
+                Ok(())
+            }
         }
     }
 
