@@ -31,19 +31,15 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 use serde::Serialize;
-use sqlx::Connection;
 
 use crate::live_match::stored_game;
-use crate::store::{Database, MatchFilter, Status, Store, StoredMatch, redacted};
+use crate::store::{Database, MatchFilter, Status, Store, StoredMatch};
 
 /// Matches read from the store (and written) at a time.
 pub const PAGE: usize = 200;
 
 /// Bytes of Parquet data buffered before a row group is written out.
 const ROW_GROUP_BYTES: usize = 64 << 20;
-
-/// How long opening a PostgreSQL database may take.
-const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Matches (Parquet) buffered before they are handed to the writers as a record batch.
 const BATCH_MATCHES: usize = 256;
@@ -218,27 +214,6 @@ pub async fn open_store(url: &str) -> Result<Store, ExportError> {
         }
     }
     let one_line = |e: String| ExportError::input(e.replace('\n', " "));
-    if !url.starts_with("sqlite:") {
-        // One connection first: the pool would retry a refused one until its 30-second
-        // timeout and then say only that it timed out.
-        sqlx::any::install_default_drivers();
-        let connected =
-            tokio::time::timeout(CONNECT_TIMEOUT, sqlx::AnyConnection::connect(&url)).await;
-        let why = match connected {
-            Ok(Ok(connection)) => {
-                let _ = connection.close().await;
-                None
-            }
-            Ok(Err(e)) => Some(e.to_string()),
-            Err(_) => Some(format!("no answer in {} s", CONNECT_TIMEOUT.as_secs())),
-        };
-        if let Some(why) = why {
-            return Err(one_line(format!(
-                "cannot open the database {}: {why}",
-                redacted(&url)
-            )));
-        }
-    }
     Store::open(&url).await.map_err(one_line)
 }
 

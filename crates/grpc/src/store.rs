@@ -22,6 +22,9 @@ use tokio::sync::{mpsc, watch};
 /// The `--database` value that keeps matches in memory only.
 pub const MEMORY: &str = "memory";
 
+/// How long opening a PostgreSQL database may wait for its first connection.
+pub const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Most writes committed in one transaction.
 const GROUP_COMMIT: usize = 512;
 
@@ -302,6 +305,26 @@ impl Store {
         } else {
             url.to_string()
         };
+        if !connect_url.starts_with("sqlite:") {
+            // One connection first: the pool would retry a refused one until its 30-second
+            // timeout and then say only that it timed out, not why.
+            let connected = tokio::time::timeout(
+                CONNECT_TIMEOUT,
+                <sqlx::AnyConnection as sqlx::Connection>::connect(&connect_url),
+            )
+            .await;
+            let why = match connected {
+                Ok(Ok(connection)) => {
+                    let _ = sqlx::Connection::close(connection).await;
+                    None
+                }
+                Ok(Err(e)) => Some(e.to_string()),
+                Err(_) => Some(format!("no answer in {} s", CONNECT_TIMEOUT.as_secs())),
+            };
+            if let Some(why) = why {
+                return Err(format!("cannot open the database {}: {why}", redacted(url)));
+            }
+        }
         let pool = AnyPoolOptions::new()
             .max_connections(8)
             // A ping before every commit would cost a round trip each: a connection that

@@ -633,3 +633,18 @@ async fn idle_expiry_is_stored_and_continues_from_stored_times_after_a_restart()
     server.shutdown().await;
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[tokio::test]
+async fn an_unreachable_postgresql_is_named_with_the_reason_at_start() {
+    // Nothing listens on port 1: the error says why at once, not after the pool's timeout.
+    let error = checkraise_grpc::store::Store::open("postgres://nobody:secret@127.0.0.1:1/db")
+        .await
+        .err()
+        .expect("nothing to connect to");
+    assert!(
+        error.contains("cannot open the database postgres://nobody:***@127.0.0.1:1/db"),
+        "{error}"
+    );
+    assert!(error.to_lowercase().contains("refused"), "{error}");
+    assert!(!error.contains("secret"), "{error}");
+}
