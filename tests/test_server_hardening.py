@@ -361,11 +361,19 @@ def test_prometheus_metrics_count_calls_and_live_objects(tmp_path, stubs):
             with pytest.raises(grpc.RpcError):
                 catalog.GetGame(pb2.GetGameRequest(name="no_such_game"), timeout=10)
             matches = pb2_grpc.MatchesStub(channel)
-            for _ in range(2):
+            created = [
                 matches.CreateMatch(pb2.CreateMatchRequest(game="detective_poker"), timeout=10)
+                for _ in range(2)
+            ]
+            # One open watch stream, counted by the gauge while it is open.
+            watching = matches.WatchSpectator(
+                pb2.WatchSpectatorRequest(match_id=created[0].match_id), timeout=30
+            )
+            next(watching)
             time.sleep(1.5)  # the live-object gauges are refreshed every second
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
                 text = r.read().decode()
+            watching.cancel()
         list_games = "/checkraise.v1.Catalog/ListGames"
         assert metric(text, "checkraise_grpc_requests_total", method=list_games, code="Ok") == 3
         assert (
@@ -383,6 +391,7 @@ def test_prometheus_metrics_count_calls_and_live_objects(tmp_path, stubs):
         assert metric(text, "checkraise_live_matches") == 2
         assert metric(text, "checkraise_live_envs") == 0
         assert metric(text, "checkraise_open_connections") >= 1
+        assert metric(text, "checkraise_open_streams") == 1
         assert metric(text, "checkraise_store_commit_seconds_count") >= 2
     finally:
         server.stop()
