@@ -148,14 +148,32 @@ impl ViewParts {
 struct Watcher {
     viewer: Option<usize>,
     parts: ViewParts,
-    events: mpsc::Sender<Result<Arc<pb::MatchEvent>, Status>>,
+    events: mpsc::Sender<Result<QueuedEvent, Status>>,
     backlog: Arc<Backlog>,
 }
 
 /// A watcher's queue of events: each event shared by every watcher of the match that sees the
 /// same view (all spectators, a seat's several watchers), so that a thousand spectators of a
 /// match hold its events once, not a thousand times.
-pub type EventQueue = mpsc::Receiver<Result<Arc<pb::MatchEvent>, Status>>;
+pub type EventQueue = mpsc::Receiver<Result<QueuedEvent, Status>>;
+
+/// An event in a watcher's queue, with its encoded size (measured once, when it was built,
+/// however many watchers it goes to).
+#[derive(Clone, Debug)]
+pub struct QueuedEvent {
+    /// The event, shared.
+    pub event: Arc<pb::MatchEvent>,
+    /// Its encoded size in bytes.
+    pub bytes: usize,
+}
+
+impl std::ops::Deref for QueuedEvent {
+    type Target = pb::MatchEvent;
+
+    fn deref(&self) -> &pb::MatchEvent {
+        &self.event
+    }
+}
 
 /// Everything of a match but its state and driver: what a view and a notification need while
 /// the driver holds the state.
@@ -830,8 +848,12 @@ impl LiveMatch {
             own_action: None,
             view: Some(self.view_parts(viewer, parts)),
         };
-        backlog.queue(first.encoded_len());
-        let _ = events.try_send(Ok(Arc::new(first)));
+        let bytes = first.encoded_len();
+        backlog.queue(bytes);
+        let _ = events.try_send(Ok(QueuedEvent {
+            event: Arc::new(first),
+            bytes,
+        }));
         if !self.state.is_terminal() {
             self.table.watchers.push(Watcher {
                 viewer,
@@ -1022,7 +1044,7 @@ fn notify(
         if !watcher.backlog.queue(bytes) {
             return false;
         }
-        match watcher.events.try_send(Ok(event)) {
+        match watcher.events.try_send(Ok(QueuedEvent { event, bytes })) {
             Ok(()) => !terminal,
             Err(mpsc::error::TrySendError::Full(_)) => {
                 watcher.backlog.lagged.store(true, Ordering::Relaxed);

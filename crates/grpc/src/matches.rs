@@ -18,7 +18,6 @@ use std::time::Duration;
 
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
 use checkraise_core::make_game;
-use prost::Message;
 use tokio::sync::watch;
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
@@ -937,10 +936,9 @@ impl Stream for WatchStream {
         };
         match events.poll_recv(cx) {
             Poll::Ready(None) => self.end(),
-            Poll::Ready(Some(Ok(event))) => {
-                let bytes = event.encoded_len();
-                self.backlog.sent(bytes);
-                Poll::Ready(Some(Ok(Arc::unwrap_or_clone(event))))
+            Poll::Ready(Some(Ok(queued))) => {
+                self.backlog.sent(queued.bytes);
+                Poll::Ready(Some(Ok(Arc::unwrap_or_clone(queued.event))))
             }
             Poll::Ready(Some(Err(status))) => Poll::Ready(Some(Err(status))),
             Poll::Pending => Poll::Pending,
