@@ -14,7 +14,13 @@ import pytest
 import checkraise as cr
 
 GAMES = cr.game_names()
-SPECS = ["random", "heuristic", "ismcts(iterations=20)", "ismcts(iterations=10,rollout=random)"]
+SPECS = [
+    "random",
+    "heuristic",
+    "ismcts(iterations=20)",
+    "ismcts(iterations=10,rollout=random)",
+    "policy",
+]
 
 
 def play(game, bots, seed):
@@ -62,7 +68,8 @@ def acting_seat(state):
 
 def test_bots_lists_the_kinds_and_their_settings():
     entries = {entry["kind"]: entry for entry in cr.bots()}
-    assert list(entries) == ["random", "heuristic", "ismcts"]
+    assert list(entries) == ["random", "heuristic", "ismcts", "policy"]
+    assert [s["name"] for s in entries["policy"]["settings"]] == ["path"]
     assert entries["random"]["settings"] == [] == entries["heuristic"]["settings"]
     settings = {s["name"]: s for s in entries["ismcts"]["settings"]}
     assert list(settings) == ["iterations", "max_ms", "c", "rollout", "seed"]

@@ -38,6 +38,7 @@ __all__ = [
     "game_names",
     "games",
     "make",
+    "shipped_policy",
 ]
 
 class CheckraiseError(ValueError):
@@ -217,20 +218,21 @@ class State:
 @final
 class Bot:
     """An engine bot for one game from a bot spec (``random``, ``heuristic``, ``ismcts``,
-    ``ismcts(iterations=2000,rollout=random)``), with its own seeded generator. Keyword
-    settings override the spec's; ``None`` leaves a setting as it is."""
+    ``ismcts(iterations=2000,rollout=random)``, ``policy``, ``policy(path=FILE)``), with its
+    own seeded generator. Keyword settings override the spec's; ``None`` leaves a setting as
+    it is. A ``policy`` bot plays only the game (parameters included) it was trained on."""
 
     def __new__(
         cls,
         game: Game | str,
         # The literals are completions for editors; any bot spec string is accepted.
-        kind: Literal["heuristic", "random", "ismcts"] | str = "heuristic",  # noqa: PYI051
+        kind: Literal["heuristic", "random", "ismcts", "policy"] | str = "heuristic",  # noqa: PYI051
         seed: int = 0,
         **settings: float | str | None,
     ) -> Bot: ...
     @property
     def kind(self) -> str:
-        """``random``, ``heuristic`` or ``ismcts``."""
+        """``random``, ``heuristic``, ``ismcts`` or ``policy``."""
     @property
     def spec(self) -> str:
         """The canonical spec, every setting included; ``Bot(game, bot.spec)`` is the same bot."""
@@ -263,6 +265,10 @@ def bot_action(
 ) -> int:
     """The action a bot of ``kind`` (a bot spec) seeded with ``seed`` takes for ``seat`` at
     ``state``."""
+
+def shipped_policy(name: str) -> bytes:
+    """The bytes of the policy file shipped for game ``name`` (the bot spec ``policy``);
+    ``checkraise.policy.Policy.shipped`` reads them."""
 
 def bots() -> list[BotEntry]:
     """The bot kinds and their settings."""

@@ -20,6 +20,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "grpc": ("grpc", "google.protobuf"),
     "render": ("PIL",),
     "arena": ("tqdm", "pandas"),
+    "train": ("jax", "optax", "matplotlib"),
 }
 
 

@@ -224,7 +224,7 @@ pub fn run_until(
                 ),
             ));
         }
-        bots.push(parsed.build());
+        bots.push(parsed.build(game.as_ref())?);
         canonical.push(text);
     }
     if !(1..=MAX_DEALS).contains(&config.deals) {

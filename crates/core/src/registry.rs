@@ -101,6 +101,6 @@ pub fn rebuild(name: &str, params: &Params) -> Result<Arc<dyn Game>, GameError> 
 /// A bot for game `game` (a registered name) from a spec string (`random`, `heuristic`,
 /// `ismcts(iterations=500)`).
 pub fn make_bot(game: &str, spec: &str) -> Result<Box<dyn Bot>, GameError> {
-    entry(game)?;
-    Ok(BotSpec::parse::<&str, &str>(spec, [])?.build())
+    let game = make_game::<&str, &str>(game, [])?;
+    BotSpec::parse::<&str, &str>(spec, [])?.build(game.as_ref())
 }

@@ -249,7 +249,11 @@ impl Connection {
             Some(t) => seed_setting(t)?,
             None => u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits"),
         };
-        let opponent = opponent_setting(settings.get("opponent"), self.store.max_bot_ms)?;
+        let opponent = opponent_setting(
+            game.as_ref(),
+            settings.get("opponent"),
+            self.store.max_bot_ms,
+        )?;
         let name = format!("{}-{}", game.info().name, random_hex(8));
         let mut table = self.store.table();
         if table.len() >= self.store.max_worlds {
@@ -342,7 +346,8 @@ impl Connection {
             check_names(&settings, &["seed", "opponent"], RESET_WORLD_SETTINGS)?;
             let seed = settings.get("seed").map(seed_setting).transpose()?;
             if settings.contains_key("opponent") {
-                world.opponent = opponent_setting(settings.get("opponent"), max_bot_ms)?;
+                world.opponent =
+                    opponent_setting(world.game.as_ref(), settings.get("opponent"), max_bot_ms)?;
             }
             if let Some(seed) = seed {
                 world.seed = seed;
@@ -475,8 +480,13 @@ fn not_joined() -> Status {
 fn start(game: &dyn Game, seat: usize, opponent: &BotSpec, seed: u64) -> Result<Episode, Status> {
     let players = game.num_players();
     let bots = (0..players)
-        .map(|s| (s != seat).then(|| opponent.build()))
-        .collect();
+        .map(|s| {
+            (s != seat)
+                .then(|| opponent.build(game))
+                .transpose()
+                .map_err(|e| Status::invalid_argument(format!("setting `opponent`: {e}")))
+        })
+        .collect::<Result<_, Status>>()?;
     let mut episode = Episode {
         state: game.new_initial_state(),
         driver: Driver::from_seed(seed, players),
@@ -794,14 +804,23 @@ fn seat_setting(tensor: Option<&pb::Tensor>, players: usize) -> Result<usize, St
         })
 }
 
-fn opponent_setting(tensor: Option<&pb::Tensor>, max_bot_ms: u64) -> Result<BotSpec, Status> {
+fn opponent_setting(
+    game: &dyn Game,
+    tensor: Option<&pb::Tensor>,
+    max_bot_ms: u64,
+) -> Result<BotSpec, Status> {
     let text = match tensor {
         Some(t) => string_setting("opponent", t)?,
         None => DEFAULT_OPPONENT.to_string(),
     };
-    BotSpec::parse::<&str, &str>(&text, [])
+    let bad = |e: String| Status::invalid_argument(format!("setting `opponent`: {e}"));
+    let spec = BotSpec::parse::<&str, &str>(&text, [])
         .and_then(|spec| spec.capped(max_bot_ms, BOT_CAP_NAME))
-        .map_err(|e| Status::invalid_argument(format!("setting `opponent`: {e}")))
+        .map_err(|e| bad(e.to_string()))?;
+    crate::matches::refuse_policy_path(&spec).map_err(bad)?;
+    // Built once here so a policy that does not fit the game is refused now, not per game.
+    spec.build(game).map_err(|e| bad(e.to_string()))?;
+    Ok(spec)
 }
 
 /// The dm_env_rpc `Environment` service.
@@ -936,13 +955,14 @@ mod tests {
         assert!(seat_setting(Some(&int32(2, vec![])), 2).is_err());
         assert_eq!(seat_setting(None, 2).unwrap(), 0);
         assert!(seed_setting(&int32(-1, vec![])).is_err());
-        assert!(opponent_setting(None, 100).is_ok());
+        let game = checkraise_core::make_game_from_string("pokeros").unwrap();
+        assert!(opponent_setting(game.as_ref(), None, 100).is_ok());
         let bad = pb::Tensor {
             payload: Some(Data::Strings(pb::tensor::StringArray {
                 array: vec!["nonsense".to_string()],
             })),
             shape: vec![],
         };
-        assert!(opponent_setting(Some(&bad), 100).is_err());
+        assert!(opponent_setting(game.as_ref(), Some(&bad), 100).is_err());
     }
 }

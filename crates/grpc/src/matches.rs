@@ -17,7 +17,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
-use checkraise_core::make_game;
+use checkraise_core::{Game, make_game};
 use tokio::sync::watch;
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
@@ -186,7 +186,7 @@ impl MatchStore {
         let game = stored_game(&stored.row)?;
         let kinds: Vec<String> = serde_json::from_str(&stored.row.seats)
             .map_err(|e| format!("its seats do not read: {e}"))?;
-        let seats = build_seats(kinds, None).map_err(|e| e.message().to_string())?;
+        let seats = build_seats(game.as_ref(), kinds, None).map_err(|e| e.message().to_string())?;
         let this = self.clone();
         let (durable, id) = on_blocking_pool(move || {
             let mut live = LiveMatch::restore(game, &stored, seats).map_err(Status::data_loss)?;
@@ -468,10 +468,27 @@ const MAX_REQUEST_ID: usize = 256;
 /// What a bot spec over the server's cap is told.
 const BOT_CAP_NAME: &str = "the server's --max-bot-ms";
 
-/// The seats of a match: `human`, or a bot spec, capped by `--max-bot-ms` when `cap` is given
-/// (a new match; a stored one keeps the specs it was created with) and reported back
-/// canonically.
-pub fn build_seats(kinds: Vec<String>, cap: Option<u64>) -> Result<Vec<Seat>, Status> {
+/// A policy file named by a client: refused, so no request can make the server read a file
+/// of its choosing (the shipped policies, bot spec `policy`, are served).
+pub fn refuse_policy_path(spec: &BotSpec) -> Result<(), String> {
+    match spec {
+        BotSpec::Policy { path: Some(_) } => Err("policy(path=...) is not served: the server \
+             plays only the policies it ships (bot spec 'policy'); play your own policy file \
+             from Python or the arena"
+            .to_string()),
+        _ => Ok(()),
+    }
+}
+
+/// The seats of a match of `game`: `human`, or a bot spec, capped by `--max-bot-ms` when `cap`
+/// is given (a new match; a stored one keeps the specs it was created with) and reported back
+/// canonically. A policy bot plays the policy the server ships for the game; a client cannot
+/// name a file on the server (`policy(path=...)` is refused).
+pub fn build_seats(
+    game: &dyn Game,
+    kinds: Vec<String>,
+    cap: Option<u64>,
+) -> Result<Vec<Seat>, Status> {
     kinds
         .into_iter()
         .enumerate()
@@ -490,7 +507,11 @@ pub fn build_seats(kinds: Vec<String>, cap: Option<u64>) -> Result<Vec<Seat>, St
                     .capped(cap, BOT_CAP_NAME)
                     .map_err(|e| Status::invalid_argument(format!("seat {i}: {e}")))?;
             }
-            let bot = spec.build();
+            refuse_policy_path(&spec)
+                .map_err(|e| Status::invalid_argument(format!("seat {i}: {e}")))?;
+            let bot = spec
+                .build(game)
+                .map_err(|e| Status::invalid_argument(format!("seat {i}: {e}")))?;
             Ok(Seat {
                 kind_name: spec.to_string(),
                 kind: SeatKind::Bot(bot),
@@ -582,7 +603,7 @@ impl pb::matches_server::Matches for MatchesService {
                 BOT_KINDS.join(", ")
             )));
         }
-        let seats = build_seats(kinds, Some(self.max_bot_ms))?;
+        let seats = build_seats(game.as_ref(), kinds, Some(self.max_bot_ms))?;
         // Refuse before the bots play, not after (an all-bot match plays to the end here).
         self.store.check_new(peer)?;
         let seed = match request.seed {

@@ -1,10 +1,14 @@
-//! Bots: the engine's random, heuristic and IS-MCTS players, for any game, from bot specs.
+//! Bots: the engine's random, heuristic, IS-MCTS and policy players, for any game, from bot
+//! specs.
 
+use std::sync::Arc;
+
+use checkraise_core::Game;
 use checkraise_core::bots::{self, Bot, BotSpec, IsmctsBot};
 use checkraise_core::game::check_turn;
 use checkraise_core::{Action, GameError, GameRng, Player, State};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::convert;
 use crate::errors::{CheckraiseError, OrRaise, ParameterError};
@@ -114,6 +118,8 @@ pub struct PyBot {
     /// The same bot again when it searches (for `search`).
     ismcts: Option<IsmctsBot>,
     game: &'static str,
+    /// The game it was made for, parameters included (a policy plays only that one).
+    full_game: Arc<dyn Game>,
     rng: GameRng,
 }
 
@@ -126,22 +132,32 @@ impl PyBot {
                 state.game.info().name
             )));
         }
+        if matches!(self.spec, BotSpec::Policy { .. })
+            && state.game.params() != self.full_game.params()
+        {
+            return Err(CheckraiseError::new_err(format!(
+                "this policy bot plays {}, not {}",
+                convert::game_string(self.full_game.as_ref()),
+                convert::game_string(state.game.as_ref())
+            )));
+        }
         Ok(())
     }
 
     /// The bot of `spec` for game `game`, drawing from `rng`.
-    fn from_spec(game: &'static str, spec: BotSpec, rng: GameRng) -> Self {
+    fn from_spec(game: Arc<dyn Game>, spec: BotSpec, rng: GameRng) -> PyResult<Self> {
         let ismcts = match &spec {
             BotSpec::Ismcts(config) => Some(IsmctsBot::new(config.clone())),
             _ => None,
         };
-        PyBot {
-            bot: spec.build(),
+        Ok(PyBot {
+            bot: spec.build(game.as_ref()).or_raise()?,
             spec,
             ismcts,
-            game,
+            game: game.info().name,
+            full_game: game,
             rng,
-        }
+        })
     }
 }
 
@@ -157,7 +173,7 @@ impl PyBot {
     ) -> PyResult<Self> {
         let game = crate::game::PyGame::resolve(game, None)?;
         let spec = parse_spec(kind, settings)?;
-        Ok(PyBot::from_spec(game.info().name, spec, GameRng::new(seed)))
+        PyBot::from_spec(game, spec, GameRng::new(seed))
     }
 
     /// The bot's kind (`random`, `heuristic` or `ismcts`).
@@ -250,7 +266,8 @@ impl PyBot {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let restore = py.import("checkraise._core")?.getattr("_restore_bot")?;
         let rng = serde_json::to_string(&self.rng).expect("a generator serializes");
-        let args = (self.game, self.spec.to_string(), rng).into_pyobject(py)?;
+        let game = convert::game_string(self.full_game.as_ref());
+        let args = (game, self.spec.to_string(), rng).into_pyobject(py)?;
         Ok((restore, args))
     }
 }
@@ -268,7 +285,9 @@ pub fn bot_action(
     seed: u64,
     settings: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Action> {
-    let bot = parse_spec(kind, settings)?.build();
+    let bot = parse_spec(kind, settings)?
+        .build(state.game.as_ref())
+        .or_raise()?;
     let engine_state = state.state.as_ref();
     let seat = acting_seat(engine_state, seat)?;
     let mut rng = GameRng::new(seed);
@@ -299,12 +318,23 @@ pub fn bot_catalog(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     Ok(list)
 }
 
-/// Unpickles a `Bot` from its game's name, spec and generator state.
+/// Unpickles a `Bot` from its game (a name or game string), spec and generator state.
 #[pyfunction]
 pub fn _restore_bot(game: &str, spec: &str, rng: &str) -> PyResult<PyBot> {
-    let game = checkraise_core::registry::entry(game).or_raise()?.info.name;
+    let game = checkraise_core::registry::make_game_from_string(game).or_raise()?;
     let spec = BotSpec::parse::<&str, &str>(spec, []).or_raise()?;
     let rng: GameRng = serde_json::from_str(rng)
         .map_err(|e| CheckraiseError::new_err(format!("not a bot's generator state: {e}")))?;
-    Ok(PyBot::from_spec(game, spec, rng))
+    PyBot::from_spec(game, spec, rng)
+}
+
+/// The bytes of the policy file the engine ships for game `name` (the bot spec `policy`);
+/// `checkraise.policy.Policy.shipped` reads them with numpy.
+#[pyfunction]
+pub fn shipped_policy<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
+    let entry = checkraise_core::registry::entry(name).or_raise()?;
+    let bytes = bots::policy::shipped_bytes(entry.info.name).ok_or_else(|| {
+        CheckraiseError::new_err(format!("no policy is shipped for {}", entry.info.name))
+    })?;
+    Ok(PyBytes::new(py, bytes))
 }

@@ -48,7 +48,7 @@ impl PyDriver {
                 Some(text) => {
                     let spec = BotSpec::parse::<&str, &str>(text, []).or_raise()?;
                     canonical.push(Some(spec.to_string()));
-                    bots.push(Some(spec.build()));
+                    bots.push(Some(spec.build(game.as_ref()).or_raise()?));
                 }
                 None => {
                     canonical.push(None);

@@ -1,13 +1,16 @@
-//! Bots: a uniformly random bot for every game, each game's heuristic bot, and IS-MCTS
-//! (`ismcts`) for every game; `spec` turns bot spec strings into bots.
+//! Bots: a uniformly random bot for every game, each game's heuristic bot, IS-MCTS
+//! (`ismcts`) for every game, and trained policies (`policy`); `spec` turns bot spec strings
+//! into bots.
 
 pub mod ismcts;
+pub mod policy;
 pub mod spec;
 
 use crate::env::GameRng;
 use crate::game::{Action, GameError, Player, State};
 
 pub use ismcts::{IsmctsBot, IsmctsConfig, Rollout, SearchResult};
+pub use policy::{PolicyBot, PolicyNet};
 pub use spec::{BOT_KINDS, BotSpec, bot_params};
 
 /// Something that picks actions for a seat.
@@ -15,7 +18,7 @@ pub trait Bot: Send + Sync {
     /// The action for `seat` at `state`. Precondition: `seat` may act there (see `try_act`,
     /// which checks it; callers with input from outside the engine use that).
     fn act(&self, state: &dyn State, seat: usize, rng: &mut GameRng) -> Action;
-    /// The bot's kind (`random`, `heuristic`, `ismcts`).
+    /// The bot's kind (`random`, `heuristic`, `ismcts`, `policy`).
     fn name(&self) -> &'static str;
     /// The bot's full spec string (its kind and every setting), which `make_bot` reads
     /// back.

@@ -1,17 +1,21 @@
 //! Bot specs: one string that names a bot and its settings, accepted by every face.
 //!
-//! `random`, `heuristic`, `ismcts`, `ismcts(iterations=2000,rollout=heuristic)`. Settings
+//! `random`, `heuristic`, `ismcts`, `ismcts(iterations=2000,rollout=heuristic)`, `policy`,
+//! `policy(path=runs/pokeros/policy.safetensors)`. Settings
 //! are validated like game parameters: an unknown bot, an unknown setting or a bad value is
 //! an error naming the bot, the setting, the value and what is allowed.
 
 use std::fmt;
 
+use std::sync::Arc;
+
 use crate::bots::ismcts::{IsmctsBot, IsmctsConfig, Rollout};
+use crate::bots::policy::{self, PolicyBot, PolicyNet};
 use crate::bots::{Bot, HeuristicBot, RandomBot};
-use crate::game::GameError;
+use crate::game::{Game, GameError};
 
 /// The bot kinds every game offers.
-pub const BOT_KINDS: &[&str] = &["random", "heuristic", "ismcts"];
+pub const BOT_KINDS: &[&str] = &["random", "heuristic", "ismcts", "policy"];
 
 /// Most IS-MCTS iterations per move (bounds a search's memory; see `ismcts`).
 pub const MAX_ITERATIONS: u32 = 1_000_000;
@@ -69,10 +73,21 @@ pub static ISMCTS_PARAMS: &[BotParamSpec] = &[
     },
 ];
 
+/// The settings of policy bots.
+pub static POLICY_PARAMS: &[BotParamSpec] = &[BotParamSpec {
+    name: "path",
+    allowed: "a policy file (safetensors, written by python -m checkraise.train) trained on \
+              this game; no ',' or ')' in the path",
+    default: "none",
+    description: "play this policy file instead of the one shipped for the game (the \
+                  shipped ones are trained on each game's default parameters)",
+}];
+
 /// The settings of a bot kind.
 pub fn bot_params(kind: &str) -> &'static [BotParamSpec] {
     match kind {
         "ismcts" => ISMCTS_PARAMS,
+        "policy" => POLICY_PARAMS,
         _ => &[],
     }
 }
@@ -86,6 +101,11 @@ pub enum BotSpec {
     Heuristic,
     /// IS-MCTS with these settings.
     Ismcts(IsmctsConfig),
+    /// A trained policy: the one shipped for the game, or a policy file.
+    Policy {
+        /// The policy file (`None`: the shipped policy).
+        path: Option<String>,
+    },
 }
 
 impl BotSpec {
@@ -150,6 +170,21 @@ impl BotSpec {
         match kind {
             "random" => Ok(BotSpec::Random),
             "heuristic" => Ok(BotSpec::Heuristic),
+            "policy" => {
+                let mut path = None;
+                for (_, value) in &pairs {
+                    if value.is_empty() {
+                        return Err(GameError::InvalidBotParameter {
+                            bot: kind.to_string(),
+                            name: "path".to_string(),
+                            value: value.clone(),
+                            allowed: POLICY_PARAMS[0].allowed.to_string(),
+                        });
+                    }
+                    path = Some(value.clone());
+                }
+                Ok(BotSpec::Policy { path })
+            }
             _ => {
                 let mut config = IsmctsConfig::default();
                 for (name, value) in &pairs {
@@ -206,6 +241,7 @@ impl BotSpec {
             BotSpec::Random => "random",
             BotSpec::Heuristic => "heuristic",
             BotSpec::Ismcts(_) => "ismcts",
+            BotSpec::Policy { .. } => "policy",
         }
     }
 
@@ -241,13 +277,44 @@ impl BotSpec {
         }
     }
 
-    /// The bot (every bot plays every game: the heuristic is the state's own).
-    pub fn build(&self) -> Box<dyn Bot> {
-        match self {
+    /// The bot for `game`. Every kind plays every game (the heuristic is the state's own);
+    /// a policy is read (the shipped one for the game, or its file) and must have been trained
+    /// on `game`, else the error says why.
+    pub fn build(&self, game: &dyn Game) -> Result<Box<dyn Bot>, GameError> {
+        Ok(match self {
             BotSpec::Random => Box::new(RandomBot),
             BotSpec::Heuristic => Box::new(HeuristicBot),
             BotSpec::Ismcts(c) => Box::new(IsmctsBot::new(c.clone())),
-        }
+            BotSpec::Policy { path } => {
+                let refuse = |why: String| GameError::InvalidBotParameter {
+                    bot: "policy".to_string(),
+                    name: "path".to_string(),
+                    value: path
+                        .clone()
+                        .unwrap_or_else(|| "none (the shipped policy)".into()),
+                    allowed: why,
+                };
+                let net: Arc<PolicyNet> = match path {
+                    None => policy::shipped(game.info().name).ok_or_else(|| {
+                        refuse(format!("no policy is shipped for {}", game.info().name))
+                    })?,
+                    Some(file) => {
+                        let bytes = std::fs::read(file)
+                            .map_err(|e| refuse(format!("a readable policy file ({e})")))?;
+                        Arc::new(
+                            PolicyNet::from_bytes(&bytes)
+                                .map_err(|e| refuse(format!("a checkraise policy file ({e})")))?,
+                        )
+                    }
+                };
+                net.check_game(game).map_err(|e| {
+                    refuse(format!(
+                        "a policy trained on this game, and this one is not: {e}"
+                    ))
+                })?;
+                Box::new(PolicyBot::new(net, path.clone()))
+            }
+        })
     }
 }
 
@@ -266,6 +333,7 @@ impl fmt::Display for BotSpec {
                 }
                 f.write_str(")")
             }
+            BotSpec::Policy { path: Some(path) } => write!(f, "policy(path={path})"),
             other => f.write_str(other.kind()),
         }
     }
@@ -308,7 +376,7 @@ mod tests {
     fn bad_specs_name_the_setting_the_value_and_what_is_allowed() {
         assert_eq!(
             err("alphazero"),
-            "unknown bot 'alphazero'; bots: random, heuristic, ismcts"
+            "unknown bot 'alphazero'; bots: random, heuristic, ismcts, policy"
         );
         assert_eq!(
             err("ismcts(iterations=0)"),

@@ -191,8 +191,9 @@ export type GameDescription = Message<"checkraise.v1.GameDescription"> & {
   parameters: ParameterSpec[];
 
   /**
-   * Bot kinds a match seat may be, besides "human" ("random", "heuristic", "ismcts"). A seat
-   * takes a bot spec: a kind, optionally with settings, e.g. "ismcts(iterations=2000)".
+   * Bot kinds a match seat may be, besides "human" ("random", "heuristic", "ismcts",
+   * "policy"). A seat takes a bot spec: a kind, optionally with settings, e.g.
+   * "ismcts(iterations=2000)".
    *
    * @generated from field: repeated string bot_kinds = 12;
    */
@@ -398,10 +399,13 @@ export type CreateMatchRequest = Message<"checkraise.v1.CreateMatchRequest"> & {
   seed?: bigint | undefined;
 
   /**
-   * One entry per seat: "human" or a bot spec: a kind ("random", "heuristic", "ismcts"),
-   * optionally with settings ("ismcts(iterations=2000,rollout=random,seed=7)"). The server caps
-   * a bot's time per move (--max-bot-ms): an "ismcts" seat without max_ms gets the cap, and one
-   * with a larger max_ms is INVALID_ARGUMENT. Empty: all human.
+   * One entry per seat: "human" or a bot spec: a kind ("random", "heuristic", "ismcts",
+   * "policy"), optionally with settings ("ismcts(iterations=2000,rollout=random,seed=7)"). The
+   * server caps a bot's time per move (--max-bot-ms): an "ismcts" seat without max_ms gets the
+   * cap, and one with a larger max_ms is INVALID_ARGUMENT. "policy" plays the policy the server
+   * ships for the game (trained on its default parameters; other parameters are
+   * INVALID_ARGUMENT); "policy(path=...)" is INVALID_ARGUMENT (the server reads no file a client
+   * names). Empty: all human.
    *
    * @generated from field: repeated string seats = 4;
    */

@@ -1,0 +1,768 @@
+"""Masked-action PPO against a pool of opponents, for any registered game.
+
+``python -m checkraise.train GAME --minutes 50 --out runs/GAME`` trains one seat's policy
+against a pool (the game's heuristic and random bots, IS-MCTS if asked for, and earlier
+snapshots of the policy itself), evaluates it against each fixed opponent at intervals, and
+writes to ``--out``:
+
+- ``train.csv``: one row per PPO update (env steps, seconds, losses, entropy, KL, the mean
+  training return);
+- ``eval.csv``: one row per evaluation and opponent (mean return with its 95% interval, win
+  rate), by env steps and by wall-clock seconds;
+- ``curves.png``: both, drawn with matplotlib;
+- ``policy.safetensors``: the final policy (:mod:`checkraise.policy` reads it with numpy, and
+  the engine plays it as the bot spec ``policy(path=...)``);
+- ``config.json``: every setting, for the record.
+
+Needs the ``train`` extra (``pip install 'checkraise[train]'``: jax, optax and matplotlib). jax
+runs on the GPU when a GPU build of jax is installed and on the CPU otherwise.
+
+Games are played by the engine's driver (:class:`checkraise.Driver`, the one the arena, the
+Gymnasium env and gRPC matches use), many at once: bot seats are played inside the engine, and
+the policy's seats (the learner's, and snapshot opponents') are batched through the network.
+The learner's seat is drawn at random for each game, so it learns every seat. A sample is one
+decision of the learner; its reward is the learner's return when the game ends (0 before), and
+returns are not discounted.
+
+Sequential and simultaneous games are handled alike: at a simultaneous node each policy seat
+that has not chosen yet decides on its own observation, and the driver applies the joint
+action once every seat has chosen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from checkraise import _core
+from checkraise._optional import requires
+from checkraise.policy import FORMAT, Policy, write_safetensors
+
+SELF = "self"
+"""The pool entry for earlier snapshots of the learner."""
+
+
+@dataclass
+class Config:
+    """Every setting of a training run (``python -m checkraise.train --help`` explains each)."""
+
+    game: str
+    out: str = "runs/train"
+    seed: int = 0
+    minutes: float = 10.0
+    max_steps: int | None = None
+    hidden: tuple[int, ...] = (128, 128)
+    num_envs: int = 64
+    rollout: int = 64
+    epochs: int = 4
+    minibatch: int = 1024
+    lr: float = 3e-4
+    clip: float = 0.2
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    entropy: float = 0.01
+    value_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    pool: list[tuple[str, float]] = field(
+        default_factory=lambda: [("heuristic", 0.7), (SELF, 0.2), ("random", 0.1)]
+    )
+    snapshot_every: int = 10
+    snapshots_kept: int = 5
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    eval_every_s: float = 300.0
+    eval_games: int = 300
+    final_eval_games: int = 2000
+    eval_seed: int = 1_000_000
+
+
+def _parse_pool(items: Sequence[str]) -> list[tuple[str, float]]:
+    pool = []
+    for item in items:
+        spec, sep, weight = item.rpartition(":")
+        if not sep:
+            spec, weight = item, "1"
+        try:
+            w = float(weight)
+        except ValueError:
+            raise ValueError(f"--opponent {item!r}: weight {weight!r} is not a number") from None
+        if not (math.isfinite(w) and w > 0):
+            raise ValueError(f"--opponent {item!r}: the weight must be above 0")
+        pool.append((spec.strip(), w))
+    return pool
+
+
+# --- the network (jax) -------------------------------------------------------------------
+
+
+def _init_params(key: Any, sizes: Sequence[int], num_actions: int) -> dict[str, Any]:
+    import jax
+    import jax.numpy as jnp
+
+    params = {}
+    keys = jax.random.split(key, len(sizes) + 1)
+    ortho = jax.nn.initializers.orthogonal
+
+    for i, (a, b) in enumerate(itertools.pairwise(sizes)):
+        params[f"layer{i}.weight"] = ortho(math.sqrt(2))(keys[i], (a, b), jnp.float32)
+        params[f"layer{i}.bias"] = jnp.zeros((b,), jnp.float32)
+    params["policy.weight"] = ortho(0.01)(keys[-2], (sizes[-1], num_actions), jnp.float32)
+    params["policy.bias"] = jnp.zeros((num_actions,), jnp.float32)
+    params["value.weight"] = ortho(1.0)(keys[-1], (sizes[-1], 1), jnp.float32)
+    params["value.bias"] = jnp.zeros((1,), jnp.float32)
+    return params
+
+
+def _forward(params: dict[str, Any], obs: Any, layers: int) -> tuple[Any, Any]:
+    import jax.numpy as jnp
+
+    h = obs
+    for i in range(layers):
+        h = jnp.maximum(h @ params[f"layer{i}.weight"] + params[f"layer{i}.bias"], 0.0)
+    logits = h @ params["policy.weight"] + params["policy.bias"]
+    value = (h @ params["value.weight"] + params["value.bias"])[..., 0]
+    return logits, value
+
+
+def _masked_log_probs(logits: Any, masks: Any) -> Any:
+    import jax
+
+    return jax.nn.log_softmax(_masked(logits, masks), axis=-1)
+
+
+def _masked(logits: Any, masks: Any) -> Any:
+    import jax.numpy as jnp
+
+    return jnp.where(masks, logits, jnp.float32(-1e9))
+
+
+# --- batched games -----------------------------------------------------------------------
+
+LEARNER = "learner"
+"""The ``players`` entry of the learner's seat in a :class:`Games` schedule."""
+
+
+@dataclass
+class Game:
+    """One game being played: its state and driver, the learner's seat, who plays each seat
+    (a bot spec the driver plays, :data:`LEARNER`, or an opponent :class:`Policy`) and the
+    driver's seed."""
+
+    state: Any
+    driver: Any
+    seat: int
+    players: list[Any]
+    seed: int
+
+
+class Games:
+    """Up to ``n`` games played at once, started in order from ``schedule(k)``, which gives
+    the ``k``-th game's ``(learner seat, players, driver seed)``; ``limit`` games in all
+    (``None``: no end). The driver plays bot seats; the caller plays the learner's, and
+    :meth:`settle` plays opponent policies' seats (greedy), batched per policy."""
+
+    def __init__(
+        self,
+        game: _core.Game,
+        n: int,
+        schedule: Callable[[int], tuple[int, list[Any], int]],
+        limit: int | None = None,
+    ) -> None:
+        self.game = game
+        self.schedule = schedule
+        self.limit = limit
+        self.started = 0
+        self.slots: list[Game | None] = [self._start() for _ in range(n)]
+
+    def _start(self) -> Game | None:
+        if self.limit is not None and self.started >= self.limit:
+            return None
+        seat, players, seed = self.schedule(self.started)
+        self.started += 1
+        bots = [p if isinstance(p, str) and p != LEARNER else None for p in players]
+        return Game(
+            self.game.new_initial_state(),
+            _core.Driver(self.game, bots, seed),
+            seat,
+            players,
+            seed,
+        )
+
+    def _pending(self, g: Game) -> list[int]:
+        if g.driver.advance(g.state) == "over":
+            return []
+        if g.state.is_simultaneous_node():
+            return [
+                s
+                for s, p in enumerate(g.players)
+                if not (isinstance(p, str) and p != LEARNER) and not g.driver.has_chosen(s)
+            ]
+        return [g.state.current_player()]
+
+    def settle(self, on_end: Callable[[int, Game], None]) -> list[int]:
+        """Plays bots and opponent policies (greedy) until every game waits for its learner.
+        A game that ends calls ``on_end(slot, game)`` and its slot starts the next game.
+        Returns the slots waiting for their learner (in order)."""
+        waiting: list[int] = []
+        todo = list(range(len(self.slots)))
+        while todo:
+            batch: dict[int, list[tuple[int, int]]] = {}
+            policies: dict[int, Policy] = {}
+            again = []
+            for i in todo:
+                g = self.slots[i]
+                if g is None:
+                    continue
+                seats = self._pending(g)
+                if not seats:
+                    on_end(i, g)
+                    self.slots[i] = self._start()
+                    again.append(i)
+                    continue
+                others = [s for s in seats if g.players[s] != LEARNER]
+                if others:
+                    for s in others:
+                        policies[id(g.players[s])] = g.players[s]
+                        batch.setdefault(id(g.players[s]), []).append((i, s))
+                    again.append(i)
+                else:
+                    waiting.append(i)
+            for index, items in batch.items():
+                states = [(self.slots[i].state, s) for i, s in items]  # type: ignore[union-attr]
+                obs = np.stack([st.observation(s) for st, s in states])
+                masks = np.stack([st.action_mask(s) for st, s in states])
+                for (i, s), a in zip(items, policies[index].actions(obs, masks), strict=True):
+                    g = self.slots[i]
+                    g.driver.play(g.state, s, int(a))  # type: ignore[union-attr]
+            todo = again
+        return sorted(waiting)
+
+    def learner_inputs(
+        self, waiting: Sequence[int]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Observations and masks of the learners of ``waiting`` slots."""
+        games = [self.slots[i] for i in waiting]
+        obs = np.stack([g.state.observation(g.seat) for g in games])  # type: ignore[union-attr]
+        masks = np.stack([g.state.action_mask(g.seat) for g in games])  # type: ignore[union-attr]
+        return obs, masks
+
+    def play_learners(self, waiting: Sequence[int], actions: npt.ArrayLike) -> None:
+        """Plays each waiting learner's action."""
+        for i, a in zip(waiting, np.asarray(actions).tolist(), strict=True):
+            g = self.slots[i]
+            g.driver.play(g.state, g.seat, int(a))  # type: ignore[union-attr]
+
+
+def _won(returns: Sequence[float], seat: int) -> float:
+    """1 for a sole best return, 1/k shared among k best, else 0."""
+    best = max(returns)
+    return 1.0 / sum(1 for r in returns if r == best) if returns[seat] == best else 0.0
+
+
+# --- evaluation --------------------------------------------------------------------------
+
+
+@dataclass
+class Evaluation:
+    """The learner against one fixed opponent."""
+
+    opponent: str
+    games: int
+    mean: float
+    ci: tuple[float, float]
+    win_rate: float
+
+
+def evaluate(
+    policy: Policy,
+    game: _core.Game,
+    opponent: str,
+    games: int,
+    seed: int,
+    batch: int = 128,
+) -> Evaluation:
+    """Plays ``games`` games (rounded down to whole deals) of ``policy`` (greedy, as the
+    ``policy`` bot plays) against ``opponent`` (a bot spec) in every other seat. Game ``k``
+    seats the policy at ``k % players`` with driver seed ``seed + k // players``, so each deal
+    is played from every seat. The 95% interval is normal, over deals (a deal's seatings
+    averaged)."""
+    n = game.num_players()
+    deals = max(1, games // n)
+    _core.Bot(game, opponent)  # a bad spec is an error here, before any game
+
+    def schedule(k: int) -> tuple[int, list[Any], int]:
+        players: list[Any] = [opponent] * n
+        players[k % n] = LEARNER
+        return k % n, players, seed + k // n
+
+    per_deal = np.zeros(deals)
+    wins = 0.0
+
+    def on_end(_slot: int, g: Game) -> None:
+        nonlocal wins
+        returns = g.state.returns()
+        per_deal[g.seed - seed] += returns[g.seat] / n
+        wins += _won(returns, g.seat)
+
+    play = Games(game, min(batch, deals * n), schedule, limit=deals * n)
+    while waiting := play.settle(on_end):
+        obs, masks = play.learner_inputs(waiting)
+        play.play_learners(waiting, policy.actions(obs, masks))
+    mean = float(per_deal.mean())
+    half = 1.96 * float(per_deal.std(ddof=1)) / math.sqrt(deals) if deals > 1 else 0.0
+    return Evaluation(opponent, deals * n, mean, (mean - half, mean + half), wins / (deals * n))
+
+
+# --- training ----------------------------------------------------------------------------
+
+
+def _policy_from(params: dict[str, Any], metadata: dict[str, str]) -> Policy:
+    tensors = {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}
+    return Policy(tensors, metadata)
+
+
+def _gae(
+    rewards: npt.NDArray[np.float32],
+    dones: npt.NDArray[np.bool_],
+    values: npt.NDArray[np.float32],
+    last_values: npt.NDArray[np.float32],
+    gamma: float,
+    lam: float,
+) -> npt.NDArray[np.float32]:
+    """Advantages for ``[T, N]`` arrays; ``dones[t]``: the game ended after step ``t``."""
+    steps = rewards.shape[0]
+    adv = np.zeros_like(rewards)
+    last = np.zeros_like(last_values)
+    for t in reversed(range(steps)):
+        following = last_values if t == steps - 1 else values[t + 1]
+        live = 1.0 - dones[t].astype(np.float32)
+        delta = rewards[t] + gamma * following * live - values[t]
+        last = delta + gamma * lam * live * last
+        adv[t] = last
+    return adv
+
+
+def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Runs PPO as ``config`` says and writes its files to ``config.out``; returns a summary
+    (steps, seconds, steps per second, the final evaluations)."""
+    with requires("checkraise.train", "train"):
+        import jax
+        import jax.numpy as jnp
+        import optax
+
+    game = _core.make(config.game)
+    n_players = game.num_players()
+    for spec, _ in config.pool:
+        if spec != SELF:
+            _core.Bot(game, spec)
+    for spec in config.eval_opponents:
+        _core.Bot(game, spec)
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+
+    rng = np.random.default_rng(config.seed)
+    obs_size = game.observation_size
+    num_actions = game.num_distinct_actions()
+    layers = len(config.hidden)
+    params = _init_params(jax.random.PRNGKey(config.seed), [obs_size, *config.hidden], num_actions)
+    optimizer = optax.chain(
+        optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.lr, eps=1e-5)
+    )
+    opt_state = optimizer.init(params)
+    metadata = {
+        "format": FORMAT,
+        "game": str(game),
+        "observation_size": str(obs_size),
+        "num_actions": str(num_actions),
+        "hidden": ",".join(str(h) for h in config.hidden),
+        "activation": "relu",
+        "trainer": "checkraise.train (PPO)",
+    }
+
+    @jax.jit
+    def act(params: Any, obs: Any, masks: Any, key: Any) -> Any:
+        logits, value = _forward(params, obs, layers)
+        logp_all = _masked_log_probs(logits, masks)
+        action = jax.random.categorical(key, _masked(logits, masks))
+        logp = jnp.take_along_axis(logp_all, action[:, None], axis=-1)[:, 0]
+        return action, logp, value
+
+    @jax.jit
+    def values_of(params: Any, obs: Any) -> Any:
+        return _forward(params, obs, layers)[1]
+
+    def loss_fn(params: Any, batch: dict[str, Any]) -> Any:
+        logits, value = _forward(params, batch["obs"], layers)
+        logp_all = _masked_log_probs(logits, batch["masks"])
+        logp = jnp.take_along_axis(logp_all, batch["actions"][:, None], axis=-1)[:, 0]
+        ratio = jnp.exp(logp - batch["logp"])
+        adv = batch["adv"]
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        pg = -jnp.minimum(ratio * adv, jnp.clip(ratio, 1 - config.clip, 1 + config.clip) * adv)
+        v_loss = 0.5 * jnp.square(value - batch["returns"])
+        probs = jnp.exp(logp_all)
+        ent = -jnp.sum(jnp.where(batch["masks"], probs * logp_all, 0.0), axis=-1)
+        total = pg.mean() + config.value_coef * v_loss.mean() - config.entropy * ent.mean()
+        kl = ((ratio - 1) - (logp - batch["logp"])).mean()
+        return total, (pg.mean(), v_loss.mean(), ent.mean(), kl)
+
+    @jax.jit
+    def update(params: Any, opt_state: Any, batch: dict[str, Any]) -> Any:
+        grads, aux = jax.grad(loss_fn, has_aux=True)(params, batch)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, aux
+
+    snapshots: list[Policy] = []
+    specs = [s for s, _ in config.pool]
+    weights = np.array([w for _, w in config.pool], dtype=np.float64)
+    weights /= weights.sum()
+
+    def schedule(_k: int) -> tuple[int, list[Any], int]:
+        seat = int(rng.integers(n_players))
+        players: list[Any] = []
+        for s in range(n_players):
+            if s == seat:
+                players.append(LEARNER)
+                continue
+            spec = specs[int(rng.choice(len(specs), p=weights))]
+            if spec == SELF:
+                players.append(snapshots[int(rng.integers(len(snapshots)))])
+            else:
+                players.append(spec)
+        return seat, players, int(rng.integers(2**63))
+
+    snapshots.append(_policy_from(params, metadata))
+    play = Games(game, config.num_envs, schedule)
+    T, N = config.rollout, config.num_envs
+    train_rows: list[dict[str, Any]] = []
+    eval_rows: list[dict[str, Any]] = []
+    recent: list[float] = []
+    steps = 0
+    updates = 0
+    start = time.perf_counter()
+    eval_seconds = 0.0
+    last_eval = -math.inf
+    key = jax.random.PRNGKey(config.seed + 1)
+    train_csv = out / "train.csv"
+    eval_csv = out / "eval.csv"
+
+    def run_evals(games: int) -> list[Evaluation]:
+        nonlocal eval_seconds
+        t0 = time.perf_counter()
+        policy = _policy_from(params, metadata)
+        results = [
+            evaluate(policy, game, spec, games, config.eval_seed) for spec in config.eval_opponents
+        ]
+        eval_seconds += time.perf_counter() - t0
+        for r in results:
+            eval_rows.append(
+                {
+                    "update": updates,
+                    "env_steps": steps,
+                    "seconds": round(time.perf_counter() - start - eval_seconds, 2),
+                    "opponent": r.opponent,
+                    "games": r.games,
+                    "mean_return": r.mean,
+                    "ci_low": r.ci[0],
+                    "ci_high": r.ci[1],
+                    "win_rate": r.win_rate,
+                }
+            )
+            log(
+                f"  eval vs {r.opponent}: {r.mean:+.3f} [{r.ci[0]:+.3f}, {r.ci[1]:+.3f}] "
+                f"win {r.win_rate:.3f} ({r.games} games)"
+            )
+        _write_csv(eval_csv, eval_rows)
+        save()
+        return results
+
+    def save() -> None:
+        meta = {
+            **metadata,
+            "env_steps": str(steps),
+            "updates": str(updates),
+            "seconds": f"{training_seconds():.0f}",
+            "seed": str(config.seed),
+        }
+        write_safetensors(
+            out / "policy.safetensors",
+            {k: np.asarray(v, dtype=np.float32) for k, v in params.items()},
+            meta,
+        )
+
+    # Slot bookkeeping: which rollout step each slot's pending transition is, so a game's end
+    # (seen while settling) lands its reward on the learner's last decision in it.
+    last_step = np.full(N, -1)
+    rewards = np.zeros((T, N), np.float32)
+    dones = np.zeros((T, N), bool)
+
+    def on_end(slot: int, g: Game) -> None:
+        ret = float(g.state.returns()[g.seat])
+        recent.append(ret)
+        t = last_step[slot]
+        if t >= 0:
+            rewards[t, slot] += ret
+            dones[t, slot] = True
+        last_step[slot] = -1
+
+    def training_seconds() -> float:
+        return time.perf_counter() - start - eval_seconds
+
+    limit_s = config.minutes * 60
+    final: list[Evaluation] = []
+    while True:
+        if training_seconds() - last_eval >= config.eval_every_s or updates == 0:
+            run_evals(config.eval_games)
+            last_eval = training_seconds()
+        if training_seconds() >= limit_s or (
+            config.max_steps is not None and steps >= config.max_steps
+        ):
+            break
+        obs_buf = np.zeros((T, N, obs_size), np.float32)
+        mask_buf = np.zeros((T, N, num_actions), bool)
+        act_buf = np.zeros((T, N), np.int32)
+        logp_buf = np.zeros((T, N), np.float32)
+        val_buf = np.zeros((T, N), np.float32)
+        valid = np.zeros((T, N), bool)
+        rewards[:] = 0
+        dones[:] = False
+        last_step[:] = -1
+        for t in range(T):
+            waiting = play.settle(on_end)
+            obs, masks = play.learner_inputs(waiting)
+            key, sub = jax.random.split(key)
+            a, lp, v = act(params, obs, masks, sub)
+            a, lp, v = np.asarray(a), np.asarray(lp), np.asarray(v)
+            idx = np.asarray(waiting)
+            obs_buf[t, idx], mask_buf[t, idx] = obs, masks
+            act_buf[t, idx], logp_buf[t, idx], val_buf[t, idx] = a, lp, v
+            valid[t, idx] = True
+            last_step[idx] = t
+            play.play_learners(waiting, a)
+            steps += len(waiting)
+        # Bootstrap: the value of each slot's next decision (0 for a game that ended).
+        waiting = play.settle(on_end)
+        next_values = np.zeros(N, np.float32)
+        if waiting:
+            obs, _ = play.learner_inputs(waiting)
+            next_values[np.asarray(waiting)] = np.asarray(values_of(params, obs))
+        # Slots never wait without acting, so every (t, slot) is valid; keep the check cheap.
+        adv = _gae(rewards, dones, val_buf, next_values, config.gamma, config.gae_lambda)
+        rets = adv + val_buf
+        flat = {
+            "obs": obs_buf.reshape(T * N, obs_size),
+            "masks": mask_buf.reshape(T * N, num_actions),
+            "actions": act_buf.reshape(-1),
+            "logp": logp_buf.reshape(-1),
+            "adv": adv.reshape(-1),
+            "returns": rets.reshape(-1),
+        }
+        keep = valid.reshape(-1)
+        flat = {k: v[keep] for k, v in flat.items()}
+        size = len(flat["actions"])
+        aux = None
+        for _ in range(config.epochs):
+            order = rng.permutation(size)
+            for lo in range(0, size - config.minibatch + 1, config.minibatch):
+                idx = order[lo : lo + config.minibatch]
+                batch = {k: jnp.asarray(v[idx]) for k, v in flat.items()}
+                params, opt_state, aux = update(params, opt_state, batch)
+        updates += 1
+        if updates % config.snapshot_every == 0:
+            snapshots.append(_policy_from(params, metadata))
+            del snapshots[: -config.snapshots_kept]
+        pg, vl, ent, kl = (float(x) for x in aux) if aux is not None else (math.nan,) * 4
+        for name, value in (("policy_loss", pg), ("value_loss", vl)):
+            if not math.isfinite(value):
+                raise FloatingPointError(f"{name} is {value} at update {updates}")
+        seconds = training_seconds()
+        train_rows.append(
+            {
+                "update": updates,
+                "env_steps": steps,
+                "seconds": round(seconds, 2),
+                "steps_per_second": round(steps / seconds, 1),
+                "policy_loss": pg,
+                "value_loss": vl,
+                "entropy": ent,
+                "approx_kl": kl,
+                "train_return": float(np.mean(recent[-500:])) if recent else math.nan,
+                "games": len(recent),
+            }
+        )
+        _write_csv(train_csv, train_rows)
+        if updates % 10 == 0:
+            log(
+                f"update {updates}: {steps} steps, {seconds:.0f} s, "
+                f"{steps / seconds:.0f} steps/s, return {train_rows[-1]['train_return']:+.3f}, "
+                f"entropy {ent:.3f}"
+            )
+    final = run_evals(config.final_eval_games)
+    seconds = training_seconds()
+    plot(out)
+    summary = {
+        "game": str(game),
+        "env_steps": steps,
+        "updates": updates,
+        "seconds": round(seconds, 1),
+        "steps_per_second": round(steps / seconds, 1) if seconds else 0.0,
+        "device": str(jax.devices()[0]),
+        "final": [asdict(e) for e in final],
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    tmp.replace(path)
+
+
+def plot(out: str | os.PathLike[str]) -> Path:
+    """Draws ``eval.csv`` and ``train.csv`` of a run directory into ``curves.png``."""
+    with requires("checkraise.train.plot", "train"):
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+    out = Path(out)
+    with open(out / "eval.csv") as f:
+        evals = list(csv.DictReader(f))
+    train_rows = []
+    if (out / "train.csv").exists():
+        with open(out / "train.csv") as f:
+            train_rows = list(csv.DictReader(f))
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    for axis, x, label in ((axes[0], "env_steps", "env steps"), (axes[1], "seconds", "seconds")):
+        for opponent in dict.fromkeys(r["opponent"] for r in evals):
+            rows = [r for r in evals if r["opponent"] == opponent]
+            xs = [float(r[x]) for r in rows]
+            axis.plot(xs, [float(r["mean_return"]) for r in rows], marker="o", label=opponent)
+            axis.fill_between(
+                xs,
+                [float(r["ci_low"]) for r in rows],
+                [float(r["ci_high"]) for r in rows],
+                alpha=0.2,
+            )
+        axis.axhline(0, color="grey", linewidth=0.8)
+        axis.set_xlabel(label)
+        axis.set_ylabel("mean return against opponent (95% CI)")
+        axis.legend()
+    if train_rows:
+        axes[2].plot(
+            [float(r["env_steps"]) for r in train_rows],
+            [float(r["train_return"]) for r in train_rows],
+        )
+        axes[2].set_xlabel("env steps")
+        axes[2].set_ylabel("training return (pool, last 500 games)")
+    fig.suptitle(f"{out.name}: PPO against the pool")
+    fig.tight_layout()
+    path = out / "curves.png"
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: ``python -m checkraise.train GAME [options]``."""
+    d = Config(game="")
+    p = argparse.ArgumentParser(
+        prog="python -m checkraise.train",
+        description="Masked-action PPO for one game against a pool of opponents.",
+    )
+    p.add_argument("game", help="a game name or game string, e.g. holdem_chess(players=3)")
+    p.add_argument("--out", default=None, help="run directory (default runs/GAME)")
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--minutes", type=float, default=d.minutes, help="training time limit")
+    p.add_argument("--max-steps", type=int, default=None, help="stop after this many steps")
+    p.add_argument("--hidden", default=",".join(map(str, d.hidden)), help="hidden layer sizes")
+    p.add_argument("--num-envs", type=int, default=d.num_envs, help="games played at once")
+    p.add_argument("--rollout", type=int, default=d.rollout, help="decisions per game per update")
+    p.add_argument("--epochs", type=int, default=d.epochs)
+    p.add_argument("--minibatch", type=int, default=d.minibatch)
+    p.add_argument("--lr", type=float, default=d.lr)
+    p.add_argument("--entropy", type=float, default=d.entropy)
+    p.add_argument(
+        "--opponent",
+        action="append",
+        default=None,
+        help="SPEC:WEIGHT, repeatable: a bot spec (heuristic, random, "
+        "ismcts(iterations=50)) or 'self' (earlier snapshots); default "
+        + " ".join(f"{s}:{w}" for s, w in d.pool),
+    )
+    p.add_argument(
+        "--eval-opponent",
+        action="append",
+        default=None,
+        help="a bot spec evaluated against, repeatable (default random and heuristic)",
+    )
+    p.add_argument("--eval-every", type=float, default=d.eval_every_s, help="seconds")
+    p.add_argument("--eval-games", type=int, default=d.eval_games)
+    p.add_argument("--final-eval-games", type=int, default=d.final_eval_games)
+    args = p.parse_args(argv)
+    try:
+        hidden = tuple(int(h) for h in args.hidden.split(",") if h.strip())
+        if not hidden or min(hidden) < 1:
+            raise ValueError
+    except ValueError:
+        p.error(f"--hidden {args.hidden!r}: comma-separated positive integers")
+    try:
+        pool = _parse_pool(args.opponent) if args.opponent else d.pool
+    except ValueError as error:
+        p.error(str(error))
+    for name, value in (
+        ("--num-envs", args.num_envs),
+        ("--rollout", args.rollout),
+        ("--epochs", args.epochs),
+        ("--minibatch", args.minibatch),
+    ):
+        if value < 1:
+            p.error(f"{name} must be at least 1")
+    config = Config(
+        game=args.game,
+        out=args.out or str(Path("runs") / args.game.partition("(")[0]),
+        seed=args.seed,
+        minutes=args.minutes,
+        max_steps=args.max_steps,
+        hidden=hidden,
+        num_envs=args.num_envs,
+        rollout=args.rollout,
+        epochs=args.epochs,
+        minibatch=args.minibatch,
+        lr=args.lr,
+        entropy=args.entropy,
+        pool=pool,
+        eval_opponents=args.eval_opponent or d.eval_opponents,
+        eval_every_s=args.eval_every,
+        eval_games=args.eval_games,
+        final_eval_games=args.final_eval_games,
+    )
+    try:
+        summary = train(config, log=lambda line: print(line, flush=True))
+    except (_core.CheckraiseError, ImportError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

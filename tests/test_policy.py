@@ -1,0 +1,213 @@
+"""Trained policies as bots: the shipped files, numpy inference (`checkraise.policy`) against
+the engine's Rust inference (bot spec `policy`), policy files of your own, and clear errors.
+
+The same-action test plays random games of every game and asks both inferences for every
+seat that may act; they must pick the same action unless the two best legal logits are within
+float32 rounding of each other (summation order differs between numpy's BLAS and ndarray).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import checkraise as cr
+from checkraise.policy import (
+    FORMAT,
+    Policy,
+    PolicyFileError,
+    read_safetensors,
+    write_safetensors,
+)
+
+GAMES = cr.game_names()
+
+
+def decisions(game, seed, limit=60):
+    """(state, seat) pairs of random play of `game`, every seat that may act."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    step = 0
+    out = []
+    while not state.is_terminal() and len(out) < limit:
+        if state.is_chance_node():
+            state.sample_chance(seed * 10_000 + step)
+        elif state.is_simultaneous_node():
+            joint = []
+            for seat in range(game.num_players()):
+                legal = state.legal_actions(seat)
+                if legal:
+                    out.append((state.clone(), seat))
+                joint.append(int(rng.choice(legal)) if legal else 0)
+            state.apply_actions(joint)
+        else:
+            seat = state.current_player()
+            out.append((state.clone(), seat))
+            state.apply_action(int(rng.choice(state.legal_actions(seat))))
+        step += 1
+    return out
+
+
+def near_tie(policy, state, seat):
+    logits = policy.logits(state.observation(seat))
+    legal = np.sort(logits[state.action_mask(seat)])
+    return len(legal) > 1 and legal[-1] - legal[-2] <= 1e-4 * max(1.0, abs(legal[-1]))
+
+
+def assert_same_actions(policy, game, bot_spec, want):
+    """At least `want` decisions, from as many random games (seeds 0, 1, ...) as it takes."""
+    checked = ties = 0
+    for seed in range(500):
+        if checked >= want:
+            break
+        for state, seat in decisions(game, seed, limit=20):
+            mine = policy.act(state, seat)
+            engine = cr.Bot(game, bot_spec, seed=seed).act(state, seat)
+            if mine != engine:
+                assert near_tie(policy, state, seat), (str(game), seed, seat, mine, engine)
+                ties += 1
+            checked += 1
+    assert checked >= want
+    assert ties <= checked // 100
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_shipped_policy_fits_its_game(name):
+    game = cr.make(name)
+    policy = Policy.shipped(name)
+    assert policy.metadata["format"] == FORMAT
+    assert policy.game == str(game)
+    assert policy.observation_size == game.observation_size
+    assert policy.num_actions == game.num_distinct_actions()
+    policy.check_game(game)
+    data = cr._core.shipped_policy(name)
+    assert len(data) < 4 * 1024 * 1024, "a shipped policy stays a few MB"
+    tensors, metadata = read_safetensors(data)
+    assert metadata["game"] == str(game)
+    assert all(t.dtype == np.float32 and np.isfinite(t).all() for t in tensors.values())
+    assert cr.Bot(name, "policy").spec == "policy"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_numpy_and_rust_inference_pick_the_same_action(name):
+    assert_same_actions(Policy.shipped(name), cr.make(name), "policy", want=120)
+
+
+def random_policy(game, hidden, seed):
+    rng = np.random.default_rng(seed)
+    sizes = [game.observation_size, *hidden]
+    tensors = {}
+    for i, (a, b) in enumerate(itertools.pairwise(sizes)):
+        tensors[f"layer{i}.weight"] = rng.normal(0, 1 / np.sqrt(a), (a, b)).astype(np.float32)
+        tensors[f"layer{i}.bias"] = rng.normal(0, 0.1, b).astype(np.float32)
+    tensors["policy.weight"] = rng.normal(0, 1, (sizes[-1], game.num_distinct_actions())).astype(
+        np.float32
+    )
+    tensors["policy.bias"] = np.zeros(game.num_distinct_actions(), np.float32)
+    metadata = {
+        "format": FORMAT,
+        "game": str(game),
+        "observation_size": str(game.observation_size),
+        "num_actions": str(game.num_distinct_actions()),
+    }
+    return tensors, metadata
+
+
+@pytest.mark.parametrize(
+    ("text", "hidden"),
+    [
+        ("detective_poker(players=4)", (32,)),
+        ("holdem_chess(players=3)", (16, 8)),
+        ("prediction_chess", ()),
+        ("pokeros(board_size=7)", (8, 8, 8)),
+    ],
+)
+def test_a_policy_file_of_your_own_plays_the_same_in_both_languages(tmp_path, text, hidden):
+    game = cr.make(text)
+    tensors, metadata = random_policy(game, hidden, seed=len(text))
+    path = tmp_path / "mine.safetensors"
+    write_safetensors(path, tensors, metadata)
+    policy = Policy.load(path)
+    assert len(policy.layers) == len(hidden)
+    spec = f"policy(path={path})"
+    assert cr.Bot(game, spec).spec == spec
+    assert_same_actions(policy, game, spec, want=60)
+    # The engine's driver and arena play it too.
+    driver = cr.Driver(game, [spec] * game.num_players(), seed=1)
+    state = game.new_initial_state()
+    assert driver.advance(state) == "over"
+    report = cr.arena.run(game, [spec, "random"], deals=4, seed=2, bootstrap=0, progress=False)
+    assert report.pairs[0].games > 0
+
+
+def test_bad_policy_files_are_clear_errors(tmp_path):
+    game = cr.make("detective_poker")
+    missing = tmp_path / "nope.safetensors"
+    with pytest.raises(cr.CheckraiseError, match="readable policy file"):
+        cr.Bot(game, f"policy(path={missing})")
+    with pytest.raises(PolicyFileError, match="cannot read"):
+        Policy.load(missing)
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"\x10\x00\x00\x00\x00\x00\x00\x00not json at all!")
+    with pytest.raises(cr.CheckraiseError, match="checkraise policy file"):
+        cr.Bot(game, f"policy(path={junk})")
+    with pytest.raises(PolicyFileError, match="not JSON"):
+        Policy.load(junk)
+    # A valid safetensors file that is not a policy.
+    other = tmp_path / "other.safetensors"
+    write_safetensors(other, {"x": np.zeros(3, np.float32)}, {"format": "something-else"})
+    with pytest.raises(cr.CheckraiseError, match="not a checkraise policy"):
+        cr.Bot(game, f"policy(path={other})")
+    with pytest.raises(PolicyFileError, match="not a checkraise policy"):
+        Policy.load(other)
+    # Trained on other parameters: refused in both languages.
+    tensors, metadata = random_policy(cr.make("detective_poker(players=4)"), (8,), 0)
+    four = tmp_path / "four.safetensors"
+    write_safetensors(four, tensors, metadata)
+    with pytest.raises(cr.CheckraiseError, match="trained on"):
+        cr.Bot(game, f"policy(path={four})")
+    with pytest.raises(PolicyFileError, match="trained on"):
+        Policy.load(four).check_game(game)
+    with pytest.raises(cr.CheckraiseError, match="trained on"):
+        cr.Bot("holdem_chess(players=3)", "policy")
+    with pytest.raises(cr.CheckraiseError, match="trained on"):
+        cr.Driver("pokeros(players=3)", ["policy", None, None])
+    # A policy bot made for one parameter set does not play another's states.
+    bot = cr.Bot("detective_poker", "policy")
+    other_state = cr.Env("detective_poker(players=4)", seed=0).state()
+    with pytest.raises(cr.CheckraiseError, match="plays"):
+        bot.act(other_state)
+    with pytest.raises(cr.CheckraiseError, match="'path'"):
+        cr.Bot(game, "policy(path=)")
+    with pytest.raises(cr.CheckraiseError, match="no setting 'depth'"):
+        cr.Bot(game, "policy(depth=3)")
+
+
+def test_policy_bots_pickle_and_are_listed():
+    import pickle
+
+    bot = cr.Bot("poker_chess", "policy", seed=3)
+    again = pickle.loads(pickle.dumps(bot))
+    assert again.spec == "policy"
+    state = cr.Env("poker_chess", seed=5).state()
+    assert again.act(state) == bot.act(state)
+    kinds = {entry["kind"] for entry in cr.bots()}
+    assert "policy" in kinds
+
+
+def test_grpc_bot_seats_play_the_shipped_policies_and_never_read_a_client_file(client):
+    from checkraise.client import InvalidArgumentError
+
+    seats = ["policy", "heuristic", "policy"]
+    match = client.create_match("detective_poker", seed=3, seats=seats)
+    assert [s.kind for s in match.seats] == seats
+    assert match.spectate().is_terminal  # an all-bot match plays to its end at once
+    match = client.create_match("prediction_chess", seed=4, seats=["human", "policy"])
+    view = match.join(0).view()
+    assert view.may_act
+    with pytest.raises(InvalidArgumentError, match="not served"):
+        client.create_match("pokeros", seats=["human", "policy(path=/etc/passwd)"])
+    with pytest.raises(InvalidArgumentError, match="trained on"):
+        client.create_match("pokeros", seats=["human", "policy"], board_size=9)

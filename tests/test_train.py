@@ -1,0 +1,202 @@
+"""The training recipe (`checkraise.train`, the `train` extra: jax, optax, matplotlib): a
+few-second PPO run per kind of game (sequential, simultaneous, more than two seats), its files,
+its evaluation, and the policy it writes played by the engine.
+
+These check that training runs and writes what the docs say, not how well it learns (that is
+measured in docs/training.md, and the shipped policies' strength in tests/test_policy.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import checkraise as cr
+from checkraise.policy import Policy
+from checkraise.train import Config, evaluate, main, train
+
+SMALL = {
+    "num_envs": 8,
+    "rollout": 16,
+    "minibatch": 64,
+    "epochs": 2,
+    "hidden": (16,),
+    "eval_games": 12,
+    "final_eval_games": 24,
+    "eval_every_s": 1e9,
+    "minutes": 5.0,
+    "snapshot_every": 2,
+}
+
+
+@pytest.mark.parametrize(
+    ("game", "steps"),
+    [("prediction_chess", 600), ("detective_poker", 600), ("pokeros(board_size=7)", 400)],
+)
+def test_a_short_run_writes_curves_and_a_policy_the_engine_plays(tmp_path, game, steps):
+    out = tmp_path / "run"
+    summary = train(Config(game=game, out=str(out), max_steps=steps, seed=3, **SMALL), log=str)
+    assert summary["env_steps"] >= steps
+    assert summary["updates"] >= 1
+    for name in ("train.csv", "eval.csv", "curves.png", "policy.safetensors", "config.json"):
+        assert (out / name).stat().st_size > 0, name
+    with open(out / "train.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == summary["updates"]
+    for row in rows:
+        for key in ("policy_loss", "value_loss", "entropy", "approx_kl"):
+            assert math.isfinite(float(row[key])), (key, row)
+        assert float(row["steps_per_second"]) > 0
+    with open(out / "eval.csv") as f:
+        evals = list(csv.DictReader(f))
+    # One evaluation at the start and the final one, against random and heuristic each.
+    assert [r["opponent"] for r in evals] == ["random", "heuristic"] * 2
+    for row in evals:
+        assert float(row["ci_low"]) <= float(row["mean_return"]) <= float(row["ci_high"])
+        assert 0 <= float(row["win_rate"]) <= 1
+    assert json.loads((out / "config.json").read_text())["game"] == game
+    # The policy file: read by numpy, checked against the game, played by the engine.
+    g = cr.make(game)
+    policy = Policy.load(out / "policy.safetensors")
+    policy.check_game(g)
+    assert policy.metadata["env_steps"] == str(summary["env_steps"])
+    spec = f"policy(path={out / 'policy.safetensors'})"
+    state = g.new_initial_state()
+    assert cr.Driver(g, [spec] * g.num_players(), seed=0).advance(state) == "over"
+    # The final evaluation in the summary is the last rows of eval.csv.
+    final = {e["opponent"]: e for e in summary["final"]}
+    assert float(evals[-1]["mean_return"]) == pytest.approx(final["heuristic"]["mean"])
+
+
+def test_evaluation_is_reproducible_and_rotates_seats():
+    game = cr.make("detective_poker")
+    policy = Policy.shipped("detective_poker")
+    a = evaluate(policy, game, "random", games=30, seed=7)
+    b = evaluate(policy, game, "random", games=30, seed=7)
+    assert a == b
+    assert a.games == 30  # whole deals: 10 deals x 3 seats
+    # Against itself (the same greedy policy in every seat) a zero-sum game averages 0 over
+    # each deal's seatings only if play is seat-symmetric; the mean must at least be finite
+    # and inside the game's utility range.
+    assert game.min_utility() <= a.mean <= game.max_utility()
+    with pytest.raises(cr.CheckraiseError):
+        evaluate(policy, game, "alphazero", games=3, seed=0)
+
+
+def test_the_command_line(tmp_path):
+    out = tmp_path / "cli"
+    code = main(
+        [
+            "detective_poker",
+            "--out",
+            str(out),
+            "--max-steps",
+            "200",
+            "--num-envs",
+            "4",
+            "--rollout",
+            "8",
+            "--minibatch",
+            "16",
+            "--hidden",
+            "8",
+            "--eval-games",
+            "6",
+            "--final-eval-games",
+            "6",
+            "--opponent",
+            "heuristic:2",
+            "--opponent",
+            "self:1",
+        ]
+    )
+    assert code == 0
+    assert (out / "policy.safetensors").exists()
+    config = json.loads((out / "config.json").read_text())
+    assert config["pool"] == [["heuristic", 2.0], ["self", 1.0]]
+    # Bad input: one line, exit status 2, before any training.
+    bad = subprocess.run(
+        [sys.executable, "-m", "checkraise.train", "chess", "--out", str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert "unknown game" in bad.stderr.lower()
+    bad = subprocess.run(
+        [sys.executable, "-m", "checkraise.train", "pokeros", "--opponent", "heuristic:-1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert "above 0" in bad.stderr
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "checkraise.train",
+            "pokeros",
+            "--opponent",
+            "alphazero:1",
+            "--out",
+            str(tmp_path / "y"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert "unknown bot 'alphazero'" in bad.stderr
+
+
+def test_gae_on_a_terminal_reward():
+    from checkraise.train import _gae
+
+    rewards = np.array([[0.0], [0.0], [1.0]], np.float32)
+    dones = np.array([[False], [False], [True]])
+    values = np.zeros((3, 1), np.float32)
+    adv = _gae(rewards, dones, values, np.array([5.0], np.float32), gamma=1.0, lam=1.0)
+    # The game ended at the last step: the bootstrap value (5) does not leak in.
+    assert adv[:, 0].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_without_the_train_extra(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "jax", None)
+    with pytest.raises(cr.MissingDependencyError) as caught:
+        train(Config(game="detective_poker", out=str(tmp_path / "z"), max_steps=1))
+    assert caught.value.extra == "train"
+    assert "pip install 'checkraise[train]'" in str(caught.value)
+    # Playing a policy needs numpy only: checkraise.policy imports no training library.
+    code = (
+        "import sys; sys.modules['jax'] = sys.modules['optax'] = sys.modules['matplotlib'] = None\n"
+        "import checkraise as cr\nfrom checkraise.policy import Policy\n"
+        "s = cr.Env('poker_chess', seed=1).state()\n"
+        "assert Policy.shipped('poker_chess').act(s) == cr.Bot('poker_chess', 'policy').act(s)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_pool_takes_any_bot_spec_including_search_and_policies(tmp_path):
+    shipped = tmp_path / "shipped.safetensors"
+    shipped.write_bytes(cr._core.shipped_policy("prediction_chess"))
+    config = Config(
+        game="prediction_chess",
+        out=str(tmp_path / "pool"),
+        max_steps=100,
+        pool=[
+            ("ismcts(iterations=4,rollout=random)", 1.0),
+            (f"policy(path={shipped})", 1.0),
+            ("self", 1.0),
+        ],
+        eval_opponents=["policy"],
+        **{**SMALL, "num_envs": 4, "rollout": 8, "minibatch": 16},
+    )
+    summary = train(config, log=str)
+    assert [e["opponent"] for e in summary["final"]] == ["policy"]
