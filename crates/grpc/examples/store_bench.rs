@@ -165,7 +165,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let game = checkraise_core::make_game::<&str, &str>("pokeros", [])?;
         let started = Instant::now();
         for seed in 0..stored as u64 {
-            let seats = build_seats(vec!["human".into(), "random".into()], None)?;
+            let seats = build_seats(game.as_ref(), vec!["human".into(), "random".into()], None)?;
             let mut live = LiveMatch::new(random_hex(16), game.clone(), seed, seats)?;
             live.join(Some(0), random_hex(32))?;
             for _ in 0..5 {

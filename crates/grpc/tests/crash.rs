@@ -282,7 +282,8 @@ async fn crash_test(database: &str, log: &Path) {
                 );
             }
             let game = make_game("pokeros", [("board_size", "5")]).unwrap();
-            let seats = build_seats(vec!["human".into(), "random".into()], None).unwrap();
+            let seats =
+                build_seats(game.as_ref(), vec!["human".into(), "random".into()], None).unwrap();
             let replayed = LiveMatch::restore(game, &stored, seats)
                 .unwrap_or_else(|e| panic!("match {id} does not replay: {e}"));
             assert!(replayed.is_finished());
