@@ -650,9 +650,11 @@ def plot(out: str | os.PathLike[str]) -> Path:
     if (out / "train.csv").exists():
         with open(out / "train.csv") as f:
             train_rows = list(csv.DictReader(f))
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    fig, grid = plt.subplots(2, 2, figsize=(13, 8))
+    axes = grid.ravel()
+    opponents = list(dict.fromkeys(r["opponent"] for r in evals))
     for axis, x, label in ((axes[0], "env_steps", "env steps"), (axes[1], "seconds", "seconds")):
-        for opponent in dict.fromkeys(r["opponent"] for r in evals):
+        for opponent in opponents:
             rows = [r for r in evals if r["opponent"] == opponent]
             xs = [float(r[x]) for r in rows]
             axis.plot(xs, [float(r["mean_return"]) for r in rows], marker="o", label=opponent)
@@ -666,13 +668,25 @@ def plot(out: str | os.PathLike[str]) -> Path:
         axis.set_xlabel(label)
         axis.set_ylabel("mean return against opponent (95% CI)")
         axis.legend()
-    if train_rows:
+    for opponent in opponents:
+        rows = [r for r in evals if r["opponent"] == opponent]
         axes[2].plot(
+            [float(r["env_steps"]) for r in rows],
+            [float(r["win_rate"]) for r in rows],
+            marker="o",
+            label=opponent,
+        )
+    axes[2].set_xlabel("env steps")
+    axes[2].set_ylabel("win rate against opponent")
+    axes[2].set_ylim(0, 1)
+    axes[2].legend()
+    if train_rows:
+        axes[3].plot(
             [float(r["env_steps"]) for r in train_rows],
             [float(r["train_return"]) for r in train_rows],
         )
-        axes[2].set_xlabel("env steps")
-        axes[2].set_ylabel("training return (pool, last 500 games)")
+    axes[3].set_xlabel("env steps")
+    axes[3].set_ylabel("training return (pool, last 500 games)")
     fig.suptitle(f"{out.name}: PPO against the pool")
     fig.tight_layout()
     path = out / "curves.png"
