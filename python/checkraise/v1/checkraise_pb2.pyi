@@ -321,7 +321,7 @@ class LegalAction(_message.Message):
     def __init__(self, id: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("match_id", "seat", "version", "view_json", "current_player", "is_terminal", "may_act", "action_submitted", "legal_actions", "returns", "seat_return", "observation", "observation_text", "seats", "act_status", "omitted_parts")
+    __slots__ = ("match_id", "seat", "version", "view_json", "current_player", "is_terminal", "may_act", "action_submitted", "legal_actions", "returns", "seat_return", "observation", "observation_text", "seats", "act_status", "omitted_parts", "chosen_seed")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -338,6 +338,7 @@ class SeatView(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     ACT_STATUS_FIELD_NUMBER: _ClassVar[int]
     OMITTED_PARTS_FIELD_NUMBER: _ClassVar[int]
+    CHOSEN_SEED_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     version: int
@@ -354,7 +355,8 @@ class SeatView(_message.Message):
     seats: _containers.RepeatedCompositeFieldContainer[SeatStatus]
     act_status: ActStatus
     omitted_parts: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., current_player: _Optional[int] = ..., is_terminal: _Optional[bool] = ..., may_act: _Optional[bool] = ..., action_submitted: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., returns: _Optional[_Iterable[float]] = ..., seat_return: _Optional[float] = ..., observation: _Optional[_Union[Tensor, _Mapping]] = ..., observation_text: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ..., act_status: _Optional[_Union[ActStatus, str]] = ..., omitted_parts: _Optional[_Iterable[str]] = ...) -> None: ...
+    chosen_seed: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., current_player: _Optional[int] = ..., is_terminal: _Optional[bool] = ..., may_act: _Optional[bool] = ..., action_submitted: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., returns: _Optional[_Iterable[float]] = ..., seat_return: _Optional[float] = ..., observation: _Optional[_Union[Tensor, _Mapping]] = ..., observation_text: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ..., act_status: _Optional[_Union[ActStatus, str]] = ..., omitted_parts: _Optional[_Iterable[str]] = ..., chosen_seed: _Optional[bool] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
     __slots__ = ("actor", "own_action", "view")
@@ -492,7 +494,7 @@ class ListMatchesRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., created_after_ms: _Optional[int] = ..., created_before_ms: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class MatchSummary(_message.Message):
-    __slots__ = ("match_id", "game", "seed", "seats", "status", "version", "created_ms", "touched_ms", "finished_ms", "returns")
+    __slots__ = ("match_id", "game", "seed", "seats", "status", "version", "created_ms", "touched_ms", "finished_ms", "returns", "chosen_seed")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -503,6 +505,7 @@ class MatchSummary(_message.Message):
     TOUCHED_MS_FIELD_NUMBER: _ClassVar[int]
     FINISHED_MS_FIELD_NUMBER: _ClassVar[int]
     RETURNS_FIELD_NUMBER: _ClassVar[int]
+    CHOSEN_SEED_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     seed: int
@@ -513,7 +516,8 @@ class MatchSummary(_message.Message):
     touched_ms: int
     finished_ms: int
     returns: _containers.RepeatedScalarFieldContainer[float]
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., created_ms: _Optional[int] = ..., touched_ms: _Optional[int] = ..., finished_ms: _Optional[int] = ..., returns: _Optional[_Iterable[float]] = ...) -> None: ...
+    chosen_seed: bool
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., created_ms: _Optional[int] = ..., touched_ms: _Optional[int] = ..., finished_ms: _Optional[int] = ..., returns: _Optional[_Iterable[float]] = ..., chosen_seed: _Optional[bool] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ("matches", "next_page_token")
@@ -524,10 +528,14 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetReplayRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "from_version", "page_size")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    from_version: int
+    page_size: int
+    def __init__(self, match_id: _Optional[str] = ..., from_version: _Optional[int] = ..., page_size: _Optional[int] = ...) -> None: ...
 
 class ReplayEntry(_message.Message):
     __slots__ = ("player", "action", "text")
@@ -540,23 +548,27 @@ class ReplayEntry(_message.Message):
     def __init__(self, player: _Optional[int] = ..., action: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
-    __slots__ = ("version", "actor", "entries", "spectator_view_json")
+    __slots__ = ("version", "actor", "entries", "spectator_view_json", "spectator_view_patch")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     ACTOR_FIELD_NUMBER: _ClassVar[int]
     ENTRIES_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_VIEW_PATCH_FIELD_NUMBER: _ClassVar[int]
     version: int
     actor: int
     entries: _containers.RepeatedCompositeFieldContainer[ReplayEntry]
     spectator_view_json: str
-    def __init__(self, version: _Optional[int] = ..., actor: _Optional[int] = ..., entries: _Optional[_Iterable[_Union[ReplayEntry, _Mapping]]] = ..., spectator_view_json: _Optional[str] = ...) -> None: ...
+    spectator_view_patch: str
+    def __init__(self, version: _Optional[int] = ..., actor: _Optional[int] = ..., entries: _Optional[_Iterable[_Union[ReplayEntry, _Mapping]]] = ..., spectator_view_json: _Optional[str] = ..., spectator_view_patch: _Optional[str] = ...) -> None: ...
 
 class Replay(_message.Message):
-    __slots__ = ("match", "revealed", "steps")
+    __slots__ = ("match", "revealed", "steps", "next_version")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     REVEALED_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_VERSION_FIELD_NUMBER: _ClassVar[int]
     match: MatchSummary
     revealed: bool
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
-    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., revealed: _Optional[bool] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ...) -> None: ...
+    next_version: int
+    def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., revealed: _Optional[bool] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., next_version: _Optional[int] = ...) -> None: ...
