@@ -7,14 +7,16 @@ small idiomatic layer over them, with no game logic of its own::
     from checkraise.client import Client
 
     with Client("127.0.0.1:50051") as client:
-        match = client.create_match("pokeros", seed=7, board_size=9)  # you against heuristic
+        match = client.create_match("pokeros", board_size=9)  # you against heuristic
         seat = match.join()                      # keeps the secret seat token for you
         view = seat.view()
         while not view.is_terminal:
             action = next(iter(view.legal_actions))       # an id; its text works too
             view = seat.act(action)
         print(view.returns)
-        replay = client.get_replay(match.match_id)   # every step; every card once it ended
+        replay = match.replay()                  # every step; every card once it ended
+        for step in client.iter_replay(match.match_id):   # the same, a page at a time
+            print(step.version, step.state)
         for summary in client.list_matches(game="pokeros", status="finished"):
             print(summary.match_id, summary.returns)
 
@@ -217,6 +219,20 @@ def _text_parameters(params: Mapping[str, ParamValue]) -> dict[str, str]:
     return text
 
 
+def _unsigned(name: str, value: int, bits: int) -> int:
+    """``value`` checked to be an int that fits an unsigned field of ``bits`` bits."""
+    if (
+        not isinstance(value, numbers.Integral)
+        or isinstance(value, bool)
+        or not 0 <= int(value) < 2**bits
+    ):
+        raise InvalidArgumentError(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"{name} must be an int from 0 to {2**bits - 1}, not {value!r}",
+        )
+    return int(value)
+
+
 # --------------------------------------------------------------------------------------------
 # Views and events
 # --------------------------------------------------------------------------------------------
@@ -272,7 +288,13 @@ class View:
     ``omitted_parts`` names the parts the server left out because the whole view would exceed
     its largest message (``--max-message-size``), largest first: ``"observation"``,
     ``"observation_text"``, ``"view_json"`` (``state`` is then ``{}``), ``"action_texts"``.
+    Before ``"view_json"`` goes, the oldest entries of the view's longest list (the match's
+    growing history) are left out, the JSON keeping its shape: that is ``"view_json_entries"``.
     Empty when the view is whole or only ``omit=`` left parts out.
+
+    ``chosen_seed`` is true for a practice deal: the match's creator chose its seed, so the
+    creator (and anyone given the seed) can compute every hidden card. False when the server
+    drew a secret seed (revealed in :attr:`MatchSummary.seed` once the match is over).
     """
 
     match_id: str
@@ -292,6 +314,7 @@ class View:
     raw: pb.SeatView = field(repr=False, compare=False)
     act_status: str | None = field(default=None, compare=False)
     omitted_parts: tuple[str, ...] = ()
+    chosen_seed: bool = False
 
     @classmethod
     def from_proto(cls, view: pb.SeatView) -> View:
@@ -316,6 +339,7 @@ class View:
             raw=view,
             act_status=_ACT_STATUSES.get(view.act_status),
             omitted_parts=tuple(view.omitted_parts),
+            chosen_seed=view.chosen_seed,
         )
 
 
@@ -533,13 +557,26 @@ class Seat:
 
 
 class Match:
-    """A match on the server: join its human seats, spectate, watch."""
+    """A match on the server: join its human seats, spectate, watch.
 
-    def __init__(self, client: Client, response: pb.CreateMatchResponse, game: str) -> None:
+    ``seed`` is the seed the creator chose (``chosen_seed`` true: a practice deal, announced
+    to every seat), or 0 when the server drew a secret one, which stays secret until the
+    match is over (:attr:`MatchSummary.seed` then gives it).
+    """
+
+    def __init__(
+        self,
+        client: Client,
+        response: pb.CreateMatchResponse,
+        game: str,
+        *,
+        chosen_seed: bool = False,
+    ) -> None:
         self.client = client
         self.game = game
         self.match_id: str = response.match_id
         self.seed: int = response.seed
+        self.chosen_seed = chosen_seed
         self.sizes: pb.GameSizes = response.sizes
         self.seats: tuple[SeatInfo, ...] = _seat_infos(response.seats)
 
@@ -588,9 +625,11 @@ class Match:
         call = self.client._matches.WatchSpectator(pb.WatchSpectatorRequest(match_id=self.match_id))
         return EventStream(call)
 
-    def replay(self) -> Replay:
-        """This match step by step: :meth:`Client.get_replay`."""
-        return self.client.get_replay(self.match_id)
+    def replay(self, *, page_size: int = 0) -> Replay:
+        """This match step by step, whole: every page of :meth:`Client.get_replay` read and
+        joined (``page_size`` steps a request; 0, the server's 100). The whole replay is held
+        in memory; :meth:`Client.iter_replay` reads it a page at a time instead."""
+        return self.client._whole_replay(self.match_id, page_size)
 
 
 # --------------------------------------------------------------------------------------------
@@ -637,9 +676,12 @@ class MatchSummary:
     ``game`` is the game with every parameter spelled out (``"pokeros(board_size=5,...)"``;
     ``game_name`` is its registry name), ``seats`` each seat's kind (``"human"`` or the bot's
     canonical spec), ``status`` one of :data:`MATCH_STATUSES`, ``version`` the steps taken,
-    ``created``/``touched`` (the last request)/``finished`` aware UTC datetimes
-    (``finished`` ``None`` until the end), ``returns`` each seat's return once the game is
-    over (``None`` before).
+    ``created``/``touched`` (the last change every seat and spectator sees: created, a seat
+    joined, a step taken, the end)/``finished`` aware UTC datetimes (``finished`` ``None``
+    until the end), ``returns`` each seat's return once the game is over (``None`` before).
+    ``seed`` is the match's seed once it can no longer be played (finished or expired), and 0
+    while it is live (the seed gives away every hidden card); ``chosen_seed`` is true when
+    the creator chose the seed (a practice deal: see :attr:`View.chosen_seed`).
     """
 
     match_id: str
@@ -652,6 +694,7 @@ class MatchSummary:
     touched: datetime
     finished: datetime | None
     returns: tuple[float, ...] | None
+    chosen_seed: bool = False
 
     @property
     def game_name(self) -> str:
@@ -675,6 +718,7 @@ class MatchSummary:
             touched=_datetime(summary.touched_ms),
             finished=(_datetime(summary.finished_ms) if summary.HasField("finished_ms") else None),
             returns=tuple(summary.returns) if summary.returns else None,
+            chosen_seed=summary.chosen_seed,
         )
 
 
@@ -695,48 +739,250 @@ class ReplayStep:
     (``actor`` the seat) or joint action at a simultaneous node (``actor`` -2) with the
     chance that followed it. ``state`` is the public view after the step (the spectator's
     ``View.state``); ``entries`` the step's history entries, chance included, and empty
-    unless the replay is ``revealed``."""
+    unless the replay is ``revealed``.
+
+    The server sends the public view whole only for a page's first step, and for each later
+    step the change from the previous step's view (a JSON Patch, RFC 6902): ``state`` is
+    rebuilt from it, and ``view_patch`` is that patch as sent (``None`` on a page's first
+    step; not compared, so that steps read in pages of any size are equal). Consecutive
+    steps share the parts of ``state`` the step did not change: copy a state before
+    modifying it.
+    """
 
     version: int
     actor: int
     entries: tuple[ReplayEntry, ...]
     state: dict[str, Any]
+    view_patch: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+
+def _replay_steps(steps: Sequence[pb.ReplayStep]) -> Iterator[ReplayStep]:
+    """A page's steps with each public view rebuilt: the first step's from its
+    ``spectator_view_json``, each later one by applying its ``spectator_view_patch`` to the
+    previous step's view. (A step that carries the whole view, as servers before paged
+    replays sent for every step, is read as it is.)"""
+    state: Any = None
+    for index, step in enumerate(steps):
+        patch = None
+        if step.spectator_view_json:
+            state = json.loads(step.spectator_view_json)
+        elif step.spectator_view_patch:
+            if index == 0:
+                raise ValueError(
+                    f"the replay page's first step (version {step.version}) has a view patch "
+                    "but no view to apply it to"
+                )
+            try:
+                patch = json.loads(step.spectator_view_patch)
+                state = _apply_patch(state, patch)
+            except ValueError as error:
+                raise ValueError(
+                    f"cannot rebuild the public view of replay step {step.version}: {error}"
+                ) from None
+        elif index == 0:
+            state = {}
+        # else: neither the view nor a patch: the public view did not change.
+        yield ReplayStep(
+            version=step.version,
+            actor=step.actor,
+            entries=tuple(ReplayEntry(e.player, e.action, e.text) for e in step.entries),
+            state=state,
+            view_patch=patch,
+        )
 
 
 @dataclass(frozen=True)
 class Replay:
-    """A match step by step (:meth:`Client.get_replay`).
+    """A match step by step: one page of it (:meth:`Client.get_replay`), or all of it
+    (:meth:`Match.replay`).
 
     ``revealed`` is true for a finished match: every step lists its history entries, chance
     outcomes (so every card dealt) included. For a match still being played it is false and
     the steps carry only what a spectator may see: who acted and the public view after each
-    step. ``raw`` is the wire message.
+    step. ``next_version`` is the ``from_version`` of the next page, ``None`` when ``steps``
+    ends with the match's last step. ``raw`` is the wire message (the pages joined, for a
+    whole replay; its later steps carry view patches, not whole views).
     """
 
     match: MatchSummary
     revealed: bool
     steps: tuple[ReplayStep, ...]
     raw: pb.Replay = field(repr=False, compare=False)
+    next_version: int | None = None
 
     @classmethod
     def from_proto(cls, replay: pb.Replay) -> Replay:
-        """Decodes a ``Replay`` message."""
+        """Decodes a ``Replay`` message (one page), rebuilding each step's public view."""
         return cls(
             match=MatchSummary.from_proto(replay.match),
             revealed=replay.revealed,
-            steps=tuple(
-                ReplayStep(
-                    version=step.version,
-                    actor=step.actor,
-                    entries=tuple(ReplayEntry(e.player, e.action, e.text) for e in step.entries),
-                    state=(
-                        json.loads(step.spectator_view_json) if step.spectator_view_json else {}
-                    ),
-                )
-                for step in replay.steps
-            ),
+            steps=tuple(_replay_steps(replay.steps)),
             raw=replay,
+            next_version=replay.next_version if replay.HasField("next_version") else None,
         )
+
+
+# JSON Patch (RFC 6902), as replays send each step's change of the public view. Applied by
+# copying only the containers on the changed paths: the document given is never modified,
+# and the result shares every part the patch did not touch with it.
+
+
+def _patch_error(operation: Mapping[str, Any], why: str) -> ValueError:
+    return ValueError(
+        f"cannot apply JSON Patch operation {operation.get('op')!r} at "
+        f"{operation.get('path')!r}: {why}"
+    )
+
+
+def _scalar(value: Any) -> str:
+    """A JSON value that is neither an object nor an array, as the patch errors name it."""
+    return f"{json.dumps(value)[:40]}, neither an object nor an array"
+
+
+def _pointer(operation: Mapping[str, Any], key: str = "path") -> list[str]:
+    """The reference tokens of the operation's JSON Pointer (RFC 6901) ``key``."""
+    path = operation.get(key)
+    if not isinstance(path, str):
+        raise _patch_error(operation, f"{key!r} is missing or not a string")
+    if path == "":
+        return []
+    if not path.startswith("/"):
+        raise _patch_error(operation, f"{key} {path!r} does not start with '/'")
+    return [token.replace("~1", "/").replace("~0", "~") for token in path[1:].split("/")]
+
+
+def _array_index(
+    operation: Mapping[str, Any], array: list[Any], token: str, *, adding: bool = False
+) -> int:
+    """The array position a token names: an index below the length (up to it when adding),
+    or ``-`` (the end) when adding."""
+    if adding and token == "-":
+        return len(array)
+    if not (token.isascii() and token.isdigit()) or (len(token) > 1 and token[0] == "0"):
+        raise _patch_error(operation, f"{token!r} is not an array index")
+    index = int(token)
+    if index > len(array) or (index == len(array) and not adding):
+        raise _patch_error(operation, f"index {index} is past the array's end ({len(array)})")
+    return index
+
+
+def _child(operation: Mapping[str, Any], node: Any, token: str) -> Any:
+    """The member or element ``token`` names in ``node`` (which must exist)."""
+    if isinstance(node, dict):
+        if token not in node:
+            raise _patch_error(operation, f"no member {token!r}")
+        return node[token]
+    if isinstance(node, list):
+        return node[_array_index(operation, node, token)]
+    raise _patch_error(operation, f"{token!r} names a part of {_scalar(node)}")
+
+
+def _get(operation: Mapping[str, Any], document: Any, tokens: list[str]) -> Any:
+    for token in tokens:
+        document = _child(operation, document, token)
+    return document
+
+
+def _edit(
+    operation: Mapping[str, Any],
+    node: Any,
+    tokens: list[str],
+    change: Callable[[dict[str, Any] | list[Any], str], None],
+) -> Any:
+    """A copy of ``node`` in which ``change`` was made to (a copy of) the container that
+    ``tokens[:-1]`` names, with the last token; every other part is shared."""
+    if not isinstance(node, (dict, list)):
+        raise _patch_error(operation, f"{tokens[0]!r} names a part of {_scalar(node)}")
+    copy: dict[str, Any] | list[Any] = dict(node) if isinstance(node, dict) else list(node)
+    if len(tokens) == 1:
+        change(copy, tokens[0])
+        return copy
+    if isinstance(copy, dict):
+        key = tokens[0]
+        copy[key] = _edit(operation, _child(operation, node, key), tokens[1:], change)
+    else:
+        index = _array_index(operation, copy, tokens[0])
+        copy[index] = _edit(operation, copy[index], tokens[1:], change)
+    return copy
+
+
+def _add(operation: Mapping[str, Any], document: Any, tokens: list[str], value: Any) -> Any:
+    if not tokens:
+        return value
+
+    def change(container: dict[str, Any] | list[Any], token: str) -> None:
+        if isinstance(container, dict):
+            container[token] = value
+        else:
+            container.insert(_array_index(operation, container, token, adding=True), value)
+
+    return _edit(operation, document, tokens, change)
+
+
+def _replace(operation: Mapping[str, Any], document: Any, tokens: list[str], value: Any) -> Any:
+    if not tokens:
+        return value
+
+    def change(container: dict[str, Any] | list[Any], token: str) -> None:
+        if isinstance(container, dict):
+            if token not in container:
+                raise _patch_error(operation, f"no member {token!r}")
+            container[token] = value
+        else:
+            container[_array_index(operation, container, token)] = value
+
+    return _edit(operation, document, tokens, change)
+
+
+def _remove(operation: Mapping[str, Any], document: Any, tokens: list[str]) -> Any:
+    if not tokens:
+        raise _patch_error(operation, "the whole document cannot be removed")
+
+    def change(container: dict[str, Any] | list[Any], token: str) -> None:
+        if isinstance(container, dict):
+            if token not in container:
+                raise _patch_error(operation, f"no member {token!r}")
+            del container[token]
+        else:
+            del container[_array_index(operation, container, token)]
+
+    return _edit(operation, document, tokens, change)
+
+
+def _apply_patch(document: Any, patch: Any) -> Any:
+    """``document`` with the JSON Patch ``patch`` (a list of operations: ``add``, ``remove``,
+    ``replace``, ``move``, ``copy``, ``test``) applied; ``document`` itself is unchanged.
+    A patch that does not apply (a missing member, an index past the end, an unknown
+    operation, a failed ``test``) is a ``ValueError`` that says which operation and why."""
+    if not isinstance(patch, list):
+        raise ValueError(f"a JSON Patch is a list of operations, not {type(patch).__name__}")
+    for operation in patch:
+        if not isinstance(operation, dict):
+            raise ValueError(f"a JSON Patch operation is an object, not {operation!r}")
+        op = operation.get("op")
+        tokens = _pointer(operation)
+        if op in ("add", "replace", "test") and "value" not in operation:
+            raise _patch_error(operation, "'value' is missing")
+        if op == "add":
+            document = _add(operation, document, tokens, operation["value"])
+        elif op == "remove":
+            document = _remove(operation, document, tokens)
+        elif op == "replace":
+            document = _replace(operation, document, tokens, operation["value"])
+        elif op in ("move", "copy"):
+            source = _pointer(operation, "from")
+            value = _get(operation, document, source)
+            if op == "move":
+                if tokens[: len(source)] == source and tokens != source:
+                    raise _patch_error(operation, "a value cannot move into itself")
+                document = _remove(operation, document, source) if source else document
+            document = _add(operation, document, tokens, value)
+        elif op == "test":
+            if _get(operation, document, tokens) != operation["value"]:
+                raise _patch_error(operation, "the test failed")
+        else:
+            raise _patch_error(operation, "unknown operation")
+    return document
 
 
 # --------------------------------------------------------------------------------------------
@@ -1087,8 +1333,13 @@ class Client(_Ends):
 
         ``seats`` gives one kind per seat: ``"human"`` or a bot kind (``"heuristic"``,
         ``"random"``). By default seat 0 is human and every other seat the heuristic bot
-        (the number of seats is asked of the catalog for ``params``). ``seed`` fixes chance
-        and the bots (a match replays identically); the server draws one when None.
+        (the number of seats is asked of the catalog for ``params``).
+
+        ``seed`` fixes chance and the bots (a match replays identically): a practice deal,
+        since whoever knows the seed can compute every hidden card, so the match tells every
+        seat and spectator (``View.chosen_seed``, ``MatchSummary.chosen_seed``). When None
+        (the default) the server draws a secret seed: ``Match.seed`` is then 0, and the seed
+        is revealed in ``MatchSummary.seed`` once the match is over.
         """
         parameters = _text_parameters(params)
         if seats is None:
@@ -1100,7 +1351,7 @@ class Client(_Ends):
         if seed is not None:
             request.seed = seed
         reply = _unary(self._matches.CreateMatch, request, timeout=self.timeout)
-        return Match(self, reply, game)
+        return Match(self, reply, game, chosen_seed=seed is not None)
 
     def list_matches(
         self,
@@ -1144,16 +1395,67 @@ class Client(_Ends):
                 return
             request.page_token = reply.next_page_token
 
-    def get_replay(self, match_id: str) -> Replay:
-        """A match step by step (no token needed): for a finished match every history entry,
-        every card dealt included (``revealed``); for a match still being played only what a
-        spectator may see. An unknown match is :class:`NotFoundError`."""
-        return Replay.from_proto(
-            _unary(
-                self._matches.GetReplay,
-                pb.GetReplayRequest(match_id=match_id),
-                timeout=self.timeout,
-            )
+    def get_replay(self, match_id: str, from_version: int = 0, page_size: int = 0) -> Replay:
+        """One page of a match step by step (no token needed): the steps from version
+        ``from_version`` (0, the deal) on, at most ``page_size`` of them (1 to 1000; 0, the
+        server's 100; a page also ends early rather than exceed the server's largest message).
+        ``Replay.next_version`` is the ``from_version`` of the next page (``None`` on the
+        last); :meth:`iter_replay` reads every page, :meth:`Match.replay` joins them.
+
+        For a finished match every history entry, every card dealt included (``revealed``);
+        for a match still being played only what a spectator may see. Each step's public view
+        (``ReplayStep.state``) is rebuilt from the page's first view and the later steps'
+        patches. An unknown match is :class:`NotFoundError`; a ``from_version`` past the
+        match's version or a ``page_size`` over 1000 :class:`InvalidArgumentError`."""
+        request = pb.GetReplayRequest(
+            match_id=match_id,
+            from_version=_unsigned("from_version", from_version, 64),
+            page_size=_unsigned("page_size", page_size, 32),
+        )
+        return Replay.from_proto(_unary(self._matches.GetReplay, request, timeout=self.timeout))
+
+    def iter_replay(
+        self, match_id: str, *, from_version: int = 0, page_size: int = 0
+    ) -> Iterator[ReplayStep]:
+        """Every step of a match from ``from_version`` on, each with its public view rebuilt,
+        reading one page of :meth:`get_replay` at a time (``page_size`` steps a request), so
+        that memory stays bounded by a page however long the match. A generator: errors
+        surface while iterating. A match still being played is read up to its version when
+        the last page is asked for; one that ends while it is read has ``entries`` only on
+        the steps of the pages read after its end (read it again for every entry)."""
+        version: int | None = from_version
+        while version is not None:
+            page = self.get_replay(match_id, version, page_size)
+            yield from page.steps
+            version = page.next_version
+
+    def _whole_replay(self, match_id: str, page_size: int = 0) -> Replay:
+        """Every page of a match's replay joined into one :class:`Replay` (``next_version``
+        ``None``). A match that ends while its pages are read is read again from the start
+        (once: a finished match does not change), so that every step is ``revealed`` alike."""
+        for attempt in range(2):
+            page = self.get_replay(match_id, 0, page_size)
+            pages = [page]
+            ended = False
+            while page.next_version is not None:
+                page = self.get_replay(match_id, page.next_version, page_size)
+                if page.revealed != pages[0].revealed and attempt == 0:
+                    ended = True
+                    break
+                pages.append(page)
+            if not ended:
+                break
+        revealed = all(p.revealed for p in pages)
+        raw = pb.Replay(
+            match=page.raw.match,
+            revealed=revealed,
+            steps=[step for p in pages for step in p.raw.steps],
+        )
+        return Replay(
+            match=page.match,
+            revealed=revealed,
+            steps=tuple(step for p in pages for step in p.steps),
+            raw=raw,
         )
 
     # Envs ------------------------------------------------------------------------------------
