@@ -35,7 +35,8 @@ export function linksOf(match: string): [number, string][] {
   }
 }
 
-/** A finished (or live) match step by step (`#replay=ID`). */
+/** A finished (or live) match step by step (`#replay=ID`; `&page_size=N` reads it N steps a
+ * request instead of the server's 100). */
 export function replayLink(match: string): string {
   return `#replay=${encodeURIComponent(match)}`;
 }
@@ -44,7 +45,7 @@ export type Place =
   | { page: "new" }
   | { page: "seat"; match: string; seat: number; token: string | null }
   | { page: "watch"; match: string }
-  | { page: "replay"; match: string };
+  | { page: "replay"; match: string; pageSize: number };
 
 /** The place the fragment names; a token in it is stored and taken out of the address. */
 export function currentPlace(): Place {
@@ -52,7 +53,10 @@ export function currentPlace(): Place {
   const watch = params.get("watch");
   if (watch) return { page: "watch", match: watch };
   const replay = params.get("replay");
-  if (replay) return { page: "replay", match: replay };
+  if (replay) {
+    const pageSize = Number(params.get("page_size") ?? 0);
+    return { page: "replay", match: replay, pageSize: Number.isInteger(pageSize) && pageSize > 0 ? pageSize : 0 };
+  }
   const match = params.get("match");
   const seat = Number(params.get("seat"));
   if (!match || !Number.isInteger(seat) || seat < 0) return { page: "new" };

@@ -15,7 +15,7 @@ function route() {
   if (place.page === "new") {
     setupPage(root);
   } else if (place.page === "replay") {
-    leave = playPage(root, { match: place.match, seat: null, token: null, replay: true });
+    leave = playPage(root, { match: place.match, seat: null, token: null, replay: true, pageSize: place.pageSize });
   } else if (place.page === "watch") {
     leave = playPage(root, { match: place.match, seat: null, token: null });
   } else if (place.token === null) {

@@ -3,14 +3,16 @@
 import { create } from "@bufbuild/protobuf";
 import {
   type LegalAction,
+  type MatchSummary,
   MatchStatus,
   type Replay,
-  type ReplayStep,
+  type ReplayEntry,
   type SeatView,
   SeatViewSchema,
 } from "./gen/checkraise/v1/checkraise_pb";
 import { asSeat, errorText, isAbort, isFinal, matches } from "./api";
 import { card, cardFace, cardName, h, piece, pieceName } from "./dom";
+import { type Json, applyPatch } from "./patch";
 import {
   type Cell,
   type Click,
@@ -32,6 +34,34 @@ export interface Viewer {
   token: string | null;
   /** A match step by step (GetReplay) instead of live: seat and token are null. */
   replay?: boolean;
+  /** Steps per GetReplay page (0: the server's 100). */
+  pageSize?: number;
+}
+
+/** A replay step as loaded: what it did and its public view, rebuilt from the patches. */
+interface Step {
+  version: bigint;
+  actor: bigint;
+  entries: ReplayEntry[];
+  view: Json;
+}
+
+/** The steps of a replay read so far (pages are read as the viewer steps past them). */
+interface ReplaySoFar {
+  match: MatchSummary | undefined;
+  revealed: boolean;
+  steps: Step[];
+  /** The next page's from_version; undefined once the last step is loaded. */
+  next: bigint | undefined;
+  /** How many steps the match has (as the latest page's summary says). */
+  total: number;
+}
+
+/** What the page says of a practice deal (a seed the creator chose); nothing otherwise. */
+function practiceNotice(chosenSeed: boolean | undefined): HTMLElement | null {
+  if (!chosenSeed) return null;
+  return h("p", { id: "practice-deal", class: "notice", role: "note" },
+    "Practice deal: the creator chose the seed, so the creator can know every card, hidden ones included.");
 }
 
 type Choice = { action: LegalAction; click: Click };
@@ -45,7 +75,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   let message = "";
   let choosing: Choice[] = [];
   let typed = "";
-  let replay: Replay | null = null;
+  let replay: ReplaySoFar | null = null;
+  let loading: Promise<void> | null = null;
   let at = 0;
   const main = h("main", { id: "play", "data-version": "-1" });
   root.replaceChildren(main);
@@ -95,21 +126,66 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     }
   }
 
-  /** Shows step `index` of the replay: its public view, drawn as a spectator's. */
-  function goTo(index: number) {
+  /** Reads the replay's page from `from` on and appends its steps, each view rebuilt: the page's
+   * first from its whole view, each later one by applying its patch to the previous view. */
+  async function loadPage(from: bigint) {
+    const reply: Replay = await matches.getReplay(
+      { matchId: viewer.match, fromVersion: from, pageSize: viewer.pageSize ?? 0 },
+      { signal: abort.signal },
+    );
+    const steps: Step[] = [];
+    let view: Json = null;
+    for (const [i, step] of reply.steps.entries()) {
+      if (step.spectatorViewJson !== "") view = JSON.parse(step.spectatorViewJson) as Json;
+      else if (step.spectatorViewPatch !== "") {
+        if (i === 0) throw new Error(`The replay's page starts with a patch (step ${step.version}).`);
+        try {
+          view = applyPatch(view, JSON.parse(step.spectatorViewPatch));
+        } catch (error) {
+          throw new Error(`Step ${step.version} of the replay cannot be drawn: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      } else if (i === 0) view = {};
+      steps.push({ version: step.version, actor: step.actor, entries: step.entries, view });
+    }
+    const all = [...(replay?.steps ?? []), ...steps];
+    const next = reply.nextVersion;
+    let total = all.length;
+    if (next !== undefined && all.length > 0) {
+      const left = Number((reply.match?.version ?? 0n) - all[all.length - 1].version);
+      total += Math.max(1, left);
+    }
+    replay = { match: reply.match, revealed: replay ? replay.revealed : reply.revealed, steps: all, next, total };
+  }
+
+  /** Shows step `index` of the replay: its public view, drawn as a spectator's. Pages not read
+   * yet are read first, up to that step. */
+  async function goTo(index: number) {
     if (!replay || replay.steps.length === 0) return;
-    at = Math.max(0, Math.min(replay.steps.length - 1, index));
+    let wanted = Math.max(0, Math.min(replay.total - 1, index));
+    while (replay.next !== undefined && wanted >= replay.steps.length) {
+      const had = replay.steps.length;
+      loading ??= loadPage(replay.next).finally(() => (loading = null));
+      try {
+        await loading;
+      } catch (error) {
+        if (!isAbort(error)) say(errorText(error));
+        return;
+      }
+      if (replay.steps.length === had) break; // an empty page: nothing more to read
+      wanted = Math.max(0, Math.min(replay.total - 1, index));
+    }
+    at = Math.min(wanted, replay.steps.length - 1);
     const step = replay.steps[at];
-    const last = at === replay.steps.length - 1;
+    const last = at === replay.steps.length - 1 && replay.next === undefined;
     current = create(SeatViewSchema, {
       matchId: viewer.match,
       version: step.version,
-      viewJson: step.spectatorViewJson,
       currentPlayer: BigInt(-3),
       isTerminal: last && replay.match?.status === MatchStatus.FINISHED,
       seats: (replay.match?.seats ?? []).map((kind, seat) => ({ seat, kind, taken: true })),
+      chosenSeed: replay.match?.chosenSeed ?? false,
     });
-    view = JSON.parse(step.spectatorViewJson) as View;
+    view = step.view as unknown as View;
     selected = null;
     choosing = [];
     draw();
@@ -123,28 +199,28 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       ArrowLeft: at - 1,
       ArrowRight: at + 1,
       Home: 0,
-      End: replay.steps.length - 1,
+      End: replay.total - 1,
     };
     if (!(event.key in moves)) return;
     event.preventDefault();
-    goTo(moves[event.key]);
+    void goTo(moves[event.key]);
   }
 
   function draw() {
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.key;
-    main.replaceChildren(...content());
+    main.replaceChildren(...content().filter((node): node is Node => node !== null));
     main.dataset.version = current ? String(current.version) : "-1";
     main.dataset.mayAct = String(Boolean(current?.mayAct) && !busy);
     main.dataset.terminal = String(Boolean(current?.isTerminal));
     if (viewer.replay) {
       main.dataset.step = String(at);
-      main.dataset.steps = String(replay?.steps.length ?? 0);
+      main.dataset.steps = String(replay?.total ?? 0);
     }
     const again = focusKey && main.querySelector<HTMLElement>(`[data-key="${focusKey}"]`);
     if (again) again.focus();
   }
 
-  function content(): Node[] {
+  function content(): (Node | null)[] {
     const title = h(
       "header",
       {},
@@ -159,11 +235,13 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     );
     const alert = h("p", { id: "message", role: "alert" }, message);
     if (!current || !view) return [title, alert, h("p", {}, "Connecting…")];
+    const practice = practiceNotice(current.chosenSeed);
     const legal = current.mayAct ? current.legalActions : [];
     const clicks = legal.map((action) => ({ action, click: clickOf(view!.game, action.text) }));
     if (viewer.replay && replay) {
       return [
         title,
+        practice,
         stepper(replay),
         alert,
         h(
@@ -176,6 +254,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     }
     return [
       title,
+      practice,
       h("p", { id: "status", "aria-live": "polite" },
         busy ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
       alert,
@@ -189,10 +268,10 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   }
 
   /** The replay's controls and the step's text. */
-  function stepper(r: Replay): HTMLElement {
-    const last = r.steps.length - 1;
+  function stepper(r: ReplaySoFar): HTMLElement {
+    const last = r.total - 1;
     const button = (key: string, label: string, text: string, to: number, disabled: boolean) =>
-      h("button", { "data-key": key, id: key, "aria-label": label, disabled, onclick: () => goTo(to) }, text);
+      h("button", { "data-key": key, id: key, "aria-label": label, disabled, onclick: () => void goTo(to) }, text);
     return h(
       "section",
       { class: "replay", "aria-label": "Replay" },
@@ -417,11 +496,10 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
 
   if (viewer.replay) {
     document.addEventListener("keydown", onKey);
-    matches.getReplay({ matchId: viewer.match }, { signal: abort.signal }).then(
-      (reply) => {
-        replay = reply;
-        if (reply.steps.length === 0) say("This match has no steps yet.");
-        else goTo(0);
+    loadPage(0n).then(
+      () => {
+        if (!replay || replay.steps.length === 0) say("This match has no steps yet.");
+        else void goTo(0);
       },
       (error) => {
         if (!isAbort(error)) say(errorText(error));
@@ -459,7 +537,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
 }
 
 /** What a replay step did: its history entries (a finished match), or who acted. */
-function stepText(step: ReplayStep): string {
+function stepText(step: Step): string {
   if (step.entries.length > 0) {
     return step.entries.map((e) => (e.player < 0n ? `chance: ${e.text}` : `seat ${e.player}: ${e.text}`)).join("; ");
   }

@@ -45,7 +45,7 @@ function recentMatches(): HTMLElement {
               const href = finished ? replayLink(m.matchId) : `#watch=${encodeURIComponent(m.matchId)}`;
               const what = finished ? "finished" : live ? "live" : "expired";
               return h("li", { "data-match": m.matchId, "data-status": what },
-                `${m.game} · ${m.seats.join(" vs ")} · ${what}, ${m.version} steps · `,
+                `${m.game} · ${m.seats.join(" vs ")} · ${what}, ${m.version} steps${m.chosenSeed ? " · practice deal" : ""} · `,
                 finished || live ? h("a", { href }, finished ? "Replay" : "Watch") : "gone");
             })),
       );
@@ -61,7 +61,9 @@ function form(main: HTMLElement, games: GameDescription[]) {
   const description = h("p", { class: "description" });
   const params = h("div", { class: "params" });
   const seatsBox = h("div", { class: "seat-choices" });
-  const seed = h("input", { id: "seed", name: "seed", type: "number", min: 0, step: 1, inputmode: "numeric" });
+  const seed = h("input", {
+    id: "seed", name: "seed", type: "number", min: 0, step: 1, inputmode: "numeric", "aria-describedby": "seed-help",
+  });
   const error = h("p", { id: "form-error", role: "alert" });
   const start = h("button", { type: "submit", id: "start" }, "Start the match");
   let game = games[0];
@@ -163,7 +165,9 @@ function form(main: HTMLElement, games: GameDescription[]) {
       description,
       h("fieldset", {}, h("legend", {}, "Parameters"), params),
       h("fieldset", {}, h("legend", {}, "Seats"), seatsBox),
-      h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (empty: random)"), seed),
+      h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (empty: a secret deal)"), seed,
+        h("span", { class: "help", id: "seed-help" },
+          "Choosing a seed makes a practice deal: whoever knows the seed can work out every hidden card, so every seat is told it is one. Leave it empty for a secret deal.")),
       error,
       start),
     recentMatches(),
