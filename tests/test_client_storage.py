@@ -1,8 +1,9 @@
 """Tests of checkraise.client's storage-era calls against the real checkraise-server binary:
 retry-safe ``Seat.act(expected_version=...)`` and ``Match.join(request_id=...)``,
-``Client.list_matches`` (filters and pages, in memory and on SQLite) and
-``Client.get_replay`` (a finished match with every card, a live one with only what a
-spectator may see)."""
+``Client.list_matches`` (filters and pages, in memory and on SQLite), replays (a finished match
+with every card, a live one with only what a spectator may see; read a page at a time, each
+step's public view rebuilt from the JSON Patch the server sends) and seeds (secret unless the
+creator chose one, a practice deal every view announces)."""
 
 from __future__ import annotations
 
@@ -201,12 +202,15 @@ def test_list_matches_filters_and_pages(lone_client):
     assert summary.game.startswith("detective_poker(") and summary.game_name == "detective_poker"
     assert "rounds=1" in summary.game
     assert summary.seed == 0 and summary.seats == ("heuristic",) * 3
+    assert summary.chosen_seed  # created with seed=0: a practice deal, its seed shown once over
     assert summary.status == "finished" and summary.status in MATCH_STATUSES
     assert summary.returns is not None and len(summary.returns) == 3
     assert summary.version > 0
     assert summary.created.tzinfo is not None and summary.created.timestamp() < middle
     playing = by_id[live[0].match_id]
     assert (playing.status, playing.returns, playing.finished) == ("live", None, None)
+    # A live match's seed is not listed, even one its creator chose.
+    assert by_id[live[1].match_id].seed == 0 and by_id[live[1].match_id].chosen_seed
     assert playing.seats == ("human", "random") and playing.created.timestamp() >= middle
 
     with pytest.raises(ValueError, match="status"):
@@ -238,6 +242,7 @@ def test_replay_of_a_finished_match_has_every_step_and_card(client):
     assert replay.revealed
     assert replay.match.match_id == match.match_id and replay.match.status == "finished"
     assert replay.match.seats == tuple(seats) and replay.match.seed == 21
+    assert replay.match.chosen_seed and replay.next_version is None
     final = match.spectate()
     assert final.is_terminal
     # The deal, then one step per action, every version once, in order.
@@ -327,3 +332,153 @@ def test_replay_of_a_live_match_shows_only_what_a_spectator_sees(client):
             done_step.actor,
             done_step.state,
         )
+
+
+# --- Paged replays -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def finished_match(client) -> tuple[Match, int]:
+    """A finished all-bot Detective Poker match and its last version."""
+    match = client.create_match("detective_poker", seed=23, seats=["random"] * 3, **DETECTIVE)
+    final = match.spectate()
+    assert final.is_terminal and final.version >= 7, final.version
+    return match, final.version
+
+
+def test_replay_pages_rebuild_the_same_views_whatever_their_size(client, finished_match):
+    match, last = finished_match
+    whole = client.get_replay(match.match_id, page_size=1000)
+    assert whole.next_version is None
+    assert [s.version for s in whole.steps] == list(range(last + 1))
+    # The server sends the first view whole and every later step as a patch.
+    assert whole.raw.steps[0].spectator_view_json and not whole.raw.steps[0].spectator_view_patch
+    assert all(not s.spectator_view_json and s.spectator_view_patch for s in whole.raw.steps[1:])
+    assert whole.steps[0].view_patch is None and whole.steps[1].view_patch is not None
+
+    # Each step's rebuilt view is the engine's public view after it.
+    state = cr.make("detective_poker", **DETECTIVE).new_initial_state()
+    for step in whole.steps:
+        for entry in step.entries:
+            state.apply_action(entry.action)
+        assert step.state == state.view(None), step.version
+
+    for page_size in (1, 3):
+        assert tuple(client.iter_replay(match.match_id, page_size=page_size)) == whole.steps
+        assert match.replay(page_size=page_size).steps == whole.steps
+    assert match.replay() == whole
+    # From a step within the match: that step's whole view, and every later one.
+    middle = last // 2
+    later = tuple(client.iter_replay(match.match_id, from_version=middle, page_size=2))
+    assert later == whole.steps[middle:]
+
+
+def test_replay_pages_chain_by_next_version(client, finished_match):
+    match, last = finished_match
+    pages = []
+    version: int | None = 0
+    while version is not None:
+        page = client.get_replay(match.match_id, from_version=version, page_size=3)
+        assert page.revealed and page.match.match_id == match.match_id
+        assert page.steps[0].version == version
+        assert page.raw.steps[0].spectator_view_json  # every page starts with a whole view
+        pages.append(page)
+        version = page.next_version
+        if version is not None:
+            assert len(page.steps) == 3 and version == page.steps[-1].version + 1
+    assert len(pages) == last // 3 + 1
+    assert pages[-1].steps[-1].version == last
+    assert [s.version for p in pages for s in p.steps] == list(range(last + 1))
+
+    # The last step alone is a page of one; past it, INVALID_ARGUMENT.
+    final = client.get_replay(match.match_id, from_version=last)
+    assert [s.version for s in final.steps] == [last] and final.next_version is None
+    assert final.steps[0].state == match.spectate().state
+    with pytest.raises(InvalidArgumentError):
+        client.get_replay(match.match_id, from_version=last + 1)
+    with pytest.raises(InvalidArgumentError):
+        list(client.iter_replay(match.match_id, from_version=last + 1))
+    with pytest.raises(InvalidArgumentError, match="page_size"):
+        client.get_replay(match.match_id, page_size=1001)
+    for bad in (-1, 2**64, 1.5, True):
+        with pytest.raises(InvalidArgumentError, match="from_version"):
+            client.get_replay(match.match_id, from_version=bad)  # type: ignore[arg-type]
+    with pytest.raises(NotFoundError):
+        list(client.iter_replay("0" * 32))
+
+
+# --- Seeds: secret unless chosen ----------------------------------------------------------------
+
+
+def summary_of(client: Client, match_id: str) -> MatchSummary:
+    (summary,) = [m for m in client.list_matches(page_size=1000) if m.match_id == match_id]
+    return summary
+
+
+def test_a_chosen_seed_is_a_practice_deal_every_view_announces(lone_client):
+    client = lone_client
+    match = client.create_match("pokeros", seed=31, seats=["human", "human"], **POKEROS)
+    assert (match.seed, match.chosen_seed) == (31, True)
+    seat = match.join(0)
+    view = seat.view()
+    assert view.chosen_seed and match.spectate().chosen_seed
+    with match.watch() as events:
+        assert next(events).view.chosen_seed
+    summary = summary_of(client, match.match_id)
+    assert summary.chosen_seed and summary.seed == 0  # live: even a chosen seed is not listed
+    assert client.get_replay(match.match_id).match.chosen_seed
+    other = match.join(1)
+    while not view.is_terminal:
+        mover = seat if view.may_act else other
+        view = mover.act(first_action(mover.view().legal_actions))
+        view = seat.view()
+    finished = summary_of(client, match.match_id)
+    assert (finished.status, finished.seed, finished.chosen_seed) == ("finished", 31, True)
+
+
+def test_a_drawn_seed_stays_secret_until_the_end(lone_client):
+    client = lone_client
+    match = client.create_match("pokeros", seats=["human", "heuristic"], **POKEROS)
+    assert (match.seed, match.chosen_seed) == (0, False)
+    seat = match.join()
+    view = seat.view()
+    assert not view.chosen_seed and not match.spectate().chosen_seed
+    summary = summary_of(client, match.match_id)
+    assert (summary.status, summary.seed, summary.chosen_seed) == ("live", 0, False)
+    replay = client.get_replay(match.match_id)
+    assert (replay.match.seed, replay.match.chosen_seed) == (0, False)
+    while not view.is_terminal:
+        view = seat.act(first_action(view.legal_actions))
+    finished = summary_of(client, match.match_id)
+    assert finished.status == "finished" and not finished.chosen_seed
+    assert finished.seed != 0  # revealed once over (0 is one draw in 2**64)
+    assert client.get_replay(match.match_id).match.seed == finished.seed
+
+
+def test_the_revealed_seed_is_the_one_the_match_was_played_with(lone_client):
+    client = lone_client
+    seats = ["random", "heuristic", "random"]
+    drawn = client.create_match("detective_poker", seats=seats, **DETECTIVE)
+    assert drawn.seed == 0 and not drawn.chosen_seed
+    summary = summary_of(client, drawn.match_id)
+    assert summary.status == "finished" and summary.seed != 0 and not summary.chosen_seed
+    # The same game, seats and seed, chosen this time: the same match, step by step.
+    again = client.create_match("detective_poker", seed=summary.seed, seats=seats, **DETECTIVE)
+    assert again.chosen_seed and summary_of(client, again.match_id).chosen_seed
+    assert again.replay().steps == drawn.replay().steps
+
+
+def test_touched_moves_only_on_public_changes(lone_client):
+    client = lone_client
+    match = client.create_match("pokeros", seed=32, seats=["human", "human"], **POKEROS)
+    seat0, seat1 = match.join(0), match.join(1)
+    before = summary_of(client, match.match_id).touched
+    time.sleep(0.05)
+    # Reads change nothing anyone sees.
+    view = seat0.view()
+    seat1.view()
+    match.spectate()
+    client.get_replay(match.match_id)
+    assert summary_of(client, match.match_id).touched == before
+    seat0.act(first_action(view.legal_actions))
+    assert summary_of(client, match.match_id).touched > before

@@ -31,6 +31,26 @@ def export(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+def whole_replay(pb2, matches, match_id: str):
+    """Every page of a match's GetReplay, its steps joined into one Replay message."""
+    pages = []
+    version = 0
+    while True:
+        page = matches.GetReplay(
+            pb2.GetReplayRequest(match_id=match_id, from_version=version, page_size=1000),
+            timeout=60,
+        )
+        pages.append(page)
+        if not page.HasField("next_version"):
+            break
+        version = page.next_version
+    return pb2.Replay(
+        match=pages[-1].match,
+        revealed=pages[-1].revealed,
+        steps=[step for page in pages for step in page.steps],
+    )
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory, stubs):
     """A SQLite store with finished all-bot matches and one live match, and what the server
@@ -59,10 +79,7 @@ def played(tmp_path_factory, stubs):
             ).match_id
             listed = matches.ListMatches(pb2.ListMatchesRequest(page_size=1000), timeout=60)
             summaries = {m.match_id: m for m in listed.matches}
-            replays = {
-                mid: matches.GetReplay(pb2.GetReplayRequest(match_id=mid), timeout=60)
-                for mid in finished
-            }
+            replays = {mid: whole_replay(pb2, matches, mid) for mid in finished}
     finally:
         assert server.stop() == 0, server.log()
     assert summaries[live].status == pb2.MATCH_STATUS_LIVE

@@ -1,8 +1,10 @@
 """The web page served by checkraise-server, in a real browser: Debian's headless Chromium
 driven by Playwright. For every game: a whole match against bots played by clicking, a
 spectator window following it, a bad move refused with a visible message, and a reload that
-resumes the seat; a finished match replayed step by step (buttons and keys) and found in the
-list of recent matches; plus keyboard use and basic accessibility (names, focus, contrast).
+resumes the seat; a finished match replayed step by step (buttons and keys, and read a few
+steps a request) and found in the list of recent matches; a practice deal (a chosen seed)
+announced on every page of the match, a secret deal not; plus keyboard use and basic
+accessibility (names, focus, contrast).
 
 Screenshots go to tests/artifacts/web/ (ignored by git); with CHECKRAISE_WEB_DOCS=1 the final
 one of each game also replaces docs/web/<game>.png (and a replay's, docs/web/replay.png)."""
@@ -178,7 +180,7 @@ def check_highlights(page: Page, server, match_id: str, game: str) -> None:
     assert page.locator("button.spot.target").count() == 0
 
 
-def create_match(page: Page, game: str, params: dict, others: list[str], seed: int) -> None:
+def create_match(page: Page, game: str, params: dict, others: list[str], seed: int | None) -> None:
     page.select_option("#game", game)
     for name, value in params.items():
         field = page.locator(f"#param-{name}")
@@ -192,7 +194,8 @@ def create_match(page: Page, game: str, params: dict, others: list[str], seed: i
     page.select_option("#seat-0", "you")
     for seat, kind in enumerate(others, start=1):
         page.select_option(f"#seat-{seat}", kind)
-    page.fill("#seed", str(seed))
+    if seed is not None:
+        page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_selector("main#play")
 
@@ -449,6 +452,93 @@ def test_a_finished_match_replayed(server, context, game, params, others, seed):
     assert "checkraise.v1.Matches/ListMatches" in calls
     assert set(calls) <= ALLOWED_CALLS, calls
     assert errors == [], errors
+
+    # Read two steps a request: the page reads the next page as it steps past the ones it has,
+    # and the views it rebuilds from the patches draw as the whole replay did.
+    paged, paged_calls, paged_errors = open_page(
+        context, f"http://{server.address}/#replay={match_id}&page_size=2"
+    )
+    paged.wait_for_function(
+        "n => document.querySelector('main#play')?.dataset.steps === n", arg=str(steps)
+    )
+    wait_step(paged, 0)
+    assert replay_state(paged) == drawn[0]
+    for i in range(1, steps):
+        paged.click("#replay-forward")
+        wait_step(paged, i)
+        assert replay_state(paged) == drawn[i], f"step {i} drawn differently in pages of 2"
+    assert paged.locator("main#play").get_attribute("data-terminal") == "true"
+    assert paged_calls.count("checkraise.v1.Matches/GetReplay") == (steps + 1) // 2
+    paged.keyboard.press("Home")
+    wait_step(paged, 0)
+    paged.keyboard.press("End")
+    wait_step(paged, last)
+    assert replay_state(paged) == drawn[last]
+    assert paged_errors == [], paged_errors
+
+
+def wait_drawn(page: Page) -> None:
+    page.wait_for_function(
+        "() => Number(document.querySelector('main#play')?.dataset.version) >= 0"
+    )
+
+
+NOTICE = "#practice-deal"
+
+
+def test_a_practice_deal_is_announced_and_a_secret_deal_is_not(server, context):
+    game, params, others, _ = MATCHES[0]
+    page, calls, errors = open_page(context, f"http://{server.address}/")
+    page.wait_for_selector("#start")
+    # The seed's hint says what choosing one means.
+    assert page.locator("#seed").get_attribute("aria-describedby") == "seed-help"
+    hint = page.locator("#seed-help").text_content()
+    assert "practice deal" in hint and "secret deal" in hint, hint
+
+    # No seed: a secret deal, and nothing said of it, to the seat or to a spectator.
+    create_match(page, game, params, others, None)
+    secret = re.search(r"#match=([^&]+)&seat=0$", page.url).group(1)
+    wait_drawn(page)
+    assert page.locator(NOTICE).count() == 0
+    watcher, _, watcher_errors = open_page(context, f"http://{server.address}/#watch={secret}")
+    wait_drawn(watcher)
+    assert watcher.locator(NOTICE).count() == 0
+
+    # A chosen seed: a practice deal, said to the seat and to a spectator.
+    page.goto(f"http://{server.address}/#")
+    page.wait_for_selector("#start")
+    create_match(page, game, params, others, 5)
+    practice = re.search(r"#match=([^&]+)&seat=0$", page.url).group(1)
+    wait_drawn(page)
+    notice = page.locator(NOTICE)
+    assert notice.is_visible() and notice.text_content().startswith("Practice deal:")
+    assert "chose the seed" in notice.text_content()
+    check_accessibility(page)
+    watcher.goto(f"http://{server.address}/#watch={practice}")
+    watcher.wait_for_selector(NOTICE)
+
+    # Replays of finished matches: the notice for the chosen seed only.
+    pb2, pb2_grpc = packaged_stubs()
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb2_grpc.MatchesStub(channel)
+        bots = ["random", "heuristic"]
+        created = {
+            chosen: stub.CreateMatch(
+                pb2.CreateMatchRequest(game=game, parameters=params, seats=bots, **seed)
+            )
+            for chosen, seed in ((True, {"seed": 9}), (False, {}))
+        }
+    assert created[True].seed == 9 and created[False].seed == 0
+    for chosen, reply in created.items():
+        replay, _, replay_errors = open_page(
+            context, f"http://{server.address}/#replay={reply.match_id}"
+        )
+        wait_step(replay, 0)
+        wait_drawn(replay)
+        assert replay.locator(NOTICE).count() == (1 if chosen else 0), chosen
+        assert replay_errors == [], replay_errors
+    assert set(calls) <= ALLOWED_CALLS, calls
+    assert errors == [] and watcher_errors == [], errors + watcher_errors
 
 
 def test_parameters_are_validated_by_the_server(server, context):
