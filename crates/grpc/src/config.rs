@@ -30,13 +30,19 @@ pub struct Config {
     #[arg(long, default_value_t = 10_000, value_parser = at_least::<1>)]
     pub max_matches: usize,
     /// Most matches in memory created from one client address (IP), so that one client
-    /// cannot fill `--max-matches` alone; one more is RESOURCE_EXHAUSTED. At least
-    /// `--max-matches`: no per-client share.
+    /// cannot fill `--max-matches` alone; one more is RESOURCE_EXHAUSTED. The same share caps
+    /// the dm_env_rpc worlds a client address holds. At least `--max-matches`: no per-client
+    /// share.
     #[arg(long, default_value_t = 1_000, value_parser = at_least::<1>)]
     pub max_matches_per_peer: usize,
     /// Most envs alive at once, over all batches; more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 65_536, value_parser = at_least::<1>)]
     pub max_envs: usize,
+    /// Most envs alive at once created from one client address, so that one client cannot
+    /// fill `--max-envs` alone; more is RESOURCE_EXHAUSTED. Default: a quarter of
+    /// `--max-envs`.
+    #[arg(long, value_parser = at_least::<1>)]
+    pub max_envs_per_peer: Option<usize>,
     /// Seconds without a request after which a match or env batch is removed.
     #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_expiry_secs: u64,
@@ -68,6 +74,11 @@ pub struct Config {
     /// Most connections open at once; one more is closed as soon as it is accepted.
     #[arg(long, default_value_t = 1024, value_parser = at_least::<1>)]
     pub max_connections: usize,
+    /// Most connections open at once from one client address, so that one client's idle
+    /// channels cannot hold every place under `--max-connections`; one more is closed as soon
+    /// as it is accepted. Default: a quarter of `--max-connections` (at least 1).
+    #[arg(long, value_parser = at_least::<1>)]
+    pub max_connections_per_peer: Option<usize>,
     /// Seconds a new connection may stay silent (before it sends the HTTP/2 preface or an
     /// HTTP/1.1 request) before it is closed.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
@@ -195,6 +206,9 @@ impl Config {
         }
         Ok(crate::connections::ConnectionLimits {
             max_connections: self.max_connections,
+            max_per_peer: self
+                .max_connections_per_peer
+                .unwrap_or((self.max_connections / 4).max(1)),
             handshake_timeout: Duration::from_secs(self.handshake_timeout_secs),
             idle_timeout: Duration::from_secs(self.idle_connection_secs),
         })
@@ -210,9 +224,28 @@ impl Config {
             std::fs::read(path)
                 .map_err(|error| format!("cannot read the TLS {what} {}: {error}", path.display()))
         };
+        let (cert_pem, key_pem) = (read(cert, "certificate")?, read(key, "key")?);
+        let holds = |pem: &[u8], begin: &str, end: &str| {
+            let text = String::from_utf8_lossy(pem);
+            text.lines()
+                .any(|l| l.starts_with(begin) && l.trim_end().ends_with(end))
+        };
+        if !holds(&cert_pem, "-----BEGIN CERTIFICATE", "-----") {
+            return Err(format!(
+                "the TLS certificate {} holds no PEM certificate (a '-----BEGIN CERTIFICATE-----' \
+                 block)",
+                cert.display()
+            ));
+        }
+        if !holds(&key_pem, "-----BEGIN ", "PRIVATE KEY-----") {
+            return Err(format!(
+                "the TLS key {} holds no PEM private key (a '-----BEGIN PRIVATE KEY-----', \
+                 'RSA PRIVATE KEY' or 'EC PRIVATE KEY' block)",
+                key.display()
+            ));
+        }
         Ok(Some(tonic::transport::Identity::from_pem(
-            read(cert, "certificate")?,
-            read(key, "key")?,
+            cert_pem, key_pem,
         )))
     }
 
@@ -226,6 +259,11 @@ impl Config {
             api_keys,
             creates_per_minute: u32::try_from(self.max_creates_per_minute).unwrap_or(u32::MAX),
         })
+    }
+
+    /// Most envs one client address may hold (`--max-envs-per-peer`).
+    pub fn max_envs_per_peer(&self) -> usize {
+        self.max_envs_per_peer.unwrap_or((self.max_envs / 4).max(1))
     }
 
     /// How long a finished match may stay idle.

@@ -1,13 +1,16 @@
 //! Limits on connections, applied to each accepted TCP stream before HTTP/2 sees it: at most
-//! `--max-connections` open at once (one more is closed at once, so its descriptor is freed),
-//! and a deadline on silence: a connection that sends nothing within `--handshake-timeout-secs`
+//! `--max-connections` open at once, and at most `--max-connections-per-peer` of them from one
+//! client address, so that one client's idle channels cannot hold every place (one more is
+//! closed at once, so its descriptor is freed); and a deadline on silence: a connection that sends nothing within `--handshake-timeout-secs`
 //! of being accepted (no HTTP/2 preface), or nothing for `--idle-connection-secs` after that,
 //! is closed. A live client is never silent that long: the server pings every connection
 //! (HTTP/2 keepalive, more often than the idle limit) and the client's acknowledgements count.
 
+use std::collections::HashMap;
 use std::io;
+use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -16,13 +19,15 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::{Instant, Sleep};
 use tokio_stream::{Stream, StreamExt};
 use tonic::Status;
-use tonic::transport::server::Connected;
+use tonic::transport::server::{Connected, TcpConnectInfo};
 
 /// The limits on each connection.
 #[derive(Clone, Copy, Debug)]
 pub struct ConnectionLimits {
     /// Most connections open at once.
     pub max_connections: usize,
+    /// Most connections open at once from one client address.
+    pub max_per_peer: usize,
     /// How long a new connection may stay silent.
     pub handshake_timeout: Duration,
     /// How long an established connection may stay silent.
@@ -37,12 +42,26 @@ pub fn guard<S, IO, E>(
 ) -> impl Stream<Item = Result<Guarded<IO>, E>>
 where
     S: Stream<Item = Result<IO, E>>,
+    IO: Connected<ConnectInfo = TcpConnectInfo>,
 {
     let open = Arc::new(Semaphore::new(limits.max_connections));
-    incoming.filter_map(move |accepted| match accepted {
-        Err(error) => Some(Err(error)),
-        Ok(io) => match open.clone().try_acquire_owned() {
-            Ok(permit) => Some(Ok(Guarded::new(io, limits, permit))),
+    let peers = PeerCounts::default();
+    incoming.filter_map(move |accepted| {
+        let io = match accepted {
+            Err(error) => return Some(Err(error)),
+            Ok(io) => io,
+        };
+        let peer = io.connect_info().remote_addr.map(|a| a.ip());
+        let Some(slot) = peers.take(peer, limits.max_per_peer) else {
+            tracing::warn!(
+                peer = %peer.map_or_else(|| "unknown".to_string(), |p| p.to_string()),
+                max_connections_per_peer = limits.max_per_peer,
+                "connection refused: this client address has --max-connections-per-peer open"
+            );
+            return None;
+        };
+        match open.clone().try_acquire_owned() {
+            Ok(permit) => Some(Ok(Guarded::new(io, limits, permit, slot))),
             Err(_) => {
                 tracing::warn!(
                     max_connections = limits.max_connections,
@@ -50,8 +69,46 @@ where
                 );
                 None
             }
-        },
+        }
     })
+}
+
+/// Connections open from each client address.
+#[derive(Clone, Debug, Default)]
+struct PeerCounts(Arc<Mutex<HashMap<IpAddr, usize>>>);
+
+impl PeerCounts {
+    /// A place for one more connection from `peer`, or `None` when it has `max` open.
+    fn take(&self, peer: Option<IpAddr>, max: usize) -> Option<PeerSlot> {
+        let Some(ip) = peer else {
+            return Some(PeerSlot(None));
+        };
+        let mut counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let open = counts.entry(ip).or_default();
+        if *open >= max {
+            return None;
+        }
+        *open += 1;
+        Some(PeerSlot(Some((self.clone(), ip))))
+    }
+}
+
+/// A connection's place in its address's count, freed when dropped.
+#[derive(Debug)]
+pub struct PeerSlot(Option<(PeerCounts, IpAddr)>);
+
+impl Drop for PeerSlot {
+    fn drop(&mut self) {
+        if let Some((counts, ip)) = &self.0 {
+            let mut counts = counts.0.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(open) = counts.get_mut(ip) {
+                *open -= 1;
+                if *open == 0 {
+                    counts.remove(ip);
+                }
+            }
+        }
+    }
 }
 
 /// A connection that fails its reads once the peer has been silent past its deadline, and
@@ -61,16 +118,23 @@ pub struct Guarded<IO> {
     deadline: Pin<Box<Sleep>>,
     idle_timeout: Duration,
     _permit: OwnedSemaphorePermit,
+    _slot: PeerSlot,
 }
 
 impl<IO> Guarded<IO> {
-    fn new(inner: IO, limits: ConnectionLimits, permit: OwnedSemaphorePermit) -> Self {
+    fn new(
+        inner: IO,
+        limits: ConnectionLimits,
+        permit: OwnedSemaphorePermit,
+        slot: PeerSlot,
+    ) -> Self {
         metrics::gauge!("checkraise_open_connections").increment(1.0);
         Guarded {
             inner,
             deadline: Box::pin(tokio::time::sleep(limits.handshake_timeout)),
             idle_timeout: limits.idle_timeout,
             _permit: permit,
+            _slot: slot,
         }
     }
 }
@@ -168,6 +232,7 @@ mod tests {
     async fn a_silent_connection_is_closed_and_a_talking_one_is_kept() {
         let limits = ConnectionLimits {
             max_connections: 8,
+            max_per_peer: 8,
             handshake_timeout: Duration::from_millis(200),
             idle_timeout: Duration::from_millis(600),
         };
@@ -216,6 +281,7 @@ mod tests {
     async fn connections_over_the_cap_are_closed_at_once() {
         let limits = ConnectionLimits {
             max_connections: 2,
+            max_per_peer: 2,
             handshake_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(30),
         };

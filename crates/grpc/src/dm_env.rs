@@ -23,6 +23,7 @@
 //!   the stream stays open.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -38,7 +39,8 @@ use tonic::{Request, Response, Status, Streaming};
 use crate::connections::StreamCap;
 use crate::dm_env_pb::dm_env_rpc::v1 as pb;
 use crate::dm_env_pb::google::rpc::Status as RpcStatus;
-use crate::errors::{server_fault, status_from_argument_error};
+use crate::errors::{capped_message, server_fault, status_from_argument_error};
+use crate::gate::CreationQuota;
 use crate::live_match::random_hex;
 use pb::environment_request::Payload as Req;
 use pb::environment_response::Payload as Resp;
@@ -84,6 +86,8 @@ struct World {
     generation: u64,
     joined: bool,
     last_active: Instant,
+    /// The address of the client that created it: what `--max-matches-per-peer` counts.
+    peer: Option<IpAddr>,
 }
 
 impl World {
@@ -100,6 +104,10 @@ impl World {
 pub struct WorldStore {
     worlds: Arc<Mutex<HashMap<String, World>>>,
     max_worlds: usize,
+    /// Most worlds created from one client address (`--max-matches-per-peer`).
+    max_per_peer: usize,
+    /// The server's creation quota (`--max-creates-per-minute`): each world takes one.
+    quota: Option<Arc<CreationQuota>>,
     max_bot_ms: u64,
     /// Set at shutdown: open `Process` streams end, so graceful shutdown is not held open.
     closing: Arc<tokio::sync::watch::Sender<bool>>,
@@ -111,9 +119,19 @@ impl WorldStore {
         WorldStore {
             worlds: Arc::default(),
             max_worlds,
+            max_per_peer: usize::MAX,
+            quota: None,
             max_bot_ms,
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
         }
+    }
+
+    /// This store holding at most `worlds` created from one client address, each creation
+    /// taking from `quota` (the limits on creating matches, applied to worlds too).
+    pub fn with_peer_share(mut self, worlds: usize, quota: Arc<CreationQuota>) -> Self {
+        self.max_per_peer = worlds;
+        self.quota = Some(quota);
+        self
     }
 
     /// Ends every open `Process` stream with UNAVAILABLE (at shutdown).
@@ -187,6 +205,8 @@ struct Agent {
 struct Connection {
     store: WorldStore,
     agent: Option<Agent>,
+    /// The client's address, when known.
+    peer: Option<IpAddr>,
 }
 
 impl Drop for Connection {
@@ -220,7 +240,7 @@ impl Connection {
         let payload = result.unwrap_or_else(|status| {
             Resp::Error(RpcStatus {
                 code: status.code() as i32,
-                message: status.message().to_string(),
+                message: capped_message(status.message()),
                 details: Vec::new(),
             })
         });
@@ -263,6 +283,18 @@ impl Connection {
                 self.store.max_worlds
             )));
         }
+        if let Some(peer) = self.peer {
+            let held = table.values().filter(|w| w.peer == Some(peer)).count();
+            if held >= self.store.max_per_peer {
+                return Err(Status::resource_exhausted(format!(
+                    "this client address ({peer}) holds {held} dm_env_rpc worlds, its most \
+                     (--max-matches-per-peer); destroy some or let them expire"
+                )));
+            }
+            if let Some(quota) = &self.store.quota {
+                quota.take(peer)?;
+            }
+        }
         table.insert(
             name.clone(),
             World {
@@ -273,6 +305,7 @@ impl Connection {
                 generation: 0,
                 joined: false,
                 last_active: Instant::now(),
+                peer: self.peer,
             },
         );
         tracing::info!(world = %name, game = %text, seed, "dm_env_rpc world created");
@@ -823,6 +856,22 @@ fn opponent_setting(
     Ok(spec)
 }
 
+/// The status that ends a session whose next request could not be read: INVALID_ARGUMENT
+/// for bytes that do not decode (tonic says INTERNAL), the status as it came otherwise.
+fn request_error(status: &Status) -> Status {
+    if status.code() == tonic::Code::Internal
+        && status
+            .message()
+            .starts_with("failed to decode Protobuf message")
+    {
+        return Status::invalid_argument(capped_message(&format!(
+            "a request does not decode as a dm_env_rpc EnvironmentRequest: {}",
+            status.message()
+        )));
+    }
+    Status::new(status.code(), capped_message(status.message()))
+}
+
 /// The dm_env_rpc `Environment` service.
 pub struct DmEnvService {
     store: WorldStore,
@@ -859,11 +908,13 @@ impl pb::environment_server::Environment for DmEnvService {
         request: Request<Streaming<pb::EnvironmentRequest>>,
     ) -> Result<Response<Self::ProcessStream>, Status> {
         let permit = self.streams.open()?;
+        let peer = request.remote_addr().map(|address| address.ip());
         let mut requests = request.into_inner();
         let (tx, rx) = mpsc::channel(RESPONSE_BUFFER);
         let mut connection = Connection {
             store: self.store.clone(),
             agent: None,
+            peer,
         };
         let mut closing = self.store.closing.subscribe();
         tokio::spawn(async move {
@@ -881,8 +932,14 @@ impl pb::environment_server::Environment for DmEnvService {
                 };
                 let request = match next {
                     Ok(Some(request)) => request,
-                    // The client closed its side, or went away.
-                    Ok(None) | Err(_) => break,
+                    // The client closed its side.
+                    Ok(None) => break,
+                    // A request that does not decode ends the session with the reason (a
+                    // client that went away does not read it).
+                    Err(status) => {
+                        let _ = tx.send(Err(request_error(&status))).await;
+                        break;
+                    }
                 };
                 // Requests run in order, on the blocking pool: bots think there.
                 let handled = tokio::task::spawn_blocking(move || {

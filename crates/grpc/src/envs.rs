@@ -7,6 +7,7 @@
 //! stepping, auto-reset, truncation and final returns are the engine's.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -286,10 +287,42 @@ pub fn compact_layout(game: &dyn Game) -> pb::CompactLayout {
 
 type SharedBatch = Arc<Mutex<EnvBatch>>;
 
+/// A batch in the store, with who created it and how many envs it holds.
+struct HeldBatch {
+    batch: SharedBatch,
+    peer: Option<IpAddr>,
+    envs: usize,
+}
+
 #[derive(Default)]
 struct Batches {
-    by_id: HashMap<String, SharedBatch>,
+    by_id: HashMap<String, HeldBatch>,
     live_envs: usize,
+    /// Envs held (live or being built) by each client address.
+    by_peer: HashMap<IpAddr, usize>,
+}
+
+impl Batches {
+    /// Counts `envs` more (or, with `freed`, fewer) envs held by `peer`.
+    fn count(&mut self, peer: Option<IpAddr>, envs: usize, freed: bool) {
+        if freed {
+            self.live_envs -= envs;
+        } else {
+            self.live_envs += envs;
+        }
+        let Some(peer) = peer else {
+            return;
+        };
+        let held = self.by_peer.entry(peer).or_default();
+        if freed {
+            *held -= envs;
+            if *held == 0 {
+                self.by_peer.remove(&peer);
+            }
+        } else {
+            *held += envs;
+        }
+    }
 }
 
 /// Every live env batch, with the server's limits.
@@ -297,6 +330,8 @@ struct Batches {
 pub struct EnvStore {
     batches: Arc<Mutex<Batches>>,
     max_envs: usize,
+    /// Most envs held by one client address (`--max-envs-per-peer`).
+    max_per_peer: usize,
     max_message_size: usize,
 }
 
@@ -306,8 +341,16 @@ impl EnvStore {
         EnvStore {
             batches: Arc::default(),
             max_envs,
+            max_per_peer: usize::MAX,
             max_message_size,
         }
+    }
+
+    /// This store holding at most `envs` envs created from one client address
+    /// (`--max-envs-per-peer`), so that one client cannot fill `--max-envs` alone.
+    pub fn with_peer_share(mut self, envs: usize) -> Self {
+        self.max_per_peer = envs;
+        self
     }
 
     fn table(&self) -> MutexGuard<'_, Batches> {
@@ -318,7 +361,7 @@ impl EnvStore {
         self.table()
             .by_id
             .get(envs_id)
-            .cloned()
+            .map(|held| held.batch.clone())
             .ok_or_else(|| unknown_envs(envs_id))
     }
 
@@ -330,21 +373,23 @@ impl EnvStore {
     /// Removes batches no request has touched for `idle`; returns how many.
     pub fn expire_idle(&self, idle: Duration) -> usize {
         let mut table = self.table();
-        let mut freed = 0;
+        let mut freed = Vec::new();
         let before = table.by_id.len();
-        table.by_id.retain(|id, shared| {
+        table.by_id.retain(|id, held| {
             // A batch locked right now is stepping, so not idle.
-            let Ok(batch) = shared.try_lock() else {
+            let Ok(batch) = held.batch.try_lock() else {
                 return true;
             };
             let keep = batch.last_active.elapsed() < idle;
             if !keep {
                 tracing::info!(envs_id = %id, "env batch expired after being idle");
-                freed += batch.num_envs();
+                freed.push((held.peer, held.envs));
             }
             keep
         });
-        table.live_envs -= freed;
+        for (peer, envs) in freed {
+            table.count(peer, envs, true);
+        }
         before - table.by_id.len()
     }
 }
@@ -387,6 +432,7 @@ impl pb::envs_server::Envs for EnvsService {
         &self,
         request: Request<pb::CreateEnvsRequest>,
     ) -> Result<Response<pb::CreateEnvsResponse>, Status> {
+        let peer = request.remote_addr().map(|address| address.ip());
         let request = request.into_inner();
         let game = make_game(&request.game, &request.parameters)
             .map_err(|e| status_from_argument_error(&e))?;
@@ -407,20 +453,20 @@ impl pb::envs_server::Envs for EnvsService {
                 )));
             }
         };
-        let observation_encoding = match pb::ObservationEncoding::try_from(
-            request.observation_encoding,
-        ) {
-            Ok(pb::ObservationEncoding::Unspecified | pb::ObservationEncoding::Float32) => {
-                ObservationEncoding::Float32
-            }
-            Ok(pb::ObservationEncoding::Compact) => ObservationEncoding::Compact,
-            Err(_) => {
-                return Err(Status::invalid_argument(format!(
-                    "unknown observation_encoding {}; use OBSERVATION_ENCODING_FLOAT32 or                          OBSERVATION_ENCODING_COMPACT",
-                    request.observation_encoding
-                )));
-            }
-        };
+        let observation_encoding =
+            match pb::ObservationEncoding::try_from(request.observation_encoding) {
+                Ok(pb::ObservationEncoding::Unspecified | pb::ObservationEncoding::Float32) => {
+                    ObservationEncoding::Float32
+                }
+                Ok(pb::ObservationEncoding::Compact) => ObservationEncoding::Compact,
+                Err(_) => {
+                    return Err(Status::invalid_argument(format!(
+                        "unknown observation_encoding {}; use OBSERVATION_ENCODING_FLOAT32 or \
+                     OBSERVATION_ENCODING_COMPACT",
+                        request.observation_encoding
+                    )));
+                }
+            };
         let options = EnvOptions {
             all_seats: request.all_seats,
             autoreset_mode,
@@ -444,7 +490,19 @@ impl pb::envs_server::Envs for EnvsService {
                     self.store.max_envs, table.live_envs
                 )));
             }
-            table.live_envs += count;
+            if let Some(peer) = peer {
+                let held = table.by_peer.get(&peer).copied().unwrap_or(0);
+                if held + count > self.store.max_per_peer {
+                    return Err(Status::resource_exhausted(format!(
+                        "{count} more envs would give this client address ({peer}) {} envs, \
+                         over its share of {} (--max-envs-per-peer); close batches or use fewer \
+                         envs",
+                        held + count,
+                        self.store.max_per_peer
+                    )));
+                }
+            }
+            table.count(peer, count, false);
         }
         let (seed, sizes) = (request.seed, game_sizes(game.as_ref()));
         let compact_layout = compact_layout(game.as_ref());
@@ -458,15 +516,19 @@ impl pb::envs_server::Envs for EnvsService {
         let (batch, first) = match built {
             Ok(built) => built,
             Err(status) => {
-                self.store.table().live_envs -= count;
+                self.store.table().count(peer, count, true);
                 return Err(status);
             }
         };
         let envs_id = random_hex(16);
-        self.store
-            .table()
-            .by_id
-            .insert(envs_id.clone(), Arc::new(Mutex::new(batch)));
+        self.store.table().by_id.insert(
+            envs_id.clone(),
+            HeldBatch {
+                batch: Arc::new(Mutex::new(batch)),
+                peer,
+                envs: count,
+            },
+        );
         tracing::info!(%envs_id, game = %request.game, count, seed, "envs created");
         Ok(Response::new(pb::CreateEnvsResponse {
             envs_id,
@@ -518,8 +580,8 @@ impl pb::envs_server::Envs for EnvsService {
         // Waits off the runtime for a step in flight on this batch, then frees its envs.
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || {
-            let count = lock(&removed).num_envs();
-            store.table().live_envs -= count;
+            drop(lock(&removed.batch));
+            store.table().count(removed.peer, removed.envs, true);
         })
         .await
         .map_err(|e| Status::internal(format!("env worker failed: {e}")))?;

@@ -41,3 +41,53 @@ pub fn server_fault(what: &str, error: &GameError) -> Status {
     tracing::error!(%error, "{what}");
     Status::internal(format!("{what}: {error}"))
 }
+
+/// Most bytes of an error message the server sends: messages quote bad input, and a megabyte
+/// of input echoed back would cost a megabyte of reply and hide the real error.
+pub const MAX_ERROR_MESSAGE_BYTES: usize = 1024;
+
+/// `message` cut to at most `MAX_ERROR_MESSAGE_BYTES` bytes between characters, with a note
+/// of its whole length (for error texts that travel in a message rather than in
+/// `grpc-message`, which the server cuts as it sends it).
+pub fn capped_message(message: &str) -> String {
+    if message.len() <= MAX_ERROR_MESSAGE_BYTES {
+        return message.to_string();
+    }
+    let note = format!(" ... (message cut: {} bytes in all)", message.len());
+    let mut end = MAX_ERROR_MESSAGE_BYTES - note.len();
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{note}", &message[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_ERROR_MESSAGE_BYTES, capped_message};
+
+    #[test]
+    fn long_messages_are_cut_between_characters_with_their_length() {
+        assert_eq!(capped_message("short"), "short");
+        let long = "é".repeat(2000);
+        let cut = capped_message(&long);
+        assert!(cut.len() <= MAX_ERROR_MESSAGE_BYTES, "{}", cut.len());
+        assert!(cut.ends_with("(message cut: 4000 bytes in all)"), "{cut}");
+        assert!(cut.starts_with("éé"));
+    }
+}
+
+/// An error with every cause under it (`transport error: ...: the real reason`): errors such
+/// as tonic's say only their kind at the top.
+pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.ends_with(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}

@@ -19,9 +19,13 @@ use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
 pub const CREATING_PATHS: [&str; 3] = [
     "/checkraise.v1.Matches/CreateMatch",
     "/checkraise.v1.Envs/CreateEnvs",
-    // dm_env_rpc creates worlds inside its one bidirectional call.
-    "/dm_env_rpc.v1.Environment/Process",
+    DM_ENV_PROCESS,
 ];
+
+/// dm_env_rpc's one bidirectional call, which creates worlds inside it: it needs the API key,
+/// and each `CreateWorld` in it takes from the creation quota (`CreationQuota::take`), not the
+/// call itself.
+const DM_ENV_PROCESS: &str = "/dm_env_rpc.v1.Environment/Process";
 
 /// The metadata keys that carry an API key: `x-api-key: KEY` or `authorization: Bearer KEY`.
 pub const API_KEY_HEADER: &str = "x-api-key";
@@ -56,26 +60,39 @@ pub fn read_api_keys(path: &Path) -> Result<HashSet<String>, String> {
     Ok(keys)
 }
 
-/// Per-peer token buckets for creating calls.
+/// Per-peer token buckets for creating calls (`--max-creates-per-minute`): taken by the gate
+/// for CreateMatch and CreateEnvs, and by the dm_env_rpc service for each world created.
 #[derive(Debug)]
-struct Quotas {
+pub struct CreationQuota {
     per_second: f64,
     capacity: f64,
     buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
 }
 
-impl Quotas {
-    fn new(per_minute: u32) -> Self {
+impl CreationQuota {
+    /// `per_minute` creations per peer address, in bursts of ten seconds' worth (at least one).
+    pub fn new(per_minute: u32) -> Self {
         let per_second = f64::from(per_minute) / 60.0;
-        Quotas {
+        CreationQuota {
             per_second,
             capacity: (per_second * 10.0).max(1.0),
             buckets: Mutex::new(HashMap::new()),
         }
     }
 
+    /// Takes one creation for `peer`, or RESOURCE_EXHAUSTED saying when it may try again.
+    pub fn take(&self, peer: IpAddr) -> Result<(), Status> {
+        self.take_at(peer, Instant::now()).map_err(|wait| {
+            Status::resource_exhausted(format!(
+                "{peer} has made too many creating calls (--max-creates-per-minute); try again \
+                 in {:.1} s",
+                wait.as_secs_f64().max(0.1)
+            ))
+        })
+    }
+
     /// Takes one token for `peer`; `Err(wait)` when its bucket is empty.
-    fn take(&self, peer: IpAddr, now: Instant) -> Result<(), Duration> {
+    fn take_at(&self, peer: IpAddr, now: Instant) -> Result<(), Duration> {
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if buckets.len() > 100_000 {
             // Forget full buckets (peers idle long enough to have refilled): bounded memory.
@@ -101,7 +118,7 @@ impl Quotas {
 #[derive(Clone, Debug)]
 pub struct GateLayer {
     keys: Option<Arc<HashSet<String>>>,
-    quotas: Arc<Quotas>,
+    quotas: Arc<CreationQuota>,
 }
 
 impl GateLayer {
@@ -109,8 +126,13 @@ impl GateLayer {
     pub fn new(config: GateConfig) -> Self {
         GateLayer {
             keys: config.api_keys.map(Arc::new),
-            quotas: Arc::new(Quotas::new(config.creates_per_minute)),
+            quotas: Arc::new(CreationQuota::new(config.creates_per_minute)),
         }
+    }
+
+    /// The creation quota the gate takes from, for the services that create inside a call.
+    pub fn quota(&self) -> Arc<CreationQuota> {
+        self.quotas.clone()
     }
 }
 
@@ -148,7 +170,7 @@ impl<S> Gate<S> {
                     headers
                         .get(http::header::AUTHORIZATION)
                         .and_then(|v| v.to_str().ok())
-                        .and_then(|v| v.strip_prefix("Bearer "))
+                        .and_then(bearer_token)
                 });
             match key {
                 None => {
@@ -165,19 +187,18 @@ impl<S> Gate<S> {
                 Some(_) => {}
             }
         }
-        let peer = peer?;
-        self.layer
-            .quotas
-            .take(peer, Instant::now())
-            .err()
-            .map(|wait| {
-                Status::resource_exhausted(format!(
-                    "{peer} has made too many creating calls (--max-creates-per-minute); try \
-                     again in {:.1} s",
-                    wait.as_secs_f64().max(0.1)
-                ))
-            })
+        if path == DM_ENV_PROCESS {
+            return None;
+        }
+        self.layer.quotas.take(peer?).err()
     }
+}
+
+/// The credentials of an `authorization: Bearer KEY` value (the scheme in any case, as HTTP
+/// has it).
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
 impl<S, B> tower::Service<http::Request<B>> for Gate<S>
@@ -269,22 +290,31 @@ mod tests {
 
     #[test]
     fn a_bucket_holds_ten_seconds_and_refills_at_the_rate() {
-        let quotas = Quotas::new(60); // one a second, ten at once
+        let quotas = CreationQuota::new(60); // one a second, ten at once
         let peer: IpAddr = "10.0.0.1".parse().unwrap();
         let other: IpAddr = "10.0.0.2".parse().unwrap();
         let t0 = Instant::now();
         for _ in 0..10 {
-            quotas.take(peer, t0).unwrap();
+            quotas.take_at(peer, t0).unwrap();
         }
-        let wait = quotas.take(peer, t0).unwrap_err();
+        let wait = quotas.take_at(peer, t0).unwrap_err();
         assert!(wait > Duration::from_millis(900) && wait <= Duration::from_secs(1));
         // Another peer has its own bucket.
-        quotas.take(other, t0).unwrap();
+        quotas.take_at(other, t0).unwrap();
         // Two seconds later, two more.
         let t2 = t0 + Duration::from_secs(2);
-        quotas.take(peer, t2).unwrap();
-        quotas.take(peer, t2).unwrap();
-        assert!(quotas.take(peer, t2).is_err());
+        quotas.take_at(peer, t2).unwrap();
+        quotas.take_at(peer, t2).unwrap();
+        assert!(quotas.take_at(peer, t2).is_err());
+    }
+
+    #[test]
+    fn bearer_schemes_are_read_in_any_case() {
+        assert_eq!(bearer_token("Bearer k1"), Some("k1"));
+        assert_eq!(bearer_token("bearer k1"), Some("k1"));
+        assert_eq!(bearer_token("BEARER  k1 "), Some("k1"));
+        assert_eq!(bearer_token("Basic k1"), None);
+        assert_eq!(bearer_token("Bearer"), None);
     }
 
     #[test]

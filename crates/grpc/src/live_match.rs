@@ -189,6 +189,8 @@ struct Table {
     /// The largest view a reply or event may carry (`--max-message-size` less `REPLY_SLACK`):
     /// a larger one leaves parts out (`fit_view`).
     view_limit: usize,
+    /// The creator chose the seed (a practice deal): every view says so.
+    chosen_seed: bool,
 }
 
 /// A seat's latest decision: the version it was made at, the action and its text (what a
@@ -226,12 +228,45 @@ struct Record {
     status_written: Option<Stored>,
     /// Set once the match expired while unfinished.
     expired: bool,
+    /// When the match last changed in a way everyone sees (created, a seat joined, a step,
+    /// the end): never on a read or on a choice held at a simultaneous node, which would tell
+    /// that a seat chose.
     touched_ms: i64,
     touched_written: i64,
     finished_ms: Option<i64>,
     /// Writes made so far; the durability watch counts them as committed.
     seq: u64,
     durability: DurabilityWatch,
+}
+
+/// A match's seed, and who chose it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchSeed {
+    /// The seed of the match's chance and bots.
+    pub seed: u64,
+    /// The creator chose it (a practice deal, announced in every view); `false`: the server
+    /// drew it from the operating system's generator and keeps it secret until the end.
+    pub chosen: bool,
+}
+
+impl MatchSeed {
+    /// `chosen`, or else a secret seed drawn from the operating system's generator.
+    pub fn chosen_or_secret(chosen: Option<u64>) -> Self {
+        match chosen {
+            Some(seed) => MatchSeed { seed, chosen: true },
+            None => MatchSeed {
+                seed: u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits"),
+                chosen: false,
+            },
+        }
+    }
+}
+
+impl From<u64> for MatchSeed {
+    /// A seed the creator chose.
+    fn from(seed: u64) -> Self {
+        MatchSeed { seed, chosen: true }
+    }
 }
 
 /// A match in play.
@@ -251,7 +286,7 @@ impl LiveMatch {
     pub fn new(
         id: String,
         game: Arc<dyn Game>,
-        seed: u64,
+        seed: impl Into<MatchSeed>,
         seats: Vec<Seat>,
     ) -> Result<Self, Status> {
         Self::new_unless(id, game, seed, seats, &AtomicBool::new(false))
@@ -262,13 +297,14 @@ impl LiveMatch {
     pub fn new_unless(
         id: String,
         game: Arc<dyn Game>,
-        seed: u64,
+        seed: impl Into<MatchSeed>,
         seats: Vec<Seat>,
         stop: &AtomicBool,
     ) -> Result<Self, Status> {
+        let seed = seed.into();
         let game_players = game.num_players();
         // A match with seed s deals exactly as an `Env` with seed s, whatever its bots do.
-        let driver = Driver::from_seed(seed, game_players).describing();
+        let driver = Driver::from_seed(seed.seed, game_players).describing();
         let mut live = Self::fresh(id, game, seed, seats, driver, now_ms());
         live.driver.resolve_chance(live.state.as_mut());
         live.run_bots(Some(stop))?;
@@ -279,7 +315,7 @@ impl LiveMatch {
     fn fresh(
         id: String,
         game: Arc<dyn Game>,
-        seed: u64,
+        seed: MatchSeed,
         seats: Vec<Seat>,
         driver: Driver,
         created_ms: i64,
@@ -295,12 +331,13 @@ impl LiveMatch {
                 watchers: Vec::new(),
                 marks: Vec::new(),
                 view_limit: usize::MAX,
+                chosen_seed: seed.chosen,
             },
             driver,
             last_active: Instant::now(),
             decisions: vec![None; players],
             record: Record {
-                seed,
+                seed: seed.seed,
                 created_ms,
                 written: 0,
                 created: true,
@@ -353,7 +390,10 @@ impl LiveMatch {
         let mut live = Self::fresh(
             stored.id.clone(),
             game,
-            seed,
+            MatchSeed {
+                seed,
+                chosen: stored.row.chosen_seed,
+            },
             seats,
             driver,
             stored.row.created_ms,
@@ -408,7 +448,12 @@ impl LiveMatch {
     /// After `restore`: lets chance and bots act if it is their turn (the server stopped while
     /// they were to move). Bots think on the calling thread.
     pub fn resume_bots(&mut self) -> Result<(), Status> {
-        self.run_bots(None)
+        let version = self.table.version;
+        self.run_bots(None)?;
+        if self.table.version != version {
+            self.changed();
+        }
+        Ok(())
     }
 
     /// The match id.
@@ -449,9 +494,15 @@ impl LiveMatch {
         self.last_active
     }
 
-    /// Records a request touching the match (idle expiry counts from here).
+    /// Records a request touching the match (idle expiry counts from here). Not stored and
+    /// never shown: `MatchSummary.touched_ms` moves only on public changes (`changed`).
     pub fn touch(&mut self) {
         self.last_active = Instant::now();
+    }
+
+    /// Records a change everyone sees (a seat joined, a step taken): the stored and listed
+    /// `touched_ms`.
+    fn changed(&mut self) {
         self.record.touched_ms = now_ms();
     }
 
@@ -460,10 +511,9 @@ impl LiveMatch {
         self.record.expired = true;
     }
 
-    /// The change to store since the last write, if anything changed (with `touch`, a newer
-    /// time of the last request counts as a change). Call it with the match locked, and send
-    /// it before unlocking, so that a match's writes are queued in order.
-    pub fn take_write(&mut self, touch: bool) -> Option<MatchWrite> {
+    /// The change to store since the last write, if anything changed. Call it with the match
+    /// locked, and send it before unlocking, so that a match's writes are queued in order.
+    pub fn take_write(&mut self) -> Option<MatchWrite> {
         let status = self.status();
         let returns = self.returns_json();
         let history = self.state.history();
@@ -476,7 +526,7 @@ impl LiveMatch {
             || r.token.is_some()
             || r.held != r.held_written
             || r.status_written != Some(status)
-            || (touch && r.touched_ms > r.touched_written);
+            || r.touched_ms > r.touched_written;
         if !changed {
             return None;
         }
@@ -578,15 +628,20 @@ impl LiveMatch {
     ) -> Result<(usize, bool), Status> {
         let table = &mut self.table;
         // A repeat of a join: the seat whose stored hash is that of the token this request
-        // makes for it.
-        let repeat = (0..table.seats.len())
-            .filter(|&s| repeatable && seat.is_none_or(|want| want as usize == s))
-            .find(|&s| {
-                matches!(&table.seats[s].kind, SeatKind::Human { token_hash: Some(h) }
+        // makes for it. One request id claims one seat: asking it for another is refused.
+        let repeat = (0..table.seats.len()).filter(|_| repeatable).find(|&s| {
+            matches!(&table.seats[s].kind, SeatKind::Human { token_hash: Some(h) }
                     if hashes_equal(h, &token_hash(&token(s))))
-            });
-        if let Some(seat) = repeat {
-            return Ok((seat, true));
+        });
+        if let Some(joined) = repeat {
+            return match seat {
+                Some(want) if want as usize != joined => Err(Status::failed_precondition(format!(
+                    "this request_id already claimed seat {joined} of match '{}'; one request \
+                     id claims one seat: use a new request_id for seat {want}",
+                    table.id
+                ))),
+                _ => Ok((joined, true)),
+            };
         }
         let seat = match seat {
             Some(s) => table.seat_index(s)?,
@@ -617,6 +672,7 @@ impl LiveMatch {
                 let hash = token_hash(&token(seat));
                 *slot = Some(hash.clone());
                 self.record.token = Some((seat, hash));
+                self.changed();
                 Ok((seat, false))
             }
         }
@@ -678,10 +734,14 @@ impl LiveMatch {
                     .map_err(|e| status_from_game_error(&e))?
             }
         };
+        let version = self.table.version;
         self.decide(seat, action)
             .map_err(|e| status_from_game_error(&e))?;
-        self.run_bots(None)?;
-        Ok(ActOutcome::Applied)
+        let ran = self.run_bots(None);
+        if self.table.version != version {
+            self.changed();
+        }
+        ran.map(|()| ActOutcome::Applied)
     }
 
     /// The answer to a retried `Act` (`expected` is not the current version, or the seat has
@@ -785,6 +845,7 @@ impl LiveMatch {
             watchers,
             marks,
             view_limit,
+            chosen_seed,
         } = table;
         let seats: &[Seat] = seats;
         let bots: Vec<Option<&dyn Bot>> = seats
@@ -809,6 +870,7 @@ impl LiveMatch {
                         viewer,
                         parts,
                         *view_limit,
+                        *chosen_seed,
                     )
                 });
             })
@@ -899,6 +961,7 @@ impl LiveMatch {
             viewer,
             parts,
             limit,
+            t.chosen_seed,
         )
     }
 
@@ -929,30 +992,110 @@ impl LiveMatch {
 pub const REPLY_SLACK: usize = 1024;
 
 /// Leaves parts out of `view` until it is at most `limit` bytes encoded (the largest first:
-/// the observation tensor, its text, the JSON view, the legal actions' texts), naming each in
-/// `omitted_parts`.
+/// the observation tensor, its text, the oldest entries of the JSON view's longest list, the
+/// JSON view, the legal actions' texts), naming each in `omitted_parts`.
 fn fit_view(view: &mut pb::SeatView, limit: usize) {
     if limit == usize::MAX || view.encoded_len() <= limit {
         return;
     }
-    type LeaveOut = fn(&mut pb::SeatView);
-    let steps: [(&str, LeaveOut); 4] = [
-        ("observation", |v| v.observation = None),
-        ("observation_text", |v| v.observation_text.clear()),
-        ("view_json", |v| v.view_json.clear()),
-        ("action_texts", |v| {
+    type LeaveOut = fn(&mut pb::SeatView, usize);
+    let steps: [(&str, LeaveOut); 5] = [
+        ("observation", |v, _| v.observation = None),
+        ("observation_text", |v, _| v.observation_text.clear()),
+        ("view_json_entries", trim_view_json),
+        ("view_json", |v, _| v.view_json.clear()),
+        ("action_texts", |v, _| {
             for action in &mut v.legal_actions {
                 action.text.clear();
             }
         }),
     ];
-    for (name, drop_part) in steps {
-        drop_part(view);
+    for (name, leave_out) in steps {
+        // Named first, so that what is left out makes room for its name too.
         view.omitted_parts.push(name.to_string());
+        let before = view.encoded_len();
+        leave_out(view, limit);
+        if view.encoded_len() == before {
+            view.omitted_parts.pop();
+        }
         if view.encoded_len() <= limit {
             return;
         }
     }
+}
+
+/// Leaves out the fewest oldest entries of the longest list (by its JSON text) in the view's
+/// JSON that make the view fit `limit`, keeping the JSON's shape; or, if no number of them
+/// does, the whole list's entries (the view then loses its JSON next).
+fn trim_view_json(view: &mut pb::SeatView, limit: usize) {
+    use serde_json::Value;
+    let Ok(value) = serde_json::from_str::<Value>(&view.view_json) else {
+        return;
+    };
+    let Some(path) = longest_list(&value, String::new()).map(|(path, _)| path) else {
+        return;
+    };
+    let entries = value
+        .pointer(&path)
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let without = |oldest: usize| {
+        let mut trimmed = value.clone();
+        if let Some(list) = trimmed.pointer_mut(&path).and_then(Value::as_array_mut) {
+            list.drain(..oldest.min(list.len()));
+        }
+        serde_json::to_string(&trimmed).expect("a JSON value serializes")
+    };
+    let fits = |view: &mut pb::SeatView, oldest: usize| {
+        view.view_json = without(oldest);
+        view.encoded_len() <= limit
+    };
+    // The fewest entries to leave out, by bisection: leaving out more never makes it larger.
+    let (mut low, mut high) = (1, entries);
+    let whole = view.view_json.clone();
+    if entries == 0 || !fits(view, high) {
+        view.view_json = whole;
+        return;
+    }
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if fits(view, middle) {
+            high = middle;
+        } else {
+            low = middle + 1;
+        }
+    }
+    view.view_json = without(low);
+}
+
+/// The JSON Pointer and text length of the longest non-empty list in `value` (by its JSON
+/// text), if it holds one.
+fn longest_list(value: &serde_json::Value, at: String) -> Option<(String, usize)> {
+    use serde_json::Value;
+    let children: Box<dyn Iterator<Item = (String, &Value)>> = match value {
+        Value::Array(items) => Box::new(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| (format!("{at}/{i}"), item)),
+        ),
+        Value::Object(fields) => Box::new(fields.iter().map(|(key, item)| {
+            let key = key.replace('~', "~0").replace('/', "~1");
+            (format!("{at}/{key}"), item)
+        })),
+        _ => return None,
+    };
+    let own = match value {
+        Value::Array(items) if !items.is_empty() => Some((
+            at.clone(),
+            serde_json::to_string(value).map_or(0, |t| t.len()),
+        )),
+        _ => None,
+    };
+    children
+        .filter_map(|(path, child)| longest_list(child, path))
+        .chain(own)
+        .max_by_key(|(_, length)| *length)
 }
 
 impl Table {
@@ -978,9 +1121,20 @@ impl Table {
         self.version += 1;
         self.marks.push((state.history().len(), self.version));
         let (id, game, seats, version) = (&self.id, &self.game, &self.seats, self.version);
-        let limit = self.view_limit;
+        let (limit, chosen_seed) = (self.view_limit, self.chosen_seed);
         notify(&mut self.watchers, state, step, |viewer, parts| {
-            seat_view(id, game, seats, version, state, false, viewer, parts, limit)
+            seat_view(
+                id,
+                game,
+                seats,
+                version,
+                state,
+                false,
+                viewer,
+                parts,
+                limit,
+                chosen_seed,
+            )
         });
     }
 }
@@ -1068,6 +1222,7 @@ fn seat_view(
     viewer: Option<usize>,
     parts: ViewParts,
     limit: usize,
+    chosen_seed: bool,
 ) -> pb::SeatView {
     let current = state.current_player();
     let terminal = state.is_terminal();
@@ -1093,6 +1248,7 @@ fn seat_view(
         seat_return: viewer.and_then(|s| returns.get(s).copied()).unwrap_or(0.0),
         returns: if terminal { returns } else { Vec::new() },
         seats: seat_statuses(seats),
+        chosen_seed,
         ..Default::default()
     };
     let Some(seat) = viewer else {
@@ -1167,6 +1323,7 @@ fn match_row(table: &Table, record: &Record) -> MatchRow {
         game: table.game.info().name.to_string(),
         parameters: parameters_json(table.game.as_ref()),
         seed: record.seed,
+        chosen_seed: table.chosen_seed,
         seats: serde_json::to_string(
             &table
                 .seats
@@ -1286,6 +1443,50 @@ mod tests {
             },
         );
         assert!(asked.omitted_parts.is_empty());
+    }
+
+    #[test]
+    fn a_view_over_the_limit_loses_its_oldest_entries_before_its_json() {
+        let history: Vec<String> = (0..1000).map(|i| format!("move {i}")).collect();
+        let json = serde_json::json!({"board": "k7/8/8/8/8/8/8/K7", "history": history});
+        let mut view = checkraise_grpc_view(json.to_string());
+        let whole = view.encoded_len();
+        super::fit_view(&mut view, whole / 2);
+        assert_eq!(view.omitted_parts, ["view_json_entries"]);
+        assert!(view.encoded_len() <= whole / 2);
+        let kept: serde_json::Value = serde_json::from_str(&view.view_json).unwrap();
+        assert_eq!(kept["board"], "k7/8/8/8/8/8/8/K7", "the shape is kept");
+        let kept = kept["history"].as_array().unwrap();
+        assert!(kept.len() > 100 && kept.len() < 1000, "{}", kept.len());
+        assert_eq!(
+            kept.last().unwrap(),
+            "move 999",
+            "the newest entries are kept"
+        );
+        // The fewest entries go: one more would fit too.
+        let mut one_more = checkraise_grpc_view(json.to_string());
+        let longer: Vec<&str> = history[1000 - kept.len() - 1..]
+            .iter()
+            .map(String::as_str)
+            .collect();
+        one_more.view_json =
+            serde_json::json!({"board": "k7/8/8/8/8/8/8/K7", "history": longer}).to_string();
+        one_more.omitted_parts = view.omitted_parts.clone();
+        assert!(one_more.encoded_len() > whole / 2);
+
+        // Too small for any entry to help: the JSON goes whole, as before.
+        let mut view = checkraise_grpc_view(json.to_string());
+        super::fit_view(&mut view, 40);
+        assert_eq!(view.omitted_parts, ["view_json"]);
+        assert!(view.view_json.is_empty());
+    }
+
+    fn checkraise_grpc_view(view_json: String) -> crate::pb::SeatView {
+        crate::pb::SeatView {
+            match_id: "m".into(),
+            view_json,
+            ..Default::default()
+        }
     }
 
     #[test]

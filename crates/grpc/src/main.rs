@@ -17,6 +17,7 @@ fn main() -> std::process::ExitCode {
         return export(args);
     }
     server::init_logging(&config);
+    report_bus_errors();
     // Bots think on the blocking pool (see `matches`). tokio's default lets it grow to 512
     // threads, and each thread that allocates keeps mimalloc pages of its own: 200 clients
     // creating matches at once grew the server from 22 MB to 366 MB. `--bot-threads` bounds
@@ -31,6 +32,7 @@ fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             // Plain text, not Debug's quoting: this is what a person starting the server reads.
+            let error = checkraise_grpc::errors::error_chain(&*error);
             tracing::error!(%error, "checkraise-server cannot run");
             eprintln!("checkraise-server: {error}");
             std::process::ExitCode::FAILURE
@@ -61,3 +63,32 @@ fn export(args: &checkraise_grpc::export::ExportArgs) -> std::process::ExitCode 
         }
     }
 }
+
+/// What the server says, on standard error, when it is killed by SIGBUS.
+#[cfg(unix)]
+const BUS_ERROR: &[u8] = b"checkraise-server: stopped by SIGBUS: a memory-mapped file failed \
+under it. With SQLite this is the database's shared-memory file (the -shm file beside it) \
+being truncated, made immutable or read-only, or losing its disk while the server ran. Every \
+change acknowledged before is stored; fix the data directory's files and start the server \
+again.\n";
+
+/// Installs a SIGBUS handler that says why the server stops before it stops (a bus error
+/// cannot be recovered from: the memory the server was using is gone).
+#[cfg(unix)]
+fn report_bus_errors() {
+    extern "C" fn on_bus_error(_: libc::c_int) {
+        // Only async-signal-safe calls here: write(2), then _exit(2).
+        unsafe {
+            libc::write(2, BUS_ERROR.as_ptr().cast(), BUS_ERROR.len());
+            libc::_exit(135);
+        }
+    }
+    let handler: extern "C" fn(libc::c_int) = on_bus_error;
+    // SAFETY: the handler only makes async-signal-safe calls.
+    unsafe {
+        libc::signal(libc::SIGBUS, handler as libc::sighandler_t);
+    }
+}
+
+#[cfg(not(unix))]
+fn report_bus_errors() {}

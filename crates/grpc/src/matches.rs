@@ -26,11 +26,11 @@ use crate::catalog::game_sizes;
 use crate::connections::{StreamCap, StreamPermit};
 use crate::errors::{status_from_argument_error, unknown_match};
 use crate::live_match::{
-    ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, REPLY_SLACK, Seat, SeatKind,
-    ViewParts, random_hex, stored_game,
+    ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, MatchSeed, REPLY_SLACK, Seat,
+    SeatKind, ViewParts, random_hex, stored_game,
 };
 use crate::pb;
-use crate::replay::{replay, stored_status, summary};
+use crate::replay::{ReplayPage, replay, stored_status, summary};
 use crate::store::{
     Durability, MatchFilter, Status as Stored, Store, StoredMatch, now_ms, token_for_request,
 };
@@ -192,7 +192,7 @@ impl MatchStore {
             let mut live = LiveMatch::restore(game, &stored, seats).map_err(Status::data_loss)?;
             live.limit_views(this.message_limit);
             live.resume_bots()?;
-            let durable = this.persist(&mut live, false);
+            let durable = this.persist(&mut live);
             let id = live.id().to_string();
             let mut table = this.table();
             table.entry(id.clone()).or_insert_with(|| {
@@ -213,11 +213,11 @@ impl MatchStore {
 
     /// Queues the match's change since its last write (with a store), and says what a reply
     /// showing the match now must wait for. Call it with the match locked.
-    fn persist(&self, live: &mut LiveMatch, touch: bool) -> Durable {
+    fn persist(&self, live: &mut LiveMatch) -> Durable {
         let Some(store) = &self.store else {
             return Durable(None);
         };
-        if let Some(write) = live.take_write(touch) {
+        if let Some(write) = live.take_write() {
             store.send(write);
         }
         Durable(Some(live.durable_point()))
@@ -261,7 +261,7 @@ impl MatchStore {
         let work = move |live: &mut LiveMatch| {
             let result = f(live);
             let id = live.id().to_string();
-            Ok((result, this.persist(live, false), id))
+            Ok((result, this.persist(live), id))
         };
         let (result, durable, id) = if blocking {
             on_blocking_pool(move || work(&mut lock(&shared))).await?
@@ -279,7 +279,7 @@ impl MatchStore {
         live.limit_views(self.message_limit);
         let id = live.id().to_string();
         self.check_new(peer)?;
-        let durable = self.persist(&mut live, false);
+        let durable = self.persist(&mut live);
         let refused = {
             let mut table = self.table();
             match self
@@ -297,7 +297,7 @@ impl MatchStore {
                 }
                 Err(full) => {
                     live.expire();
-                    Some((full, self.persist(&mut live, false)))
+                    Some((full, self.persist(&mut live)))
                 }
             }
         };
@@ -337,11 +337,10 @@ impl MatchStore {
     }
 
     /// Removes matches no request has touched for `idle` (`finished` once the game is over);
-    /// returns how many.
-    /// Removes matches no request has touched for `idle` (`finished` once the game is over);
-    /// returns how many. With a store, an unfinished match removed is stored as expired, and
-    /// the time of the last request of the others is stored (so idle expiry continues from it
-    /// after a restart).
+    /// returns how many. With a store, an unfinished match removed is stored as expired. (The
+    /// time of a match's last request is not stored, since a request such as a hidden choice
+    /// must leave no trace anyone can read: after a restart, idle expiry counts from the
+    /// match's last public change.)
     pub fn expire_idle(&self, idle: Duration, finished: Duration) -> usize {
         let mut table = self.table();
         let before = table.len();
@@ -358,8 +357,8 @@ impl MatchStore {
                 if !live.is_finished() {
                     live.expire();
                 }
+                let _ = self.persist(&mut live);
             }
-            let _ = self.persist(&mut live, true);
             keep
         });
         before - table.len()
@@ -375,9 +374,9 @@ impl MatchStore {
         }
     }
 
-    /// Stores the time of every match's last request (at shutdown: the expiry sweep stores
-    /// them periodically) and waits until that is committed.
-    pub async fn store_touches(&self) {
+    /// Stores whatever each match has not stored yet and waits until every write is committed
+    /// (at shutdown, before the store closes).
+    pub async fn store_all(&self) {
         let matches: Vec<(String, SharedMatch)> = self
             .table()
             .iter()
@@ -387,7 +386,7 @@ impl MatchStore {
         let pending = on_blocking_pool(move || {
             Ok(matches
                 .into_iter()
-                .map(|(id, shared)| (id, this.persist(&mut lock(&shared), true)))
+                .map(|(id, shared)| (id, this.persist(&mut lock(&shared))))
                 .collect::<Vec<_>>())
         })
         .await
@@ -606,10 +605,9 @@ impl pb::matches_server::Matches for MatchesService {
         let seats = build_seats(game.as_ref(), kinds, Some(self.max_bot_ms))?;
         // Refuse before the bots play, not after (an all-bot match plays to the end here).
         self.store.check_new(peer)?;
-        let seed = match request.seed {
-            Some(seed) => seed,
-            None => u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits"),
-        };
+        // A seed gives away every hidden card: a drawn one stays secret until the match is
+        // over, and a chosen one is announced in every view (`chosen_seed`).
+        let seed = MatchSeed::chosen_or_secret(request.seed);
         let id = random_hex(16);
         // Bots play up to the first human decision on the blocking pool; if this request is
         // dropped meanwhile (cancelled, past its deadline), they stop before their next move.
@@ -637,12 +635,12 @@ impl pb::matches_server::Matches for MatchesService {
         };
         let response = pb::CreateMatchResponse {
             match_id: id.clone(),
-            seed,
+            seed: if seed.chosen { seed.seed } else { 0 },
             sizes: Some(game_sizes(game.as_ref())),
             seats: live.seat_statuses(),
         };
         self.store.store_new(live, peer).await?;
-        tracing::info!(match_id = %id, game = %request.game, seed, "match created");
+        tracing::info!(match_id = %id, game = %request.game, chosen_seed = seed.chosen, "match created");
         Ok(Response::new(response))
     }
 
@@ -728,7 +726,7 @@ impl pb::matches_server::Matches for MatchesService {
             live.touch();
             // Queued now, the change is committed while the view is built (`run` then finds
             // nothing new to queue, and waits for this write).
-            store.persist(live, false);
+            store.persist(live);
             let mut view = live.view_parts(Some(seat), parts);
             view.act_status = match outcome {
                 ActOutcome::Applied => pb::ActStatus::Applied,
@@ -801,8 +799,12 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::GetReplayRequest>,
     ) -> Result<Response<pb::Replay>, Status> {
+        let page = ReplayPage::from_request(
+            request.get_ref(),
+            self.store.message_limit.saturating_sub(REPLY_SLACK),
+        )?;
         let stored = self.store.stored(&request.get_ref().match_id).await?;
-        on_blocking_pool(move || replay(&stored).map_err(Status::data_loss))
+        on_blocking_pool(move || replay(&stored, page))
             .await
             .map(Response::new)
     }

@@ -3,10 +3,12 @@
 //! view comes from the engine.
 
 use checkraise_core::{Action, Player};
+use prost::Message;
+use tonic::Status;
 
 use crate::live_match::stored_game;
 use crate::pb;
-use crate::store::{Status as Stored, StoredMatch};
+use crate::store::{Status as Stored, StepRow, StoredMatch};
 
 /// The contract's status of a stored status.
 pub fn match_status(status: Stored) -> pb::MatchStatus {
@@ -35,7 +37,13 @@ pub fn summary(m: &StoredMatch) -> pb::MatchSummary {
     pb::MatchSummary {
         match_id: m.id.clone(),
         game: format!("{}({})", m.row.game, parameters.join(",")),
-        seed: m.row.seed,
+        // The seed gives away every hidden card: shown only once the match cannot be played.
+        seed: if m.status == Stored::Live {
+            0
+        } else {
+            m.row.seed
+        },
+        chosen_seed: m.row.chosen_seed,
         seats: serde_json::from_str(&m.row.seats).unwrap_or_default(),
         status: match_status(m.status) as i32,
         version: m.version,
@@ -50,80 +58,257 @@ pub fn summary(m: &StoredMatch) -> pb::MatchSummary {
     }
 }
 
-/// A match step by step: the deal (version 0), then each decision (a seat's action or a
-/// joint action) with the chance after it, and the public view after each. The history
-/// entries themselves (every card) only for a finished match.
-pub fn replay(m: &StoredMatch) -> Result<pb::Replay, String> {
-    let game = stored_game(&m.row)?;
-    let revealed = m.status == Stored::Finished;
-    let players = game.num_players();
-    let mut state = game.new_initial_state();
-    let mut steps = Vec::new();
-    let mut step = pb::ReplayStep {
-        version: 0,
-        actor: Player::Chance.id(),
-        ..Default::default()
-    };
-    let mut i = 0;
-    while i < m.steps.len() {
-        let entry = m.steps[i];
-        let action = Action::try_from(entry.action)
-            .map_err(|_| format!("a stored action ({}) is out of range", entry.action))?;
-        let player = if entry.player < 0 {
-            Player::Chance
-        } else {
-            Player::Seat(entry.player as usize)
-        };
-        let bad =
-            |e: checkraise_core::GameError| format!("the stored history does not replay: {e}");
-        if player == Player::Chance {
-            step.entries
-                .push(replay_entry(state.as_ref(), player, action));
-            state.apply_action(action).map_err(bad)?;
-            i += 1;
-            continue;
-        }
-        // A decision: the step before it is complete.
-        step.spectator_view_json = state.view(None).to_string();
-        let version = step.version + 1;
-        steps.push(std::mem::take(&mut step));
-        step.version = version;
-        if state.is_simultaneous_node() {
-            let joint = m
-                .steps
-                .get(i..i + players)
-                .ok_or("the stored history ends inside a joint action")?;
-            let mut actions = Vec::with_capacity(players);
-            for (seat, e) in joint.iter().enumerate() {
-                let a =
-                    Action::try_from(e.action).map_err(|_| "a stored action is out of range")?;
-                step.entries
-                    .push(replay_entry(state.as_ref(), Player::Seat(seat), a));
-                actions.push(a);
+/// Most steps in one GetReplay page, and the number when the request names none.
+pub const MAX_REPLAY_PAGE: u32 = 1000;
+/// Steps in a GetReplay page when the request names no number.
+pub const DEFAULT_REPLAY_PAGE: u32 = 100;
+
+/// Which steps of a replay to send: from the step that made `from_version`, at most `steps`
+/// of them, in at most `bytes` encoded.
+#[derive(Clone, Copy, Debug)]
+pub struct ReplayPage {
+    /// The version of the page's first step (0: the deal).
+    pub from_version: u64,
+    /// Most steps.
+    pub steps: usize,
+    /// Most bytes of the encoded reply.
+    pub bytes: usize,
+}
+
+impl ReplayPage {
+    /// The page a request asks for, within a reply of at most `bytes`.
+    pub fn from_request(request: &pb::GetReplayRequest, bytes: usize) -> Result<Self, Status> {
+        let steps = match request.page_size {
+            0 => DEFAULT_REPLAY_PAGE,
+            n if n <= MAX_REPLAY_PAGE => n,
+            n => {
+                return Err(Status::invalid_argument(format!(
+                    "page_size {n} is over the most, {MAX_REPLAY_PAGE}"
+                )));
             }
-            state.apply_actions(&actions).map_err(bad)?;
-            step.actor = Player::Simultaneous.id();
-            i += players;
-        } else {
-            step.entries
-                .push(replay_entry(state.as_ref(), player, action));
-            state.apply_action(action).map_err(bad)?;
-            step.actor = player.id();
-            i += 1;
-        }
+        };
+        Ok(ReplayPage {
+            from_version: request.from_version,
+            steps: steps as usize,
+            bytes,
+        })
     }
-    step.spectator_view_json = state.view(None).to_string();
-    steps.push(step);
-    if !revealed {
-        for step in &mut steps {
-            step.entries.clear();
-        }
+}
+
+/// One page of a match step by step: the deal (version 0), then each decision (a seat's
+/// action or a joint action) with the chance after it. The page's first step carries the
+/// public view after it, each later step the change of that view as a JSON Patch; the
+/// history entries themselves (every card) only for a finished match. The history is
+/// replayed through the engine from the start, and only the page's views are built, so a
+/// page costs memory for its own steps whatever the match's length.
+pub fn replay(m: &StoredMatch, page: ReplayPage) -> Result<pb::Replay, Status> {
+    if page.from_version > m.version {
+        return Err(Status::invalid_argument(format!(
+            "from_version {} is past match '{}', which is at version {}",
+            page.from_version, m.id, m.version
+        )));
     }
-    Ok(pb::Replay {
+    let game = stored_game(&m.row).map_err(Status::data_loss)?;
+    let revealed = m.status == Stored::Finished;
+    let mut walk = Walk {
+        state: game.new_initial_state(),
+        steps: &m.steps,
+        next: 0,
+        version: None,
+        players: game.num_players(),
+    };
+    let mut out = pb::Replay {
         r#match: Some(summary(m)),
         revealed,
-        steps,
-    })
+        steps: Vec::new(),
+        next_version: None,
+    };
+    let mut bytes = out.encoded_len();
+    let mut previous: Option<serde_json::Value> = None;
+    loop {
+        let in_page = walk.next_version() >= page.from_version;
+        let Some((version, actor, entries)) =
+            walk.step(revealed && in_page).map_err(Status::data_loss)?
+        else {
+            break;
+        };
+        if !in_page {
+            continue;
+        }
+        if out.steps.len() == page.steps {
+            out.next_version = Some(version);
+            break;
+        }
+        let view = walk.state.view(None);
+        let mut step = pb::ReplayStep {
+            version,
+            actor,
+            entries,
+            ..Default::default()
+        };
+        match &previous {
+            None => step.spectator_view_json = view.to_string(),
+            Some(before) => step.spectator_view_patch = json_patch(before, &view).to_string(),
+        }
+        let step_bytes = 1 + prost::length_delimiter_len(step.encoded_len()) + step.encoded_len();
+        if bytes + step_bytes > page.bytes {
+            if out.steps.is_empty() {
+                return Err(Status::resource_exhausted(format!(
+                    "step {version} of match '{}' with its public view is {step_bytes} bytes, \
+                     over what this server sends in a message (--max-message-size)",
+                    m.id
+                )));
+            }
+            out.next_version = Some(version);
+            break;
+        }
+        bytes += step_bytes;
+        previous = Some(view);
+        out.steps.push(step);
+    }
+    Ok(out)
+}
+
+/// A stored history replayed through the engine a step at a time.
+struct Walk<'a> {
+    state: Box<dyn checkraise_core::State>,
+    steps: &'a [StepRow],
+    /// The next history entry to apply.
+    next: usize,
+    /// The version of the last step taken (`None` before the deal).
+    version: Option<u64>,
+    players: usize,
+}
+
+impl Walk<'_> {
+    /// The version the next step will make.
+    fn next_version(&self) -> u64 {
+        self.version.map_or(0, |v| v + 1)
+    }
+
+    /// Applies the next step: the deal first (the chance before the first decision), then a
+    /// decision with the chance after it. Returns the version it made, who acted, and (with
+    /// `texts`) its history entries with their texts; `None` after the last step.
+    #[allow(clippy::type_complexity)]
+    fn step(&mut self, texts: bool) -> Result<Option<(u64, i64, Vec<pb::ReplayEntry>)>, String> {
+        let mut entries = Vec::new();
+        let actor = match self.version {
+            None => Player::Chance.id(),
+            Some(_) if self.next >= self.steps.len() => return Ok(None),
+            Some(_) if self.state.is_simultaneous_node() => {
+                let joint = self
+                    .steps
+                    .get(self.next..self.next + self.players)
+                    .ok_or("the stored history ends inside a joint action")?;
+                let mut actions = Vec::with_capacity(self.players);
+                for (seat, e) in joint.iter().enumerate() {
+                    let action = stored_action(e)?;
+                    if texts {
+                        entries.push(replay_entry(
+                            self.state.as_ref(),
+                            Player::Seat(seat),
+                            action,
+                        ));
+                    }
+                    actions.push(action);
+                }
+                self.state.apply_actions(&actions).map_err(not_replayed)?;
+                self.next += self.players;
+                Player::Simultaneous.id()
+            }
+            Some(_) => {
+                let entry = self.steps[self.next];
+                let player = stored_player(&entry);
+                let action = stored_action(&entry)?;
+                if texts {
+                    entries.push(replay_entry(self.state.as_ref(), player, action));
+                }
+                self.state.apply_action(action).map_err(not_replayed)?;
+                self.next += 1;
+                player.id()
+            }
+        };
+        while let Some(entry) = self.steps.get(self.next).filter(|e| e.player < 0) {
+            let action = stored_action(entry)?;
+            if texts {
+                entries.push(replay_entry(self.state.as_ref(), Player::Chance, action));
+            }
+            self.state.apply_action(action).map_err(not_replayed)?;
+            self.next += 1;
+        }
+        let version = self.next_version();
+        self.version = Some(version);
+        Ok(Some((version, actor, entries)))
+    }
+}
+
+fn stored_player(entry: &StepRow) -> Player {
+    if entry.player < 0 {
+        Player::Chance
+    } else {
+        Player::Seat(entry.player as usize)
+    }
+}
+
+fn stored_action(entry: &StepRow) -> Result<Action, String> {
+    Action::try_from(entry.action)
+        .map_err(|_| format!("a stored action ({}) is out of range", entry.action))
+}
+
+fn not_replayed(e: checkraise_core::GameError) -> String {
+    format!("the stored history does not replay: {e}")
+}
+
+/// The JSON Patch (RFC 6902) that turns `before` into `after`: objects field by field, lists
+/// entry by entry with entries added at the end or removed from it, anything else replaced.
+pub fn json_patch(before: &serde_json::Value, after: &serde_json::Value) -> serde_json::Value {
+    let mut ops = Vec::new();
+    diff(before, after, "", &mut ops);
+    serde_json::Value::Array(ops)
+}
+
+fn diff(
+    before: &serde_json::Value,
+    after: &serde_json::Value,
+    path: &str,
+    ops: &mut Vec<serde_json::Value>,
+) {
+    use serde_json::{Value, json};
+    if before == after {
+        return;
+    }
+    match (before, after) {
+        (Value::Object(old), Value::Object(new)) => {
+            for key in old.keys().filter(|k| !new.contains_key(*k)) {
+                ops.push(json!({"op": "remove", "path": format!("{path}/{}", escape(key))}));
+            }
+            for (key, value) in new {
+                let at = format!("{path}/{}", escape(key));
+                match old.get(key) {
+                    Some(old_value) => diff(old_value, value, &at, ops),
+                    None => ops.push(json!({"op": "add", "path": at, "value": value})),
+                }
+            }
+        }
+        (Value::Array(old), Value::Array(new)) => {
+            let common = old.len().min(new.len());
+            for (i, (old_item, new_item)) in old.iter().zip(new).enumerate() {
+                diff(old_item, new_item, &format!("{path}/{i}"), ops);
+            }
+            for item in &new[common..] {
+                ops.push(json!({"op": "add", "path": format!("{path}/-"), "value": item}));
+            }
+            for i in (common..old.len()).rev() {
+                ops.push(json!({"op": "remove", "path": format!("{path}/{i}")}));
+            }
+        }
+        _ => ops.push(json!({"op": "replace", "path": path, "value": after})),
+    }
+}
+
+/// A key as a JSON Pointer token.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn replay_entry(

@@ -111,8 +111,10 @@ pub async fn serve(
             "stored matches resumed"
         );
     }
-    let env_store = EnvStore::new(config.max_envs, config.max_message_size);
-    let worlds = WorldStore::new(config.max_matches, config.max_bot_ms);
+    let env_store = EnvStore::new(config.max_envs, config.max_message_size)
+        .with_peer_share(config.max_envs_per_peer());
+    let worlds = WorldStore::new(config.max_matches, config.max_bot_ms)
+        .with_peer_share(config.max_matches_per_peer, gate.quota());
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health_reporter
@@ -127,6 +129,13 @@ pub async fn serve(
     health_reporter
         .set_serving::<EnvironmentServer<DmEnvService>>()
         .await;
+
+    if let Some(durable) = &durable {
+        tokio::spawn(report_store_health(
+            durable.clone(),
+            health_reporter.clone(),
+        ));
+    }
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
@@ -207,7 +216,12 @@ pub async fn serve(
     if let Some(identity) = tls {
         builder = builder
             .tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))
-            .map_err(|error| format!("cannot use the TLS certificate and key: {error}"))?;
+            .map_err(|error| {
+                format!(
+                    "cannot use the TLS certificate and key: {}",
+                    crate::errors::error_chain(&error)
+                )
+            })?;
         tracing::info!("TLS on: clients connect with https");
     }
     let result = builder
@@ -235,30 +249,36 @@ pub async fn serve(
         gauges.abort();
     }
     if let Some(durable) = durable {
-        touched.store_touches().await;
+        touched.store_all().await;
         durable.close().await;
     }
     tracing::info!("checkraise-server stopped");
-    Ok(result?)
+    result.map_err(|error| crate::errors::error_chain(&error).into())
 }
 
 /// Most bytes of an error message sent back (`grpc-message`, percent-encoded as sent):
 /// messages quote bad input, and a megabyte FEN echoed back would exceed every client's
 /// metadata limit and hide the real error behind RESOURCE_EXHAUSTED.
-pub const MAX_ERROR_MESSAGE_BYTES: usize = 1024;
+pub use crate::errors::MAX_ERROR_MESSAGE_BYTES;
 
-/// What tonic's codec says of a request body that is not a valid message.
-const DECODE_ERROR_PREFIXES: [&[u8]; 2] = [
-    b"failed to decode Protobuf message",
-    b"failed%20to%20decode%20Protobuf%20message",
+/// What tonic says, as INTERNAL, of a request body that is not a valid message: bytes that do
+/// not decode, no message at all, a body cut inside a message, and a message flagged as
+/// compressed without a `grpc-encoding` (gRPC's compression document asks for INTERNAL there;
+/// this server's contract is that a client's mistake is never INTERNAL).
+const CLIENT_MISTAKES: [&str; 4] = [
+    "failed to decode Protobuf message",
+    "Missing request message",
+    "Unexpected EOF decoding stream",
+    "protocol error: received message with",
 ];
 
 /// Tidies the status of an error response before it is sent (the statuses tonic itself makes,
 /// and every message's length):
 /// - tonic reports a message over the size limit as OUT_OF_RANGE; gRPC's convention, and this
 ///   server's contract, is RESOURCE_EXHAUSTED (the services never return OUT_OF_RANGE);
-/// - a request body that does not decode is the client's mistake: INVALID_ARGUMENT, not
-///   tonic's INTERNAL (the services' own INTERNAL messages never start that way);
+/// - a request body that is not a valid message (`CLIENT_MISTAKES`) is the client's mistake:
+///   INVALID_ARGUMENT, not tonic's INTERNAL (the services' own INTERNAL messages never start
+///   that way);
 /// - a message longer than `MAX_ERROR_MESSAGE_BYTES` is cut there, with a note.
 ///
 /// It sees the statuses sent as headers (every error returned by a call before any reply
@@ -277,7 +297,10 @@ fn tidy_error_status<B>(mut response: http::Response<B>) -> http::Response<B> {
     if code == b"11" && (contains(b"too large") || contains(b"too%20large")) {
         headers.insert("grpc-status", http::HeaderValue::from_static("8"));
     }
-    if code == b"13" && DECODE_ERROR_PREFIXES.iter().any(|p| message.starts_with(p)) {
+    let client_mistake = CLIENT_MISTAKES.iter().any(|p| {
+        message.starts_with(p.as_bytes()) || message.starts_with(p.replace(' ', "%20").as_bytes())
+    });
+    if code == b"13" && client_mistake {
         headers.insert("grpc-status", http::HeaderValue::from_static("3"));
     }
     if message.len() > MAX_ERROR_MESSAGE_BYTES
@@ -316,6 +339,52 @@ fn cut_message(message: &[u8]) -> Vec<u8> {
     let mut out = message[..end].to_vec();
     out.extend_from_slice(note.as_bytes());
     out
+}
+
+/// How often a store whose commits fail is probed for writes.
+const STORE_PROBE_PERIOD: Duration = Duration::from_secs(2);
+
+/// Turns health NOT_SERVING (the whole server and every service) while the store's commits
+/// fail, with the cause logged, and SERVING again once a commit or a probe succeeds.
+async fn report_store_health(store: Store, health: tonic_health::server::HealthReporter) {
+    use tonic::server::NamedService;
+    use tonic_health::ServingStatus;
+    let services = [
+        "",
+        <pb::catalog_server::CatalogServer<CatalogService> as NamedService>::NAME,
+        <pb::matches_server::MatchesServer<MatchesService> as NamedService>::NAME,
+        <pb::envs_server::EnvsServer<EnvsService> as NamedService>::NAME,
+        <EnvironmentServer<DmEnvService> as NamedService>::NAME,
+    ];
+    let set_all = |status: ServingStatus| {
+        let health = health.clone();
+        async move {
+            for service in services {
+                health.set_service_status(service, status).await;
+            }
+        }
+    };
+    let mut failing = store.failing();
+    loop {
+        let why = match failing.wait_for(Option::is_some).await {
+            Ok(why) => why.clone().unwrap_or_default(),
+            Err(_) => return,
+        };
+        tracing::error!(
+            database = %redacted(store.url()),
+            error = %why,
+            "the store cannot take writes: NOT_SERVING until it can"
+        );
+        set_all(ServingStatus::NotServing).await;
+        loop {
+            tokio::time::sleep(STORE_PROBE_PERIOD).await;
+            if failing.borrow_and_update().is_none() || store.probe().await.is_ok() {
+                break;
+            }
+        }
+        tracing::info!(database = %redacted(store.url()), "the store takes writes again: SERVING");
+        set_all(ServingStatus::Serving).await;
+    }
 }
 
 /// Removes idle matches, env batches and dm_env_rpc worlds periodically.

@@ -50,6 +50,9 @@ pub struct MatchRow {
     pub parameters: String,
     /// The seed.
     pub seed: u64,
+    /// Whether the creator chose the seed (a practice deal) rather than the server drawing a
+    /// secret one.
+    pub chosen_seed: bool,
     /// Each seat's kind (`human` or a bot's canonical spec), a JSON array.
     pub seats: String,
     /// Creation time, milliseconds since the Unix epoch.
@@ -190,7 +193,7 @@ macro_rules! select_matches {
     ($rest:literal) => {
         concat!(
             "SELECT id, game, parameters, seed, seats, status, version, held, created_ms, \
-             touched_ms, finished_ms, final_returns FROM matches ",
+             touched_ms, finished_ms, final_returns, chosen_seed FROM matches ",
             $rest
         )
     };
@@ -202,6 +205,8 @@ pub struct Store {
     pool: AnyPool,
     writes: mpsc::UnboundedSender<MatchWrite>,
     url: Arc<str>,
+    /// Why the last commit failed, while commits fail.
+    failing: Arc<watch::Sender<Option<String>>>,
 }
 
 /// What `--database` asks for.
@@ -291,12 +296,15 @@ fn store_error(what: &str, error: impl std::fmt::Display) -> String {
 }
 
 impl Store {
-    /// Connects to `url` (creating a SQLite file and its directory if missing), runs the
-    /// migrations, and starts the writer task.
+    /// Connects to `url` (creating a SQLite file and its directory if missing), checks it
+    /// (`check_sqlite_file`, `check_sqlite`; a store that cannot be written is refused), runs
+    /// the migrations, and starts the writer task. Every refusal is one line naming the
+    /// database and the cause.
     pub async fn open(url: &str) -> Result<Self, String> {
         install_default_drivers();
         let connect_url = if let Some(path) = url.strip_prefix("sqlite://") {
             sqlite_file(path)?;
+            check_sqlite_file(path)?;
             if path.contains('?') {
                 url.to_string()
             } else {
@@ -305,28 +313,32 @@ impl Store {
         } else {
             url.to_string()
         };
-        if !connect_url.starts_with("sqlite:") {
-            // One connection first: the pool would retry a refused one until its 30-second
-            // timeout and then say only that it timed out, not why.
-            let connected = tokio::time::timeout(
-                CONNECT_TIMEOUT,
-                <sqlx::AnyConnection as sqlx::Connection>::connect(&connect_url),
-            )
-            .await;
-            let why = match connected {
-                Ok(Ok(connection)) => {
-                    let _ = sqlx::Connection::close(connection).await;
+        // One connection first: the pool would retry a refused one (or, with SQLite, one whose
+        // file is damaged) until its timeout and then say only that it timed out, not why.
+        let connected = tokio::time::timeout(
+            CONNECT_TIMEOUT,
+            <sqlx::AnyConnection as sqlx::Connection>::connect(&connect_url),
+        )
+        .await;
+        let why = match connected {
+            Ok(Ok(mut connection)) => {
+                let checked = if connect_url.starts_with("sqlite:") {
+                    check_sqlite(&mut connection).await.err()
+                } else {
                     None
-                }
-                Ok(Err(e)) => Some(e.to_string()),
-                Err(_) => Some(format!("no answer in {} s", CONNECT_TIMEOUT.as_secs())),
-            };
-            if let Some(why) = why {
-                return Err(format!("cannot open the database {}: {why}", redacted(url)));
+                };
+                let _ = sqlx::Connection::close(connection).await;
+                checked
             }
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(_) => Some(format!("no answer in {} s", CONNECT_TIMEOUT.as_secs())),
+        };
+        if let Some(why) = why {
+            return Err(format!("cannot open the database {}: {why}", redacted(url)));
         }
         let pool = AnyPoolOptions::new()
             .max_connections(8)
+            .acquire_timeout(CONNECT_TIMEOUT)
             // A ping before every commit would cost a round trip each: a connection that
             // broke fails its transaction, which is retried on a new one (see `write_loop`).
             .test_before_acquire(false)
@@ -357,13 +369,35 @@ impl Store {
             .map_err(|e| {
                 store_error(&format!("cannot migrate the database {}", redacted(url)), e)
             })?;
+        probe(&pool)
+            .await
+            .map_err(|e| format!("the database {} cannot be written: {e}", redacted(url)))?;
         let (writes, queue) = mpsc::unbounded_channel();
-        tokio::spawn(write_loop(pool.clone(), queue));
+        let (failing, _) = watch::channel(None);
+        let failing = Arc::new(failing);
+        tokio::spawn(write_loop(pool.clone(), queue, failing.clone()));
         Ok(Store {
             pool,
             writes,
             url: url.into(),
+            failing,
         })
+    }
+
+    /// Why the store's last commit failed, while it is failing (`None` once a commit or a
+    /// probe succeeds again): the server is NOT_SERVING meanwhile.
+    pub fn failing(&self) -> watch::Receiver<Option<String>> {
+        self.failing.subscribe()
+    }
+
+    /// Writes the probe row: `Ok` once the store takes writes again (the writer's next
+    /// commit would too). Clears `failing` when it succeeds.
+    pub async fn probe(&self) -> Result<(), String> {
+        let outcome = probe(&self.pool).await;
+        if outcome.is_ok() {
+            self.failing.send_if_modified(|f| f.take().is_some());
+        }
+        outcome
     }
 
     /// The database URL.
@@ -577,18 +611,110 @@ fn sqlite_file(path: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The first bytes of every SQLite database file.
+const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// Refuses, before SQLite opens it, a database file that is not one: an empty file (SQLite
+/// would silently start an empty store in it) or a file of another kind.
+fn check_sqlite_file(path: &str) -> Result<(), String> {
+    use std::io::Read;
+    let path = path.split('?').next().unwrap_or(path);
+    if path.is_empty() || path.starts_with(":memory:") {
+        return Ok(());
+    }
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("cannot open the database file {path}: {e}")),
+    };
+    let mut header = Vec::with_capacity(SQLITE_HEADER.len());
+    file.by_ref()
+        .take(SQLITE_HEADER.len() as u64)
+        .read_to_end(&mut header)
+        .map_err(|e| format!("cannot read the database file {path}: {e}"))?;
+    if header.is_empty() {
+        return Err(format!(
+            "the database file {path} is empty (0 bytes), not a checkraise store: its matches \
+             are gone or it was never one; restore it from a backup, or remove it to start an \
+             empty store"
+        ));
+    }
+    if header != SQLITE_HEADER {
+        return Err(format!(
+            "the database file {path} is not a SQLite database (it does not start with SQLite's \
+             header): point --database at the store's file, or remove this one to start an \
+             empty store"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks an open SQLite database: SQLite's `quick_check` (a damaged file is refused with
+/// what SQLite found), and that it is a checkraise store or an empty database (a file of
+/// another program's tables is refused rather than written into).
+async fn check_sqlite(connection: &mut sqlx::AnyConnection) -> Result<(), String> {
+    let rows = sqlx::query("PRAGMA quick_check")
+        .fetch_all(&mut *connection)
+        .await
+        .map_err(|e| format!("the file is damaged: {e}"))?;
+    let found: Vec<String> = rows
+        .iter()
+        .filter_map(|row| row.try_get::<String, _>(0).ok())
+        .collect();
+    if found.first().map(String::as_str) != Some("ok") {
+        let first: Vec<&str> = found.iter().take(3).map(String::as_str).collect();
+        return Err(format!(
+            "the file is damaged: SQLite's quick_check found {} problem(s), first: {}; restore \
+             it from a backup",
+            found.len(),
+            first.join("; ")
+        ));
+    }
+    let tables = sqlx::query("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .fetch_all(&mut *connection)
+        .await
+        .map_err(|e| format!("cannot read its tables: {e}"))?;
+    let names: Vec<String> = tables
+        .iter()
+        .filter_map(|row| row.try_get::<String, _>(0).ok())
+        .collect();
+    if !names.is_empty() && !names.iter().any(|n| n == "_sqlx_migrations") {
+        return Err(format!(
+            "it holds another program's tables ({}), not a checkraise store; point --database \
+             at another file",
+            names.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// Rewrites the probe row (`store_probe`): fails when the store cannot be written.
+async fn probe(pool: &AnyPool) -> Result<(), String> {
+    let done = sqlx::query("UPDATE store_probe SET probed_ms = $1 WHERE id = 1")
+        .bind(now_ms())
+        .execute(pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    if done.rows_affected() != 1 {
+        return Err("its probe row is missing".to_string());
+    }
+    Ok(())
+}
+
 fn stored_match(row: &sqlx::any::AnyRow) -> Result<StoredMatch, String> {
     let read = |e| store_error("cannot read a stored match", e);
     let status: String = row.try_get(5).map_err(read)?;
     let held: String = row.try_get(7).map_err(read)?;
     let seed: i64 = row.try_get(3).map_err(read)?;
     let version: i64 = row.try_get(6).map_err(read)?;
+    let chosen_seed: i64 = row.try_get(12).map_err(read)?;
     Ok(StoredMatch {
         id: row.try_get(0).map_err(read)?,
         row: MatchRow {
             game: row.try_get(1).map_err(read)?,
             parameters: row.try_get(2).map_err(read)?,
             seed: seed as u64,
+            chosen_seed: chosen_seed != 0,
             seats: row.try_get(4).map_err(read)?,
             created_ms: row.try_get(8).map_err(read)?,
         },
@@ -617,7 +743,11 @@ fn step_row(row: &sqlx::any::AnyRow, first: usize) -> Result<StepRow, sqlx::Erro
 /// Commits queued writes in order, as many as are waiting in one transaction; then tells each
 /// match how far it is committed. If a group fails, its writes are retried one by one, and a
 /// match whose write fails has its later writes of the group failed too.
-async fn write_loop(pool: AnyPool, mut queue: mpsc::UnboundedReceiver<MatchWrite>) {
+async fn write_loop(
+    pool: AnyPool,
+    mut queue: mpsc::UnboundedReceiver<MatchWrite>,
+    failing: Arc<watch::Sender<Option<String>>>,
+) {
     let mut writer = Writer {
         pool,
         connection: None,
@@ -630,6 +760,7 @@ async fn write_loop(pool: AnyPool, mut queue: mpsc::UnboundedReceiver<MatchWrite
             .record(started.elapsed().as_secs_f64());
         match outcome {
             Ok(()) => {
+                failing.send_if_modified(|f| f.take().is_some());
                 for write in group.drain(..) {
                     committed(&write);
                 }
@@ -649,6 +780,7 @@ async fn write_loop(pool: AnyPool, mut queue: mpsc::UnboundedReceiver<MatchWrite
                         Ok(()) => committed(&write),
                         Err(why) => {
                             tracing::error!(match_id = %write.id, error = %why, "a match's change could not be stored");
+                            failing.send_replace(Some(why.clone()));
                             failed.insert(write.id.clone(), why.clone());
                             write.durability.send_modify(|d| d.failed = Some(why));
                         }
@@ -785,8 +917,8 @@ async fn commit_bound(
         if let Some(row) = &w.create {
             sqlx::query(
                 "INSERT INTO matches (id, game, parameters, seed, seats, status, version, held, \
-                 final_returns, created_ms, touched_ms, finished_ms) VALUES ($1, $2, $3, $4, $5, $6, \
-                 $7, $8, $9, $10, $11, $12)",
+                 final_returns, created_ms, touched_ms, finished_ms, chosen_seed) VALUES ($1, $2, \
+                 $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
             )
             .bind(&w.id)
             .bind(&row.game)
@@ -800,6 +932,7 @@ async fn commit_bound(
             .bind(row.created_ms)
             .bind(w.touched_ms)
             .bind(w.finished_ms)
+            .bind(i64::from(row.chosen_seed))
             .execute(&mut *tx)
             .await?;
         } else {
@@ -944,6 +1077,7 @@ mod tests {
             game: "pokeros".into(),
             parameters: "{}".into(),
             seed: 1,
+            chosen_seed: true,
             seats: "[]".into(),
             created_ms: 0,
         });

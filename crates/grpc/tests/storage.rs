@@ -480,16 +480,39 @@ async fn lists_and_replays(database: &str) {
     assert_eq!(bad.code(), Code::InvalidArgument);
 
     // A finished match: every entry revealed, chance included, and the public view after
-    // each step, ending at the spectator's view.
+    // each step (the first step's whole, the others' as patches), ending at the spectator's
+    // view; its seed shown now that it is over.
     let replay = matches
         .get_replay(pb::GetReplayRequest {
             match_id: finished[0].clone(),
+            ..Default::default()
         })
         .await
         .unwrap()
         .into_inner();
     assert!(replay.revealed);
-    let summary = replay.r#match.unwrap();
+    assert_eq!(replay.next_version, None, "one page holds the whole match");
+    let summary = replay.r#match.clone().unwrap();
+    assert!(summary.chosen_seed);
+    let seeds: Vec<u64> = {
+        let mut listed = list_all(
+            &mut matches,
+            pb::ListMatchesRequest {
+                status: pb::MatchStatus::Finished as i32,
+                game: "pokeros".into(),
+                page_size: 10,
+                ..Default::default()
+            },
+        )
+        .await;
+        listed.sort_by_key(|m| m.seed);
+        listed.iter().map(|m| m.seed).collect()
+    };
+    assert_eq!(
+        seeds,
+        [0, 1, 2, 3, 4],
+        "the seeds of finished matches are shown"
+    );
     assert_eq!(replay.steps.len() as u64, summary.version + 1);
     assert!(
         replay.steps[0]
@@ -506,30 +529,50 @@ async fn lists_and_replays(database: &str) {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(
-        replay.steps.last().unwrap().spectator_view_json,
-        end.view_json
-    );
+    let views = page_views(&replay);
+    assert_eq!(views.last().unwrap(), &json(&end.view_json));
+    // Page by page, two steps at a time: the same steps, each page opening with its view.
+    let mut from = 0;
+    let mut paged = Vec::new();
+    loop {
+        let page = matches
+            .get_replay(pb::GetReplayRequest {
+                match_id: finished[0].clone(),
+                from_version: from,
+                page_size: 2,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(page.steps.len() <= 2);
+        assert_eq!(page.steps[0].version, from);
+        paged.extend(page_views(&page));
+        match page.next_version {
+            Some(next) => from = next,
+            None => break,
+        }
+    }
+    assert_eq!(paged, views);
 
-    // A live match: what a spectator may see only.
+    // A live match: what a spectator may see only, and no seed.
     let replay = matches
         .get_replay(pb::GetReplayRequest {
             match_id: live.clone(),
+            ..Default::default()
         })
         .await
         .unwrap()
         .into_inner();
     assert!(!replay.revealed);
+    assert_eq!(replay.r#match.as_ref().unwrap().seed, 0);
     assert!(replay.steps.iter().all(|s| s.entries.is_empty()));
     assert_eq!(replay.steps.last().unwrap().actor, -2, "a joint action");
     let now = spectate(&mut matches, &live).await.unwrap().into_inner();
-    assert_eq!(
-        replay.steps.last().unwrap().spectator_view_json,
-        now.view_json
-    );
+    assert_eq!(page_views(&replay).last().unwrap(), &json(&now.view_json));
     let missing = matches
         .get_replay(pb::GetReplayRequest {
             match_id: "nope".into(),
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -599,9 +642,9 @@ async fn idle_expiry_is_stored_and_continues_from_stored_times_after_a_restart()
     );
     server.shutdown().await;
 
-    // Touched, then the server stops for longer than the idle expiry: restarted with a longer
+    // Created, then the server stops for longer than the idle expiry: restarted with a longer
     // expiry it is there; restarted with the short one, its clock has run out (it counts from
-    // the stored time of the last request, stored at shutdown).
+    // the stored time of its last public change: a read leaves no trace in the store).
     let server = TestServer::start(long()).await;
     let mut matches = server.matches();
     let second = matches
@@ -647,4 +690,57 @@ async fn an_unreachable_postgresql_is_named_with_the_reason_at_start() {
     );
     assert!(error.to_lowercase().contains("refused"), "{error}");
     assert!(!error.contains("secret"), "{error}");
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap()
+}
+
+/// Every step's public view in a replay page: the first step's whole, each later one its
+/// predecessor with the step's JSON Patch applied.
+fn page_views(page: &pb::Replay) -> Vec<serde_json::Value> {
+    let mut views: Vec<serde_json::Value> = Vec::new();
+    for (i, step) in page.steps.iter().enumerate() {
+        if i == 0 {
+            assert!(step.spectator_view_patch.is_empty());
+            views.push(json(&step.spectator_view_json));
+        } else {
+            assert!(step.spectator_view_json.is_empty());
+            let mut view = views[i - 1].clone();
+            apply_patch(&mut view, &json(&step.spectator_view_patch));
+            views.push(view);
+        }
+    }
+    views
+}
+
+/// RFC 6902's add, remove and replace (what the server's patches use).
+fn apply_patch(document: &mut serde_json::Value, patch: &serde_json::Value) {
+    for op in patch.as_array().unwrap() {
+        let path = op["path"].as_str().unwrap();
+        let value = op.get("value").cloned();
+        if path.is_empty() {
+            *document = value.unwrap();
+            continue;
+        }
+        let (parent, last) = path.rsplit_once('/').unwrap();
+        let last = last.replace("~1", "/").replace("~0", "~");
+        let target = document.pointer_mut(parent).unwrap();
+        match (op["op"].as_str().unwrap(), target) {
+            ("add", serde_json::Value::Array(list)) if last == "-" => list.push(value.unwrap()),
+            ("remove", serde_json::Value::Array(list)) => {
+                list.remove(last.parse().unwrap());
+            }
+            (_, serde_json::Value::Array(list)) => {
+                list[last.parse::<usize>().unwrap()] = value.unwrap()
+            }
+            ("remove", serde_json::Value::Object(map)) => {
+                map.remove(&last);
+            }
+            (_, serde_json::Value::Object(map)) => {
+                map.insert(last, value.unwrap());
+            }
+            (op, other) => panic!("cannot {op} at {path} in {other}"),
+        }
+    }
 }
