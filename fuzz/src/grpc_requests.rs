@@ -401,6 +401,9 @@ impl Session {
         match responses.next().await {
             Some(Ok(response)) => {
                 use dm::environment_response::Payload as Reply;
+                if std::env::var_os("CHECKRAISE_FUZZ_TRACE").is_some() {
+                    eprintln!("Environment.Process: {:?}", response.payload);
+                }
                 match response.payload {
                     Some(Reply::CreateWorld(created)) => self.worlds.push(created.world_name),
                     Some(Reply::Error(status)) if status.code == Code::Internal as i32 => {
@@ -441,8 +444,17 @@ fn decode<T: Message + Default>(body: &[u8]) -> Option<T> {
     T::decode(body).ok()
 }
 
+/// Checks a reply; with `CHECKRAISE_FUZZ_TRACE=1`, writes each answer to standard error.
 fn finish<T>(what: &str, reply: Result<Response<T>, Status>) {
-    if let Err(status) = reply {
-        check_status(what, &status);
+    let trace = std::env::var_os("CHECKRAISE_FUZZ_TRACE").is_some();
+    match reply {
+        Ok(_) if trace => eprintln!("{what}: OK"),
+        Ok(_) => {}
+        Err(status) => {
+            if trace {
+                eprintln!("{what}: {:?}: {}", status.code(), status.message());
+            }
+            check_status(what, &status);
+        }
     }
 }
