@@ -26,7 +26,10 @@ if ! cargo afl --version >/dev/null 2>&1; then
   nice -n 15 cargo install cargo-afl --locked
 fi
 export CARGO_TARGET_DIR="$PWD/target/afl"
-nice -n 15 cargo afl build --release --features afl --locked
+# The engine's targets build without the gRPC services and their dependencies.
+FEATURES=(--no-default-features --features afl)
+if printf '%s\n' "${TARGETS[@]}" | grep -qx grpc_requests; then FEATURES=(--features afl,grpc); fi
+nice -n 15 cargo afl build --release --locked "${FEATURES[@]}"
 
 # AFL++ in a container: no CPU governor to check, crashes are caught by the fork server.
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1
