@@ -245,6 +245,14 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
     }
 }
 
+/// Checks every invariant of the random simulation at one state reached any way (a fuzz
+/// input, a property test's play): legal actions, masks, observations, views, returns,
+/// strings, clone and serialization round trips, and information hiding by resampling.
+pub fn check_state_deeply(game: &dyn Game, state: &dyn State, rng: &mut GameRng) {
+    check_state(game, state, rng, true);
+    check_information_hiding(game, state, rng);
+}
+
 /// Action strings are unique among `actions` and round-trip.
 fn check_strings(state: &dyn State, player: Player, actions: &[Action]) {
     let mut seen = HashSet::new();
