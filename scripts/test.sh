@@ -58,6 +58,12 @@ fi
 step "cargo test"
 cargo test --workspace --exclude checkraise-py
 
+step "fuzz targets: the seed corpus and the regression inputs, replayed uninstrumented (fuzz/)"
+# The coverage-guided runs are scripts/fuzz.sh (cargo-afl); here every committed input goes
+# through each target as a test, so a crash found and fixed stays fixed.
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
+CARGO_TARGET_DIR="$PWD/target" cargo test --manifest-path fuzz/Cargo.toml --locked
+
 step "release build of checkraise-server"
 cargo build --release -p checkraise-grpc --bin checkraise-server
 

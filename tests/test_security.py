@@ -5,6 +5,7 @@ world or env, a damaged store, and malformed requests (docs/security.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import sqlite3
@@ -84,9 +85,7 @@ def test_a_live_match_gives_away_no_seed_and_its_deal_cannot_be_rebuilt():
                 pb2.ListMatchesRequest(status=pb2.MATCH_STATUS_LIVE), timeout=10
             ).matches
             summary = next(m for m in listed if m.match_id == victim.match_id)
-            replay = matches.GetReplay(
-                pb2.GetReplayRequest(match_id=victim.match_id), timeout=10
-            )
+            replay = matches.GetReplay(pb2.GetReplayRequest(match_id=victim.match_id), timeout=10)
             assert summary.seed == 0 and replay.match.seed == 0
             assert not summary.chosen_seed
             assert not replay.revealed and all(not s.entries for s in replay.steps)
@@ -127,9 +126,7 @@ def test_a_live_match_gives_away_no_seed_and_its_deal_cannot_be_rebuilt():
             )
             rebuilt_tokens = join_all(matches, rebuilt.match_id, 3)
             assert seat_views(matches, rebuilt.match_id, rebuilt_tokens) == victim_views
-            finished = matches.GetReplay(
-                pb2.GetReplayRequest(match_id=victim.match_id), timeout=10
-            )
+            finished = matches.GetReplay(pb2.GetReplayRequest(match_id=victim.match_id), timeout=10)
             assert finished.revealed and finished.match.seed == ended.seed
         created_lines = [
             json.loads(line)["fields"] for line in server.lines if "match created" in line
@@ -240,9 +237,7 @@ def test_a_held_choice_leaves_no_trace(tmp_path, database):
                 timeout=10,
             )
             held = matches.Act(
-                pb2.ActRequest(
-                    match_id=match_id, seat=0, action_id=mine.legal_actions[0].id
-                ),
+                pb2.ActRequest(match_id=match_id, seat=0, action_id=mine.legal_actions[0].id),
                 metadata=with_token(tokens[0]),
                 timeout=10,
             )
@@ -258,9 +253,7 @@ def test_a_held_choice_leaves_no_trace(tmp_path, database):
             )
             time.sleep(0.05)
             matches.Act(
-                pb2.ActRequest(
-                    match_id=match_id, seat=1, action_id=theirs.legal_actions[0].id
-                ),
+                pb2.ActRequest(match_id=match_id, seat=1, action_id=theirs.legal_actions[0].id),
                 metadata=with_token(tokens[1]),
                 timeout=10,
             )
@@ -519,10 +512,8 @@ class Relay:
             pass
         finally:
             for sock in (source, sink):
-                try:
+                with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
     def close(self) -> None:
         self.listener.close()
@@ -542,9 +533,7 @@ def process(channel: grpc.Channel, requests: list) -> list:
 
 
 def test_one_address_cannot_fill_the_worlds_or_the_envs():
-    server = Server(
-        "--max-matches", "20", "--max-matches-per-peer", "5", "--max-envs", "1000"
-    )
+    server = Server("--max-matches", "20", "--max-matches-per-peer", "5", "--max-envs", "1000")
     relay = Relay(server.address)
     try:
         with grpc.insecure_channel(relay.address) as attacker, channel_to(server) as victim:
@@ -554,7 +543,9 @@ def test_one_address_cannot_fill_the_worlds_or_the_envs():
             refused = [r.error for r in replies if r.HasField("error")]
             assert len(made) == 5 and len(refused) == 25
             assert all(e.code == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0] for e in refused)
-            assert "127.0.0.2" in refused[0].message and "--max-matches-per-peer" in refused[0].message
+            assert (
+                "127.0.0.2" in refused[0].message and "--max-matches-per-peer" in refused[0].message
+            )
             # The victim's first world is made.
             mine = process(victim, [create_world_request("pokeros")])
             assert mine[0].HasField("create_world"), mine[0]
@@ -803,4 +794,3 @@ def test_the_security_page_states_each_tested_property():
     here = Path(__file__).read_text()
     for name in names:
         assert f"def {name}" in here, f"docs/security.md names {name}, which is not a test here"
-

@@ -861,7 +861,12 @@ impl MatchStore {
     async fn stored(&self, match_id: &str) -> Result<StoredMatch, Status> {
         let in_memory = self.table().get(match_id).cloned();
         if let Some(shared) = in_memory {
-            return with_match(shared, |live| Ok(live.snapshot())).await;
+            return with_match(shared, |live| {
+                // Reading a replay is a request like any other: the match stays while it is read.
+                live.touch();
+                Ok(live.snapshot())
+            })
+            .await;
         }
         match &self.store {
             Some(store) => store
