@@ -138,6 +138,12 @@ impl Config {
     pub fn total_chips(&self) -> u32 {
         self.stack * self.players as u32
     }
+    /// What the observation divides chip amounts by: the chips in play, or the big blind when
+    /// that is larger (a blind over every stack makes a bet to call that nobody can pay in
+    /// full). Every chip amount of a state is at most this.
+    pub fn chip_scale(&self) -> u32 {
+        self.total_chips().max(self.big_blind)
+    }
     /// The first betting action id (`fold`).
     pub fn bet_base(&self) -> usize {
         2 * self.cells

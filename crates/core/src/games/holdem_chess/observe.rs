@@ -43,8 +43,9 @@ impl Layout for Config {
         true
     }
 
-    /// Per seat (of `MAX_SEATS`) its chips, street bet and total bet / total chips; then the
-    /// pot, current bet and minimum raise / total chips, placements this turn / 2 and hand
+    /// Per seat (of `MAX_SEATS`) its chips, street bet and total bet / the chip scale (the
+    /// total chips, or the big blind if larger); then the pot, current bet and minimum raise /
+    /// the chip scale, placements this turn / 2 and hand
     /// number / hands.
     fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
         let at = CELL_PLANES * self.cells + 52;
@@ -120,7 +121,7 @@ impl Observe for HoldemState {
             out.set(at + c.0 as usize, 1.0);
         }
         at += 52;
-        let total = cfg.total_chips() as f32;
+        let total = cfg.chip_scale() as f32;
         let b = &self.betting;
         for s in 0..cfg.players {
             let f = at + s * SEAT_FEATURES;

@@ -790,3 +790,34 @@ fn acting_out_of_turn_is_refused() {
     let err = b.apply(1, BetAction::CheckCall).unwrap_err();
     assert_eq!(err.to_string(), "seat 1 cannot act: seat 0 is to act");
 }
+
+/// A big blind over every stack (found by the property tests): the bet to call is larger
+/// than all the chips in play, and the observation still stays within the game's bounds.
+#[test]
+fn a_blind_over_every_stack_keeps_the_observation_in_its_bounds() {
+    let mut state = make(&[("stack", "1"), ("small_blind", "0"), ("big_blind", "3")]);
+    let game = HoldemChessGame::new(
+        registry::parse_params(
+            registry::entry("holdem_chess").unwrap(),
+            [("stack", "1"), ("small_blind", "0"), ("big_blind", "3")],
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut observation = vec![0f32; crate::game::Game::observation_size(&game)];
+    let (low, high) = crate::game::Game::observation_bounds(&game);
+    for _ in 0..6 {
+        for seat in 0..2 {
+            state.observation_tensor(seat, &mut observation);
+            assert!(
+                observation.iter().all(|x| (low..=high).contains(x)),
+                "{state}"
+            );
+        }
+        if !state.is_chance_node() {
+            break;
+        }
+        let (outcome, _) = state.chance_outcomes()[0];
+        state.apply_action(outcome).unwrap();
+    }
+}
