@@ -61,21 +61,6 @@ pub fn capped_message(message: &str) -> String {
     format!("{}{note}", &message[..end])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{MAX_ERROR_MESSAGE_BYTES, capped_message};
-
-    #[test]
-    fn long_messages_are_cut_between_characters_with_their_length() {
-        assert_eq!(capped_message("short"), "short");
-        let long = "é".repeat(2000);
-        let cut = capped_message(&long);
-        assert!(cut.len() <= MAX_ERROR_MESSAGE_BYTES, "{}", cut.len());
-        assert!(cut.ends_with("(message cut: 4000 bytes in all)"), "{cut}");
-        assert!(cut.starts_with("éé"));
-    }
-}
-
 /// An error with every cause under it (`transport error: ...: the real reason`): errors such
 /// as tonic's say only their kind at the top.
 pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
@@ -90,4 +75,19 @@ pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_ERROR_MESSAGE_BYTES, capped_message};
+
+    #[test]
+    fn long_messages_are_cut_between_characters_with_their_length() {
+        assert_eq!(capped_message("short"), "short");
+        let long = "é".repeat(2000);
+        let cut = capped_message(&long);
+        assert!(cut.len() <= MAX_ERROR_MESSAGE_BYTES, "{}", cut.len());
+        assert!(cut.ends_with("(message cut: 4000 bytes in all)"), "{cut}");
+        assert!(cut.starts_with("éé"));
+    }
 }
