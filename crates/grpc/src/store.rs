@@ -670,6 +670,18 @@ async fn check_sqlite(connection: &mut sqlx::AnyConnection) -> Result<(), String
             first.join("; ")
         ));
     }
+    // Rewriting the header's user version (unchanged) is a write SQLite refuses at once on a
+    // file it could open only for reading (read-only, immutable), where the pool would retry
+    // until its timeout.
+    let version: i64 = sqlx::query("PRAGMA user_version")
+        .fetch_one(&mut *connection)
+        .await
+        .and_then(|row| row.try_get(0))
+        .map_err(|e| format!("cannot read its header: {e}"))?;
+    sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA user_version = {version}")))
+        .execute(&mut *connection)
+        .await
+        .map_err(|e| format!("the file cannot be written: {e}"))?;
     let tables = sqlx::query("SELECT name FROM sqlite_master WHERE type = 'table'")
         .fetch_all(&mut *connection)
         .await
