@@ -678,10 +678,12 @@ async fn check_sqlite(connection: &mut sqlx::AnyConnection) -> Result<(), String
         .await
         .and_then(|row| row.try_get(0))
         .map_err(|e| format!("cannot read its header: {e}"))?;
-    sqlx::query(sqlx::AssertSqlSafe(format!("PRAGMA user_version = {version}")))
-        .execute(&mut *connection)
-        .await
-        .map_err(|e| format!("the file cannot be written: {e}"))?;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "PRAGMA user_version = {version}"
+    )))
+    .execute(&mut *connection)
+    .await
+    .map_err(|e| format!("the file cannot be written: {e}"))?;
     let tables = sqlx::query("SELECT name FROM sqlite_master WHERE type = 'table'")
         .fetch_all(&mut *connection)
         .await
