@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
-# builds the instrumented targets of fuzz/ (cargo afl build --release --features afl), runs
+# builds the instrumented targets of fuzz/ (cargo afl build --profile fuzz --features afl), runs
 # each target (all of them by default) for SECONDS (default 60) from its seed corpus
 # (fuzz/corpus/<target>/), then prints per target the executions, the coverage (edges found
 # and the share of AFL's bitmap), and the crashes and hangs found. Crashing and hanging inputs
@@ -29,7 +29,7 @@ export CARGO_TARGET_DIR="$PWD/target/afl"
 # The engine's targets build without the gRPC services and their dependencies.
 FEATURES=(--no-default-features --features afl)
 if printf '%s\n' "${TARGETS[@]}" | grep -qx grpc_requests; then FEATURES=(--features afl,grpc); fi
-nice -n 15 cargo afl build --release --locked "${FEATURES[@]}"
+nice -n 15 cargo afl build --profile fuzz -p checkraise-fuzz --locked "${FEATURES[@]}"
 
 # AFL++ in a container: no CPU governor to check, crashes are caught by the fork server.
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1
@@ -45,7 +45,7 @@ for target in "${TARGETS[@]}"; do
   mkdir -p "$out"
   echo "==> $target for ${SECONDS_EACH}s"
   nice -n 15 cargo afl fuzz -V "$SECONDS_EACH" -t "$TIMEOUT_MS" -i "corpus/$target" -o "$out" \
-    -- "$CARGO_TARGET_DIR/release/$target" >"$out/afl.log" 2>&1 || {
+    -- "$CARGO_TARGET_DIR/fuzz/$target" >"$out/afl.log" 2>&1 || {
       echo "afl-fuzz failed for $target; the end of its log:" >&2
       tail -n 30 "$out/afl.log" >&2
       exit 2

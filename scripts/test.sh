@@ -55,14 +55,11 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${CHECKRAISE_P
   apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
 fi
 
-step "cargo test"
-cargo test --workspace --exclude checkraise-py
-
-step "fuzz targets: the seed corpus and the regression inputs, replayed uninstrumented (fuzz/)"
+step "cargo test (with the fuzz targets' seed corpus and regression inputs, uninstrumented)"
 # The coverage-guided runs are scripts/fuzz.sh (cargo-afl); here every committed input goes
-# through each target as a test, so a crash found and fixed stays fixed.
-cargo fmt --manifest-path fuzz/Cargo.toml -- --check
-CARGO_TARGET_DIR="$PWD/target" cargo test --manifest-path fuzz/Cargo.toml --locked
+# through each fuzz target as a test (crate checkraise-fuzz), so a crash found and fixed stays
+# fixed.
+cargo test --workspace --exclude checkraise-py
 
 step "release build of checkraise-server"
 cargo build --release -p checkraise-grpc --bin checkraise-server

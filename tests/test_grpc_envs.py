@@ -210,6 +210,9 @@ def test_limits_are_resource_exhausted_and_idle_things_expire(stubs):
         "1",
         "--max-envs",
         "10",
+        # One client holds every env here: its share is the whole limit.
+        "--max-envs-per-peer",
+        "10",
         "--max-message-size",
         "200000",
         "--idle-expiry-secs",
