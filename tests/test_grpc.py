@@ -8,11 +8,12 @@ import math
 import random
 import re
 import struct
+import subprocess
 
 import grpc
 import pytest
 
-from grpc_util import Server
+from grpc_util import Server, server_binary
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][cdhs]|X[123])(?![A-Za-z0-9])")
 
@@ -93,6 +94,22 @@ def assert_no_foreign_cards(view, seat: int, foreign_hand: list[str] | None = No
 
 
 # --- Catalog -------------------------------------------------------------------------------
+
+
+def test_one_version_in_the_catalog_the_binary_and_the_python_package(stubs, catalog):
+    """The server's version reaches clients (ListGames.server_version) and is the version
+    `checkraise-server --version` prints and the Python package carries: one version, the
+    workspace's."""
+    import checkraise
+
+    pb2 = stubs[0]
+    version = catalog.ListGames(pb2.ListGamesRequest()).server_version
+    assert re.fullmatch(r"\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?", version), version
+    assert version == checkraise.__version__
+    printed = subprocess.run(
+        [server_binary(), "--version"], capture_output=True, text=True, check=True
+    ).stdout
+    assert printed.strip() == f"checkraise-server {version}"
 
 
 def test_list_games_describes_pokeros(stubs, catalog):

@@ -541,6 +541,16 @@ def test_a_practice_deal_is_announced_and_a_secret_deal_is_not(server, context):
     assert errors == [] and watcher_errors == [], errors + watcher_errors
 
 
+def test_the_footer_names_the_server_version(server, context):
+    import checkraise
+
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    footer = page.locator("footer#version")
+    page.wait_for_function("() => document.getElementById('version').textContent !== ''")
+    assert footer.text_content() == f"checkraise-server {checkraise.__version__}"
+    assert errors == []
+
+
 def test_parameters_are_validated_by_the_server(server, context):
     page, _, errors = open_page(context, f"http://{server.address}/")
     page.select_option("#game", "pokeros")

@@ -1,5 +1,6 @@
 // The page: a new-match form, or a match seen by a seat or a spectator, as the URL fragment
 // says (links.ts).
+import { catalog } from "./api";
 import { h } from "./dom";
 import { currentPlace } from "./links";
 import { playPage } from "./play";
@@ -33,3 +34,12 @@ function route() {
 
 window.addEventListener("hashchange", route);
 route();
+
+// The footer names the server's version (the Catalog's server_version); left empty when the
+// server cannot be reached (the page itself says so).
+catalog.listGames({}).then(
+  (reply) => {
+    document.getElementById("version")!.textContent = `checkraise-server ${reply.serverVersion}`;
+  },
+  () => {},
+);

@@ -22,7 +22,10 @@ impl pb::catalog_server::Catalog for CatalogService {
         _request: Request<pb::ListGamesRequest>,
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
         let games = registry::entries().iter().map(describe_game).collect();
-        Ok(Response::new(pb::ListGamesResponse { games }))
+        Ok(Response::new(pb::ListGamesResponse {
+            games,
+            server_version: env!("CARGO_PKG_VERSION").to_owned(),
+        }))
     }
 
     async fn get_game(

@@ -76,10 +76,12 @@ class ListGamesRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ListGamesResponse(_message.Message):
-    __slots__ = ("games",)
+    __slots__ = ("games", "server_version")
     GAMES_FIELD_NUMBER: _ClassVar[int]
+    SERVER_VERSION_FIELD_NUMBER: _ClassVar[int]
     games: _containers.RepeatedCompositeFieldContainer[GameDescription]
-    def __init__(self, games: _Optional[_Iterable[_Union[GameDescription, _Mapping]]] = ...) -> None: ...
+    server_version: str
+    def __init__(self, games: _Optional[_Iterable[_Union[GameDescription, _Mapping]]] = ..., server_version: _Optional[str] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
     __slots__ = ("name", "parameters")
