@@ -19,8 +19,11 @@ pub mod grpc_requests;
 pub mod serialized_states;
 pub mod view_requests;
 
+/// A target's entry point: one input, which must never make it panic.
+pub type Entry = fn(&[u8]);
+
 /// Every target: its name and its entry point.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Entry)] = &[
     ("game_params", game_params::run),
     ("action_strings", action_strings::run),
     ("bot_specs", bot_specs::run),
