@@ -46,6 +46,17 @@ pub fn server_fault(what: &str, error: &GameError) -> Status {
 /// of input echoed back would cost a megabyte of reply and hide the real error.
 pub const MAX_ERROR_MESSAGE_BYTES: usize = 1024;
 
+/// A request's `page_size`: `default` when 0 (unset), refused over `max`.
+pub fn page_size(requested: u32, default: u32, max: u32) -> Result<u32, Status> {
+    match requested {
+        0 => Ok(default),
+        n if n <= max => Ok(n),
+        n => Err(Status::invalid_argument(format!(
+            "page_size {n} is over the most, {max}"
+        ))),
+    }
+}
+
 /// `message` cut to at most `MAX_ERROR_MESSAGE_BYTES` bytes between characters, with a note
 /// of its whole length (for error texts that travel in a message rather than in
 /// `grpc-message`, which the server cuts as it sends it).

@@ -24,7 +24,7 @@ use tonic::{Request, Response, Status};
 
 use crate::catalog::game_sizes;
 use crate::connections::{StreamCap, StreamPermit};
-use crate::errors::{status_from_argument_error, unknown_match};
+use crate::errors::{page_size, status_from_argument_error, unknown_match};
 use crate::live_match::{
     ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, MatchSeed, REPLY_SLACK, Seat,
     SeatKind, ViewParts, random_hex, stored_game,
@@ -881,15 +881,7 @@ impl MatchStore {
 
 /// The filter of a ListMatches request, with its page token read.
 fn list_filter(request: &pb::ListMatchesRequest) -> Result<MatchFilter, Status> {
-    let limit = match request.page_size {
-        0 => DEFAULT_PAGE,
-        n if n <= MAX_PAGE => n,
-        n => {
-            return Err(Status::invalid_argument(format!(
-                "page_size {n} is over the most, {MAX_PAGE}"
-            )));
-        }
-    };
+    let limit = page_size(request.page_size, DEFAULT_PAGE, MAX_PAGE)?;
     let after = if request.page_token.is_empty() {
         None
     } else {

@@ -6,6 +6,7 @@ use checkraise_core::{Action, Player};
 use prost::Message;
 use tonic::Status;
 
+use crate::errors::page_size;
 use crate::live_match::stored_game;
 use crate::pb;
 use crate::store::{Status as Stored, StepRow, StoredMatch};
@@ -78,15 +79,7 @@ pub struct ReplayPage {
 impl ReplayPage {
     /// The page a request asks for, within a reply of at most `bytes`.
     pub fn from_request(request: &pb::GetReplayRequest, bytes: usize) -> Result<Self, Status> {
-        let steps = match request.page_size {
-            0 => DEFAULT_REPLAY_PAGE,
-            n if n <= MAX_REPLAY_PAGE => n,
-            n => {
-                return Err(Status::invalid_argument(format!(
-                    "page_size {n} is over the most, {MAX_REPLAY_PAGE}"
-                )));
-            }
-        };
+        let steps = page_size(request.page_size, DEFAULT_REPLAY_PAGE, MAX_REPLAY_PAGE)?;
         Ok(ReplayPage {
             from_version: request.from_version,
             steps: steps as usize,
