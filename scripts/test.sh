@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says how long the command has run so far, so a slow step shows in CI's log.
+step() { printf '\n==> [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 step "buf lint and buf breaking on the gRPC contract (proto/)"
 # buf from npm (@bufbuild/buf ships the binary), installed once into .tools/.
@@ -92,4 +93,7 @@ if ! command -v openssl >/dev/null; then
 fi
 
 step "pytest"
-CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" .venv/bin/python -m pytest -q tests
+# The slowest tests are listed at the end, to see where the time goes.
+CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" .venv/bin/python -m pytest -q --durations=15 tests
+
+step "done"
