@@ -5,6 +5,7 @@
 //! Run on SQLite, and on a PostgreSQL server the test starts itself (`initdb` and `pg_ctl` in
 //! a temporary directory, as an unprivileged user when the test runs as root).
 
+#[path = "it/common.rs"]
 mod common;
 
 use std::net::SocketAddr;

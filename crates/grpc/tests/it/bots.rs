@@ -3,19 +3,17 @@
 //! `--max-bot-ms` are INVALID_ARGUMENT, and bots think on the blocking pool, so the server
 //! answers health checks while they search.
 
-mod common;
-
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::common::{TestServer, create, join, with_token};
 use checkraise_grpc::config::Config;
 use checkraise_grpc::live_match::{LiveMatch, Seat, SeatKind};
 use checkraise_grpc::pb;
 use checkraise_grpc::pb::catalog_client::CatalogClient;
 use checkraise_grpc::pb::matches_client::MatchesClient;
 use clap::Parser;
-use common::{TestServer, create, join, with_token};
 use tonic::transport::Channel;
 use tonic::{Code, Request};
 use tonic_health::pb::health_check_response::ServingStatus;

@@ -2,10 +2,9 @@
 //! started in-process on a free port creates a world of every game, joins it, plays whole
 //! games from what the server reports (the action mask), and destroys the world.
 
-mod common;
-
 use std::collections::HashMap;
 
+use crate::common::TestServer;
 use checkraise_core::registry;
 use checkraise_grpc::config::Config;
 use checkraise_grpc::dm_env::{
@@ -13,7 +12,6 @@ use checkraise_grpc::dm_env::{
 };
 use checkraise_grpc::dm_env_pb::dm_env_rpc::v1 as pb;
 use checkraise_grpc::dm_env_pb::dm_env_rpc::v1::environment_client::EnvironmentClient;
-use common::TestServer;
 use pb::environment_request::Payload as Req;
 use pb::environment_response::Payload as Resp;
 use pb::tensor::Payload as Data;

@@ -2,8 +2,7 @@
 //! batched env's (`VectorEnv`, which Python's `VectorEnv` runs on) for the same game, seed,
 //! mode and actions, and the two modes play the same games.
 
-mod common;
-
+use crate::common::TestServer;
 use checkraise_core::env::GameRng;
 use checkraise_core::make_game;
 use checkraise_core::vector::{AutoresetMode, Observer, OwnedBuffers, VectorEnv};
@@ -11,7 +10,6 @@ use checkraise_grpc::config::Config;
 use checkraise_grpc::pb;
 use checkraise_grpc::pb::envs_client::EnvsClient;
 use checkraise_grpc::tensor::i32_tensor;
-use common::TestServer;
 use tonic::Code;
 use tonic::transport::Channel;
 

@@ -5,12 +5,11 @@
 //! in every format. Bad input is refused with exit code 2, a history that does not replay
 //! fails naming its match, and an empty store gives valid empty files.
 
-mod common;
-
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use crate::common::{TestServer, create, temp_dir};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Float64Type, Int32Type, Int64Type, UInt64Type};
 use arrow_array::{Array, RecordBatch};
@@ -19,7 +18,6 @@ use checkraise_grpc::export::{
     self, ExportOptions, Format, MatchRecord, StepRecord, matches_schema, steps_schema,
 };
 use checkraise_grpc::store::{Status, Store, StoredMatch};
-use common::{TestServer, create, temp_dir};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 fn config(database: &str) -> Config {

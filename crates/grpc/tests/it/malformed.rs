@@ -2,11 +2,9 @@
 //! with no message at all, and a message flagged as compressed without a `grpc-encoding`. Both
 //! are the client's mistake: INVALID_ARGUMENT, never INTERNAL.
 
-mod common;
-
+use crate::common::TestServer;
 use bytes::Bytes;
 use checkraise_grpc::config::Config;
-use common::TestServer;
 
 /// Sends one call to `path` with `body` (none: the request ends with its headers) and returns
 /// the reply's `grpc-status` and `grpc-message`.

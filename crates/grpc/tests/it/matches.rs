@@ -1,13 +1,11 @@
 //! End to end from a tonic client against the server started in-process on a free port.
 
-mod common;
-
 use std::collections::HashMap;
 
+use crate::common::{TestServer, create, join, with_token};
 use checkraise_grpc::config::Config;
 use checkraise_grpc::pb;
 use checkraise_grpc::pb::catalog_client::CatalogClient;
-use common::{TestServer, create, join, with_token};
 use tonic::Code;
 
 #[tokio::test]

@@ -1,8 +1,6 @@
 //! The simultaneous-node paths of matches and envs, driven with a test fixture game (no
 //! registered game is simultaneous yet): choices wait hidden until every seat has chosen.
 
-mod fixture;
-
 use checkraise_core::bots::RandomBot;
 use checkraise_core::vector::AutoresetMode;
 use checkraise_grpc::envs::{EnvBatch, EnvOptions};
@@ -21,7 +19,7 @@ fn human() -> Seat {
 fn two_humans(rounds: usize) -> LiveMatch {
     let mut live = LiveMatch::new(
         "m".to_string(),
-        fixture::SecretPicks::game(rounds),
+        crate::fixture::SecretPicks::game(rounds),
         1,
         vec![human(), human()],
     )
@@ -92,7 +90,7 @@ fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
 fn a_bot_chooses_at_once_and_the_joint_action_applies_when_the_human_chooses() {
     let mut live = LiveMatch::new(
         "m".to_string(),
-        fixture::SecretPicks::game(3),
+        crate::fixture::SecretPicks::game(3),
         5,
         vec![
             human(),
@@ -115,7 +113,7 @@ fn a_bot_chooses_at_once_and_the_joint_action_applies_when_the_human_chooses() {
 
 #[test]
 fn simultaneous_envs_need_all_seats_and_take_joint_actions() {
-    let game = fixture::SecretPicks::game(2);
+    let game = crate::fixture::SecretPicks::game(2);
     // Refused at creation (the engine's batch needs every seat's rows for such a game).
     let refused = EnvBatch::new(game.clone(), 2, 0, false).err().unwrap();
     assert_eq!(refused.code(), Code::InvalidArgument);

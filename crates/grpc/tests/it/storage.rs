@@ -2,12 +2,10 @@
 //! held simultaneous choices), tokens are stored only as hashes, and `Act` and `JoinSeat`
 //! are safe to retry.
 
-mod common;
-
+use crate::common::{TestServer, create, temp_dir, with_token};
 use checkraise_grpc::config::Config;
 use checkraise_grpc::pb;
 use checkraise_grpc::pb::matches_client::MatchesClient;
-use common::{TestServer, create, temp_dir, with_token};
 use tonic::Code;
 use tonic::transport::Channel;
 

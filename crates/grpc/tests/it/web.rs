@@ -1,11 +1,9 @@
 //! The web page on the server's address: its files over HTTP/1.1, gRPC-Web for browsers next
 //! to native gRPC, and `--no-web` turning both off.
 
-mod common;
-
+use crate::common::TestServer;
 use checkraise_grpc::config::Config;
 use checkraise_grpc::pb;
-use common::TestServer;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 

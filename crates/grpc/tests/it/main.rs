@@ -1,0 +1,18 @@
+//! The service's integration tests, in one test binary: each module was its own binary before,
+//! and every one of them compiled and linked the whole gRPC stack again (the crash test, which
+//! starts servers and PostgreSQL as processes, stays its own binary: `tests/crash.rs`).
+//!
+//! Run one module's tests with a filter: `cargo test -p checkraise-grpc --test it storage::`.
+
+mod bots;
+mod common;
+mod dm_env;
+mod envs;
+mod every_game;
+mod export;
+mod fixture;
+mod malformed;
+mod matches;
+mod simultaneous;
+mod storage;
+mod web;
