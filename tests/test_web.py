@@ -345,7 +345,11 @@ def test_a_whole_match_by_clicking(server, context, browser, game, params, other
 
     assert set(calls) <= ALLOWED_CALLS, calls
     assert "checkraise.v1.Matches/WatchSpectator" not in calls
-    assert set(spectator_calls) == {"checkraise.v1.Matches/WatchSpectator"}, spectator_calls
+    # A spectator's page watches the match and, for its footer, reads the server's version.
+    assert set(spectator_calls) == {
+        "checkraise.v1.Matches/WatchSpectator",
+        "checkraise.v1.Catalog/ListGames",
+    }, spectator_calls
     assert errors == [] and spectator_errors == [], errors + spectator_errors
     spectator_context.close()
 
