@@ -37,6 +37,21 @@
 //! sum to its final return. `max_episode_steps` counts the learner's steps. Opponents act
 //! through `Bot::try_act`, seeing only what their seat may know.
 //!
+//! Each env draws its learner's seat and its opponents, and its opponents decide, from two
+//! streams of its own seeded from `seed + i` apart from its chance stream, so (game,
+//! parameters, seed, pool, learner actions) give the same trajectories everywhere, and the
+//! opponents an env meets do not depend on how long its games were. Opponents play on the
+//! env's rayon worker thread, a policy opponent evaluating its network once per move and env.
+//! Batching one evaluation over every env whose opponent is the same policy would need each
+//! env's advance to become resumable: advance every env until it reaches a policy move (or its
+//! learner's decision), gather those envs' observations of their resampled states per network
+//! into one matrix, evaluate it once, apply the chosen actions, and repeat until no env waits
+//! on a policy (as many rounds as the longest run of consecutive policy moves in one env).
+//! A batched evaluation also sums in another order than one observation at a time, so where
+//! two legal logits nearly tie it could pick another action than `PolicyBot` (and the Python
+//! package's inference) do; evaluating per env keeps a policy opponent playing exactly as it
+//! plays on every other face.
+//!
 //! ```
 //! use checkraise_core::make_game_from_string;
 //! use checkraise_core::vector::{

@@ -6,19 +6,7 @@
 //! know: it acts on a state resampled from its own information state, never on the true one
 //! (the learner's hidden cards and its pending choice at a simultaneous node stay hidden).
 //!
-//! Each env draws from two streams of its own, seeded from the env's seed (`seed + i`) apart
-//! from its chance stream: one for the learner's seat and the opponents of each game, one for
-//! the opponents' decisions. So (game, parameters, seed, pool, learner actions) give the same
-//! trajectories everywhere, and the opponents an env meets do not depend on how long its games
-//! were.
-//!
-//! Policy opponents run their network once per move and env, on the env's worker thread.
-//! Batching one network evaluation over every env whose opponent is the same policy would
-//! need each env's advance to become resumable: advance every env until it reaches a policy
-//! move (or the learner's decision), gather those envs' observations of their resampled
-//! states per network into one matrix, evaluate it once, apply the chosen actions, and repeat
-//! until no env waits on a policy; the rounds are as many as the longest run of consecutive
-//! policy moves in one env.
+//! Seeding and the per-env evaluation of policies: see the `vector` module docs.
 
 use std::fmt;
 use std::sync::Arc;
