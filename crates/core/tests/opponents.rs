@@ -941,12 +941,10 @@ fn games_without_a_learner_decision_are_skipped_and_opening_rewards_carried() {
         let mut actions = vec![0; n];
         let (mut games, mut ended) = (0, vec![false; n]);
         for _ in 0..40 {
-            for i in 0..n {
-                if !ended[i] {
-                    // Seat 0 played on: seat 1 decides.
-                    let state = venv.state(i).unwrap();
-                    assert_eq!(state.current_player(), Player::Seat(1));
-                }
+            for (i, _) in ended.iter().enumerate().filter(|(_, ended)| !**ended) {
+                // Seat 0 played on: seat 1 decides.
+                let state = venv.state(i).unwrap();
+                assert_eq!(state.current_player(), Player::Seat(1));
             }
             venv.sample_actions(&mut actions).unwrap();
             venv.step(&actions, out.view(true)).unwrap();
