@@ -22,6 +22,64 @@
 //! Legal masks are long (4,207 entries in Poker Chess) and hold few legal actions, so a caller
 //! that hands back the same, untouched buffers says so with `StepBuffers::retained`: each env
 //! then clears only the entries it set last time and sets the new ones.
+//!
+//! # Opponents
+//!
+//! By default the caller plays every seat. With `VectorEnv::with_opponents` the engine plays
+//! every seat but one learner seat per env (fixed, or drawn for each game), each from a
+//! weighted pool of bots (`Opponents`), and every env always waits at its learner's decision
+//! (or, in next-step mode, at the end of a game). A batch with opponents writes the learner's
+//! side only: one observation and mask row per env (the learner's, as with
+//! `Observer::Seat`), one reward, final return and action per env (at a simultaneous node the
+//! engine fills the opponents' entries of the joint action). A step's reward is the learner's
+//! reward over everything from its action to its next decision; the rewards of the moves
+//! before its first decision of a game are reported with its first step, so a game's rewards
+//! sum to its final return. `max_episode_steps` counts the learner's steps. Opponents act
+//! through `Bot::try_act`, seeing only what their seat may know.
+//!
+//! Each env draws its learner's seat and its opponents, and its opponents decide, from two
+//! streams of its own seeded from `seed + i` apart from its chance stream, so (game,
+//! parameters, seed, pool, learner actions) give the same trajectories everywhere, and the
+//! opponents an env meets do not depend on how long its games were. Opponents play on the
+//! env's rayon worker thread, a policy opponent evaluating its network once per move and env.
+//! Batching one evaluation over every env whose opponent is the same policy would need each
+//! env's advance to become resumable: advance every env until it reaches a policy move (or its
+//! learner's decision), gather those envs' observations of their resampled states per network
+//! into one matrix, evaluate it once, apply the chosen actions, and repeat until no env waits
+//! on a policy (as many rounds as the longest run of consecutive policy moves in one env).
+//! A batched evaluation also sums in another order than one observation at a time, so where
+//! two legal logits nearly tie it could pick another action than `PolicyBot` (and the Python
+//! package's inference) do; evaluating per env keeps a policy opponent playing exactly as it
+//! plays on every other face.
+//!
+//! ```
+//! use checkraise_core::make_game_from_string;
+//! use checkraise_core::vector::{
+//!     LearnerSeat, Observer, Opponent, Opponents, OwnedBuffers, VectorEnv,
+//! };
+//!
+//! let game = make_game_from_string("pokeros").unwrap();
+//! let opponents = Opponents::new(LearnerSeat::Drawn).with(Opponent::spec("heuristic"), 1.0);
+//! let mut venv = VectorEnv::new(game, 4, 7, Observer::CurrentPlayer, None)
+//!     .unwrap()
+//!     .with_opponents(opponents)
+//!     .unwrap();
+//! let mut out = OwnedBuffers::for_venv(&venv, false);
+//! venv.reset(None, out.view(false)).unwrap();
+//! assert_eq!(out.rewards.len(), 4);
+//! let mut actions = vec![0; 4];
+//! for _ in 0..50 {
+//!     venv.sample_actions(&mut actions).unwrap();
+//!     venv.step(&actions, out.view(true)).unwrap();
+//!     for i in 0..4 {
+//!         let state = venv.state(i).unwrap();
+//!         let learner = venv.learner_seat(i).unwrap();
+//!         assert!(state.is_terminal() || state.current_player().seat() == Some(learner));
+//!     }
+//! }
+//! ```
+
+mod opponents;
 
 use std::sync::Arc;
 
@@ -33,6 +91,9 @@ use crate::env::{Env, GameRng};
 use crate::game::{
     Action, Dynamics, ErrorKind, Game, GameError, ObservationEntries, Player, State,
 };
+
+pub use opponents::{LearnerSeat, MAX_SKIPPED_GAMES, Opponent, Opponents};
+use opponents::{Pool, SavedPool, Seating};
 
 /// Mixed into env seeds for the action sampler's streams, so they differ from chance's.
 const SAMPLER_SALT: u64 = 0x5DEE_CE66_D1CE_5EED;
@@ -111,11 +172,13 @@ impl From<GameError> for VectorError {
 
 /// The flat, row-major buffers a step or reset writes, one row per env.
 ///
-/// Lengths (`rows` is 1, or `num_players` with `Observer::AllSeats`): observations
-/// `num_envs × rows × observation_size`; legal masks `num_envs × rows × num_distinct_actions`;
-/// current players (OpenSpiel ids: a seat, −2 simultaneous, −4 terminal), terminated and
-/// truncated `num_envs`; rewards and final returns `num_envs × num_players`; final
-/// observations, when given, as long as the observations.
+/// Lengths (`rows` is 1, or `num_players` with `Observer::AllSeats`; 1 with opponents):
+/// observations `num_envs × rows × observation_size`; legal masks
+/// `num_envs × rows × num_distinct_actions`; current players (OpenSpiel ids: a seat, −2
+/// simultaneous, −4 terminal), terminated and truncated `num_envs`; rewards and final returns
+/// `num_envs × num_players` (`num_envs` with opponents: the learner's; see
+/// `VectorEnv::rewards_per_env`); final observations, when given, as long as the
+/// observations.
 ///
 /// With `ObservationEncoding::Compact` the observation, mask and final observation buffers are
 /// empty, and the packed ones take their place: `num_envs × rows × row_bytes` bytes of compact
@@ -208,10 +271,10 @@ impl OwnedBuffers {
             observations: vec![0.0; obs_len],
             action_masks: vec![false; mask_len],
             current_players: vec![0; n],
-            rewards: vec![0.0; n * game.num_players()],
+            rewards: vec![0.0; n * venv.rewards_per_env()],
             terminated: vec![false; n],
             truncated: vec![false; n],
-            final_returns: vec![0.0; n * game.num_players()],
+            final_returns: vec![0.0; n * venv.rewards_per_env()],
             final_observations: (final_observations && !compact).then(|| vec![0.0; obs_len]),
             packed_observations: vec![0; packed_len],
             packed_action_masks: vec![0; packed_mask_len],
@@ -268,6 +331,8 @@ struct Slot {
     scratch: Vec<f32>,
     /// The last write may have left non-zero final observation rows.
     final_written: bool,
+    /// With opponents: the learner's seat, the opponents and their streams.
+    seating: Option<Seating>,
 }
 
 /// What `VectorEnv::snapshot` writes.
@@ -282,7 +347,21 @@ struct VectorSnapshot {
     #[serde(default)]
     observation_encoding: ObservationEncoding,
     started: bool,
+    /// The batch's seed (absent from older snapshots: 0).
+    #[serde(default)]
+    seed: u64,
+    /// The opponent pool, if any (absent from older snapshots: none).
+    #[serde(default)]
+    opponents: Option<SavedPool>,
     slots: Vec<SlotSnapshot>,
+}
+
+impl VectorSnapshot {
+    fn read(text: &str) -> Result<Self, GameError> {
+        serde_json::from_str(text).map_err(|e| GameError::BadSerialization {
+            reason: format!("not a VectorEnv snapshot: {e}"),
+        })
+    }
 }
 
 /// One env of a `VectorSnapshot`.
@@ -293,6 +372,9 @@ struct SlotSnapshot {
     steps: usize,
     last_seat: usize,
     sampler: GameRng,
+    /// With opponents: the env's seating.
+    #[serde(default)]
+    seating: Option<Seating>,
 }
 
 /// One env's rows of the caller's buffers.
@@ -331,13 +413,25 @@ struct Shape {
     /// Bytes of a compact observation row and of a packed mask row.
     row_bytes: usize,
     mask_bytes: usize,
+    /// The engine plays opponents: every env writes its learner's row, reward and return.
+    learner_only: bool,
 }
 
 impl Shape {
     fn rows(&self) -> usize {
         match self.observer {
+            _ if self.learner_only => 1,
             Observer::AllSeats => self.num_players,
             _ => 1,
+        }
+    }
+
+    /// Rewards (and final returns) per env.
+    fn reward_width(&self) -> usize {
+        if self.learner_only {
+            1
+        } else {
+            self.num_players
         }
     }
 }
@@ -366,6 +460,10 @@ pub struct VectorEnv {
     /// Whether anything happened since construction (a reset without a seed then starts new
     /// games; before, the constructed games are the first episode).
     started: bool,
+    /// The seed env `i`'s streams were seeded from (with `i`).
+    seed: u64,
+    /// The opponent pool (`with_opponents`).
+    pool: Option<Arc<Pool>>,
 }
 
 impl VectorEnv {
@@ -429,6 +527,7 @@ impl VectorEnv {
             encoding: ObservationEncoding::Float32,
             row_bytes: compact.row_bytes(),
             mask_bytes: packed_mask_bytes(game.num_distinct_actions()),
+            learner_only: false,
         };
         let slots = (0..num_envs)
             .into_par_iter()
@@ -452,6 +551,7 @@ impl VectorEnv {
                     },
                     scratch: Vec::new(),
                     final_written: true,
+                    seating: None,
                 };
                 slot.refresh_legal();
                 slot
@@ -463,7 +563,98 @@ impl VectorEnv {
             shape,
             compact,
             started: false,
+            seed,
+            pool: None,
         })
+    }
+
+    /// This batch with the engine playing every seat but the learner's (see the module docs,
+    /// "Opponents"): each env draws its learner's seat (`Opponents::learner`) and each other
+    /// seat's opponent (by weight from `Opponents::pool`) at the start of every game, from
+    /// its own stream seeded from `seed + i`, and plays the opponents' moves until the learner
+    /// must decide. The constructed games become the first games with opponents: each is
+    /// played to its learner's first decision here.
+    ///
+    /// Every env then writes one row (its learner's observation and mask, whatever the
+    /// observer given to `new`; `rows_per_env` is 1), one reward and final return
+    /// (`rewards_per_env` is 1), and takes one action, the learner's (`actions_per_env` is
+    /// 1, in simultaneous games too). `max_episode_steps` counts the learner's steps. A game
+    /// that ends before the learner's first decision is played out and skipped (counted by
+    /// `skipped_games`); after `MAX_SKIPPED_GAMES` such games in a row the call fails.
+    ///
+    /// Refused, with an error naming the problem: an empty pool, a weight that is not a
+    /// finite number above 0, a spec that does not parse or build for this game (naming the
+    /// entry), policy bytes that do not read or were not trained on this game, a fixed
+    /// learner seat out of range; and a batch that has already been reset or stepped, or
+    /// already has opponents.
+    ///
+    /// `snapshot` keeps the pool; `restore` rebuilds a pool of spec strings, while a pool with
+    /// in-memory entries (`Opponent::PolicyBytes`, `Opponent::Bot`) must be handed again to
+    /// `restore_with_opponents`.
+    pub fn with_opponents(mut self, opponents: Opponents) -> Result<Self, GameError> {
+        if self.started || self.pool.is_some() {
+            return Err(GameError::InvalidSetting {
+                name: "opponents".to_string(),
+                value: if self.pool.is_some() {
+                    "a second pool".to_string()
+                } else {
+                    "a pool for a batch already reset or stepped".to_string()
+                },
+                allowed: "one pool, set before the batch's first reset or step".to_string(),
+            });
+        }
+        let pool = Arc::new(Pool::build(self.game.as_ref(), &opponents)?);
+        self.shape.learner_only = true;
+        let (shape, seed, players) = (self.shape, self.seed, self.shape.num_players);
+        self.slots.par_iter_mut().enumerate().try_for_each(
+            |(i, slot)| -> Result<(), GameError> {
+                slot.mask_written.truncate(shape.rows());
+                slot.obs_written.truncate(shape.rows());
+                let mut seating = Seating::new(seed.wrapping_add(i as u64), players);
+                let begun = seating.begin(&mut slot.env, &pool);
+                slot.seating = Some(seating);
+                begun?;
+                slot.start_learner();
+                Ok(())
+            },
+        )?;
+        self.pool = Some(pool);
+        Ok(self)
+    }
+
+    /// Env `index`'s learner seat in its current game (`None` without opponents or for an
+    /// index out of range).
+    pub fn learner_seat(&self, index: usize) -> Option<usize> {
+        self.slots.get(index)?.seating.as_ref().map(|s| s.learner)
+    }
+
+    /// The pool entry (its index in `Opponents::pool`) that plays `seat` of env `index` in
+    /// its current game (`None` without opponents, for the learner's seat, or out of range).
+    pub fn opponent_index(&self, index: usize, seat: usize) -> Option<usize> {
+        let seating = self.slots.get(index)?.seating.as_ref()?;
+        (seat != seating.learner)
+            .then(|| seating.opponents.get(seat).copied())
+            .flatten()
+    }
+
+    /// Whether the engine plays opponents (`with_opponents`).
+    pub fn has_opponents(&self) -> bool {
+        self.pool.is_some()
+    }
+
+    /// Games skipped over every env because they ended before the learner's first decision
+    /// (0 without opponents).
+    pub fn skipped_games(&self) -> u64 {
+        self.slots
+            .iter()
+            .filter_map(|s| s.seating.as_ref())
+            .map(|s| s.skipped)
+            .sum()
+    }
+
+    /// Rewards and final returns per env: `num_players`, or 1 (the learner's) with opponents.
+    pub fn rewards_per_env(&self) -> usize {
+        self.shape.reward_width()
     }
 
     /// This batch writing observations and masks in `encoding` (a new batch writes float32).
@@ -506,6 +697,7 @@ impl VectorEnv {
                 steps: slot.steps,
                 last_seat: slot.last_seat,
                 sampler: slot.sampler.clone(),
+                seating: slot.seating.clone(),
             })
             .collect();
         serde_json::to_string(&VectorSnapshot {
@@ -514,36 +706,102 @@ impl VectorEnv {
             autoreset_mode: self.shape.autoreset_mode,
             observation_encoding: self.shape.encoding,
             started: self.started,
+            seed: self.seed,
+            opponents: self.pool.as_ref().map(|p| p.saved().clone()),
             slots,
         })
         .expect("a batch always serializes")
     }
 
+    /// Whether `restore` alone can rebuild this batch from its `snapshot`: false when its
+    /// opponent pool holds in-memory entries (`Opponent::PolicyBytes`, `Opponent::Bot`),
+    /// which a snapshot keeps by fingerprint only (`restore_with_opponents` takes them).
+    pub fn snapshot_restorable(&self) -> bool {
+        self.pool.as_ref().is_none_or(|p| p.rebuildable())
+    }
+
     /// The batch of `game` that `snapshot` wrote. Write its rows into fresh buffers with
-    /// `write_rows` before stepping with them.
+    /// `write_rows` before stepping with them. A batch with opponents comes back with its
+    /// pool rebuilt from the spec strings; a pool with in-memory entries is refused (the
+    /// error names the entry): use `restore_with_opponents`.
     pub fn restore(game: Arc<dyn Game>, text: &str) -> Result<Self, GameError> {
-        let snap: VectorSnapshot =
-            serde_json::from_str(text).map_err(|e| GameError::BadSerialization {
-                reason: format!("not a VectorEnv snapshot: {e}"),
-            })?;
+        let snap = VectorSnapshot::read(text)?;
+        let pool = match &snap.opponents {
+            Some(saved) => Some(Pool::rebuild(game.as_ref(), saved)?),
+            None => None,
+        };
+        VectorEnv::from_snapshot(game, snap, pool)
+    }
+
+    /// The batch with opponents of `game` that `snapshot` wrote, its pool built from
+    /// `opponents`, which must be the pool it was taken with (the same learner seat, entries
+    /// in the same order, weights, spec strings and policy bytes, checked by fingerprint;
+    /// bot objects by their spec): for pools with in-memory entries, which `restore` refuses.
+    pub fn restore_with_opponents(
+        game: Arc<dyn Game>,
+        text: &str,
+        opponents: Opponents,
+    ) -> Result<Self, GameError> {
+        let snap = VectorSnapshot::read(text)?;
+        let Some(saved) = &snap.opponents else {
+            return Err(GameError::BadSerialization {
+                reason: "this snapshot is of a batch without opponents: use VectorEnv::restore"
+                    .to_string(),
+            });
+        };
+        let pool = Pool::matching(game.as_ref(), &opponents, saved)?;
+        VectorEnv::from_snapshot(game, snap, Some(pool))
+    }
+
+    fn from_snapshot(
+        game: Arc<dyn Game>,
+        snap: VectorSnapshot,
+        pool: Option<Pool>,
+    ) -> Result<Self, GameError> {
         let mut venv = VectorEnv::new(
             game.clone(),
             snap.slots.len(),
-            0,
+            snap.seed,
             snap.observer,
             snap.max_episode_steps,
         )?
         .with_autoreset_mode(snap.autoreset_mode)
         .with_observation_encoding(snap.observation_encoding);
         venv.started = snap.started;
-        for (slot, saved) in venv.slots.iter_mut().zip(snap.slots) {
+        if pool.is_some() {
+            venv.shape.learner_only = true;
+        }
+        let rows = venv.shape.rows();
+        let players = game.num_players();
+        for (index, (slot, saved)) in venv.slots.iter_mut().zip(snap.slots).enumerate() {
             slot.env = Env::restore(game.clone(), &saved.env)?;
             slot.refresh_legal();
             slot.needs_reset = saved.needs_reset;
             slot.steps = saved.steps;
             slot.last_seat = saved.last_seat;
             slot.sampler = saved.sampler;
+            slot.mask_written.truncate(rows);
+            slot.obs_written.truncate(rows);
+            slot.seating = match (&pool, saved.seating) {
+                (Some(pool), Some(mut seating))
+                    if seating.opponents.len() == players
+                        && seating.learner < players
+                        && seating.opponents.iter().all(|&o| o < pool.len()) =>
+                {
+                    seating.fix_scratch();
+                    Some(seating)
+                }
+                (None, None) => None,
+                _ => {
+                    return Err(GameError::BadSerialization {
+                        reason: format!(
+                            "env {index} of the snapshot does not fit its opponent pool"
+                        ),
+                    });
+                }
+            };
         }
+        venv.pool = pool.map(Arc::new);
         Ok(venv)
     }
 
@@ -589,7 +847,8 @@ impl VectorEnv {
     /// stream (env `i`'s seeded from `seed + i` at construction, apart from its chance
     /// stream), written into `out` (`num_envs × actions_per_env()` ids, env-major): the seat
     /// to act's, or every seat's in a joint action (0 for a seat with no legal action, and
-    /// for an env whose game just ended, whose action `step` ignores).
+    /// for an env whose game just ended, whose action `step` ignores); with opponents, the
+    /// learner's.
     pub fn sample_actions(&mut self, out: &mut [Action]) -> Result<(), VectorError> {
         let per_env = self.actions_per_env();
         let expected = self.slots.len() * per_env;
@@ -611,6 +870,13 @@ impl VectorEnv {
                 if slot.needs_reset {
                     return;
                 }
+                if let Some(seating) = &slot.seating {
+                    let legal = &slot.legal[seating.learner];
+                    if !legal.is_empty() {
+                        out[0] = slot.sampler.choose(legal);
+                    }
+                    return;
+                }
                 let seats = match slot.current {
                     Player::Seat(seat) => seat..seat + 1,
                     Player::Simultaneous => 0..slot.legal.len(),
@@ -626,16 +892,18 @@ impl VectorEnv {
         Ok(())
     }
 
-    /// Action ids per env in `step`: 1, or `num_players` for simultaneous games.
+    /// Action ids per env in `step`: 1, or `num_players` for simultaneous games (1 with
+    /// opponents: the learner's).
     pub fn actions_per_env(&self) -> usize {
-        if self.shape.joint {
+        if self.shape.joint && !self.shape.learner_only {
             self.shape.num_players
         } else {
             1
         }
     }
 
-    /// Observation (and mask) rows per env: 1, or `num_players` with `Observer::AllSeats`.
+    /// Observation (and mask) rows per env: 1, or `num_players` with `Observer::AllSeats` (1
+    /// with opponents).
     pub fn rows_per_env(&self) -> usize {
         self.shape.rows()
     }
@@ -646,34 +914,48 @@ impl VectorEnv {
     }
 
     /// Starts a new game in every env and writes its first observations. With `seed`, env `i`
-    /// is reseeded with `seed + i`; without, each continues its stream (the first reset after
-    /// construction keeps the constructed games).
+    /// is reseeded with `seed + i` (with opponents, its seat and opponent streams too, so the
+    /// batch then plays as a new one of that seed); without, each continues its stream (the
+    /// first reset after construction keeps the constructed games). With opponents, each env
+    /// draws its seats and plays to its learner's first decision; the rewards of those moves
+    /// come with the learner's first step.
     pub fn reset(&mut self, seed: Option<u64>, out: StepBuffers<'_>) -> Result<(), VectorError> {
         let rows = self.rows(out)?;
         let shape = self.shape;
         let fresh = !self.started && seed.is_none();
         self.started = true;
+        if let Some(seed) = seed {
+            self.seed = seed;
+        }
         let layout = &self.compact;
+        let pool = self.pool.as_deref();
         self.slots
             .par_iter_mut()
             .zip(rows)
             .enumerate()
             .with_min_len(32)
-            .for_each(|(i, (slot, mut rows))| {
+            .try_for_each(|(i, (slot, mut rows))| {
                 if !fresh {
                     match seed {
-                        Some(seed) => slot.env.reset_with_seed(seed.wrapping_add(i as u64)),
+                        Some(seed) => {
+                            let seed = seed.wrapping_add(i as u64);
+                            slot.env.reset_with_seed(seed);
+                            if let Some(seating) = &mut slot.seating {
+                                seating.reseed(seed);
+                            }
+                        }
                         None => slot.env.reset(),
                     }
-                    slot.start();
+                    slot.start(pool)
+                        .map_err(|error| VectorError::Env { index: i, error })?;
                 }
                 rows.rewards.fill(0.0);
                 *rows.terminated = false;
                 *rows.truncated = false;
                 slot.clear_final(&mut rows);
                 slot.write(&shape, layout, &mut rows);
-            });
-        Ok(())
+                Ok(())
+            })
     }
 
     /// Applies one action per env (`actions_per_env()` ids each, env-major) and writes the
@@ -709,6 +991,7 @@ impl VectorEnv {
         }
         self.started = true;
         let layout = &self.compact;
+        let pool = self.pool.as_deref();
         self.slots
             .par_iter_mut()
             .zip(rows)
@@ -716,7 +999,7 @@ impl VectorEnv {
             .enumerate()
             .with_min_len(32)
             .try_for_each(|(index, ((slot, mut rows), actions))| {
-                slot.step(&shape, layout, actions, &mut rows)
+                slot.step(&shape, layout, pool, actions, &mut rows)
                     .map_err(|error| VectorError::Env { index, error })
             })
     }
@@ -761,13 +1044,13 @@ impl VectorEnv {
         check("observations", out.observations.len(), n * obs_len)?;
         check("action_masks", out.action_masks.len(), n * mask_len)?;
         check("current_players", out.current_players.len(), n)?;
-        check("rewards", out.rewards.len(), n * shape.num_players)?;
+        check("rewards", out.rewards.len(), n * shape.reward_width())?;
         check("terminated", out.terminated.len(), n)?;
         check("truncated", out.truncated.len(), n)?;
         check(
             "final_returns",
             out.final_returns.len(),
-            n * shape.num_players,
+            n * shape.reward_width(),
         )?;
         check(
             "final_observations",
@@ -800,10 +1083,10 @@ impl VectorEnv {
             par_rows(out.observations, n, obs_len),
             par_rows(out.action_masks, n, mask_len),
             out.current_players.par_iter_mut(),
-            par_rows(out.rewards, n, shape.num_players),
+            par_rows(out.rewards, n, shape.reward_width()),
             out.terminated.par_iter_mut(),
             out.truncated.par_iter_mut(),
-            par_rows(out.final_returns, n, shape.num_players),
+            par_rows(out.final_returns, n, shape.reward_width()),
             par_optional_rows(out.final_observations, n, obs_len),
             par_rows(out.packed_observations, n, packed_len),
             par_rows(out.packed_action_masks, n, packed_mask_len),
@@ -1018,10 +1301,24 @@ impl<T> DoubleEndedIterator for RowIter<'_, T> {
 }
 
 impl Slot {
-    /// Bookkeeping for a game that just started.
-    fn start(&mut self) {
+    /// Bookkeeping for a game that just started; with opponents (`pool`), draws the seats and
+    /// plays to the learner's first decision.
+    fn start(&mut self, pool: Option<&Pool>) -> Result<(), GameError> {
+        if let (Some(pool), Some(seating)) = (pool, &mut self.seating) {
+            seating.begin(&mut self.env, pool)?;
+            self.start_learner();
+            return Ok(());
+        }
         self.steps = 0;
         self.needs_reset = self.env.current_player() == Player::Terminal;
+        self.refresh_legal();
+        Ok(())
+    }
+
+    /// Bookkeeping for a game with opponents at its learner's first decision.
+    fn start_learner(&mut self) {
+        self.steps = 0;
+        self.needs_reset = false;
         self.refresh_legal();
     }
 
@@ -1042,6 +1339,27 @@ impl Slot {
     fn check(&self, shape: &Shape, actions: &[Action]) -> Result<(), GameError> {
         if self.needs_reset {
             return Ok(());
+        }
+        if let Some(seating) = &self.seating {
+            let (learner, action) = (seating.learner, actions[0]);
+            if self.is_legal(learner, action) {
+                return Ok(());
+            }
+            let mut probe = self.env.state().clone_box();
+            let result = match probe.current_player() {
+                Player::Simultaneous => {
+                    probe.apply_actions(&seating.probe_joint(&self.env, action))
+                }
+                _ => probe.apply_action(action),
+            };
+            let state = self.env.state();
+            return Err(result.err().unwrap_or_else(|| GameError::IllegalAction {
+                action,
+                desc: String::new(),
+                player: Player::Seat(learner),
+                state: state.describe(),
+                reason: "not among the learner's legal actions".to_string(),
+            }));
         }
         let legal = match self.current {
             Player::Seat(seat) => {
@@ -1079,16 +1397,22 @@ impl Slot {
         &mut self,
         shape: &Shape,
         layout: &CompactLayout,
+        pool: Option<&Pool>,
         actions: &[Action],
         rows: &mut Rows<'_>,
     ) -> Result<(), GameError> {
         if self.needs_reset {
             self.env.reset();
-            self.start();
+            self.start(pool)?;
             rows.rewards.fill(0.0);
             *rows.terminated = false;
             *rows.truncated = false;
             self.clear_final(rows);
+        } else if let (Some(pool), Some(seating)) = (pool, &mut self.seating) {
+            let reward = seating.learner_step(&mut self.env, pool, actions[0])?;
+            rows.rewards[0] = reward as f32;
+            self.steps += 1;
+            self.finish_step(shape, layout, Some(pool), rows)?;
         } else {
             let rewards = &mut self.rewards;
             match self.env.current_player() {
@@ -1103,26 +1427,38 @@ impl Slot {
                 *out = r as f32;
             }
             self.steps += 1;
-            let terminated = self.env.current_player() == Player::Terminal;
-            let truncated =
-                !terminated && shape.max_episode_steps.is_some_and(|cap| self.steps >= cap);
-            *rows.terminated = terminated;
-            *rows.truncated = truncated;
-            if terminated || truncated {
-                self.write_final(shape, layout, rows);
-                if shape.autoreset_mode == AutoresetMode::SameStep {
-                    self.env.reset();
-                    self.start();
-                } else {
-                    self.needs_reset = true;
-                    self.refresh_legal();
-                }
-            } else {
-                self.clear_final(rows);
-                self.refresh_legal();
-            }
+            self.finish_step(shape, layout, None, rows)?;
         }
         self.write(shape, layout, rows);
+        Ok(())
+    }
+
+    /// After a step's moves (and `steps` counted): the flags, the final rows of a game that
+    /// ended, and the next game in same-step mode.
+    fn finish_step(
+        &mut self,
+        shape: &Shape,
+        layout: &CompactLayout,
+        pool: Option<&Pool>,
+        rows: &mut Rows<'_>,
+    ) -> Result<(), GameError> {
+        let terminated = self.env.current_player() == Player::Terminal;
+        let truncated = !terminated && shape.max_episode_steps.is_some_and(|cap| self.steps >= cap);
+        *rows.terminated = terminated;
+        *rows.truncated = truncated;
+        if terminated || truncated {
+            self.write_final(shape, layout, rows);
+            if shape.autoreset_mode == AutoresetMode::SameStep {
+                self.env.reset();
+                self.start(pool)?;
+            } else {
+                self.needs_reset = true;
+                self.refresh_legal();
+            }
+        } else {
+            self.clear_final(rows);
+            self.refresh_legal();
+        }
         Ok(())
     }
 
@@ -1147,8 +1483,13 @@ impl Slot {
     /// reset).
     fn write_final(&mut self, shape: &Shape, layout: &CompactLayout, rows: &mut Rows<'_>) {
         let state = self.env.state();
-        for (out, r) in rows.final_returns.iter_mut().zip(state.returns()) {
-            *out = r as f32;
+        match &self.seating {
+            Some(seating) => rows.final_returns[0] = state.returns()[seating.learner] as f32,
+            None => {
+                for (out, r) in rows.final_returns.iter_mut().zip(state.returns()) {
+                    *out = r as f32;
+                }
+            }
         }
         if let Some(out) = rows.final_observations.as_deref_mut() {
             out.fill(0.0);
@@ -1173,6 +1514,9 @@ impl Slot {
 
     /// The seats whose observations and masks fill this env's rows when `current` acts.
     fn observed_seats(&self, shape: &Shape, current: Player) -> std::ops::Range<usize> {
+        if let Some(seating) = &self.seating {
+            return seating.learner..seating.learner + 1;
+        }
         match shape.observer {
             Observer::AllSeats => 0..shape.num_players,
             Observer::Seat(seat) => seat..seat + 1,

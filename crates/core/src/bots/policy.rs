@@ -21,7 +21,7 @@ use safetensors::{Dtype, SafeTensors};
 
 use crate::bots::Bot;
 use crate::env::GameRng;
-use crate::game::{Action, Game, Player, State};
+use crate::game::{Action, Game, GameError, Player, State};
 
 /// The `format` a policy file's metadata names.
 pub const FORMAT: &str = "checkraise-policy-v1";
@@ -255,12 +255,44 @@ pub fn shipped_bytes(name: &str) -> Option<&'static [u8]> {
 pub struct PolicyBot {
     net: Arc<PolicyNet>,
     path: Option<String>,
+    /// The label of a policy read from bytes in memory (`PolicyBot::from_bytes`).
+    label: Option<String>,
 }
 
 impl PolicyBot {
     /// A bot playing `net`, read from `path` (`None`: the shipped policy).
     pub fn new(net: Arc<PolicyNet>, path: Option<String>) -> Self {
-        PolicyBot { net, path }
+        PolicyBot {
+            net,
+            path,
+            label: None,
+        }
+    }
+
+    /// A bot playing the policy file whose bytes are `bytes` (safetensors, as
+    /// `python -m checkraise.train` writes them), held in memory: a trainer passes snapshots
+    /// of its network without writing files. `label` names it in errors and in `spec`. The
+    /// policy must have been trained on `game` and fit its sizes; else the error
+    /// (`InvalidBotParameter` for setting `bytes`) says why.
+    pub fn from_bytes(bytes: &[u8], game: &dyn Game, label: &str) -> Result<Self, GameError> {
+        let refuse = |why: String| GameError::InvalidBotParameter {
+            bot: "policy".to_string(),
+            name: "bytes".to_string(),
+            value: format!("{label} ({} bytes)", bytes.len()),
+            allowed: why,
+        };
+        let net = PolicyNet::from_bytes(bytes)
+            .map_err(|e| refuse(format!("a checkraise policy file ({e})")))?;
+        net.check_game(game).map_err(|e| {
+            refuse(format!(
+                "a policy trained on this game, and this one is not: {e}"
+            ))
+        })?;
+        Ok(PolicyBot {
+            net: Arc::new(net),
+            path: None,
+            label: Some(label.to_string()),
+        })
     }
 
     /// The network.
@@ -284,10 +316,13 @@ impl Bot for PolicyBot {
     fn name(&self) -> &'static str {
         "policy"
     }
+    /// `policy`, `policy(path=FILE)`, or for a policy read from memory `policy(bytes=LABEL)`
+    /// (which no face reads back: the bytes are not in the spec).
     fn spec(&self) -> String {
-        match &self.path {
-            Some(path) => format!("policy(path={path})"),
-            None => "policy".to_string(),
+        match (&self.path, &self.label) {
+            (Some(path), _) => format!("policy(path={path})"),
+            (None, Some(label)) => format!("policy(bytes={label})"),
+            (None, None) => "policy".to_string(),
         }
     }
 }
@@ -393,5 +428,34 @@ mod tests {
         let e = spec.build(game.as_ref()).err().unwrap().to_string();
         assert!(e.starts_with("setting 'path' of bot 'policy'"), "{e}");
         assert!(BotSpec::parse::<&str, &str>("policy(path=)", []).is_err());
+    }
+
+    #[test]
+    fn policies_read_from_bytes_in_memory_play_as_from_their_file() {
+        let game = make_game::<&str, &str>("pokeros", []).unwrap();
+        let bytes = shipped_bytes("pokeros").unwrap();
+        let bot = PolicyBot::from_bytes(bytes, game.as_ref(), "snapshot 3").unwrap();
+        assert_eq!(bot.spec(), "policy(bytes=snapshot 3)");
+        let shipped_bot = BotSpec::Policy { path: None }.build(game.as_ref()).unwrap();
+        let mut state = game.new_initial_state();
+        let mut rng = GameRng::new(4);
+        crate::env::resolve_chance(state.as_mut(), &mut rng);
+        let seat = state.current_player().seat().unwrap();
+        assert_eq!(
+            bot.act(state.as_ref(), seat, &mut rng),
+            shipped_bot.act(state.as_ref(), seat, &mut rng)
+        );
+        let e = PolicyBot::from_bytes(b"nonsense", game.as_ref(), "junk")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("setting 'bytes' of bot 'policy' cannot be 'junk (8 bytes)'"),
+            "{e}"
+        );
+        let other = make_game::<&str, &str>("detective_poker", []).unwrap();
+        let e = PolicyBot::from_bytes(bytes, other.as_ref(), "s")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("trained on"), "{e}");
     }
 }
