@@ -21,6 +21,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "render": ("PIL",),
     "arena": ("tqdm", "pandas"),
     "train": ("jax", "optax", "matplotlib"),
+    "rllib": ("ray.rllib", "torch"),
 }
 
 
