@@ -330,6 +330,16 @@ class Env:
         """Each seat's total return so far."""
 
 @final
+#: One opponent: a bot spec, a ``Bot`` or a policy file's bytes.
+OpponentEntry = str | Bot | bytes | bytearray | memoryview
+#: ``VectorEnv``'s ``opponent``: one entry, a list of entries or ``(entry, weight)`` pairs, or a
+#: dict entry -> weight.
+OpponentPool = (
+    OpponentEntry
+    | Sequence[OpponentEntry | tuple[OpponentEntry, float]]
+    | dict[str | bytes, float]
+)
+
 class VectorEnv:
     """Many envs of one game stepped together across threads, Gymnasium-style.
 
@@ -338,13 +348,18 @@ class VectorEnv:
     ``copy=True`` for fresh, writable arrays). Auto-reset is Gymnasium's next-step mode, or
     same-step with ``autoreset_mode="same_step"`` (final observations in ``info["final_obs"]``);
     ``info["final_returns"]`` holds the returns of the games a step ended, in both modes.
+
+    With ``opponent=`` the engine plays every seat but the learner's ``seat`` (a number, or
+    ``"random"`` for a seat drawn every game) from a weighted pool of bot specs, ``Bot``\s and
+    policy files' bytes; each env then stops only at its learner's decisions, with one row,
+    one action and one reward per env.
     """
 
     def __new__(
         cls,
         game: Game | str,
         num_envs: int,
-        seed: int = 0,
+        seed: int | None = None,
         *,
         observer: Literal["current", "all"] | int | None = None,
         max_episode_steps: int | None = None,
@@ -353,6 +368,8 @@ class VectorEnv:
         | None = None,
         copy: bool = False,
         observation_encoding: Literal["float32", "compact"] = "float32",
+        opponent: OpponentPool | None = None,
+        seat: int | Literal["random"] | None = None,
         **params: int | bool | str,
     ) -> VectorEnv:
         """``observer`` defaults to ``"current"`` (sequential games) or ``"all"`` (games with
@@ -361,9 +378,10 @@ class VectorEnv:
         uint8 compact observation rows and packed masks (``checkraise.unpack_observations``,
         ``checkraise.unpack_action_masks``)."""
     def reset(
-        self, seed: int | None = None
+        self, seed: int | Sequence[int | None] | None = None
     ) -> tuple[npt.NDArray[Any], dict[str, npt.NDArray[Any]]]:
-        """Starts new games; returns ``(observations, info)``."""
+        """Starts new games (env ``i`` from ``seed + i``, or from ``seed[i]`` given one seed
+        per env); returns ``(observations, info)``."""
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
@@ -379,6 +397,24 @@ class VectorEnv:
     @property
     def closed(self) -> bool:
         """Whether ``close()`` was called."""
+    @property
+    def has_opponents(self) -> bool:
+        """Whether the engine plays every seat but the learner's."""
+    @property
+    def opponent_pool(self) -> list[tuple[str | bytes, float]] | None:
+        """The pool as ``[(spec or policy bytes, weight)]``; ``None`` without opponents."""
+    @property
+    def seat(self) -> int | Literal["random"] | None:
+        """The learner's seat as given; ``None`` without opponents."""
+    @property
+    def learner_seats(self) -> npt.NDArray[np.int64]:
+        """Each env's learner seat in its current game (−1 without opponents)."""
+    @property
+    def opponent_indices(self) -> npt.NDArray[np.int64]:
+        """The pool entry playing each seat of each env (−1 for the learner's seat)."""
+    @property
+    def skipped_games(self) -> int:
+        """Games that ended before the learner's first decision, skipped."""
     def __enter__(self) -> VectorEnv: ...
     def __exit__(self, kind: object, value: object, traceback: object) -> bool: ...
     def sample_actions(self) -> npt.NDArray[np.int64]:
@@ -445,7 +481,12 @@ class VectorEnv:
 # Unpickling helpers: ``__reduce__`` of Env, VectorEnv, Bot and Driver names them.
 def _restore_env(game: Game | str, snapshot: str) -> Env: ...
 def _restore_vector_env(
-    game: Game | str, snapshot: str, copy: bool, last: tuple[Any, ...]
+    game: Game | str,
+    snapshot: str,
+    copy: bool,
+    last: tuple[Any, ...],
+    opponent: OpponentPool | None = None,
+    seat: int | Literal["random"] | None = None,
 ) -> VectorEnv: ...
 def _restore_bot(game: str, spec: str, rng: str) -> Bot: ...
 def _restore_driver(game: Game | str, bots: Sequence[str | None], state: str) -> Driver: ...

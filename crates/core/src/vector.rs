@@ -914,19 +914,50 @@ impl VectorEnv {
     }
 
     /// Starts a new game in every env and writes its first observations. With `seed`, env `i`
-    /// is reseeded with `seed + i` (with opponents, its seat and opponent streams too, so the
-    /// batch then plays as a new one of that seed); without, each continues its stream (the
-    /// first reset after construction keeps the constructed games). With opponents, each env
-    /// draws its seats and plays to its learner's first decision; the rewards of those moves
+    /// is reseeded with `seed + i` (its chance and action-sampler streams; with opponents, its
+    /// seat and opponent streams too), so the batch then plays as a new one of that seed;
+    /// without, each continues its stream (the first reset after construction keeps the
+    /// constructed games). With opponents, each env draws its seats and plays to its learner's first decision; the rewards of those moves
     /// come with the learner's first step.
     pub fn reset(&mut self, seed: Option<u64>, out: StepBuffers<'_>) -> Result<(), VectorError> {
-        let rows = self.rows(out)?;
-        let shape = self.shape;
-        let fresh = !self.started && seed.is_none();
-        self.started = true;
         if let Some(seed) = seed {
             self.seed = seed;
         }
+        self.reset_seeded(seed.is_some(), out, |i| {
+            seed.map(|seed| seed.wrapping_add(i as u64))
+        })
+    }
+
+    /// `reset` with a seed per env (Gymnasium's `reset(seed=[...])`): env `i` is reseeded
+    /// with `seeds[i]` (its chance, sampler and, with opponents, seat and opponent streams),
+    /// or continues its stream where that is `None`. Exactly `num_envs` seeds, or an error.
+    pub fn reset_each(
+        &mut self,
+        seeds: &[Option<u64>],
+        out: StepBuffers<'_>,
+    ) -> Result<(), VectorError> {
+        if seeds.len() != self.slots.len() {
+            return Err(GameError::BadBuffer {
+                what: "seeds",
+                got: seeds.len(),
+                expected: self.slots.len(),
+            }
+            .into());
+        }
+        self.reset_seeded(seeds.iter().any(Option::is_some), out, |i| seeds[i])
+    }
+
+    /// Resets every env, env `i` reseeded with `seed_of(i)` where that is `Some`.
+    fn reset_seeded(
+        &mut self,
+        any_seed: bool,
+        out: StepBuffers<'_>,
+        seed_of: impl Fn(usize) -> Option<u64> + Sync,
+    ) -> Result<(), VectorError> {
+        let rows = self.rows(out)?;
+        let shape = self.shape;
+        let fresh = !self.started && !any_seed;
+        self.started = true;
         let layout = &self.compact;
         let pool = self.pool.as_deref();
         self.slots
@@ -936,10 +967,10 @@ impl VectorEnv {
             .with_min_len(32)
             .try_for_each(|(i, (slot, mut rows))| {
                 if !fresh {
-                    match seed {
+                    match seed_of(i) {
                         Some(seed) => {
-                            let seed = seed.wrapping_add(i as u64);
                             slot.env.reset_with_seed(seed);
+                            slot.sampler = GameRng::new(seed ^ SAMPLER_SALT);
                             if let Some(seating) = &mut slot.seating {
                                 seating.reseed(seed);
                             }

@@ -302,6 +302,70 @@ fn reset_with_a_seed_matches_a_new_batch() {
             b.state(i).unwrap().serialize()
         );
     }
+    // The action samplers are reseeded too: both batches sample and play alike.
+    let mut other = vec![0; 5];
+    for _ in 0..7 {
+        a.sample_actions(&mut actions).unwrap();
+        b.sample_actions(&mut other).unwrap();
+        assert_eq!(actions, other);
+        a.step(&actions, out.view(true)).unwrap();
+        b.step(&other, fresh.view(true)).unwrap();
+        assert_eq!(rows(&out), rows(&fresh));
+    }
+}
+
+/// `reset_each` reseeds exactly the envs given a seed: env `i` with seed `s` plays as env 0 of
+/// a batch of seed `s`, and an env given `None` continues its own stream.
+#[test]
+fn reset_each_reseeds_the_envs_given_a_seed() {
+    let game = game("pokeros");
+    let opponents = pool(LearnerSeat::Drawn, &[("heuristic", 1.0), ("random", 1.0)]);
+    let mut a = batch(
+        &game,
+        3,
+        0,
+        None,
+        AutoresetMode::NextStep,
+        opponents.clone(),
+    );
+    let mut out = OwnedBuffers::for_venv(&a, false);
+    a.reset(None, out.view(false)).unwrap();
+    let continued = {
+        let mut c = batch(
+            &game,
+            3,
+            0,
+            None,
+            AutoresetMode::NextStep,
+            opponents.clone(),
+        );
+        let mut o = OwnedBuffers::for_venv(&c, false);
+        c.reset(None, o.view(false)).unwrap();
+        c.reset(None, o.view(true)).unwrap();
+        c.state(1).unwrap().serialize()
+    };
+    a.reset_each(&[Some(77), None, Some(78)], out.view(true))
+        .unwrap();
+    for (index, seed) in [(0, 77), (2, 78)] {
+        let mut single = batch(
+            &game,
+            1,
+            seed,
+            None,
+            AutoresetMode::NextStep,
+            opponents.clone(),
+        );
+        let mut o = OwnedBuffers::for_venv(&single, false);
+        single.reset(None, o.view(false)).unwrap();
+        assert_eq!(a.learner_seat(index), single.learner_seat(0));
+        assert_eq!(
+            a.state(index).unwrap().serialize(),
+            single.state(0).unwrap().serialize()
+        );
+    }
+    assert_eq!(a.state(1).unwrap().serialize(), continued);
+    let error = a.reset_each(&[Some(1)], out.view(true)).unwrap_err();
+    assert!(error.to_string().contains("seeds"), "{error}");
 }
 
 /// Steps `a` and `b` alike for `steps` steps, checking that they write the same rows.
@@ -977,4 +1041,82 @@ fn games_without_a_learner_decision_are_skipped_and_opening_rewards_carried() {
         "'opponents' cannot be 'this pool': a pool against which the learner gets to decide: \
          1000 games in a row ended before seat 1 decided"
     );
+}
+
+/// The premise that lets `Bot::try_act` skip the resample for bots that read only their
+/// seat's view (`random`, `policy`): at every decision of random games of every game, the
+/// acting seat's observation and legal actions are the same on the true state and on
+/// states resampled from its information, and the shipped policy picks the same action.
+#[test]
+fn what_view_only_bots_read_is_the_same_on_every_resample() {
+    for entry in entries() {
+        let game = game(entry.info.name);
+        let policy = checkraise_core::bots::PolicyBot::from_bytes(
+            shipped_bytes(entry.info.name).unwrap(),
+            game.as_ref(),
+            "shipped",
+        )
+        .unwrap();
+        let size = game.observation_size();
+        let mut rng = GameRng::new(5);
+        let mut checked = 0;
+        for _ in 0..6 {
+            let mut state = game.new_initial_state();
+            while !state.is_terminal() {
+                let to_act: Vec<usize> = match state.current_player() {
+                    Player::Chance => {
+                        let outcomes = state.chance_outcomes();
+                        let pick = outcomes[rng.below(outcomes.len() as u64) as usize].0;
+                        state.apply_action(pick).unwrap();
+                        continue;
+                    }
+                    Player::Seat(s) => vec![s],
+                    _ => (0..game.num_players())
+                        .filter(|&s| !state.legal_actions_for(Player::Seat(s)).is_empty())
+                        .collect(),
+                };
+                for &seat in &to_act {
+                    let (mut truth, mut seen) = (vec![0.0; size], vec![0.0; size]);
+                    state.observation_tensor(seat, &mut truth);
+                    for _ in 0..2 {
+                        let resampled = state.resample_from_infostate(seat, &mut rng);
+                        resampled.observation_tensor(seat, &mut seen);
+                        assert_eq!(
+                            truth,
+                            seen,
+                            "{}: observation of seat {seat}",
+                            game.info().name
+                        );
+                        assert_eq!(
+                            state.legal_actions_for(Player::Seat(seat)),
+                            resampled.legal_actions_for(Player::Seat(seat))
+                        );
+                        let (mut a, mut b) = (GameRng::new(1), GameRng::new(1));
+                        assert_eq!(
+                            policy.act(state.as_ref(), seat, &mut a),
+                            policy.act(resampled.as_ref(), seat, &mut b)
+                        );
+                    }
+                    checked += 1;
+                }
+                let actions: Vec<Action> = to_act
+                    .iter()
+                    .map(|&s| {
+                        let legal = state.legal_actions_for(Player::Seat(s));
+                        legal[rng.below(legal.len() as u64) as usize]
+                    })
+                    .collect();
+                if actions.len() == 1 && !matches!(state.current_player(), Player::Simultaneous) {
+                    state.apply_action(actions[0]).unwrap();
+                } else {
+                    let mut joint = vec![0; game.num_players()];
+                    for (&s, &a) in to_act.iter().zip(&actions) {
+                        joint[s] = a;
+                    }
+                    state.apply_actions(&joint).unwrap();
+                }
+            }
+        }
+        assert!(checked > 20, "{}: {checked} decisions", game.info().name);
+    }
 }

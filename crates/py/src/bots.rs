@@ -124,6 +124,11 @@ pub struct PyBot {
 }
 
 impl PyBot {
+    /// The bot's spec, every setting written out (as the `spec` property gives it).
+    pub(crate) fn spec_string(&self) -> String {
+        self.spec.to_string()
+    }
+
     fn check_game(&self, state: &PyState) -> PyResult<()> {
         if state.game.info().name != self.game {
             return Err(CheckraiseError::new_err(format!(

@@ -2,7 +2,9 @@
 //! into numpy arrays that live as long as the env (no Python object per env).
 
 use checkraise_core::compact::ObservationEncoding;
-use checkraise_core::vector::{AutoresetMode, Observer, StepBuffers, VectorEnv, VectorError};
+use checkraise_core::vector::{
+    AutoresetMode, LearnerSeat, Observer, Opponent, Opponents, StepBuffers, VectorEnv, VectorError,
+};
 use checkraise_core::{Action, GameError};
 use numpy::ndarray::Dimension;
 use numpy::{
@@ -10,9 +12,10 @@ use numpy::{
     PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
-use crate::errors::{CheckraiseError, IllegalActionError, OrRaise, exception_for};
+use crate::bots::PyBot;
+use crate::errors::{CheckraiseError, IllegalActionError, OrRaise, ParameterError, exception_for};
 use crate::game::PyGame;
 use crate::state::PyState;
 
@@ -66,6 +69,170 @@ fn autoreset_mode_from_py(mode: &Bound<'_, PyAny>) -> PyResult<AutoresetMode> {
     )))
 }
 
+/// A whole number argument (a Python or numpy integer) in `min..=u64::MAX`; anything else is
+/// an error naming the argument (`TypeError` for a non-integer, `ValueError` for one out of
+/// range), never a bare `OverflowError`.
+pub(crate) fn whole_number(value: &Bound<'_, PyAny>, name: &str, min: u64) -> PyResult<u64> {
+    let py = value.py();
+    let not_integer = || {
+        Ok::<_, PyErr>(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name} must be an integer, not {}",
+            value.get_type().name()?
+        )))
+    };
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(not_integer()?);
+    }
+    let Ok(index) = py.import("operator")?.call_method1("index", (value,)) else {
+        return Err(not_integer()?);
+    };
+    match index.extract::<u64>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(CheckraiseError::new_err(format!(
+            "{name} must be an integer from {min} to {}, not {}",
+            u64::MAX,
+            index.repr()?
+        ))),
+    }
+}
+
+/// Reads one opponent pool entry: a bot spec string, a `Bot` (its spec), or a policy file's
+/// bytes (`bytes`, `bytearray` or `memoryview`), labelled by its position in the pool.
+fn opponent_entry(entry: &Bound<'_, PyAny>, position: usize) -> PyResult<Opponent> {
+    if let Ok(spec) = entry.cast::<PyString>() {
+        return Ok(Opponent::spec(spec.to_cow()?.into_owned()));
+    }
+    if let Ok(bot) = entry.cast::<PyBot>() {
+        return Ok(Opponent::spec(bot.borrow().spec_string()));
+    }
+    if entry.is_instance_of::<PyBytes>()
+        || entry.is_instance_of::<PyByteArray>()
+        || entry.is_instance_of::<pyo3::types::PyMemoryView>()
+    {
+        let bytes: Vec<u8> = entry
+            .py()
+            .import("builtins")?
+            .getattr("bytes")?
+            .call1((entry,))?
+            .extract()?;
+        return Ok(Opponent::policy_bytes(format!("#{position}"), bytes));
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "opponent entry {position} must be a bot spec (str), a Bot or a policy file's bytes, \
+         not {}",
+        entry.get_type().name()?
+    )))
+}
+
+/// Reads a pool weight: a finite number above 0 (the engine checks the value).
+fn opponent_weight(weight: &Bound<'_, PyAny>, position: usize) -> PyResult<f64> {
+    if weight.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "the weight of opponent entry {position} must be a number, not bool"
+        )));
+    }
+    weight.extract::<f64>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "the weight of opponent entry {position} must be a number, not {}",
+            weight
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })
+}
+
+/// Reads the `opponent` argument: one entry (weight 1), a list of entries or of
+/// `(entry, weight)` pairs, or a dict entry → weight.
+fn opponent_pool(opponent: &Bound<'_, PyAny>) -> PyResult<Vec<(Opponent, f64)>> {
+    let single = opponent.is_instance_of::<PyString>()
+        || opponent.is_instance_of::<PyBytes>()
+        || opponent.is_instance_of::<PyByteArray>()
+        || opponent.is_instance_of::<pyo3::types::PyMemoryView>()
+        || opponent.cast::<PyBot>().is_ok();
+    if single {
+        return Ok(vec![(opponent_entry(opponent, 0)?, 1.0)]);
+    }
+    if let Ok(dict) = opponent.cast::<PyDict>() {
+        return dict
+            .iter()
+            .enumerate()
+            .map(|(i, (entry, weight))| Ok((opponent_entry(&entry, i)?, opponent_weight(&weight, i)?)))
+            .collect();
+    }
+    if opponent.is_instance_of::<PyList>() || opponent.is_instance_of::<PyTuple>() {
+        let mut pool = Vec::new();
+        for (i, item) in opponent.try_iter()?.enumerate() {
+            let item = item?;
+            let pair = (item.is_instance_of::<PyTuple>() || item.is_instance_of::<PyList>())
+                && item.len()? == 2;
+            if pair {
+                pool.push((
+                    opponent_entry(&item.get_item(0)?, i)?,
+                    opponent_weight(&item.get_item(1)?, i)?,
+                ));
+            } else {
+                pool.push((opponent_entry(&item, i)?, 1.0));
+            }
+        }
+        return Ok(pool);
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "opponent must be a bot spec (str), a Bot, a policy file's bytes, a list of these or of \
+         (entry, weight) pairs, or a dict entry -> weight; not {}",
+        opponent.get_type().name()?
+    )))
+}
+
+/// Reads the `seat` argument: a seat number (Python or numpy integer) or `"random"` (a seat
+/// drawn for every game).
+fn learner_seat(seat: &Bound<'_, PyAny>, num_players: usize) -> PyResult<LearnerSeat> {
+    if let Ok(word) = seat.cast::<PyString>() {
+        if word.to_cow()? == "random" {
+            return Ok(LearnerSeat::Drawn);
+        }
+        return Err(CheckraiseError::new_err(format!(
+            "seat must be a seat number or 'random', not {}",
+            seat.repr()?
+        )));
+    }
+    if seat.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "seat must be a seat number or 'random', not bool",
+        ));
+    }
+    let Ok(index) = seat.py().import("operator")?.call_method1("index", (seat,)) else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "seat must be a seat number or 'random', not {}",
+            seat.get_type().name()?
+        )));
+    };
+    let number: i64 = index.extract().unwrap_or(i64::MAX);
+    match usize::try_from(number) {
+        Ok(s) if s < num_players => Ok(LearnerSeat::Fixed(s)),
+        _ => Err(GameError::InvalidSeat {
+            seat: number,
+            num_players,
+        })
+        .or_raise(),
+    }
+}
+
+/// The pool as Python values for `opponent_pool` and pickling: `[(spec or bytes, weight)]`.
+fn pool_to_py<'py>(py: Python<'py>, opponents: &Opponents) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for (entry, weight) in &opponents.pool {
+        let value = match entry {
+            Opponent::Spec(spec) => PyString::new(py, spec).into_any(),
+            Opponent::PolicyBytes { bytes, .. } => PyBytes::new(py, bytes).into_any(),
+            Opponent::Bot(bot) => PyString::new(py, &bot.spec()).into_any(),
+        };
+        list.append((value, *weight))?;
+    }
+    Ok(list)
+}
+
 /// Reads the `observation_encoding` argument: `"float32"` or `"compact"`.
 fn encoding_from_py(encoding: &str) -> PyResult<ObservationEncoding> {
     match encoding {
@@ -91,6 +258,17 @@ fn encoding_from_py(encoding: &str) -> PyResult<ObservationEncoding> {
 /// `"current"` for sequential games and `"all"` for games with simultaneous moves. With
 /// `observation_encoding="compact"` observations are uint8 compact rows and masks packed bits
 /// (`checkraise.unpack_observations`, `checkraise.unpack_action_masks`; docs/observations.md).
+///
+/// With `opponent=` the engine plays every seat but a learner's, on its worker threads:
+/// `opponent` is a bot spec (`"heuristic"`, `"random"`, `"ismcts(iterations=200)"`,
+/// `"policy"`, `"policy(path=FILE)"`), a `Bot`, a policy file's bytes (a trainer's snapshot,
+/// no file needed), or a weighted pool of these (a list of entries or of `(entry, weight)`
+/// pairs, or a dict entry -> weight), drawn for each opponent seat of each env at every game.
+/// `seat` is the learner's seat: a seat number (default 0) or `"random"` (drawn for every
+/// game). Every env then stops only at its learner's decisions: one observation row, one
+/// action (also in simultaneous games) and one reward per env, `rewards` `(num_envs, 1)`.
+/// Opponents decide on states resampled from their own seat's information, never the true
+/// one.
 #[pyclass(module = "checkraise._core", name = "VectorEnv")]
 pub struct PyVectorEnv {
     venv: VectorEnv,
@@ -112,6 +290,9 @@ pub struct PyVectorEnv {
     copy: bool,
     /// `close()` was called: stepping, resetting and sampling raise.
     closed: bool,
+    /// The opponent pool the batch was made with (kept for pickling: in-memory policies are
+    /// not in the snapshot).
+    opponents: Option<Opponents>,
 }
 
 /// The buffers of a compact `PyVectorEnv`: compact observation rows and packed masks.
@@ -355,13 +536,19 @@ impl PyVectorEnv {
 
 impl PyVectorEnv {
     /// A Python batch around `venv`, with fresh (zeroed) output arrays.
-    fn from_venv(py: Python<'_>, venv: VectorEnv, copy: bool) -> PyResult<Self> {
+    fn from_venv(
+        py: Python<'_>,
+        venv: VectorEnv,
+        copy: bool,
+        opponents: Option<Opponents>,
+    ) -> PyResult<Self> {
         let game = venv.game().clone();
         let num_envs = venv.num_envs();
-        let rows = match venv.observer() {
-            Observer::AllSeats => vec![num_envs, game.num_players()],
-            _ => vec![num_envs],
+        let rows = match venv.rows_per_env() {
+            1 => vec![num_envs],
+            k => vec![num_envs, k],
         };
+        let reward_width = venv.rewards_per_env();
         let with = |tail: Vec<usize>| rows.iter().copied().chain(tail).collect::<Vec<_>>();
         // Zeroed buffers agree with a batch that has written nothing yet, so every call may
         // treat them as retained (see `StepBuffers::retained`).
@@ -396,10 +583,10 @@ impl PyVectorEnv {
         let observations = zeroed::<f32>(py, obs_shape.clone())?;
         let action_masks = zeroed::<bool>(py, mask_shape)?;
         let current_players = PyArray1::zeros(py, num_envs, false);
-        let rewards = PyArray2::zeros(py, [num_envs, game.num_players()], false);
+        let rewards = PyArray2::zeros(py, [num_envs, reward_width], false);
         let terminated = PyArray1::zeros(py, num_envs, false);
         let truncated = PyArray1::zeros(py, num_envs, false);
-        let final_returns = PyArray2::zeros(py, [num_envs, game.num_players()], false);
+        let final_returns = PyArray2::zeros(py, [num_envs, reward_width], false);
         let final_observations = if same_step && !compact {
             Some(zeroed::<f32>(py, obs_shape)?)
         } else {
@@ -446,6 +633,7 @@ impl PyVectorEnv {
             views,
             copy,
             closed: false,
+            opponents,
             venv,
         })
     }
@@ -456,16 +644,27 @@ impl PyVectorEnv {
 /// observation arrays as they were (pickles made before the final arrays existed hold only
 /// the first three).
 #[pyfunction]
+#[pyo3(signature = (game, snapshot, copy, last, opponent=None, seat=None))]
 pub fn _restore_vector_env(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     snapshot: &str,
     copy: bool,
     last: &Bound<'_, PyTuple>,
+    opponent: Option<&Bound<'_, PyAny>>,
+    seat: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyVectorEnv> {
     let game = PyGame::resolve(game, None)?;
-    let venv = VectorEnv::restore(game, snapshot).or_raise()?;
-    let mut out = PyVectorEnv::from_venv(py, venv, copy)?;
+    let (venv, opponents) = match opponent {
+        Some(opponent) => {
+            let opponents = opponents_from_py(opponent, seat, game.num_players())?;
+            let venv = VectorEnv::restore_with_opponents(game, snapshot, opponents.clone())
+                .or_raise()?;
+            (venv, Some(opponents))
+        }
+        None => (VectorEnv::restore(game, snapshot).or_raise()?, None),
+    };
+    let mut out = PyVectorEnv::from_venv(py, venv, copy, opponents)?;
     let mut arrays = vec![
         out.rewards.bind(py).as_any().clone(),
         out.terminated.bind(py).as_any().clone(),
@@ -491,6 +690,58 @@ pub fn _restore_vector_env(
     Ok(out)
 }
 
+/// The `opponent` and `seat` arguments as the engine's pool (`seat` defaults to 0).
+fn opponents_from_py(
+    opponent: &Bound<'_, PyAny>,
+    seat: Option<&Bound<'_, PyAny>>,
+    num_players: usize,
+) -> PyResult<Opponents> {
+    let learner = match seat {
+        Some(seat) => learner_seat(seat, num_players)?,
+        None => LearnerSeat::Fixed(0),
+    };
+    Ok(Opponents {
+        learner,
+        pool: opponent_pool(opponent)?,
+    })
+}
+
+/// Reads `reset`'s seed: one integer (env `i` gets `seed + i`) or one per env (an integer
+/// or `None`, which continues that env's stream).
+enum Seeds {
+    One(u64),
+    Each(Vec<Option<u64>>),
+}
+
+fn seeds_from_py(seed: &Bound<'_, PyAny>, num_envs: usize) -> PyResult<Seeds> {
+    if seed.is_instance_of::<PyString>() || seed.is_instance_of::<PyBytes>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "seed must be an integer, a sequence of {num_envs} integers (or None), or None; \
+             not {}",
+            seed.get_type().name()?
+        )));
+    }
+    let Ok(items) = seed.try_iter() else {
+        return whole_number(seed, "seed", 0).map(Seeds::One);
+    };
+    let mut seeds = Vec::with_capacity(num_envs);
+    for (i, item) in items.enumerate() {
+        let item = item?;
+        seeds.push(if item.is_none() {
+            None
+        } else {
+            Some(whole_number(&item, &format!("seed[{i}]"), 0)?)
+        });
+    }
+    if seeds.len() != num_envs {
+        return Err(CheckraiseError::new_err(format!(
+            "seed must give one seed per env: {num_envs} seeds, not {}",
+            seeds.len()
+        )));
+    }
+    Ok(Seeds::Each(seeds))
+}
+
 /// `numpy.copyto(dst, src)` (shapes and dtypes checked by numpy).
 fn numpy_copyto(py: Python<'_>, dst: &Bound<'_, PyAny>, src: &Bound<'_, PyAny>) -> PyResult<()> {
     py.import("numpy")?.call_method1("copyto", (dst, src))?;
@@ -501,21 +752,46 @@ fn numpy_copyto(py: Python<'_>, dst: &Bound<'_, PyAny>, src: &Bound<'_, PyAny>) 
 impl PyVectorEnv {
     #[new]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments, not a Rust API
-    #[pyo3(signature = (game, num_envs, seed=0, *, observer=None, max_episode_steps=None, autoreset_mode=None, copy=false, observation_encoding="float32", **params))]
+    #[pyo3(signature = (game, num_envs, seed=None, *, observer=None, max_episode_steps=None, autoreset_mode=None, copy=false, observation_encoding="float32", opponent=None, seat=None, **params))]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
-        num_envs: usize,
-        seed: u64,
+        num_envs: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
         observer: Option<&Bound<'_, PyAny>>,
-        max_episode_steps: Option<usize>,
+        max_episode_steps: Option<&Bound<'_, PyAny>>,
         autoreset_mode: Option<&Bound<'_, PyAny>>,
         copy: bool,
         observation_encoding: &str,
+        opponent: Option<&Bound<'_, PyAny>>,
+        seat: Option<&Bound<'_, PyAny>>,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let encoding = encoding_from_py(observation_encoding)?;
+        let num_envs = usize::try_from(whole_number(num_envs, "num_envs", 1)?)
+            .map_err(|_| CheckraiseError::new_err("num_envs is too large"))?;
+        let seed = match seed {
+            Some(seed) => whole_number(seed, "seed", 0)?,
+            None => 0,
+        };
+        let max_episode_steps = match max_episode_steps {
+            Some(steps) => Some(
+                usize::try_from(whole_number(steps, "max_episode_steps", 1)?)
+                    .map_err(|_| CheckraiseError::new_err("max_episode_steps is too large"))?,
+            ),
+            None => None,
+        };
         let game = PyGame::resolve(game, params)?;
+        let opponents = match opponent {
+            Some(opponent) => Some(opponents_from_py(opponent, seat, game.num_players())?),
+            None if seat.is_some() => {
+                return Err(ParameterError::new_err(
+                    "seat is the learner's seat in a batch with opponents: give opponent too \
+                     (without opponents Python plays every seat)",
+                ));
+            }
+            None => None,
+        };
         let observer = match observer {
             Some(o) => observer_from_py(o, game.num_players())?,
             None => Observer::default_for(game.as_ref()),
@@ -529,21 +805,37 @@ impl PyVectorEnv {
             .or_raise()?
             .with_autoreset_mode(mode)
             .with_observation_encoding(encoding);
-        PyVectorEnv::from_venv(py, venv, copy)
+        let venv = match &opponents {
+            Some(opponents) => {
+                let opponents = opponents.clone();
+                py.detach(|| venv.with_opponents(opponents)).or_raise()?
+            }
+            None => venv,
+        };
+        PyVectorEnv::from_venv(py, venv, copy, opponents)
     }
 
-    /// Starts a new game in every env: from `seed + i` when `seed` is given, else continuing
-    /// each env's stream (the first reset keeps the games made at construction). Returns
-    /// `(observations, info)`.
+    /// Starts a new game in every env: from `seed + i` when `seed` is an integer, from
+    /// `seed[i]` when it is a sequence of one seed (or `None`) per env, else continuing each
+    /// env's stream (the first reset keeps the games made at construction). Reseeding covers
+    /// chance, `sample_actions` and, with opponents, the learner's seat and the opponents.
+    /// Returns `(observations, info)`.
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         let mut this = exclusive(slf)?;
         this.check_open("reset")?;
-        this.with_buffers(py, |venv, _, buffers| venv.reset(seed, buffers))?;
+        let seeds = seed
+            .map(|seed| seeds_from_py(seed, this.venv.num_envs()))
+            .transpose()?;
+        this.with_buffers(py, |venv, _, buffers| match seeds {
+            None => venv.reset(None, buffers),
+            Some(Seeds::One(seed)) => venv.reset(Some(seed), buffers),
+            Some(Seeds::Each(seeds)) => venv.reset_each(&seeds, buffers),
+        })?;
         Ok((this.out_any(py, &this.views.observations)?, this.info(py)?))
     }
 
@@ -691,7 +983,9 @@ impl PyVectorEnv {
         self.views.current_players.bind(py).clone()
     }
 
-    /// Each seat's reward from the last step, float32 `(num_envs, num_players)`.
+    /// Each seat's reward from the last step, float32 `(num_envs, num_players)`; with
+    /// opponents the learner's, `(num_envs, 1)`, including the opponents' moves and chance
+    /// up to its next decision.
     #[getter]
     fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
         self.views.rewards.bind(py).clone()
@@ -710,7 +1004,8 @@ impl PyVectorEnv {
     }
 
     /// Each seat's return over the game that the last step ended (terminated or truncated),
-    /// float32 `(num_envs, num_players)`; zeros for the other envs. Both modes.
+    /// float32 `(num_envs, num_players)` (the learner's, `(num_envs, 1)`, with opponents);
+    /// zeros for the other envs. Both modes.
     #[getter]
     fn final_returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
         self.views.final_returns.bind(py).clone()
@@ -748,6 +1043,68 @@ impl PyVectorEnv {
         self.closed
     }
 
+    /// Whether the engine plays every seat but the learner's (`opponent=` was given).
+    #[getter]
+    fn has_opponents(&self) -> bool {
+        self.venv.has_opponents()
+    }
+
+    /// The opponent pool as `[(entry, weight)]`, each entry a bot spec or a policy file's
+    /// bytes; `None` without opponents.
+    #[getter]
+    fn opponent_pool<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        self.opponents
+            .as_ref()
+            .map(|opponents| pool_to_py(py, opponents))
+            .transpose()
+    }
+
+    /// The learner's seat as given: a seat number, or `"random"` (drawn for every game);
+    /// `None` without opponents.
+    #[getter]
+    fn seat<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        use pyo3::IntoPyObjectExt;
+        match self.opponents.as_ref().map(|o| o.learner) {
+            Some(LearnerSeat::Fixed(seat)) => seat.into_bound_py_any(py),
+            Some(LearnerSeat::Drawn) => "random".into_bound_py_any(py),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// Each env's learner seat in its current game, int64 `(num_envs,)`; −1 everywhere
+    /// without opponents.
+    #[getter]
+    fn learner_seats<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let seats: Vec<i64> = (0..self.venv.num_envs())
+            .map(|i| self.venv.learner_seat(i).map_or(-1, |s| s as i64))
+            .collect();
+        seats.into_pyarray(py)
+    }
+
+    /// Which pool entry plays each seat of each env in its current game, int64
+    /// `(num_envs, num_players)`: the entry's index in `opponent_pool`, −1 for the learner's
+    /// seat (and everywhere without opponents).
+    #[getter]
+    fn opponent_indices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let (n, players) = (self.venv.num_envs(), self.venv.game().num_players());
+        let mut indices = Vec::with_capacity(n * players);
+        for i in 0..n {
+            for seat in 0..players {
+                indices.push(self.venv.opponent_index(i, seat).map_or(-1, |p| p as i64));
+            }
+        }
+        numpy::ndarray::Array2::from_shape_vec((n, players), indices)
+            .map(|a| a.into_pyarray(py))
+            .map_err(|e| CheckraiseError::new_err(e.to_string()))
+    }
+
+    /// Games skipped over every env because they ended before the learner's first decision
+    /// (0 without opponents).
+    #[getter]
+    fn skipped_games(&self) -> u64 {
+        self.venv.skipped_games()
+    }
+
     fn __enter__(slf: Py<Self>) -> Py<Self> {
         slf
     }
@@ -781,7 +1138,14 @@ impl PyVectorEnv {
             last.push(finals.bind(py).as_any().clone());
         }
         let last = PyTuple::new(py, last)?;
-        let args = (game, self.venv.snapshot(), self.copy, last).into_pyobject(py)?;
+        let (pool, seat) = match &self.opponents {
+            Some(opponents) => (
+                pool_to_py(py, opponents)?.into_any(),
+                self.seat(py)?,
+            ),
+            None => (py.None().into_bound(py), py.None().into_bound(py)),
+        };
+        let args = (game, self.venv.snapshot(), self.copy, last, pool, seat).into_pyobject(py)?;
         Ok((restore, args))
     }
 

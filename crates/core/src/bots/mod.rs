@@ -25,11 +25,22 @@ pub trait Bot: Send + Sync {
     fn spec(&self) -> String {
         self.name().to_string()
     }
+    /// Whether `act` reads nothing of the state but `seat`'s legal actions and its own
+    /// observation (`State::observation_tensor` for `seat`): both are functions of the seat's
+    /// information state, the same on every state `State::resample_from_infostate` may give,
+    /// so `try_act` may hand such a bot the true state and skip the resample (whose cost is
+    /// most of a cheap bot's move: Pokeros replays the game to resample). Default `false`;
+    /// a bot that reads anything else must keep it.
+    fn reads_only_its_view(&self) -> bool {
+        false
+    }
     /// The engine's information rule: `act` on a state resampled from `seat`'s information
     /// state (`State::resample_from_infostate`, drawing from `rng`), never on the true state,
     /// so no bot can see a hidden card or another seat's pending choice. Checks first that
     /// `seat` exists and has a legal action at `state`: a seat that is not to act, or a
-    /// finished game, is an error, never a panic. Every face plays bots through this.
+    /// finished game, is an error, never a panic. Every face plays bots through this. A bot
+    /// that reads only its seat's view (`reads_only_its_view`) gets the true state instead:
+    /// what it reads is the same on every resample.
     fn try_act(
         &self,
         state: &dyn State,
@@ -66,6 +77,9 @@ pub trait Bot: Send + Sync {
                 state: state.describe(),
             });
         }
+        if self.reads_only_its_view() {
+            return Ok(self.act(state, seat, rng));
+        }
         let seen = seen_by(state, seat, rng);
         Ok(self.act(seen.as_ref(), seat, rng))
     }
@@ -88,6 +102,10 @@ impl Bot for RandomBot {
     }
     fn name(&self) -> &'static str {
         "random"
+    }
+    /// It reads its legal actions only.
+    fn reads_only_its_view(&self) -> bool {
+        true
     }
 }
 

@@ -183,13 +183,21 @@ impl PolicyNet {
     }
 
     /// The logits for one observation (`observation_size` entries).
+    ///
+    /// Each layer adds input `i` times weight row `i` (contiguous: weights are stored
+    /// inputs × outputs, row-major) to the bias, skipping inputs that are 0. Observations are
+    /// mostly zeros (one-hot planes), so the first and largest layer costs a few rows, not the
+    /// whole matrix; this made policy opponents in `VectorEnv` over 50 times faster than a
+    /// general vector-matrix product (docs/benchmarks.md).
     pub fn logits(&self, observation: &[f32]) -> Array1<f32> {
-        let mut h: Array1<f32> = ArrayView1::from(observation).to_owned();
+        let mut h: Vec<f32> = observation.to_vec();
         for (w, b) in &self.layers {
-            h = h.dot(w) + b;
-            h.mapv_inplace(|v| v.max(0.0));
+            h = affine(&h, w, b);
+            for v in &mut h {
+                *v = v.max(0.0);
+            }
         }
-        h.dot(&self.head.0) + &self.head.1
+        Array1::from_vec(affine(&h, &self.head.0, &self.head.1))
     }
 
     /// The legal action (`mask[a]`) of highest logit, ties to the lowest; `None` when no
@@ -204,6 +212,31 @@ impl PolicyNet {
         }
         best.map(|(a, _)| a as Action)
     }
+}
+
+/// `x · w + b` for weights `w` of inputs × outputs, summed row by row over the non-zero inputs.
+fn affine(x: &[f32], w: &Array2<f32>, b: &Array1<f32>) -> Vec<f32> {
+    let mut out = b.to_vec();
+    let outputs = w.ncols();
+    match w.as_slice() {
+        Some(rows) if outputs > 0 => {
+            for (&xi, row) in x.iter().zip(rows.chunks_exact(outputs)) {
+                if xi != 0.0 {
+                    for (o, &wi) in out.iter_mut().zip(row) {
+                        *o += xi * wi;
+                    }
+                }
+            }
+        }
+        // Not row-major (never for weights read from a file): the general product.
+        _ => {
+            let product = ArrayView1::from(x).dot(w);
+            for (o, p) in out.iter_mut().zip(product.iter()) {
+                *o += p;
+            }
+        }
+    }
+    out
 }
 
 fn floats(tensors: &SafeTensors<'_>, name: &str) -> Result<Vec<f32>, String> {
@@ -315,6 +348,10 @@ impl Bot for PolicyBot {
     }
     fn name(&self) -> &'static str {
         "policy"
+    }
+    /// It reads its seat's observation and legal actions only.
+    fn reads_only_its_view(&self) -> bool {
+        true
     }
     /// `policy`, `policy(path=FILE)`, or for a policy read from memory `policy(bytes=LABEL)`
     /// (which no face reads back: the bytes are not in the spec).
