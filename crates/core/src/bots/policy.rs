@@ -63,6 +63,9 @@ pub struct PolicyNet {
     metadata: HashMap<String, String>,
     layers: Vec<(Array2<f32>, Array1<f32>)>,
     head: (Array2<f32>, Array1<f32>),
+    /// The head's weights transposed (actions × hidden, row-major): one action's logit is
+    /// one contiguous dot product, so `best` computes the legal actions' logits only.
+    head_by_action: Vec<f32>,
 }
 
 impl PolicyNet {
@@ -129,11 +132,13 @@ impl PolicyNet {
             }
             width = w.ncols();
         }
+        let head_by_action = head.0.t().iter().copied().collect();
         Ok(PolicyNet {
             game,
             metadata,
             layers,
             head,
+            head_by_action,
         })
     }
 
@@ -190,6 +195,14 @@ impl PolicyNet {
     /// whole matrix; this made policy opponents in `VectorEnv` over 50 times faster than a
     /// general vector-matrix product (docs/benchmarks.md).
     pub fn logits(&self, observation: &[f32]) -> Array1<f32> {
+        let hidden = self.hidden(observation);
+        (0..self.num_actions())
+            .map(|a| self.logit(&hidden, a))
+            .collect()
+    }
+
+    /// The last hidden layer's activations for `observation`.
+    fn hidden(&self, observation: &[f32]) -> Vec<f32> {
         let mut h: Vec<f32> = observation.to_vec();
         for (w, b) in &self.layers {
             h = affine(&h, w, b);
@@ -197,16 +210,32 @@ impl PolicyNet {
                 *v = v.max(0.0);
             }
         }
-        Array1::from_vec(affine(&h, &self.head.0, &self.head.1))
+        h
+    }
+
+    /// Action `a`'s logit from the last hidden layer's activations.
+    fn logit(&self, hidden: &[f32], a: usize) -> f32 {
+        let width = hidden.len();
+        let row = &self.head_by_action[a * width..(a + 1) * width];
+        self.head.1[a] + hidden.iter().zip(row).map(|(h, w)| h * w).sum::<f32>()
     }
 
     /// The legal action (`mask[a]`) of highest logit, ties to the lowest; `None` when no
     /// action is legal.
+    ///
+    /// Only the legal actions' logits are computed (most of a chess game's thousands of
+    /// action ids are illegal at any one position).
     pub fn best(&self, observation: &[f32], mask: &[bool]) -> Option<Action> {
-        let logits = self.logits(observation);
+        let hidden = self.hidden(observation);
         let mut best: Option<(usize, f32)> = None;
-        for (a, (&legal, &logit)) in mask.iter().zip(logits.iter()).enumerate() {
-            if legal && best.is_none_or(|(_, top)| logit > top) {
+        for (a, _) in mask
+            .iter()
+            .take(self.num_actions())
+            .enumerate()
+            .filter(|(_, legal)| **legal)
+        {
+            let logit = self.logit(&hidden, a);
+            if best.is_none_or(|(_, top)| logit > top) {
                 best = Some((a, logit));
             }
         }
