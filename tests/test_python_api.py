@@ -288,7 +288,7 @@ def test_wrong_length_joint_action():
 def test_bad_seat(seat):
     _, state = mid_game()
     before = snapshot(state)
-    message = rf"seat {seat} does not exist; this game has seats 0..2"
+    message = rf"seat {seat} does not exist; this game has seats 0 to 1"
     calls = [
         lambda: state.observation(seat),
         lambda: state.observation_tensor(seat),

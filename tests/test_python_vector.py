@@ -321,7 +321,7 @@ def test_bad_construction():
     with pytest.raises(cr.ParameterError, match="num_envs"):
         cr.VectorEnv("pokeros", 0)
     with pytest.raises(
-        cr.InvalidSeatError, match=r"seat 2 does not exist; this game has seats 0..2"
+        cr.InvalidSeatError, match=r"seat 2 does not exist; this game has seats 0 to 1"
     ):
         cr.VectorEnv("pokeros", 2, observer=2)
     with pytest.raises(cr.InvalidSeatError, match=r"seat -1 does not exist"):
@@ -331,7 +331,7 @@ def test_bad_construction():
     with pytest.raises(ValueError, match="this Game already has its parameters"):
         cr.VectorEnv(cr.make("pokeros"), 2, players=3)
     venv = cr.VectorEnv("pokeros", 2)
-    with pytest.raises(ValueError, match=r"env 5 does not exist; this batch has envs 0..2"):
+    with pytest.raises(ValueError, match=r"env 5 does not exist; this batch has envs 0 to 1"):
         venv.state(5)
 
 

@@ -19,7 +19,9 @@ each other.
 
 Adapters load on first use, so their optional dependencies are needed only when used:
 ``cr.pettingzoo`` (PettingZoo AEC and parallel envs), ``cr.gymnasium`` (single-agent envs
-against a bot), ``cr.openspiel`` (pyspiel registration), ``cr.render`` (SVG and RGB pictures),
+against bots, and a native Gymnasium vector env with the bots played inside the engine),
+``cr.rllib`` (Ray RLlib: a multi-agent env, a single-agent env against bots and ready PPO
+configs), ``cr.openspiel`` (pyspiel registration), ``cr.render`` (SVG and RGB pictures),
 ``cr.client`` (a gRPC client for a remote checkraise-server) and ``cr.arena`` (bot ratings;
 a progress bar with tqdm if installed, tables with pandas if installed). Each dependency comes
 with an extra of the package (``pip install 'checkraise[gymnasium]'``; ``checkraise[all]`` for
@@ -50,6 +52,7 @@ from ._core import (
     ParameterError,
     State,
     UnknownGameError,
+    UnknownParameterError,
     VectorEnv,
     __version__,
     bot_action,
@@ -76,6 +79,7 @@ __all__ = [
     "ParameterError",
     "State",
     "UnknownGameError",
+    "UnknownParameterError",
     "VectorEnv",
     "__version__",
     "bot_action",
@@ -87,7 +91,7 @@ __all__ = [
     "unpack_observations",
 ]
 
-_SUBMODULES = ("pettingzoo", "gymnasium", "openspiel", "render", "client", "arena")
+_SUBMODULES = ("pettingzoo", "gymnasium", "openspiel", "render", "client", "arena", "rllib")
 
 # The extra each submodule's imports need (the others need none, or say so themselves).
 _SUBMODULE_EXTRAS = {"client": "grpc"}

@@ -220,7 +220,7 @@ def check_in_space(state: State, action: Any, who: str) -> int:
     num_actions = state.get_game().num_distinct_actions()
     if not 0 <= action_id < num_actions:
         raise IllegalActionError(
-            f"{who}: action {action_id} is out of range; action ids are 0..{num_actions - 1}"
+            f"{who}: action {action_id} is out of range; action ids are 0 to {num_actions - 1}"
         )
     return action_id
 
@@ -229,7 +229,7 @@ def illegal_action_message(state: State, seat: int, action: int, who: str) -> st
     """Why ``action`` is not legal for ``seat`` here, naming ``who``; ``None`` if it is legal."""
     num_actions = state.get_game().num_distinct_actions()
     if not 0 <= action < num_actions:
-        return f"{who}: action {action} is out of range; action ids are 0..{num_actions - 1}"
+        return f"{who}: action {action} is out of range; action ids are 0 to {num_actions - 1}"
     mask = state.legal_actions_mask(seat)
     if mask[action]:
         return None

@@ -1,7 +1,7 @@
 """Typed stubs for ``checkraise._core``, the Rust engine's Python module."""
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, final
+from typing import Any, Literal, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,7 @@ __all__ = [
     "ParameterError",
     "State",
     "UnknownGameError",
+    "UnknownParameterError",
     "VectorEnv",
     "__version__",
     "_restore_bot",
@@ -49,6 +50,10 @@ class UnknownGameError(CheckraiseError):
 
 class ParameterError(CheckraiseError):
     """A game parameter that does not exist or has a value that is not allowed."""
+
+class UnknownParameterError(ParameterError, TypeError):
+    """A keyword that names no parameter of the game or setting of the bot: a
+    ParameterError and also a TypeError (as for an unexpected keyword argument)."""
 
 class IllegalActionError(CheckraiseError):
     """An action that is not legal here; the state is unchanged."""
@@ -329,17 +334,17 @@ class Env:
     def returns(self) -> list[float]:
         """Each seat's total return so far."""
 
-@final
 #: One opponent: a bot spec, a ``Bot`` or a policy file's bytes.
-OpponentEntry = str | Bot | bytes | bytearray | memoryview
+_OpponentEntry: TypeAlias = str | Bot | bytes | bytearray | memoryview
 #: ``VectorEnv``'s ``opponent``: one entry, a list of entries or ``(entry, weight)`` pairs, or a
 #: dict entry -> weight.
-OpponentPool = (
-    OpponentEntry
-    | Sequence[OpponentEntry | tuple[OpponentEntry, float]]
+_OpponentPool: TypeAlias = (
+    _OpponentEntry
+    | Sequence[_OpponentEntry | tuple[_OpponentEntry, float]]
     | dict[str | bytes, float]
 )
 
+@final
 class VectorEnv:
     """Many envs of one game stepped together across threads, Gymnasium-style.
 
@@ -350,7 +355,7 @@ class VectorEnv:
     ``info["final_returns"]`` holds the returns of the games a step ended, in both modes.
 
     With ``opponent=`` the engine plays every seat but the learner's ``seat`` (a number, or
-    ``"random"`` for a seat drawn every game) from a weighted pool of bot specs, ``Bot``\s and
+    ``"random"`` for a seat drawn every game) from a weighted pool of bot specs, ``Bot`` objects and
     policy files' bytes; each env then stops only at its learner's decisions, with one row,
     one action and one reward per env.
     """
@@ -368,7 +373,7 @@ class VectorEnv:
         | None = None,
         copy: bool = False,
         observation_encoding: Literal["float32", "compact"] = "float32",
-        opponent: OpponentPool | None = None,
+        opponent: _OpponentPool | None = None,
         seat: int | Literal["random"] | None = None,
         **params: int | bool | str,
     ) -> VectorEnv:
@@ -408,10 +413,10 @@ class VectorEnv:
         """The learner's seat as given; ``None`` without opponents."""
     @property
     def learner_seats(self) -> npt.NDArray[np.int64]:
-        """Each env's learner seat in its current game (−1 without opponents)."""
+        """Each env's learner seat in its current game (-1 without opponents)."""
     @property
     def opponent_indices(self) -> npt.NDArray[np.int64]:
-        """The pool entry playing each seat of each env (−1 for the learner's seat)."""
+        """The pool entry playing each seat of each env (-1 for the learner's seat)."""
     @property
     def skipped_games(self) -> int:
         """Games that ended before the learner's first decision, skipped."""
@@ -485,7 +490,7 @@ def _restore_vector_env(
     snapshot: str,
     copy: bool,
     last: tuple[Any, ...],
-    opponent: OpponentPool | None = None,
+    opponent: _OpponentPool | None = None,
     seat: int | Literal["random"] | None = None,
 ) -> VectorEnv: ...
 def _restore_bot(game: str, spec: str, rng: str) -> Bot: ...

@@ -138,7 +138,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
             raise TypeError(f"seat must be an int, not {type(seat).__name__}")
         if not 0 <= seat < n:
             raise InvalidSeatError(
-                f"seat {seat} does not exist; {self.game.name} has seats 0..{n - 1}"
+                f"seat {seat} does not exist; {self.game.name} has seats 0 to {n - 1}"
             )
         self.opponent = opponent
         """The opponent as given; ``opponent_spec`` is its canonical spec (every setting)."""

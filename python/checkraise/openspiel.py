@@ -397,7 +397,7 @@ class CheckraiseBot(pyspiel.Bot):
         num_players = game.num_players()
         if isinstance(player_id, bool) or not 0 <= int(player_id) < num_players:
             raise _core.InvalidSeatError(
-                f"seat {player_id} does not exist; {game} has seats 0..{num_players - 1}"
+                f"seat {player_id} does not exist; {game} has seats 0 to {num_players - 1}"
             )
         self.engine_bot = _core.Bot(game.engine_game, spec, seed, **settings)
         """The wrapped ``checkraise.Bot``; its ``spec`` is the canonical spec."""

@@ -309,7 +309,7 @@ pub enum GameError {
         state: String,
     },
     /// A seat number outside the game.
-    #[error("seat {seat} does not exist; this game has seats 0..{num_players}")]
+    #[error("seat {seat} does not exist; this game has seats 0 to {}", num_players.saturating_sub(1))]
     InvalidSeat {
         /// The seat asked for.
         seat: i64,

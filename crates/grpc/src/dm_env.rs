@@ -817,7 +817,9 @@ fn int_setting(name: &str, tensor: &pb::Tensor) -> Result<i128, Status> {
 fn seed_setting(tensor: &pb::Tensor) -> Result<u64, Status> {
     let seed = int_setting("seed", tensor)?;
     u64::try_from(seed).map_err(|_| {
-        Status::invalid_argument(format!("setting `seed` must be in 0..2^64; got {seed}"))
+        Status::invalid_argument(format!(
+            "setting `seed` must be from 0 to 2^64 - 1; got {seed}"
+        ))
     })
 }
 

@@ -72,13 +72,22 @@ pub fn params_from_py(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(Strin
     let mut pairs = Vec::with_capacity(kwargs.len());
     for (key, value) in kwargs.iter() {
         let name: String = key.extract()?;
-        // bool first: a Python bool is also an int.
+        // bool first: a Python bool is also an int. numpy's integers and bools count as
+        // ints and bools (`operator.index` reads any integer type; pyo3 reads `numpy.bool_`).
         let text = if value.is_instance_of::<PyBool>() {
             value.extract::<bool>()?.to_string()
         } else if value.is_instance_of::<PyInt>() {
             value.str()?.to_string()
         } else if value.is_instance_of::<PyString>() {
             value.extract::<String>()?
+        } else if let Ok(flag) = value.extract::<bool>() {
+            flag.to_string()
+        } else if let Ok(number) = value
+            .py()
+            .import("operator")?
+            .call_method1("index", (&value,))
+        {
+            number.str()?.to_string()
         } else {
             return Err(ParameterError::new_err(format!(
                 "parameter '{name}' must be an int, bool or str, not {}",

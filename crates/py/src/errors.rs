@@ -7,6 +7,8 @@
 use checkraise_core::GameError;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
 use pyo3::{PyErr, create_exception};
 
 create_exception!(
@@ -64,6 +66,49 @@ create_exception!(
     "A serialized state that cannot be read back."
 );
 
+/// `UnknownParameterError(ParameterError, TypeError)`: a keyword that names no parameter of
+/// the game (or no setting of the bot). Also a `TypeError`, as Python raises for an
+/// unexpected keyword argument, so callers that retry without an optional keyword on
+/// `TypeError` (TorchRL passes `frameskip` that way) work. Made at module start (a class
+/// with two built-in bases is beyond `create_exception!`).
+static UNKNOWN_PARAMETER: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// The `UnknownParameterError` class, made on first use.
+fn unknown_parameter_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    UNKNOWN_PARAMETER
+        .get_or_try_init(py, || {
+            let bases = PyTuple::new(
+                py,
+                [
+                    py.get_type::<ParameterError>(),
+                    py.get_type::<pyo3::exceptions::PyTypeError>(),
+                ],
+            )?;
+            let namespace = PyDict::new(py);
+            namespace.set_item(
+                "__doc__",
+                "A keyword that names no parameter of the game or setting of the bot: a \
+                 ParameterError and also a TypeError (as for an unexpected keyword argument).",
+            )?;
+            namespace.set_item("__module__", "checkraise")?;
+            let class = py.import("builtins")?.getattr("type")?.call1((
+                "UnknownParameterError",
+                bases,
+                namespace,
+            ))?;
+            Ok::<_, PyErr>(class.cast_into::<PyType>()?.unbind())
+        })
+        .map(|class| class.bind(py))
+}
+
+/// An `UnknownParameterError` with `message`.
+fn unknown_parameter(message: String) -> PyErr {
+    Python::attach(|py| match unknown_parameter_type(py) {
+        Ok(class) => PyErr::from_type(class.clone(), message),
+        Err(error) => error,
+    })
+}
+
 /// The Python exception for an engine error, carrying the engine's message.
 pub fn to_py_err(error: &GameError) -> PyErr {
     exception_for(error, error.to_string())
@@ -74,10 +119,11 @@ pub fn to_py_err(error: &GameError) -> PyErr {
 pub fn exception_for(error: &GameError, message: String) -> PyErr {
     match error {
         GameError::UnknownGame { .. } => UnknownGameError::new_err(message),
-        GameError::UnknownParameter { .. }
-        | GameError::InvalidParameter { .. }
+        GameError::UnknownParameter { .. } | GameError::UnknownBotParameter { .. } => {
+            unknown_parameter(message)
+        }
+        GameError::InvalidParameter { .. }
         | GameError::UnknownBot { .. }
-        | GameError::UnknownBotParameter { .. }
         | GameError::InvalidBotParameter { .. }
         | GameError::InvalidSetting { .. } => ParameterError::new_err(message),
         GameError::IllegalAction { .. } => IllegalActionError::new_err(message),
@@ -109,6 +155,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CheckraiseError", py.get_type::<CheckraiseError>())?;
     m.add("UnknownGameError", py.get_type::<UnknownGameError>())?;
     m.add("ParameterError", py.get_type::<ParameterError>())?;
+    m.add("UnknownParameterError", unknown_parameter_type(py)?)?;
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
     m.add("OutOfTurnError", py.get_type::<OutOfTurnError>())?;
     m.add("GameOverError", py.get_type::<GameOverError>())?;

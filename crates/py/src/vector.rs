@@ -158,7 +158,9 @@ fn opponent_pool(opponent: &Bound<'_, PyAny>) -> PyResult<Vec<(Opponent, f64)>> 
         return dict
             .iter()
             .enumerate()
-            .map(|(i, (entry, weight))| Ok((opponent_entry(&entry, i)?, opponent_weight(&weight, i)?)))
+            .map(|(i, (entry, weight))| {
+                Ok((opponent_entry(&entry, i)?, opponent_weight(&weight, i)?))
+            })
             .collect();
     }
     if opponent.is_instance_of::<PyList>() || opponent.is_instance_of::<PyTuple>() {
@@ -658,8 +660,8 @@ pub fn _restore_vector_env(
     let (venv, opponents) = match opponent {
         Some(opponent) => {
             let opponents = opponents_from_py(opponent, seat, game.num_players())?;
-            let venv = VectorEnv::restore_with_opponents(game, snapshot, opponents.clone())
-                .or_raise()?;
+            let venv =
+                VectorEnv::restore_with_opponents(game, snapshot, opponents.clone()).or_raise()?;
             (venv, Some(opponents))
         }
         None => (VectorEnv::restore(game, snapshot).or_raise()?, None),
@@ -899,8 +901,8 @@ impl PyVectorEnv {
         let game = self.venv.game().clone();
         let state = self.venv.state(index).ok_or_else(|| {
             CheckraiseError::new_err(format!(
-                "env {index} does not exist; this batch has envs 0..{}",
-                self.venv.num_envs()
+                "env {index} does not exist; this batch has envs 0 to {}",
+                self.venv.num_envs() - 1
             ))
         })?;
         Ok(PyState::new(game, state.clone_box()))
@@ -1139,10 +1141,7 @@ impl PyVectorEnv {
         }
         let last = PyTuple::new(py, last)?;
         let (pool, seat) = match &self.opponents {
-            Some(opponents) => (
-                pool_to_py(py, opponents)?.into_any(),
-                self.seat(py)?,
-            ),
+            Some(opponents) => (pool_to_py(py, opponents)?.into_any(), self.seat(py)?),
             None => (py.None().into_bound(py), py.None().into_bound(py)),
         };
         let args = (game, self.venv.snapshot(), self.copy, last, pool, seat).into_pyobject(py)?;

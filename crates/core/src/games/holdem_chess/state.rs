@@ -373,7 +373,7 @@ impl HoldemState {
             Some(c) if self.deck.contains(c) => c,
             _ => {
                 return Err(Illegal::new(format!(
-                    "card id {action} is not in the deck ({} cards left; ids 0..52)",
+                    "card id {action} is not in the deck ({} cards left; ids 0 to 51)",
                     self.deck.len()
                 )));
             }

@@ -320,8 +320,11 @@ impl PredictionChessState {
     fn check_action(&self, seat: usize, action: Action) -> Result<(), Illegal> {
         if action as usize >= NUM_ACTIONS {
             return Err(Illegal::new(format!(
-                "actions are 0..{NUM_ACTIONS} (0..{NUM_SQUARE_PAIRS} (from, to) pairs, \
-                 {PROMOTION_BASE}.. promotions, {PASS} pass)"
+                "actions are 0 to {} (0 to {} (from, to) pairs, {PROMOTION_BASE} to {} \
+                 promotions, {PASS} pass)",
+                NUM_ACTIONS - 1,
+                NUM_SQUARE_PAIRS - 1,
+                PASS - 1
             )));
         }
         if self.is_legal(seat, action) {
