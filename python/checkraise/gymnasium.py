@@ -63,15 +63,19 @@ every game with Gymnasium as ``checkraise/<game>-v0``, so
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ._optional import requires
 
 with requires("checkraise.gymnasium", "gymnasium"):
     import gymnasium
+    import gymnasium.vector
+    import gymnasium.vector.utils
 import numpy as np
 
 from . import _adapt
+from ._compact import unpack_action_masks
 from ._core import (
     Bot,
     CheckraiseError,
@@ -81,11 +85,21 @@ from ._core import (
     IllegalActionError,
     InvalidSeatError,
     State,
+    VectorEnv,
     game_names,
     make,
 )
 
-__all__ = ["ID_PREFIX", "OPPONENTS", "CheckraiseEnv", "env", "env_id", "register_envs"]
+__all__ = [
+    "ID_PREFIX",
+    "OPPONENTS",
+    "CheckraiseEnv",
+    "CheckraiseVectorEnv",
+    "env",
+    "env_id",
+    "register_envs",
+    "vector_env",
+]
 
 #: How many games in a row may end before the agent's first decision before reset gives up.
 _MAX_SKIPPED_GAMES = 1000
@@ -317,6 +331,7 @@ def register_envs() -> list[str]:
             gymnasium.register(
                 id=id_,
                 entry_point=f"{__name__}:CheckraiseEnv",
+                vector_entry_point=f"{__name__}:CheckraiseVectorEnv",
                 kwargs={"game": name},
                 max_episode_steps=make(name).max_game_length(),
             )
@@ -325,3 +340,329 @@ def register_envs() -> list[str]:
 
 
 register_envs()
+
+
+# -- the native vector env ----------------------------------------------------------------------
+
+
+class CheckraiseVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games of one checkraise game, the agent (the *learner*) at ``seat`` in each
+    and every other seat played by the engine, as a native ``gymnasium.vector.VectorEnv``.
+
+    It steps :class:`checkraise.VectorEnv` with opponents: one call advances every env to its
+    learner's next decision on the engine's worker threads, the opponents' moves and chance
+    included, with no Python work per env or per opponent move. ``gymnasium.make_vec(
+    "checkraise/<game>-v0", num_envs=N)`` returns it (``vectorization_mode=
+    "vector_entry_point"`` is the default for these ids); ``vector_env(game, num_envs, ...)``
+    makes it directly.
+
+    - ``opponent``: a bot spec (``"heuristic"``, ``"random"``, ``"ismcts(iterations=200)"``,
+      ``"policy"``, ``"policy(path=FILE)"``), a ``checkraise.Bot``, a policy file's bytes (a
+      trainer's snapshot, no file written), or a weighted pool of these: a list of entries or
+      of ``(entry, weight)`` pairs, or a dict entry -> weight. Each opponent seat of each env
+      draws its bot from the pool at every new game. Assigning ``env.opponent`` (or
+      ``set_attr("opponent", ...)``) changes the pool from the next ``reset``.
+    - ``seat``: the learner's seat, a number (default 0) or ``"random"`` (drawn per game).
+    - Spaces: ``single_observation_space`` is the single env's (float32 observation, or with
+      ``observation_type="compact"`` the uint8 compact row), ``single_action_space``
+      ``Discrete(num_distinct_actions)``; ``observation_space`` and ``action_space`` are their
+      batched forms.
+    - ``step(actions)`` takes one action id per env and returns rewards of shape
+      ``(num_envs,)``: the learner's return gained from its action up to its next decision.
+      An illegal action raises ``checkraise.IllegalActionError`` naming the env, and no env
+      changes (mask your actions: ``info["action_mask"]`` or ``action_masks()``).
+    - ``dict_observation=True``: observations are ``{"observation": tensor, "action_mask":
+      int8 0/1}`` (a ``Dict`` space), as the single env's.
+    - ``info``: ``"action_mask"`` (bool, ``(num_envs, num_distinct_actions)``; all ``False``
+      for an env whose game just ended in next-step mode), ``"learner_seat"`` (the learner's
+      seat in each env's current game) and ``"final_returns"`` (the learner's return over the
+      game a step ended, 0 elsewhere). In same-step mode also ``"final_obs"`` and its mask
+      ``"_final_obs"``.
+    - ``autoreset_mode``: ``"next_step"`` (default) or ``"same_step"``, also as Gymnasium's
+      ``AutoresetMode``; ``metadata["autoreset_mode"]`` says which.
+    - ``max_episode_steps``: truncates a game after that many learner steps (``make_vec``
+      passes the registered bound, which no game of default parameters reaches).
+    - ``reset(seed=s)`` seeds env ``i`` with ``s + i``; ``seed=[s0, s1, ...]`` one per env
+      (``None`` continues that env's stream). The first ``reset`` without a seed draws one from
+      the OS, as Gymnasium's envs do. The same seeds give the same games, and a pickled copy
+      continues exactly as the original.
+    - The observation arrays are read-only views of the engine's buffers, overwritten by the
+      next ``reset`` or ``step`` (no copy per step): keep a copy (``obs.copy()``) of what you
+      keep, or make the env with ``copy=True``.
+    """
+
+    def __init__(
+        self,
+        game: str | Game,
+        num_envs: int = 1,
+        opponent: Any = "heuristic",
+        seat: int | str = 0,
+        render_mode: str | None = None,
+        *,
+        observation_type: str = "observation",
+        dict_observation: bool = False,
+        illegal_action: str = "raise",
+        autoreset_mode: Any = "next_step",
+        max_episode_steps: int | None = None,
+        copy: bool = False,
+        **params: int | bool | str,
+    ) -> None:
+        """Makes the batch; bad arguments raise errors naming them (``TypeError`` for a wrong
+        type or an unknown keyword, ``checkraise.ParameterError`` and friends for values)."""
+        self.game = _adapt.make_game(game, params)
+        if observation_type not in ("observation", "compact"):
+            raise ValueError(
+                f"unknown observation_type {observation_type!r} for the vector env; supported: "
+                "'observation', 'compact' (the single env also has 'information_state')"
+            )
+        self.observation_type = observation_type
+        self.render_mode = _adapt.check_render_mode(render_mode)
+        if illegal_action != "raise":
+            raise ValueError(
+                f"illegal_action={illegal_action!r} is not supported by the vector env, which "
+                "raises IllegalActionError for an illegal action and changes no env; mask the "
+                "actions (info['action_mask']), or use vectorization_mode='sync' for the single "
+                "env's 'terminate'"
+            )
+        if not isinstance(dict_observation, (bool, np.bool_)):
+            raise TypeError(
+                f"dict_observation must be a bool, not {type(dict_observation).__name__}"
+            )
+        self.dict_observation = bool(dict_observation)
+        self._settings = {
+            "observation_encoding": "compact" if observation_type == "compact" else "float32",
+            "autoreset_mode": autoreset_mode,
+            "max_episode_steps": max_episode_steps,
+            "copy": copy,
+        }
+        self._venv = VectorEnv(self.game, num_envs, opponent=opponent, seat=seat, **self._settings)
+        self._opponent = opponent
+        self._seat = seat
+        self._pending_opponent: Any = None
+        self._seeded = False
+        self.num_envs = self._venv.num_envs
+        mode = self._venv.autoreset_mode
+        self.metadata = {
+            "autoreset_mode": (
+                gymnasium.vector.AutoresetMode.NEXT_STEP
+                if mode == "next_step"
+                else gymnasium.vector.AutoresetMode.SAME_STEP
+            ),
+            "render_modes": list(_adapt.RENDER_MODES),
+            "render_fps": 1,
+        }
+        tensor_space = _adapt.observation_box(self.game, observation_type)
+        num_actions = self.game.num_distinct_actions()
+        self.single_observation_space: gymnasium.spaces.Space[Any] = (
+            gymnasium.spaces.Dict(
+                {
+                    "observation": tensor_space,
+                    "action_mask": gymnasium.spaces.Box(0, 1, (num_actions,), np.int8),
+                }
+            )
+            if self.dict_observation
+            else tensor_space
+        )
+        self.single_action_space = gymnasium.spaces.Discrete(self.game.num_distinct_actions())
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, self.num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(
+            self.single_action_space, self.num_envs
+        )
+        self._compact = observation_type == "compact"
+        self._masks: np.ndarray | None = None
+
+    # -- the opponents -----------------------------------------------------------------------
+
+    @property
+    def opponent(self) -> Any:
+        """The opponent pool as given; assigning it takes effect at the next ``reset``."""
+        return self._pending_opponent if self._pending_opponent is not None else self._opponent
+
+    @opponent.setter
+    def opponent(self, opponent: Any) -> None:
+        # Checked now (a bad pool raises here, not at the next reset), used at the next reset.
+        VectorEnv(self.game, 1, opponent=opponent, seat=self._seat)
+        self._pending_opponent = opponent
+
+    @property
+    def seat(self) -> int | str:
+        """The learner's seat as given: a number or ``"random"``."""
+        return self._seat
+
+    @property
+    def engine(self) -> VectorEnv:
+        """The underlying :class:`checkraise.VectorEnv`."""
+        return self._venv
+
+    # -- Gymnasium API -----------------------------------------------------------------------
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Starts a new game in every env and plays to each learner's first decision."""
+        if options:
+            raise ValueError(
+                f"unknown reset options {sorted(options)}; this env takes none "
+                "(every env starts a new game)"
+            )
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
+        elif seed is None and not self._seeded:
+            # As Gymnasium's envs: unseeded, the first reset draws its seed from the OS.
+            seed = _adapt.draw_seed(self.np_random)
+        self._seeded = True
+        if self._pending_opponent is not None:
+            self._venv = VectorEnv(
+                self.game,
+                self.num_envs,
+                opponent=self._pending_opponent,
+                seat=self._seat,
+                **self._settings,
+            )
+            self._opponent, self._pending_opponent = self._pending_opponent, None
+            if seed is None:
+                seed = _adapt.draw_seed(self.np_random)
+        observations, info = self._venv.reset(seed)
+        info = self._info(info)
+        return self._observations(observations), info
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Plays each env's learner action, then the opponents and chance to its next
+        decision."""
+        observations, rewards, terminated, truncated, info = self._venv.step(actions)
+        info = self._info(info)
+        return self._observations(observations), rewards[:, 0], terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """Each env's legal actions for its learner, bool ``(num_envs, num_distinct_actions)``
+        (the method sb3-contrib's ``MaskablePPO`` calls)."""
+        if self._masks is None:
+            raise RuntimeError("call reset() before action_masks()")
+        return self._masks
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Every env's table in ``render_mode`` (``"ansi"``: a tuple of texts,
+        ``"rgb_array"``: a tuple of pictures, ``"human"``: printed, returns ``None``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() called without a render_mode; make the env with "
+                "render_mode='human', 'ansi' or 'rgb_array'"
+            )
+            return None
+        frames = tuple(
+            _adapt.render(self._venv.state(i), self.render_mode) for i in range(self.num_envs)
+        )
+        return None if self.render_mode == "human" else frames
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Closes the engine batch (``close()`` calls this once)."""
+        self._venv.close()
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """``name`` for every env, as Gymnasium's vector envs give it: ``"learner_seat"`` and
+        ``"state"`` differ per env; anything else is this env's attribute, the same for all."""
+        if name == "learner_seat":
+            return tuple(int(s) for s in self._venv.learner_seats)
+        if name == "state":
+            return tuple(self._venv.state(i) for i in range(self.num_envs))
+        value = getattr(self, name)
+        return (value,) * self.num_envs
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Calls method ``name`` (or reads attribute ``name``) once for every env, as
+        Gymnasium's vector envs do; the envs share their methods, so each gets the same
+        result (``"render"`` returns every env's picture)."""
+        if name == "render":
+            frames = self.render()
+            return frames if frames is not None else (None,) * self.num_envs
+        attribute = getattr(self, name)
+        if callable(attribute):
+            result = attribute(*args, **kwargs)
+            return (result,) * self.num_envs
+        return self.get_attr(name)
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Sets attribute ``name``: one value, or one per env, which must all be equal (the
+        envs share their settings, e.g. ``set_attr("opponent", pool)``)."""
+        if isinstance(values, (list, tuple)) and len(values) == self.num_envs:
+            first = values[0]
+            if any(v is not first and v != first for v in values[1:]):
+                raise ValueError(
+                    f"set_attr({name!r}): the envs of a checkraise vector env share their "
+                    "settings; give one value, or the same value for every env"
+                )
+            values = first
+        if name.startswith("_") or not hasattr(self, name):
+            raise AttributeError(f"set_attr: this env has no setting {name!r}")
+        setattr(self, name, values)
+
+    def __repr__(self) -> str:
+        return (
+            f"CheckraiseVectorEnv({self.game}, num_envs={self.num_envs}, "
+            f"opponent={self._opponent!r}, seat={self._seat!r})"
+        )
+
+    # -- plumbing ------------------------------------------------------------------------------
+
+    def _observations(self, observations: np.ndarray) -> Any:
+        if self.dict_observation:
+            assert self._masks is not None
+            return {"observation": observations, "action_mask": self._masks.view(np.int8)}
+        return observations
+
+    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
+        masks = info["action_mask"]
+        if self._compact:
+            masks = unpack_action_masks(self.game, masks)
+        self._masks = masks
+        out: dict[str, Any] = {
+            "action_mask": masks,
+            "learner_seat": self._venv.learner_seats,
+            "final_returns": info["final_returns"][:, 0],
+        }
+        if "final_obs" in info:
+            out["final_obs"] = info["final_obs"]
+            out["_final_obs"] = info["_final_obs"]
+        return out
+
+
+def vector_env(
+    game: str | Game,
+    num_envs: int = 1,
+    opponent: Any = "heuristic",
+    seat: int | str = 0,
+    render_mode: str | None = None,
+    *,
+    observation_type: str = "observation",
+    dict_observation: bool = False,
+    illegal_action: str = "raise",
+    autoreset_mode: Any = "next_step",
+    max_episode_steps: int | None = None,
+    copy: bool = False,
+    **params: int | bool | str,
+) -> CheckraiseVectorEnv:
+    """A native Gymnasium vector env: ``num_envs`` games of ``game``, the learner at ``seat``
+    against ``opponent`` (a bot spec, a policy's bytes, or a weighted pool) played inside the
+    engine, e.g. ``vector_env("holdem_chess", 1024, opponent={"heuristic": 3, "random": 1},
+    seat="random")``. See :class:`CheckraiseVectorEnv`."""
+    return CheckraiseVectorEnv(
+        game,
+        num_envs,
+        opponent,
+        seat,
+        render_mode,
+        observation_type=observation_type,
+        dict_observation=dict_observation,
+        illegal_action=illegal_action,
+        autoreset_mode=autoreset_mode,
+        max_episode_steps=max_episode_steps,
+        copy=copy,
+        **params,
+    )

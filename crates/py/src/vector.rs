@@ -69,9 +69,9 @@ fn autoreset_mode_from_py(mode: &Bound<'_, PyAny>) -> PyResult<AutoresetMode> {
     )))
 }
 
-/// A whole number argument (a Python or numpy integer) in `min..=u64::MAX`; anything else is
-/// an error naming the argument (`TypeError` for a non-integer, `ValueError` for one out of
-/// range), never a bare `OverflowError`.
+/// A whole number argument (a Python or numpy integer) from `min` to `u64::MAX`; anything
+/// else is an error naming the argument (`TypeError` for a non-integer, `ParameterError` for
+/// one out of range), never a bare `OverflowError`.
 pub(crate) fn whole_number(value: &Bound<'_, PyAny>, name: &str, min: u64) -> PyResult<u64> {
     let py = value.py();
     let not_integer = || {
@@ -88,7 +88,7 @@ pub(crate) fn whole_number(value: &Bound<'_, PyAny>, name: &str, min: u64) -> Py
     };
     match index.extract::<u64>() {
         Ok(n) if n >= min => Ok(n),
-        _ => Err(CheckraiseError::new_err(format!(
+        _ => Err(ParameterError::new_err(format!(
             "{name} must be an integer from {min} to {}, not {}",
             u64::MAX,
             index.repr()?
