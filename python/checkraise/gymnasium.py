@@ -373,8 +373,10 @@ class CheckraiseVectorEnv(gymnasium.vector.VectorEnv):
       changes (mask your actions: ``info["action_mask"]`` or ``action_masks()``).
     - ``dict_observation=True``: observations are ``{"observation": tensor, "action_mask":
       int8 0/1}`` (a ``Dict`` space), as the single env's.
-    - ``info``: ``"action_mask"`` (bool, ``(num_envs, num_distinct_actions)``; all ``False``
-      for an env whose game just ended in next-step mode), ``"learner_seat"`` (the learner's
+    - ``info``: ``"action_mask"`` (bool, ``(num_envs, num_distinct_actions)``; in
+      next-step mode, for an env whose game just ended, the final state's: none after a
+      game's end, its legal actions after a truncation; the next step ignores that env's
+      action either way), ``"learner_seat"`` (the learner's
       seat in each env's current game) and ``"final_returns"`` (the learner's return over the
       game a step ended, 0 elsewhere). In same-step mode also ``"final_obs"`` and its mask
       ``"_final_obs"``.
