@@ -7,6 +7,7 @@ returns, seeds reproduce, pickled copies continue alike, wrappers work, and bad 
 refused by name."""
 
 import pickle
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -15,6 +16,7 @@ import pytest
 import checkraise as cr
 from checkraise.gymnasium import CheckraiseVectorEnv, env_id, vector_env
 from checkraise.policy import Policy, write_safetensors
+from run_util import run_python
 
 GAMES = cr.game_names()
 
@@ -270,3 +272,12 @@ def test_render_gives_every_envs_table():
     assert isinstance(frames, tuple) and len(frames) == 2
     assert all(isinstance(f, str) and f for f in frames)
     assert envs.call("render") == frames
+
+
+def test_the_benchmark_script_runs_every_game_and_opponent():
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "vector_opponents.py"
+    proc = run_python(script, "--quick", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split("|")[1:-1] for line in proc.stdout.splitlines() if line.startswith("| ")]
+    seen = {(cells[0].strip(), cells[1].strip()) for cells in rows[1:]}
+    assert seen == {(g, o) for g in GAMES for o in ("heuristic", "policy", "random")}
