@@ -42,15 +42,16 @@
 //! parameters, seed, pool, learner actions) give the same trajectories everywhere, and the
 //! opponents an env meets do not depend on how long its games were. Opponents play on the
 //! env's rayon worker thread, a policy opponent evaluating its network once per move and env.
-//! Batching one evaluation over every env whose opponent is the same policy would need each
-//! env's advance to become resumable: advance every env until it reaches a policy move (or its
-//! learner's decision), gather those envs' observations of their resampled states per network
-//! into one matrix, evaluate it once, apply the chosen actions, and repeat until no env waits
-//! on a policy (as many rounds as the longest run of consecutive policy moves in one env).
-//! A batched evaluation also sums in another order than one observation at a time, so where
-//! two legal logits nearly tie it could pick another action than `PolicyBot` (and the Python
-//! package's inference) do; evaluating per env keeps a policy opponent playing exactly as it
-//! plays on every other face.
+//! That evaluation is cheap without batching: observations are mostly zeros, so the first
+//! layer adds a few weight rows rather than multiplying the whole matrix, and only the legal
+//! actions' logits are computed (`PolicyNet::best`); policy and random opponents read nothing
+//! but their seat's observation and legal actions, so they skip the resample every other bot
+//! decides on (`Bot::reads_only_its_view`). Batching one evaluation over every env whose
+//! opponent is the same policy would need each env's advance to become resumable (advance
+//! every env to a policy move or its learner's decision, evaluate the gathered observations
+//! per network at once, apply, repeat), and a batched product sums in another order, so
+//! where two legal logits nearly tie it could pick another action than `PolicyBot` does on
+//! every other face; per env, a policy opponent plays exactly as it plays everywhere.
 //!
 //! ```
 //! use checkraise_core::make_game_from_string;
