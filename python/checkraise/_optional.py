@@ -22,6 +22,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "arena": ("tqdm", "pandas"),
     "train": ("jax", "optax", "matplotlib"),
     "rllib": ("ray.rllib", "torch"),
+    "sb3": ("stable_baselines3", "sb3_contrib", "gymnasium"),
 }
 
 
