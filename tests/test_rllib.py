@@ -8,6 +8,7 @@ action-masking module trained for a few iterations with two env runners on a loc
 """
 
 import importlib
+import itertools
 import math
 import re
 import sys
@@ -214,14 +215,38 @@ def test_single_agent_env_has_rllibs_keys():
 def test_vector_env_for_rllibs_vector_entry_point():
     # RLlib's "vector_entry_point" mode calls the creator with num_envs added to env_config.
     venv = crl._make_single_agent({"game": "pokeros", "opponent": "random", "num_envs": 3})
-    assert isinstance(venv, gymnasium.vector.VectorEnv) and venv.num_envs == 3
-    obs, _ = venv.reset(seed=0)
+    assert isinstance(venv, crl.MaskedVectorObservations) and venv.num_envs == 3
+    assert isinstance(venv.unwrapped, cr.gymnasium.CheckraiseVectorEnv)  # the native one
+    space = venv.single_observation_space
+    assert set(space.spaces) == {"observations", "action_mask"}
+    assert space["action_mask"] == gymnasium.spaces.Box(0, 1, (675,), np.float32)
+    assert venv.observation_space == gymnasium.vector.utils.batch_space(space, 3)
+    obs, info = venv.reset(seed=0)
     assert obs["observations"].shape[0] == 3 and obs["action_mask"].dtype == np.float32
     assert venv.observation_space.contains(obs)
-    actions = [int(np.flatnonzero(m)[0]) for m in obs["action_mask"]]
-    venv.step(np.array(actions))
+    np.testing.assert_array_equal(obs["action_mask"], info["action_mask"])
+    rng = np.random.default_rng(0)
+    kept = []
+    for _ in range(40):
+        kept.append(obs["observations"])
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in obs["action_mask"]]
+        obs, _, _, _, info = venv.step(np.array(actions))
+        assert venv.observation_space.contains(obs)
+    # RLlib keeps each step's observations: they are copies, not the engine's buffer.
+    assert not any(np.shares_memory(a, b) for a, b in itertools.pairwise(kept))
+    # Pools, policy bytes and a random seat, as the native vector env takes them.
+    pool = crl.vector_env(2, "holdem_chess", opponent={"heuristic": 3, "random": 1}, seat="random")
+    assert pool.unwrapped.engine.opponent_pool == [("heuristic", 3.0), ("random", 1.0)]
     with pytest.raises(ValueError, match="num_envs"):
         crl.vector_env(0, "pokeros")
+    with pytest.raises(ValueError, match="illegal_action"):
+        crl.vector_env(2, "pokeros", illegal_action="terminate")
+    with pytest.raises(ValueError, match="compact"):
+        crl.vector_env(2, "pokeros", observation_type="compact")
+    with pytest.raises(TypeError, match=r"unknown keyword.*'bogus'"):
+        crl.vector_env(2, "pokeros", bogus=1)
+    with pytest.raises(TypeError, match="dict_observation=True"):
+        crl.MaskedVectorObservations(cr.gymnasium.vector_env("pokeros", 2))
 
 
 def test_ppo_config_builds_the_modules():
@@ -238,6 +263,11 @@ def test_ppo_config_builds_the_modules():
     assert single.env == crl.SINGLE_AGENT_ENV
     assert single.env_config == {"game": "holdem_chess", "opponent": "heuristic", "seat": 1}
     assert single.rl_module_spec.module_class is crl.ActionMaskingTorchRLModule
+    assert single.gym_env_vectorize_mode == "vector_entry_point"
+    pool = crl.ppo_config("pokeros", opponent={"heuristic": 1, "random": 1}, seat="random")
+    assert pool.env_config["opponent"] == {"heuristic": 1, "random": 1}
+    with pytest.raises(cr.ParameterError):
+        crl.ppo_config("pokeros", opponent={"nobody": 1})
 
 
 @pytest.mark.parametrize("missing", ["torch", "ray.rllib.algorithms.ppo"])
@@ -292,23 +322,19 @@ def test_ppo_trains_with_two_env_runners(local_ray, name, params):
 
 
 def test_ppo_against_bots_in_rllibs_vector_entry_point_mode(local_ray):
-    """RLlib asks the single-agent creator for a vector env of num_envs_per_env_runner."""
+    """ppo_config's env runners step the native vector env (RLlib's vector_entry_point mode)."""
     config = (
         crl.ppo_config("pokeros", opponent="random", model_config=TINY_MODEL)
-        .env_runners(
-            num_env_runners=0,
-            num_envs_per_env_runner=2,
-            gym_env_vectorize_mode="vector_entry_point",
-            rollout_fragment_length=32,
-        )
+        .env_runners(num_env_runners=0, num_envs_per_env_runner=8, rollout_fragment_length=8)
         .training(train_batch_size_per_learner=64, minibatch_size=32, num_epochs=1)
     )
     algo = config.build_algo()
     try:
-        venv = algo.env_runner.env.unwrapped
-        assert venv.num_envs == 2
-        # Our vector env's copies, not gym.make's (which would wrap them in its checkers).
-        assert all(type(env) is crl.MaskedObservations for env in venv.envs)
+        env = algo.env_runner.env
+        assert isinstance(env.env, crl.MaskedVectorObservations)  # inside RLlib's DictInfoToList
+        venv = env.unwrapped
+        assert isinstance(venv, cr.gymnasium.CheckraiseVectorEnv) and venv.num_envs == 8
+        assert venv.engine.opponent_pool == [("random", 1.0)]
         result = algo.train()
     finally:
         algo.stop()

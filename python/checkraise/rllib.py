@@ -40,7 +40,12 @@ float). Every env here gives exactly that, so PPO trains on any registered game 
   act, a missing one, or one outside the action space raises in either mode.
 - Single agent: :func:`single_agent_env` is ``checkraise.gymnasium.env(...,
   dict_observation=True)`` (one seat against engine bots) behind :class:`MaskedObservations`,
-  which renames the dict's keys to RLlib's and makes the mask float32.
+  which renames the dict's keys to RLlib's and makes the mask float32. :func:`vector_env` is
+  the native vector env (``checkraise.gymnasium.vector_env(..., dict_observation=True)``:
+  every game and every bot move stepped by the engine in one call) behind
+  :class:`MaskedVectorObservations`, the same renaming for a whole batch; RLlib's env runners
+  make it in their ``gym_env_vectorize_mode="vector_entry_point"`` mode, which
+  :func:`ppo_config` sets.
 - Configuration: RLlib makes envs from a config dict (``env_config``); the dict's ``"game"``
   names the game, and its other keys are the env's options (above) or the game's parameters
   (``{"game": "pokeros", "players": 3}``). A key that is neither raises ``TypeError`` naming
@@ -73,6 +78,7 @@ import numpy as np
 
 from . import _adapt
 from ._core import Game, GameOverError, IllegalActionError, State, games, make
+from .gymnasium import CheckraiseVectorEnv
 
 __all__ = [
     "ACTION_MASK",
@@ -82,6 +88,7 @@ __all__ = [
     "SINGLE_AGENT_ENV",
     "ActionMaskingTorchRLModule",
     "MaskedObservations",
+    "MaskedVectorObservations",
     "MultiAgentCheckraiseEnv",
     "multi_agent_env",
     "ppo_config",
@@ -404,19 +411,82 @@ def single_agent_env(
     return _single_agent(made, {"opponent": opponent, "seat": seat, **rest})
 
 
+class MaskedVectorObservations(gymnasium.vector.VectorObservationWrapper):
+    """A checkraise native vector env made with ``dict_observation=True``
+    (:class:`checkraise.gymnasium.CheckraiseVectorEnv`) with RLlib's keys: its batched
+    ``{"observation", "action_mask" (int8)}`` becomes ``{"observations", "action_mask"
+    (float32)}``, in the observations and in both observation spaces; rewards, infos and the
+    engine's bots are the vector env's."""
+
+    def __init__(self, env: gymnasium.vector.VectorEnv) -> None:
+        """Wraps ``env`` (in next-step autoreset mode, as RLlib steps it); one whose
+        observation is not the checkraise dict raises ``TypeError``."""
+        super().__init__(env)
+        space = env.single_observation_space
+        if not (
+            isinstance(space, gymnasium.spaces.Dict)
+            and set(space.spaces) == {"observation", "action_mask"}
+        ):
+            raise TypeError(
+                "MaskedVectorObservations wraps a checkraise vector env made with "
+                f"dict_observation=True, not one observing {space}"
+            )
+        self.single_observation_space = gymnasium.spaces.Dict(
+            {
+                OBSERVATIONS: space["observation"],
+                ACTION_MASK: gymnasium.spaces.Box(0.0, 1.0, space["action_mask"].shape, np.float32),
+            }
+        )
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, env.num_envs
+        )
+
+    def observations(self, observations: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The batch's observation dict under RLlib's keys, the masks as float32."""
+        return {
+            OBSERVATIONS: observations["observation"],
+            ACTION_MASK: observations["action_mask"].astype(np.float32),
+        }
+
+
 def vector_env(
-    num_envs: int, game: str | Game, opponent: str = "heuristic", seat: int = 0, **options: Any
-) -> gymnasium.vector.VectorEnv:
-    """``num_envs`` copies of :func:`single_agent_env` as one Gymnasium vector env (stepped in
-    turn); RLlib asks for it with ``gym_env_vectorize_mode="vector_entry_point"``. Seeds as
-    Gymnasium's vector envs take them (``reset(seed=s)`` seeds copy i with ``s + i``)."""
+    num_envs: int,
+    game: str | Game,
+    opponent: Any = "heuristic",
+    seat: int | str = 0,
+    **options: Any,
+) -> MaskedVectorObservations:
+    """``num_envs`` games of ``game``, the learner at ``seat`` (a number or ``"random"``)
+    against ``opponent`` played inside the engine, with RLlib's observation keys:
+    ``checkraise.gymnasium.vector_env(game, num_envs, opponent, seat, dict_observation=True,
+    copy=True, ...)`` behind :class:`MaskedVectorObservations`. ``opponent`` is a bot spec,
+    a policy file's bytes or a weighted pool of them (see
+    :class:`checkraise.gymnasium.CheckraiseVectorEnv`). RLlib asks for it with
+    ``gym_env_vectorize_mode="vector_entry_point"``. Seeds as Gymnasium's vector envs take them
+    (``reset(seed=s)`` seeds env i with ``s + i``).
+
+    Other keyword arguments are ``render_mode`` and the game's parameters;
+    ``observation_type`` can only be ``"observation"`` here, and an illegal action always
+    raises ``checkraise.IllegalActionError`` (the masking module never picks one), so
+    ``illegal_action`` can only be ``"raise"`` and ``illegal_reward`` is refused."""
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
     made, rest = _split_config({"game": game, **options}, _SINGLE_AGENT_OPTIONS, "vector_env")
-    config = {"opponent": opponent, "seat": seat, **rest}
-    _single_agent(made, config).close()  # bad options raise here, not in the copies
-    return gymnasium.vector.SyncVectorEnv(
-        [lambda: _single_agent(made, config) for _ in range(num_envs)]
+    _check_observation_type(rest.get("observation_type", "observation"))
+    if rest.get("illegal_action", "raise") != "raise":
+        raise ValueError(
+            f"illegal_action={rest['illegal_action']!r}: the vector env raises "
+            "IllegalActionError for an illegal action (RLlib's masking module never picks "
+            "one); leave illegal_action out, or use the single-agent env"
+        )
+    if rest.pop("illegal_reward", None) is not None:
+        raise ValueError("illegal_reward: the vector env ends no game for an illegal action")
+    rest.pop("illegal_action", None)
+    # Copied out of the engine's buffers: RLlib keeps each step's observations in episodes.
+    return MaskedVectorObservations(
+        CheckraiseVectorEnv(
+            made, num_envs, opponent, seat, dict_observation=True, copy=True, **rest
+        )
     )
 
 
@@ -429,9 +499,10 @@ def _make_multi_agent(config: Mapping[str, Any]) -> MultiAgentCheckraiseEnv:
 
 def _make_single_agent(
     config: Mapping[str, Any],
-) -> MaskedObservations | gymnasium.vector.VectorEnv:
+) -> MaskedObservations | MaskedVectorObservations:
     """RLlib's creator of the single-agent env; with ``"num_envs"`` in the config (RLlib's
-    ``vector_entry_point`` mode) a vector env of that many."""
+    ``vector_entry_point`` mode, which :func:`ppo_config` sets) the native vector env of that
+    many."""
     config = dict(config)
     num_envs = config.pop("num_envs", None)
     if num_envs is not None:
@@ -461,8 +532,8 @@ def _own_module(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
 def ppo_config(
     game: str | Game,
     *,
-    opponent: str | None = None,
-    seat: int = 0,
+    opponent: Any = None,
+    seat: int | str = 0,
     shared_policy: bool = True,
     model_config: Mapping[str, Any] | None = None,
     **options: Any,
@@ -473,8 +544,11 @@ def ppo_config(
     Without ``opponent`` every seat is an agent of :data:`MULTI_AGENT_ENV` (self-play): one
     policy, :data:`SHARED_MODULE`, plays every seat (``shared_policy=True``), or each seat has
     its own, named after its agent (``shared_policy=False``). With ``opponent`` (a bot spec:
-    ``"heuristic"``, ``"random"``, ``"ismcts(iterations=200)"``) one policy plays ``seat`` of
-    :data:`SINGLE_AGENT_ENV` against engine bots. Every policy is RLlib's
+    ``"heuristic"``, ``"random"``, ``"ismcts(iterations=200)"``; a policy file's bytes; or a
+    weighted pool of them) one policy plays ``seat`` (a number or ``"random"``) of
+    :data:`SINGLE_AGENT_ENV` against engine bots, each env runner stepping one native vector
+    env of ``num_envs_per_env_runner`` games (:func:`vector_env`; the config's
+    ``gym_env_vectorize_mode`` is ``"vector_entry_point"``). Every policy is RLlib's
     ``ActionMaskingTorchRLModule``, its network given by ``model_config`` (RLlib's
     ``DefaultModelConfig`` keys; default two hidden layers of 256). Other keyword arguments
     are the env's options and the game's parameters (``players=3``), checked here: an unknown
@@ -489,11 +563,11 @@ def ppo_config(
     if opponent is not None:
         config.update(opponent=opponent, seat=seat)
         # Made once here, so a bad keyword or value raises now rather than in an env runner.
-        made, rest = _split_config(config, _SINGLE_AGENT_OPTIONS, "ppo_config")
-        _single_agent(made, rest).close()
+        vector_env(1, **config).close()
         return (
             PPOConfig()
             .environment(SINGLE_AGENT_ENV, env_config=config)
+            .env_runners(gym_env_vectorize_mode="vector_entry_point")
             .rl_module(
                 rl_module_spec=RLModuleSpec(
                     module_class=ActionMaskingTorchRLModule, model_config=module_config
