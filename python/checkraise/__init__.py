@@ -21,7 +21,8 @@ Adapters load on first use, so their optional dependencies are needed only when 
 ``cr.pettingzoo`` (PettingZoo AEC and parallel envs), ``cr.gymnasium`` (single-agent envs
 against bots, and a native Gymnasium vector env with the bots played inside the engine),
 ``cr.rllib`` (Ray RLlib: a multi-agent env, a single-agent env against bots and ready PPO
-configs), ``cr.openspiel`` (pyspiel registration), ``cr.render`` (SVG and RGB pictures),
+configs), ``cr.sb3`` (Stable-Baselines3: the native vector env as an SB3 ``VecEnv``),
+``cr.openspiel`` (pyspiel registration), ``cr.render`` (SVG and RGB pictures),
 ``cr.client`` (a gRPC client for a remote checkraise-server) and ``cr.arena`` (bot ratings;
 a progress bar with tqdm if installed, tables with pandas if installed). Each dependency comes
 with an extra of the package (``pip install 'checkraise[gymnasium]'``; ``checkraise[all]`` for
@@ -91,7 +92,16 @@ __all__ = [
     "unpack_observations",
 ]
 
-_SUBMODULES = ("pettingzoo", "gymnasium", "openspiel", "render", "client", "arena", "rllib")
+_SUBMODULES = (
+    "pettingzoo",
+    "gymnasium",
+    "openspiel",
+    "render",
+    "client",
+    "arena",
+    "rllib",
+    "sb3",
+)
 
 # The extra each submodule's imports need (the others need none, or say so themselves).
 _SUBMODULE_EXTRAS = {"client": "grpc"}

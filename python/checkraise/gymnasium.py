@@ -489,6 +489,11 @@ class CheckraiseVectorEnv(gymnasium.vector.VectorEnv):
         self._pending_opponent = opponent
 
     @property
+    def autoreset_mode(self) -> gymnasium.vector.AutoresetMode:
+        """The autoreset mode, as Gymnasium's own vector envs expose it (TorchRL reads it)."""
+        return self.metadata["autoreset_mode"]
+
+    @property
     def seat(self) -> int | str:
         """The learner's seat as given: a number or ``"random"``."""
         return self._seat
@@ -630,7 +635,14 @@ class CheckraiseVectorEnv(gymnasium.vector.VectorEnv):
             "final_returns": info["final_returns"][:, 0],
         }
         if "final_obs" in info:
-            out["final_obs"] = info["final_obs"]
+            final = info["final_obs"]
+            if self.dict_observation:
+                # A final observation has no legal action: its mask is all zeros.
+                final = {
+                    "observation": final,
+                    "action_mask": np.zeros((self.num_envs, masks.shape[1]), np.int8),
+                }
+            out["final_obs"] = final
             out["_final_obs"] = info["_final_obs"]
         return out
 

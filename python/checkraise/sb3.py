@@ -127,11 +127,10 @@ class CheckraiseVecEnv(VecEnv):
             final = info["final_obs"]
             final_returns = info["final_returns"]
             for i in ended.tolist():
-                last = np.array(final[i])
                 infos[i]["terminal_observation"] = (
-                    {"observation": last, "action_mask": np.zeros(self._num_actions, np.int8)}
+                    {key: np.array(value[i]) for key, value in final.items()}
                     if self._dict
-                    else last
+                    else np.array(final[i])
                 )
                 infos[i]["final_return"] = float(final_returns[i])
         return (

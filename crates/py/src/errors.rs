@@ -119,8 +119,11 @@ pub fn to_py_err(error: &GameError) -> PyErr {
 pub fn exception_for(error: &GameError, message: String) -> PyErr {
     match error {
         GameError::UnknownGame { .. } => UnknownGameError::new_err(message),
-        GameError::UnknownParameter { .. } | GameError::UnknownBotParameter { .. } => {
-            unknown_parameter(message)
+        // Python's own words first: callers that retry without an optional keyword match
+        // them (TorchRL's GymEnv retries without `frameskip` on "unexpected keyword argument
+        // 'frameskip'").
+        GameError::UnknownParameter { name, .. } | GameError::UnknownBotParameter { name, .. } => {
+            unknown_parameter(format!("unexpected keyword argument '{name}': {message}"))
         }
         GameError::InvalidParameter { .. }
         | GameError::UnknownBot { .. }
