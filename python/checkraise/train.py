@@ -17,16 +17,18 @@ writes to ``--out``:
 Needs the ``train`` extra (``pip install 'checkraise[train]'``: jax, optax and matplotlib). jax
 runs on the GPU when a GPU build of jax is installed and on the CPU otherwise.
 
-Games are played by the engine's driver (:class:`checkraise.Driver`, the one the arena, the
-Gymnasium env and gRPC matches use), many at once: bot seats are played inside the engine, and
-the policy's seats (the learner's, and snapshot opponents') are batched through the network.
-The learner's seat is drawn at random for each game, so it learns every seat. A sample is one
-decision of the learner; its reward is the learner's return when the game ends (0 before), and
-returns are not discounted.
+Training games are played by the engine's vector env (:class:`checkraise.VectorEnv` with
+``opponent=``): the engine plays every seat but the learner's (bots, and snapshots of the
+policy as policy bytes) on its worker threads, and each env stops only at its learner's
+decisions, so one step is one jitted inference call over every env. The learner's seat is
+drawn at random for each game, so it learns every seat. A sample is one decision of the
+learner; its reward is the learner's return gained since its previous decision (the game's
+return summed over its decisions), and returns are not discounted. The PPO update (every epoch
+and minibatch) is one compiled call.
 
-Sequential and simultaneous games are handled alike: at a simultaneous node each policy seat
-that has not chosen yet decides on its own observation, and the driver applies the joint
-action once every seat has chosen.
+Evaluation plays fixed deals from every seat on the engine's driver (:class:`Games`): the
+vector env skips games that end before the learner's first decision, which an exact
+evaluation must count.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import json
 import math
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -146,6 +149,21 @@ def _masked(logits: Any, masks: Any) -> Any:
     import jax.numpy as jnp
 
     return jnp.where(masks, logits, jnp.float32(-1e9))
+
+
+def _sample(logp_all: Any, masks: Any, u: Any) -> Any:
+    """One action per row drawn from ``exp(logp_all)`` by inverting its cumulative sum at the
+    uniform ``u`` (``[rows, 1]``): one random number per row, where ``jax.random.categorical``
+    draws one per action (thousands in the chess games, the larger cost on a CPU). Masked
+    actions have probability 0, so the first action whose cumulative sum passes ``u`` is
+    legal; rounding at the very top falls back to the most likely action."""
+    import jax.numpy as jnp
+
+    cdf = jnp.cumsum(jnp.exp(logp_all), axis=-1)
+    action = jnp.sum(cdf <= u * cdf[:, -1:], axis=-1)
+    action = jnp.minimum(action, logp_all.shape[-1] - 1)
+    legal = jnp.take_along_axis(masks, action[:, None], axis=-1)[:, 0]
+    return jnp.where(legal, action, jnp.argmax(logp_all, axis=-1))
 
 
 # --- batched games -----------------------------------------------------------------------
@@ -363,7 +381,6 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
         import optax
 
     game = _core.make(config.game)
-    n_players = game.num_players()
     for spec, _ in config.pool:
         if spec != SELF:
             _core.Bot(game, spec)
@@ -394,11 +411,12 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
 
     @jax.jit
     def act(params: Any, obs: Any, masks: Any, key: Any) -> Any:
+        key, sub = jax.random.split(key)
         logits, value = _forward(params, obs, layers)
         logp_all = _masked_log_probs(logits, masks)
-        action = jax.random.categorical(key, _masked(logits, masks))
+        action = _sample(logp_all, masks, jax.random.uniform(sub, (obs.shape[0], 1)))
         logp = jnp.take_along_axis(logp_all, action[:, None], axis=-1)[:, 0]
-        return action, logp, value
+        return action, logp, value, key
 
     @jax.jit
     def values_of(params: Any, obs: Any) -> Any:
@@ -419,34 +437,62 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
         kl = ((ratio - 1) - (logp - batch["logp"])).mean()
         return total, (pg.mean(), v_loss.mean(), ent.mean(), kl)
 
-    @jax.jit
-    def update(params: Any, opt_state: Any, batch: dict[str, Any]) -> Any:
-        grads, aux = jax.grad(loss_fn, has_aux=True)(params, batch)
-        updates, opt_state = optimizer.update(grads, opt_state, params)
-        return optax.apply_updates(params, updates), opt_state, aux
-
-    snapshots: list[Policy] = []
-    specs = [s for s, _ in config.pool]
-    weights = np.array([w for _, w in config.pool], dtype=np.float64)
-    weights /= weights.sum()
-
-    def schedule(_k: int) -> tuple[int, list[Any], int]:
-        seat = int(rng.integers(n_players))
-        players: list[Any] = []
-        for s in range(n_players):
-            if s == seat:
-                players.append(LEARNER)
-                continue
-            spec = specs[int(rng.choice(len(specs), p=weights))]
-            if spec == SELF:
-                players.append(snapshots[int(rng.integers(len(snapshots)))])
-            else:
-                players.append(spec)
-        return seat, players, int(rng.integers(2**63))
-
-    snapshots.append(_policy_from(params, metadata))
-    play = Games(game, config.num_envs, schedule)
     T, N = config.rollout, config.num_envs
+    size = T * N
+    # Every sample is valid (each env stops only at its learner's decisions), so an update is
+    # always `size` samples: whole minibatches of `mb`, the rest of a permutation left out.
+    mb = min(config.minibatch, size)
+    per_epoch = size // mb
+
+    @jax.jit
+    def ppo_update(params: Any, opt_state: Any, data: dict[str, Any], key: Any) -> Any:
+        """Every epoch and minibatch of one update, in one compiled call."""
+
+        def minibatch(carry: Any, idx: Any) -> Any:
+            params, opt_state = carry
+            batch = {k: v[idx] for k, v in data.items()}
+            grads, aux = jax.grad(loss_fn, has_aux=True)(params, batch)
+            updates, opt_state = optimizer.update(grads, opt_state, params)
+            return (optax.apply_updates(params, updates), opt_state), aux
+
+        def epoch(carry: Any, k: Any) -> Any:
+            order = jax.random.permutation(k, size)[: per_epoch * mb].reshape(per_epoch, mb)
+            return jax.lax.scan(minibatch, carry, order)
+
+        keys = jax.random.split(key, config.epochs)
+        (params, opt_state), aux = jax.lax.scan(epoch, (params, opt_state), keys)
+        return params, opt_state, tuple(a[-1, -1] for a in aux)
+
+    snapshots: list[bytes] = []
+    bot_pool = [(spec, w) for spec, w in config.pool if spec != SELF]
+    self_weight = sum(w for spec, w in config.pool if spec == SELF)
+
+    def snapshot() -> bytes:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "snapshot.safetensors"
+            write_safetensors(
+                path, {k: np.asarray(v, np.float32) for k, v in params.items()}, metadata
+            )
+            return path.read_bytes()
+
+    def new_env() -> Any:
+        """The vector env of the current pool: bots by spec and each kept snapshot (its bytes,
+        played greedily by the engine's ``policy`` bot) sharing the ``self`` weight."""
+        pool: list[tuple[Any, float]] = list(bot_pool)
+        if self_weight:
+            pool += [(b, self_weight / len(snapshots)) for b in snapshots]
+        venv = _core.VectorEnv(
+            game,
+            N,
+            seed=int(rng.integers(2**62)),
+            opponent=pool,
+            seat="random",
+            autoreset_mode="same_step",
+        )
+        obs, info = venv.reset()
+        return venv, obs, info["action_mask"]
+
+    snapshots.append(snapshot())
     train_rows: list[dict[str, Any]] = []
     eval_rows: list[dict[str, Any]] = []
     recent: list[float] = []
@@ -458,6 +504,9 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     key = jax.random.PRNGKey(config.seed + 1)
     train_csv = out / "train.csv"
     eval_csv = out / "eval.csv"
+    # Where training time goes (seconds): the engine (games and opponents, in `step`), the
+    # learner's inference, the PPO update (GAE included), new vector envs (pool changes).
+    profile = dict.fromkeys(("engine", "inference", "update", "new_env"), 0.0)
 
     def run_evals(games: int) -> list[Evaluation]:
         nonlocal eval_seconds
@@ -503,24 +552,23 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
             meta,
         )
 
-    # Slot bookkeeping: which rollout step each slot's pending transition is, so a game's end
-    # (seen while settling) lands its reward on the learner's last decision in it.
-    last_step = np.full(N, -1)
-    rewards = np.zeros((T, N), np.float32)
-    dones = np.zeros((T, N), bool)
-
-    def on_end(slot: int, g: Game) -> None:
-        ret = float(g.state.returns()[g.seat])
-        recent.append(ret)
-        t = last_step[slot]
-        if t >= 0:
-            rewards[t, slot] += ret
-            dones[t, slot] = True
-        last_step[slot] = -1
-
     def training_seconds() -> float:
         return time.perf_counter() - start - eval_seconds
 
+    t0 = time.perf_counter()
+    venv, first_obs, first_masks = new_env()
+    profile["new_env"] += time.perf_counter() - t0
+    # Row t of the buffers is the learners' decision at rollout step t; row T is the next
+    # rollout's first (and this one's bootstrap). The engine's arrays are views it overwrites
+    # at every step, so each step's are copied into the next row at once.
+    obs_buf = np.zeros((T + 1, N, obs_size), np.float32)
+    mask_buf = np.zeros((T + 1, N, num_actions), bool)
+    obs_buf[T], mask_buf[T] = first_obs, first_masks
+    act_buf = np.zeros((T, N), np.int32)
+    logp_buf = np.zeros((T, N), np.float32)
+    val_buf = np.zeros((T, N), np.float32)
+    rewards = np.zeros((T, N), np.float32)
+    dones = np.zeros((T, N), bool)
     limit_s = config.minutes * 60
     final: list[Evaluation] = []
     while True:
@@ -531,60 +579,50 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
             config.max_steps is not None and steps >= config.max_steps
         ):
             break
-        obs_buf = np.zeros((T, N, obs_size), np.float32)
-        mask_buf = np.zeros((T, N, num_actions), bool)
-        act_buf = np.zeros((T, N), np.int32)
-        logp_buf = np.zeros((T, N), np.float32)
-        val_buf = np.zeros((T, N), np.float32)
-        valid = np.zeros((T, N), bool)
-        rewards[:] = 0
-        dones[:] = False
-        last_step[:] = -1
+        obs_buf[0], mask_buf[0] = obs_buf[T], mask_buf[T]
         for t in range(T):
-            waiting = play.settle(on_end)
-            obs, masks = play.learner_inputs(waiting)
-            key, sub = jax.random.split(key)
-            a, lp, v = act(params, obs, masks, sub)
-            a, lp, v = np.asarray(a), np.asarray(lp), np.asarray(v)
-            idx = np.asarray(waiting)
-            obs_buf[t, idx], mask_buf[t, idx] = obs, masks
-            act_buf[t, idx], logp_buf[t, idx], val_buf[t, idx] = a, lp, v
-            valid[t, idx] = True
-            last_step[idx] = t
-            play.play_learners(waiting, a)
-            steps += len(waiting)
-        # Bootstrap: the value of each slot's next decision (0 for a game that ended).
-        waiting = play.settle(on_end)
-        next_values = np.zeros(N, np.float32)
-        if waiting:
-            obs, _ = play.learner_inputs(waiting)
-            next_values[np.asarray(waiting)] = np.asarray(values_of(params, obs))
-        # Slots never wait without acting, so every (t, slot) is valid; keep the check cheap.
+            t0 = time.perf_counter()
+            a, lp, v, key = act(params, obs_buf[t], mask_buf[t], key)
+            act_buf[t], logp_buf[t], val_buf[t] = a, lp, v
+            t1 = time.perf_counter()
+            obs, reward, terminated, truncated, info = venv.step(act_buf[t])
+            obs_buf[t + 1], mask_buf[t + 1] = obs, info["action_mask"]
+            rewards[t] = reward[:, 0]
+            dones[t] = terminated | truncated
+            if terminated.any():
+                recent.extend(info["final_returns"][terminated, 0].tolist())
+            t2 = time.perf_counter()
+            profile["inference"] += t1 - t0
+            profile["engine"] += t2 - t1
+        steps += size
+        t0 = time.perf_counter()
+        next_values = np.asarray(values_of(params, obs_buf[T]))
+        profile["inference"] += time.perf_counter() - t0
+        t0 = time.perf_counter()
         adv = _gae(rewards, dones, val_buf, next_values, config.gamma, config.gae_lambda)
-        rets = adv + val_buf
-        flat = {
-            "obs": obs_buf.reshape(T * N, obs_size),
-            "masks": mask_buf.reshape(T * N, num_actions),
+        data = {
+            "obs": obs_buf[:T].reshape(size, obs_size),
+            "masks": mask_buf[:T].reshape(size, num_actions),
             "actions": act_buf.reshape(-1),
             "logp": logp_buf.reshape(-1),
             "adv": adv.reshape(-1),
-            "returns": rets.reshape(-1),
+            "returns": (adv + val_buf).reshape(-1),
         }
-        keep = valid.reshape(-1)
-        flat = {k: v[keep] for k, v in flat.items()}
-        size = len(flat["actions"])
-        aux = None
-        for _ in range(config.epochs):
-            order = rng.permutation(size)
-            for lo in range(0, size - config.minibatch + 1, config.minibatch):
-                idx = order[lo : lo + config.minibatch]
-                batch = {k: jnp.asarray(v[idx]) for k, v in flat.items()}
-                params, opt_state, aux = update(params, opt_state, batch)
+        key, sub = jax.random.split(key)
+        params, opt_state, aux = ppo_update(params, opt_state, data, sub)
+        pg, vl, ent, kl = (float(x) for x in aux)
+        profile["update"] += time.perf_counter() - t0
         updates += 1
-        if updates % config.snapshot_every == 0:
-            snapshots.append(_policy_from(params, metadata))
+        if updates % config.snapshot_every == 0 and self_weight:
+            # A pool is fixed per vector env: the new snapshot enters through a new one. The
+            # games in progress are dropped (their last samples were bootstrapped above).
+            t0 = time.perf_counter()
+            snapshots.append(snapshot())
             del snapshots[: -config.snapshots_kept]
-        pg, vl, ent, kl = (float(x) for x in aux) if aux is not None else (math.nan,) * 4
+            venv.close()
+            venv, first_obs, first_masks = new_env()
+            obs_buf[T], mask_buf[T] = first_obs, first_masks
+            profile["new_env"] += time.perf_counter() - t0
         for name, value in (("policy_loss", pg), ("value_loss", vl)):
             if not math.isfinite(value):
                 raise FloatingPointError(f"{name} is {value} at update {updates}")
@@ -610,6 +648,7 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
                 f"{steps / seconds:.0f} steps/s, return {train_rows[-1]['train_return']:+.3f}, "
                 f"entropy {ent:.3f}"
             )
+    venv.close()
     final = run_evals(config.final_eval_games)
     seconds = training_seconds()
     plot(out)
@@ -620,10 +659,18 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
         "seconds": round(seconds, 1),
         "steps_per_second": round(steps / seconds, 1) if seconds else 0.0,
         "device": str(jax.devices()[0]),
+        "profile": _profile(profile, seconds),
         "final": [asdict(e) for e in final],
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+def _profile(parts: dict[str, float], seconds: float) -> dict[str, float]:
+    """Training seconds by part, with ``other`` (bookkeeping, CSV rows, the clock) the rest."""
+    out = {k: round(v, 2) for k, v in parts.items()}
+    out["other"] = round(seconds - sum(parts.values()), 2)
+    return out
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
