@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: buf's checks of the gRPC contract, that the web page's
 # committed bundle is current, Rust formatting,
-# clippy, cargo tests, then builds the Python module into a virtual environment it creates
-# (.venv), checks the Python with ruff and the _core stubs with stubtest, and runs pytest,
+# clippy, cargo tests, then creates a virtual environment (.venv), builds the Python wheel
+# (manylinux2014) and installs it there, smoke-tests it in a fresh venv without Rust, checks the
+# Python with ruff and the _core stubs with stubtest, and runs pytest,
 # including the gRPC end-to-end tests against the real checkraise-server binary and the web
 # page's tests in headless Chromium.
 set -euo pipefail
@@ -73,8 +74,24 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -r requirements-dev.txt
 
-step "build and install the checkraise Python module"
-.venv/bin/maturin develop --release --quiet
+step "the wheel (manylinux2014, zig) installed into .venv, and its smoke test without Rust"
+# The artifact users install, built as scripts/release.sh builds it but with the quick release
+# profile (release.sh: dist, fat LTO): abi3, linked by zig against glibc 2.17's symbols. It
+# replaces any `maturin develop` install, so pytest and stubtest below test the wheel, not
+# python/ (whose stale _core.abi3.so develop builds leave). maturin finds zig as
+# `python -m ziglang` with .venv's python first on PATH.
+WHEEL_DIR=target/wheel
+rm -rf "$WHEEL_DIR"
+PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin build --release --zig --compatibility manylinux2014 \
+  --quiet --out "$WHEEL_DIR"
+WHEEL="$(ls "$WHEEL_DIR"/checkraise-*.whl)"
+.venv/bin/python -m pip install --quiet --force-reinstall --no-deps "$WHEEL"
+.venv/bin/python -c 'import checkraise, sys; f = checkraise.__file__; print("checkraise from", f)
+sys.exit(0 if "site-packages" in f else f"checkraise is imported from {f}, not the wheel")'
+# Tag, auditwheel, installed size; every game, bots, the arena and the client against the
+# server built above, in a fresh venv where only the wheel (with its grpc extra) is installed
+# and PATH has no cargo or rustc.
+.venv/bin/python scripts/smoke_wheel.py "$WHEEL" --server "$PWD/target/release/checkraise-server"
 
 step "ruff check, ruff format --check, stubtest of _core.pyi"
 .venv/bin/ruff check .
