@@ -23,8 +23,8 @@ policy as policy bytes) on its worker threads, and each env stops only at its le
 decisions, so one step is one jitted inference call over every env. The learner's seat is
 drawn at random for each game, so it learns every seat. A sample is one decision of the
 learner; its reward is the learner's return gained since its previous decision (the game's
-return summed over its decisions), and returns are not discounted. The PPO update (every epoch
-and minibatch) is one compiled call.
+return summed over its decisions), and returns are not discounted. A PPO update moves its
+samples to the device once and runs each minibatch as one call of a step compiled once.
 
 Evaluation plays fixed deals from every seat on the engine's driver (:class:`Games`): the
 vector env skips games that end before the learner's first decision, which an exact
@@ -418,10 +418,6 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
         logp = jnp.take_along_axis(logp_all, action[:, None], axis=-1)[:, 0]
         return action, logp, value, key
 
-    @jax.jit
-    def values_of(params: Any, obs: Any) -> Any:
-        return _forward(params, obs, layers)[1]
-
     def loss_fn(params: Any, batch: dict[str, Any]) -> Any:
         logits, value = _forward(params, batch["obs"], layers)
         logp_all = _masked_log_probs(logits, batch["masks"])
@@ -445,23 +441,26 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     per_epoch = size // mb
 
     @jax.jit
-    def ppo_update(params: Any, opt_state: Any, data: dict[str, Any], key: Any) -> Any:
-        """Every epoch and minibatch of one update, in one compiled call."""
+    def minibatch_update(params: Any, opt_state: Any, data: dict[str, Any], idx: Any) -> Any:
+        """One minibatch's step: its rows gathered from the update's samples (already on the
+        device) inside the compiled call."""
+        batch = {k: v[idx] for k, v in data.items()}
+        grads, aux = jax.grad(loss_fn, has_aux=True)(params, batch)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, aux
 
-        def minibatch(carry: Any, idx: Any) -> Any:
-            params, opt_state = carry
-            batch = {k: v[idx] for k, v in data.items()}
-            grads, aux = jax.grad(loss_fn, has_aux=True)(params, batch)
-            updates, opt_state = optimizer.update(grads, opt_state, params)
-            return (optax.apply_updates(params, updates), opt_state), aux
-
-        def epoch(carry: Any, k: Any) -> Any:
-            order = jax.random.permutation(k, size)[: per_epoch * mb].reshape(per_epoch, mb)
-            return jax.lax.scan(minibatch, carry, order)
-
-        keys = jax.random.split(key, config.epochs)
-        (params, opt_state), aux = jax.lax.scan(epoch, (params, opt_state), keys)
-        return params, opt_state, tuple(a[-1, -1] for a in aux)
+    def ppo_update(params: Any, opt_state: Any, data: dict[str, Any]) -> Any:
+        """Every epoch and minibatch of one update: the samples go to the device once, and
+        each minibatch is one call of the step compiled once (one compiled call for the whole
+        update, a ``lax.scan``, ran no faster and took seconds longer to compile)."""
+        data = {k: jnp.asarray(v) for k, v in data.items()}
+        aux = None
+        for _ in range(config.epochs):
+            order = rng.permutation(size)
+            for lo in range(0, per_epoch * mb, mb):
+                idx = jnp.asarray(order[lo : lo + mb].astype(np.int32))
+                params, opt_state, aux = minibatch_update(params, opt_state, data, idx)
+        return params, opt_state, aux
 
     snapshots: list[bytes] = []
     bot_pool = [(spec, w) for spec, w in config.pool if spec != SELF]
@@ -596,7 +595,8 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
             profile["engine"] += t2 - t1
         steps += size
         t0 = time.perf_counter()
-        next_values = np.asarray(values_of(params, obs_buf[T]))
+        # The bootstrap values, from the act call already compiled (its actions unused).
+        next_values = np.asarray(act(params, obs_buf[T], mask_buf[T], key)[2])
         profile["inference"] += time.perf_counter() - t0
         t0 = time.perf_counter()
         adv = _gae(rewards, dones, val_buf, next_values, config.gamma, config.gae_lambda)
@@ -608,8 +608,7 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
             "adv": adv.reshape(-1),
             "returns": (adv + val_buf).reshape(-1),
         }
-        key, sub = jax.random.split(key)
-        params, opt_state, aux = ppo_update(params, opt_state, data, sub)
+        params, opt_state, aux = ppo_update(params, opt_state, data)
         pg, vl, ent, kl = (float(x) for x in aux)
         profile["update"] += time.perf_counter() - t0
         updates += 1
