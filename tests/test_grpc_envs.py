@@ -3,6 +3,7 @@ real checkraise-server binary."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import grpc
@@ -12,6 +13,7 @@ import pytest
 from grpc_util import Server
 
 DTYPES = {1: np.float32, 2: np.int32, 3: np.bool_}
+SMALL_POKEROS = {"board_size": 3, "hand_size": 1}  # games of 9 steps
 
 
 @pytest.fixture(scope="module")
@@ -369,3 +371,113 @@ def test_compact_envs_unpack_to_the_float32_ones_over_the_wire(client, game, mod
             np.testing.assert_array_equal(batch.final_returns, info["final_returns"])
     with pytest.raises(ValueError, match="observation_encoding"):
         client.envs(game, 2, observation_encoding="float16")
+
+
+def _shipped_policy_bytes(game: str, tmp_path) -> bytes:
+    """The policy shipped for ``game`` as a policy file's bytes (what a trainer sends)."""
+    from checkraise.policy import Policy, write_safetensors
+
+    policy = Policy.shipped(game)
+    tensors = {}
+    for i, (w, b) in enumerate(policy.layers):
+        tensors[f"layer{i}.weight"], tensors[f"layer{i}.bias"] = w, b
+    tensors["policy.weight"], tensors["policy.bias"] = policy.head
+    path = tmp_path / "policy.safetensors"
+    write_safetensors(path, tensors, policy.metadata)
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("game", "params", "opponent", "seat", "mode", "cap"),
+    [
+        ("pokeros", SMALL_POKEROS, {"heuristic": 3, "random": 1}, "random", "next_step", None),
+        ("pokeros", SMALL_POKEROS, ["random", ("heuristic", 2.0)], 1, "same_step", 2),
+        ("detective_poker", {}, "policy-bytes", "random", "next_step", None),
+        ("prediction_chess", {}, "random", 1, "next_step", 3),
+    ],
+)
+def test_grpc_envs_with_opponents_are_the_python_vector_env_with_opponents(
+    client, tmp_path, game, params, opponent, seat, mode, cap
+):
+    """With opponent= the server plays every seat but the learner's, exactly as
+    checkraise.VectorEnv(..., opponent=, seat=) does: for the same game, seed, pool, seat and
+    learner actions, the same learner-only observations, masks, rewards ([n, 1]), episode ends,
+    final returns and learner seats at every step."""
+    import checkraise as cr
+
+    if opponent == "policy-bytes":
+        opponent = [_shipped_policy_bytes(game, tmp_path), "heuristic"]
+    count, seed = 3, 13
+    kwargs = {"autoreset_mode": mode, "max_episode_steps": cap, "opponent": opponent, "seat": seat}
+    local = cr.VectorEnv(game, count, seed=seed, **kwargs, **params)
+    with client.envs(game, count, seed=seed, **kwargs, **params) as remote:
+        assert remote.has_opponents and remote.seat == seat
+        assert remote.action_shape == (count,)
+        batch = remote.batch
+        obs, info = local.reset()
+        rng = np.random.default_rng(4)
+        seats, ended = set(), 0
+        for _ in range(25):
+            assert batch.observations.shape == (count, *remote.observation_shape)
+            np.testing.assert_array_equal(batch.observations, obs)
+            np.testing.assert_array_equal(batch.action_masks, info["action_mask"])
+            np.testing.assert_array_equal(batch.learner_seats, local.learner_seats)
+            np.testing.assert_array_equal(remote.learner_seats, batch.learner_seats)
+            seats.update(batch.learner_seats.tolist())
+            actions = random_actions(info["action_mask"], rng)
+            batch = remote.step(actions)
+            obs, rewards, terminated, truncated, info = local.step(np.maximum(actions, 0))
+            assert batch.rewards.shape == batch.final_returns.shape == (count, 1)
+            np.testing.assert_array_equal(batch.rewards, rewards)
+            np.testing.assert_array_equal(batch.terminated, terminated)
+            np.testing.assert_array_equal(batch.truncated, truncated)
+            np.testing.assert_array_equal(batch.current_players, info["current_player"])
+            np.testing.assert_array_equal(batch.final_returns, info["final_returns"])
+            ended += int((terminated | truncated).sum())
+        assert ended > 0
+        assert len(seats) > 1 if seat == "random" else seats == {seat}
+
+
+def test_grpc_envs_opponent_arguments_are_checked_by_name(client, tmp_path):
+    """Bad opponent= and seat= arguments are refused naming the argument: types and shapes by
+    the client (TypeError, or InvalidArgumentError, a ValueError), pools, weights and seats by
+    the server with the engine's message naming the entry; a policy file is never read on a
+    client's word; without opponents, batches have no learner seats."""
+    from checkraise.client import InvalidArgumentError
+
+    with client.envs("pokeros", 2, **SMALL_POKEROS) as plain:
+        assert not plain.has_opponents and plain.seat is None and plain.learner_seats is None
+    for kwargs, error, words in [
+        ({"opponent": 3}, TypeError, "opponent must be a bot spec"),
+        ({"opponent": [3]}, TypeError, "opponent entry 0 must be a bot spec"),
+        ({"opponent": {"random": True}}, TypeError, "weight of opponent entry 0"),
+        ({"opponent": [("random", "heavy")]}, TypeError, "weight of opponent entry 0"),
+        ({"opponent": []}, InvalidArgumentError, "opponent is an empty pool"),
+        ({"opponent": "random", "seat": True}, TypeError, "seat must be"),
+        ({"opponent": "random", "seat": 1.0}, TypeError, "seat must be"),
+        ({"opponent": "random", "seat": "left"}, InvalidArgumentError, "seat must be"),
+        ({"opponent": "random", "seat": -1}, InvalidArgumentError, "seat must be"),
+        ({"seat": 1}, InvalidArgumentError, "give opponent too"),
+        # The server's refusals.
+        ({"opponent": "random", "seat": 2}, InvalidArgumentError, "'learner seat'"),
+        ({"opponent": "nobody"}, InvalidArgumentError, "'opponent 0' cannot be 'nobody'"),
+        (
+            {"opponent": ["random", "policy(path=/etc/passwd)"]},
+            InvalidArgumentError,
+            "opponent 1: policy(path=...) is not served",
+        ),
+        ({"opponent": [("heuristic", 1), ("random", 0)]}, InvalidArgumentError, "opponent 1"),
+        ({"opponent": b"not a policy file"}, InvalidArgumentError, "policy bytes #0"),
+        ({"opponent": "random", "all_seats": True}, InvalidArgumentError, "all_seats"),
+    ]:
+        with pytest.raises(error, match=re.escape(words)):
+            client.envs("pokeros", 2, **kwargs, **SMALL_POKEROS)
+    # A policy trained on other parameters is refused; a Bot plays as its spec.
+    data = _shipped_policy_bytes("pokeros", tmp_path)
+    with pytest.raises(InvalidArgumentError, match="opponent 0"):
+        client.envs("pokeros", 2, opponent=data, **SMALL_POKEROS)
+    import checkraise as cr
+
+    bot = cr.Bot(cr.make("pokeros", **SMALL_POKEROS), "heuristic")
+    with client.envs("pokeros", 2, opponent=bot, seat=np.int64(1), **SMALL_POKEROS) as env:
+        assert env.seat == 1 and env.learner_seats.tolist() == [1, 1]

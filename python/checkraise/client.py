@@ -25,6 +25,8 @@ small idiomatic layer over them, with no game logic of its own::
         ...
         batch = env.step(actions)                # int array [64]
         env.close()
+        # the server plays every seat but the learner's, from a weighted pool
+        env = client.envs("pokeros", 64, opponent={"heuristic": 3, "random": 1}, seat="random")
 
 Calls that may be lost on the way are safe to repeat: ``seat.act(action,
 expected_version=view.version)`` applies an action at most once (a repeat answers the current
@@ -41,6 +43,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import operator
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +55,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._compact import unpack_mask_bits, unpack_rows
+from ._core import Bot
 from ._optional import requires
 
 with requires("checkraise.client", "grpc"):
@@ -1011,6 +1015,11 @@ class EnvBatch(NamedTuple):
     ``None`` in next-step mode (where ``observations`` holds them). ``legal_masks`` and
     ``dones`` are the deprecated old names of ``action_masks`` and ``terminated``.
 
+    With opponents (``Client.envs(..., opponent=...)``) every array is the learner's:
+    ``observations`` and ``action_masks`` ``[n, ...]``, ``rewards`` and ``final_returns``
+    float32 ``[n, 1]``; ``learner_seats`` (int32 ``[n]``) is each env's learner seat in its
+    current game, ``None`` without opponents.
+
     With ``observation_encoding="compact"`` (as ``checkraise.VectorEnv``) ``observations``
     and ``final_observations`` are uint8 compact rows (``row_bytes`` last) and
     ``action_masks`` packed bits (uint8, ``mask_bytes`` last):
@@ -1026,6 +1035,7 @@ class EnvBatch(NamedTuple):
     final_returns: npt.NDArray[np.float32]
     truncated: npt.NDArray[np.bool_]
     final_observations: npt.NDArray[Any] | None = None
+    learner_seats: npt.NDArray[np.int32] | None = None
 
     @property
     def legal_masks(self) -> npt.NDArray[Any]:
@@ -1067,6 +1077,9 @@ class EnvBatch(NamedTuple):
                 else np.zeros_like(terminated)
             ),
             final_observations=tensor_to_array(finals) if has_finals else None,
+            learner_seats=(
+                tensor_to_array(batch.learner_seats) if batch.HasField("learner_seats") else None
+            ),
         )
 
 
@@ -1081,6 +1094,89 @@ _AUTORESET_MODES = {
     "same_step": pb.AUTORESET_MODE_SAME_STEP,
     "SameStep": pb.AUTORESET_MODE_SAME_STEP,
 }
+
+
+_SEAT_CHOICES = "a seat number or 'random'"
+
+
+def _opponent_entry(entry: object, position: int) -> pb.EnvOpponent:
+    """One pool entry: a bot spec, a ``checkraise.Bot`` (its spec) or a policy file's bytes."""
+    if isinstance(entry, str):
+        return pb.EnvOpponent(bot=entry)
+    if isinstance(entry, Bot):
+        return pb.EnvOpponent(bot=entry.spec)
+    if isinstance(entry, (bytes, bytearray, memoryview)):
+        return pb.EnvOpponent(policy=bytes(entry))
+    raise TypeError(
+        f"opponent entry {position} must be a bot spec (str), a Bot or a policy file's bytes, "
+        f"not {type(entry).__name__}"
+    )
+
+
+def _opponent_weight(weight: object, position: int) -> float:
+    """A pool weight (the server checks it is a finite number above 0)."""
+    if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
+        raise TypeError(
+            f"the weight of opponent entry {position} must be a number, not {type(weight).__name__}"
+        )
+    return float(weight)
+
+
+def _opponent_pool(opponent: object) -> list[pb.EnvOpponent]:
+    """The ``opponent`` argument as the request's entries, as ``checkraise.VectorEnv`` reads
+    it: one entry (weight 1), a list of entries or of ``(entry, weight)`` pairs, or a dict
+    entry -> weight."""
+    if isinstance(opponent, (str, bytes, bytearray, memoryview, Bot)):
+        return [_opponent_entry(opponent, 0)]
+    pool = []
+    if isinstance(opponent, Mapping):
+        for i, (entry, weight) in enumerate(opponent.items()):
+            message = _opponent_entry(entry, i)
+            message.weight = _opponent_weight(weight, i)
+            pool.append(message)
+    elif isinstance(opponent, (list, tuple)):
+        for i, item in enumerate(opponent):
+            if isinstance(item, (list, tuple)) and len(item) == 2:
+                message = _opponent_entry(item[0], i)
+                message.weight = _opponent_weight(item[1], i)
+            else:
+                message = _opponent_entry(item, i)
+            pool.append(message)
+    else:
+        raise TypeError(
+            "opponent must be a bot spec (str), a Bot, a policy file's bytes, a list of these "
+            f"or of (entry, weight) pairs, or a dict entry -> weight; not {type(opponent).__name__}"
+        )
+    if not pool:
+        raise InvalidArgumentError(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "opponent is an empty pool: give at least one bot spec, Bot or policy",
+        )
+    return pool
+
+
+def _learner_seat(seat: object, request: pb.CreateEnvsRequest) -> None:
+    """Sets the request's learner seat from the ``seat`` argument: a seat number (Python or
+    numpy integer) or ``"random"`` (drawn for every game)."""
+    if isinstance(seat, str):
+        if seat != "random":
+            raise InvalidArgumentError(
+                grpc.StatusCode.INVALID_ARGUMENT, f"seat must be {_SEAT_CHOICES}, not {seat!r}"
+            )
+        request.random_learner_seat = True
+        return
+    if isinstance(seat, bool):
+        raise TypeError(f"seat must be {_SEAT_CHOICES}, not bool")
+    try:
+        number = operator.index(seat)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"seat must be {_SEAT_CHOICES}, not {type(seat).__name__}") from None
+    if not 0 <= number < 2**32:
+        raise InvalidArgumentError(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"seat must be {_SEAT_CHOICES}, not {number} (seats count from 0)",
+        )
+    request.learner_seat = number
 
 
 def _autoreset_mode(mode: object) -> str:
@@ -1102,6 +1198,11 @@ class RemoteVectorEnv(_Ends):
 
     ``batch`` is the latest :class:`EnvBatch` (the fresh one after creation). Close it (or use
     ``with``) to free the server's memory at once rather than at idle expiry.
+
+    With opponents (``has_opponents``) the server plays every seat but each env's learner's:
+    ``step`` takes the learner's action per env and the batch holds the learner's side only
+    (``learner_seats`` says whose); ``seat`` is the learner's seat as given (a seat number or
+    ``"random"``), ``None`` without opponents.
     """
 
     def __init__(
@@ -1112,8 +1213,13 @@ class RemoteVectorEnv(_Ends):
         all_seats: bool,
         autoreset_mode: str = "next_step",
         observation_encoding: str = "float32",
+        *,
+        has_opponents: bool = False,
+        seat: int | str | None = None,
     ) -> None:
         self.client = client
+        self.has_opponents = has_opponents
+        self.seat = seat
         self.observation_encoding = observation_encoding
         #: How compact rows unpack (``CreateEnvsResponse.compact_layout``; ``None`` from a
         #: server before the compact encoding).
@@ -1151,8 +1257,15 @@ class RemoteVectorEnv(_Ends):
         return tuple(self.sizes.observation_shape)
 
     @property
+    def learner_seats(self) -> npt.NDArray[np.int32] | None:
+        """Each env's learner seat in its current game (the latest batch's); ``None`` without
+        opponents."""
+        return self.batch.learner_seats
+
+    @property
     def action_shape(self) -> tuple[int, ...]:
-        """Shape ``step`` takes: ``(num_envs,)``, or ``(num_envs, players)`` with all_seats."""
+        """Shape ``step`` takes: ``(num_envs,)`` (with opponents, the learner's action per
+        env), or ``(num_envs, players)`` with all_seats."""
         if self.all_seats:
             return (self.num_envs, self.num_players)
         return (self.num_envs,)
@@ -1470,6 +1583,8 @@ class Client(_Ends):
         autoreset_mode: str = "next_step",
         max_episode_steps: int | None = None,
         observation_encoding: str = "float32",
+        opponent: Any = None,
+        seat: int | str | None = None,
         **params: ParamValue,
     ) -> RemoteVectorEnv:
         """Creates ``num_envs`` envs of ``game`` on the server (env i seeded ``seed + i``),
@@ -1479,7 +1594,20 @@ class Client(_Ends):
         (also Gymnasium's ``AutoresetMode`` members); ``max_episode_steps`` truncates games.
         ``observation_encoding="compact"`` sends compact observation rows and packed masks
         (uint8; ``RemoteVectorEnv.unpack_observations``/``unpack_action_masks``), 12 to 27
-        times fewer bytes than ``"float32"``."""
+        times fewer bytes than ``"float32"``.
+
+        With ``opponent=`` the server plays every seat but a learner's, as
+        ``checkraise.VectorEnv(..., opponent=..., seat=...)`` does (the same seed, pool and
+        actions give the same games): ``opponent`` is a bot spec (``"heuristic"``,
+        ``"random"``, ``"ismcts(iterations=200)"``, ``"policy"``: the server's shipped one), a
+        ``checkraise.Bot``, a policy file's bytes (a trainer's snapshot; the server never reads
+        a file a client names, so ``"policy(path=...)"`` is refused), or a weighted pool of
+        these (a list of entries or of ``(entry, weight)`` pairs, or a dict entry -> weight),
+        drawn for each opponent seat of each env at every game. ``seat`` is the learner's seat:
+        a seat number (default 0) or ``"random"`` (drawn for every game). Every env then stops
+        only at its learner's decisions: ``step`` takes one action per env (also in
+        simultaneous games), and ``rewards`` and ``final_returns`` are ``[n, 1]``. Not with
+        ``all_seats``. The server caps a searching bot's time per move (``--max-bot-ms``)."""
         mode = _autoreset_mode(autoreset_mode)
         if observation_encoding not in _OBSERVATION_ENCODINGS:
             raise ValueError(
@@ -1496,5 +1624,28 @@ class Client(_Ends):
         )
         if max_episode_steps is not None:
             request.max_episode_steps = max_episode_steps
+        if opponent is not None:
+            request.opponents.extend(_opponent_pool(opponent))
+            if seat is not None:
+                _learner_seat(seat, request)
+        elif seat is not None:
+            raise InvalidArgumentError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "seat is the learner's seat in a batch with opponents: give opponent too "
+                "(without opponents the client plays every seat)",
+            )
         reply = _unary(self._envs.CreateEnvs, request, timeout=self.timeout)
-        return RemoteVectorEnv(self, reply, game, all_seats, mode, observation_encoding)
+        return RemoteVectorEnv(
+            self,
+            reply,
+            game,
+            all_seats,
+            mode,
+            observation_encoding,
+            has_opponents=opponent is not None,
+            seat=(
+                ("random" if request.random_learner_seat else request.learner_seat)
+                if opponent is not None
+                else None
+            ),
+        )

@@ -175,6 +175,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
                 autoreset_mode: autoreset_mode as i32,
                 max_episode_steps: None,
                 observation_encoding: observation_encoding as i32,
+                ..Default::default()
             })
             .await?
             .into_inner();

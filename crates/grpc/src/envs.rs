@@ -3,17 +3,23 @@
 //! sampled on the server, actions arrive as one packed int32 tensor per step, and
 //! observations, action masks, rewards and episode ends go back as packed tensors; finished
 //! envs reset automatically, on the next step (Gymnasium's next-step mode, the default) or
-//! within the step that ended them (same-step mode). This module only translates: the
-//! stepping, auto-reset, truncation and final returns are the engine's.
+//! within the step that ended them (same-step mode). With opponents
+//! (`CreateEnvsRequest.opponents`) the engine plays every seat but a learner's, from a
+//! weighted pool (`VectorEnv::with_opponents`), and a batch holds the learner's side only.
+//! This module only translates: the stepping, auto-reset, truncation, final returns and
+//! opponents are the engine's.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use checkraise_core::bots::BotSpec;
 use checkraise_core::compact::{ObservationEncoding, packed_mask_bytes};
 use checkraise_core::game::Dynamics;
-use checkraise_core::vector::{AutoresetMode, Observer, OwnedBuffers, VectorEnv, VectorError};
+use checkraise_core::vector::{
+    AutoresetMode, LearnerSeat, Observer, Opponent, Opponents, OwnedBuffers, VectorEnv, VectorError,
+};
 use checkraise_core::{Action, Game, Player, make_game};
 use tonic::{Request, Response, Status};
 
@@ -24,7 +30,7 @@ use crate::pb;
 use crate::tensor::{bool_tensor, f32_tensor, i32_tensor, read_i32, u8_tensor};
 
 /// How a batch is made: `CreateEnvsRequest`'s options.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct EnvOptions {
     /// Every seat's observation and mask, and one action per seat.
     pub all_seats: bool,
@@ -34,6 +40,103 @@ pub struct EnvOptions {
     pub max_episode_steps: Option<usize>,
     /// How observations and masks are sent.
     pub observation_encoding: ObservationEncoding,
+    /// The seats the engine plays (`CreateEnvsRequest.opponents`): the batch then holds the
+    /// learner's side only, and `all_seats` must be false.
+    pub opponents: Option<Opponents>,
+}
+
+/// Why `all_seats` and opponents are refused together.
+const ALL_SEATS_WITH_OPPONENTS: &str = "all_seats and opponents do not go together: with \
+     opponents the engine plays every seat but the learner's, and the batch holds the \
+     learner's side only (one observation, reward and action per env); set all_seats false";
+
+/// How a capped bot's error names the limit.
+const BOT_CAP_NAME: &str = "the server's --max-bot-ms";
+
+/// Most entries in an opponent pool (each entry is a bot held by the batch).
+pub const MAX_OPPONENTS: usize = 256;
+
+/// The bot time cap of a store made without `EnvStore::with_bot_cap` (`--max-bot-ms`'s
+/// default).
+pub const DEFAULT_MAX_BOT_MS: u64 = 2000;
+
+/// Most bytes of policies (`EnvOpponent.policy`) held by the live batches of a store made
+/// without `EnvStore::with_policy_share`: 1 GiB, a quarter of it per client address.
+pub const DEFAULT_MAX_POLICY_BYTES: usize = 1 << 30;
+
+/// The opponents a `CreateEnvsRequest` asks for (`None` without), taken out of it, with the
+/// bytes of its policies: each bot spec parsed, capped at `max_bot_ms` a move and refused if
+/// it names a file (`policy(path=...)`), as match seats are. The engine checks the rest
+/// (specs that do not build, weights, seats, policy bytes) when the batch is made, naming the
+/// entry.
+pub fn opponents_from_request(
+    request: &mut pb::CreateEnvsRequest,
+    max_bot_ms: u64,
+) -> Result<(Option<Opponents>, usize), Status> {
+    if request.opponents.is_empty() {
+        if request.learner_seat.is_some() || request.random_learner_seat {
+            return Err(Status::invalid_argument(
+                "learner_seat and random_learner_seat choose the learner's seat in a batch \
+                 with opponents: give opponents too (without opponents the client plays every \
+                 seat)",
+            ));
+        }
+        return Ok((None, 0));
+    }
+    if request.all_seats {
+        return Err(Status::invalid_argument(ALL_SEATS_WITH_OPPONENTS));
+    }
+    if request.opponents.len() > MAX_OPPONENTS {
+        return Err(Status::invalid_argument(format!(
+            "opponents holds {} entries, more than the {MAX_OPPONENTS} a pool may hold",
+            request.opponents.len()
+        )));
+    }
+    let learner = match (request.learner_seat, request.random_learner_seat) {
+        (Some(seat), true) => {
+            return Err(Status::invalid_argument(format!(
+                "learner_seat ({seat}) and random_learner_seat are both set: give one, a seat \
+                 number or a seat drawn for every game"
+            )));
+        }
+        (_, true) => LearnerSeat::Drawn,
+        (seat, false) => LearnerSeat::Fixed(seat.unwrap_or(0) as usize),
+    };
+    let mut opponents = Opponents::new(learner);
+    let mut policy_bytes = 0;
+    for (k, entry) in std::mem::take(&mut request.opponents)
+        .into_iter()
+        .enumerate()
+    {
+        let bad = |e: String| Status::invalid_argument(format!("opponent {k}: {e}"));
+        let opponent = match entry.kind {
+            None => {
+                return Err(bad(
+                    "neither bot nor policy is set: give a bot spec or a policy file's bytes"
+                        .to_string(),
+                ));
+            }
+            Some(pb::env_opponent::Kind::Bot(text)) => {
+                match BotSpec::parse::<&str, &str>(&text, []) {
+                    Ok(spec) => {
+                        let spec = spec
+                            .capped(max_bot_ms, BOT_CAP_NAME)
+                            .map_err(|e| bad(e.to_string()))?;
+                        crate::matches::refuse_policy_path(&spec).map_err(bad)?;
+                        Opponent::spec(spec.to_string())
+                    }
+                    // The engine refuses it when the pool is built, naming the entry.
+                    Err(_) => Opponent::spec(text),
+                }
+            }
+            Some(pb::env_opponent::Kind::Policy(bytes)) => {
+                policy_bytes += bytes.len();
+                Opponent::policy_bytes(format!("#{k}"), bytes)
+            }
+        };
+        opponents = opponents.with(opponent, entry.weight.unwrap_or(1.0));
+    }
+    Ok((Some(opponents), policy_bytes))
 }
 
 impl EnvOptions {
@@ -83,7 +186,13 @@ impl EnvBatch {
         if count == 0 {
             return Err(Status::invalid_argument("count must be at least 1"));
         }
-        let observer = if options.all_seats {
+        if options.all_seats && options.opponents.is_some() {
+            return Err(Status::invalid_argument(ALL_SEATS_WITH_OPPONENTS));
+        }
+        let observer = if options.opponents.is_some() {
+            // Any observer the game takes: with opponents every env writes its learner's row.
+            Observer::default_for(game.as_ref())
+        } else if options.all_seats {
             Observer::AllSeats
         } else if game.info().dynamics == Dynamics::Simultaneous {
             return Err(Status::invalid_argument(
@@ -97,6 +206,12 @@ impl EnvBatch {
             .map_err(|e| status_from_argument_error(&e))?
             .with_autoreset_mode(options.autoreset_mode)
             .with_observation_encoding(options.observation_encoding);
+        if let Some(opponents) = options.opponents {
+            // Plays every env to its learner's first decision.
+            venv = venv
+                .with_opponents(opponents)
+                .map_err(|e| status_from_argument_error(&e))?;
+        }
         let mut buffers =
             OwnedBuffers::for_venv(&venv, options.autoreset_mode == AutoresetMode::SameStep);
         // The first reset keeps the constructed games and writes their rows.
@@ -116,10 +231,18 @@ impl EnvBatch {
         self.venv.num_envs()
     }
 
-    /// Bytes of one `EnvBatch` reply, near enough to enforce the message limit.
+    /// Bytes of one `EnvBatch` reply, near enough to enforce the message limit (with
+    /// opponents, the learner's side only).
     pub fn reply_bytes(game: &dyn Game, count: usize, options: &EnvOptions) -> usize {
         let players = game.num_players();
-        let seats = if options.all_seats { players } else { 1 };
+        let learner_only = options.opponents.is_some();
+        let seats = if options.all_seats && !learner_only {
+            players
+        } else {
+            1
+        };
+        // Rewards and final returns (float32 each), and the learner's seat (int32).
+        let values = if learner_only { 4 + 4 + 4 } else { players * 8 };
         let observations = if options.autoreset_mode == AutoresetMode::SameStep {
             2
         } else {
@@ -134,7 +257,7 @@ impl EnvBatch {
                 observations * layout.row_bytes() + packed_mask_bytes(game.num_distinct_actions())
             }
         };
-        let per_env = seats * row + players * 8 + 7;
+        let per_env = seats * row + values + 7;
         count * per_env + 512
     }
 
@@ -176,8 +299,12 @@ impl EnvBatch {
     /// Translates the request's actions (one per env, or one per seat with all_seats) into
     /// the engine's (one per env, or a joint action per env in a simultaneous game): the
     /// entries of the seats that act now, which must be action ids; the others are ignored,
-    /// as are the actions of envs whose game ended on the last step in next-step mode.
+    /// as are the actions of envs whose game ended on the last step in next-step mode. With
+    /// opponents, the learner's action per env.
     fn read_actions(&mut self, given: &[i32]) -> Result<(), Status> {
+        if self.venv.has_opponents() {
+            return self.read_learner_actions(given);
+        }
         let players = self.venv.game().num_players();
         let stride = if self.all_seats { players } else { 1 };
         let per_env = self.venv.actions_per_env();
@@ -206,12 +333,49 @@ impl EnvBatch {
         Ok(())
     }
 
+    /// `read_actions` with opponents: each env's learner acts (its seat, or at a simultaneous
+    /// node its entry of the joint action) unless its game ended on the last step.
+    fn read_learner_actions(&mut self, given: &[i32]) -> Result<(), Status> {
+        for (i, (&raw, current)) in given.iter().zip(&self.buffers.current_players).enumerate() {
+            let acts = matches!(
+                Player::from_id(i64::from(*current)),
+                Some(Player::Seat(_) | Player::Simultaneous)
+            );
+            self.actions[i] = if acts {
+                Action::try_from(raw).map_err(|_| {
+                    let seat = self.venv.learner_seat(i).unwrap_or_default();
+                    Status::invalid_argument(format!(
+                        "env {i}: the learner ({}) is to act but its action is {raw}",
+                        Player::Seat(seat)
+                    ))
+                })?
+            } else {
+                0
+            };
+        }
+        Ok(())
+    }
+
+    /// Each env's learner seat, with opponents.
+    fn learner_seats(&self) -> Option<pb::Tensor> {
+        if !self.venv.has_opponents() {
+            return None;
+        }
+        let count = self.venv.num_envs();
+        let seats: Vec<i32> = (0..count)
+            .map(|i| self.venv.learner_seat(i).map_or(-1, |seat| seat as i32))
+            .collect();
+        Some(i32_tensor(vec![count as u32], &seats))
+    }
+
     /// Packs the buffers as the reply's tensors.
     fn reply(&self) -> pb::EnvBatch {
         let game = self.venv.game();
         let b = &self.buffers;
         let count = self.venv.num_envs() as u32;
         let players = game.num_players() as u32;
+        // Rewards and returns per env: every seat's, or the learner's with opponents.
+        let width = self.venv.rewards_per_env() as u32;
         let lead = if self.all_seats {
             vec![count, players]
         } else {
@@ -231,12 +395,13 @@ impl EnvBatch {
                     .packed_final_observations
                     .as_ref()
                     .map(|finals| u8_tensor(row_bytes, finals)),
-                rewards: Some(f32_tensor(vec![count, players], &b.rewards)),
+                rewards: Some(f32_tensor(vec![count, width], &b.rewards)),
                 dones: Some(terminated.clone()),
                 terminated: Some(terminated),
                 truncated: Some(bool_tensor(vec![count], &b.truncated)),
                 current_players: Some(i32_tensor(vec![count], &b.current_players)),
-                final_returns: Some(f32_tensor(vec![count, players], &b.final_returns)),
+                final_returns: Some(f32_tensor(vec![count, width], &b.final_returns)),
+                learner_seats: self.learner_seats(),
                 ..pb::EnvBatch::default()
             };
         }
@@ -258,12 +423,13 @@ impl EnvBatch {
             observations: Some(f32_tensor(obs_shape.clone(), &b.observations)),
             legal_masks: Some(action_masks.clone()),
             action_masks: Some(action_masks),
-            rewards: Some(f32_tensor(vec![count, players], &b.rewards)),
+            rewards: Some(f32_tensor(vec![count, width], &b.rewards)),
             dones: Some(terminated.clone()),
             terminated: Some(terminated),
             truncated: Some(bool_tensor(vec![count], &b.truncated)),
             current_players: Some(i32_tensor(vec![count], &b.current_players)),
-            final_returns: Some(f32_tensor(vec![count, players], &b.final_returns)),
+            final_returns: Some(f32_tensor(vec![count, width], &b.final_returns)),
+            learner_seats: self.learner_seats(),
             final_observations: b
                 .final_observations
                 .as_ref()
@@ -287,40 +453,60 @@ pub fn compact_layout(game: &dyn Game) -> pb::CompactLayout {
 
 type SharedBatch = Arc<Mutex<EnvBatch>>;
 
-/// A batch in the store, with who created it and how many envs it holds.
+/// What batches hold against the server's limits: envs, and bytes of policies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Held {
+    envs: usize,
+    policy_bytes: usize,
+}
+
+impl Held {
+    fn add(&mut self, other: Held) {
+        self.envs += other.envs;
+        self.policy_bytes += other.policy_bytes;
+    }
+
+    fn sub(&mut self, other: Held) {
+        self.envs -= other.envs;
+        self.policy_bytes -= other.policy_bytes;
+    }
+}
+
+/// A batch in the store, with who created it and what it holds.
 struct HeldBatch {
     batch: SharedBatch,
     peer: Option<IpAddr>,
-    envs: usize,
+    held: Held,
 }
 
 #[derive(Default)]
 struct Batches {
     by_id: HashMap<String, HeldBatch>,
-    live_envs: usize,
-    /// Envs held (live or being built) by each client address.
-    by_peer: HashMap<IpAddr, usize>,
+    /// Held by every batch, live or being built.
+    live: Held,
+    /// Held (live or being built) by each client address.
+    by_peer: HashMap<IpAddr, Held>,
 }
 
 impl Batches {
-    /// Counts `envs` more (or, with `freed`, fewer) envs held by `peer`.
-    fn count(&mut self, peer: Option<IpAddr>, envs: usize, freed: bool) {
+    /// Counts `held` more (or, with `freed`, less) held by `peer`.
+    fn count(&mut self, peer: Option<IpAddr>, held: Held, freed: bool) {
         if freed {
-            self.live_envs -= envs;
+            self.live.sub(held);
         } else {
-            self.live_envs += envs;
+            self.live.add(held);
         }
         let Some(peer) = peer else {
             return;
         };
-        let held = self.by_peer.entry(peer).or_default();
+        let by_peer = self.by_peer.entry(peer).or_default();
         if freed {
-            *held -= envs;
-            if *held == 0 {
+            by_peer.sub(held);
+            if *by_peer == Held::default() {
                 self.by_peer.remove(&peer);
             }
         } else {
-            *held += envs;
+            by_peer.add(held);
         }
     }
 }
@@ -333,6 +519,11 @@ pub struct EnvStore {
     /// Most envs held by one client address (`--max-envs-per-peer`).
     max_per_peer: usize,
     max_message_size: usize,
+    /// Most milliseconds an opponent bot may think per move (`--max-bot-ms`).
+    max_bot_ms: u64,
+    /// Most bytes of policies held by all live batches, and by one client address's.
+    max_policy_bytes: usize,
+    max_policy_bytes_per_peer: usize,
 }
 
 impl EnvStore {
@@ -343,7 +534,25 @@ impl EnvStore {
             max_envs,
             max_per_peer: usize::MAX,
             max_message_size,
+            max_bot_ms: DEFAULT_MAX_BOT_MS,
+            max_policy_bytes: DEFAULT_MAX_POLICY_BYTES,
+            max_policy_bytes_per_peer: DEFAULT_MAX_POLICY_BYTES / 4,
         }
+    }
+
+    /// This store capping opponent bots at `ms` milliseconds a move (`--max-bot-ms`): a
+    /// searching bot without a budget gets `ms`, one asking for more is refused.
+    pub fn with_bot_cap(mut self, ms: u64) -> Self {
+        self.max_bot_ms = ms;
+        self
+    }
+
+    /// This store holding at most `total` bytes of policies (`EnvOpponent.policy`) in its
+    /// live batches, and at most `per_peer` in those created from one client address.
+    pub fn with_policy_share(mut self, total: usize, per_peer: usize) -> Self {
+        self.max_policy_bytes = total;
+        self.max_policy_bytes_per_peer = per_peer;
+        self
     }
 
     /// This store holding at most `envs` envs created from one client address
@@ -367,7 +576,12 @@ impl EnvStore {
 
     /// Number of live envs over all batches.
     pub fn live_envs(&self) -> usize {
-        self.table().live_envs
+        self.table().live.envs
+    }
+
+    /// Bytes of policies held by all live batches.
+    pub fn policy_bytes(&self) -> usize {
+        self.table().live.policy_bytes
     }
 
     /// Removes batches no request has touched for `idle`; returns how many.
@@ -383,12 +597,12 @@ impl EnvStore {
             let keep = batch.last_active.elapsed() < idle;
             if !keep {
                 tracing::info!(envs_id = %id, "env batch expired after being idle");
-                freed.push((held.peer, held.envs));
+                freed.push((held.peer, held.held));
             }
             keep
         });
-        for (peer, envs) in freed {
-            table.count(peer, envs, true);
+        for (peer, held) in freed {
+            table.count(peer, held, true);
         }
         before - table.by_id.len()
     }
@@ -433,7 +647,7 @@ impl pb::envs_server::Envs for EnvsService {
         request: Request<pb::CreateEnvsRequest>,
     ) -> Result<Response<pb::CreateEnvsResponse>, Status> {
         let peer = request.remote_addr().map(|address| address.ip());
-        let request = request.into_inner();
+        let mut request = request.into_inner();
         let game = make_game(&request.game, &request.parameters)
             .map_err(|e| status_from_argument_error(&e))?;
         let count = request.count as usize;
@@ -467,11 +681,15 @@ impl pb::envs_server::Envs for EnvsService {
                     )));
                 }
             };
+        let pool_size = request.opponents.len();
+        let (opponents, policy_bytes) =
+            opponents_from_request(&mut request, self.store.max_bot_ms)?;
         let options = EnvOptions {
             all_seats: request.all_seats,
             autoreset_mode,
             max_episode_steps: request.max_episode_steps.map(|steps| steps as usize),
             observation_encoding,
+            opponents,
         };
         let reply_bytes = EnvBatch::reply_bytes(game.as_ref(), count, &options);
         if reply_bytes > self.store.max_message_size {
@@ -481,28 +699,49 @@ impl pb::envs_server::Envs for EnvsService {
                 self.store.max_message_size
             )));
         }
+        let held = Held {
+            envs: count,
+            policy_bytes,
+        };
         {
             let mut table = self.store.table();
-            if table.live_envs + count > self.store.max_envs {
+            if table.live.envs + count > self.store.max_envs {
                 return Err(Status::resource_exhausted(format!(
                     "{count} more envs would exceed the server's limit of {} (live: {}); close \
                      batches or use fewer envs",
-                    self.store.max_envs, table.live_envs
+                    self.store.max_envs, table.live.envs
+                )));
+            }
+            if table.live.policy_bytes + policy_bytes > self.store.max_policy_bytes {
+                return Err(Status::resource_exhausted(format!(
+                    "{policy_bytes} more bytes of opponent policies would exceed the server's \
+                     limit of {} held by live batches (held: {}); close batches or send fewer \
+                     policies",
+                    self.store.max_policy_bytes, table.live.policy_bytes
                 )));
             }
             if let Some(peer) = peer {
-                let held = table.by_peer.get(&peer).copied().unwrap_or(0);
-                if held + count > self.store.max_per_peer {
+                let by_peer = table.by_peer.get(&peer).copied().unwrap_or_default();
+                if by_peer.envs + count > self.store.max_per_peer {
                     return Err(Status::resource_exhausted(format!(
                         "{count} more envs would give this client address ({peer}) {} envs, \
                          over its share of {} (--max-envs-per-peer); close batches or use fewer \
                          envs",
-                        held + count,
+                        by_peer.envs + count,
                         self.store.max_per_peer
                     )));
                 }
+                if by_peer.policy_bytes + policy_bytes > self.store.max_policy_bytes_per_peer {
+                    return Err(Status::resource_exhausted(format!(
+                        "{policy_bytes} more bytes of opponent policies would give this client \
+                         address ({peer}) {} bytes in its live batches, over its share of {}; \
+                         close batches or send fewer policies",
+                        by_peer.policy_bytes + policy_bytes,
+                        self.store.max_policy_bytes_per_peer
+                    )));
+                }
             }
-            table.count(peer, count, false);
+            table.count(peer, held, false);
         }
         let (seed, sizes) = (request.seed, game_sizes(game.as_ref()));
         let compact_layout = compact_layout(game.as_ref());
@@ -516,7 +755,7 @@ impl pb::envs_server::Envs for EnvsService {
         let (batch, first) = match built {
             Ok(built) => built,
             Err(status) => {
-                self.store.table().count(peer, count, true);
+                self.store.table().count(peer, held, true);
                 return Err(status);
             }
         };
@@ -526,10 +765,17 @@ impl pb::envs_server::Envs for EnvsService {
             HeldBatch {
                 batch: Arc::new(Mutex::new(batch)),
                 peer,
-                envs: count,
+                held,
             },
         );
-        tracing::info!(%envs_id, game = %request.game, count, seed, "envs created");
+        tracing::info!(
+            %envs_id,
+            game = %request.game,
+            count,
+            seed,
+            opponents = pool_size,
+            "envs created"
+        );
         Ok(Response::new(pb::CreateEnvsResponse {
             envs_id,
             sizes: Some(sizes),
@@ -581,7 +827,7 @@ impl pb::envs_server::Envs for EnvsService {
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || {
             drop(lock(&removed.batch));
-            store.table().count(removed.peer, removed.envs, true);
+            store.table().count(removed.peer, removed.held, true);
         })
         .await
         .map_err(|e| Status::internal(format!("env worker failed: {e}")))?;

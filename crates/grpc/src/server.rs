@@ -112,7 +112,8 @@ pub async fn serve(
         );
     }
     let env_store = EnvStore::new(config.max_envs, config.max_message_size)
-        .with_peer_share(config.max_envs_per_peer());
+        .with_peer_share(config.max_envs_per_peer())
+        .with_bot_cap(config.max_bot_ms);
     let worlds = WorldStore::new(config.max_matches, config.max_bot_ms)
         .with_peer_share(config.max_matches_per_peer, gate.quota());
 

@@ -371,7 +371,7 @@ class MatchEvent(_message.Message):
     def __init__(self, actor: _Optional[int] = ..., own_action: _Optional[_Union[LegalAction, _Mapping]] = ..., view: _Optional[_Union[SeatView, _Mapping]] = ...) -> None: ...
 
 class CreateEnvsRequest(_message.Message):
-    __slots__ = ("game", "parameters", "count", "seed", "all_seats", "autoreset_mode", "max_episode_steps", "observation_encoding")
+    __slots__ = ("game", "parameters", "count", "seed", "all_seats", "autoreset_mode", "max_episode_steps", "observation_encoding", "opponents", "learner_seat", "random_learner_seat")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -387,6 +387,9 @@ class CreateEnvsRequest(_message.Message):
     AUTORESET_MODE_FIELD_NUMBER: _ClassVar[int]
     MAX_EPISODE_STEPS_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
+    OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    LEARNER_SEAT_FIELD_NUMBER: _ClassVar[int]
+    RANDOM_LEARNER_SEAT_FIELD_NUMBER: _ClassVar[int]
     game: str
     parameters: _containers.ScalarMap[str, str]
     count: int
@@ -395,7 +398,20 @@ class CreateEnvsRequest(_message.Message):
     autoreset_mode: AutoresetMode
     max_episode_steps: int
     observation_encoding: ObservationEncoding
-    def __init__(self, game: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., all_seats: _Optional[bool] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., max_episode_steps: _Optional[int] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ...) -> None: ...
+    opponents: _containers.RepeatedCompositeFieldContainer[EnvOpponent]
+    learner_seat: int
+    random_learner_seat: bool
+    def __init__(self, game: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., all_seats: _Optional[bool] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., max_episode_steps: _Optional[int] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., opponents: _Optional[_Iterable[_Union[EnvOpponent, _Mapping]]] = ..., learner_seat: _Optional[int] = ..., random_learner_seat: _Optional[bool] = ...) -> None: ...
+
+class EnvOpponent(_message.Message):
+    __slots__ = ("bot", "policy", "weight")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    WEIGHT_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    policy: bytes
+    weight: float
+    def __init__(self, bot: _Optional[str] = ..., policy: _Optional[bytes] = ..., weight: _Optional[float] = ...) -> None: ...
 
 class CompactLayout(_message.Message):
     __slots__ = ("observation_size", "bit_bytes", "scalar_indices", "row_bytes", "mask_bytes")
@@ -450,7 +466,7 @@ class CloseEnvsResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class EnvBatch(_message.Message):
-    __slots__ = ("observations", "legal_masks", "rewards", "dones", "current_players", "final_returns", "action_masks", "terminated", "truncated", "final_observations", "packed_observations", "packed_action_masks", "packed_final_observations")
+    __slots__ = ("observations", "legal_masks", "rewards", "dones", "current_players", "final_returns", "action_masks", "terminated", "truncated", "final_observations", "packed_observations", "packed_action_masks", "packed_final_observations", "learner_seats")
     OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_MASKS_FIELD_NUMBER: _ClassVar[int]
     REWARDS_FIELD_NUMBER: _ClassVar[int]
@@ -464,6 +480,7 @@ class EnvBatch(_message.Message):
     PACKED_OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
     PACKED_ACTION_MASKS_FIELD_NUMBER: _ClassVar[int]
     PACKED_FINAL_OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
+    LEARNER_SEATS_FIELD_NUMBER: _ClassVar[int]
     observations: Tensor
     legal_masks: Tensor
     rewards: Tensor
@@ -477,7 +494,8 @@ class EnvBatch(_message.Message):
     packed_observations: Tensor
     packed_action_masks: Tensor
     packed_final_observations: Tensor
-    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ..., action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., final_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., packed_final_observations: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+    learner_seats: Tensor
+    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ..., action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., final_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., packed_final_observations: _Optional[_Union[Tensor, _Mapping]] = ..., learner_seats: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
     __slots__ = ("game", "status", "created_after_ms", "created_before_ms", "page_size", "page_token")

@@ -13,21 +13,21 @@ use checkraise_grpc::tensor::i32_tensor;
 use tonic::Code;
 use tonic::transport::Channel;
 
-fn f32s(tensor: &Option<pb::Tensor>) -> Vec<f32> {
+pub(crate) fn f32s(tensor: &Option<pb::Tensor>) -> Vec<f32> {
     let data = &tensor.as_ref().expect("a tensor").data;
     data.chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect()
 }
 
-fn i32s(tensor: &Option<pb::Tensor>) -> Vec<i32> {
+pub(crate) fn i32s(tensor: &Option<pb::Tensor>) -> Vec<i32> {
     let data = &tensor.as_ref().expect("a tensor").data;
     data.chunks_exact(4)
         .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect()
 }
 
-fn bools(tensor: &Option<pb::Tensor>) -> Vec<bool> {
+pub(crate) fn bools(tensor: &Option<pb::Tensor>) -> Vec<bool> {
     tensor
         .as_ref()
         .expect("a tensor")
@@ -39,20 +39,20 @@ fn bools(tensor: &Option<pb::Tensor>) -> Vec<bool> {
 
 /// What a step reports, decoded (the final observations are empty when not sent).
 #[derive(Debug, PartialEq)]
-struct Step {
-    observations: Vec<f32>,
-    action_masks: Vec<bool>,
-    current_players: Vec<i32>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    final_returns: Vec<f32>,
-    final_observations: Vec<f32>,
+pub(crate) struct Step {
+    pub(crate) observations: Vec<f32>,
+    pub(crate) action_masks: Vec<bool>,
+    pub(crate) current_players: Vec<i32>,
+    pub(crate) rewards: Vec<f32>,
+    pub(crate) terminated: Vec<bool>,
+    pub(crate) truncated: Vec<bool>,
+    pub(crate) final_returns: Vec<f32>,
+    pub(crate) final_observations: Vec<f32>,
 }
 
 impl Step {
     /// What the engine wrote into `buffers`, in the same form.
-    fn of(buffers: &OwnedBuffers) -> Self {
+    pub(crate) fn of(buffers: &OwnedBuffers) -> Self {
         Step {
             observations: buffers.observations.clone(),
             action_masks: buffers.action_masks.clone(),
@@ -65,7 +65,7 @@ impl Step {
         }
     }
 
-    fn from_reply(reply: &pb::EnvBatch) -> Self {
+    pub(crate) fn from_reply(reply: &pb::EnvBatch) -> Self {
         Step {
             observations: f32s(&reply.observations),
             action_masks: bools(&reply.action_masks),
@@ -83,7 +83,7 @@ impl Step {
     }
 
     /// A random legal action per env from its mask row (-1 where it has none).
-    fn random_actions(&self, num_actions: usize, rng: &mut GameRng) -> Vec<i32> {
+    pub(crate) fn random_actions(&self, num_actions: usize, rng: &mut GameRng) -> Vec<i32> {
         self.action_masks
             .chunks_exact(num_actions)
             .map(|row| {

@@ -8,6 +8,7 @@ mod bots;
 mod common;
 mod dm_env;
 mod envs;
+mod envs_opponents;
 mod every_game;
 mod export;
 mod fixture;

@@ -23,7 +23,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file checkraise/v1/checkraise.proto.
  */
 export const file_checkraise_v1_checkraise: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jaGVja3JhaXNlL3YxL2NoZWNrcmFpc2UucHJvdG8SDWNoZWNrcmFpc2UudjEiEgoQTGlzdEdhbWVzUmVxdWVzdCJaChFMaXN0R2FtZXNSZXNwb25zZRItCgVnYW1lcxgBIAMoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uEhYKDnNlcnZlcl92ZXJzaW9uGAIgASgJIpQBCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJEkEKCnBhcmFtZXRlcnMYAiADKAsyLS5jaGVja3JhaXNlLnYxLkdldEdhbWVSZXF1ZXN0LlBhcmFtZXRlcnNFbnRyeRoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJoCg9HZXRHYW1lUmVzcG9uc2USLAoEZ2FtZRgBIAEoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uEicKBXNpemVzGAIgASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMiygIKD0dhbWVEZXNjcmlwdGlvbhIMCgRuYW1lGAEgASgJEhEKCWxvbmdfbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRITCgttaW5fcGxheWVycxgEIAEoDRITCgttYXhfcGxheWVycxgFIAEoDRITCgtjaGFuY2VfbW9kZRgGIAEoCRITCgtpbmZvcm1hdGlvbhgHIAEoCRIQCghkeW5hbWljcxgIIAEoCRIPCgd1dGlsaXR5GAkgASgJEhQKDHJld2FyZF9tb2RlbBgKIAEoCRIwCgpwYXJhbWV0ZXJzGAsgAygLMhwuY2hlY2tyYWlzZS52MS5QYXJhbWV0ZXJTcGVjEhEKCWJvdF9raW5kcxgMIAMoCRIvCg1kZWZhdWx0X3NpemVzGA0gASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMioAEKDVBhcmFtZXRlclNwZWMSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIVCg1kZWZhdWx0X3ZhbHVlGAMgASgJEioKBHR5cGUYBCABKA4yHC5jaGVja3JhaXNlLnYxLlBhcmFtZXRlclR5cGUSCwoDbWluGAUgASgDEgsKA21heBgGIAEoAxIPCgdvcHRpb25zGAcgAygJItQCCglHYW1lU2l6ZXMSPAoKcGFyYW1ldGVycxgBIAMoCzIoLmNoZWNrcmFpc2UudjEuR2FtZVNpemVzLlBhcmFtZXRlcnNFbnRyeRITCgtudW1fcGxheWVycxgCIAEoDRIcChRudW1fZGlzdGluY3RfYWN0aW9ucxgDIAEoDRIbChNtYXhfY2hhbmNlX291dGNvbWVzGAQgASgNEhkKEW9ic2VydmF0aW9uX3NoYXBlGAUgAygNEhMKC21pbl91dGlsaXR5GAYgASgBEhMKC21heF91dGlsaXR5GAcgASgBEhgKC3V0aWxpdHlfc3VtGAggASgBSACIAQESFwoPbWF4X2dhbWVfbGVuZ3RoGAkgASgNGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg4KDF91dGlsaXR5X3N1bSJNCgZUZW5zb3ISJgoFZHR5cGUYASABKA4yFy5jaGVja3JhaXNlLnYxLkRhdGFUeXBlEg0KBXNoYXBlGAIgAygNEgwKBGRhdGEYAyABKAwixwEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEkUKCnBhcmFtZXRlcnMYAiADKAsyMS5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkSEQoEc2VlZBgDIAEoBEgAiAEBEg0KBXNlYXRzGAQgAygJGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgcKBV9zZWVkIogBChNDcmVhdGVNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlZWQYAiABKAQSJwoFc2l6ZXMYAyABKAsyGC5jaGVja3JhaXNlLnYxLkdhbWVTaXplcxIoCgVzZWF0cxgEIAMoCzIZLmNoZWNrcmFpc2UudjEuU2VhdFN0YXR1cyJTCg9Kb2luU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoDUgAiAEBEhIKCnJlcXVlc3RfaWQYAyABKAlCBwoFX3NlYXQiRgoQSm9pblNlYXRSZXNwb25zZRIMCgRzZWF0GAEgASgNEhIKCnNlYXRfdG9rZW4YAiABKAkSEAoIcmVwZWF0ZWQYAyABKAgiYgoOR2V0Vmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSDAoEc2VhdBgCIAEoDRIwCgx2aWV3X29wdGlvbnMYAyABKAsyGi5jaGVja3JhaXNlLnYxLlZpZXdPcHRpb25zInkKC1ZpZXdPcHRpb25zEhYKDm9taXRfdmlld19qc29uGAEgASgIEhgKEG9taXRfb2JzZXJ2YXRpb24YAiABKAgSHQoVb21pdF9vYnNlcnZhdGlvbl90ZXh0GAMgASgIEhkKEW9taXRfYWN0aW9uX3RleHRzGAQgASgIIsgBCgpBY3RSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKA0SEwoJYWN0aW9uX2lkGAMgASgNSAASFQoLYWN0aW9uX3RleHQYBCABKAlIABIwCgx2aWV3X29wdGlvbnMYBSABKAsyGi5jaGVja3JhaXNlLnYxLlZpZXdPcHRpb25zEh0KEGV4cGVjdGVkX3ZlcnNpb24YBiABKARIAYgBAUIICgZhY3Rpb25CEwoRX2V4cGVjdGVkX3ZlcnNpb24iKwoXR2V0U3BlY3RhdG9yVmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiZAoQV2F0Y2hTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgNEjAKDHZpZXdfb3B0aW9ucxgDIAEoCzIaLmNoZWNrcmFpc2UudjEuVmlld09wdGlvbnMiKQoVV2F0Y2hTcGVjdGF0b3JSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIjcKClNlYXRTdGF0dXMSDAoEc2VhdBgBIAEoDRIMCgRraW5kGAIgASgJEg0KBXRha2VuGAMgASgIIicKC0xlZ2FsQWN0aW9uEgoKAmlkGAEgASgNEgwKBHRleHQYAiABKAki1wMKCFNlYXRWaWV3EhAKCG1hdGNoX2lkGAEgASgJEhEKBHNlYXQYAiABKA1IAIgBARIPCgd2ZXJzaW9uGAMgASgEEhEKCXZpZXdfanNvbhgEIAEoCRIWCg5jdXJyZW50X3BsYXllchgFIAEoAxITCgtpc190ZXJtaW5hbBgGIAEoCBIPCgdtYXlfYWN0GAcgASgIEhgKEGFjdGlvbl9zdWJtaXR0ZWQYCCABKAgSMQoNbGVnYWxfYWN0aW9ucxgJIAMoCzIaLmNoZWNrcmFpc2UudjEuTGVnYWxBY3Rpb24SDwoHcmV0dXJucxgKIAMoARITCgtzZWF0X3JldHVybhgLIAEoARIqCgtvYnNlcnZhdGlvbhgMIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEhgKEG9ic2VydmF0aW9uX3RleHQYDSABKAkSKAoFc2VhdHMYDiADKAsyGS5jaGVja3JhaXNlLnYxLlNlYXRTdGF0dXMSLAoKYWN0X3N0YXR1cxgPIAEoDjIYLmNoZWNrcmFpc2UudjEuQWN0U3RhdHVzEhUKDW9taXR0ZWRfcGFydHMYECADKAkSEwoLY2hvc2VuX3NlZWQYESABKAhCBwoFX3NlYXQihgEKCk1hdGNoRXZlbnQSDQoFYWN0b3IYASABKAMSMwoKb3duX2FjdGlvbhgCIAEoCzIaLmNoZWNrcmFpc2UudjEuTGVnYWxBY3Rpb25IAIgBARIlCgR2aWV3GAMgASgLMhcuY2hlY2tyYWlzZS52MS5TZWF0Vmlld0INCgtfb3duX2FjdGlvbiL4AgoRQ3JlYXRlRW52c1JlcXVlc3QSDAoEZ2FtZRgBIAEoCRJECgpwYXJhbWV0ZXJzGAIgAygLMjAuY2hlY2tyYWlzZS52MS5DcmVhdGVFbnZzUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkSDQoFY291bnQYAyABKA0SDAoEc2VlZBgEIAEoBBIRCglhbGxfc2VhdHMYBSABKAgSNAoOYXV0b3Jlc2V0X21vZGUYBiABKA4yHC5jaGVja3JhaXNlLnYxLkF1dG9yZXNldE1vZGUSHgoRbWF4X2VwaXNvZGVfc3RlcHMYByABKA1IAIgBARJAChRvYnNlcnZhdGlvbl9lbmNvZGluZxgIIAEoDjIiLmNoZWNrcmFpc2UudjEuT2JzZXJ2YXRpb25FbmNvZGluZxoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIUChJfbWF4X2VwaXNvZGVfc3RlcHMiewoNQ29tcGFjdExheW91dBIYChBvYnNlcnZhdGlvbl9zaXplGAEgASgNEhEKCWJpdF9ieXRlcxgCIAEoDRIWCg5zY2FsYXJfaW5kaWNlcxgDIAMoDRIRCglyb3dfYnl0ZXMYBCABKA0SEgoKbWFza19ieXRlcxgFIAEoDSKsAQoSQ3JlYXRlRW52c1Jlc3BvbnNlEg8KB2VudnNfaWQYASABKAkSJwoFc2l6ZXMYAiABKAsyGC5jaGVja3JhaXNlLnYxLkdhbWVTaXplcxImCgViYXRjaBgDIAEoCzIXLmNoZWNrcmFpc2UudjEuRW52QmF0Y2gSNAoOY29tcGFjdF9sYXlvdXQYBCABKAsyHC5jaGVja3JhaXNlLnYxLkNvbXBhY3RMYXlvdXQiOwoMUmVzZXRSZXF1ZXN0Eg8KB2VudnNfaWQYASABKAkSEQoEc2VlZBgCIAEoBEgAiAEBQgcKBV9zZWVkIkYKC1N0ZXBSZXF1ZXN0Eg8KB2VudnNfaWQYASABKAkSJgoHYWN0aW9ucxgCIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yIiMKEENsb3NlRW52c1JlcXVlc3QSDwoHZW52c19pZBgBIAEoCSITChFDbG9zZUVudnNSZXNwb25zZSLuBAoIRW52QmF0Y2gSKwoMb2JzZXJ2YXRpb25zGAEgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISLgoLbGVnYWxfbWFza3MYAiABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvckICGAESJgoHcmV3YXJkcxgDIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEigKBWRvbmVzGAQgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3JCAhgBEi4KD2N1cnJlbnRfcGxheWVycxgFIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEiwKDWZpbmFsX3JldHVybnMYBiABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIrCgxhY3Rpb25fbWFza3MYByABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIpCgp0ZXJtaW5hdGVkGAggASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISKAoJdHJ1bmNhdGVkGAkgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISMQoSZmluYWxfb2JzZXJ2YXRpb25zGAogASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISMgoTcGFja2VkX29ic2VydmF0aW9ucxgLIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEjIKE3BhY2tlZF9hY3Rpb25fbWFza3MYDCABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchI4ChlwYWNrZWRfZmluYWxfb2JzZXJ2YXRpb25zGA0gASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3Ii3wEKEkxpc3RNYXRjaGVzUmVxdWVzdBIMCgRnYW1lGAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmNoZWNrcmFpc2UudjEuTWF0Y2hTdGF0dXMSHQoQY3JlYXRlZF9hZnRlcl9tcxgDIAEoA0gAiAEBEh4KEWNyZWF0ZWRfYmVmb3JlX21zGAQgASgDSAGIAQESEQoJcGFnZV9zaXplGAUgASgNEhIKCnBhZ2VfdG9rZW4YBiABKAlCEwoRX2NyZWF0ZWRfYWZ0ZXJfbXNCFAoSX2NyZWF0ZWRfYmVmb3JlX21zIoACCgxNYXRjaFN1bW1hcnkSEAoIbWF0Y2hfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIMCgRzZWVkGAMgASgEEg0KBXNlYXRzGAQgAygJEioKBnN0YXR1cxgFIAEoDjIaLmNoZWNrcmFpc2UudjEuTWF0Y2hTdGF0dXMSDwoHdmVyc2lvbhgGIAEoBBISCgpjcmVhdGVkX21zGAcgASgDEhIKCnRvdWNoZWRfbXMYCCABKAMSGAoLZmluaXNoZWRfbXMYCSABKANIAIgBARIPCgdyZXR1cm5zGAogAygBEhMKC2Nob3Nlbl9zZWVkGAsgASgIQg4KDF9maW5pc2hlZF9tcyJcChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEiwKB21hdGNoZXMYASADKAsyGy5jaGVja3JhaXNlLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiTQoQR2V0UmVwbGF5UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAQSEQoJcGFnZV9zaXplGAMgASgNIjsKC1JlcGxheUVudHJ5Eg4KBnBsYXllchgBIAEoAxIOCgZhY3Rpb24YAiABKA0SDAoEdGV4dBgDIAEoCSKUAQoKUmVwbGF5U3RlcBIPCgd2ZXJzaW9uGAEgASgEEg0KBWFjdG9yGAIgASgDEisKB2VudHJpZXMYAyADKAsyGi5jaGVja3JhaXNlLnYxLlJlcGxheUVudHJ5EhsKE3NwZWN0YXRvcl92aWV3X2pzb24YBCABKAkSHAoUc3BlY3RhdG9yX3ZpZXdfcGF0Y2gYBSABKAkinAEKBlJlcGxheRIqCgVtYXRjaBgBIAEoCzIbLmNoZWNrcmFpc2UudjEuTWF0Y2hTdW1tYXJ5EhAKCHJldmVhbGVkGAIgASgIEigKBXN0ZXBzGAMgAygLMhkuY2hlY2tyYWlzZS52MS5SZXBsYXlTdGVwEhkKDG5leHRfdmVyc2lvbhgEIAEoBEgAiAEBQg8KDV9uZXh0X3ZlcnNpb24qlAEKDVBhcmFtZXRlclR5cGUSHgoaUEFSQU1FVEVSX1RZUEVfVU5TUEVDSUZJRUQQABIWChJQQVJBTUVURVJfVFlQRV9JTlQQARIXChNQQVJBTUVURVJfVFlQRV9CT09MEAISGQoVUEFSQU1FVEVSX1RZUEVfQ0hPSUNFEAMSFwoTUEFSQU1FVEVSX1RZUEVfVEVYVBAEKnoKCERhdGFUeXBlEhkKFURBVEFfVFlQRV9VTlNQRUNJRklFRBAAEhUKEURBVEFfVFlQRV9GTE9BVDMyEAESEwoPREFUQV9UWVBFX0lOVDMyEAISEgoOREFUQV9UWVBFX0JPT0wQAxITCg9EQVRBX1RZUEVfVUlOVDgQBCpfCglBY3RTdGF0dXMSGgoWQUNUX1NUQVRVU19VTlNQRUNJRklFRBAAEhYKEkFDVF9TVEFUVVNfQVBQTElFRBABEh4KGkFDVF9TVEFUVVNfQUxSRUFEWV9BUFBMSUVEEAIqfwoTT2JzZXJ2YXRpb25FbmNvZGluZxIkCiBPQlNFUlZBVElPTl9FTkNPRElOR19VTlNQRUNJRklFRBAAEiAKHE9CU0VSVkFUSU9OX0VOQ09ESU5HX0ZMT0FUMzIQARIgChxPQlNFUlZBVElPTl9FTkNPRElOR19DT01QQUNUEAIqawoNQXV0b3Jlc2V0TW9kZRIeChpBVVRPUkVTRVRfTU9ERV9VTlNQRUNJRklFRBAAEhwKGEFVVE9SRVNFVF9NT0RFX05FWFRfU1RFUBABEhwKGEFVVE9SRVNFVF9NT0RFX1NBTUVfU1RFUBACKncKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19MSVZFEAESGQoVTUFUQ0hfU1RBVFVTX0ZJTklTSEVEEAISGAoUTUFUQ0hfU1RBVFVTX0VYUElSRUQQAzKjAQoHQ2F0YWxvZxJOCglMaXN0R2FtZXMSHy5jaGVja3JhaXNlLnYxLkxpc3RHYW1lc1JlcXVlc3QaIC5jaGVja3JhaXNlLnYxLkxpc3RHYW1lc1Jlc3BvbnNlEkgKB0dldEdhbWUSHS5jaGVja3JhaXNlLnYxLkdldEdhbWVSZXF1ZXN0Gh4uY2hlY2tyYWlzZS52MS5HZXRHYW1lUmVzcG9uc2UyugUKB01hdGNoZXMSVAoLQ3JlYXRlTWF0Y2gSIS5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoiLmNoZWNrcmFpc2UudjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJLCghKb2luU2VhdBIeLmNoZWNrcmFpc2UudjEuSm9pblNlYXRSZXF1ZXN0Gh8uY2hlY2tyYWlzZS52MS5Kb2luU2VhdFJlc3BvbnNlEkEKB0dldFZpZXcSHS5jaGVja3JhaXNlLnYxLkdldFZpZXdSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5TZWF0VmlldxI5CgNBY3QSGS5jaGVja3JhaXNlLnYxLkFjdFJlcXVlc3QaFy5jaGVja3JhaXNlLnYxLlNlYXRWaWV3ElMKEEdldFNwZWN0YXRvclZpZXcSJi5jaGVja3JhaXNlLnYxLkdldFNwZWN0YXRvclZpZXdSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5TZWF0VmlldxJJCglXYXRjaFNlYXQSHy5jaGVja3JhaXNlLnYxLldhdGNoU2VhdFJlcXVlc3QaGS5jaGVja3JhaXNlLnYxLk1hdGNoRXZlbnQwARJTCg5XYXRjaFNwZWN0YXRvchIkLmNoZWNrcmFpc2UudjEuV2F0Y2hTcGVjdGF0b3JSZXF1ZXN0GhkuY2hlY2tyYWlzZS52MS5NYXRjaEV2ZW50MAESVAoLTGlzdE1hdGNoZXMSIS5jaGVja3JhaXNlLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBoiLmNoZWNrcmFpc2UudjEuTGlzdE1hdGNoZXNSZXNwb25zZRJDCglHZXRSZXBsYXkSHy5jaGVja3JhaXNlLnYxLkdldFJlcGxheVJlcXVlc3QaFS5jaGVja3JhaXNlLnYxLlJlcGxheTKlAgoERW52cxJRCgpDcmVhdGVFbnZzEiAuY2hlY2tyYWlzZS52MS5DcmVhdGVFbnZzUmVxdWVzdBohLmNoZWNrcmFpc2UudjEuQ3JlYXRlRW52c1Jlc3BvbnNlEj0KBVJlc2V0EhsuY2hlY2tyYWlzZS52MS5SZXNldFJlcXVlc3QaFy5jaGVja3JhaXNlLnYxLkVudkJhdGNoEjsKBFN0ZXASGi5jaGVja3JhaXNlLnYxLlN0ZXBSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5FbnZCYXRjaBJOCglDbG9zZUVudnMSHy5jaGVja3JhaXNlLnYxLkNsb3NlRW52c1JlcXVlc3QaIC5jaGVja3JhaXNlLnYxLkNsb3NlRW52c1Jlc3BvbnNlYgZwcm90bzM");
+  fileDesc("Ch5jaGVja3JhaXNlL3YxL2NoZWNrcmFpc2UucHJvdG8SDWNoZWNrcmFpc2UudjEiEgoQTGlzdEdhbWVzUmVxdWVzdCJaChFMaXN0R2FtZXNSZXNwb25zZRItCgVnYW1lcxgBIAMoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uEhYKDnNlcnZlcl92ZXJzaW9uGAIgASgJIpQBCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJEkEKCnBhcmFtZXRlcnMYAiADKAsyLS5jaGVja3JhaXNlLnYxLkdldEdhbWVSZXF1ZXN0LlBhcmFtZXRlcnNFbnRyeRoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJoCg9HZXRHYW1lUmVzcG9uc2USLAoEZ2FtZRgBIAEoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uEicKBXNpemVzGAIgASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMiygIKD0dhbWVEZXNjcmlwdGlvbhIMCgRuYW1lGAEgASgJEhEKCWxvbmdfbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRITCgttaW5fcGxheWVycxgEIAEoDRITCgttYXhfcGxheWVycxgFIAEoDRITCgtjaGFuY2VfbW9kZRgGIAEoCRITCgtpbmZvcm1hdGlvbhgHIAEoCRIQCghkeW5hbWljcxgIIAEoCRIPCgd1dGlsaXR5GAkgASgJEhQKDHJld2FyZF9tb2RlbBgKIAEoCRIwCgpwYXJhbWV0ZXJzGAsgAygLMhwuY2hlY2tyYWlzZS52MS5QYXJhbWV0ZXJTcGVjEhEKCWJvdF9raW5kcxgMIAMoCRIvCg1kZWZhdWx0X3NpemVzGA0gASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMioAEKDVBhcmFtZXRlclNwZWMSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIVCg1kZWZhdWx0X3ZhbHVlGAMgASgJEioKBHR5cGUYBCABKA4yHC5jaGVja3JhaXNlLnYxLlBhcmFtZXRlclR5cGUSCwoDbWluGAUgASgDEgsKA21heBgGIAEoAxIPCgdvcHRpb25zGAcgAygJItQCCglHYW1lU2l6ZXMSPAoKcGFyYW1ldGVycxgBIAMoCzIoLmNoZWNrcmFpc2UudjEuR2FtZVNpemVzLlBhcmFtZXRlcnNFbnRyeRITCgtudW1fcGxheWVycxgCIAEoDRIcChRudW1fZGlzdGluY3RfYWN0aW9ucxgDIAEoDRIbChNtYXhfY2hhbmNlX291dGNvbWVzGAQgASgNEhkKEW9ic2VydmF0aW9uX3NoYXBlGAUgAygNEhMKC21pbl91dGlsaXR5GAYgASgBEhMKC21heF91dGlsaXR5GAcgASgBEhgKC3V0aWxpdHlfc3VtGAggASgBSACIAQESFwoPbWF4X2dhbWVfbGVuZ3RoGAkgASgNGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg4KDF91dGlsaXR5X3N1bSJNCgZUZW5zb3ISJgoFZHR5cGUYASABKA4yFy5jaGVja3JhaXNlLnYxLkRhdGFUeXBlEg0KBXNoYXBlGAIgAygNEgwKBGRhdGEYAyABKAwixwEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEkUKCnBhcmFtZXRlcnMYAiADKAsyMS5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkSEQoEc2VlZBgDIAEoBEgAiAEBEg0KBXNlYXRzGAQgAygJGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgcKBV9zZWVkIogBChNDcmVhdGVNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlZWQYAiABKAQSJwoFc2l6ZXMYAyABKAsyGC5jaGVja3JhaXNlLnYxLkdhbWVTaXplcxIoCgVzZWF0cxgEIAMoCzIZLmNoZWNrcmFpc2UudjEuU2VhdFN0YXR1cyJTCg9Kb2luU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoDUgAiAEBEhIKCnJlcXVlc3RfaWQYAyABKAlCBwoFX3NlYXQiRgoQSm9pblNlYXRSZXNwb25zZRIMCgRzZWF0GAEgASgNEhIKCnNlYXRfdG9rZW4YAiABKAkSEAoIcmVwZWF0ZWQYAyABKAgiYgoOR2V0Vmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSDAoEc2VhdBgCIAEoDRIwCgx2aWV3X29wdGlvbnMYAyABKAsyGi5jaGVja3JhaXNlLnYxLlZpZXdPcHRpb25zInkKC1ZpZXdPcHRpb25zEhYKDm9taXRfdmlld19qc29uGAEgASgIEhgKEG9taXRfb2JzZXJ2YXRpb24YAiABKAgSHQoVb21pdF9vYnNlcnZhdGlvbl90ZXh0GAMgASgIEhkKEW9taXRfYWN0aW9uX3RleHRzGAQgASgIIsgBCgpBY3RSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKA0SEwoJYWN0aW9uX2lkGAMgASgNSAASFQoLYWN0aW9uX3RleHQYBCABKAlIABIwCgx2aWV3X29wdGlvbnMYBSABKAsyGi5jaGVja3JhaXNlLnYxLlZpZXdPcHRpb25zEh0KEGV4cGVjdGVkX3ZlcnNpb24YBiABKARIAYgBAUIICgZhY3Rpb25CEwoRX2V4cGVjdGVkX3ZlcnNpb24iKwoXR2V0U3BlY3RhdG9yVmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiZAoQV2F0Y2hTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgNEjAKDHZpZXdfb3B0aW9ucxgDIAEoCzIaLmNoZWNrcmFpc2UudjEuVmlld09wdGlvbnMiKQoVV2F0Y2hTcGVjdGF0b3JSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIjcKClNlYXRTdGF0dXMSDAoEc2VhdBgBIAEoDRIMCgRraW5kGAIgASgJEg0KBXRha2VuGAMgASgIIicKC0xlZ2FsQWN0aW9uEgoKAmlkGAEgASgNEgwKBHRleHQYAiABKAki1wMKCFNlYXRWaWV3EhAKCG1hdGNoX2lkGAEgASgJEhEKBHNlYXQYAiABKA1IAIgBARIPCgd2ZXJzaW9uGAMgASgEEhEKCXZpZXdfanNvbhgEIAEoCRIWCg5jdXJyZW50X3BsYXllchgFIAEoAxITCgtpc190ZXJtaW5hbBgGIAEoCBIPCgdtYXlfYWN0GAcgASgIEhgKEGFjdGlvbl9zdWJtaXR0ZWQYCCABKAgSMQoNbGVnYWxfYWN0aW9ucxgJIAMoCzIaLmNoZWNrcmFpc2UudjEuTGVnYWxBY3Rpb24SDwoHcmV0dXJucxgKIAMoARITCgtzZWF0X3JldHVybhgLIAEoARIqCgtvYnNlcnZhdGlvbhgMIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEhgKEG9ic2VydmF0aW9uX3RleHQYDSABKAkSKAoFc2VhdHMYDiADKAsyGS5jaGVja3JhaXNlLnYxLlNlYXRTdGF0dXMSLAoKYWN0X3N0YXR1cxgPIAEoDjIYLmNoZWNrcmFpc2UudjEuQWN0U3RhdHVzEhUKDW9taXR0ZWRfcGFydHMYECADKAkSEwoLY2hvc2VuX3NlZWQYESABKAhCBwoFX3NlYXQihgEKCk1hdGNoRXZlbnQSDQoFYWN0b3IYASABKAMSMwoKb3duX2FjdGlvbhgCIAEoCzIaLmNoZWNrcmFpc2UudjEuTGVnYWxBY3Rpb25IAIgBARIlCgR2aWV3GAMgASgLMhcuY2hlY2tyYWlzZS52MS5TZWF0Vmlld0INCgtfb3duX2FjdGlvbiLwAwoRQ3JlYXRlRW52c1JlcXVlc3QSDAoEZ2FtZRgBIAEoCRJECgpwYXJhbWV0ZXJzGAIgAygLMjAuY2hlY2tyYWlzZS52MS5DcmVhdGVFbnZzUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkSDQoFY291bnQYAyABKA0SDAoEc2VlZBgEIAEoBBIRCglhbGxfc2VhdHMYBSABKAgSNAoOYXV0b3Jlc2V0X21vZGUYBiABKA4yHC5jaGVja3JhaXNlLnYxLkF1dG9yZXNldE1vZGUSHgoRbWF4X2VwaXNvZGVfc3RlcHMYByABKA1IAIgBARJAChRvYnNlcnZhdGlvbl9lbmNvZGluZxgIIAEoDjIiLmNoZWNrcmFpc2UudjEuT2JzZXJ2YXRpb25FbmNvZGluZxItCglvcHBvbmVudHMYCSADKAsyGi5jaGVja3JhaXNlLnYxLkVudk9wcG9uZW50EhkKDGxlYXJuZXJfc2VhdBgKIAEoDUgBiAEBEhsKE3JhbmRvbV9sZWFybmVyX3NlYXQYCyABKAgaMQoPUGFyYW1ldGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCFAoSX21heF9lcGlzb2RlX3N0ZXBzQg8KDV9sZWFybmVyX3NlYXQiVgoLRW52T3Bwb25lbnQSDQoDYm90GAEgASgJSAASEAoGcG9saWN5GAIgASgMSAASEwoGd2VpZ2h0GAMgASgBSAGIAQFCBgoEa2luZEIJCgdfd2VpZ2h0InsKDUNvbXBhY3RMYXlvdXQSGAoQb2JzZXJ2YXRpb25fc2l6ZRgBIAEoDRIRCgliaXRfYnl0ZXMYAiABKA0SFgoOc2NhbGFyX2luZGljZXMYAyADKA0SEQoJcm93X2J5dGVzGAQgASgNEhIKCm1hc2tfYnl0ZXMYBSABKA0irAEKEkNyZWF0ZUVudnNSZXNwb25zZRIPCgdlbnZzX2lkGAEgASgJEicKBXNpemVzGAIgASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMSJgoFYmF0Y2gYAyABKAsyFy5jaGVja3JhaXNlLnYxLkVudkJhdGNoEjQKDmNvbXBhY3RfbGF5b3V0GAQgASgLMhwuY2hlY2tyYWlzZS52MS5Db21wYWN0TGF5b3V0IjsKDFJlc2V0UmVxdWVzdBIPCgdlbnZzX2lkGAEgASgJEhEKBHNlZWQYAiABKARIAIgBAUIHCgVfc2VlZCJGCgtTdGVwUmVxdWVzdBIPCgdlbnZzX2lkGAEgASgJEiYKB2FjdGlvbnMYAiABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvciIjChBDbG9zZUVudnNSZXF1ZXN0Eg8KB2VudnNfaWQYASABKAkiEwoRQ2xvc2VFbnZzUmVzcG9uc2UinAUKCEVudkJhdGNoEisKDG9ic2VydmF0aW9ucxgBIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEi4KC2xlZ2FsX21hc2tzGAIgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3JCAhgBEiYKB3Jld2FyZHMYAyABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIoCgVkb25lcxgEIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yQgIYARIuCg9jdXJyZW50X3BsYXllcnMYBSABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIsCg1maW5hbF9yZXR1cm5zGAYgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISKwoMYWN0aW9uX21hc2tzGAcgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISKQoKdGVybWluYXRlZBgIIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEigKCXRydW5jYXRlZBgJIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEjEKEmZpbmFsX29ic2VydmF0aW9ucxgKIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEjIKE3BhY2tlZF9vYnNlcnZhdGlvbnMYCyABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIyChNwYWNrZWRfYWN0aW9uX21hc2tzGAwgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISOAoZcGFja2VkX2ZpbmFsX29ic2VydmF0aW9ucxgNIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEiwKDWxlYXJuZXJfc2VhdHMYDiABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvciLfAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EgwKBGdhbWUYASABKAkSKgoGc3RhdHVzGAIgASgOMhouY2hlY2tyYWlzZS52MS5NYXRjaFN0YXR1cxIdChBjcmVhdGVkX2FmdGVyX21zGAMgASgDSACIAQESHgoRY3JlYXRlZF9iZWZvcmVfbXMYBCABKANIAYgBARIRCglwYWdlX3NpemUYBSABKA0SEgoKcGFnZV90b2tlbhgGIAEoCUITChFfY3JlYXRlZF9hZnRlcl9tc0IUChJfY3JlYXRlZF9iZWZvcmVfbXMigAIKDE1hdGNoU3VtbWFyeRIQCghtYXRjaF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEgwKBHNlZWQYAyABKAQSDQoFc2VhdHMYBCADKAkSKgoGc3RhdHVzGAUgASgOMhouY2hlY2tyYWlzZS52MS5NYXRjaFN0YXR1cxIPCgd2ZXJzaW9uGAYgASgEEhIKCmNyZWF0ZWRfbXMYByABKAMSEgoKdG91Y2hlZF9tcxgIIAEoAxIYCgtmaW5pc2hlZF9tcxgJIAEoA0gAiAEBEg8KB3JldHVybnMYCiADKAESEwoLY2hvc2VuX3NlZWQYCyABKAhCDgoMX2ZpbmlzaGVkX21zIlwKE0xpc3RNYXRjaGVzUmVzcG9uc2USLAoHbWF0Y2hlcxgBIAMoCzIbLmNoZWNrcmFpc2UudjEuTWF0Y2hTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJNChBHZXRSZXBsYXlSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoBBIRCglwYWdlX3NpemUYAyABKA0iOwoLUmVwbGF5RW50cnkSDgoGcGxheWVyGAEgASgDEg4KBmFjdGlvbhgCIAEoDRIMCgR0ZXh0GAMgASgJIpQBCgpSZXBsYXlTdGVwEg8KB3ZlcnNpb24YASABKAQSDQoFYWN0b3IYAiABKAMSKwoHZW50cmllcxgDIAMoCzIaLmNoZWNrcmFpc2UudjEuUmVwbGF5RW50cnkSGwoTc3BlY3RhdG9yX3ZpZXdfanNvbhgEIAEoCRIcChRzcGVjdGF0b3Jfdmlld19wYXRjaBgFIAEoCSKcAQoGUmVwbGF5EioKBW1hdGNoGAEgASgLMhsuY2hlY2tyYWlzZS52MS5NYXRjaFN1bW1hcnkSEAoIcmV2ZWFsZWQYAiABKAgSKAoFc3RlcHMYAyADKAsyGS5jaGVja3JhaXNlLnYxLlJlcGxheVN0ZXASGQoMbmV4dF92ZXJzaW9uGAQgASgESACIAQFCDwoNX25leHRfdmVyc2lvbiqUAQoNUGFyYW1ldGVyVHlwZRIeChpQQVJBTUVURVJfVFlQRV9VTlNQRUNJRklFRBAAEhYKElBBUkFNRVRFUl9UWVBFX0lOVBABEhcKE1BBUkFNRVRFUl9UWVBFX0JPT0wQAhIZChVQQVJBTUVURVJfVFlQRV9DSE9JQ0UQAxIXChNQQVJBTUVURVJfVFlQRV9URVhUEAQqegoIRGF0YVR5cGUSGQoVREFUQV9UWVBFX1VOU1BFQ0lGSUVEEAASFQoRREFUQV9UWVBFX0ZMT0FUMzIQARITCg9EQVRBX1RZUEVfSU5UMzIQAhISCg5EQVRBX1RZUEVfQk9PTBADEhMKD0RBVEFfVFlQRV9VSU5UOBAEKl8KCUFjdFN0YXR1cxIaChZBQ1RfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFgoSQUNUX1NUQVRVU19BUFBMSUVEEAESHgoaQUNUX1NUQVRVU19BTFJFQURZX0FQUExJRUQQAip/ChNPYnNlcnZhdGlvbkVuY29kaW5nEiQKIE9CU0VSVkFUSU9OX0VOQ09ESU5HX1VOU1BFQ0lGSUVEEAASIAocT0JTRVJWQVRJT05fRU5DT0RJTkdfRkxPQVQzMhABEiAKHE9CU0VSVkFUSU9OX0VOQ09ESU5HX0NPTVBBQ1QQAiprCg1BdXRvcmVzZXRNb2RlEh4KGkFVVE9SRVNFVF9NT0RFX1VOU1BFQ0lGSUVEEAASHAoYQVVUT1JFU0VUX01PREVfTkVYVF9TVEVQEAESHAoYQVVUT1JFU0VUX01PREVfU0FNRV9TVEVQEAIqdwoLTWF0Y2hTdGF0dXMSHAoYTUFUQ0hfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFQoRTUFUQ0hfU1RBVFVTX0xJVkUQARIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAhIYChRNQVRDSF9TVEFUVVNfRVhQSVJFRBADMqMBCgdDYXRhbG9nEk4KCUxpc3RHYW1lcxIfLmNoZWNrcmFpc2UudjEuTGlzdEdhbWVzUmVxdWVzdBogLmNoZWNrcmFpc2UudjEuTGlzdEdhbWVzUmVzcG9uc2USSAoHR2V0R2FtZRIdLmNoZWNrcmFpc2UudjEuR2V0R2FtZVJlcXVlc3QaHi5jaGVja3JhaXNlLnYxLkdldEdhbWVSZXNwb25zZTK6BQoHTWF0Y2hlcxJUCgtDcmVhdGVNYXRjaBIhLmNoZWNrcmFpc2UudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GiIuY2hlY2tyYWlzZS52MS5DcmVhdGVNYXRjaFJlc3BvbnNlEksKCEpvaW5TZWF0Eh4uY2hlY2tyYWlzZS52MS5Kb2luU2VhdFJlcXVlc3QaHy5jaGVja3JhaXNlLnYxLkpvaW5TZWF0UmVzcG9uc2USQQoHR2V0VmlldxIdLmNoZWNrcmFpc2UudjEuR2V0Vmlld1JlcXVlc3QaFy5jaGVja3JhaXNlLnYxLlNlYXRWaWV3EjkKA0FjdBIZLmNoZWNrcmFpc2UudjEuQWN0UmVxdWVzdBoXLmNoZWNrcmFpc2UudjEuU2VhdFZpZXcSUwoQR2V0U3BlY3RhdG9yVmlldxImLmNoZWNrcmFpc2UudjEuR2V0U3BlY3RhdG9yVmlld1JlcXVlc3QaFy5jaGVja3JhaXNlLnYxLlNlYXRWaWV3EkkKCVdhdGNoU2VhdBIfLmNoZWNrcmFpc2UudjEuV2F0Y2hTZWF0UmVxdWVzdBoZLmNoZWNrcmFpc2UudjEuTWF0Y2hFdmVudDABElMKDldhdGNoU3BlY3RhdG9yEiQuY2hlY2tyYWlzZS52MS5XYXRjaFNwZWN0YXRvclJlcXVlc3QaGS5jaGVja3JhaXNlLnYxLk1hdGNoRXZlbnQwARJUCgtMaXN0TWF0Y2hlcxIhLmNoZWNrcmFpc2UudjEuTGlzdE1hdGNoZXNSZXF1ZXN0GiIuY2hlY2tyYWlzZS52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEkMKCUdldFJlcGxheRIfLmNoZWNrcmFpc2UudjEuR2V0UmVwbGF5UmVxdWVzdBoVLmNoZWNrcmFpc2UudjEuUmVwbGF5MqUCCgRFbnZzElEKCkNyZWF0ZUVudnMSIC5jaGVja3JhaXNlLnYxLkNyZWF0ZUVudnNSZXF1ZXN0GiEuY2hlY2tyYWlzZS52MS5DcmVhdGVFbnZzUmVzcG9uc2USPQoFUmVzZXQSGy5jaGVja3JhaXNlLnYxLlJlc2V0UmVxdWVzdBoXLmNoZWNrcmFpc2UudjEuRW52QmF0Y2gSOwoEU3RlcBIaLmNoZWNrcmFpc2UudjEuU3RlcFJlcXVlc3QaFy5jaGVja3JhaXNlLnYxLkVudkJhdGNoEk4KCUNsb3NlRW52cxIfLmNoZWNrcmFpc2UudjEuQ2xvc2VFbnZzUmVxdWVzdBogLmNoZWNrcmFpc2UudjEuQ2xvc2VFbnZzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * Request for Catalog.ListGames.
@@ -1012,7 +1012,8 @@ export type CreateEnvsRequest = Message<"checkraise.v1.CreateEnvsRequest"> & {
   /**
    * Observations and masks for every seat ([count, players, ...]) and actions per seat
    * ([count, players]), as simultaneous games need; otherwise for the acting seat only.
-   * Replies must fit the server's message limit (RESOURCE_EXHAUSTED otherwise).
+   * Replies must fit the server's message limit (RESOURCE_EXHAUSTED otherwise). Not with
+   * opponents (INVALID_ARGUMENT).
    *
    * @generated from field: bool all_seats = 5;
    */
@@ -1039,6 +1040,43 @@ export type CreateEnvsRequest = Message<"checkraise.v1.CreateEnvsRequest"> & {
    * @generated from field: checkraise.v1.ObservationEncoding observation_encoding = 8;
    */
   observationEncoding: ObservationEncoding;
+
+  /**
+   * Opponents played inside the engine: a weighted pool from which every seat but the
+   * learner's draws its opponent at the start of each game, in each env. Every env then stops
+   * only at its learner's decisions: EnvBatch holds the learner's side only (observations and
+   * masks [count, ...], rewards and final_returns [count, 1], learner_seats), and Step takes
+   * [count] actions, the learner's (also in simultaneous games, where the engine fills the
+   * opponents' entries of the joint action). A step's reward is the learner's, over
+   * everything from its action to its next decision (the moves before its first decision of a
+   * game come with its first step); max_episode_steps counts the learner's steps. Opponents
+   * decide on states resampled from their own seat's information, never the true one. The
+   * same game, parameters, seed, pool, learner seat and actions give the same trajectories as
+   * Python's checkraise.VectorEnv(..., opponent=..., seat=...). Empty: no opponents, the
+   * client plays every seat. With opponents all_seats must be false (INVALID_ARGUMENT). A bad
+   * entry (an unknown bot spec, a policy not trained on this game, a weight that is not a
+   * finite number above 0) is INVALID_ARGUMENT naming the entry ("opponent 2"), as is a pool
+   * of more than 256 entries.
+   *
+   * @generated from field: repeated checkraise.v1.EnvOpponent opponents = 9;
+   */
+  opponents: EnvOpponent[];
+
+  /**
+   * The learner's seat in every game, with opponents: unset is seat 0; a seat out of range is
+   * INVALID_ARGUMENT. Set only with opponents, and not with random_learner_seat.
+   *
+   * @generated from field: optional uint32 learner_seat = 10;
+   */
+  learnerSeat?: number | undefined;
+
+  /**
+   * With opponents: the learner's seat is drawn uniformly for each game of each env, from the
+   * env's own seeded stream (EnvBatch.learner_seats says which). Not with learner_seat.
+   *
+   * @generated from field: bool random_learner_seat = 11;
+   */
+  randomLearnerSeat: boolean;
 };
 
 /**
@@ -1047,6 +1085,57 @@ export type CreateEnvsRequest = Message<"checkraise.v1.CreateEnvsRequest"> & {
  */
 export const CreateEnvsRequestSchema: GenMessage<CreateEnvsRequest> = /*@__PURE__*/
   messageDesc(file_checkraise_v1_checkraise, 22);
+
+/**
+ * One entry of CreateEnvsRequest.opponents: a bot or a policy, with its weight in the pool.
+ *
+ * @generated from message checkraise.v1.EnvOpponent
+ */
+export type EnvOpponent = Message<"checkraise.v1.EnvOpponent"> & {
+  /**
+   * @generated from oneof checkraise.v1.EnvOpponent.kind
+   */
+  kind: {
+    /**
+     * A bot spec, as a match seat takes it (CreateMatchRequest.seats): "random", "heuristic",
+     * "ismcts(iterations=200)", "policy" (the policy the server ships for the game, trained on
+     * its default parameters). The server caps a bot's time per move (--max-bot-ms) as in
+     * matches; "policy(path=...)" is INVALID_ARGUMENT (the server reads no file a client
+     * names: send the file's bytes as policy instead).
+     *
+     * @generated from field: string bot = 1;
+     */
+    value: string;
+    case: "bot";
+  } | {
+    /**
+     * A policy file's bytes: safetensors as `python -m checkraise.train` writes them (a
+     * trainer's snapshot of its network, no file on the server), trained on this game and
+     * parameters. They count toward the server's message limit, and the policies of a
+     * client's live batches toward its share of the server's policy memory
+     * (RESOURCE_EXHAUSTED past it).
+     *
+     * @generated from field: bytes policy = 2;
+     */
+    value: Uint8Array;
+    case: "policy";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * The entry's weight in the pool: unset means 1; when set, a finite number above 0 (0, a
+   * negative or non-finite weight is INVALID_ARGUMENT).
+   *
+   * @generated from field: optional double weight = 3;
+   */
+  weight?: number | undefined;
+};
+
+/**
+ * Describes the message checkraise.v1.EnvOpponent.
+ * Use `create(EnvOpponentSchema)` to create a new message.
+ */
+export const EnvOpponentSchema: GenMessage<EnvOpponent> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 23);
 
 /**
  * Where a game's observation entries go in a compact row: observation entry i (of
@@ -1092,7 +1181,7 @@ export type CompactLayout = Message<"checkraise.v1.CompactLayout"> & {
  * Use `create(CompactLayoutSchema)` to create a new message.
  */
 export const CompactLayoutSchema: GenMessage<CompactLayout> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 23);
+  messageDesc(file_checkraise_v1_checkraise, 24);
 
 /**
  * A new batch of envs, already reset.
@@ -1128,7 +1217,7 @@ export type CreateEnvsResponse = Message<"checkraise.v1.CreateEnvsResponse"> & {
  * Use `create(CreateEnvsResponseSchema)` to create a new message.
  */
 export const CreateEnvsResponseSchema: GenMessage<CreateEnvsResponse> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 24);
+  messageDesc(file_checkraise_v1_checkraise, 25);
 
 /**
  * Request for Envs.Reset.
@@ -1154,7 +1243,7 @@ export type ResetRequest = Message<"checkraise.v1.ResetRequest"> & {
  * Use `create(ResetRequestSchema)` to create a new message.
  */
 export const ResetRequestSchema: GenMessage<ResetRequest> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 25);
+  messageDesc(file_checkraise_v1_checkraise, 26);
 
 /**
  * Request for Envs.Step.
@@ -1181,7 +1270,7 @@ export type StepRequest = Message<"checkraise.v1.StepRequest"> & {
  * Use `create(StepRequestSchema)` to create a new message.
  */
 export const StepRequestSchema: GenMessage<StepRequest> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 26);
+  messageDesc(file_checkraise_v1_checkraise, 27);
 
 /**
  * Request for Envs.CloseEnvs.
@@ -1200,7 +1289,7 @@ export type CloseEnvsRequest = Message<"checkraise.v1.CloseEnvsRequest"> & {
  * Use `create(CloseEnvsRequestSchema)` to create a new message.
  */
 export const CloseEnvsRequestSchema: GenMessage<CloseEnvsRequest> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 27);
+  messageDesc(file_checkraise_v1_checkraise, 28);
 
 /**
  * Reply to Envs.CloseEnvs.
@@ -1215,7 +1304,7 @@ export type CloseEnvsResponse = Message<"checkraise.v1.CloseEnvsResponse"> & {
  * Use `create(CloseEnvsResponseSchema)` to create a new message.
  */
 export const CloseEnvsResponseSchema: GenMessage<CloseEnvsResponse> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 28);
+  messageDesc(file_checkraise_v1_checkraise, 29);
 
 /**
  * The batch after a reset or a step; every tensor's first axis is the env.
@@ -1226,7 +1315,8 @@ export type EnvBatch = Message<"checkraise.v1.EnvBatch"> & {
   /**
    * float32 [count, *observation_shape]: the acting seat's observation (at a terminal state,
    * in next-step mode, the seat that moved last); with all_seats,
-   * [count, players, *observation_shape]: every seat's own.
+   * [count, players, *observation_shape]: every seat's own; with opponents, [count,
+   * *observation_shape]: the learner's.
    *
    * @generated from field: checkraise.v1.Tensor observations = 1;
    */
@@ -1243,7 +1333,7 @@ export type EnvBatch = Message<"checkraise.v1.EnvBatch"> & {
   /**
    * float32 [count, players]: each seat's reward from this step (for an env whose game ended
    * on this step, the final step's rewards; zeros on the step that resets an env in next-step
-   * mode).
+   * mode); with opponents, [count, 1]: the learner's.
    *
    * @generated from field: checkraise.v1.Tensor rewards = 3;
    */
@@ -1268,7 +1358,7 @@ export type EnvBatch = Message<"checkraise.v1.EnvBatch"> & {
 
   /**
    * float32 [count, players]: the returns of the games that ended (terminated or truncated)
-   * on this step, in either mode; else 0.
+   * on this step, in either mode; else 0. With opponents, [count, 1]: the learner's.
    *
    * @generated from field: checkraise.v1.Tensor final_returns = 6;
    */
@@ -1333,6 +1423,15 @@ export type EnvBatch = Message<"checkraise.v1.EnvBatch"> & {
    * @generated from field: checkraise.v1.Tensor packed_final_observations = 13;
    */
   packedFinalObservations?: Tensor | undefined;
+
+  /**
+   * int32 [count], with CreateEnvsRequest.opponents only (unset otherwise): the learner's seat
+   * in each env's current game (in same-step mode, for an env whose game ended on this step,
+   * the new game's seat; rewards and final_returns are those of the ended game's learner).
+   *
+   * @generated from field: checkraise.v1.Tensor learner_seats = 14;
+   */
+  learnerSeats?: Tensor | undefined;
 };
 
 /**
@@ -1340,7 +1439,7 @@ export type EnvBatch = Message<"checkraise.v1.EnvBatch"> & {
  * Use `create(EnvBatchSchema)` to create a new message.
  */
 export const EnvBatchSchema: GenMessage<EnvBatch> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 29);
+  messageDesc(file_checkraise_v1_checkraise, 30);
 
 /**
  * Request for Matches.ListMatches. Every filter left unset matches everything.
@@ -1394,7 +1493,7 @@ export type ListMatchesRequest = Message<"checkraise.v1.ListMatchesRequest"> & {
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 30);
+  messageDesc(file_checkraise_v1_checkraise, 31);
 
 /**
  * One match, as listed.
@@ -1484,7 +1583,7 @@ export type MatchSummary = Message<"checkraise.v1.MatchSummary"> & {
  * Use `create(MatchSummarySchema)` to create a new message.
  */
 export const MatchSummarySchema: GenMessage<MatchSummary> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 31);
+  messageDesc(file_checkraise_v1_checkraise, 32);
 
 /**
  * A page of matches, ordered by creation time, then id.
@@ -1510,7 +1609,7 @@ export type ListMatchesResponse = Message<"checkraise.v1.ListMatchesResponse"> &
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 32);
+  messageDesc(file_checkraise_v1_checkraise, 33);
 
 /**
  * Request for Matches.GetReplay: one page of a match's steps.
@@ -1545,7 +1644,7 @@ export type GetReplayRequest = Message<"checkraise.v1.GetReplayRequest"> & {
  * Use `create(GetReplayRequestSchema)` to create a new message.
  */
 export const GetReplayRequestSchema: GenMessage<GetReplayRequest> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 33);
+  messageDesc(file_checkraise_v1_checkraise, 34);
 
 /**
  * One history entry of a finished match: a seat's action or a chance outcome.
@@ -1580,7 +1679,7 @@ export type ReplayEntry = Message<"checkraise.v1.ReplayEntry"> & {
  * Use `create(ReplayEntrySchema)` to create a new message.
  */
 export const ReplayEntrySchema: GenMessage<ReplayEntry> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 34);
+  messageDesc(file_checkraise_v1_checkraise, 35);
 
 /**
  * One step of a match: the deal (version 0), then each seat action or joint action with the
@@ -1634,7 +1733,7 @@ export type ReplayStep = Message<"checkraise.v1.ReplayStep"> & {
  * Use `create(ReplayStepSchema)` to create a new message.
  */
 export const ReplayStepSchema: GenMessage<ReplayStep> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 35);
+  messageDesc(file_checkraise_v1_checkraise, 36);
 
 /**
  * A match step by step.
@@ -1674,7 +1773,7 @@ export type Replay = Message<"checkraise.v1.Replay"> & {
  * Use `create(ReplaySchema)` to create a new message.
  */
 export const ReplaySchema: GenMessage<Replay> = /*@__PURE__*/
-  messageDesc(file_checkraise_v1_checkraise, 36);
+  messageDesc(file_checkraise_v1_checkraise, 37);
 
 /**
  * A parameter's type.
