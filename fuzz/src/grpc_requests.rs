@@ -135,7 +135,9 @@ impl Session {
                 MatchStore::new(MAX_CREATED).with_message_limit(4 << 20),
                 BOT_MS,
             ),
-            envs: EnvsService::new(EnvStore::new(MAX_CREATED * MAX_ENVS as usize, 4 << 20)),
+            envs: EnvsService::new(
+                EnvStore::new(MAX_CREATED * MAX_ENVS as usize, 4 << 20).with_bot_cap(BOT_MS),
+            ),
             environment: DmEnvService::new(WorldStore::new(MAX_CREATED, BOT_MS)),
             match_ids: Vec::new(),
             joined: Vec::new(),
