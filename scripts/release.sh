@@ -53,8 +53,8 @@ step "sdist: maturin sdist"
 maturin sdist --out dist
 SDIST="$(ls dist/checkraise-*.tar.gz)"
 
-step "server: cargo build --profile dist -p checkraise-grpc --bin checkraise-server"
-cargo build --profile dist -p checkraise-grpc --bin checkraise-server
+step "server: cargo build --profile dist -p checkraise-grpc --bin checkraise-server --features parquet,postgres"
+cargo build --profile dist -p checkraise-grpc --bin checkraise-server --features parquet,postgres
 SERVER_BIN="$TARGET_DIR/dist/checkraise-server"
 VERSION="$("$SERVER_BIN" --version | awk '{print $2}')"
 case "$WHEEL" in

@@ -48,7 +48,7 @@ step "cargo fmt --check"
 cargo fmt --all -- --check
 
 step "cargo clippy -D warnings"
-cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --workspace --all-targets --features checkraise-grpc/parquet,checkraise-grpc/postgres -- -D warnings
 
 step "PostgreSQL for the crash test (Debian's postgresql package)"
 # crates/grpc/tests/crash.rs starts its own PostgreSQL server (initdb + pg_ctl in a temporary
@@ -61,10 +61,10 @@ step "cargo test (with the fuzz targets' seed corpus and regression inputs, unin
 # The coverage-guided runs are scripts/fuzz.sh (cargo-afl); here every committed input goes
 # through each fuzz target as a test (crate checkraise-fuzz), so a crash found and fixed stays
 # fixed.
-cargo test --workspace --exclude checkraise-py
+cargo test --workspace --exclude checkraise-py --features checkraise-grpc/parquet,checkraise-grpc/postgres
 
-step "release build of checkraise-server"
-cargo build --release -p checkraise-grpc --bin checkraise-server
+step "release build of checkraise-server (with Parquet export and PostgreSQL, as in the release tarball)"
+cargo build --release -p checkraise-grpc --bin checkraise-server --features parquet,postgres
 
 step "Python virtual environment (.venv)"
 PY=${PYTHON:-python3}

@@ -64,8 +64,9 @@ pub struct Config {
     /// RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 64 * 1024 * 1024, value_parser = at_least::<65_536>)]
     pub max_message_size: usize,
-    /// Log filter (tracing's EnvFilter syntax: `info`, `checkraise_grpc=debug`, ...); a
-    /// filter that does not parse is refused at startup.
+    /// Log filter: a level and `target=level` directives, comma-separated (`info`, `warn`,
+    /// `checkraise_grpc=debug,tower=warn`, ...); a filter that does not parse is refused at
+    /// startup.
     #[arg(long, default_value = "info", value_parser = log_filter)]
     pub log_level: String,
     /// Log as JSON lines instead of text.
@@ -162,9 +163,10 @@ fn at_least<const MIN: usize>(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-/// A log filter that tracing's `EnvFilter` accepts.
+/// A log filter: comma-separated `LEVEL` (the default) and `TARGET=LEVEL` directives, as
+/// tracing's `Targets` reads them.
 fn log_filter(text: &str) -> Result<String, String> {
-    tracing_subscriber::EnvFilter::try_new(text)
+    text.parse::<tracing_subscriber::filter::Targets>()
         .map(|_| text.to_string())
         .map_err(|error| {
             format!("not a log filter ({error}); examples: info, warn, checkraise_grpc=debug")

@@ -18,18 +18,8 @@ use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use arrow_array::builder::{
-    Float32Builder, Float64Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
-    UInt64Builder,
-};
-use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use checkraise_core::{Action, Player};
-use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
-use parquet::file::properties::WriterProperties;
 use serde::Serialize;
 
 use crate::live_match::stored_game;
@@ -38,11 +28,14 @@ use crate::store::{Database, MatchFilter, Status, Store, StoredMatch};
 /// Matches read from the store (and written) at a time.
 pub const PAGE: usize = 200;
 
-/// Bytes of Parquet data buffered before a row group is written out.
-const ROW_GROUP_BYTES: usize = 64 << 20;
+#[cfg(feature = "parquet")]
+pub use parquet_files::{matches_schema, steps_schema};
 
-/// Matches (Parquet) buffered before they are handed to the writers as a record batch.
-const BATCH_MATCHES: usize = 256;
+/// Why a build without the `parquet` feature refuses `--format parquet`.
+#[cfg(not(feature = "parquet"))]
+const NO_PARQUET: &str = "this checkraise-server was built without Parquet export (the \
+     `parquet` feature): use --format jsonl, the release tarball's server, or a server built \
+     with `cargo build --release -p checkraise-grpc --bin checkraise-server --features parquet`";
 
 /// `checkraise-server export`'s flags.
 #[derive(Clone, Debug, clap::Args)]
@@ -187,6 +180,10 @@ impl ExportArgs {
 /// `checkraise-server export`: checks the flags, opens the store and exports it.
 pub async fn run(args: &ExportArgs) -> Result<ExportSummary, ExportError> {
     let options = args.options()?;
+    #[cfg(not(feature = "parquet"))]
+    if matches!(options.format, Format::Parquet) {
+        return Err(ExportError::input(NO_PARQUET));
+    }
     let store = open_store(&args.database).await?;
     let exported = export(&store, &options).await;
     store.close().await;
@@ -220,6 +217,10 @@ pub async fn open_store(url: &str) -> Result<Store, ExportError> {
 /// Writes every finished match of `store` (of `options.game` only, if set) into
 /// `options.out` in `options.format`; an empty store gives valid files without rows.
 pub async fn export(store: &Store, options: &ExportOptions) -> Result<ExportSummary, ExportError> {
+    #[cfg(not(feature = "parquet"))]
+    if matches!(options.format, Format::Parquet) {
+        return Err(ExportError::input(NO_PARQUET));
+    }
     std::fs::create_dir_all(&options.out).map_err(|e| {
         ExportError::input(format!(
             "cannot create the output directory {}: {e}",
@@ -228,7 +229,13 @@ pub async fn export(store: &Store, options: &ExportOptions) -> Result<ExportSumm
     })?;
     let mut sink: Box<dyn Sink> = match options.format {
         Format::Jsonl => Box::new(JsonlSink::create(&options.out, options.observations)?),
-        Format::Parquet => Box::new(ParquetSink::create(&options.out, options.observations)?),
+        #[cfg(feature = "parquet")]
+        Format::Parquet => Box::new(parquet_files::ParquetSink::create(
+            &options.out,
+            options.observations,
+        )?),
+        #[cfg(not(feature = "parquet"))]
+        Format::Parquet => return Err(ExportError::input(NO_PARQUET)),
     };
     let mut summary = ExportSummary {
         matches: 0,
@@ -427,7 +434,7 @@ pub fn record(m: &StoredMatch, observations: bool) -> Result<MatchRecord, String
 }
 
 /// Where records go: a format's files, written under temporary names until `finish`.
-trait Sink {
+pub(crate) trait Sink {
     /// Writes one match.
     fn write(&mut self, record: &MatchRecord) -> Result<(), String>;
     /// Completes the files and gives them their names; returns them.
@@ -436,7 +443,7 @@ trait Sink {
 
 /// An output file: written at `partial`, renamed to `path` when complete, removed if the
 /// export fails (dropped before `complete`).
-struct Output {
+pub(crate) struct Output {
     path: PathBuf,
     partial: PathBuf,
     done: bool,
@@ -581,247 +588,276 @@ impl Sink for JsonlSink {
     }
 }
 
-/// A list column's type, as arrow's `ListBuilder` makes it.
-fn list_of(item: DataType) -> DataType {
-    DataType::List(Arc::new(Field::new_list_field(item, true)))
-}
+/// `matches.parquet` and `steps.parquet` (the `parquet` feature: arrow and parquet are most of
+/// the server's build time, so the quick build leaves them out).
+#[cfg(feature = "parquet")]
+mod parquet_files {
+    use std::fmt;
+    use std::fs::File;
+    use std::io::BufWriter;
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
 
-/// The schema of `matches.parquet`.
-pub fn matches_schema(observations: bool) -> SchemaRef {
-    let mut fields = vec![
-        Field::new("match_id", DataType::Utf8, false),
-        Field::new("game", DataType::Utf8, false),
-        Field::new("game_string", DataType::Utf8, false),
-        Field::new("parameters", DataType::Utf8, false),
-        Field::new("seed", DataType::UInt64, false),
-        Field::new("seats", list_of(DataType::Utf8), false),
-        Field::new("created_ms", DataType::Int64, false),
-        Field::new("finished_ms", DataType::Int64, true),
-        Field::new("version", DataType::Int64, false),
-        Field::new("num_steps", DataType::Int64, false),
-        Field::new("returns", list_of(DataType::Float64), false),
-    ];
-    if observations {
-        fields.push(Field::new(
-            "observation_shape",
-            list_of(DataType::Int64),
-            false,
-        ));
-    }
-    Arc::new(Schema::new(fields))
-}
+    use arrow_array::builder::{
+        Float32Builder, Float64Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
+        UInt64Builder,
+    };
+    use arrow_array::{ArrayRef, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema, SchemaRef};
+    use parquet::arrow::ArrowWriter;
+    use parquet::basic::Compression;
+    use parquet::file::properties::WriterProperties;
 
-/// The schema of `steps.parquet`.
-pub fn steps_schema(observations: bool) -> SchemaRef {
-    let mut fields = vec![
-        Field::new("match_id", DataType::Utf8, false),
-        Field::new("idx", DataType::Int64, false),
-        Field::new("version", DataType::Int64, false),
-        Field::new("player", DataType::Int32, false),
-        Field::new("action", DataType::Int64, false),
-        Field::new("action_text", DataType::Utf8, false),
-        Field::new("rewards", list_of(DataType::Float64), false),
-    ];
-    if observations {
-        fields.push(Field::new("observation", list_of(DataType::Float32), true));
-    }
-    Arc::new(Schema::new(fields))
-}
+    use super::{ExportError, MatchRecord, Output, Sink};
 
-/// The columns of `matches.parquet` being filled.
-#[derive(Default)]
-struct MatchColumns {
-    match_id: StringBuilder,
-    game: StringBuilder,
-    game_string: StringBuilder,
-    parameters: StringBuilder,
-    seed: UInt64Builder,
-    seats: ListBuilder<StringBuilder>,
-    created_ms: Int64Builder,
-    finished_ms: Int64Builder,
-    version: Int64Builder,
-    num_steps: Int64Builder,
-    returns: ListBuilder<Float64Builder>,
-    observation_shape: ListBuilder<Int64Builder>,
-}
+    /// Bytes of Parquet data buffered before a row group is written out.
+    const ROW_GROUP_BYTES: usize = 64 << 20;
 
-/// The columns of `steps.parquet` being filled.
-#[derive(Default)]
-struct StepColumns {
-    match_id: StringBuilder,
-    idx: Int64Builder,
-    version: Int64Builder,
-    player: Int32Builder,
-    action: Int64Builder,
-    action_text: StringBuilder,
-    rewards: ListBuilder<Float64Builder>,
-    observation: ListBuilder<Float32Builder>,
-}
+    /// Matches (Parquet) buffered before they are handed to the writers as a record batch.
+    const BATCH_MATCHES: usize = 256;
 
-/// `matches.parquet` and `steps.parquet`.
-struct ParquetSink {
-    observations: bool,
-    matches: (Output, ArrowWriter<File>, SchemaRef),
-    steps: (Output, ArrowWriter<File>, SchemaRef),
-    match_columns: MatchColumns,
-    step_columns: StepColumns,
-    buffered: usize,
-}
-
-fn parquet_error(path: &Path, e: impl fmt::Display) -> String {
-    format!("cannot write {}: {e}", path.display())
-}
-
-/// A Parquet writer of `schema` into `dir/name` (snappy-compressed, as pandas and polars
-/// write by default).
-fn parquet_file(
-    dir: &Path,
-    name: &str,
-    schema: SchemaRef,
-) -> Result<(Output, ArrowWriter<File>, SchemaRef), ExportError> {
-    let (output, file) = Output::create(dir, name)?;
-    let properties = WriterProperties::builder()
-        .set_compression(Compression::SNAPPY)
-        .build();
-    let writer = ArrowWriter::try_new(file, schema.clone(), Some(properties))
-        .map_err(|e| ExportError::failed(parquet_error(&output.path, e)))?;
-    Ok((output, writer, schema))
-}
-
-impl ParquetSink {
-    fn create(dir: &Path, observations: bool) -> Result<Self, ExportError> {
-        Ok(ParquetSink {
-            observations,
-            matches: parquet_file(dir, "matches.parquet", matches_schema(observations))?,
-            steps: parquet_file(dir, "steps.parquet", steps_schema(observations))?,
-            match_columns: MatchColumns::default(),
-            step_columns: StepColumns::default(),
-            buffered: 0,
-        })
+    /// A list column's type, as arrow's `ListBuilder` makes it.
+    fn list_of(item: DataType) -> DataType {
+        DataType::List(Arc::new(Field::new_list_field(item, true)))
     }
 
-    /// Hands the buffered rows to the writers as one record batch per file, and writes out
-    /// a row group of a file whose buffered data passed `ROW_GROUP_BYTES`.
-    fn flush(&mut self) -> Result<(), String> {
-        if self.buffered == 0 {
-            return Ok(());
-        }
-        self.buffered = 0;
-        let m = &mut self.match_columns;
-        let mut columns: Vec<ArrayRef> = vec![
-            Arc::new(m.match_id.finish()),
-            Arc::new(m.game.finish()),
-            Arc::new(m.game_string.finish()),
-            Arc::new(m.parameters.finish()),
-            Arc::new(m.seed.finish()),
-            Arc::new(m.seats.finish()),
-            Arc::new(m.created_ms.finish()),
-            Arc::new(m.finished_ms.finish()),
-            Arc::new(m.version.finish()),
-            Arc::new(m.num_steps.finish()),
-            Arc::new(m.returns.finish()),
+    /// The schema of `matches.parquet`.
+    pub fn matches_schema(observations: bool) -> SchemaRef {
+        let mut fields = vec![
+            Field::new("match_id", DataType::Utf8, false),
+            Field::new("game", DataType::Utf8, false),
+            Field::new("game_string", DataType::Utf8, false),
+            Field::new("parameters", DataType::Utf8, false),
+            Field::new("seed", DataType::UInt64, false),
+            Field::new("seats", list_of(DataType::Utf8), false),
+            Field::new("created_ms", DataType::Int64, false),
+            Field::new("finished_ms", DataType::Int64, true),
+            Field::new("version", DataType::Int64, false),
+            Field::new("num_steps", DataType::Int64, false),
+            Field::new("returns", list_of(DataType::Float64), false),
         ];
-        if self.observations {
-            columns.push(Arc::new(m.observation_shape.finish()));
+        if observations {
+            fields.push(Field::new(
+                "observation_shape",
+                list_of(DataType::Int64),
+                false,
+            ));
         }
-        write_batch(&mut self.matches, columns)?;
-        let s = &mut self.step_columns;
-        let mut columns: Vec<ArrayRef> = vec![
-            Arc::new(s.match_id.finish()),
-            Arc::new(s.idx.finish()),
-            Arc::new(s.version.finish()),
-            Arc::new(s.player.finish()),
-            Arc::new(s.action.finish()),
-            Arc::new(s.action_text.finish()),
-            Arc::new(s.rewards.finish()),
+        Arc::new(Schema::new(fields))
+    }
+
+    /// The schema of `steps.parquet`.
+    pub fn steps_schema(observations: bool) -> SchemaRef {
+        let mut fields = vec![
+            Field::new("match_id", DataType::Utf8, false),
+            Field::new("idx", DataType::Int64, false),
+            Field::new("version", DataType::Int64, false),
+            Field::new("player", DataType::Int32, false),
+            Field::new("action", DataType::Int64, false),
+            Field::new("action_text", DataType::Utf8, false),
+            Field::new("rewards", list_of(DataType::Float64), false),
         ];
-        if self.observations {
-            columns.push(Arc::new(s.observation.finish()));
+        if observations {
+            fields.push(Field::new("observation", list_of(DataType::Float32), true));
         }
-        write_batch(&mut self.steps, columns)
+        Arc::new(Schema::new(fields))
     }
-}
 
-/// Writes `columns` as a record batch of `file`'s schema.
-fn write_batch(
-    (output, writer, schema): &mut (Output, ArrowWriter<File>, SchemaRef),
-    columns: Vec<ArrayRef>,
-) -> Result<(), String> {
-    let batch = RecordBatch::try_new(schema.clone(), columns)
-        .map_err(|e| parquet_error(&output.path, e))?;
-    writer
-        .write(&batch)
-        .map_err(|e| parquet_error(&output.path, e))?;
-    if writer.in_progress_size() >= ROW_GROUP_BYTES {
-        writer.flush().map_err(|e| parquet_error(&output.path, e))?;
+    /// The columns of `matches.parquet` being filled.
+    #[derive(Default)]
+    struct MatchColumns {
+        match_id: StringBuilder,
+        game: StringBuilder,
+        game_string: StringBuilder,
+        parameters: StringBuilder,
+        seed: UInt64Builder,
+        seats: ListBuilder<StringBuilder>,
+        created_ms: Int64Builder,
+        finished_ms: Int64Builder,
+        version: Int64Builder,
+        num_steps: Int64Builder,
+        returns: ListBuilder<Float64Builder>,
+        observation_shape: ListBuilder<Int64Builder>,
     }
-    Ok(())
-}
 
-impl Sink for ParquetSink {
-    fn write(&mut self, r: &MatchRecord) -> Result<(), String> {
-        let m = &mut self.match_columns;
-        m.match_id.append_value(&r.match_id);
-        m.game.append_value(&r.game);
-        m.game_string.append_value(&r.game_string);
-        m.parameters.append_value(&r.parameters);
-        m.seed.append_value(r.seed);
-        for seat in &r.seats {
-            m.seats.values().append_value(seat);
+    /// The columns of `steps.parquet` being filled.
+    #[derive(Default)]
+    struct StepColumns {
+        match_id: StringBuilder,
+        idx: Int64Builder,
+        version: Int64Builder,
+        player: Int32Builder,
+        action: Int64Builder,
+        action_text: StringBuilder,
+        rewards: ListBuilder<Float64Builder>,
+        observation: ListBuilder<Float32Builder>,
+    }
+
+    /// `matches.parquet` and `steps.parquet`.
+    pub(super) struct ParquetSink {
+        observations: bool,
+        matches: (Output, ArrowWriter<File>, SchemaRef),
+        steps: (Output, ArrowWriter<File>, SchemaRef),
+        match_columns: MatchColumns,
+        step_columns: StepColumns,
+        buffered: usize,
+    }
+
+    fn parquet_error(path: &Path, e: impl fmt::Display) -> String {
+        format!("cannot write {}: {e}", path.display())
+    }
+
+    /// A Parquet writer of `schema` into `dir/name` (snappy-compressed, as pandas and polars
+    /// write by default).
+    fn parquet_file(
+        dir: &Path,
+        name: &str,
+        schema: SchemaRef,
+    ) -> Result<(Output, ArrowWriter<File>, SchemaRef), ExportError> {
+        let (output, file) = Output::create(dir, name)?;
+        let properties = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .build();
+        let writer = ArrowWriter::try_new(file, schema.clone(), Some(properties))
+            .map_err(|e| ExportError::failed(parquet_error(&output.path, e)))?;
+        Ok((output, writer, schema))
+    }
+
+    impl ParquetSink {
+        fn create(dir: &Path, observations: bool) -> Result<Self, ExportError> {
+            Ok(ParquetSink {
+                observations,
+                matches: parquet_file(dir, "matches.parquet", matches_schema(observations))?,
+                steps: parquet_file(dir, "steps.parquet", steps_schema(observations))?,
+                match_columns: MatchColumns::default(),
+                step_columns: StepColumns::default(),
+                buffered: 0,
+            })
         }
-        m.seats.append(true);
-        m.created_ms.append_value(r.created_ms);
-        m.finished_ms.append_option(r.finished_ms);
-        m.version.append_value(r.version as i64);
-        m.num_steps.append_value(r.steps.len() as i64);
-        m.returns.values().append_slice(&r.returns);
-        m.returns.append(true);
-        if self.observations {
-            for &d in r.observation_shape.as_deref().unwrap_or_default() {
-                m.observation_shape.values().append_value(d as i64);
+
+        /// Hands the buffered rows to the writers as one record batch per file, and writes out
+        /// a row group of a file whose buffered data passed `ROW_GROUP_BYTES`.
+        fn flush(&mut self) -> Result<(), String> {
+            if self.buffered == 0 {
+                return Ok(());
             }
-            m.observation_shape.append(true);
-        }
-        let s = &mut self.step_columns;
-        for (idx, step) in r.steps.iter().enumerate() {
-            s.match_id.append_value(&r.match_id);
-            s.idx.append_value(idx as i64);
-            s.version.append_value(step.version as i64);
-            s.player.append_value(step.player as i32);
-            s.action.append_value(step.action);
-            s.action_text.append_value(&step.action_text);
-            s.rewards.values().append_slice(&step.rewards);
-            s.rewards.append(true);
+            self.buffered = 0;
+            let m = &mut self.match_columns;
+            let mut columns: Vec<ArrayRef> = vec![
+                Arc::new(m.match_id.finish()),
+                Arc::new(m.game.finish()),
+                Arc::new(m.game_string.finish()),
+                Arc::new(m.parameters.finish()),
+                Arc::new(m.seed.finish()),
+                Arc::new(m.seats.finish()),
+                Arc::new(m.created_ms.finish()),
+                Arc::new(m.finished_ms.finish()),
+                Arc::new(m.version.finish()),
+                Arc::new(m.num_steps.finish()),
+                Arc::new(m.returns.finish()),
+            ];
             if self.observations {
-                match &step.observation {
-                    Some(tensor) => {
-                        s.observation.values().append_slice(tensor);
-                        s.observation.append(true);
-                    }
-                    None => s.observation.append(false),
-                }
+                columns.push(Arc::new(m.observation_shape.finish()));
             }
+            write_batch(&mut self.matches, columns)?;
+            let s = &mut self.step_columns;
+            let mut columns: Vec<ArrayRef> = vec![
+                Arc::new(s.match_id.finish()),
+                Arc::new(s.idx.finish()),
+                Arc::new(s.version.finish()),
+                Arc::new(s.player.finish()),
+                Arc::new(s.action.finish()),
+                Arc::new(s.action_text.finish()),
+                Arc::new(s.rewards.finish()),
+            ];
+            if self.observations {
+                columns.push(Arc::new(s.observation.finish()));
+            }
+            write_batch(&mut self.steps, columns)
         }
-        self.buffered += 1;
-        if self.buffered >= BATCH_MATCHES {
-            self.flush()?;
+    }
+
+    /// Writes `columns` as a record batch of `file`'s schema.
+    fn write_batch(
+        (output, writer, schema): &mut (Output, ArrowWriter<File>, SchemaRef),
+        columns: Vec<ArrayRef>,
+    ) -> Result<(), String> {
+        let batch = RecordBatch::try_new(schema.clone(), columns)
+            .map_err(|e| parquet_error(&output.path, e))?;
+        writer
+            .write(&batch)
+            .map_err(|e| parquet_error(&output.path, e))?;
+        if writer.in_progress_size() >= ROW_GROUP_BYTES {
+            writer.flush().map_err(|e| parquet_error(&output.path, e))?;
         }
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, String> {
-        self.flush()?;
-        let ParquetSink { matches, steps, .. } = *self;
-        let mut files = Vec::new();
-        for (output, writer, _) in [matches, steps] {
-            let file = writer
-                .into_inner()
-                .map_err(|e| parquet_error(&output.path, e))?;
-            file.sync_all()
-                .map_err(|e| parquet_error(&output.path, e))?;
-            drop(file);
-            files.push(output);
+    impl Sink for ParquetSink {
+        fn write(&mut self, r: &MatchRecord) -> Result<(), String> {
+            let m = &mut self.match_columns;
+            m.match_id.append_value(&r.match_id);
+            m.game.append_value(&r.game);
+            m.game_string.append_value(&r.game_string);
+            m.parameters.append_value(&r.parameters);
+            m.seed.append_value(r.seed);
+            for seat in &r.seats {
+                m.seats.values().append_value(seat);
+            }
+            m.seats.append(true);
+            m.created_ms.append_value(r.created_ms);
+            m.finished_ms.append_option(r.finished_ms);
+            m.version.append_value(r.version as i64);
+            m.num_steps.append_value(r.steps.len() as i64);
+            m.returns.values().append_slice(&r.returns);
+            m.returns.append(true);
+            if self.observations {
+                for &d in r.observation_shape.as_deref().unwrap_or_default() {
+                    m.observation_shape.values().append_value(d as i64);
+                }
+                m.observation_shape.append(true);
+            }
+            let s = &mut self.step_columns;
+            for (idx, step) in r.steps.iter().enumerate() {
+                s.match_id.append_value(&r.match_id);
+                s.idx.append_value(idx as i64);
+                s.version.append_value(step.version as i64);
+                s.player.append_value(step.player as i32);
+                s.action.append_value(step.action);
+                s.action_text.append_value(&step.action_text);
+                s.rewards.values().append_slice(&step.rewards);
+                s.rewards.append(true);
+                if self.observations {
+                    match &step.observation {
+                        Some(tensor) => {
+                            s.observation.values().append_slice(tensor);
+                            s.observation.append(true);
+                        }
+                        None => s.observation.append(false),
+                    }
+                }
+            }
+            self.buffered += 1;
+            if self.buffered >= BATCH_MATCHES {
+                self.flush()?;
+            }
+            Ok(())
         }
-        files.into_iter().map(Output::complete).collect()
+
+        fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, String> {
+            self.flush()?;
+            let ParquetSink { matches, steps, .. } = *self;
+            let mut files = Vec::new();
+            for (output, writer, _) in [matches, steps] {
+                let file = writer
+                    .into_inner()
+                    .map_err(|e| parquet_error(&output.path, e))?;
+                file.sync_all()
+                    .map_err(|e| parquet_error(&output.path, e))?;
+                drop(file);
+                files.push(output);
+            }
+            files.into_iter().map(Output::complete).collect()
+        }
     }
 }

@@ -22,18 +22,24 @@ use crate::envs::{EnvStore, EnvsService};
 use crate::matches::{MatchStore, MatchesService};
 use crate::store::{Database, Store, redacted};
 use crate::{dm_env_pb, pb};
+use tracing_subscriber::filter::Targets;
 
 /// Sets up logging as the config says (once per process; later calls are no-ops).
 pub fn init_logging(config: &Config) {
-    let filter = tracing_subscriber::EnvFilter::try_new(&config.log_level)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let filter = config
+        .log_level
+        .parse::<Targets>()
+        .unwrap_or_else(|_| Targets::new().with_default(tracing::Level::INFO));
+    // Every level reaches the filter, which decides (fmt's own cap is INFO).
     let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+        .with_max_level(tracing::Level::TRACE)
         .with_ansi(std::io::stdout().is_terminal());
     let _ = if config.log_json {
-        builder.json().try_init()
+        builder.json().finish().with(filter).try_init()
     } else {
-        builder.try_init()
+        builder.finish().with(filter).try_init()
     };
 }
 

@@ -1,5 +1,5 @@
 //! Durable matches: SQLite (the default) or PostgreSQL through sqlx's `Any` driver, one code
-//! path and one portable schema (`migrations/`, embedded with `sqlx::migrate!`).
+//! path and one portable schema (`migrations/`, embedded by `migrator`).
 //!
 //! A match is stored as what it is, never as engine internals: its game and parameters, its
 //! seed, its seats' kinds, its history (every seat action and chance outcome, as the engine
@@ -16,8 +16,33 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{AnyPool, Row};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, Row, SqlSafeStr};
 use tokio::sync::{mpsc, watch};
+
+/// The schema's migrations (`migrations/NNNN_description.sql`), embedded in the binary. Built
+/// as `sqlx::migrate!` builds them (version, description with spaces, checksum of the SQL) so
+/// databases made by earlier builds stay valid, without sqlx's macros, which compiled sqlx and
+/// SQLite a second time for the build host.
+fn migrator() -> Migrator {
+    let migration = |version, description: &'static str, sql: &'static str| {
+        Migration::new(
+            version,
+            description.into(),
+            MigrationType::Simple,
+            sql.into_sql_str(),
+            false,
+        )
+    };
+    Migrator::with_migrations(vec![
+        migration(1, "matches", include_str!("../migrations/0001_matches.sql")),
+        migration(
+            2,
+            "chosen seed",
+            include_str!("../migrations/0002_chosen_seed.sql"),
+        ),
+    ])
+}
 
 /// The `--database` value that keeps matches in memory only.
 pub const MEMORY: &str = "memory";
@@ -226,11 +251,20 @@ impl Database {
         if text == MEMORY {
             return Ok(Database::Memory);
         }
-        if text.starts_with("sqlite:")
-            || text.starts_with("postgres://")
-            || text.starts_with("postgresql://")
-        {
+        if text.starts_with("sqlite:") {
             return Ok(Database::Url(text.to_string()));
+        }
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            if cfg!(feature = "postgres") {
+                return Ok(Database::Url(text.to_string()));
+            }
+            return Err(format!(
+                "this checkraise-server was built without PostgreSQL (the `postgres` feature): \
+                 use 'memory' or 'sqlite://PATH', the release tarball's server, or a server \
+                 built with `cargo build --release -p checkraise-grpc --bin checkraise-server \
+                 --features postgres` (refused: '{}')",
+                redacted(text)
+            ));
         }
         Err(format!(
             "'{text}' is not a database: use 'memory', 'sqlite://PATH' or 'postgres://USER@HOST/DB'"
@@ -363,12 +397,9 @@ impl Store {
             .connect(&connect_url)
             .await
             .map_err(|e| store_error(&format!("cannot open the database {}", redacted(url)), e))?;
-        sqlx::migrate!("./migrations")
-            .run(&pool)
-            .await
-            .map_err(|e| {
-                store_error(&format!("cannot migrate the database {}", redacted(url)), e)
-            })?;
+        migrator().run(&pool).await.map_err(|e| {
+            store_error(&format!("cannot migrate the database {}", redacted(url)), e)
+        })?;
         probe(&pool)
             .await
             .map_err(|e| format!("the database {} cannot be written: {e}", redacted(url)))?;
@@ -1129,5 +1160,48 @@ mod tests {
         assert_ne!(token, token_for_request("m", 0, "request-id-0123456780"));
         assert_eq!(token_hash(&token).len(), 64);
         assert_ne!(token_hash(&token), token);
+    }
+
+    /// The embedded migrations are every file of `migrations/`, as sqlx reads that folder:
+    /// same versions, descriptions, transaction mode and checksums (which databases made by
+    /// earlier builds, migrated by `sqlx::migrate!`, have stored).
+    #[tokio::test]
+    async fn the_embedded_migrations_are_the_folder_as_sqlx_reads_it() {
+        let folder = Migrator::new(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/migrations"
+        )))
+        .await
+        .unwrap();
+        let key = |m: &Migration| {
+            (
+                m.version,
+                m.description.to_string(),
+                m.migration_type,
+                m.checksum.to_vec(),
+                m.no_tx,
+                m.sql.as_str().to_owned(),
+            )
+        };
+        let embedded: Vec<_> = migrator().iter().map(key).collect();
+        let read: Vec<_> = folder.iter().map(key).collect();
+        assert_eq!(embedded.len(), 2);
+        assert_eq!(embedded, read);
+    }
+
+    /// A PostgreSQL URL is a store only in a build with the `postgres` feature; without it
+    /// the refusal says how to get one, and never echoes the password.
+    #[test]
+    fn a_postgres_url_needs_the_postgres_feature() {
+        for url in ["postgres://u:secret@h/db", "postgresql://u:secret@h/db"] {
+            let parsed = Database::parse(url);
+            if cfg!(feature = "postgres") {
+                assert!(matches!(parsed, Ok(Database::Url(ref u)) if u == url));
+            } else {
+                let error = parsed.unwrap_err();
+                assert!(error.contains("--features postgres"), "{error}");
+                assert!(!error.contains("secret"), "{error}");
+            }
+        }
     }
 }

@@ -313,6 +313,7 @@ async fn kills_lose_nothing_acknowledged_on_sqlite() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[cfg(feature = "postgres")]
 /// A PostgreSQL server in a temporary directory, stopped when dropped.
 struct Postgres {
     bin: PathBuf,
@@ -322,6 +323,7 @@ struct Postgres {
     port: u16,
 }
 
+#[cfg(feature = "postgres")]
 impl Postgres {
     /// The PostgreSQL binaries: `$CHECKRAISE_PG_BIN`, else Debian's newest
     /// `/usr/lib/postgresql/*/bin`. Missing is a failure, not a skip: `scripts/test.sh`
@@ -434,6 +436,7 @@ impl Postgres {
     }
 }
 
+#[cfg(feature = "postgres")]
 impl Drop for Postgres {
     fn drop(&mut self) {
         let _ = self
@@ -446,6 +449,7 @@ impl Drop for Postgres {
     }
 }
 
+#[cfg(feature = "postgres")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kills_lose_nothing_acknowledged_on_postgres() {
     let pg = tokio::task::spawn_blocking(Postgres::start).await.unwrap();

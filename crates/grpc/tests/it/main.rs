@@ -10,6 +10,8 @@ mod dm_env;
 mod envs;
 mod envs_opponents;
 mod every_game;
+// The export tests read the Parquet files back (the `parquet` feature, on in the test command).
+#[cfg(feature = "parquet")]
 mod export;
 mod fixture;
 mod malformed;

@@ -675,6 +675,7 @@ async fn idle_expiry_is_stored_and_continues_from_stored_times_after_a_restart()
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[cfg(feature = "postgres")]
 #[tokio::test]
 async fn an_unreachable_postgresql_is_named_with_the_reason_at_start() {
     // Nothing listens on port 1: the error says why at once, not after the pool's timeout.
