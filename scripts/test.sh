@@ -49,6 +49,9 @@ cargo fmt --all -- --check
 
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --features checkraise-grpc/parquet,checkraise-grpc/postgres -- -D warnings
+# The server as the README's first command builds it (without the optional features) checks
+# too, so that build cannot break unseen.
+cargo clippy -p checkraise-grpc --all-targets -- -D warnings
 
 step "PostgreSQL for the crash test (Debian's postgresql package)"
 # crates/grpc/tests/crash.rs starts its own PostgreSQL server (initdb + pg_ctl in a temporary

@@ -594,7 +594,6 @@ impl Sink for JsonlSink {
 mod parquet_files {
     use std::fmt;
     use std::fs::File;
-    use std::io::BufWriter;
     use std::path::{Path, PathBuf};
     use std::sync::Arc;
 
@@ -724,7 +723,7 @@ mod parquet_files {
     }
 
     impl ParquetSink {
-        fn create(dir: &Path, observations: bool) -> Result<Self, ExportError> {
+        pub(super) fn create(dir: &Path, observations: bool) -> Result<Self, ExportError> {
             Ok(ParquetSink {
                 observations,
                 matches: parquet_file(dir, "matches.parquet", matches_schema(observations))?,

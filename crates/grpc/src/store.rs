@@ -1056,9 +1056,11 @@ mod tests {
 
     use tokio::sync::watch;
 
+    use sqlx::migrate::{Migration, Migrator};
+
     use super::{
-        Database, Durability, MatchRow, MatchWrite, Status, StepRow, commit_text, redacted,
-        sql_text, token_for_request, token_hash,
+        Database, Durability, MatchRow, MatchWrite, Status, StepRow, commit_text, migrator,
+        redacted, sql_text, token_for_request, token_hash,
     };
 
     fn write(id: &str, held: &str) -> MatchWrite {
