@@ -6,7 +6,9 @@ every observation, masks are the learner's legal actions, rewards add up to the 
 returns, seeds reproduce, pickled copies continue alike, wrappers work, and bad arguments are
 refused by name."""
 
+import gc
 import pickle
+import sys
 from pathlib import Path
 
 import gymnasium as gym
@@ -220,6 +222,21 @@ def test_opponent_pools_policy_bytes_and_set_attr(tmp_path):
     with pytest.raises(cr.ParameterError, match="unknown bot 'nobody'"):
         envs.set_attr("opponent", "nobody")
     assert envs.get_attr("seat") == (1,) * 64
+
+
+def test_a_refused_construction_leaves_nothing_failing_at_collection():
+    """A vector env whose arguments were refused is collected without an error in ``__del__``
+    (gymnasium's closes it, and there was no engine batch yet)."""
+    raised = []
+    hook = sys.unraisablehook
+    sys.unraisablehook = raised.append
+    try:
+        with pytest.raises(cr.ParameterError):
+            vector_env("pokeros", 2, opponent="nobody")
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert [r.exc_value for r in raised] == []
 
 
 def test_bad_arguments_are_refused_by_name():

@@ -569,8 +569,11 @@ class CheckraiseVectorEnv(gymnasium.vector.VectorEnv):
         return None if self.render_mode == "human" else frames
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Closes the engine batch (``close()`` calls this once)."""
-        self._venv.close()
+        """Closes the engine batch (``close()`` calls this once; also when the constructor
+        refused its arguments before there was a batch)."""
+        venv = getattr(self, "_venv", None)
+        if venv is not None:
+            venv.close()
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """``name`` for every env, as Gymnasium's vector envs give it: ``"learner_seat"`` and
