@@ -42,6 +42,7 @@ ALLOWED_CALLS = {
     "checkraise.v1.Catalog/GetGame",
     "checkraise.v1.Matches/CreateMatch",
     "checkraise.v1.Matches/JoinSeat",
+    "checkraise.v1.Matches/GetView",
     "checkraise.v1.Matches/WatchSeat",
     "checkraise.v1.Matches/Act",
     "checkraise.v1.Matches/WatchSpectator",
@@ -621,6 +622,82 @@ def test_a_friend_joins_by_link(server, context, browser):
         assert errors == []
     finally:
         friend_context.close()
+
+
+def stored_token(page: Page, match_id: str, seat: int) -> str | None:
+    return page.evaluate(f"() => localStorage.getItem('checkraise:token:{match_id}:{seat}')")
+
+
+def match_id_of(page: Page) -> str:
+    return re.search(r"match=([^&]+)", page.url).group(1)
+
+
+def test_a_wrong_seat_link_never_replaces_the_browsers_token(server, context, browser):
+    """A link with a wrong token for a seat this browser holds: the server refuses it, the
+    page says so, plays on with its own token, and storage keeps that token. In a browser
+    that holds none, the refusal is said and nothing is stored. The creator sees its own seat's
+    link, which opens the seat in another browser."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, "poker_chess", {}, ["random"], 3)
+    page.wait_for_selector("#status")
+    match_id = match_id_of(page)
+    good = stored_token(page, match_id, 0)
+    assert good
+
+    own = page.locator("#own-seat-link").get_attribute("href")
+    assert own.endswith(f"&seat=0&token={good}")
+
+    bad = f"http://{server.address}/#match={match_id}&seat=0&token=not-the-token"
+    wrong, _, wrong_errors = open_page(context, bad)
+    notice = wrong.locator("#link-notice")
+    notice.wait_for()
+    assert "refused for seat 0" in notice.text_content()
+    assert "own token for the seat is kept" in notice.text_content()
+    wrong.wait_for_selector("#status")
+    assert "You play seat 0" in wrong.locator(".who").text_content()
+    assert "token=" not in wrong.url
+    assert stored_token(wrong, match_id, 0) == good
+    wrong.reload()
+    wrong.wait_for_selector("#status")
+    assert wrong.locator("#link-notice").count() == 0
+    assert stored_token(wrong, match_id, 0) == good
+
+    other_context = browser.new_context()
+    try:
+        stranger, _, _ = open_page(other_context, bad)
+        alert = stranger.locator("#link-notice")
+        alert.wait_for()
+        assert "refused for seat 0" in alert.text_content()
+        assert "no token for seat 0" in stranger.locator("main").text_content()
+        assert stored_token(stranger, match_id, 0) is None
+
+        mine, _, mine_errors = open_page(other_context, own)
+        mine.wait_for_selector("#status")
+        assert "You play seat 0" in mine.locator(".who").text_content()
+        assert stored_token(mine, match_id, 0) == good
+        assert mine_errors == []
+    finally:
+        other_context.close()
+    assert [e for e in errors + wrong_errors if "Failed to load resource" not in e] == []
+
+
+def test_an_error_is_cleared_when_the_match_moves_on(server, context):
+    """A move that failed (the call never reached the server) is said; once a later move goes
+    through, the page no longer shows that stale error."""
+    page, _, _ = open_page(context, f"http://{server.address}/")
+    create_match(page, "poker_chess", {}, ["random"], 3)
+    assert wait_turn_or_end(page)
+    page.route("**/checkraise.v1.Matches/Act", lambda route: route.abort())
+    sources = page.locator(".hand button.card-button, button.spot.source")
+    sources.first.click()
+    targets = page.locator("button.spot.target")
+    if targets.count() > 0:
+        targets.first.click()
+    page.wait_for_function("() => document.getElementById('message').textContent !== ''")
+    page.unroute("**/checkraise.v1.Matches/Act")
+    assert wait_turn_or_end(page)
+    play_one_move(page)  # asserts the message is empty once the version moved on
+    assert page.locator("#message").text_content() == ""
 
 
 def test_a_seat_without_its_token_is_explained(server, context):

@@ -1,6 +1,7 @@
 // Where the page is: the URL fragment names the match and the seat (`#match=ID&seat=N`), or a
 // spectator (`#watch=ID`). A seat's token lives in localStorage, so a reload resumes the seat;
-// a friend's link carries it once (`&token=...`) and the page moves it into storage.
+// a friend's link carries it once (`&token=...`): the page takes it out of the address and
+// stores it only once the server has accepted it, so a wrong link never replaces a good token.
 
 const tokenKey = (match: string, seat: number) => `checkraise:token:${match}:${seat}`;
 const linksKey = (match: string) => `checkraise:invites:${match}`;
@@ -43,11 +44,12 @@ export function replayLink(match: string): string {
 
 export type Place =
   | { page: "new" }
-  | { page: "seat"; match: string; seat: number; token: string | null }
+  | { page: "seat"; match: string; seat: number; token: string | null; linkToken: string | null }
   | { page: "watch"; match: string }
   | { page: "replay"; match: string; pageSize: number };
 
-/** The place the fragment names; a token in it is stored and taken out of the address. */
+/** The place the fragment names; a token in it (`linkToken`) is taken out of the address, not
+ * stored: `token` is the one this browser already holds for the seat. */
 export function currentPlace(): Place {
   const params = new URLSearchParams(location.hash.slice(1));
   const watch = params.get("watch");
@@ -60,10 +62,7 @@ export function currentPlace(): Place {
   const match = params.get("match");
   const seat = Number(params.get("seat"));
   if (!match || !Number.isInteger(seat) || seat < 0) return { page: "new" };
-  const token = params.get("token");
-  if (token) {
-    saveToken(match, seat, token);
-    history.replaceState(null, "", seatLink(match, seat));
-  }
-  return { page: "seat", match, seat, token: loadToken(match, seat) };
+  const linkToken = params.get("token");
+  if (linkToken) history.replaceState(null, "", seatLink(match, seat));
+  return { page: "seat", match, seat, token: loadToken(match, seat), linkToken };
 }

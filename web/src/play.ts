@@ -25,7 +25,7 @@ import {
   groupOf,
   historyOf,
 } from "./games";
-import { linksOf, replayLink, spectatorLink } from "./links";
+import { linksOf, replayLink, seatLink, spectatorLink } from "./links";
 
 /** Who looks: a seat with its token, or a spectator (seat null). */
 export interface Viewer {
@@ -36,6 +36,8 @@ export interface Viewer {
   replay?: boolean;
   /** Steps per GetReplay page (0: the server's 100). */
   pageSize?: number;
+  /** Said above the table (a seat link's token refused, this browser's own kept). */
+  notice?: string | null;
 }
 
 /** A replay step as loaded: what it did and its public view, rebuilt from the patches. */
@@ -87,6 +89,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       if (!current || next.version !== current.version) {
         selected = null;
         choosing = [];
+        // What the page said was about the position before (a refused move, a failed call).
+        if (current) message = "";
       }
       current = next;
       view = JSON.parse(next.viewJson) as View;
@@ -122,7 +126,10 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       show(reply);
     } catch (error) {
       busy = false;
-      if (!isAbort(error)) say(`Move refused. ${errorText(error)}`);
+      if (!isAbort(error)) {
+        // A refusal is the server's answer; anything else means the move may not have reached it.
+        say(isFinal(error) ? `Move refused. ${errorText(error)}` : `The move was not played (${errorText(error)}): try again.`);
+      }
     }
   }
 
@@ -234,7 +241,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       ),
     );
     const alert = h("p", { id: "message", role: "alert" }, message);
-    if (!current || !view) return [title, alert, h("p", {}, "Connecting…")];
+    const notice = viewer.notice ? h("p", { id: "link-notice", class: "notice", role: "note" }, viewer.notice) : null;
+    if (!current || !view) return [title, notice, alert, h("p", {}, "Connecting…")];
     const practice = practiceNotice(current.chosenSeed);
     const legal = current.mayAct ? current.legalActions : [];
     const clicks = legal.map((action) => ({ action, click: clickOf(view!.game, action.text) }));
@@ -254,6 +262,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     }
     return [
       title,
+      notice,
       practice,
       h("p", { id: "status", "aria-live": "polite" },
         busy ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
@@ -486,6 +495,10 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       { class: "links", "aria-label": "Links" },
       h("h2", {}, "Links"),
       h("ul", {},
+        viewer.seat !== null && viewer.token && !viewer.replay
+          ? h("li", {}, h("a", { href: seatLink(viewer.match, viewer.seat, viewer.token), id: "own-seat-link" },
+            `Seat ${viewer.seat} (your own link: it opens your seat in another browser; keep it private)`))
+          : null,
         invites.map(([seat, href]) => h("li", {}, h("a", { href, class: "invite" }, `Seat ${seat} (a friend's link)`))),
         viewer.replay ? null : h("li", {}, h("a", { href: spectatorLink(viewer.match), id: "spectator-link", target: "_blank" }, "Spectator view")),
         current?.isTerminal || viewer.replay
@@ -513,6 +526,9 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   }
 
   void (async () => {
+    // Set while the stream is down: the first event after it comes back clears what the page
+    // said meanwhile (the stream's error, or a move refused because the server was away).
+    let down = false;
     for (let attempt = 1; ; attempt++) {
       try {
         const stream =
@@ -521,11 +537,16 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
             : matches.watchSpectator({ matchId: viewer.match }, { signal: abort.signal });
         for await (const event of stream) {
           attempt = 1;
+          if (down) {
+            down = false;
+            message = "";
+          }
           show(event.view);
         }
         return;
       } catch (error) {
         if (isAbort(error) || abort.signal.aborted) return;
+        down = true;
         say(errorText(error));
         if (isFinal(error)) return;
         await new Promise((resolve) => setTimeout(resolve, Math.min(attempt, 5) * 1000));
