@@ -700,6 +700,30 @@ def test_an_error_is_cleared_when_the_match_moves_on(server, context):
     assert page.locator("#message").text_content() == ""
 
 
+def test_bots_of_every_kind_and_search_budget_can_be_chosen(server, context):
+    """The seat menus offer the trained policy and IS-MCTS at two budgets, named in words; a
+    match against IS-MCTS at 200 iterations is created with that spec and plays."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    page.select_option("#game", "poker_chess")
+    page.wait_for_selector("#seat-1")
+    options = dict(
+        zip(
+            page.locator("#seat-1 option").evaluate_all("os => os.map(o => o.value)"),
+            page.locator("#seat-1 option").all_text_contents(),
+        )
+    )
+    assert options["policy"] == "Bot: trained policy"
+    assert options["ismcts(iterations=200)"] == "Bot: IS-MCTS search, 200 iterations"
+    assert options["ismcts(iterations=1000)"] == "Bot: IS-MCTS search, 1,000 iterations"
+    assert "ismcts" not in options
+    create_match(page, "poker_chess", {}, ["ismcts(iterations=200)"], 3)
+    page.wait_for_selector("#status")
+    assert "ismcts(iterations=200)" in page.locator(".seats").text_content()
+    if wait_turn_or_end(page):
+        play_one_move(page)
+    assert errors == []
+
+
 def test_a_seat_without_its_token_is_explained(server, context):
     page, _, _ = open_page(context, f"http://{server.address}/#match=nope&seat=0")
     alert = page.locator("[role=alert]")

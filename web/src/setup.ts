@@ -7,6 +7,7 @@ import { replayLink, saveLinks, saveToken, seatLink } from "./links";
 
 const YOU = "you";
 const FRIEND = "friend";
+const ISMCTS_BUDGETS = [200, 1000];
 
 export function setupPage(root: HTMLElement) {
   const main = h("main", { id: "setup" }, h("h1", {}, "checkraise"), h("p", {}, "Loading the games…"));
@@ -82,8 +83,18 @@ function form(main: HTMLElement, games: GameDescription[]) {
   function drawSeats(count: number) {
     const before = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     seatCount = count;
-    const kinds = [YOU, FRIEND, ...game.botKinds];
-    const labels: Record<string, string> = { [YOU]: "You", [FRIEND]: "A friend (link)" };
+    // IS-MCTS at a few budgets (more iterations: stronger and slower; the server caps a bot's
+    // time per move with --max-bot-ms).
+    const bots = game.botKinds.flatMap((k) => (k === "ismcts" ? ISMCTS_BUDGETS.map((n) => `ismcts(iterations=${n})`) : [k]));
+    const kinds = [YOU, FRIEND, ...bots];
+    const labels: Record<string, string> = {
+      [YOU]: "You",
+      [FRIEND]: "A friend (link)",
+      random: "Bot: random",
+      heuristic: "Bot: heuristic",
+      policy: "Bot: trained policy",
+      ...Object.fromEntries(ISMCTS_BUDGETS.map((n) => [`ismcts(iterations=${n})`, `Bot: IS-MCTS search, ${n.toLocaleString("en")} iterations`])),
+    };
     const fallback = game.botKinds.includes("heuristic") ? "heuristic" : game.botKinds[0];
     seatsBox.replaceChildren(
       ...Array.from({ length: count }, (_, seat) => {
