@@ -11,6 +11,7 @@ one of each game also replaces docs/web/<game>.png (and a replay's, docs/web/rep
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -149,6 +150,56 @@ SPATIAL = re.compile(
     r"^(?:place )?(?P<card>[2-9TJQKA][cdhs]|X[1-3])@(?P<x>-?\d+),(?P<y>-?\d+)$"
     r"|^(?:predict )?(?P<src>[a-h][1-8])(?P<dst>[a-h][1-8])[qrbn]?$"
 )
+
+
+def signed(n: float) -> str:
+    n = int(n) if float(n).is_integer() else n
+    return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "0"
+
+
+def check_outcome(page: Page, server, match_id: str, game: str) -> None:
+    """The end explained from the public view, as the server has it: the winner with every
+    seat's return, and the game's own account (why a chess game ended, the last Hold'em hand's
+    showdown named with its cards, each Detective Poker bet judged)."""
+    pb2, pb2_grpc = packaged_stubs()
+    with grpc.insecure_channel(server.address) as channel:
+        end = pb2_grpc.MatchesStub(channel).GetSpectatorView(
+            pb2.GetSpectatorViewRequest(match_id=match_id)
+        )
+    view = json.loads(end.view_json)
+    text = page.locator("#outcome").text_content()
+    returns = view["returns"]
+    everyone = ", ".join(f"seat {s} {signed(r)}" for s, r in enumerate(returns))
+    best = max(returns)
+    winners = [s for s, r in enumerate(returns) if r == best]
+    if len(winners) == len(returns):
+        assert f"A draw ({everyone})." in text, text
+    elif len(winners) == 1:
+        assert f"Seat {winners[0]} won ({everyone})." in text, text
+    if game == "prediction_chess":
+        reason = view["end_reason"]
+        words = {
+            "king_captured": "king was captured",
+            "both_kings": "Both kings died",
+            "max_turns": "turn limit was reached",
+            "fifty_move": "Fifty turns passed",
+        }[reason]
+        assert words in text, (reason, text)
+    elif game == "holdem_chess":
+        last = view["results"][-1]
+        assert f"Hand {last['hand_number']}:" in text, text
+        for hand in last["showdown"]:
+            assert f"Seat {hand['seat']} showed {hand['name']} ({' '.join(hand['cards'])})" in text
+        if not last["showdown"]:
+            assert "No showdown" in text
+    elif game == "detective_poker":
+        hand = view["last_scored_hand"]
+        assert f"Hand {hand['hand_number']} scored." in text, text
+        assert text.count(": right,") == sum(b["correct"] for b in hand["bets"]), text
+        assert text.count(": wrong,") == sum(not b["correct"] for b in hand["bets"]), text
+    else:
+        points = ", ".join(f"seat {seat['seat']} {seat['points']}" for seat in view["seats"])
+        assert f"Points: {points}." in text, text
 
 
 def check_highlights(page: Page, server, match_id: str, game: str) -> None:
@@ -336,7 +387,9 @@ def test_a_whole_match_by_clicking(server, context, browser, game, params, other
         "v => document.querySelector('main#play')?.dataset.version === v", arg=final
     )
     spectator_status = spectator.locator("#status").text_content()
-    assert spectator_status == status.split(" You ")[0].split(" A draw.")[0]
+    assert spectator_status == status.split(" You ")[0]
+    check_outcome(page, server, match.group(1), game)
+    check_outcome(spectator, server, match.group(1), game)
     path = shot(page, game)
     shot(spectator, f"{game}-spectator")
     check_accessibility(page)
@@ -710,6 +763,7 @@ def test_bots_of_every_kind_and_search_budget_can_be_chosen(server, context):
         zip(
             page.locator("#seat-1 option").evaluate_all("os => os.map(o => o.value)"),
             page.locator("#seat-1 option").all_text_contents(),
+            strict=True,
         )
     )
     assert options["policy"] == "Bot: trained policy"

@@ -1,6 +1,7 @@
 // What differs between the games on the page: how an action's text maps to clicks (a source
 // to pick, then a target), which board is drawn, and how the history reads. Everything comes
 // from the seat's view and its legal actions: the page knows no rule.
+import { holdemHandText } from "./outcome";
 
 /** A structured view as the engine writes it (docs/views.md); the shared header is typed. */
 export interface View {
@@ -146,9 +147,7 @@ export function historyOf(view: View): string[] {
         return `turn ${i + 1}: moves ${moves}; predictions ${predictions}; battles ${t.battles}`;
       });
     case "holdem_chess":
-      return ((view.results as Json[]) ?? []).map(
-        (r) => `hand ${r.hand_number}: won ${(r.won as number[]).join(" / ")}; chips ${(r.chips as number[]).join(" / ")}`,
-      );
+      return ((view.results as Json[]) ?? []).map(holdemHandText);
     case "detective_poker":
       return ((view.bets as Json[]) ?? []).map((b) => {
         const card = !("action_card" in b) ? "" : b.action_card === null ? " with a face-down card" : ` with ${b.action_card}`;

@@ -26,6 +26,7 @@ import {
   historyOf,
 } from "./games";
 import { linksOf, replayLink, seatLink, spectatorLink } from "./links";
+import { lastHandLines, outcomeLines, resultText, verdictText } from "./outcome";
 
 /** Who looks: a seat with its token, or a spectator (seat null). */
 export interface Viewer {
@@ -256,7 +257,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
           "div",
           { class: "table" },
           h("div", { class: "play-area" }, board(view, clicks)),
-          h("div", { class: "side" }, seats(current, view), facts(view), history(view), links()),
+          h("div", { class: "side" }, outcome(view), seats(current, view), facts(view), history(view), links()),
         ),
       ];
     }
@@ -271,7 +272,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         "div",
         { class: "table" },
         h("div", { class: "play-area" }, hand(view, clicks), board(view, clicks), actions(clicks)),
-        h("div", { class: "side" }, seats(current, view), facts(view), history(view), links()),
+        h("div", { class: "side" }, outcome(view), seats(current, view), facts(view), history(view), links()),
       ),
     ];
   }
@@ -592,14 +593,8 @@ function gameTitle(game: string): string {
 function statusText(sv: SeatView, v: View, seat: number | null): string {
   const kind = (s: number) => sv.seats[s]?.kind ?? "";
   if (sv.isTerminal) {
-    const returns = sv.returns.map((r, s) => `seat ${s}: ${r > 0 ? "+" : ""}${r}`).join(", ");
-    let verdict = "";
-    if (seat !== null) {
-      const mine = sv.returns[seat];
-      const best = Math.max(...sv.returns);
-      verdict = mine === best && sv.returns.filter((r) => r === best).length === 1 ? " You won." : mine === best ? " A draw." : " You lost.";
-    }
-    return `Game over. Returns: ${returns}.${verdict}`;
+    const verdict = seat !== null ? ` ${verdictText(sv.returns, seat)}` : "";
+    return `Game over. ${resultText(sv.returns)}${verdict}`;
   }
   const player = Number(sv.currentPlayer);
   if (player === -2) {
@@ -656,6 +651,18 @@ function facts(v: View): HTMLElement {
     h("dl", {}, factsOf(v).flatMap(([k, value]) => [h("dt", {}, k), h("dd", {}, value)])),
     cardRowsOf(v).map(([label, cards]) =>
       h("div", { class: "card-row" }, h("span", { class: "row-label" }, `${label}: `), cards.length ? cards.map((c) => card(c)) : "none")),
+  );
+}
+
+/** How the game ended (at the end), or the last finished hand (while a poker game runs). */
+function outcome(v: View): HTMLElement | null {
+  const lines = v.terminal ? outcomeLines(v) : lastHandLines(v);
+  if (lines.length === 0) return null;
+  return h(
+    "section",
+    { class: "outcome", id: "outcome", "aria-label": v.terminal ? "How it ended" : "Last hand" },
+    h("h2", {}, v.terminal ? "How it ended" : "Last hand"),
+    lines.map((line) => h("p", {}, line)),
   );
 }
 

@@ -1,0 +1,122 @@
+// How a game ended and how each hand was scored, in words, from the view alone: the page states
+// what the view holds (the winning seat, showdown hands with their cards, each bet judged), it
+// decides nothing itself.
+import type { View } from "./games";
+
+type Json = Record<string, unknown>;
+
+const seatName = (seat: unknown) => `Seat ${seat}`;
+const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+const cards = (list: unknown) => (Array.isArray(list) ? list.join(" ") : "");
+
+/** The result line: who won, with every seat's return. */
+export function resultText(returns: number[]): string {
+  if (returns.length === 0) return "";
+  const best = Math.max(...returns);
+  const winners = returns.flatMap((r, s) => (r === best ? [s] : []));
+  const all = returns.map((r, s) => `seat ${s} ${signed(r)}`).join(", ");
+  if (winners.length === returns.length) return `A draw (${all}).`;
+  if (winners.length === 1) return `${seatName(winners[0])} won (${all}).`;
+  return `${winners.map(seatName).join(" and ")} share the best result (${all}).`;
+}
+
+/** What the viewing seat made of it: "You won.", "You lost.", "You drew." */
+export function verdictText(returns: number[], seat: number): string {
+  const best = Math.max(...returns);
+  const mine = returns[seat];
+  if (mine !== best) return "You lost.";
+  return returns.filter((r) => r === best).length === 1 ? "You won." : "You drew.";
+}
+
+const PREDICTION_END: Record<string, (loser: string, winner: string) => string> = {
+  king_captured: (loser, winner) => `${loser}'s king was captured: ${winner} wins.`,
+  both_kings: () => "Both kings died in the same turn: a draw.",
+  max_turns: () => "The turn limit was reached: a draw.",
+  fifty_move: () => "Fifty turns passed without a death or a pawn move: a draw.",
+};
+
+/** A Hold'em Poker Chess hand's result: the showdown hands named with their cards, or the
+ * uncontested winner, and who took how many chips. */
+export function holdemHandText(result: Json): string {
+  const won = (result.won as number[]) ?? [];
+  const takers = won.flatMap((w, s) => (w > 0 ? [`${seatName(s)} won ${w} chips`] : []));
+  const showdown = (result.showdown as Json[]) ?? [];
+  const shown = showdown.map((hand) => `${seatName(hand.seat)} showed ${hand.name} (${cards(hand.cards)})`);
+  const how = shown.length > 0 ? `${shown.join("; ")}. ` : "No showdown: the others folded. ";
+  return `Hand ${result.hand_number}: ${how}${takers.join(", ") || "No chips changed hands"}.`;
+}
+
+/** A scored Detective Poker hand: each bet right or wrong with its points, then each seat's
+ * points for the hand. */
+export function detectiveHandLines(hand: Json): string[] {
+  const lines = ((hand.bets as Json[]) ?? []).map((bet) => {
+    const card =
+      !("action_card" in bet) ? "" : bet.action_card === null ? " with a face-down action card" : ` with ${bet.action_card}`;
+    const forWhom = bet.counts_for !== bet.target ? `, counted for seat ${bet.counts_for}` : "";
+    const verdict = bet.correct ? "right" : "wrong";
+    return `${seatName(bet.seat)}'s bet of ${bet.amount} on seat ${bet.target}${card} (${bet.street}${forWhom}): ${verdict}, ${signed(Number(bet.points))} points.`;
+  });
+  const seats = ((hand.seats as Json[]) ?? []).map((s) => `seat ${s.seat} ${cards(s.cards)}`);
+  const points = ((hand.points as number[]) ?? []).map((p, s) => `seat ${s} ${signed(p)}`).join(", ");
+  return [
+    `Hand ${hand.hand_number} scored. Community ${cards(hand.community)}; cards ${seats.join(", ")}.`,
+    ...lines,
+    `Points this hand: ${points}.`,
+  ];
+}
+
+/** The lines that explain the end of a finished game, from its view. */
+export function outcomeLines(view: View): string[] {
+  const returns = view.returns ?? [];
+  const lines: string[] = [];
+  switch (view.game) {
+    case "prediction_chess": {
+      const reason = String(view.end_reason ?? "");
+      const winner = view.winner as number | null;
+      const colors = ((view.seats as Json[]) ?? []).map((s) => `${seatName(s.seat)} (${s.color})`);
+      const loserSeat = winner === null || winner === undefined ? null : 1 - winner;
+      const say = PREDICTION_END[reason];
+      if (say) {
+        lines.push(say(loserSeat === null ? "" : colors[loserSeat] ?? seatName(loserSeat), winner === null ? "" : colors[winner] ?? seatName(winner)));
+      }
+      break;
+    }
+    case "holdem_chess": {
+      const results = (view.results as Json[]) ?? [];
+      const last = results[results.length - 1];
+      if (last) lines.push(holdemHandText(last));
+      const chips = last ? (last.chips as number[]) : [];
+      if (chips.length) lines.push(`Final stacks: ${chips.map((c, s) => `seat ${s} ${c}`).join(", ")}.`);
+      break;
+    }
+    case "detective_poker": {
+      const hand = view.last_scored_hand as Json | null;
+      if (hand) lines.push(...detectiveHandLines(hand));
+      break;
+    }
+    case "pokeros":
+    case "poker_chess": {
+      const seats = (view.seats as Json[]) ?? [];
+      if (seats.some((s) => typeof s.points === "number")) {
+        lines.push(`Points: ${seats.map((s) => `seat ${s.seat} ${s.points}`).join(", ")}.`);
+      }
+      break;
+    }
+  }
+  lines.push(resultText(returns));
+  return lines.filter((line) => line !== "");
+}
+
+/** While a game runs: the last finished hand explained (the poker games with hands). */
+export function lastHandLines(view: View): string[] {
+  if (view.game === "holdem_chess") {
+    const results = (view.results as Json[]) ?? [];
+    const last = results[results.length - 1];
+    return last ? [holdemHandText(last)] : [];
+  }
+  if (view.game === "detective_poker") {
+    const hand = view.last_scored_hand as Json | null;
+    return hand ? detectiveHandLines(hand) : [];
+  }
+  return [];
+}
