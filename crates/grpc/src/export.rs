@@ -67,7 +67,8 @@ pub struct ExportArgs {
 pub enum Format {
     /// JSON lines: `matches.jsonl`, one object per match.
     Jsonl,
-    /// Parquet: `matches.parquet` and `steps.parquet`.
+    /// Parquet: `matches.parquet` and `steps.parquet` (the `parquet` feature).
+    #[cfg(feature = "parquet")]
     Parquet,
 }
 
@@ -76,7 +77,10 @@ impl Format {
     pub fn parse(text: &str) -> Result<Self, String> {
         match text.trim().to_ascii_lowercase().as_str() {
             "jsonl" => Ok(Format::Jsonl),
+            #[cfg(feature = "parquet")]
             "parquet" => Ok(Format::Parquet),
+            #[cfg(not(feature = "parquet"))]
+            "parquet" => Err(NO_PARQUET.to_owned()),
             _ => Err(format!(
                 "unknown format '{text}': use --format jsonl or --format parquet"
             )),
@@ -180,10 +184,6 @@ impl ExportArgs {
 /// `checkraise-server export`: checks the flags, opens the store and exports it.
 pub async fn run(args: &ExportArgs) -> Result<ExportSummary, ExportError> {
     let options = args.options()?;
-    #[cfg(not(feature = "parquet"))]
-    if matches!(options.format, Format::Parquet) {
-        return Err(ExportError::input(NO_PARQUET));
-    }
     let store = open_store(&args.database).await?;
     let exported = export(&store, &options).await;
     store.close().await;
@@ -217,10 +217,6 @@ pub async fn open_store(url: &str) -> Result<Store, ExportError> {
 /// Writes every finished match of `store` (of `options.game` only, if set) into
 /// `options.out` in `options.format`; an empty store gives valid files without rows.
 pub async fn export(store: &Store, options: &ExportOptions) -> Result<ExportSummary, ExportError> {
-    #[cfg(not(feature = "parquet"))]
-    if matches!(options.format, Format::Parquet) {
-        return Err(ExportError::input(NO_PARQUET));
-    }
     std::fs::create_dir_all(&options.out).map_err(|e| {
         ExportError::input(format!(
             "cannot create the output directory {}: {e}",
@@ -234,8 +230,6 @@ pub async fn export(store: &Store, options: &ExportOptions) -> Result<ExportSumm
             &options.out,
             options.observations,
         )?),
-        #[cfg(not(feature = "parquet"))]
-        Format::Parquet => return Err(ExportError::input(NO_PARQUET)),
     };
     let mut summary = ExportSummary {
         matches: 0,
@@ -434,7 +428,7 @@ pub fn record(m: &StoredMatch, observations: bool) -> Result<MatchRecord, String
 }
 
 /// Where records go: a format's files, written under temporary names until `finish`.
-pub(crate) trait Sink {
+trait Sink {
     /// Writes one match.
     fn write(&mut self, record: &MatchRecord) -> Result<(), String>;
     /// Completes the files and gives them their names; returns them.
@@ -443,7 +437,7 @@ pub(crate) trait Sink {
 
 /// An output file: written at `partial`, renamed to `path` when complete, removed if the
 /// export fails (dropped before `complete`).
-pub(crate) struct Output {
+struct Output {
     path: PathBuf,
     partial: PathBuf,
     done: bool,
