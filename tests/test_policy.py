@@ -1,9 +1,11 @@
-"""Trained policies as bots: the shipped files, numpy inference (`checkraise.policy`) against
-the engine's Rust inference (bot spec `policy`), policy files of your own, and clear errors.
+"""Trained policies as bots: the shipped files, the engine's inference from Python
+(`checkraise.policy`, the same reader and forward pass as the bot spec `policy`) against a numpy
+oracle of the network, policy files of your own, and clear errors.
 
-The same-action test plays random games of every game and asks both inferences for every
-seat that may act; they must pick the same action unless the two best legal logits are within
-float32 rounding of each other (summation order differs between numpy's BLAS and ndarray).
+The same-action test plays random games of every game and asks, for every seat that may act,
+the `policy` bot, `Policy.act` (which must agree exactly: one implementation) and the numpy
+oracle (which must agree unless the two best legal logits are within float32 rounding of each
+other: summation order differs between numpy's BLAS and the engine).
 """
 
 from __future__ import annotations
@@ -50,8 +52,22 @@ def decisions(game, seed, limit=60):
     return out
 
 
+def oracle_logits(policy, observation):
+    """The network's logits by numpy, from its tensors as the file holds them."""
+    h = np.asarray(observation, np.float32)
+    for w, b in policy.layers:
+        h = np.maximum(h @ w + b, np.float32(0))
+    w, b = policy.head
+    return h @ w + b
+
+
+def oracle_act(policy, state, seat):
+    logits = oracle_logits(policy, state.observation(seat))
+    return int(np.where(state.action_mask(seat), logits, -np.inf).argmax())
+
+
 def near_tie(policy, state, seat):
-    logits = policy.logits(state.observation(seat))
+    logits = oracle_logits(policy, state.observation(seat))
     legal = np.sort(logits[state.action_mask(seat)])
     return len(legal) > 1 and legal[-1] - legal[-2] <= 1e-4 * max(1.0, abs(legal[-1]))
 
@@ -63,8 +79,15 @@ def assert_same_actions(policy, game, bot_spec, want):
         if checked >= want:
             break
         for state, seat in decisions(game, seed, limit=20):
-            mine = policy.act(state, seat)
+            mine = oracle_act(policy, state, seat)
             engine = cr.Bot(game, bot_spec, seed=seed).act(state, seat)
+            assert policy.act(state, seat) == engine
+            np.testing.assert_allclose(
+                policy.logits(state.observation(seat)),
+                oracle_logits(policy, state.observation(seat)),
+                rtol=1e-4,
+                atol=1e-4,
+            )
             if mine != engine:
                 assert near_tie(policy, state, seat), (str(game), seed, seat, mine, engine)
                 ties += 1
@@ -91,7 +114,7 @@ def test_shipped_policy_fits_its_game(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_numpy_and_rust_inference_pick_the_same_action(name):
+def test_the_engine_inference_matches_a_numpy_oracle(name):
     assert_same_actions(Policy.shipped(name), cr.make(name), "policy", want=120)
 
 
@@ -232,3 +255,50 @@ def test_shipped_policies_beat_what_the_docs_say_they_beat(name):
         result = cr.arena.run(name, ["policy", opponent], deals=150, seed=11, progress=False)
         pair = next(p for p in result.pairs if p.bot == "policy")
         assert pair.mean_ci[0] > 0, (name, opponent, pair)
+
+
+def test_safetensors_files_round_trip_through_the_engine(tmp_path):
+    tensors = {
+        "a": np.arange(6, dtype=np.float32).reshape(2, 3),
+        "b": np.array([1.5, -2.25], np.float64),
+        "c": np.arange(4, dtype=np.int64).reshape(2, 1, 2),
+        # Not contiguous: written as the values it shows.
+        "d": np.arange(12, dtype=np.float32).reshape(3, 4)[:, ::2],
+    }
+    path = tmp_path / "t.safetensors"
+    write_safetensors(path, tensors, {"k": "v"})
+    again, metadata = read_safetensors(path.read_bytes())
+    assert metadata == {"k": "v"}
+    assert sorted(again) == sorted(tensors)
+    for name, array in tensors.items():
+        assert again[name].dtype == array.dtype
+        np.testing.assert_array_equal(again[name], array)
+    with pytest.raises(PolicyFileError, match="dtype int32; use float32"):
+        write_safetensors(path, {"x": np.zeros(2, np.int32)})
+    with pytest.raises(PolicyFileError, match="shorter than its 8-byte header"):
+        read_safetensors(b"\x01")
+    with pytest.raises(PolicyFileError, match=r"header length .* out of range"):
+        read_safetensors(b"\xff" * 16)
+    assert issubclass(PolicyFileError, cr.CheckraiseError)
+
+
+def test_policy_batches_of_any_shape_and_bad_batches():
+    policy = Policy.shipped("detective_poker")
+    game = cr.make("detective_poker")
+    pairs = decisions(game, 3, limit=6)
+    obs = np.stack([st.observation(seat) for st, seat in pairs])
+    masks = np.stack([st.action_mask(seat) for st, seat in pairs])
+    flat = policy.logits(obs)
+    assert flat.shape == (6, game.num_distinct_actions())
+    np.testing.assert_array_equal(policy.logits(obs.reshape(2, 3, -1)), flat.reshape(2, 3, -1))
+    np.testing.assert_array_equal(
+        policy.actions(obs.reshape(3, 2, -1), masks.reshape(3, 2, -1)).ravel(),
+        policy.actions(obs, masks),
+    )
+    with pytest.raises(PolicyFileError, match="reads"):
+        policy.logits(obs[:, :-1])
+    with pytest.raises(PolicyFileError, match="masks have shape"):
+        policy.actions(obs, masks[:-1])
+    with pytest.raises(PolicyFileError, match="no legal action"):
+        policy.actions(obs, np.zeros_like(masks))
+    assert "detective_poker" in repr(policy.net)

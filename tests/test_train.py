@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 import checkraise as cr
-from checkraise.policy import Policy
-from checkraise.train import Config, evaluate, main, train
+from checkraise.policy import Policy, read_safetensors
+from checkraise.train import Config, _forward, evaluate, main, train
 
 SMALL = {
     "num_envs": 8,
@@ -33,6 +33,29 @@ SMALL = {
     "minutes": 5.0,
     "snapshot_every": 2,
 }
+
+
+def _states(game, count, seed=5):
+    """(state, seat) at the first `count` decisions of random play (fixed seed)."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    out = []
+    while len(out) < count:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        elif state.is_chance_node():
+            state.sample_chance(int(rng.integers(2**31)))
+        elif state.is_simultaneous_node():
+            seats = [s for s in range(game.num_players()) if state.legal_actions(s)]
+            out += [(state.clone(), s) for s in seats]
+            state.apply_actions(
+                [int(rng.choice(state.legal_actions(s) or [0])) for s in range(game.num_players())]
+            )
+        else:
+            seat = state.current_player()
+            out.append((state.clone(), seat))
+            state.apply_action(int(rng.choice(state.legal_actions(seat))))
+    return out[:count]
 
 
 @pytest.mark.parametrize(
@@ -61,10 +84,16 @@ def test_a_short_run_writes_curves_and_a_policy_the_engine_plays(tmp_path, game,
         assert float(row["ci_low"]) <= float(row["mean_return"]) <= float(row["ci_high"])
         assert 0 <= float(row["win_rate"]) <= 1
     assert json.loads((out / "config.json").read_text())["game"] == game
-    # The policy file: read by numpy, checked against the game, played by the engine.
+    # The policy file: read by the engine, checked against the game, played by the engine.
     g = cr.make(game)
     policy = Policy.load(out / "policy.safetensors")
     policy.check_game(g)
+    # The export is the network the trainer trained: the engine's logits are the trainer's
+    # (jax) forward pass of the same parameters, on observations of real states.
+    tensors, _ = read_safetensors((out / "policy.safetensors").read_bytes())
+    obs = np.stack([st.observation(seat) for st, seat in _states(g, 12)])
+    want, _ = _forward(tensors, obs, len(policy.layers))
+    np.testing.assert_allclose(policy.logits(obs), np.asarray(want), rtol=1e-4, atol=1e-4)
     assert policy.metadata["env_steps"] == str(summary["env_steps"])
     spec = f"policy(path={out / 'policy.safetensors'})"
     state = g.new_initial_state()

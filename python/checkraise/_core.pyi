@@ -24,6 +24,8 @@ __all__ = [
     "InvalidSeatError",
     "OutOfTurnError",
     "ParameterError",
+    "PolicyFileError",
+    "PolicyNet",
     "State",
     "UnknownGameError",
     "UnknownParameterError",
@@ -39,6 +41,8 @@ __all__ = [
     "game_names",
     "games",
     "make",
+    "read_safetensors",
+    "safetensors_bytes",
     "shipped_policy",
 ]
 
@@ -72,6 +76,10 @@ class ActionStringError(CheckraiseError):
 
 class DeserializationError(CheckraiseError):
     """A serialized state that cannot be read back."""
+
+class PolicyFileError(CheckraiseError):
+    """A policy or safetensors file that cannot be read, or a policy that does not fit the
+    game it is used for."""
 
 def games() -> list[GameEntry]:
     """Every registered game: its facts and parameter schemas."""
@@ -272,8 +280,56 @@ def bot_action(
     ``state``."""
 
 def shipped_policy(name: str) -> bytes:
-    """The bytes of the policy file shipped for game ``name`` (the bot spec ``policy``);
-    ``checkraise.policy.Policy.shipped`` reads them."""
+    """The bytes of the policy file shipped for game ``name`` (the bot spec ``policy``)."""
+
+@final
+class PolicyNet:
+    """A policy network read from a policy file's bytes (the format ``checkraise.policy``
+    describes), run by the engine: the same reader and forward pass as the bot spec
+    ``policy``. ``checkraise.policy.Policy`` wraps it."""
+
+    def __new__(cls, data: bytes) -> PolicyNet:
+        """Reads a policy file's bytes; :class:`PolicyFileError` says what is wrong."""
+    @staticmethod
+    def shipped(name: str) -> PolicyNet:
+        """The policy shipped for game ``name`` (the bot spec ``policy``)."""
+    @property
+    def game(self) -> str:
+        """The game string it was trained on, parameters included."""
+    @property
+    def metadata(self) -> dict[str, str]:
+        """The file's metadata."""
+    @property
+    def observation_size(self) -> int:
+        """Entries of the observation it reads."""
+    @property
+    def num_actions(self) -> int:
+        """Logits it writes (the game's distinct actions)."""
+    def layers(self) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+        """The hidden layers' ``(weight, bias)`` (weights ``[inputs, outputs]``), copies."""
+    def head(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The logits layer's ``(weight, bias)``, copies."""
+    def check_game(self, game: Game | str) -> None:
+        """Raises :class:`PolicyFileError` unless it was trained on ``game`` (the same game
+        string) and fits its observation and action sizes."""
+    def logits(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The logits of each row of ``observations`` (``[rows, observation_size]``,
+        float32)."""
+    def actions(
+        self, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.int64]:
+        """The legal action (``masks[i]``, bool, one entry per action) of highest logit for
+        each row, ties to the lowest action; a row with no legal action is an error."""
+
+def read_safetensors(data: bytes) -> tuple[dict[str, npt.NDArray[Any]], dict[str, str]]:
+    """The tensors (numpy arrays: float32, float64 or int64) and string metadata of a
+    safetensors file's bytes; a malformed file raises :class:`PolicyFileError`."""
+
+def safetensors_bytes(
+    tensors: dict[str, npt.NDArray[Any]], metadata: dict[str, str] | None = None
+) -> bytes:
+    """The bytes of a safetensors file holding ``tensors`` (name to a float32, float64 or
+    int64 array) and string ``metadata``."""
 
 def bots() -> list[BotEntry]:
     """The bot kinds and their settings."""

@@ -1,12 +1,13 @@
-"""Trained policies as bots, with numpy inference only.
+"""Trained policies as bots, run by the engine.
 
 A policy file is a `safetensors <https://huggingface.co/docs/safetensors>`_ file: a small
 multi-layer perceptron from one seat's observation (``State.observation(seat)``) to a logit per
 action, written by :mod:`checkraise.train`. The engine plays the same file as the bot spec
 ``policy`` (the policy shipped for the game) or ``policy(path=FILE)`` in every face: the arena,
-``checkraise.Bot``, ``checkraise.Driver`` and gRPC bot seats, with inference in Rust. This
-module is the Python inference: it needs numpy only (no training dependency) and gives the same
-action as the engine's (``tests/test_policy.py`` checks it on random states of every game).
+``checkraise.Bot``, ``checkraise.Driver`` and gRPC bot seats. :class:`Policy` is that network
+from Python, for batches of observations of your own: reading the file, the forward pass and
+the choice of action are the engine's (``_core.PolicyNet``), the very code the ``policy`` bot
+runs, so both always pick the same action. It needs numpy only (no training dependency).
 
 The bot plays the legal action of highest logit (ties: the lowest action number).
 
@@ -30,9 +31,7 @@ included), ``observation_size``, ``num_actions`` and training details.
 
 from __future__ import annotations
 
-import json
 import os
-import struct
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -45,14 +44,19 @@ from checkraise import _core
 FORMAT = "checkraise-policy-v1"
 """The ``format`` entry of a policy file's metadata."""
 
-_DTYPES = {"F32": np.dtype("<f4"), "F64": np.dtype("<f8"), "I64": np.dtype("<i8")}
-_NAMES = {v: k for k, v in _DTYPES.items()}
-# A header larger than this is not a policy file (and must not be read into memory).
-_MAX_HEADER = 1 << 20
+PolicyFileError = _core.PolicyFileError
+"""A policy or safetensors file that cannot be read, or a policy that does not fit the game it
+is used for (a :class:`checkraise.CheckraiseError`)."""
 
 
-class PolicyFileError(_core.CheckraiseError):
-    """A policy file that cannot be read, or that does not fit the game it is used for."""
+def safetensors_bytes(
+    tensors: Mapping[str, npt.ArrayLike], metadata: Mapping[str, str] | None = None
+) -> bytes:
+    """The bytes of a safetensors file holding ``tensors`` (float32, float64 or int64 arrays)
+    and string ``metadata``, written by the engine (the same bytes for the same contents)."""
+    arrays = {str(k): np.asarray(v) for k, v in tensors.items()}
+    meta = {str(k): str(v) for k, v in (metadata or {}).items()}
+    return _core.safetensors_bytes(arrays, meta)
 
 
 def write_safetensors(
@@ -61,115 +65,57 @@ def write_safetensors(
     metadata: Mapping[str, str] | None = None,
 ) -> None:
     """Writes ``tensors`` (float32, float64 or int64 arrays) and string ``metadata`` as a
-    safetensors file, atomically (a temporary file renamed into place)."""
-    header: dict[str, Any] = {}
-    if metadata:
-        header["__metadata__"] = {str(k): str(v) for k, v in metadata.items()}
-    blobs = []
-    offset = 0
-    for name in sorted(tensors):
-        array = np.ascontiguousarray(tensors[name])
-        dtype = array.dtype.newbyteorder("<")
-        if dtype not in _NAMES:
-            raise PolicyFileError(f"tensor {name!r} has dtype {array.dtype}; use float32")
-        data = array.astype(dtype, copy=False).tobytes()
-        header[name] = {
-            "dtype": _NAMES[dtype],
-            "shape": list(array.shape),
-            "data_offsets": [offset, offset + len(data)],
-        }
-        blobs.append(data)
-        offset += len(data)
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)
+    safetensors file (:func:`safetensors_bytes`), atomically (a temporary file renamed into
+    place)."""
+    data = safetensors_bytes(tensors, metadata)
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as out:
-        out.write(struct.pack("<Q", len(text)))
-        out.write(text)
-        out.writelines(blobs)
+    tmp.write_bytes(data)
     tmp.replace(path)
 
 
 def read_safetensors(data: bytes) -> tuple[dict[str, npt.NDArray[Any]], dict[str, str]]:
-    """The tensors and metadata of a safetensors file's bytes; a malformed file raises
-    :class:`PolicyFileError`."""
-    if len(data) < 8:
-        raise PolicyFileError("not a safetensors file: shorter than its 8-byte header length")
-    (size,) = struct.unpack("<Q", data[:8])
-    if size > _MAX_HEADER or 8 + size > len(data):
-        raise PolicyFileError(f"not a safetensors file: header length {size} out of range")
-    try:
-        header = json.loads(data[8 : 8 + size])
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise PolicyFileError(f"not a safetensors file: header is not JSON ({error})") from None
-    if not isinstance(header, dict):
-        raise PolicyFileError("not a safetensors file: header is not a JSON object")
-    metadata = header.pop("__metadata__", None) or {}
-    body = memoryview(data)[8 + size :]
-    tensors = {}
-    for name, entry in header.items():
-        try:
-            dtype = _DTYPES[entry["dtype"]]
-            shape = tuple(int(d) for d in entry["shape"])
-            start, end = (int(x) for x in entry["data_offsets"])
-        except (KeyError, TypeError, ValueError):
-            raise PolicyFileError(f"tensor {name!r}: unsupported or malformed entry") from None
-        count = int(np.prod(shape, dtype=np.int64))
-        if not 0 <= start <= end <= len(body) or end - start != count * dtype.itemsize:
-            raise PolicyFileError(f"tensor {name!r}: data offsets do not fit its shape")
-        tensors[name] = np.frombuffer(body[start:end], dtype=dtype).reshape(shape)
-    return tensors, {str(k): str(v) for k, v in metadata.items()}
+    """The tensors and metadata of a safetensors file's bytes, read by the engine; a
+    malformed file raises :class:`PolicyFileError`."""
+    return _core.read_safetensors(data)
 
 
 class Policy:
-    """A policy network from a policy file, run with numpy."""
+    """A policy network from a policy file, run by the engine (the ``policy`` bot's reader
+    and forward pass)."""
 
     def __init__(self, tensors: Mapping[str, npt.ArrayLike], metadata: Mapping[str, str]):
-        """From a file's tensors and metadata (:func:`read_safetensors`); checked to be a
-        whole, consistent policy."""
-        if metadata.get("format") != FORMAT:
-            raise PolicyFileError(
-                f"not a checkraise policy: metadata format is {metadata.get('format')!r}, "
-                f"expected {FORMAT!r}"
-            )
-        self.metadata = dict(metadata)
+        """From tensors and metadata (:func:`read_safetensors`, or a trainer's parameters):
+        written as a policy file and read back by the engine, so it is checked to be a whole,
+        consistent policy exactly as the ``policy`` bot checks a file."""
+        self._init(_core.PolicyNet(safetensors_bytes(tensors, metadata)))
+
+    def _init(self, net: _core.PolicyNet) -> None:
+        self.net = net
+        """The engine's network."""
+        self.metadata = net.metadata
         """The file's metadata."""
-        self.game = self.metadata.get("game", "")
+        self.game = net.game
         """The game string the policy was trained on."""
-        self.layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
-        """The hidden layers' ``(weight, bias)``, each followed by ReLU."""
-
-        def pair(name: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-            try:
-                w = np.asarray(tensors[f"{name}.weight"], dtype=np.float32)
-                b = np.asarray(tensors[f"{name}.bias"], dtype=np.float32)
-            except KeyError as missing:
-                raise PolicyFileError(f"policy file has no tensor {missing}") from None
-            if w.ndim != 2 or b.shape != (w.shape[1],):
-                raise PolicyFileError(f"{name}: weight {w.shape} and bias {b.shape} do not fit")
-            return w, b
-
-        k = 0
-        while f"layer{k}.weight" in tensors:
-            self.layers.append(pair(f"layer{k}"))
-            k += 1
-        self.head = pair("policy")
-        """The logits layer's ``(weight, bias)``."""
-        width = (self.layers or [self.head])[0][0].shape[0]
-        self.observation_size = width
+        self.layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = net.layers()
+        """The hidden layers' ``(weight, bias)``, each followed by ReLU (copies)."""
+        self.head: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] = net.head()
+        """The logits layer's ``(weight, bias)`` (a copy)."""
+        self.observation_size = net.observation_size
         """Entries of the observation the network reads."""
-        for w, _ in [*self.layers, self.head]:
-            if w.shape[0] != width:
-                raise PolicyFileError(f"layer sizes do not chain: {w.shape[0]} after {width}")
-            width = w.shape[1]
-        self.num_actions = self.head[0].shape[1]
+        self.num_actions = net.num_actions
         """Logits it writes: the game's distinct actions."""
+
+    @classmethod
+    def _from_net(cls, net: _core.PolicyNet) -> Policy:
+        policy = cls.__new__(cls)
+        policy._init(net)
+        return policy
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Policy:
         """A policy from a policy file's bytes."""
-        return cls(*read_safetensors(data))
+        return cls._from_net(_core.PolicyNet(data))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Policy:
@@ -185,46 +131,43 @@ class Policy:
         """The policy the package ships for ``game`` (a name; trained on its default
         parameters), the one the bot spec ``policy`` plays."""
         name = game.name if isinstance(game, _core.Game) else str(game)
-        return cls.from_bytes(_core.shipped_policy(name))
+        return cls._from_net(_core.PolicyNet.shipped(name))
 
     def check_game(self, game: _core.Game) -> None:
         """Raises :class:`PolicyFileError` unless the policy was trained on ``game`` (the same
-        game string, parameters included)."""
-        if str(game) != self.game:
-            raise PolicyFileError(
-                f"this policy was trained on {self.game!r}, not {str(game)!r}; train one for "
-                "these parameters (python -m checkraise.train)"
-            )
-        if game.observation_size != self.observation_size:
-            raise PolicyFileError(
-                f"the policy reads {self.observation_size} observation entries; "
-                f"{str(game)!r} has {game.observation_size}"
-            )
-        if game.num_distinct_actions() != self.num_actions:
-            raise PolicyFileError(
-                f"the policy writes {self.num_actions} logits; {str(game)!r} has "
-                f"{game.num_distinct_actions()} actions"
-            )
+        game string, parameters included) and fits its observation and action sizes."""
+        self.net.check_game(game)
 
     def logits(self, observations: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """Logits for a batch of observations ``[..., observation_size]``."""
-        h = np.asarray(observations, dtype=np.float32)
-        if h.shape[-1] != self.observation_size:
+        obs = np.asarray(observations, dtype=np.float32)
+        if obs.ndim == 0 or obs.shape[-1] != self.observation_size:
             raise PolicyFileError(
-                f"observations have {h.shape[-1]} entries; the policy reads {self.observation_size}"
+                f"observations have shape {obs.shape}; the policy reads "
+                f"{self.observation_size} entries per row"
             )
-        for w, b in self.layers:
-            h = np.maximum(h @ w + b, np.float32(0))
-        w, b = self.head
-        return h @ w + b
+        rows = np.ascontiguousarray(obs.reshape(-1, self.observation_size))
+        return self.net.logits(rows).reshape(*obs.shape[:-1], self.num_actions)
 
     def actions(self, observations: npt.ArrayLike, masks: npt.ArrayLike) -> npt.NDArray[np.int64]:
         """The legal action of highest logit for each row (``masks``: bool, legal actions)."""
-        logits = self.logits(observations)
-        masks = np.asarray(masks, dtype=bool)
-        if not masks.any(axis=-1).all():
-            raise PolicyFileError("a row of masks has no legal action")
-        return np.where(masks, logits, -np.inf).argmax(axis=-1)
+        obs = np.asarray(observations, dtype=np.float32)
+        legal = np.asarray(masks, dtype=bool)
+        if obs.ndim == 0 or obs.shape[-1] != self.observation_size:
+            raise PolicyFileError(
+                f"observations have shape {obs.shape}; the policy reads "
+                f"{self.observation_size} entries per row"
+            )
+        if legal.shape[:-1] != obs.shape[:-1] or legal.shape[-1:] != (self.num_actions,):
+            raise PolicyFileError(
+                f"masks have shape {legal.shape}; observations {obs.shape} need "
+                f"{(*obs.shape[:-1], self.num_actions)}"
+            )
+        best = self.net.actions(
+            np.ascontiguousarray(obs.reshape(-1, self.observation_size)),
+            np.ascontiguousarray(legal.reshape(-1, self.num_actions)),
+        )
+        return best.reshape(obs.shape[:-1])
 
     def act(self, state: _core.State, seat: int | None = None) -> int:
         """The action for ``seat`` (default: the current player) at ``state``: the legal

@@ -10,7 +10,7 @@ writes to ``--out``:
 - ``eval.csv``: one row per evaluation and opponent (mean return with its 95% interval, win
   rate), by env steps and by wall-clock seconds;
 - ``curves.png``: both, drawn with matplotlib;
-- ``policy.safetensors``: the final policy (:mod:`checkraise.policy` reads it with numpy, and
+- ``policy.safetensors``: the final policy (:mod:`checkraise.policy` reads it, and
   the engine plays it as the bot spec ``policy(path=...)``);
 - ``config.json``: every setting, for the record.
 
@@ -40,7 +40,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -52,7 +51,7 @@ import numpy.typing as npt
 
 from checkraise import _core
 from checkraise._optional import requires
-from checkraise.policy import FORMAT, Policy, write_safetensors
+from checkraise.policy import FORMAT, Policy, safetensors_bytes, write_safetensors
 
 SELF = "self"
 """The pool entry for earlier snapshots of the learner."""
@@ -467,12 +466,9 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     self_weight = sum(w for spec, w in config.pool if spec == SELF)
 
     def snapshot() -> bytes:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "snapshot.safetensors"
-            write_safetensors(
-                path, {k: np.asarray(v, np.float32) for k, v in params.items()}, metadata
-            )
-            return path.read_bytes()
+        return safetensors_bytes(
+            {k: np.asarray(v, np.float32) for k, v in params.items()}, metadata
+        )
 
     def new_env() -> Any:
         """The vector env of the current pool: bots by spec and each kept snapshot (its bytes,

@@ -61,6 +61,13 @@ create_exception!(
 );
 create_exception!(
     checkraise,
+    PolicyFileError,
+    CheckraiseError,
+    "A policy or safetensors file that cannot be read, or a policy that does not fit the game \
+     it is used for."
+);
+create_exception!(
+    checkraise,
     DeserializationError,
     CheckraiseError,
     "A serialized state that cannot be read back."
@@ -168,5 +175,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DeserializationError",
         py.get_type::<DeserializationError>(),
     )?;
+    m.add("PolicyFileError", py.get_type::<PolicyFileError>())?;
     Ok(())
 }

@@ -11,6 +11,7 @@ mod driver;
 mod env;
 mod errors;
 mod game;
+mod policy;
 mod state;
 mod vector;
 
@@ -36,6 +37,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<driver::PyDriver>()?;
     m.add_class::<env::PyEnv>()?;
     m.add_class::<vector::PyVectorEnv>()?;
+    m.add_class::<policy::PyPolicyNet>()?;
+    m.add_function(wrap_pyfunction!(policy::read_safetensors, m)?)?;
+    m.add_function(wrap_pyfunction!(policy::safetensors_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(game::games, m)?)?;
     m.add_function(wrap_pyfunction!(game::game_names, m)?)?;
     m.add_function(wrap_pyfunction!(game::make, m)?)?;
