@@ -12,6 +12,26 @@ cd "$(dirname "$0")/.."
 # Each step says how long the command has run so far, so a slow step shows in CI's log.
 step() { printf '\n==> [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
+# The Python virtual environment (.venv) with the test dependencies installs in the
+# background while the Rust steps below compile: pip mostly downloads and unpacks (a few GB,
+# torch and jax among them), the compiler wants both cores; together they take about the time
+# of the compiler alone. Its log is shown if it fails.
+step "Python virtual environment (.venv): installing in the background"
+mkdir -p target
+VENV_LOG=target/venv-install.log
+PY=${PYTHON:-python3}
+(
+  set -e
+  if [ ! -x .venv/bin/python ]; then
+    "$PY" -m venv .venv
+  fi
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -r requirements-dev.txt
+) >"$VENV_LOG" 2>&1 &
+VENV_PID=$!
+# A step that fails stops the installation too.
+trap '[ -z "$VENV_PID" ] || { pkill -P "$VENV_PID"; kill "$VENV_PID"; } 2>/dev/null || true' EXIT
+
 step "buf lint and buf breaking on the gRPC contract (proto/)"
 # buf from npm (@bufbuild/buf ships the binary), installed once into .tools/.
 BUF_VERSION=1.75.0
@@ -69,13 +89,13 @@ cargo test --workspace --exclude checkraise-py --features checkraise-grpc/parque
 step "release build of checkraise-server (with Parquet export and PostgreSQL, as in the release tarball)"
 cargo build --release -p checkraise-grpc --bin checkraise-server --features parquet,postgres
 
-step "Python virtual environment (.venv)"
-PY=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  "$PY" -m venv .venv
+step "Python virtual environment (.venv): waiting for its installation, started at the beginning"
+if ! wait "$VENV_PID"; then
+  cat "$VENV_LOG" >&2
+  echo "installing the Python test dependencies into .venv failed (log above)" >&2
+  exit 1
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -r requirements-dev.txt
+VENV_PID=
 
 step "the wheel (manylinux2014, zig) installed into .venv, and its smoke test without Rust"
 # The artifact users install, built as scripts/release.sh builds it but with the quick release
@@ -113,7 +133,10 @@ if ! command -v openssl >/dev/null; then
 fi
 
 step "pytest"
-# The slowest tests are listed at the end, to see where the time goes.
-CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" .venv/bin/python -m pytest -q --durations=15 tests
+# Two workers (pytest-xdist), each taking whole files, so a module's server fixture stays in
+# one worker: many tests wait on a server, a browser or a subprocess, and the suite takes about
+# two thirds of its one-worker time on the 2-core machine. The slowest tests are listed at the
+# end, to see where the time goes.
+CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" .venv/bin/python -m pytest -q -n 2 --dist loadfile --durations=15 tests
 
 step "done"

@@ -375,10 +375,8 @@ def test_remote_env_shapes_dtypes_and_the_local_engine(client):
         assert batch.action_masks.shape == (count, game.num_distinct_actions())
         assert batch.rewards.dtype == np.float32 and batch.rewards.shape == (count, 2)
         assert batch.terminated.dtype == np.bool_ and batch.terminated.shape == (count,)
-        with pytest.warns(DeprecationWarning):  # the old names, the same arrays
-            assert batch.dones is batch.terminated
-        with pytest.warns(DeprecationWarning):
-            assert batch.legal_masks is batch.action_masks
+        # The 0.x names are gone: one name per concept.
+        assert not hasattr(batch, "dones") and not hasattr(batch, "legal_masks")
         assert batch.current_players.dtype == np.int32
         assert batch.final_returns.shape == (count, 2)
         assert not batch.observations.flags.writeable  # a view of the reply's bytes

@@ -65,8 +65,10 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs, mode):
     batch = created.batch
     assert array(batch.observations).shape == (count, obs_size)
     assert array(batch.action_masks).shape == (count, sizes.num_distinct_actions)
-    # The deprecated fields carry the same tensors for older clients.
-    assert batch.legal_masks == batch.action_masks and batch.dones == batch.terminated
+    # The removed duplicates (fields 2 and 4) are reserved, not sent.
+    assert not batch.HasField("observations") or batch.ByteSize() > 0
+    assert {f.name for f, _ in batch.ListFields()}.isdisjoint({"legal_masks", "dones"})
+    assert "legal_masks" not in type(batch).DESCRIPTOR.fields_by_name
     assert array(batch.current_players).tolist() == [0] * count
     rng = np.random.default_rng(0)
     finished = 0

@@ -368,13 +368,12 @@ def test_a_closed_env_refuses_every_call():
     assert obs.shape == (2, *venv.game.observation_shape())  # returned arrays stay readable
 
 
-def test_the_old_mask_names_still_work_and_are_deprecated():
+def test_the_mask_has_one_name():
     venv = cr.VectorEnv("pokeros", 2)
     _, info = venv.reset()
-    assert info["legal_mask"] is info["action_mask"]
-    with pytest.warns(DeprecationWarning, match="action_masks"):
-        old = venv.legal_masks
-    np.testing.assert_array_equal(old, venv.action_masks)
+    assert "legal_mask" not in info
+    np.testing.assert_array_equal(info["action_mask"], venv.action_masks)
+    assert not hasattr(venv, "legal_masks")
 
 
 def test_the_default_observer_fits_the_game():

@@ -5,7 +5,6 @@ from typing import Any, Literal, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import deprecated
 
 from checkraise.types import BotEntry, GameEntry, SearchResult
 
@@ -511,10 +510,6 @@ class VectorEnv:
     @property
     def observation_encoding(self) -> Literal["float32", "compact"]:
         """How observations and masks are written."""
-    @property
-    @deprecated("use VectorEnv.action_masks")
-    def legal_masks(self) -> npt.NDArray[Any]:
-        """Deprecated: the old name of ``action_masks``."""
     @property
     def current_players(self) -> npt.NDArray[np.int32]:
         """Who acts in each env: a seat, -2 simultaneous, -4 terminal."""

@@ -44,7 +44,6 @@ import json
 import math
 import numbers
 import operator
-import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -285,9 +284,8 @@ class View:
     ``act_status`` says what the :meth:`Seat.act` call that returned this view did:
     ``"applied"`` (it applied the action) or ``"already_applied"`` (a repeat, with
     ``expected_version``, of an action applied before: nothing was applied again and the view
-    is the match as it is now); ``None`` on every view that is not an ``act`` reply (and from
-    a server older than the field). It is not compared: two views of the same moment are equal
-    whichever call returned them.
+    is the match as it is now); ``None`` on every view that is not an ``act`` reply. It is not
+    compared: two views of the same moment are equal whichever call returned them.
 
     ``omitted_parts`` names the parts the server left out because the whole view would exceed
     its largest message (``--max-message-size``), largest first: ``"observation"``,
@@ -994,11 +992,6 @@ def _apply_patch(document: Any, patch: Any) -> Any:
 # --------------------------------------------------------------------------------------------
 
 
-def _warn_renamed(old: str, new: str) -> None:
-    """Warns the caller of a deprecated name (a ``DeprecationWarning`` at the caller's line)."""
-    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)
-
-
 class EnvBatch(NamedTuple):
     """A batch of envs after a reset or a step; every array's first axis is the env.
 
@@ -1012,8 +1005,7 @@ class EnvBatch(NamedTuple):
     (terminated or truncated) on this step, else 0; ``truncated``: bool ``[n]`` (the game hit
     ``max_episode_steps``); ``final_observations``: in same-step mode, the final observations
     of the games that ended on this step, shaped as ``observations`` (zeros elsewhere), and
-    ``None`` in next-step mode (where ``observations`` holds them). ``legal_masks`` and
-    ``dones`` are the deprecated old names of ``action_masks`` and ``terminated``.
+    ``None`` in next-step mode (where ``observations`` holds them).
 
     With opponents (``Client.envs(..., opponent=...)``) every array is the learner's:
     ``observations`` and ``action_masks`` ``[n, ...]``, ``rewards`` and ``final_returns``
@@ -1037,32 +1029,17 @@ class EnvBatch(NamedTuple):
     final_observations: npt.NDArray[Any] | None = None
     learner_seats: npt.NDArray[np.int32] | None = None
 
-    @property
-    def legal_masks(self) -> npt.NDArray[Any]:
-        """Deprecated: the old name of ``action_masks``."""
-        _warn_renamed("EnvBatch.legal_masks", "EnvBatch.action_masks")
-        return self.action_masks
-
-    @property
-    def dones(self) -> npt.NDArray[np.bool_]:
-        """Deprecated: the old name of ``terminated``."""
-        _warn_renamed("EnvBatch.dones", "EnvBatch.terminated")
-        return self.terminated
-
     @classmethod
     def from_proto(cls, batch: pb.EnvBatch) -> EnvBatch:
-        """Decodes an ``EnvBatch`` message with ``np.frombuffer`` (no per-element work). A
-        server older than the ``action_masks``/``terminated`` fields sends only the deprecated
-        ones, which are read instead."""
-        masks = batch.action_masks if batch.HasField("action_masks") else batch.legal_masks
+        """Decodes an ``EnvBatch`` message with ``np.frombuffer`` (no per-element work)."""
+        masks = batch.action_masks
         observations, finals = batch.observations, batch.final_observations
         has_finals = batch.HasField("final_observations")
         if batch.HasField("packed_observations"):
             observations, masks = batch.packed_observations, batch.packed_action_masks
             finals = batch.packed_final_observations
             has_finals = batch.HasField("packed_final_observations")
-        ended = batch.terminated if batch.HasField("terminated") else batch.dones
-        terminated = tensor_to_array(ended)
+        terminated = tensor_to_array(batch.terminated)
         return cls(
             observations=tensor_to_array(observations),
             action_masks=tensor_to_array(masks),
@@ -1070,12 +1047,7 @@ class EnvBatch(NamedTuple):
             terminated=terminated,
             current_players=tensor_to_array(batch.current_players),
             final_returns=tensor_to_array(batch.final_returns),
-            # Servers older than the field never truncate.
-            truncated=(
-                tensor_to_array(batch.truncated)
-                if batch.HasField("truncated")
-                else np.zeros_like(terminated)
-            ),
+            truncated=tensor_to_array(batch.truncated),
             final_observations=tensor_to_array(finals) if has_finals else None,
             learner_seats=(
                 tensor_to_array(batch.learner_seats) if batch.HasField("learner_seats") else None

@@ -147,11 +147,6 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
             }
         }
     }
-    /// The old name of `action_mask`.
-    #[deprecated(note = "renamed to `action_mask`, the one name every face uses for it")]
-    fn legal_action_mask(&self, player: Player, mask: &mut [bool]) {
-        self.action_mask(player, mask)
-    }
     /// The chance outcomes and their probabilities (summing to 1) at a chance node.
     fn chance_outcomes(&self) -> Vec<(Action, f64)>;
     /// Samples a chance outcome with `rng` (games may override with a faster path; the

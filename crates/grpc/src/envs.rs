@@ -387,7 +387,6 @@ impl EnvBatch {
                 |last: usize| -> Vec<u32> { lead.iter().copied().chain([last as u32]).collect() };
             let row_bytes = with(self.venv.compact_layout().row_bytes());
             let mask_bytes = with(packed_mask_bytes(game.num_distinct_actions()));
-            #[allow(deprecated)]
             return pb::EnvBatch {
                 packed_observations: Some(u8_tensor(row_bytes.clone(), &b.packed_observations)),
                 packed_action_masks: Some(u8_tensor(mask_bytes, &b.packed_action_masks)),
@@ -396,7 +395,6 @@ impl EnvBatch {
                     .as_ref()
                     .map(|finals| u8_tensor(row_bytes, finals)),
                 rewards: Some(f32_tensor(vec![count, width], &b.rewards)),
-                dones: Some(terminated.clone()),
                 terminated: Some(terminated),
                 truncated: Some(bool_tensor(vec![count], &b.truncated)),
                 current_players: Some(i32_tensor(vec![count], &b.current_players)),
@@ -417,14 +415,10 @@ impl EnvBatch {
                 .collect(),
             &b.action_masks,
         );
-        // The deprecated fields stay filled (the same tensors) for older clients.
-        #[allow(deprecated)]
         pb::EnvBatch {
             observations: Some(f32_tensor(obs_shape.clone(), &b.observations)),
-            legal_masks: Some(action_masks.clone()),
             action_masks: Some(action_masks),
             rewards: Some(f32_tensor(vec![count, width], &b.rewards)),
-            dones: Some(terminated.clone()),
             terminated: Some(terminated),
             truncated: Some(bool_tensor(vec![count], &b.truncated)),
             current_players: Some(i32_tensor(vec![count], &b.current_players)),

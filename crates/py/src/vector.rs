@@ -513,15 +513,13 @@ impl PyVectorEnv {
         }
     }
 
-    /// The `info` dict of `reset` and `step`: legal masks, current players and the final
+    /// The `info` dict of `reset` and `step`: action masks, current players and the final
     /// returns; in same-step mode also the final observations (`"final_obs"`) and which envs
     /// have one (`"_final_obs"`, Gymnasium's mask key).
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
         let masks = self.out_any(py, &self.views.action_masks)?;
-        info.set_item("action_mask", &masks)?;
-        // The old key, deprecated: the same array.
-        info.set_item("legal_mask", masks)?;
+        info.set_item("action_mask", masks)?;
         info.set_item("current_player", self.out(py, &self.views.current_players)?)?;
         info.set_item("final_returns", self.out(py, &self.views.final_returns)?)?;
         if let Some(finals) = &self.views.final_observations {
@@ -969,16 +967,6 @@ impl PyVectorEnv {
         }
     }
 
-    /// Deprecated: the old name of `action_masks` (the same array).
-    #[getter]
-    fn legal_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        deprecated(
-            py,
-            "VectorEnv.legal_masks is deprecated; use VectorEnv.action_masks",
-        )?;
-        Ok(self.views.action_masks.bind(py).clone())
-    }
-
     /// Who acts in each env (int32): a seat, −2 simultaneous, −4 terminal.
     #[getter]
     fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
@@ -1170,12 +1158,6 @@ impl PyVectorEnv {
             crate::convert::game_string(self.venv.game().as_ref())
         )
     }
-}
-
-/// Issues a `DeprecationWarning` with `message`.
-fn deprecated(py: Python<'_>, message: &str) -> PyResult<()> {
-    let category = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
-    PyErr::warn(py, &category, &std::ffi::CString::new(message)?, 1)
 }
 
 /// The batch for a call that steps it; a batch another thread is stepping is a clear error, not

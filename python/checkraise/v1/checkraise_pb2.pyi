@@ -466,11 +466,9 @@ class CloseEnvsResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class EnvBatch(_message.Message):
-    __slots__ = ("observations", "legal_masks", "rewards", "dones", "current_players", "final_returns", "action_masks", "terminated", "truncated", "final_observations", "packed_observations", "packed_action_masks", "packed_final_observations", "learner_seats")
+    __slots__ = ("observations", "rewards", "current_players", "final_returns", "action_masks", "terminated", "truncated", "final_observations", "packed_observations", "packed_action_masks", "packed_final_observations", "learner_seats")
     OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
-    LEGAL_MASKS_FIELD_NUMBER: _ClassVar[int]
     REWARDS_FIELD_NUMBER: _ClassVar[int]
-    DONES_FIELD_NUMBER: _ClassVar[int]
     CURRENT_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     FINAL_RETURNS_FIELD_NUMBER: _ClassVar[int]
     ACTION_MASKS_FIELD_NUMBER: _ClassVar[int]
@@ -482,9 +480,7 @@ class EnvBatch(_message.Message):
     PACKED_FINAL_OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
     LEARNER_SEATS_FIELD_NUMBER: _ClassVar[int]
     observations: Tensor
-    legal_masks: Tensor
     rewards: Tensor
-    dones: Tensor
     current_players: Tensor
     final_returns: Tensor
     action_masks: Tensor
@@ -495,7 +491,7 @@ class EnvBatch(_message.Message):
     packed_action_masks: Tensor
     packed_final_observations: Tensor
     learner_seats: Tensor
-    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., legal_masks: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., dones: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ..., action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., final_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., packed_final_observations: _Optional[_Union[Tensor, _Mapping]] = ..., learner_seats: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
+    def __init__(self, observations: _Optional[_Union[Tensor, _Mapping]] = ..., rewards: _Optional[_Union[Tensor, _Mapping]] = ..., current_players: _Optional[_Union[Tensor, _Mapping]] = ..., final_returns: _Optional[_Union[Tensor, _Mapping]] = ..., action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., terminated: _Optional[_Union[Tensor, _Mapping]] = ..., truncated: _Optional[_Union[Tensor, _Mapping]] = ..., final_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_observations: _Optional[_Union[Tensor, _Mapping]] = ..., packed_action_masks: _Optional[_Union[Tensor, _Mapping]] = ..., packed_final_observations: _Optional[_Union[Tensor, _Mapping]] = ..., learner_seats: _Optional[_Union[Tensor, _Mapping]] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
     __slots__ = ("game", "status", "created_after_ms", "created_before_ms", "page_size", "page_token")

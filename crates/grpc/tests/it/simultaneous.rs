@@ -131,12 +131,6 @@ fn simultaneous_envs_need_all_seats_and_take_joint_actions() {
     assert!(illegal.message().contains("env 1"));
     let last = batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();
     assert_eq!(last.terminated.as_ref().unwrap().data, vec![1, 1]);
-    // The deprecated fields carry the same tensors for older clients.
-    #[allow(deprecated)]
-    {
-        assert_eq!(last.dones, last.terminated);
-        assert_eq!(last.legal_masks, last.action_masks);
-    }
     let finals: Vec<f32> = last
         .final_returns
         .unwrap()
