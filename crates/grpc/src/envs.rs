@@ -250,14 +250,15 @@ impl EnvBatch {
         };
         let row = match options.observation_encoding {
             ObservationEncoding::Float32 => {
-                observations * game.observation_size() * 4 + 2 * game.num_distinct_actions()
+                observations * game.observation_size() * 4 + game.num_distinct_actions()
             }
             ObservationEncoding::Compact => {
                 let layout = checkraise_core::compact::CompactLayout::for_game(game);
                 observations * layout.row_bytes() + packed_mask_bytes(game.num_distinct_actions())
             }
         };
-        let per_env = seats * row + values + 7;
+        // terminated and truncated (a bool each), the current player (int32).
+        let per_env = seats * row + values + 6;
         count * per_env + 512
     }
 
