@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::Action;
+use crate::vocabulary::Action;
 
 /// A rank, 0 = `2` … 8 = `T`, 9 = `J`, 10 = `Q`, 11 = `K`, 12 = `A`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -6,12 +6,12 @@
 use std::fmt;
 use std::sync::Arc;
 
-pub use crate::error::{
-    Action, ChanceMode, Dynamics, ErrorKind, GameError, GameInfo, Information, Player,
-    PlayerAction, RewardModel, Utility,
-};
+pub use crate::error::{ErrorKind, GameError};
 use crate::params::{ParamSpec, Params};
 use crate::rng::GameRng;
+pub use crate::vocabulary::{
+    Action, ChanceMode, Dynamics, GameInfo, Information, Player, PlayerAction, RewardModel, Utility,
+};
 
 /// A game: its facts, parameters, sizes, and a factory for states.
 pub trait Game: Send + Sync + fmt::Debug {

@@ -26,7 +26,9 @@
 // The modules in layers, the lowest first. A module imports only from layers below its own,
 // so the crate has no import circles (`tests/layers.rs` checks it).
 
-// Vocabulary and errors; the generator and bit helpers; cards and chess primitives.
+// Vocabulary; errors, the generator and bit helpers; cards and chess primitives.
+pub mod vocabulary;
+
 pub mod error;
 
 pub mod rng;

@@ -8,7 +8,7 @@
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::error::Action;
+use crate::vocabulary::Action;
 
 /// The portable seeded generator every game and env uses.
 /// Its state serializes (`serde`), so a saved env or bot continues its stream exactly.

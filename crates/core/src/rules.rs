@@ -17,13 +17,14 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::cards::CardSet;
-use crate::error::{Action, GameError, GameInfo, Player, PlayerAction, RewardModel, Utility};
+use crate::error::GameError;
 use crate::game::{
     CompactSink, DenseSink, EventLayout, Game, GameEntry, ObservationEntries, ObservationSink,
     State, write_information_state,
 };
 use crate::params::{ParamSpec, Params};
 use crate::rng::GameRng;
+use crate::vocabulary::{Action, GameInfo, Player, PlayerAction, RewardModel, Utility};
 
 /// Why an action was refused: the reason, and optionally the action's description when the
 /// game describes refused actions differently from `Describe::action_to_string`.

@@ -4,8 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{GameError, Player, PlayerAction};
+use crate::error::GameError;
 use crate::params::Params;
+use crate::vocabulary::{Player, PlayerAction};
 
 #[derive(Serialize, Deserialize)]
 struct Serialized {

@@ -20,8 +20,8 @@ use serde::Serialize;
 
 use crate::cards::Card;
 use crate::chess::{Board, Color, Piece, Square, piece_char};
-use crate::error::Player;
 use crate::rules::Rules;
+use crate::vocabulary::Player;
 
 /// The fields every view has, first.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]

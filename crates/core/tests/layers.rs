@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 /// Each top-level module and its layer, lowest first (as `lib.rs` lists them).
 const LAYERS: &[(&str, u32)] = &[
-    ("error", 0),
+    ("vocabulary", 0),
+    ("error", 1),
     ("rng", 1),
     ("cards", 2),
     ("chess", 2),

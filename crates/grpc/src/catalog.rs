@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 
 use checkraise_core::bots::BOT_KINDS;
-use checkraise_core::error::fact_word;
 use checkraise_core::registry::{self, GameEntry, ParamKind};
+use checkraise_core::vocabulary::fact_word;
 use checkraise_core::{Game, make_game};
 use tonic::{Request, Response, Status};
 

@@ -1,8 +1,8 @@
 //! Conversions between engine values and Python objects: JSON views, parameters, game facts,
 //! seats and action ids.
 
-use checkraise_core::error::fact_word;
 use checkraise_core::registry::{self, GameEntry, ParamValue, Params};
+use checkraise_core::vocabulary::fact_word;
 use checkraise_core::{Action, Game, GameError, GameInfo, Player, State};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;

@@ -66,7 +66,7 @@ impl PyGame {
         let dict = convert::entry_to_py(py, entry)?;
         dict.set_item(
             "reward_model",
-            checkraise_core::error::fact_word(&self.game.reward_model()),
+            checkraise_core::vocabulary::fact_word(&self.game.reward_model()),
         )?;
         Ok(dict)
     }
