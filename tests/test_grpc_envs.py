@@ -466,7 +466,7 @@ def test_grpc_envs_opponent_arguments_are_checked_by_name(client, tmp_path):
         (
             {"opponent": ["random", "policy(path=/etc/passwd)"]},
             InvalidArgumentError,
-            "opponent 1: policy(path=...) is not served",
+            "opponent 1: setting 'path' of bot 'policy'",
         ),
         ({"opponent": [("heuristic", 1), ("random", 0)]}, InvalidArgumentError, "opponent 1"),
         ({"opponent": b"not a policy file"}, InvalidArgumentError, "policy bytes #0"),

@@ -25,11 +25,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::bots::{Bot, BotSpec};
+use crate::bots::Bot;
 use crate::driver::{Driver, ignore_steps};
 use crate::env::GameRng;
 use crate::game::{Game, GameError};
 use crate::registry::make_game_from_string;
+use crate::table::SeatRules;
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -212,7 +213,7 @@ pub fn run_until(
     let mut bots: Vec<Box<dyn Bot>> = Vec::new();
     let mut canonical: Vec<String> = Vec::new();
     for spec in &config.bots {
-        let parsed = BotSpec::parse::<&str, &str>(spec, [])?;
+        let parsed = SeatRules::LOCAL.bot_spec(spec)?;
         let text = parsed.to_string();
         if let Some(i) = canonical.iter().position(|c| *c == text) {
             return Err(invalid(

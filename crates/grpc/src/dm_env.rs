@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use checkraise_core::bots::{Bot, BotSpec};
 use checkraise_core::driver::{Driver, Halt, ignore_steps};
+use checkraise_core::table::SeatSpec;
 use checkraise_core::{Game, Player, State, make_game_from_string};
 use tokio::sync::mpsc;
 use tokio_stream::Stream;
@@ -71,9 +72,6 @@ pub const DEFAULT_OPPONENT: &str = "heuristic";
 const WORLD_SETTINGS: &str = "`game` (string, required), `seed` (integer) and `opponent` (string)";
 const JOIN_SETTINGS: &str = "`seat` (integer)";
 const RESET_WORLD_SETTINGS: &str = "`seed` (integer) and `opponent` (string)";
-
-/// What a bot spec over the server's cap is told.
-const BOT_CAP_NAME: &str = "the server's --max-bot-ms";
 
 /// A world: a game with its settings, the seeds of its next games, and whether an agent is
 /// joined.
@@ -849,13 +847,18 @@ fn opponent_setting(
         None => DEFAULT_OPPONENT.to_string(),
     };
     let bad = |e: String| Status::invalid_argument(format!("setting `opponent`: {e}"));
-    let spec = BotSpec::parse::<&str, &str>(&text, [])
-        .and_then(|spec| spec.capped(max_bot_ms, BOT_CAP_NAME))
-        .map_err(|e| bad(e.to_string()))?;
-    crate::matches::refuse_policy_path(&spec).map_err(bad)?;
+    let rules = crate::matches::seat_rules(max_bot_ms);
     // Built once here so a policy that does not fit the game is refused now, not per game.
-    spec.build(game).map_err(|e| bad(e.to_string()))?;
-    Ok(spec)
+    match rules
+        .seat(game, Some(&text))
+        .map_err(|e| bad(e.to_string()))?
+        .spec
+    {
+        SeatSpec::Bot(spec) => Ok(spec),
+        SeatSpec::Outside => Err(bad(format!(
+            "'{text}' is a person's seat; the opponent is a bot spec"
+        ))),
+    }
 }
 
 /// The status that ends a session whose next request could not be read: INVALID_ARGUMENT

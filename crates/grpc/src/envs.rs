@@ -50,9 +50,6 @@ const ALL_SEATS_WITH_OPPONENTS: &str = "all_seats and opponents do not go togeth
      opponents the engine plays every seat but the learner's, and the batch holds the \
      learner's side only (one observation, reward and action per env); set all_seats false";
 
-/// How a capped bot's error names the limit.
-const BOT_CAP_NAME: &str = "the server's --max-bot-ms";
-
 /// Most entries in an opponent pool (each entry is a bot held by the batch).
 pub const MAX_OPPONENTS: usize = 256;
 
@@ -118,11 +115,10 @@ pub fn opponents_from_request(
             }
             Some(pb::env_opponent::Kind::Bot(text)) => {
                 match BotSpec::parse::<&str, &str>(&text, []) {
-                    Ok(spec) => {
-                        let spec = spec
-                            .capped(max_bot_ms, BOT_CAP_NAME)
+                    Ok(_) => {
+                        let spec = crate::matches::seat_rules(max_bot_ms)
+                            .bot_spec(&text)
                             .map_err(|e| bad(e.to_string()))?;
-                        crate::matches::refuse_policy_path(&spec).map_err(bad)?;
                         Opponent::spec(spec.to_string())
                     }
                     // The engine refuses it when the pool is built, naming the entry.

@@ -17,6 +17,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
+use checkraise_core::table::SeatRules;
 use checkraise_core::{Game, make_game};
 use tokio::sync::watch;
 use tokio_stream::Stream;
@@ -467,56 +468,47 @@ const MAX_REQUEST_ID: usize = 256;
 /// What a bot spec over the server's cap is told.
 const BOT_CAP_NAME: &str = "the server's --max-bot-ms";
 
-/// A policy file named by a client: refused, so no request can make the server read a file
-/// of its choosing (the shipped policies, bot spec `policy`, are served).
-pub fn refuse_policy_path(spec: &BotSpec) -> Result<(), String> {
-    match spec {
-        BotSpec::Policy { path: Some(_) } => Err("policy(path=...) is not served: the server \
-             plays only the policies it ships (bot spec 'policy'); play your own policy file \
-             from Python or the arena"
-            .to_string()),
-        _ => Ok(()),
-    }
+/// How the server takes seat specs: `human` seats a person, search is capped at `cap_ms` per
+/// move, and no spec names a file (a client must not make the server read a file of its
+/// choosing; the shipped policies, bot spec `policy`, are served).
+pub fn seat_rules(cap_ms: u64) -> SeatRules {
+    SeatRules::served(cap_ms, BOT_CAP_NAME)
 }
 
 /// The seats of a match of `game`: `human`, or a bot spec, capped by `--max-bot-ms` when `cap`
 /// is given (a new match; a stored one keeps the specs it was created with) and reported back
-/// canonically. A policy bot plays the policy the server ships for the game; a client cannot
-/// name a file on the server (`policy(path=...)` is refused).
+/// canonically, by the server's `seat_rules`. A policy bot plays the policy the server ships for
+/// the game; a client cannot name a file on the server (`policy(path=...)` is refused).
 pub fn build_seats(
     game: &dyn Game,
     kinds: Vec<String>,
     cap: Option<u64>,
 ) -> Result<Vec<Seat>, Status> {
-    kinds
+    let rules = SeatRules {
+        cap: cap.map(|ms| (ms, BOT_CAP_NAME)),
+        ..seat_rules(0)
+    };
+    let seats = rules
+        .seats(game, kinds.iter().map(|k| Some(k.as_str())))
+        .map_err(|(i, e)| {
+            // A spec that does not parse may have meant a person.
+            let person = if BotSpec::parse::<&str, &str>(&kinds[i], []).is_err() {
+                format!(" (or '{HUMAN}' for a person)")
+            } else {
+                String::new()
+            };
+            Status::invalid_argument(format!("seat {i}: {e}{person}"))
+        })?;
+    Ok(seats
         .into_iter()
-        .enumerate()
-        .map(|(i, kind_name)| {
-            if kind_name == HUMAN {
-                return Ok(Seat {
-                    kind_name,
-                    kind: SeatKind::Human { token_hash: None },
-                });
-            }
-            let mut spec = BotSpec::parse::<&str, &str>(&kind_name, []).map_err(|e| {
-                Status::invalid_argument(format!("seat {i}: {e} (or '{HUMAN}' for a person)"))
-            })?;
-            if let Some(cap) = cap {
-                spec = spec
-                    .capped(cap, BOT_CAP_NAME)
-                    .map_err(|e| Status::invalid_argument(format!("seat {i}: {e}")))?;
-            }
-            refuse_policy_path(&spec)
-                .map_err(|e| Status::invalid_argument(format!("seat {i}: {e}")))?;
-            let bot = spec
-                .build(game)
-                .map_err(|e| Status::invalid_argument(format!("seat {i}: {e}")))?;
-            Ok(Seat {
-                kind_name: spec.to_string(),
-                kind: SeatKind::Bot(bot),
-            })
+        .map(|seat| Seat {
+            kind_name: rules.text(&seat.spec).unwrap_or_else(|| HUMAN.to_string()),
+            kind: match seat.bot {
+                Some(bot) => SeatKind::Bot(bot),
+                None => SeatKind::Human { token_hash: None },
+            },
         })
-        .collect()
+        .collect())
 }
 
 /// The Matches service.

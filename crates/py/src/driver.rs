@@ -3,13 +3,14 @@
 
 use std::sync::Arc;
 
-use checkraise_core::bots::{Bot, BotSpec};
+use checkraise_core::bots::Bot;
 use checkraise_core::driver::{Driver, Halt, ignore_steps};
+use checkraise_core::table::SeatRules;
 use checkraise_core::{Action, Game};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::errors::{CheckraiseError, OrRaise};
+use crate::errors::{CheckraiseError, OrRaise, to_py_err};
 use crate::game::PyGame;
 use crate::state::PyState;
 
@@ -41,21 +42,12 @@ impl PyDriver {
                 game.info().name
             )));
         }
-        let mut canonical = Vec::with_capacity(specs.len());
-        let mut bots = Vec::with_capacity(specs.len());
-        for spec in &specs {
-            match spec {
-                Some(text) => {
-                    let spec = BotSpec::parse::<&str, &str>(text, []).or_raise()?;
-                    canonical.push(Some(spec.to_string()));
-                    bots.push(Some(spec.build(game.as_ref()).or_raise()?));
-                }
-                None => {
-                    canonical.push(None);
-                    bots.push(None);
-                }
-            }
-        }
+        let rules = SeatRules::LOCAL;
+        let seats = rules
+            .seats(game.as_ref(), specs.iter().map(Option::as_deref))
+            .map_err(|(_, e)| to_py_err(&e))?;
+        let canonical = seats.iter().map(|s| rules.text(&s.spec)).collect();
+        let bots = seats.into_iter().map(|s| s.bot).collect();
         Ok(PyDriver {
             game,
             specs: canonical,
