@@ -9,6 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Builds here start from nothing on a fresh machine: incremental compilation only adds work
+# to a clean build (its caches pay off on rebuilds). Set CARGO_INCREMENTAL=1 to keep it.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
 # Each step says how long the command has run so far, so a slow step shows in CI's log.
 step() { printf '\n==> [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
@@ -83,11 +87,18 @@ fi
 step "cargo test (with the fuzz targets' seed corpus and regression inputs, uninstrumented)"
 # The coverage-guided runs are scripts/fuzz.sh (cargo-afl); here every committed input goes
 # through each fuzz target as a test (crate checkraise-fuzz), so a crash found and fixed stays
-# fixed.
-cargo test --workspace --exclude checkraise-py --features checkraise-grpc/parquet,checkraise-grpc/postgres
+# fixed. Unit, integration and doc tests; the examples are not linked here (clippy checked
+# them above).
+cargo test --workspace --exclude checkraise-py --features checkraise-grpc/parquet,checkraise-grpc/postgres \
+  --lib --bins --tests
+cargo test --workspace --exclude checkraise-py --features checkraise-grpc/parquet,checkraise-grpc/postgres \
+  --doc
 
-step "release build of checkraise-server (with Parquet export and PostgreSQL, as in the release tarball)"
-cargo build --release -p checkraise-grpc --bin checkraise-server --features parquet,postgres
+step "release build of checkraise-server (the README's first command)"
+# The server pytest and the wheel's smoke test run against. Parquet export and PostgreSQL (the
+# release tarball's optional features) were tested by cargo test above, whose build of the
+# server has them: tests/test_export.py runs that one (CHECKRAISE_EXPORT_SERVER below).
+cargo build --release -p checkraise-grpc --bin checkraise-server
 
 step "Python virtual environment (.venv): waiting for its installation, started at the beginning"
 if ! wait "$VENV_PID"; then
@@ -137,6 +148,8 @@ step "pytest"
 # one worker: many tests wait on a server, a browser or a subprocess, and the suite takes about
 # two thirds of its one-worker time on the 2-core machine. The slowest tests are listed at the
 # end, to see where the time goes.
-CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" .venv/bin/python -m pytest -q -n 2 --dist loadfile --durations=15 tests
+CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" \
+  CHECKRAISE_EXPORT_SERVER="$PWD/target/debug/checkraise-server" \
+  .venv/bin/python -m pytest -q -n 2 --dist loadfile --durations=15 tests
 
 step "done"

@@ -13,11 +13,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def server_binary() -> Path:
-    """The server to test: $CHECKRAISE_SERVER, else the release build."""
-    path = Path(
-        os.environ.get("CHECKRAISE_SERVER", ROOT / "target" / "release" / "checkraise-server")
-    )
+def server_binary(variable: str = "CHECKRAISE_SERVER") -> Path:
+    """The server to test: $CHECKRAISE_SERVER (or another variable's), else the release
+    build."""
+    path = Path(os.environ.get(variable, ROOT / "target" / "release" / "checkraise-server"))
     if not path.exists():
         raise FileNotFoundError(
             f"{path} does not exist; build it with "
@@ -41,14 +40,21 @@ def packaged_stubs():
 class Server:
     """A checkraise-server process on 127.0.0.1 with a port the OS picked."""
 
-    def __init__(self, *flags: str):
+    def __init__(self, *flags: str, binary: Path | None = None):
         self.lines: list[str] = []
         # In memory unless a test names a database: tests must not share one.
         database = (
             () if any(f.startswith("--database") for f in flags) else ("--database", "memory")
         )
         self.proc = subprocess.Popen(
-            [str(server_binary()), "--address", "127.0.0.1:0", "--log-json", *database, *flags],
+            [
+                str(binary or server_binary()),
+                "--address",
+                "127.0.0.1:0",
+                "--log-json",
+                *database,
+                *flags,
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -1,12 +1,17 @@
 """`checkraise-server export` end to end: the real server plays all-bot matches on a SQLite
 file, then the binary exports the store as JSON lines and Parquet; pandas (pyarrow engine),
 polars and `json` read the files, and they agree with each other and with what ListMatches
-and GetReplay said before the server stopped."""
+and GetReplay said before the server stopped.
+
+Parquet export is the server's optional `parquet` feature (the release tarball's server has
+it): the server tested here is $CHECKRAISE_EXPORT_SERVER (scripts/test.sh points it at the
+build `cargo test` made with the feature), else $CHECKRAISE_SERVER, else the release build."""
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 
 import grpc
@@ -25,9 +30,16 @@ GAMES = [
 ]
 
 
+def binary():
+    """The server with Parquet export."""
+    if "CHECKRAISE_EXPORT_SERVER" in os.environ:
+        return server_binary("CHECKRAISE_EXPORT_SERVER")
+    return server_binary()
+
+
 def export(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(server_binary()), "export", *args], capture_output=True, text=True, timeout=120
+        [str(binary()), "export", *args], capture_output=True, text=True, timeout=120
     )
 
 
@@ -59,7 +71,7 @@ def played(tmp_path_factory, stubs):
     pb2, pb2_grpc = stubs
     tmp = tmp_path_factory.mktemp("export")
     database = f"sqlite://{tmp}/matches.sqlite3"
-    server = Server("--database", database)
+    server = Server("--database", database, binary=binary())
     try:
         with grpc.insecure_channel(server.address) as channel:
             matches = pb2_grpc.MatchesStub(channel)
