@@ -385,7 +385,7 @@ def test_remote_env_shapes_dtypes_and_the_local_engine(client):
         for _ in range(40):
             for i, e in enumerate(local):
                 np.testing.assert_array_equal(batch.observations[i], e.observation())
-                np.testing.assert_array_equal(batch.action_masks[i], e.legal_actions_mask())
+                np.testing.assert_array_equal(batch.action_masks[i], e.action_mask())
                 assert batch.current_players[i] == e.current_player()
             actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.action_masks])
             batch = env.step(actions)
@@ -591,3 +591,20 @@ def test_load_200_concurrent_clients_and_memory_returns(tmp_path):
     #    (measured: 2-4 MiB against about 16 MiB). Leaking what a wave allocates would add
     #    that footprint again.
     assert last_after - first_after < first_peak - start, waves
+
+
+def test_legal_actions_carry_their_action_structs(client):
+    """`LegalAction.action_json` (docs/actions.md) gives each legal action's parts: here the
+    card from the seat's own hand and the cell its text names; it goes with the texts when
+    they are left out."""
+    match = client.create_match("pokeros", seats=["human", "random"])
+    seat = match.join(0)
+    view = seat.view()
+    assert view.may_act  # the bot seat has played up to the person's first decision
+    assert set(view.action_structs) == set(view.legal_actions)
+    hand = set(view.state["seats"][0]["cards"])
+    for action, struct in view.action_structs.items():
+        assert struct["card"] in hand
+        assert view.legal_actions[action] == f"{struct['card']}@{struct['x']},{struct['y']}"
+    bare = seat.view(omit=("action_texts",))
+    assert bare.action_structs == {} and set(bare.legal_actions) == set(view.legal_actions)

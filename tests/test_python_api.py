@@ -488,7 +488,7 @@ def test_env_is_seeded_and_rejects_illegal_actions():
     assert env.state().serialize() == before
     obs = env.observation()
     assert obs.dtype == np.float32 and obs.shape == env.game.observation_shape()
-    assert np.flatnonzero(env.legal_actions_mask()).tolist() == env.legal_actions()
+    assert np.flatnonzero(env.action_mask()).tolist() == env.legal_actions()
     env.reset(seed=1)
     assert env.state().serialize() == before
     with pytest.raises(cr.ParameterError):

@@ -196,7 +196,7 @@ def test_env_i_plays_like_env_seeded_with_seed_plus_i():
             needs_reset[i] = env.is_terminal()
             if not env.is_terminal():
                 np.testing.assert_array_equal(obs[i], env.observation())
-                np.testing.assert_array_equal(info["action_mask"][i], env.legal_actions_mask())
+                np.testing.assert_array_equal(info["action_mask"][i], env.action_mask())
             else:
                 assert info["current_player"][i] == -4
                 assert not info["action_mask"][i].any()

@@ -165,3 +165,74 @@ def test_views_hide_what_the_viewer_cannot_see(name, params):
                 assert other.view(None) == public, f"{name}: the public view leaks"
     # Otherwise the test could not fail: with the default rules some resample must differ.
     assert changed > 0 or params
+
+
+ACTION_SCHEMAS = ROOT / "docs" / "actions"
+
+
+@cache
+def action_validators(name: str) -> tuple[jsonschema.Draft202012Validator, ...]:
+    schema = json.loads((ACTION_SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return tuple(
+        jsonschema.Draft202012Validator(s, format_checker=None)
+        for s in (schema, _strict(copy.deepcopy(schema)))
+    )
+
+
+@pytest.mark.parametrize(
+    "name, params", CASES, ids=[f"{n}-{json.dumps(p, sort_keys=True)}" for n, p in CASES]
+)
+def test_every_legal_action_has_a_struct_that_matches_the_schema_and_names_it(name, params):
+    """The structs of the legal actions of seeded random games (docs/actions.md) match the
+    published schema (strictly), are distinct, and `action_from_struct` gives each id back."""
+    assert sorted(p.name for p in ACTION_SCHEMAS.glob("*.schema.json")) == sorted(
+        f"{g}.schema.json" for g in cr.game_names()
+    )
+    checked = 0
+    seed = 0
+    # Two games at least, more while they are short (a hold'em hand may end at once).
+    while seed < 2 or checked < 50:
+        seed += 1
+        for index, state in enumerate(random_game(name, seed, **params)):
+            if state.is_terminal() or state.is_chance_node():
+                continue
+            seats = (
+                range(state.num_players())
+                if state.is_simultaneous_node()
+                else [state.current_player()]
+            )
+            for seat in seats:
+                structs = {}
+                for action in state.legal_actions(seat):
+                    struct = state.action_struct(action, seat)
+                    where = f"{name} {params} seed {seed} state {index} seat {seat} {action}"
+                    for validator in action_validators(name):
+                        errors = [e.message for e in validator.iter_errors(struct)]
+                        assert not errors, f"{where}: {struct}: {errors[:3]}"
+                    structs[json.dumps(struct, sort_keys=True)] = action
+                    assert state.action_from_struct(struct, seat) == action, where
+                    checked += 1
+                assert len(structs) == len(state.legal_actions(seat))
+    game = cr.make(name, **params)
+    state = game.new_initial_state()
+    assert state.action_struct(game.num_distinct_actions() + 5, 0) is None
+
+
+def test_an_action_struct_with_some_fields_names_the_action():
+    env = cr.Env("pokeros", seed=3)
+    state = env.state()
+    action = state.legal_actions()[0]
+    struct = state.action_struct(action)
+    assert set(struct) == {"card", "slot", "x", "y"}
+    partial = {"card": struct["card"], "x": struct["x"], "y": struct["y"]}
+    assert state.action_from_struct(partial) == action
+    with pytest.raises(cr.ActionStringError, match="no legal action here has a field 'colour'"):
+        state.action_from_struct({"colour": "red"})
+    with pytest.raises(cr.ActionStringError, match="legal actions match it"):
+        state.action_from_struct({"card": struct["card"]})
+    with pytest.raises(cr.ActionStringError, match="a JSON object"):
+        state.action_from_struct([1, 2])  # type: ignore[arg-type]
+    holdem = cr.Env("holdem_chess", seed=1).state()
+    kinds = {holdem.action_struct(a)["kind"] for a in holdem.legal_actions()}
+    assert kinds <= {"place", "done", "fold", "check", "call", "raise"}

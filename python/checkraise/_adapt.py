@@ -230,7 +230,7 @@ def illegal_action_message(state: State, seat: int, action: int, who: str) -> st
     num_actions = state.get_game().num_distinct_actions()
     if not 0 <= action < num_actions:
         return f"{who}: action {action} is out of range; action ids are 0 to {num_actions - 1}"
-    mask = state.legal_actions_mask(seat)
+    mask = state.action_mask(seat)
     if mask[action]:
         return None
     try:
@@ -286,4 +286,4 @@ def observation(state: State, seat: int, observation_type: str = "observation") 
 
 def action_mask(state: State, seat: int) -> np.ndarray:
     """Seat ``seat``'s legal actions as an int8 0/1 mask (all zeros when it may not act)."""
-    return state.legal_actions_mask(seat).astype(np.int8)
+    return state.action_mask(seat).astype(np.int8)

@@ -211,6 +211,13 @@ class State:
         observation, then a row per history entry: who acted and what this seat saw of it)."""
     def view(self, player: int | None = None) -> dict[str, Any]:
         """What seat ``player`` may know (None: a spectator) as a dict."""
+    def action_struct(self, action: int, player: int | None = None) -> dict[str, Any] | None:
+        """Seat ``player``'s ``action`` (default: the current player's) as the game's action
+        struct (``docs/actions/<game>.schema.json``); None for an id outside the seat's
+        action space."""
+    def action_from_struct(self, fields: dict[str, Any], player: int | None = None) -> int:
+        """The legal action of seat ``player`` (default: the current player) whose action
+        struct has every field of ``fields`` with the same value."""
     def resample_from_infostate(self, player: int, seed: int) -> State:
         """A state consistent with everything ``player`` knows, the rest resampled."""
     def sample_chance(self, seed: int) -> list[int]:
@@ -378,10 +385,8 @@ class Env:
         """Whether the game is over."""
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Legal actions of ``player`` (default: the current player), sorted."""
-    def legal_actions_mask(self, player: int | None = None) -> npt.NDArray[np.bool_]:
-        """Legal actions as a bool mask."""
     def action_mask(self, player: int | None = None) -> npt.NDArray[np.bool_]:
-        """The same mask as ``legal_actions_mask``, under the mask's one name."""
+        """The legal actions of ``player`` (default: the current player) as a bool mask."""
     def observation(self, player: int | None = None) -> npt.NDArray[np.float32]:
         """Seat ``player``'s observation."""
     def observation_compact(self, player: int | None = None) -> npt.NDArray[np.uint8]:

@@ -276,10 +276,13 @@ class View:
     ``state`` is the engine's structured view (the JSON ``State.view(seat)`` gives locally;
     its shape per game is in ``docs/views.md``, with a JSON Schema in ``docs/views/``),
     ``legal_actions`` maps this seat's legal action ids to their texts in id order (empty when
-    it may not act), ``observation`` is the seat's float32 tensor (``None`` for a spectator).
-    ``raw`` is the wire message. Parts left out with ``omit=`` (see :data:`VIEW_PARTS`) come
-    back empty: ``state`` ``{}``, ``observation`` ``None``, ``observation_text`` ``""``, and
-    each text of ``legal_actions`` ``""``.
+    it may not act), ``action_structs`` maps the same ids to the game's action structs (dicts:
+    the card, the cell, the squares, the amount; ``docs/actions/<game>.schema.json``), so a
+    client reads an action's parts without parsing its text, ``observation`` is the seat's
+    float32 tensor (``None`` for a spectator). ``raw`` is the wire message. Parts left out with
+    ``omit=`` (see :data:`VIEW_PARTS`) come back empty: ``state`` ``{}``, ``observation``
+    ``None``, ``observation_text`` ``""``, each text of ``legal_actions`` ``""`` and
+    ``action_structs`` ``{}``.
 
     ``act_status`` says what the :meth:`Seat.act` call that returned this view did:
     ``"applied"`` (it applied the action) or ``"already_applied"`` (a repeat, with
@@ -317,6 +320,7 @@ class View:
     act_status: str | None = field(default=None, compare=False)
     omitted_parts: tuple[str, ...] = ()
     chosen_seed: bool = False
+    action_structs: dict[int, dict[str, Any]] = field(default_factory=dict, compare=False)
 
     @classmethod
     def from_proto(cls, view: pb.SeatView) -> View:
@@ -342,6 +346,9 @@ class View:
             act_status=_ACT_STATUSES.get(view.act_status),
             omitted_parts=tuple(view.omitted_parts),
             chosen_seed=view.chosen_seed,
+            action_structs={
+                a.id: json.loads(a.action_json) for a in view.legal_actions if a.action_json
+            },
         )
 
 

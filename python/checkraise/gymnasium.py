@@ -271,7 +271,7 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
         state = self._live_state()
         if self._over:
             return np.zeros(self.game.num_distinct_actions(), dtype=bool)
-        return np.asarray(state.legal_actions_mask(self.seat), dtype=bool)
+        return np.asarray(state.action_mask(self.seat), dtype=bool)
 
 
 def env(

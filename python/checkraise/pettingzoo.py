@@ -14,7 +14,7 @@ registered later works with no change here.
   ``state.information_state_tensor(seat)`` (``game.information_state_tensor_shape()``) with
   ``observation_type="information_state"``, or the compact uint8 row
   (``state.observation_compact(seat)``, ``checkraise.unpack_observations`` unpacks it exactly)
-  with ``observation_type="compact"``. The mask is ``state.legal_actions_mask(seat)``,
+  with ``observation_type="compact"``. The mask is ``state.action_mask(seat)``,
   all zeros when the agent may not act (and at the end).
 - Chance is resolved inside the env by the engine's sampler with seeds drawn from a numpy
   generator seeded by ``reset(seed=...)``; a seeded reset also seeds every agent's spaces

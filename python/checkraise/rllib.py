@@ -233,7 +233,7 @@ class MultiAgentCheckraiseEnv(_adapt.EngineHolder, MultiAgentEnv):
         mask = (
             np.zeros(self.game.num_distinct_actions(), dtype=np.float32)
             if self._over
-            else state.legal_actions_mask(seat).astype(np.float32)
+            else state.action_mask(seat).astype(np.float32)
         )
         return {
             OBSERVATIONS: _adapt.observation(state, seat, self.observation_type),

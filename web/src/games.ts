@@ -43,29 +43,59 @@ export interface Click {
   variant?: string;
 }
 
-const PLACE = /^(?:place )?([2-9TJQKA][cdhs]|X[1-3])@(-?\d+),(-?\d+)$/;
-const CHESS = /^(?:predict )?([a-h][1-8])([a-h][1-8])([qrbn]?)$/;
-const PLAY = /^play ([2-9TJQKA][cdhs]|X[1-3])$/;
+/**
+ * An action's parts as the server sends them (`LegalAction.action_json`, the game's action
+ * struct: docs/actions.md). Each game uses some of these fields.
+ */
+export interface ActionStruct {
+  kind?: string;
+  card?: string | null;
+  cards?: string[];
+  slot?: number;
+  x?: number;
+  y?: number;
+  from?: string;
+  to?: string;
+  promotion?: string;
+  amount?: number;
+  all_in?: boolean;
+  size?: string;
+  target?: number;
+  action_card?: string | null;
+}
 
-/** How an action's text is clicked in a game. */
-export function clickOf(game: string, text: string): Click {
-  let m: RegExpMatchArray | null;
-  if ((game === "pokeros" || game === "holdem_chess") && (m = text.match(PLACE))) {
-    return { source: `card:${m[1]}`, target: `cell:${m[2]},${m[3]}` };
+/** A legal action's struct (empty when the server sent none). */
+export function structOf(actionJson: string): ActionStruct {
+  if (!actionJson) return {};
+  try {
+    return JSON.parse(actionJson) as ActionStruct;
+  } catch {
+    return {};
   }
-  if ((game === "poker_chess" || game === "prediction_chess") && (m = text.match(CHESS))) {
-    return { source: `sq:${m[1]}`, target: `sq:${m[2]}`, variant: m[3] || undefined };
+}
+
+/**
+ * How an action is clicked, from its struct alone (no game's notation is parsed): a card put
+ * on a cell is the card then the cell; a move or a prediction is its two squares (a promotion
+ * tells apart moves between the same squares); a card played alone is the card; anything else
+ * is a button of its own.
+ */
+export function clickOf(action: ActionStruct): Click {
+  if (action.card && action.x !== undefined && action.y !== undefined) {
+    return { source: `card:${action.card}`, target: `cell:${action.x},${action.y}` };
   }
-  if (game === "poker_chess" && (m = text.match(PLAY))) {
-    return { source: `card:${m[1]}` };
+  if (action.from && action.to) {
+    return { source: `sq:${action.from}`, target: `sq:${action.to}`, variant: action.promotion };
+  }
+  if (action.card && action.kind === "play") {
+    return { source: `card:${action.card}` };
   }
   return {};
 }
 
-/** The group of an action button (Detective Poker's bets by the board they go on), if any. */
-export function groupOf(game: string, text: string): string | undefined {
-  const m = game === "detective_poker" ? text.match(/ on s(\d+)/) : null;
-  return m ? `On seat ${m[1]}'s board` : undefined;
+/** The group of an action button (bets by the board they go on), if any. */
+export function groupOf(action: ActionStruct): string | undefined {
+  return action.target !== undefined ? `On seat ${action.target}'s board` : undefined;
 }
 
 /** The board to draw: a chessboard, a card grid over a window of cells, or none. */

@@ -24,6 +24,7 @@ import {
   factsOf,
   groupOf,
   historyOf,
+  structOf,
 } from "./games";
 import { linksOf, replayLink, seatLink, spectatorLink } from "./links";
 import { lastHandLines, outcomeLines, resultText, verdictText } from "./outcome";
@@ -246,7 +247,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     if (!current || !view) return [title, notice, alert, h("p", {}, "Connecting…")];
     const practice = practiceNotice(current.chosenSeed);
     const legal = current.mayAct ? current.legalActions : [];
-    const clicks = legal.map((action) => ({ action, click: clickOf(view!.game, action.text) }));
+    const clicks = legal.map((action) => ({ action, click: clickOf(structOf(action.actionJson)) }));
     if (viewer.replay && replay) {
       return [
         title,
@@ -483,7 +484,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   function groups(buttons: Choice[]): [string | undefined, Choice[]][] {
     const out = new Map<string | undefined, Choice[]>();
     for (const c of buttons) {
-      const key = groupOf(view!.game, c.action.text);
+      const key = groupOf(structOf(c.action.actionJson));
       out.set(key, [...(out.get(key) ?? []), c]);
     }
     return [...out];

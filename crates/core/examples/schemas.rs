@@ -1,20 +1,27 @@
-//! Writes the JSON Schema of every game's view to `docs/views/<game>.schema.json`.
+//! Writes the JSON Schemas of every game's view to `docs/views/<game>.schema.json` and of its
+//! action struct to `docs/actions/<game>.schema.json`.
 //!
-//! Run it after changing a view struct: `cargo run -p checkraise-core --example view_schemas`
-//! (the test `tests/view_schemas.rs` fails while a committed schema differs).
+//! Run it after changing a view or an action struct: `cargo run -p checkraise-core --example
+//! schemas` (the test `tests/view_schemas.rs` fails while a committed schema differs).
 
 use std::fs;
 use std::path::Path;
 
-use checkraise_core::games::view_schemas;
+use checkraise_core::registry::{action_schemas, view_schemas};
 use checkraise_core::view::schema_text;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/views");
-    fs::create_dir_all(&dir).expect("create docs/views");
-    for (name, schema) in view_schemas() {
-        let path = dir.join(format!("{name}.schema.json"));
-        fs::write(&path, schema_text(&schema)).expect("write a schema");
-        println!("wrote docs/views/{name}.schema.json");
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+    for (folder, schemas) in [("views", view_schemas()), ("actions", action_schemas())] {
+        let dir = docs.join(folder);
+        fs::create_dir_all(&dir).expect("create the schemas' folder");
+        for (name, schema) in schemas {
+            fs::write(
+                dir.join(format!("{name}.schema.json")),
+                schema_text(&schema),
+            )
+            .expect("write a schema");
+            println!("wrote docs/{folder}/{name}.schema.json");
+        }
     }
 }

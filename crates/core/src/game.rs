@@ -96,6 +96,11 @@ pub struct GameEntry {
     pub params: &'static [ParamSpec],
     /// Builds a game from validated parameters (may still refuse combinations).
     pub build: fn(Params) -> Result<Arc<dyn Game>, GameError>,
+    /// The JSON Schema of its view (`State::view`), published in `docs/views/`.
+    pub view_schema: fn() -> schemars::Schema,
+    /// The JSON Schema of its action struct (`State::action_struct`), published in
+    /// `docs/actions/`.
+    pub action_schema: fn() -> schemars::Schema,
 }
 
 /// A state of a game. Every per-seat function depends only on what that seat may know.
@@ -213,6 +218,14 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     /// A structured view for UIs and gRPC: what `viewer` may know (`None` = a spectator,
     /// public information only).
     fn view(&self, viewer: Option<usize>) -> serde_json::Value;
+    /// Seat `player`'s `action` here as the game's action struct, in JSON (its schema is the
+    /// registry entry's `action_schema`): what a client reads instead of parsing the action's
+    /// text. `None` for an id outside the seat's action space. The default (states written
+    /// without one: test fixtures) has none.
+    fn action_struct(&self, player: usize, action: Action) -> Option<serde_json::Value> {
+        let _ = (player, action);
+        None
+    }
     /// A state consistent with everything seat `player` knows, with the rest resampled.
     fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State>;
     /// The game's heuristic policy: the action seat `seat` takes here (a state where that
@@ -240,6 +253,61 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
 impl Clone for Box<dyn State> {
     fn clone(&self) -> Self {
         self.clone_box()
+    }
+}
+
+/// The legal action of seat `player` whose action struct (`State::action_struct`) has every
+/// field of `given`, a JSON object, with the same value: `{"card": "Kd", "x": 1, "y": 0}`
+/// names a Pokeros placement without its hand slot. `Err` when `given` is not an object, names
+/// a field no legal action has, or matches no legal action or several.
+pub fn action_from_struct(
+    state: &dyn State,
+    player: usize,
+    given: &serde_json::Value,
+) -> Result<Action, GameError> {
+    let refuse = |reason: String| GameError::BadActionString {
+        text: given.to_string(),
+        player: Player::Seat(player),
+        reason,
+    };
+    let Some(fields) = given.as_object() else {
+        return Err(refuse("an action struct is a JSON object".to_string()));
+    };
+    let legal = state.legal_actions_for(Player::Seat(player));
+    let structs: Vec<(Action, serde_json::Value)> = legal
+        .iter()
+        .filter_map(|&a| state.action_struct(player, a).map(|s| (a, s)))
+        .collect();
+    if structs.is_empty() {
+        return Err(refuse(format!("seat {player} has no legal action here")));
+    }
+    for key in fields.keys() {
+        if !structs
+            .iter()
+            .any(|(_, s)| s.as_object().is_some_and(|o| o.contains_key(key)))
+        {
+            return Err(refuse(format!("no legal action here has a field '{key}'")));
+        }
+    }
+    let matching: Vec<&(Action, serde_json::Value)> = structs
+        .iter()
+        .filter(|(_, s)| {
+            fields
+                .iter()
+                .all(|(k, v)| s.as_object().and_then(|o| o.get(k)) == Some(v))
+        })
+        .collect();
+    match matching.as_slice() {
+        [(action, _)] => Ok(*action),
+        [] => Err(refuse(format!(
+            "no legal action of seat {player} matches it"
+        ))),
+        several => Err(refuse(format!(
+            "{} legal actions match it (e.g. {} and {}); give more fields",
+            several.len(),
+            several[0].1,
+            several[1].1
+        ))),
     }
 }
 

@@ -54,12 +54,14 @@ pub mod view;
 // The games.
 pub mod games;
 
-// What is built on any game: envs, bots, batched envs, the registry of every game, the arena.
+// What is built on any game: envs, bots, who plays each seat, batched envs, the registry of
+// every game, the arena.
 pub mod env;
 
 pub mod bots;
 
 pub mod driver;
+pub mod table;
 
 pub mod vector;
 

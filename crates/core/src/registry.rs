@@ -24,6 +24,25 @@ pub fn entries() -> &'static [GameEntry] {
     ENTRIES
 }
 
+/// Each game's name and the JSON Schema of its view (`State::view`), as published in
+/// `docs/views/<name>.schema.json` (`cargo run -p checkraise-core --example schemas` writes
+/// them; a test fails when they differ).
+pub fn view_schemas() -> Vec<(&'static str, schemars::Schema)> {
+    entries()
+        .iter()
+        .map(|e| (e.info.name, (e.view_schema)()))
+        .collect()
+}
+
+/// Each game's name and the JSON Schema of its action struct (`State::action_struct`), as
+/// published in `docs/actions/<name>.schema.json`.
+pub fn action_schemas() -> Vec<(&'static str, schemars::Schema)> {
+    entries()
+        .iter()
+        .map(|e| (e.info.name, (e.action_schema)()))
+        .collect()
+}
+
 /// The registered game names.
 pub fn game_names() -> Vec<&'static str> {
     entries().iter().map(|e| e.info.name).collect()

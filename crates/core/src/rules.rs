@@ -87,7 +87,16 @@ impl From<&str> for Illegal {
 /// game's `observe.rs`), its text (`Describe`, `text.rs`) and its view (`Visible`,
 /// `view.rs`); `Played` calls those directly too.
 pub trait Rules:
-    Observe + Describe + Visible + Clone + fmt::Debug + fmt::Display + Send + Sync + 'static
+    Observe
+    + Describe
+    + Visible
+    + Structured
+    + Clone
+    + fmt::Debug
+    + fmt::Display
+    + Send
+    + Sync
+    + 'static
 {
     /// The game's typed configuration, which defines the game (`GameDef`).
     type Config: GameDef<Rules = Self>;
@@ -228,11 +237,31 @@ pub trait Describe {
     }
 }
 
+/// A game's actions as typed structs, so a client reads an action's parts (the card, the
+/// cell, the squares, the amount) instead of parsing its text. A game implements it in its
+/// `text.rs`, beside `Describe`; `State::action_struct` is its JSON and
+/// `game::action_from_struct` its inverse.
+pub trait Structured {
+    /// The game's action struct (its JSON Schema is published in `docs/actions/`).
+    type ActionStruct: serde::Serialize + schemars::JsonSchema;
+    /// Seat `seat`'s `action` here as a struct; `None` for an id outside the seat's action
+    /// space.
+    fn action_struct(&self, seat: usize, action: Action) -> Option<Self::ActionStruct>;
+}
+
+/// The JSON Schema (draft 2020-12, for what the engine writes) of `T`.
+pub fn schema_of<T: schemars::JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<T>()
+}
+
 /// What a viewer may know of a game's state, as the game's typed view (for UIs and gRPC;
 /// `State::view` is its JSON). A game implements it in its `view.rs`.
 pub trait Visible {
     /// The game's view: a struct made of the shapes of `crate::view`.
-    type View: serde::Serialize;
+    type View: serde::Serialize + schemars::JsonSchema;
     /// What `viewer` may know (`None`: a spectator), given this state's `history`.
     fn view_of(&self, history: &[PlayerAction], viewer: Option<usize>) -> Self::View;
 }
@@ -321,6 +350,8 @@ impl<D: GameDef> RulesGame<D> {
         info: D::INFO,
         params: D::PARAMS,
         build: Self::build,
+        view_schema: schema_of::<<D::Rules as Visible>::View>,
+        action_schema: schema_of::<<D::Rules as Structured>::ActionStruct>,
     };
 
     /// Builds the game from validated parameters.
@@ -693,6 +724,12 @@ impl<R: Rules> State for Played<R> {
 
     fn view(&self, viewer: Option<usize>) -> serde_json::Value {
         serde_json::to_value(self.rules.view_of(&self.history, viewer)).expect("a view serializes")
+    }
+
+    fn action_struct(&self, player: usize, action: Action) -> Option<serde_json::Value> {
+        self.rules
+            .action_struct(player, action)
+            .map(|s| serde_json::to_value(s).expect("an action struct serializes"))
     }
 
     fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State> {

@@ -19,7 +19,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::cards::Card;
-use crate::chess::{Board, Color, Piece, Square, piece_char};
+use crate::chess::{Board, Color, Move, Piece, Square, piece_char};
 use crate::rules::Rules;
 use crate::vocabulary::Player;
 
@@ -263,18 +263,20 @@ pub struct LegalAction {
     pub text: String,
 }
 
-/// The JSON Schema (draft 2020-12) of a view type, as views are written (serialization).
-pub fn schema_of<T: JsonSchema>() -> schemars::Schema {
-    schemars::generate::SchemaSettings::draft2020_12()
-        .for_serialize()
-        .into_generator()
-        .into_root_schema_for::<T>()
-}
-
 /// A schema as the text of its file in `docs/views/`: pretty JSON, keys sorted, a final
 /// newline.
 pub fn schema_text(schema: &schemars::Schema) -> String {
     let mut text = serde_json::to_string_pretty(schema.as_value()).expect("a schema serializes");
     text.push('\n');
     text
+}
+
+/// A chess move's parts as action structs write them: the squares it leaves and reaches
+/// (`e2`, `e4`) and the promotion piece's letter (`q`, `r`, `b`, `n`), if any.
+pub fn move_parts(mv: Move) -> (String, String, Option<String>) {
+    (
+        mv.from.to_string(),
+        mv.to.to_string(),
+        mv.promotion.map(|p| char::from(p).to_string()),
+    )
 }

@@ -1007,6 +1007,7 @@ fn fit_view(view: &mut pb::SeatView, limit: usize) {
         ("action_texts", |v, _| {
             for action in &mut v.legal_actions {
                 action.text.clear();
+                action.action_json.clear();
             }
         }),
     ];
@@ -1182,6 +1183,7 @@ fn notify(
                         .map(|(_, id, text)| pb::LegalAction {
                             id: *id,
                             text: text.clone(),
+                            ..Default::default()
                         })
                 });
                 let event = pb::MatchEvent {
@@ -1262,13 +1264,21 @@ fn seat_view(
         out.legal_actions = state
             .legal_actions_for(player)
             .into_iter()
-            .map(|id| pb::LegalAction {
-                id,
-                text: if parts.action_texts {
-                    state.action_to_string(player, id)
-                } else {
-                    String::new()
-                },
+            .map(|id| {
+                if !parts.action_texts {
+                    return pb::LegalAction {
+                        id,
+                        ..Default::default()
+                    };
+                }
+                pb::LegalAction {
+                    id,
+                    text: state.action_to_string(player, id),
+                    action_json: state
+                        .action_struct(seat, id)
+                        .map(|s| s.to_string())
+                        .unwrap_or_default(),
+                }
             })
             .collect();
     }

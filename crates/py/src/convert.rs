@@ -10,6 +10,18 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
 use crate::errors::{IllegalActionError, OrRaise, ParameterError};
 
+/// A Python value (dicts, lists, strings, numbers, booleans, `None`) as JSON, through
+/// Python's own `json` module.
+pub fn py_to_json(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    let text: String = value
+        .py()
+        .import("json")?
+        .call_method1("dumps", (value,))?
+        .extract()?;
+    serde_json::from_str(&text)
+        .map_err(|e| crate::errors::CheckraiseError::new_err(format!("not JSON data: {e}")))
+}
+
 /// A JSON value as the matching Python object (dict, list, str, int, float, bool, None).
 pub fn json_to_py<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     use serde_json::Value;

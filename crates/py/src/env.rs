@@ -99,18 +99,8 @@ impl PyEnv {
         legal_actions_of(self.env.state(), player)
     }
 
-    /// The legal actions of `player` (default: the current player) as a bool mask.
-    #[pyo3(signature = (player=None))]
-    fn legal_actions_mask<'py>(
-        &self,
-        py: Python<'py>,
-        player: Option<i64>,
-    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        legal_mask_of(py, self.env.game().as_ref(), self.env.state(), player)
-    }
-
-    /// The action mask of `player` (default: the current player): the same as
-    /// `legal_actions_mask`, under the mask's one name in every face.
+    /// The action mask of `player` (default: the current player): its legal actions as a bool
+    /// mask over the game's actions.
     #[pyo3(signature = (player=None))]
     fn action_mask<'py>(
         &self,

@@ -289,6 +289,38 @@ impl PyState {
         convert::json_to_py(py, &self.state.view(viewer))
     }
 
+    /// Seat `player`'s `action` (default: the current player's) as the game's action struct,
+    /// a dict (`docs/actions/<game>.schema.json`): the card, the cell, the squares, the
+    /// amount, with no parsing of the action's text. `None` for an id outside the seat's
+    /// action space.
+    #[pyo3(signature = (action, player=None))]
+    fn action_struct<'py>(
+        &self,
+        py: Python<'py>,
+        action: Action,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = convert::observer(self.state.as_ref(), player)?;
+        match self.state.action_struct(seat, action) {
+            Some(value) => convert::json_to_py(py, &value),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// The legal action of seat `player` (default: the current player) whose action struct has
+    /// every field of `fields` (a dict) with the same value: `{"card": "Kd", "x": 1, "y": 0}`.
+    /// Raises ``ActionStringError`` when it matches no legal action, or several.
+    #[pyo3(signature = (fields, player=None))]
+    fn action_from_struct(
+        &self,
+        fields: &Bound<'_, PyAny>,
+        player: Option<i64>,
+    ) -> PyResult<Action> {
+        let seat = convert::observer(self.state.as_ref(), player)?;
+        let value = convert::py_to_json(fields)?;
+        checkraise_core::game::action_from_struct(self.state.as_ref(), seat, &value).or_raise()
+    }
+
     /// A state consistent with everything seat `player` knows, the rest resampled from `seed`.
     fn resample_from_infostate(&self, player: i64, seed: u64) -> PyResult<PyState> {
         let seat = convert::seat(self.state.as_ref(), player)?;

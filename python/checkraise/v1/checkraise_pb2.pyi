@@ -315,12 +315,14 @@ class SeatStatus(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., taken: _Optional[bool] = ...) -> None: ...
 
 class LegalAction(_message.Message):
-    __slots__ = ("id", "text")
+    __slots__ = ("id", "text", "action_json")
     ID_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_JSON_FIELD_NUMBER: _ClassVar[int]
     id: int
     text: str
-    def __init__(self, id: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
+    action_json: str
+    def __init__(self, id: _Optional[int] = ..., text: _Optional[str] = ..., action_json: _Optional[str] = ...) -> None: ...
 
 class SeatView(_message.Message):
     __slots__ = ("match_id", "seat", "version", "view_json", "current_player", "is_terminal", "may_act", "action_submitted", "legal_actions", "returns", "seat_return", "observation", "observation_text", "seats", "act_status", "omitted_parts", "chosen_seed")

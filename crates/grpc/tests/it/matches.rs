@@ -370,6 +370,7 @@ async fn view_options_leave_out_only_the_parts_asked() {
         view.observation_text.clear();
         for action in &mut view.legal_actions {
             action.text.clear();
+            action.action_json.clear();
         }
         view
     };
@@ -392,6 +393,7 @@ async fn view_options_leave_out_only_the_parts_asked() {
     let mut whole = get(0, None).await;
     assert!(!whole.view_json.is_empty() && whole.observation.is_some());
     assert!(!whole.observation_text.is_empty() && !whole.legal_actions[0].text.is_empty());
+    assert!(whole.legal_actions[0].action_json.starts_with("{\"card\":"));
     assert_eq!(
         get(1, Some(lean)).await,
         emptied(whole.clone(), &seats[1].0)

@@ -69,7 +69,8 @@ fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
         event.own_action,
         Some(pb::LegalAction {
             id: 1,
-            text: "pick1".into()
+            text: "pick1".into(),
+            ..Default::default()
         })
     );
     let view = event.view.clone().unwrap();

@@ -6,11 +6,14 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use super::rules::{ActionCard, Bet, STREET_NAMES, STREETS};
 use super::state::{DetectivePokerState, Event, event_at};
 use crate::cards::{Card, NUM_ORDINARY};
 use crate::game::{Action, GameError, Player, PlayerAction};
-use crate::rules::{Describe, Rules};
+use crate::rules::{Describe, Rules, Structured};
 
 impl Describe for DetectivePokerState {
     /// A readable, unique name for `action` taken by `player` here.
@@ -258,5 +261,34 @@ impl fmt::Display for DetectivePokerState {
             Self::cards_text(&self.cards.burns),
             self.deck.len()
         )
+    }
+}
+
+/// A Detective Poker action: a bet of chips on a seat's board, maybe over a face-down action
+/// card.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct DetectivePokerAction {
+    /// The chips bet.
+    pub amount: u8,
+    /// The seat whose board the chips go on.
+    pub target: u8,
+    /// The action card placed face down under the bet (`+1`, `clockwise`, `bluff`,
+    /// `empty`), or `null` for none.
+    pub action_card: Option<String>,
+}
+
+impl Structured for DetectivePokerState {
+    type ActionStruct = DetectivePokerAction;
+
+    fn action_struct(&self, seat: usize, action: Action) -> Option<DetectivePokerAction> {
+        if seat >= self.config.players {
+            return None;
+        }
+        let bet = Bet::decode(action, self.config.players, self.config.max_bet)?;
+        Some(DetectivePokerAction {
+            amount: bet.amount,
+            target: bet.board,
+            action_card: bet.card.map(|c| c.name().to_string()),
+        })
     }
 }

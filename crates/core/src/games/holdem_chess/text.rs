@@ -3,11 +3,14 @@
 
 use std::fmt::{self, Write as _};
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use super::state::{HandRecord, HoldemState, NO_CARD, Phase};
 use super::{NUM_SIZES, SIZE_NAMES};
 use crate::cards::Card;
 use crate::game::{Action, GameError, Player, PlayerAction};
-use crate::rules::{Describe, Rules};
+use crate::rules::{Describe, Rules, Structured};
 
 impl Describe for HoldemState {
     /// `action` by `player` as text.
@@ -370,5 +373,123 @@ impl fmt::Display for HoldemState {
             writeln!(f, "last hand: {}", record_text(r, self.config.players))?;
         }
         write!(f, "to act: {}", self.current_player())
+    }
+}
+
+/// What a Hold'em Poker Chess action does.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HoldemChessActionKind {
+    /// Places a hole card on a cell (the placement phase).
+    Place,
+    /// Ends one's placements (the placement phase).
+    Done,
+    /// Folds the hand.
+    Fold,
+    /// Checks (nothing to call).
+    Check,
+    /// Calls `amount` chips.
+    Call,
+    /// Raises the bet to `amount` chips.
+    Raise,
+}
+
+/// A Hold'em Poker Chess action: a placement, the end of one's placements, or a bet.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct HoldemChessAction {
+    /// What it does.
+    pub kind: HoldemChessActionKind,
+    /// A placement's hole card (`Kd`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<String>,
+    /// A placement's hole-card slot (0 or 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slot: Option<usize>,
+    /// A placement's cell column.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<i32>,
+    /// A placement's cell row.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub y: Option<i32>,
+    /// A call's chips to call, or the total a raise raises the bet to (when the seat is to
+    /// bet: otherwise the amount is not known yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<u32>,
+    /// A raise that puts every chip of the seat in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_in: Option<bool>,
+    /// A raise's size, where raises come in named sizes (`min`, `half-pot`, `pot`, `2pot`,
+    /// `all-in`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+}
+
+impl Structured for HoldemState {
+    type ActionStruct = HoldemChessAction;
+
+    fn action_struct(&self, seat: usize, action: Action) -> Option<HoldemChessAction> {
+        let cfg = &self.config;
+        if seat >= cfg.players || action as usize >= cfg.num_actions() {
+            return None;
+        }
+        let bare = |kind| HoldemChessAction {
+            kind,
+            card: None,
+            slot: None,
+            x: None,
+            y: None,
+            amount: None,
+            all_in: None,
+            size: None,
+        };
+        let a = action as usize;
+        if a < cfg.bet_base() {
+            let (slot, cell) = (a / cfg.cells, a % cfg.cells);
+            let (x, y) = cfg.window.coords(cell);
+            let card = self.holes[seat][slot];
+            return Some(HoldemChessAction {
+                card: (card != NO_CARD).then(|| Card(card).to_string()),
+                slot: Some(slot),
+                x: Some(x),
+                y: Some(y),
+                ..bare(HoldemChessActionKind::Place)
+            });
+        }
+        if action == cfg.fold_action() {
+            return Some(bare(HoldemChessActionKind::Fold));
+        }
+        if action == cfg.call_action() {
+            if self.phase == Phase::Place {
+                return Some(bare(HoldemChessActionKind::Done));
+            }
+            let call = self.betting.to_call(seat);
+            return Some(if call == 0 {
+                bare(HoldemChessActionKind::Check)
+            } else {
+                HoldemChessAction {
+                    amount: Some(call),
+                    ..bare(HoldemChessActionKind::Call)
+                }
+            });
+        }
+        let base = cfg.bet_base() as u32 + 2;
+        let to = self.raise_amount(seat, action);
+        let (_, hi) = self.betting.raise_range(seat).unwrap_or((0, 0));
+        Some(HoldemChessAction {
+            amount: if cfg.all_sizes {
+                Some(action - base + 1)
+            } else {
+                to
+            },
+            all_in: to.map(|to| to == hi),
+            size: (!cfg.all_sizes)
+                .then(|| {
+                    SIZE_NAMES
+                        .get((action - base) as usize)
+                        .map(|s| s.to_string())
+                })
+                .flatten(),
+            ..bare(HoldemChessActionKind::Raise)
+        })
     }
 }

@@ -3,12 +3,16 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use super::state::{Event, Phase, PokerChessState, TurnStep, pair_index, pair_slots};
 use super::{CARD_BASE, moves};
 use crate::cards::{Card, CardSet};
 use crate::chess::{Color, Move};
 use crate::game::{Action, GameError, Player, PlayerAction};
-use crate::rules::{Describe, Rules};
+use crate::rules::{Describe, Rules, Structured};
+use crate::view::move_parts;
 
 impl PokerChessState {
     /// The cards of `hand`, space-separated.
@@ -206,5 +210,89 @@ impl fmt::Display for PokerChessState {
             self.pile.len(),
             self.current_player()
         )
+    }
+}
+
+/// What a Poker Chess action does.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PokerChessActionKind {
+    /// A chess move (allowed by the card played this turn).
+    Move,
+    /// Plays a card from the hand.
+    Play,
+    /// Discards two cards from the hand.
+    Discard,
+}
+
+/// A Poker Chess action: a card played, two cards discarded, or a chess move.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PokerChessAction {
+    /// What it does.
+    pub kind: PokerChessActionKind,
+    /// A move's square of departure (`e2`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// A move's square of arrival (`e4`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// A move's promotion piece (`q`, `r`, `b`, `n`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promotion: Option<String>,
+    /// The card played (`Kd`, a joker `X1`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<String>,
+    /// The two cards discarded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cards: Option<Vec<String>>,
+}
+
+impl Structured for PokerChessState {
+    type ActionStruct = PokerChessAction;
+
+    fn action_struct(&self, seat: usize, action: Action) -> Option<PokerChessAction> {
+        if seat >= 2 {
+            return None;
+        }
+        let none = PokerChessAction {
+            kind: PokerChessActionKind::Move,
+            from: None,
+            to: None,
+            promotion: None,
+            card: None,
+            cards: None,
+        };
+        if action < CARD_BASE {
+            let color = if seat == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let (from, to, promotion) = move_parts(moves::decode(action, color)?);
+            return Some(PokerChessAction {
+                from: Some(from),
+                to: Some(to),
+                promotion,
+                ..none
+            });
+        }
+        let h = self.config.hand_size;
+        let index = (action - CARD_BASE) as usize;
+        if index < h {
+            return Some(PokerChessAction {
+                kind: PokerChessActionKind::Play,
+                card: Some(self.card_in_slot(seat, index)?.to_string()),
+                ..none
+            });
+        }
+        let (i, j) = pair_slots(index - h, h)?;
+        Some(PokerChessAction {
+            kind: PokerChessActionKind::Discard,
+            cards: Some(vec![
+                self.card_in_slot(seat, i)?.to_string(),
+                self.card_in_slot(seat, j)?.to_string(),
+            ]),
+            ..none
+        })
     }
 }

@@ -3,10 +3,13 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use super::state::PokerosState;
 use crate::cards::{Card, CardSet};
 use crate::game::{Action, GameError, Player, PlayerAction};
-use crate::rules::{Describe, Rules};
+use crate::rules::{Describe, Rules, Structured};
 
 impl Describe for PokerosState {
     fn action_to_string(&self, player: Player, action: Action) -> String {
@@ -209,5 +212,40 @@ impl fmt::Display for PokerosState {
             self.deck.len(),
             self.current_player()
         )
+    }
+}
+
+/// A Pokeros action: a card from the hand placed on a cell.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PokerosAction {
+    /// The card placed (`Kd`, a joker `X1`); `null` when the hand slot is empty.
+    pub card: Option<String>,
+    /// The card's slot in the hand (cards in the hand are in card order).
+    pub slot: usize,
+    /// The cell's column, 0 at the centre, growing to the right.
+    pub x: i32,
+    /// The cell's row, 0 at the centre, growing upward.
+    pub y: i32,
+}
+
+impl Structured for PokerosState {
+    type ActionStruct = PokerosAction;
+
+    fn action_struct(&self, seat: usize, action: Action) -> Option<PokerosAction> {
+        if seat >= self.config.players {
+            return None;
+        }
+        let slots = self.config.slots();
+        let (cell, slot) = (action as usize / slots, action as usize % slots);
+        if cell >= self.config.cells() {
+            return None;
+        }
+        let (x, y) = self.coords(cell);
+        Some(PokerosAction {
+            card: self.card_in_slot(seat, slot).map(|c| c.to_string()),
+            slot,
+            x,
+            y,
+        })
     }
 }

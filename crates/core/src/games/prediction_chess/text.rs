@@ -3,6 +3,9 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use super::rules::Prediction;
 use super::state::{Phase, PredictionChessState, TurnRecord};
 use super::{
@@ -10,7 +13,8 @@ use super::{
 };
 use crate::chess::{Color, Move, Rank, piece_char};
 use crate::game::{Action, GameError, Player, PlayerAction};
-use crate::rules::Describe;
+use crate::rules::{Describe, Structured};
+use crate::view::move_parts;
 
 /// A move in UCI, or `pass`.
 pub(super) fn uci(mv: Option<Move>) -> String {
@@ -203,5 +207,67 @@ impl fmt::Display for PredictionChessState {
             Some(last) => write!(f, "last turn: {}", Self::turn_text(last)),
             None => write!(f, "no turn yet"),
         }
+    }
+}
+
+/// What a Prediction Chess action does.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PredictionChessActionKind {
+    /// A move of one's own (the move phase).
+    Move,
+    /// A prediction of the opponent's move (the predict phase).
+    Predict,
+    /// No move, or no prediction.
+    Pass,
+}
+
+/// A Prediction Chess action: a move, a prediction of the opponent's move, or a pass.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PredictionChessAction {
+    /// What it does.
+    pub kind: PredictionChessActionKind,
+    /// The square the piece leaves (`e2`); absent for a pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// The square it reaches (`e4`); absent for a pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// The piece a pawn promotes to (`q`, `r`, `b`, `n`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promotion: Option<String>,
+}
+
+impl Structured for PredictionChessState {
+    type ActionStruct = PredictionChessAction;
+
+    fn action_struct(&self, seat: usize, action: Action) -> Option<PredictionChessAction> {
+        if seat > 1 || action as usize >= NUM_ACTIONS {
+            return None;
+        }
+        let predict = self.phase == Phase::Predict;
+        let pass = PredictionChessAction {
+            kind: PredictionChessActionKind::Pass,
+            from: None,
+            to: None,
+            promotion: None,
+        };
+        if action == PASS {
+            return Some(pass);
+        }
+        if predict && action >= NUM_SQUARE_PAIRS {
+            return None;
+        }
+        let (from, to, promotion) = move_parts(action_move(seat_color(seat), action)?);
+        Some(PredictionChessAction {
+            kind: if predict {
+                PredictionChessActionKind::Predict
+            } else {
+                PredictionChessActionKind::Move
+            },
+            from: Some(from),
+            to: Some(to),
+            promotion,
+        })
     }
 }
