@@ -58,8 +58,9 @@ def _strict(schema: Any) -> Any:
 
 
 @cache
-def validators(name: str) -> tuple[jsonschema.Draft202012Validator, ...]:
-    schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+def validators(name: str, folder: Path = SCHEMAS) -> tuple[jsonschema.Draft202012Validator, ...]:
+    """The published schema of ``name`` in ``folder`` (views by default), and its strict copy."""
+    schema = json.loads((folder / f"{name}.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     return tuple(
         jsonschema.Draft202012Validator(s, format_checker=None)
@@ -170,16 +171,6 @@ def test_views_hide_what_the_viewer_cannot_see(name, params):
 ACTION_SCHEMAS = ROOT / "docs" / "actions"
 
 
-@cache
-def action_validators(name: str) -> tuple[jsonschema.Draft202012Validator, ...]:
-    schema = json.loads((ACTION_SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return tuple(
-        jsonschema.Draft202012Validator(s, format_checker=None)
-        for s in (schema, _strict(copy.deepcopy(schema)))
-    )
-
-
 @pytest.mark.parametrize(
     "name, params", CASES, ids=[f"{n}-{json.dumps(p, sort_keys=True)}" for n, p in CASES]
 )
@@ -207,7 +198,7 @@ def test_every_legal_action_has_a_struct_that_matches_the_schema_and_names_it(na
                 for action in state.legal_actions(seat):
                     struct = state.action_struct(action, seat)
                     where = f"{name} {params} seed {seed} state {index} seat {seat} {action}"
-                    for validator in action_validators(name):
+                    for validator in validators(name, ACTION_SCHEMAS):
                         errors = [e.message for e in validator.iter_errors(struct)]
                         assert not errors, f"{where}: {struct}: {errors[:3]}"
                     structs[json.dumps(struct, sort_keys=True)] = action

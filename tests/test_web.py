@@ -313,6 +313,19 @@ def test_a_whole_match_by_clicking(server, context, browser, game, params, other
     assert match, page.url
     assert "token=" not in page.url
     check_accessibility(page)
+    # Coordinates beside the board: files under a chessboard and ranks to its left; columns
+    # and rows (0 at the centre) beside a card grid, one per column and row drawn.
+    files = page.locator(".board .coord.file").all_text_contents()
+    ranks = page.locator(".board .coord.rank").all_text_contents()
+    if game in ("poker_chess", "prediction_chess"):
+        assert sorted(files) == list("abcdefgh"), files
+        assert sorted(ranks, key=int) == [str(r) for r in range(1, 9)], ranks
+    elif page.locator(".board").count():
+        columns = page.locator(".board").evaluate(
+            "b => getComputedStyle(b).getPropertyValue('--columns')"
+        )
+        assert len(files) == int(columns) and ranks, (files, ranks)
+        assert all(re.fullmatch(r"-?\d+", t) for t in files + ranks), (files, ranks)
 
     # The spectator is someone else, in a window of their own (a tab in the background of the
     # player's window would have its animation frames, and so Playwright's checks, throttled).

@@ -402,6 +402,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         ranks.reverse();
       }
       for (const y of ranks) {
+        rows.push(coord("rank", String(y + 1)));
         for (const x of files) {
           const name = `${"abcdefgh"[x]}${y + 1}`;
           const c = cells.get(`${x},${y}`);
@@ -411,10 +412,12 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
           rows.push(square);
         }
       }
+      rows.push(coord("corner", ""), ...files.map((x) => coord("file", "abcdefgh"[x])));
     } else {
       columns = kind.x1 - kind.x0 + 1;
       rows = [];
       for (let y = kind.y1; y >= kind.y0; y--) {
+        rows.push(coord("rank", String(y)));
         for (let x = kind.x0; x <= kind.x1; x++) {
           const c = cells.get(`${x},${y}`);
           const has = c !== undefined && "card" in c;
@@ -425,6 +428,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
           rows.push(cell);
         }
       }
+      rows.push(coord("corner", ""));
+      for (let x = kind.x0; x <= kind.x1; x++) rows.push(coord("file", String(x)));
     }
     return h(
       "section",
@@ -560,6 +565,12 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
 }
 
 /** What a replay step did: its history entries (a finished match), or who acted. */
+/** A board coordinate beside the squares or cells (a file or column under them, a rank or row
+ * to their left); hidden from screen readers, whose squares and cells name themselves. */
+function coord(kind: "file" | "rank" | "corner", text: string): HTMLElement {
+  return h("span", { class: `coord ${kind}`, "aria-hidden": "true" }, text);
+}
+
 function stepText(step: Step): string {
   if (step.entries.length > 0) {
     return step.entries.map((e) => (e.player < 0n ? `chance: ${e.text}` : `seat ${e.player}: ${e.text}`)).join("; ");

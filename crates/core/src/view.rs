@@ -271,12 +271,25 @@ pub fn schema_text(schema: &schemars::Schema) -> String {
     text
 }
 
-/// A chess move's parts as action structs write them: the squares it leaves and reaches
-/// (`e2`, `e4`) and the promotion piece's letter (`q`, `r`, `b`, `n`), if any.
-pub fn move_parts(mv: Move) -> (String, String, Option<String>) {
-    (
-        mv.from.to_string(),
-        mv.to.to_string(),
-        mv.promotion.map(|p| char::from(p).to_string()),
-    )
+/// A chess move's parts as action structs write them (flattened into the game's struct).
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct MoveParts {
+    /// The square the piece leaves (`e2`).
+    pub from: String,
+    /// The square it reaches (`e4`).
+    pub to: String,
+    /// The piece a pawn promotes to (`q`, `r`, `b`, `n`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promotion: Option<String>,
+}
+
+impl MoveParts {
+    /// The parts of `mv`.
+    pub fn of(mv: Move) -> MoveParts {
+        MoveParts {
+            from: mv.from.to_string(),
+            to: mv.to.to_string(),
+            promotion: mv.promotion.map(|p| char::from(p).to_string()),
+        }
+    }
 }

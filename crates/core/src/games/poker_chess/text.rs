@@ -12,7 +12,7 @@ use crate::cards::{Card, CardSet};
 use crate::chess::{Color, Move};
 use crate::game::{Action, GameError, Player, PlayerAction};
 use crate::rules::{Describe, Rules, Structured};
-use crate::view::move_parts;
+use crate::view::MoveParts;
 
 impl PokerChessState {
     /// The cards of `hand`, space-separated.
@@ -230,15 +230,9 @@ pub enum PokerChessActionKind {
 pub struct PokerChessAction {
     /// What it does.
     pub kind: PokerChessActionKind,
-    /// A move's square of departure (`e2`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
-    /// A move's square of arrival (`e4`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
-    /// A move's promotion piece (`q`, `r`, `b`, `n`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub promotion: Option<String>,
+    /// A move's squares and promotion (`from`, `to`, `promotion`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub squares: Option<MoveParts>,
     /// The card played (`Kd`, a joker `X1`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub card: Option<String>,
@@ -256,9 +250,7 @@ impl Structured for PokerChessState {
         }
         let none = PokerChessAction {
             kind: PokerChessActionKind::Move,
-            from: None,
-            to: None,
-            promotion: None,
+            squares: None,
             card: None,
             cards: None,
         };
@@ -268,11 +260,8 @@ impl Structured for PokerChessState {
             } else {
                 Color::Black
             };
-            let (from, to, promotion) = move_parts(moves::decode(action, color)?);
             return Some(PokerChessAction {
-                from: Some(from),
-                to: Some(to),
-                promotion,
+                squares: Some(MoveParts::of(moves::decode(action, color)?)),
                 ..none
             });
         }

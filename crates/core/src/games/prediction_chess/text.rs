@@ -14,7 +14,7 @@ use super::{
 use crate::chess::{Color, Move, Rank, piece_char};
 use crate::game::{Action, GameError, Player, PlayerAction};
 use crate::rules::{Describe, Structured};
-use crate::view::move_parts;
+use crate::view::MoveParts;
 
 /// A move in UCI, or `pass`.
 pub(super) fn uci(mv: Option<Move>) -> String {
@@ -227,15 +227,9 @@ pub enum PredictionChessActionKind {
 pub struct PredictionChessAction {
     /// What it does.
     pub kind: PredictionChessActionKind,
-    /// The square the piece leaves (`e2`); absent for a pass.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
-    /// The square it reaches (`e4`); absent for a pass.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
-    /// The piece a pawn promotes to (`q`, `r`, `b`, `n`); absent otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub promotion: Option<String>,
+    /// The move or the move predicted (`from`, `to`, `promotion`); absent for a pass.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub squares: Option<MoveParts>,
 }
 
 impl Structured for PredictionChessState {
@@ -246,28 +240,22 @@ impl Structured for PredictionChessState {
             return None;
         }
         let predict = self.phase == Phase::Predict;
-        let pass = PredictionChessAction {
-            kind: PredictionChessActionKind::Pass,
-            from: None,
-            to: None,
-            promotion: None,
-        };
         if action == PASS {
-            return Some(pass);
+            return Some(PredictionChessAction {
+                kind: PredictionChessActionKind::Pass,
+                squares: None,
+            });
         }
         if predict && action >= NUM_SQUARE_PAIRS {
             return None;
         }
-        let (from, to, promotion) = move_parts(action_move(seat_color(seat), action)?);
         Some(PredictionChessAction {
             kind: if predict {
                 PredictionChessActionKind::Predict
             } else {
                 PredictionChessActionKind::Move
             },
-            from: Some(from),
-            to: Some(to),
-            promotion,
+            squares: Some(MoveParts::of(action_move(seat_color(seat), action)?)),
         })
     }
 }
