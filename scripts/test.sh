@@ -36,6 +36,21 @@ VENV_PID=$!
 # A step that fails stops the installation too.
 trap '[ -z "$VENV_PID" ] || { pkill -P "$VENV_PID"; kill "$VENV_PID"; } 2>/dev/null || true' EXIT
 
+# Games behind a feature (a folder of crates/core/src/games named like a feature of the core
+# crate, such as kuhn_poker): the Rust tests and clippy build them in, and the last step serves
+# them through every face (Python, gRPC, the web page, the arena, VectorEnv) with the tests that
+# take their games from the registry. The release artifacts have only the default games.
+GAME_FEATURES=()
+for dir in crates/core/src/games/*/; do
+  name="$(basename "$dir")"
+  if sed -n '/^\[features\]/,/^\[/p' crates/core/Cargo.toml | grep -Eq "^${name}[[:space:]]*="; then
+    GAME_FEATURES+=("$name")
+  fi
+done
+GAMES_FEATURES=""
+for name in "${GAME_FEATURES[@]}"; do GAMES_FEATURES+=",checkraise-core/$name"; done
+FEATURES="checkraise-grpc/parquet,checkraise-grpc/postgres$GAMES_FEATURES"
+
 step "buf lint and buf breaking on the gRPC contract (proto/)"
 # buf from npm (@bufbuild/buf ships the binary), installed once into .tools/.
 BUF_VERSION=1.75.0
@@ -72,7 +87,7 @@ step "cargo fmt --check"
 cargo fmt --all -- --check
 
 step "cargo clippy -D warnings"
-cargo clippy --workspace --all-targets --features checkraise-grpc/parquet,checkraise-grpc/postgres -- -D warnings
+cargo clippy --workspace --all-targets --features "$FEATURES" -- -D warnings
 
 step "PostgreSQL for the crash test (Debian's postgresql package)"
 # crates/grpc/tests/crash.rs starts its own PostgreSQL server (initdb + pg_ctl in a temporary
@@ -86,10 +101,13 @@ step "cargo test (with the fuzz targets' seed corpus and regression inputs, unin
 # through each fuzz target as a test (crate checkraise-fuzz), so a crash found and fixed stays
 # fixed. Unit, integration and doc tests; the examples are not linked here (clippy checked
 # them above).
-cargo test --workspace --exclude checkraise-py --features checkraise-grpc/parquet,checkraise-grpc/postgres \
-  --lib --bins --tests
-cargo test --workspace --exclude checkraise-py --features checkraise-grpc/parquet,checkraise-grpc/postgres \
-  --doc
+cargo test --workspace --exclude checkraise-py --features "$FEATURES" --lib --bins --tests
+cargo test --workspace --exclude checkraise-py --features "$FEATURES" --doc
+if [ ${#GAME_FEATURES[@]} -gt 0 ]; then
+  # The Python module with the games behind a feature, for the last step (a debug build:
+  # target/debug/lib_core.so).
+  cargo build -p checkraise-py --features "${GAMES_FEATURES#,}"
+fi
 
 step "release build of checkraise-server (the README's first command)"
 # The server pytest and the wheel's smoke test run against. Parquet export and PostgreSQL (the
@@ -156,5 +174,26 @@ step "pytest"
 CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" \
   CHECKRAISE_EXPORT_SERVER="$PWD/target/debug/checkraise-server" \
   .venv/bin/python -m pytest -q -n 2 --dist loadfile --durations=15 tests
+
+if [ ${#GAME_FEATURES[@]} -gt 0 ]; then
+  step "games behind a feature (${GAME_FEATURES[*]}): every face, by the registry-driven tests"
+  # The package from python/ with the debug module built above, first on PYTHONPATH; the
+  # servers cargo test built (target/debug, with the same features). Only the tests of these
+  # games run here: the others ran above against the release artifacts.
+  FEATURE_PY=target/feature-games/python
+  rm -rf "$FEATURE_PY" && mkdir -p "$FEATURE_PY"
+  cp -r python/checkraise "$FEATURE_PY/"
+  rm -f "$FEATURE_PY"/checkraise/_core*.so
+  cp target/debug/lib_core.so "$FEATURE_PY/checkraise/_core.abi3.so"
+  SELECT="$(printf ' or %s' "${GAME_FEATURES[@]}")"
+  PYTHONPATH="$PWD/$FEATURE_PY" .venv/bin/python -c "import checkraise as cr, sys
+missing = set(sys.argv[1:]) - set(cr.game_names())
+sys.exit(f'the module built with the features lacks {missing}' if missing else 0)" "${GAME_FEATURES[@]}"
+  PYTHONPATH="$PWD/$FEATURE_PY" CHECKRAISE_SERVER="$PWD/target/debug/checkraise-server" \
+    .venv/bin/python -m pytest -q -n 2 --dist loadfile -k "${SELECT# or }" \
+    tests/test_python_games.py tests/test_python_vector.py tests/test_gymnasium.py \
+    tests/test_gymnasium_vector.py tests/test_pettingzoo.py tests/test_arena.py tests/test_render.py \
+    tests/test_views.py tests/test_grpc_matches.py tests/test_client.py tests/test_web.py
+fi
 
 step "done"

@@ -44,10 +44,9 @@ SHORT: dict[str, dict[str, Any]] = {
     "holdem_chess": {},
     "detective_poker": {"rounds": 1},
 }
-
-
-def test_short_parameters_cover_every_game():
-    assert set(SHORT) == set(cr.game_names())
+# Any other game of the build (added later, or behind a feature): its default parameters.
+for _name in cr.game_names():
+    SHORT.setdefault(_name, {})
 
 
 # --- Generated stubs ---------------------------------------------------------------------------

@@ -140,15 +140,13 @@ def test_opponents_differ(name):
     """The opponent argument really chooses the bot: the heuristic and the random bot play
     differently over a few seeded episodes (same agent actions, same seeds)."""
 
-    def histories(opponent):
+    def history(opponent, seed):
         env = cg.env(name, opponent=opponent, seat=0)
-        out = []
-        for seed in range(3):
-            play_episode(env, seed)
-            out.append(env.engine_state().history())
-        return out
+        play_episode(env, seed)
+        return env.engine_state().history()
 
-    assert histories("heuristic") != histories("random")
+    # A short game (Kuhn poker) may need more than a few episodes to tell them apart.
+    assert any(history("heuristic", seed) != history("random", seed) for seed in range(30))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -254,13 +252,19 @@ def test_bots_do_not_see_the_agents_pending_choice(name, opponent):
 
 
 def reset_to_a_choice_with_illegal_actions(env, seed=0):
-    """Resets and plays legal moves until the agent has an illegal action to try."""
-    _, info = env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    while info["action_mask"].all():
-        _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-        assert not terminated
-    return info
+    """Resets and plays legal moves until the agent has an illegal action to try. A game where
+    every action is legal at every decision of five episodes (Kuhn poker: pass or bet) has
+    none: the test is skipped, saying so."""
+    for episode in range(seed, seed + 5):
+        _, info = env.reset(seed=episode)
+        rng = np.random.default_rng(episode)
+        terminated = truncated = False
+        while not (terminated or truncated):
+            if not info["action_mask"].all():
+                return info
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, _, terminated, truncated, info = env.step(action)
+    pytest.skip(f"{env.game.name}: every action was legal at every decision of 5 episodes")
 
 
 @pytest.mark.parametrize("name", GAMES)

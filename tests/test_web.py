@@ -21,6 +21,7 @@ import grpc
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
+import checkraise as cr
 from grpc_util import ROOT, packaged_stubs
 
 ARTIFACTS = ROOT / "tests" / "artifacts" / "web"
@@ -34,6 +35,14 @@ MATCHES = [
     ("poker_chess", {}, ["random"], 7),
     ("holdem_chess", {}, ["heuristic"], 7),
     ("detective_poker", {"rounds": "1"}, ["heuristic", "random"], 7),
+]
+LISTED = {m[0] for m in MATCHES}
+# Every other game the server's build has (a game added later, or one behind a feature): its
+# default parameters, random players in the other seats. The page knows no game by name.
+MATCHES += [
+    (name, {}, ["random"] * (cr.make(name).num_players() - 1), 7)
+    for name in cr.game_names()
+    if name not in LISTED
 ]
 
 # The only calls the page may make: the catalog, creating and joining, and seat-scoped or
@@ -197,9 +206,12 @@ def check_outcome(page: Page, server, match_id: str, game: str) -> None:
         assert f"Hand {hand['hand_number']} scored." in text, text
         assert text.count(": right,") == sum(b["correct"] for b in hand["bets"]), text
         assert text.count(": wrong,") == sum(not b["correct"] for b in hand["bets"]), text
-    else:
+    elif game in ("pokeros", "poker_chess"):
         points = ", ".join(f"seat {seat['seat']} {seat['points']}" for seat in view["seats"])
         assert f"Points: {points}." in text, text
+    elif isinstance(view.get("outcome"), str):
+        # A game the page has no words for shows its view's own summary.
+        assert view["outcome"] in text, text
 
 
 def check_highlights(page: Page, server, match_id: str, game: str) -> None:
@@ -364,10 +376,11 @@ def test_a_whole_match_by_clicking(server, context, browser, game, params, other
 
     moves = 0
     reloaded = False
+    # The reload comes after two moves, with a history to restore; in a game the page has no
+    # fixed match for (it may end before the seat's third turn), at the seat's first turn.
+    reload_after, look_after = (2, 3) if game in LISTED else (0, 1)
     while wait_turn_or_end(page):
-        play_one_move(page)
-        moves += 1
-        if moves == 2 and not reloaded:
+        if moves == reload_after and not reloaded:
             # A reload resumes the seat from the token kept in the browser.
             at = version(page)
             page.reload()
@@ -376,7 +389,11 @@ def test_a_whole_match_by_clicking(server, context, browser, game, params, other
             )
             assert "You play seat 0" in page.locator(".who").text_content()
             reloaded = True
-        if moves == 3:
+            if not wait_turn_or_end(page):
+                break
+        play_one_move(page)
+        moves += 1
+        if moves == look_after:
             shot(page, f"{game}-playing")
             check_accessibility(page)
             # The spectator follows live, and sees no seat's hidden card.

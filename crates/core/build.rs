@@ -1,4 +1,5 @@
-//! Generates the tables of the exact-7-card hand evaluator (`poker::eval::best_of`) into
+//! Generates the game list (`$OUT_DIR/games.rs`, see `games_rs`) and the tables of the
+//! exact-7-card hand evaluator (`poker::eval::best_of`) into
 //! `$OUT_DIR/eval7.rs`: a displacement perfect hash from 7-card rank multisets (no flush) to
 //! hand values. See docs/benchmarks/hand_eval.md for the design.
 //!
@@ -130,8 +131,88 @@ fn slots(entries: &[([u8; 13], u32)], magic: u64) -> Option<Vec<(u64, u32)>> {
     slots.windows(2).all(|w| w[0].0 != w[1].0).then_some(slots)
 }
 
+/// The game modules, found as the folders of `src/games/` that hold a `mod.rs`, in name order.
+/// A folder named like one of the crate's features is compiled only with that feature (the
+/// feature is the one line a game behind a feature adds outside its folder). Writes
+/// `$OUT_DIR/games.rs`: one `mod` per compiled game and `ENTRIES`, their registry entries with
+/// `feature` filled in (`registry::entries` orders them by `GameEntry::order`).
+fn games_rs() {
+    let dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    let games = dir.join("src").join("games");
+    println!("cargo::rerun-if-changed={}", games.display());
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("read Cargo.toml");
+    let features = manifest_features(&manifest);
+    let mut names: Vec<String> = std::fs::read_dir(&games)
+        .expect("read src/games")
+        .filter_map(|e| {
+            let e = e.expect("a src/games entry");
+            let name = e.file_name().into_string().ok()?;
+            e.path().join("mod.rs").is_file().then_some(name)
+        })
+        .collect();
+    names.sort();
+    let mut modules = String::new();
+    let mut entries = String::new();
+    for name in &names {
+        assert!(
+            !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+            "src/games/{name}: a game folder's name is its registered name, in snake_case"
+        );
+        let feature = if features.iter().any(|f| f == name) {
+            let var = format!("CARGO_FEATURE_{}", name.to_ascii_uppercase());
+            if std::env::var_os(var).is_none() {
+                continue;
+            }
+            format!("Some({name:?})")
+        } else {
+            "None".to_string()
+        };
+        let path = games.join(name).join("mod.rs");
+        writeln!(
+            modules,
+            "#[path = {:?}]\npub mod {name};",
+            path.display().to_string()
+        )
+        .unwrap();
+        writeln!(
+            entries,
+            "    GameEntry {{ feature: {feature}, ..{name}::ENTRY }},"
+        )
+        .unwrap();
+    }
+    let out = format!(
+        "{modules}\n/// Every compiled game's registry entry, in folder-name order.\n\
+         pub(crate) static ENTRIES: &[crate::game::GameEntry] = {{\n\
+         use crate::game::GameEntry;\n&[\n{entries}]\n}};\n"
+    );
+    let path = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("games.rs");
+    std::fs::write(path, out).expect("write games.rs");
+}
+
+/// The names declared in a manifest's `[features]` table.
+fn manifest_features(manifest: &str) -> Vec<String> {
+    let mut inside = false;
+    let mut names = Vec::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == "[features]";
+        } else if inside && let Some((key, _)) = line.split_once('=') {
+            let key = key.trim().trim_matches('"');
+            if !key.is_empty() && !key.starts_with('#') {
+                names.push(key.to_string());
+            }
+        }
+    }
+    names
+}
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    games_rs();
     let entries: Vec<([u8; 13], u32)> = multisets().into_iter().map(|c| (c, value(&c))).collect();
     assert_eq!(entries.len(), 49_205);
     let mut state = 2026;

@@ -9,6 +9,21 @@ const transport = createGrpcWebTransport({ baseUrl: location.origin });
 export const catalog = createClient(Catalog, transport);
 export const matches = createClient(Matches, transport);
 
+/** Each game's long name, from the catalog (filled once the server answers). */
+const longNames = new Map<string, string>();
+catalog.listGames({}).then(
+  (reply) => {
+    for (const g of reply.games) longNames.set(g.name, g.longName);
+  },
+  () => {},
+);
+
+/** A game's name for people: its catalog long name, or its registered name until the catalog
+ * answers. The page keeps no list of games: a new game shows up with its catalog entry. */
+export function gameTitle(game: string): string {
+  return longNames.get(game) ?? game;
+}
+
 /** Call options that authenticate as a seat. */
 export function asSeat(token: string, signal?: AbortSignal) {
   return { headers: { "x-seat-token": token }, signal };

@@ -184,6 +184,11 @@ export function historyOf(view: View): string[] {
         return `${b.street}: ${s(b.seat)} bets ${b.amount} on ${s(b.target)}${card}`;
       });
     default:
-      return [];
+      // A game the page has no words for: its view's `history`, if it keeps one, each entry
+      // as text or with a `text` field.
+      return Array.isArray(view.history)
+        ? view.history.map((e: unknown) =>
+            typeof e === "string" ? e : typeof (e as Json)?.text === "string" ? String((e as Json).text) : JSON.stringify(e))
+        : [];
   }
 }

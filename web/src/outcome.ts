@@ -102,6 +102,9 @@ export function outcomeLines(view: View): string[] {
       }
       break;
     }
+    default:
+      // A game the page has no words for: its view's own summary, if it writes one.
+      if (typeof view.outcome === "string") lines.push(view.outcome);
   }
   lines.push(resultText(returns));
   return lines.filter((line) => line !== "");

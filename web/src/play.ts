@@ -10,7 +10,7 @@ import {
   type SeatView,
   SeatViewSchema,
 } from "./gen/checkraise/v1/checkraise_pb";
-import { asSeat, errorText, isAbort, isFinal, matches } from "./api";
+import { asSeat, errorText, gameTitle, isAbort, isFinal, matches } from "./api";
 import { card, cardFace, cardName, h, piece, pieceName } from "./dom";
 import { type Json, applyPatch } from "./patch";
 import {
@@ -588,18 +588,6 @@ function hint(v: View | null, selected: string | null): string {
     return "Predict your opponent's move: choose one of its highlighted pieces, then the square it goes to.";
   }
   return "Choose a highlighted card or piece.";
-}
-
-const TITLES: Record<string, string> = {
-  pokeros: "Pokeros",
-  prediction_chess: "Prediction Chess",
-  poker_chess: "Poker Chess",
-  holdem_chess: "Hold'em Poker Chess",
-  detective_poker: "Detective Poker",
-};
-
-function gameTitle(game: string): string {
-  return TITLES[game] ?? game;
 }
 
 function statusText(sv: SeatView, v: View, seat: number | null): string {

@@ -1,5 +1,6 @@
 //! Writes the JSON Schemas of every game's view to `docs/views/<game>.schema.json` and of its
-//! action struct to `docs/actions/<game>.schema.json`.
+//! action struct to `docs/actions/<game>.schema.json`: every game not behind a feature (the
+//! published games).
 //!
 //! Run it after changing a view or an action struct: `cargo run -p checkraise-core --example
 //! schemas` (the test `tests/view_schemas.rs` fails while a committed schema differs).
@@ -7,7 +8,7 @@
 use std::fs;
 use std::path::Path;
 
-use checkraise_core::registry::{action_schemas, view_schemas};
+use checkraise_core::registry::{action_schemas, entries, view_schemas};
 use checkraise_core::view::schema_text;
 
 fn main() {
@@ -16,6 +17,10 @@ fn main() {
         let dir = docs.join(folder);
         fs::create_dir_all(&dir).expect("create the schemas' folder");
         for (name, schema) in schemas {
+            let entry = entries().iter().find(|e| e.info.name == name);
+            if entry.is_some_and(|e| e.feature.is_some()) {
+                continue;
+            }
             fs::write(
                 dir.join(format!("{name}.schema.json")),
                 schema_text(&schema),

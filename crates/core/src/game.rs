@@ -17,6 +17,11 @@ pub use crate::vocabulary::{
 pub trait Game: Send + Sync + fmt::Debug {
     /// The game's facts (for its default parameters).
     fn info(&self) -> &'static GameInfo;
+    /// The policy file the engine ships for this game (`GameEntry::policy`), if any: the
+    /// `policy` bot plays it.
+    fn shipped_policy(&self) -> Option<&'static [u8]> {
+        None
+    }
     /// How this instance pays rewards, which may depend on its parameters (a `reward=points`
     /// variant pays as points are scored; the default pays at the end).
     fn reward_model(&self) -> RewardModel {
@@ -89,6 +94,7 @@ pub trait Game: Send + Sync + fmt::Debug {
 }
 
 /// A registered game: its facts, its parameter schema and its constructor.
+#[derive(Clone, Copy)]
 pub struct GameEntry {
     /// The game's facts.
     pub info: &'static GameInfo,
@@ -101,6 +107,26 @@ pub struct GameEntry {
     /// The JSON Schema of its action struct (`State::action_struct`), published in
     /// `docs/actions/`.
     pub action_schema: fn() -> schemars::Schema,
+    /// Where the game comes in lists (the registry, the catalog, the web page); ties in name
+    /// order.
+    pub order: u16,
+    /// The policy file the engine ships for the game's default parameters (the `policy` bot),
+    /// if any.
+    pub policy: Option<&'static [u8]>,
+    /// The Cargo feature the game is compiled behind (`None`: in every build). Set by the
+    /// registry from the game's folder; a game behind a feature is not in the published docs.
+    pub feature: Option<&'static str>,
+}
+
+impl std::fmt::Debug for GameEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameEntry")
+            .field("name", &self.info.name)
+            .field("order", &self.order)
+            .field("policy", &self.policy.map(<[u8]>::len))
+            .field("feature", &self.feature)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A state of a game. Every per-seat function depends only on what that seat may know.

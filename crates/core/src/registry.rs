@@ -5,23 +5,22 @@
 //! the parameter, the value and what is allowed) and hands the game a validated `Params`,
 //! from which the game builds its own typed parameter struct.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::bots::{Bot, BotSpec};
 pub use crate::game::GameEntry;
 use crate::game::{Game, GameError};
 pub use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 
-/// Every registered game, in a fixed order. A new game is one line here.
+/// Every game compiled in, in list order (`GameEntry::order`, then name). The list is not
+/// kept by hand: the build script finds each game's folder under `src/games/`.
 pub fn entries() -> &'static [GameEntry] {
-    static ENTRIES: &[GameEntry] = &[
-        crate::games::pokeros::ENTRY,
-        crate::games::prediction_chess::ENTRY,
-        crate::games::poker_chess::ENTRY,
-        crate::games::holdem_chess::ENTRY,
-        crate::games::detective_poker::ENTRY,
-    ];
-    ENTRIES
+    static SORTED: OnceLock<Vec<GameEntry>> = OnceLock::new();
+    SORTED.get_or_init(|| {
+        let mut entries = crate::games::ENTRIES.to_vec();
+        entries.sort_by_key(|e| (e.order, e.info.name));
+        entries
+    })
 }
 
 /// Each game's name and the JSON Schema of its view (`State::view`), as published in
@@ -41,6 +40,12 @@ pub fn action_schemas() -> Vec<(&'static str, schemars::Schema)> {
         .iter()
         .map(|e| (e.info.name, (e.action_schema)()))
         .collect()
+}
+
+/// The bytes of the policy file shipped for game `name` (`GameEntry::policy`), if it is
+/// registered and ships one.
+pub fn shipped_policy_bytes(name: &str) -> Option<&'static [u8]> {
+    entry(name).ok()?.policy
 }
 
 /// The registered game names.

@@ -282,6 +282,11 @@ pub trait GameDef: Layout + fmt::Debug + Send + Sync + Sized + 'static {
     /// Whether new states are copies of one initial state made with the game (where making
     /// one costs more than copying it) rather than made by `initial` each time.
     const SHARE_INITIAL: bool = false;
+    /// Where the game comes in lists (`GameEntry::order`); ties in name order.
+    const ORDER: u16 = 1000;
+    /// The policy file shipped for the game's default parameters (`GameEntry::policy`): a
+    /// safetensors file the `policy` bot plays, or `None`.
+    const POLICY: Option<&'static [u8]> = None;
     /// The configuration from validated parameters, which it keeps (refusing combinations
     /// the schema cannot, with `GameError::InvalidParameter`).
     fn from_params(params: Params) -> Result<Self, GameError>;
@@ -352,6 +357,9 @@ impl<D: GameDef> RulesGame<D> {
         build: Self::build,
         view_schema: schema_of::<<D::Rules as Visible>::View>,
         action_schema: schema_of::<<D::Rules as Structured>::ActionStruct>,
+        order: D::ORDER,
+        policy: D::POLICY,
+        feature: None,
     };
 
     /// Builds the game from validated parameters.
@@ -384,6 +392,9 @@ impl<D: GameDef> RulesGame<D> {
 impl<D: GameDef> Game for RulesGame<D> {
     fn info(&self) -> &'static GameInfo {
         D::INFO
+    }
+    fn shipped_policy(&self) -> Option<&'static [u8]> {
+        D::POLICY
     }
     fn reward_model(&self) -> RewardModel {
         self.config.reward_model()

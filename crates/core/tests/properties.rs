@@ -71,21 +71,11 @@ fn game_string(entry: &'static GameEntry) -> impl Strategy<Value = String> {
     })
 }
 
-fn entry(name: &str) -> &'static GameEntry {
-    registry::entry(name).expect("a registered game")
-}
-
-/// Every game of the registry has a property test below.
-#[test]
-fn every_game_has_a_property_test() {
-    let tested = [
-        "pokeros",
-        "prediction_chess",
-        "poker_chess",
-        "holdem_chess",
-        "detective_poker",
-    ];
-    assert_eq!(registry::game_names(), tested);
+/// A strategy for a game string of any registered game (a game added later, or compiled in
+/// behind a feature, included), each game about equally likely.
+fn any_game_string() -> impl Strategy<Value = String> {
+    let entries = registry::entries();
+    (0..entries.len()).prop_flat_map(move |i| game_string(&entries[i]))
 }
 
 /// The conformance gate on one random game of `spec` from `seed`; a parameter combination
@@ -96,24 +86,19 @@ fn conforms(spec: &str, seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-macro_rules! conformance_properties {
-    ($($test:ident: $name:expr, $cases:expr;)*) => {
-        $(proptest! {
-            #![proptest_config(Config { cases: $cases, failure_persistence: None, ..Config::default() })]
-            #[test]
-            fn $test(spec in game_string(entry($name)), seed in any::<u64>()) {
-                conforms(&spec, seed)?;
-            }
-        })*
-    };
-}
+proptest! {
+    // About eight random parameter sets of each game.
+    #![proptest_config(Config {
+        cases: 8 * registry::entries().len() as u32,
+        failure_persistence: None,
+        ..Config::default()
+    })]
 
-conformance_properties! {
-    pokeros_conforms: "pokeros", 8;
-    prediction_chess_conforms: "prediction_chess", 8;
-    poker_chess_conforms: "poker_chess", 6;
-    holdem_chess_conforms: "holdem_chess", 8;
-    detective_poker_conforms: "detective_poker", 8;
+    /// Every game conforms on random parameters and seeds.
+    #[test]
+    fn every_game_conforms(spec in any_game_string(), seed in any::<u64>()) {
+        conforms(&spec, seed)?;
+    }
 }
 
 proptest! {
@@ -122,13 +107,7 @@ proptest! {
     /// A game's parameters written as text make the same game again.
     #[test]
     fn parameters_round_trip(
-        spec in prop_oneof![
-            game_string(entry("pokeros")),
-            game_string(entry("prediction_chess")),
-            game_string(entry("poker_chess")),
-            game_string(entry("holdem_chess")),
-            game_string(entry("detective_poker")),
-        ]
+        spec in any_game_string()
     ) {
         let Ok(game) = registry::make_game_from_string(&spec) else {
             return Ok(());

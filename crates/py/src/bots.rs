@@ -338,7 +338,7 @@ pub fn _restore_bot(game: &str, spec: &str, rng: &str) -> PyResult<PyBot> {
 #[pyfunction]
 pub fn shipped_policy<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
     let entry = checkraise_core::registry::entry(name).or_raise()?;
-    let bytes = bots::policy::shipped_bytes(entry.info.name).ok_or_else(|| {
+    let bytes = entry.policy.ok_or_else(|| {
         CheckraiseError::new_err(format!("no policy is shipped for {}", entry.info.name))
     })?;
     Ok(PyBytes::new(py, bytes))

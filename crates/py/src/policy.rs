@@ -40,9 +40,9 @@ impl PyPolicyNet {
     /// The policy shipped for game ``name`` (the bot spec ``policy``).
     #[staticmethod]
     fn shipped(name: &str) -> PyResult<Self> {
-        let entry = checkraise_core::registry::entry(name).or_raise()?;
-        let net = policy::shipped(entry.info.name).ok_or_else(|| {
-            PolicyFileError::new_err(format!("no policy is shipped for {}", entry.info.name))
+        let game = checkraise_core::registry::make_game::<&str, &str>(name, []).or_raise()?;
+        let net = policy::shipped(game.as_ref()).ok_or_else(|| {
+            PolicyFileError::new_err(format!("no policy is shipped for {}", game.info().name))
         })?;
         Ok(PyPolicyNet { net })
     }

@@ -295,7 +295,7 @@ impl BotSpec {
                     allowed: why,
                 };
                 let net: Arc<PolicyNet> = match path {
-                    None => policy::shipped(game.info().name).ok_or_else(|| {
+                    None => policy::shipped(game).ok_or_else(|| {
                         refuse(format!("no policy is shipped for {}", game.info().name))
                     })?,
                     Some(file) => {

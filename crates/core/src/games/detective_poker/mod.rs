@@ -127,6 +127,9 @@ impl GameDef for Config {
     const INFO: &'static GameInfo = &INFO;
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const MAX_CHANCE_OUTCOMES: usize = crate::cards::NUM_ORDINARY as usize;
+    const ORDER: u16 = 50;
+    const POLICY: Option<&'static [u8]> =
+        Some(include_bytes!("../../../policies/detective_poker.safetensors"));
 
     fn from_params(params: Params) -> Result<Self, GameError> {
         let mut config = Config {

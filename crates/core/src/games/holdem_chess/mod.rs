@@ -177,6 +177,9 @@ impl GameDef for Config {
     const INFO: &'static GameInfo = &INFO;
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const MAX_CHANCE_OUTCOMES: usize = 52;
+    const ORDER: u16 = 40;
+    const POLICY: Option<&'static [u8]> =
+        Some(include_bytes!("../../../policies/holdem_chess.safetensors"));
 
     fn from_params(params: Params) -> Result<Self, GameError> {
         let bad = |name: &str, value: String, allowed: String| {

@@ -133,6 +133,9 @@ impl GameDef for Config {
     const INFO: &'static GameInfo = &INFO;
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const MAX_CHANCE_OUTCOMES: usize = crate::cards::NUM_CARD_IDS;
+    const ORDER: u16 = 30;
+    const POLICY: Option<&'static [u8]> =
+        Some(include_bytes!("../../../policies/poker_chess.safetensors"));
 
     fn from_params(params: Params) -> Result<Self, GameError> {
         let bad = |name: &str, value: &str, allowed: String| {

@@ -160,6 +160,9 @@ impl GameDef for Config {
     const INFO: &'static GameInfo = &INFO;
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const MAX_CHANCE_OUTCOMES: usize = crate::cards::NUM_CARD_IDS;
+    const ORDER: u16 = 10;
+    const POLICY: Option<&'static [u8]> =
+        Some(include_bytes!("../../../policies/pokeros.safetensors"));
     /// New states copy one made with the game: its board's tables are not rebuilt.
     const SHARE_INITIAL: bool = true;
 

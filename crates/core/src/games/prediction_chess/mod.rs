@@ -236,6 +236,9 @@ impl GameDef for Config {
     const INFO: &'static GameInfo = &INFO;
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const MAX_CHANCE_OUTCOMES: usize = 0;
+    const ORDER: u16 = 20;
+    const POLICY: Option<&'static [u8]> =
+        Some(include_bytes!("../../../policies/prediction_chess.safetensors"));
 
     /// Refuses a bad FEN.
     fn from_params(params: Params) -> Result<Self, GameError> {
