@@ -25,11 +25,12 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use checkraise_core::bots::{Bot, BotSpec};
 use checkraise_core::driver::{Driver, Halt, ignore_steps};
+use checkraise_core::sessions::{Limits, Over, Sessions, Weight};
 use checkraise_core::table::SeatSpec;
 use checkraise_core::{Game, Player, State, make_game_from_string};
 use tokio::sync::mpsc;
@@ -84,8 +85,6 @@ struct World {
     generation: u64,
     joined: bool,
     last_active: Instant,
-    /// The address of the client that created it: what `--max-matches-per-peer` counts.
-    peer: Option<IpAddr>,
 }
 
 impl World {
@@ -97,13 +96,11 @@ impl World {
     }
 }
 
-/// Every world, by name, with the server's limits.
+/// Every world, by name, with the server's limits (the engine's session store: each world
+/// counts one unit).
 #[derive(Clone)]
 pub struct WorldStore {
-    worlds: Arc<Mutex<HashMap<String, World>>>,
-    max_worlds: usize,
-    /// Most worlds created from one client address (`--max-matches-per-peer`).
-    max_per_peer: usize,
+    worlds: Sessions<World>,
     /// The server's creation quota (`--max-creates-per-minute`): each world takes one.
     quota: Option<Arc<CreationQuota>>,
     max_bot_ms: u64,
@@ -115,9 +112,7 @@ impl WorldStore {
     /// An empty store that holds at most `max_worlds`; bots think at most `max_bot_ms` a move.
     pub fn new(max_worlds: usize, max_bot_ms: u64) -> Self {
         WorldStore {
-            worlds: Arc::default(),
-            max_worlds,
-            max_per_peer: usize::MAX,
+            worlds: Sessions::new(Limits::units(max_worlds)),
             quota: None,
             max_bot_ms,
             closing: Arc::new(tokio::sync::watch::Sender::new(false)),
@@ -127,7 +122,9 @@ impl WorldStore {
     /// This store holding at most `worlds` created from one client address, each creation
     /// taking from `quota` (the limits on creating matches, applied to worlds too).
     pub fn with_peer_share(mut self, worlds: usize, quota: Arc<CreationQuota>) -> Self {
-        self.max_per_peer = worlds;
+        let mut limits = self.worlds.limits();
+        limits.per_peer.units = worlds;
+        self.worlds.set_limits(limits);
         self.quota = Some(quota);
         self
     }
@@ -137,25 +134,23 @@ impl WorldStore {
         self.closing.send_replace(true);
     }
 
-    fn table(&self) -> MutexGuard<'_, HashMap<String, World>> {
-        self.worlds.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Runs `f` on the named world (touched: its idle time restarts).
     fn with_world<R>(
         &self,
         name: &str,
         f: impl FnOnce(&mut World) -> Result<R, Status>,
     ) -> Result<R, Status> {
-        let mut table = self.table();
-        let world = table.get_mut(name).ok_or_else(|| unknown_world(name))?;
-        world.last_active = Instant::now();
-        f(world)
+        self.worlds
+            .with(name, |world| {
+                world.last_active = Instant::now();
+                f(world)
+            })
+            .unwrap_or_else(|| Err(unknown_world(name)))
     }
 
     /// Number of worlds.
     pub fn len(&self) -> usize {
-        self.table().len()
+        self.worlds.len()
     }
 
     /// Whether there is no world.
@@ -166,10 +161,8 @@ impl WorldStore {
     /// Removes worlds with no agent joined that no request touched for `idle`; returns how
     /// many.
     pub fn expire_idle(&self, idle: Duration) -> usize {
-        let mut table = self.table();
-        let before = table.len();
-        table.retain(|_, world| world.joined || world.last_active.elapsed() < idle);
-        before - table.len()
+        self.worlds
+            .retain(|_, world| world.joined || world.last_active.elapsed() < idle)
     }
 }
 
@@ -273,27 +266,26 @@ impl Connection {
             self.store.max_bot_ms,
         )?;
         let name = format!("{}-{}", game.info().name, random_hex(8));
-        let mut table = self.store.table();
-        if table.len() >= self.store.max_worlds {
-            return Err(Status::resource_exhausted(format!(
-                "the server holds its maximum of {} dm_env_rpc worlds; destroy some or let \
-                 them expire",
-                self.store.max_worlds
-            )));
+        let room = self
+            .store
+            .worlds
+            .reserve(self.peer, Weight::units(1))
+            .map_err(|refusal| match refusal.over {
+                Over::PeerUnits(peer) => Status::resource_exhausted(format!(
+                    "this client address ({peer}) holds {} dm_env_rpc worlds, its most \
+                     (--max-matches-per-peer); destroy some or let them expire",
+                    refusal.held
+                )),
+                _ => Status::resource_exhausted(format!(
+                    "the server holds its maximum of {} dm_env_rpc worlds; destroy some or let \
+                     them expire",
+                    refusal.most
+                )),
+            })?;
+        if let (Some(peer), Some(quota)) = (self.peer, &self.store.quota) {
+            quota.take(peer)?;
         }
-        if let Some(peer) = self.peer {
-            let held = table.values().filter(|w| w.peer == Some(peer)).count();
-            if held >= self.store.max_per_peer {
-                return Err(Status::resource_exhausted(format!(
-                    "this client address ({peer}) holds {held} dm_env_rpc worlds, its most \
-                     (--max-matches-per-peer); destroy some or let them expire"
-                )));
-            }
-            if let Some(quota) = &self.store.quota {
-                quota.take(peer)?;
-            }
-        }
-        table.insert(
+        room.keep(
             name.clone(),
             World {
                 game,
@@ -303,7 +295,6 @@ impl Connection {
                 generation: 0,
                 joined: false,
                 last_active: Instant::now(),
-                peer: self.peer,
             },
         );
         tracing::info!(world = %name, game = %text, seed, "dm_env_rpc world created");
@@ -409,18 +400,20 @@ impl Connection {
                 "this connection is joined to world '{name}'; leave it before destroying it"
             )));
         }
-        let mut table = self.store.table();
-        match table.get(&name) {
-            None => Err(unknown_world(&name)),
-            Some(world) if world.joined => Err(Status::failed_precondition(format!(
-                "world '{name}' has an agent joined; it must leave before the world is destroyed"
-            ))),
-            Some(_) => {
-                table.remove(&name);
-                tracing::info!(world = %name, "dm_env_rpc world destroyed");
-                Ok(pb::DestroyWorldResponse {})
+        let removed = self.store.worlds.remove_if(&name, |world| {
+            if world.joined {
+                return Err(Status::failed_precondition(format!(
+                    "world '{name}' has an agent joined; it must leave before the world is \
+                     destroyed"
+                )));
             }
+            Ok(())
+        })?;
+        if removed.is_none() {
+            return Err(unknown_world(&name));
         }
+        tracing::info!(world = %name, "dm_env_rpc world destroyed");
+        Ok(pb::DestroyWorldResponse {})
     }
 
     fn step(&mut self, request: pb::StepRequest) -> Result<pb::StepResponse, Status> {

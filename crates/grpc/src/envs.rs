@@ -9,14 +9,13 @@
 //! This module only translates: the stepping, auto-reset, truncation, final returns and
 //! opponents are the engine's.
 
-use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use checkraise_core::bots::BotSpec;
 use checkraise_core::compact::{ObservationEncoding, packed_mask_bytes};
 use checkraise_core::game::Dynamics;
+use checkraise_core::sessions::{Limits, Over, Refusal, Sessions, Weight};
 use checkraise_core::vector::{
     AutoresetMode, LearnerSeat, Observer, Opponent, Opponents, OwnedBuffers, VectorEnv, VectorError,
 };
@@ -444,90 +443,32 @@ pub fn compact_layout(game: &dyn Game) -> pb::CompactLayout {
 
 type SharedBatch = Arc<Mutex<EnvBatch>>;
 
-/// What batches hold against the server's limits: envs, and bytes of policies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Held {
-    envs: usize,
-    policy_bytes: usize,
-}
-
-impl Held {
-    fn add(&mut self, other: Held) {
-        self.envs += other.envs;
-        self.policy_bytes += other.policy_bytes;
-    }
-
-    fn sub(&mut self, other: Held) {
-        self.envs -= other.envs;
-        self.policy_bytes -= other.policy_bytes;
-    }
-}
-
-/// A batch in the store, with who created it and what it holds.
-struct HeldBatch {
-    batch: SharedBatch,
-    peer: Option<IpAddr>,
-    held: Held,
-}
-
-#[derive(Default)]
-struct Batches {
-    by_id: HashMap<String, HeldBatch>,
-    /// Held by every batch, live or being built.
-    live: Held,
-    /// Held (live or being built) by each client address.
-    by_peer: HashMap<IpAddr, Held>,
-}
-
-impl Batches {
-    /// Counts `held` more (or, with `freed`, less) held by `peer`.
-    fn count(&mut self, peer: Option<IpAddr>, held: Held, freed: bool) {
-        if freed {
-            self.live.sub(held);
-        } else {
-            self.live.add(held);
-        }
-        let Some(peer) = peer else {
-            return;
-        };
-        let by_peer = self.by_peer.entry(peer).or_default();
-        if freed {
-            by_peer.sub(held);
-            if *by_peer == Held::default() {
-                self.by_peer.remove(&peer);
-            }
-        } else {
-            by_peer.add(held);
-        }
-    }
-}
-
-/// Every live env batch, with the server's limits.
+/// Every live env batch, with the server's limits (the engine's session store: a batch holds
+/// its envs as units and its opponent policies' bytes).
 #[derive(Clone)]
 pub struct EnvStore {
-    batches: Arc<Mutex<Batches>>,
-    max_envs: usize,
-    /// Most envs held by one client address (`--max-envs-per-peer`).
-    max_per_peer: usize,
+    batches: Sessions<SharedBatch>,
     max_message_size: usize,
     /// Most milliseconds an opponent bot may think per move (`--max-bot-ms`).
     max_bot_ms: u64,
-    /// Most bytes of policies held by all live batches, and by one client address's.
-    max_policy_bytes: usize,
-    max_policy_bytes_per_peer: usize,
 }
 
 impl EnvStore {
     /// An empty store holding at most `max_envs` envs whose replies fit `max_message_size`.
     pub fn new(max_envs: usize, max_message_size: usize) -> Self {
         EnvStore {
-            batches: Arc::default(),
-            max_envs,
-            max_per_peer: usize::MAX,
+            batches: Sessions::new(Limits {
+                most: Weight {
+                    units: max_envs,
+                    bytes: DEFAULT_MAX_POLICY_BYTES,
+                },
+                per_peer: Weight {
+                    units: usize::MAX,
+                    bytes: DEFAULT_MAX_POLICY_BYTES / 4,
+                },
+            }),
             max_message_size,
             max_bot_ms: DEFAULT_MAX_BOT_MS,
-            max_policy_bytes: DEFAULT_MAX_POLICY_BYTES,
-            max_policy_bytes_per_peer: DEFAULT_MAX_POLICY_BYTES / 4,
         }
     }
 
@@ -540,63 +481,84 @@ impl EnvStore {
 
     /// This store holding at most `total` bytes of policies (`EnvOpponent.policy`) in its
     /// live batches, and at most `per_peer` in those created from one client address.
-    pub fn with_policy_share(mut self, total: usize, per_peer: usize) -> Self {
-        self.max_policy_bytes = total;
-        self.max_policy_bytes_per_peer = per_peer;
+    pub fn with_policy_share(self, total: usize, per_peer: usize) -> Self {
+        let mut limits = self.batches.limits();
+        limits.most.bytes = total;
+        limits.per_peer.bytes = per_peer;
+        self.batches.set_limits(limits);
         self
     }
 
     /// This store holding at most `envs` envs created from one client address
     /// (`--max-envs-per-peer`), so that one client cannot fill `--max-envs` alone.
-    pub fn with_peer_share(mut self, envs: usize) -> Self {
-        self.max_per_peer = envs;
+    pub fn with_peer_share(self, envs: usize) -> Self {
+        let mut limits = self.batches.limits();
+        limits.per_peer.units = envs;
+        self.batches.set_limits(limits);
         self
     }
 
-    fn table(&self) -> MutexGuard<'_, Batches> {
-        self.batches.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn get(&self, envs_id: &str) -> Result<SharedBatch, Status> {
-        self.table()
-            .by_id
+        self.batches
             .get(envs_id)
-            .map(|held| held.batch.clone())
             .ok_or_else(|| unknown_envs(envs_id))
     }
 
     /// Number of live envs over all batches.
     pub fn live_envs(&self) -> usize {
-        self.table().live.envs
+        self.batches.held().units
     }
 
     /// Bytes of policies held by all live batches.
     pub fn policy_bytes(&self) -> usize {
-        self.table().live.policy_bytes
+        self.batches.held().bytes
     }
 
     /// Removes batches no request has touched for `idle`; returns how many.
     pub fn expire_idle(&self, idle: Duration) -> usize {
-        let mut table = self.table();
-        let mut freed = Vec::new();
-        let before = table.by_id.len();
-        table.by_id.retain(|id, held| {
+        self.batches.retain(|id, batch| {
             // A batch locked right now is stepping, so not idle.
-            let Ok(batch) = held.batch.try_lock() else {
+            let Ok(batch) = batch.try_lock() else {
                 return true;
             };
             let keep = batch.last_active.elapsed() < idle;
             if !keep {
                 tracing::info!(envs_id = %id, "env batch expired after being idle");
-                freed.push((held.peer, held.held));
             }
             keep
-        });
-        for (peer, held) in freed {
-            table.count(peer, held, true);
-        }
-        before - table.by_id.len()
+        })
     }
+}
+
+/// What a refused batch is told: which limit, with the numbers.
+fn refused(refusal: Refusal) -> Status {
+    let Refusal {
+        over,
+        held,
+        adding,
+        most,
+    } = refusal;
+    Status::resource_exhausted(match over {
+        Over::Units => format!(
+            "{adding} more envs would exceed the server's limit of {most} (live: {held}); close \
+             batches or use fewer envs"
+        ),
+        Over::Bytes => format!(
+            "{adding} more bytes of opponent policies would exceed the server's limit of {most} \
+             held by live batches (held: {held}); close batches or send fewer policies"
+        ),
+        Over::PeerUnits(peer) => format!(
+            "{adding} more envs would give this client address ({peer}) {} envs, over its share \
+             of {most} (--max-envs-per-peer); close batches or use fewer envs",
+            held + adding
+        ),
+        Over::PeerBytes(peer) => format!(
+            "{adding} more bytes of opponent policies would give this client address ({peer}) {} \
+             bytes in its live batches, over its share of {most}; close batches or send fewer \
+             policies",
+            held + adding
+        ),
+    })
 }
 
 fn lock(shared: &SharedBatch) -> MutexGuard<'_, EnvBatch> {
@@ -690,50 +652,17 @@ impl pb::envs_server::Envs for EnvsService {
                 self.store.max_message_size
             )));
         }
-        let held = Held {
-            envs: count,
-            policy_bytes,
-        };
-        {
-            let mut table = self.store.table();
-            if table.live.envs + count > self.store.max_envs {
-                return Err(Status::resource_exhausted(format!(
-                    "{count} more envs would exceed the server's limit of {} (live: {}); close \
-                     batches or use fewer envs",
-                    self.store.max_envs, table.live.envs
-                )));
-            }
-            if table.live.policy_bytes + policy_bytes > self.store.max_policy_bytes {
-                return Err(Status::resource_exhausted(format!(
-                    "{policy_bytes} more bytes of opponent policies would exceed the server's \
-                     limit of {} held by live batches (held: {}); close batches or send fewer \
-                     policies",
-                    self.store.max_policy_bytes, table.live.policy_bytes
-                )));
-            }
-            if let Some(peer) = peer {
-                let by_peer = table.by_peer.get(&peer).copied().unwrap_or_default();
-                if by_peer.envs + count > self.store.max_per_peer {
-                    return Err(Status::resource_exhausted(format!(
-                        "{count} more envs would give this client address ({peer}) {} envs, \
-                         over its share of {} (--max-envs-per-peer); close batches or use fewer \
-                         envs",
-                        by_peer.envs + count,
-                        self.store.max_per_peer
-                    )));
-                }
-                if by_peer.policy_bytes + policy_bytes > self.store.max_policy_bytes_per_peer {
-                    return Err(Status::resource_exhausted(format!(
-                        "{policy_bytes} more bytes of opponent policies would give this client \
-                         address ({peer}) {} bytes in its live batches, over its share of {}; \
-                         close batches or send fewer policies",
-                        by_peer.policy_bytes + policy_bytes,
-                        self.store.max_policy_bytes_per_peer
-                    )));
-                }
-            }
-            table.count(peer, held, false);
-        }
+        let room = self
+            .store
+            .batches
+            .reserve(
+                peer,
+                Weight {
+                    units: count,
+                    bytes: policy_bytes,
+                },
+            )
+            .map_err(refused)?;
         let (seed, sizes) = (request.seed, game_sizes(game.as_ref()));
         let compact_layout = compact_layout(game.as_ref());
         let built = tokio::task::spawn_blocking(move || {
@@ -743,22 +672,10 @@ impl pb::envs_server::Envs for EnvsService {
         })
         .await
         .unwrap_or_else(|e| Err(Status::internal(format!("env worker failed: {e}"))));
-        let (batch, first) = match built {
-            Ok(built) => built,
-            Err(status) => {
-                self.store.table().count(peer, held, true);
-                return Err(status);
-            }
-        };
+        // A batch that could not be built frees its room (`room` dropped).
+        let (batch, first) = built?;
         let envs_id = random_hex(16);
-        self.store.table().by_id.insert(
-            envs_id.clone(),
-            HeldBatch {
-                batch: Arc::new(Mutex::new(batch)),
-                peer,
-                held,
-            },
-        );
+        room.keep(envs_id.clone(), Arc::new(Mutex::new(batch)));
         tracing::info!(
             %envs_id,
             game = %request.game,
@@ -810,15 +727,13 @@ impl pb::envs_server::Envs for EnvsService {
         let request = request.into_inner();
         let removed = self
             .store
-            .table()
-            .by_id
-            .remove(&request.envs_id)
+            .batches
+            .take(&request.envs_id)
             .ok_or_else(|| unknown_envs(&request.envs_id))?;
         // Waits off the runtime for a step in flight on this batch, then frees its envs.
-        let store = self.store.clone();
         tokio::task::spawn_blocking(move || {
-            drop(lock(&removed.batch));
-            store.table().count(removed.peer, removed.held, true);
+            drop(lock(&removed.session));
+            drop(removed);
         })
         .await
         .map_err(|e| Status::internal(format!("env worker failed: {e}")))?;

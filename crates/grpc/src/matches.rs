@@ -8,7 +8,6 @@
 //! otherwise wait for it on the blocking pool too, so a match whose bots are thinking never
 //! stalls a worker (and with it health checks and every other match).
 
-use std::collections::HashMap;
 use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,6 +16,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
+use checkraise_core::sessions::{Limits, Over, Refusal, Sessions, Weight};
 use checkraise_core::table::SeatRules;
 use checkraise_core::{Game, make_game};
 use tokio::sync::watch;
@@ -44,9 +44,6 @@ pub const HUMAN: &str = "human";
 struct MatchEntry {
     live: Mutex<LiveMatch>,
     thinking_bots: bool,
-    /// The address of the client that created it (none for a match resumed from the store):
-    /// what `--max-matches-per-peer` counts.
-    peer: Option<IpAddr>,
 }
 
 type SharedMatch = Arc<MatchEntry>;
@@ -55,19 +52,17 @@ type SharedMatch = Arc<MatchEntry>;
 /// (nothing with no store).
 pub struct Durable(Option<(watch::Receiver<Durability>, u64)>);
 
-/// Every live match, by id, with the server's limits, and the durable store behind them (none
-/// with `--database memory`).
+/// Every live match, by id, with the server's limits (the engine's session store: each match
+/// counts one unit, against `--max-matches` and `--max-matches-per-peer`), and the durable store
+/// behind them (none with `--database memory`).
 #[derive(Clone)]
 pub struct MatchStore {
-    matches: Arc<Mutex<HashMap<String, SharedMatch>>>,
-    max_matches: usize,
+    matches: Sessions<SharedMatch>,
     store: Option<Store>,
     finished_expiry: Duration,
     /// `--max-message-size`: views larger than it (less `REPLY_SLACK`) leave parts out, and
     /// CreateMatch refuses a match whose whole views already are.
     message_limit: usize,
-    /// `--max-matches-per-peer`: most matches in memory created from one client address.
-    max_per_peer: usize,
 }
 
 impl MatchStore {
@@ -81,42 +76,20 @@ impl MatchStore {
     /// retry of the call that ended the game finds it after a restart).
     pub fn with_store(max_matches: usize, store: Option<Store>, finished_expiry: Duration) -> Self {
         MatchStore {
-            matches: Arc::default(),
-            max_matches,
+            matches: Sessions::new(Limits::units(max_matches)),
             store,
             finished_expiry,
             message_limit: usize::MAX,
-            max_per_peer: usize::MAX,
         }
     }
 
     /// This store holding at most `matches` created from one client address
     /// (`--max-matches-per-peer`), so that one client cannot fill `--max-matches` alone.
-    pub fn with_peer_share(mut self, matches: usize) -> Self {
-        self.max_per_peer = matches;
+    pub fn with_peer_share(self, matches: usize) -> Self {
+        let mut limits = self.matches.limits();
+        limits.per_peer.units = matches;
+        self.matches.set_limits(limits);
         self
-    }
-
-    /// RESOURCE_EXHAUSTED when the client at `peer` already has its share of matches.
-    fn check_peer(
-        &self,
-        table: &HashMap<String, SharedMatch>,
-        peer: Option<IpAddr>,
-    ) -> Result<(), Status> {
-        let Some(peer) = peer else {
-            return Ok(());
-        };
-        if self.max_per_peer >= self.max_matches {
-            return Ok(());
-        }
-        let held = table.values().filter(|e| e.peer == Some(peer)).count();
-        if held >= self.max_per_peer {
-            return Err(Status::resource_exhausted(format!(
-                "this client address ({peer}) holds {held} matches, its most \
-                 (--max-matches-per-peer); finish or let some expire"
-            )));
-        }
-        Ok(())
     }
 
     /// This store with every match's views capped by `bytes` (`--max-message-size`).
@@ -125,14 +98,10 @@ impl MatchStore {
         self
     }
 
-    fn table(&self) -> MutexGuard<'_, HashMap<String, SharedMatch>> {
-        self.matches.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// The match with this id: in memory, or else (with a store) a live match, or a finished
     /// one not yet expired, read back from the store and resumed.
     async fn get(&self, match_id: &str) -> Result<SharedMatch, Status> {
-        if let Some(shared) = self.table().get(match_id).cloned() {
+        if let Some(shared) = self.matches.get(match_id) {
             return Ok(shared);
         }
         let Some(store) = &self.store else {
@@ -156,9 +125,8 @@ impl MatchStore {
                 "match '{match_id}' is stored but cannot be resumed: {e}"
             ))
         })?;
-        self.table()
+        self.matches
             .get(match_id)
-            .cloned()
             .ok_or_else(|| unknown_match(match_id))
     }
 
@@ -195,12 +163,10 @@ impl MatchStore {
             live.resume_bots()?;
             let durable = this.persist(&mut live);
             let id = live.id().to_string();
-            let mut table = this.table();
-            table.entry(id.clone()).or_insert_with(|| {
+            this.matches.restore(&id, Weight::units(1), || {
                 Arc::new(MatchEntry {
                     thinking_bots: live.has_thinking_bots(),
                     live: Mutex::new(live),
-                    peer: None,
                 })
             });
             Ok((durable, id))
@@ -239,7 +205,7 @@ impl MatchStore {
             Ok(d) => d.failed.clone().unwrap_or_default(),
             Err(_) => "the store's writer has stopped".to_string(),
         };
-        if let Some(shared) = self.table().remove(match_id) {
+        if let Some(shared) = self.matches.remove(match_id) {
             let why = Status::unavailable("the match's last change could not be stored");
             if let Ok(mut live) = shared.live.try_lock() {
                 live.close_watchers(&why);
@@ -274,62 +240,32 @@ impl MatchStore {
     }
 
     /// Adds a new match, stored before anyone can know its id, and answers once it is
-    /// committed. RESOURCE_EXHAUSTED when the server is full (the match is then stored as
-    /// expired).
+    /// committed. RESOURCE_EXHAUSTED when the server is full or the client at `peer` has its
+    /// share (nothing is stored then).
     pub async fn store_new(&self, mut live: LiveMatch, peer: Option<IpAddr>) -> Result<(), Status> {
         live.limit_views(self.message_limit);
         let id = live.id().to_string();
-        self.check_new(peer)?;
+        let room = self.matches.reserve(peer, Weight::units(1)).map_err(full)?;
         let durable = self.persist(&mut live);
-        let refused = {
-            let mut table = self.table();
-            match self
-                .check_room(table.len())
-                .and_then(|()| self.check_peer(&table, peer))
-            {
-                Ok(()) => {
-                    let entry = MatchEntry {
-                        thinking_bots: live.has_thinking_bots(),
-                        live: Mutex::new(live),
-                        peer,
-                    };
-                    table.insert(id.clone(), Arc::new(entry));
-                    None
-                }
-                Err(full) => {
-                    live.expire();
-                    Some((full, self.persist(&mut live)))
-                }
-            }
+        let entry = MatchEntry {
+            thinking_bots: live.has_thinking_bots(),
+            live: Mutex::new(live),
         };
-        if let Some((full, expired)) = refused {
-            let _ = self.durable(&id, expired).await;
-            return Err(full);
-        }
+        room.keep(id.clone(), Arc::new(entry));
         self.durable(&id, durable).await
     }
 
     /// RESOURCE_EXHAUSTED when the store is full, or the client at `peer` has its share.
     fn check_new(&self, peer: Option<IpAddr>) -> Result<(), Status> {
-        let table = self.table();
-        self.check_room(table.len())?;
-        self.check_peer(&table, peer)
-    }
-
-    /// RESOURCE_EXHAUSTED when `live` matches fill the store.
-    fn check_room(&self, live: usize) -> Result<(), Status> {
-        if live >= self.max_matches {
-            return Err(Status::resource_exhausted(format!(
-                "the server holds its maximum of {} matches; finish or let some expire",
-                self.max_matches
-            )));
-        }
-        Ok(())
+        self.matches
+            .reserve(peer, Weight::units(1))
+            .map(drop)
+            .map_err(full)
     }
 
     /// Number of live matches.
     pub fn len(&self) -> usize {
-        self.table().len()
+        self.matches.len()
     }
 
     /// Whether no match is live.
@@ -343,9 +279,7 @@ impl MatchStore {
     /// must leave no trace anyone can read: after a restart, idle expiry counts from the
     /// match's last public change.)
     pub fn expire_idle(&self, idle: Duration, finished: Duration) -> usize {
-        let mut table = self.table();
-        let before = table.len();
-        table.retain(|id, shared| {
+        self.matches.retain(|id, shared| {
             // A match locked right now is in use, so not idle.
             let Ok(mut live) = shared.live.try_lock() else {
                 return true;
@@ -361,16 +295,14 @@ impl MatchStore {
                 let _ = self.persist(&mut live);
             }
             keep
-        });
-        before - table.len()
+        })
     }
 
     /// Ends every watch stream (at shutdown, so that graceful shutdown is not held open by
     /// streams of unfinished matches). It waits for each match's lock, which bots may hold
     /// while they think: call it on the blocking pool.
     pub fn close_all_watchers(&self, why: &Status) {
-        let matches: Vec<SharedMatch> = self.table().values().cloned().collect();
-        for shared in matches {
+        for (_, shared) in self.matches.entries() {
             lock(&shared).close_watchers(why);
         }
     }
@@ -378,11 +310,7 @@ impl MatchStore {
     /// Stores whatever each match has not stored yet and waits until every write is committed
     /// (at shutdown, before the store closes).
     pub async fn store_all(&self) {
-        let matches: Vec<(String, SharedMatch)> = self
-            .table()
-            .iter()
-            .map(|(id, m)| (id.clone(), m.clone()))
-            .collect();
+        let matches = self.matches.entries();
         let this = self.clone();
         let pending = on_blocking_pool(move || {
             Ok(matches
@@ -396,6 +324,21 @@ impl MatchStore {
             let _ = self.durable(&id, durable).await;
         }
     }
+}
+
+/// What a match refused for room is told (RESOURCE_EXHAUSTED).
+fn full(refusal: Refusal) -> Status {
+    Status::resource_exhausted(match refusal.over {
+        Over::PeerUnits(peer) => format!(
+            "this client address ({peer}) holds {} matches, its most (--max-matches-per-peer); \
+             finish or let some expire",
+            refusal.held
+        ),
+        _ => format!(
+            "the server holds its maximum of {} matches; finish or let some expire",
+            refusal.most
+        ),
+    })
 }
 
 fn lock(shared: &SharedMatch) -> MutexGuard<'_, LiveMatch> {
@@ -835,7 +778,7 @@ impl MatchStore {
         if let Some(store) = &self.store {
             return store.list(&filter).await.map_err(Status::unavailable);
         }
-        let shared: Vec<SharedMatch> = self.table().values().cloned().collect();
+        let shared: Vec<SharedMatch> = self.matches.entries().into_iter().map(|(_, m)| m).collect();
         on_blocking_pool(move || {
             let mut listed: Vec<StoredMatch> = shared
                 .iter()
@@ -851,7 +794,7 @@ impl MatchStore {
 
     /// A match as stored (from memory when it is there, which is newer), for a replay.
     async fn stored(&self, match_id: &str) -> Result<StoredMatch, Status> {
-        let in_memory = self.table().get(match_id).cloned();
+        let in_memory = self.matches.get(match_id);
         if let Some(shared) = in_memory {
             return with_match(shared, |live| {
                 // Reading a replay is a request like any other: the match stays while it is read.
