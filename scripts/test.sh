@@ -103,11 +103,6 @@ step "cargo test (with the fuzz targets' seed corpus and regression inputs, unin
 # them above).
 cargo test --workspace --exclude checkraise-py --features "$FEATURES" --lib --bins --tests
 cargo test --workspace --exclude checkraise-py --features "$FEATURES" --doc
-if [ ${#GAME_FEATURES[@]} -gt 0 ]; then
-  # The Python module with the games behind a feature, for the last step (a debug build:
-  # target/debug/lib_core.so).
-  cargo build -p checkraise-py --features "${GAMES_FEATURES#,}"
-fi
 
 step "release build of checkraise-server (the README's first command)"
 # The server pytest and the wheel's smoke test run against. Parquet export and PostgreSQL (the
@@ -177,14 +172,15 @@ CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" \
 
 if [ ${#GAME_FEATURES[@]} -gt 0 ]; then
   step "games behind a feature (${GAME_FEATURES[*]}): every face, by the registry-driven tests"
-  # The package from python/ with the debug module built above, first on PYTHONPATH; the
-  # servers cargo test built (target/debug, with the same features). Only the tests of these
-  # games run here: the others ran above against the release artifacts.
+  # A wheel built as the one above but with the game features (only the engine and the module
+  # compile again), unpacked first on PYTHONPATH; the servers cargo test built (target/debug,
+  # with the same features). Only the tests of these games run here: the others ran above
+  # against the release artifacts.
   FEATURE_PY=target/feature-games/python
-  rm -rf "$FEATURE_PY" && mkdir -p "$FEATURE_PY"
-  cp -r python/checkraise "$FEATURE_PY/"
-  rm -f "$FEATURE_PY"/checkraise/_core*.so
-  cp target/debug/lib_core.so "$FEATURE_PY/checkraise/_core.abi3.so"
+  rm -rf target/feature-games && mkdir -p "$FEATURE_PY"
+  PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin build --release --zig --compatibility manylinux2014 \
+    --quiet --out target/feature-games/wheel --features "${GAMES_FEATURES#,}"
+  .venv/bin/python -m zipfile -e target/feature-games/wheel/checkraise-*.whl "$FEATURE_PY"
   SELECT="$(printf ' or %s' "${GAME_FEATURES[@]}")"
   PYTHONPATH="$PWD/$FEATURE_PY" .venv/bin/python -c "import checkraise as cr, sys
 missing = set(sys.argv[1:]) - set(cr.game_names())
