@@ -87,9 +87,9 @@ fn conforms(spec: &str, seed: u64) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    // About eight random parameter sets of each game.
+    // About six random parameter sets of each game.
     #![proptest_config(Config {
-        cases: 8 * registry::entries().len() as u32,
+        cases: 6 * registry::entries().len() as u32,
         failure_persistence: None,
         ..Config::default()
     })]
