@@ -1123,3 +1123,34 @@ def test_recent_matches_say_when_who_and_the_result(server, context):
     for seat, r in enumerate(summary.returns):
         assert f"seat {seat} {signed(r)}" in result, result
     assert errors == [], errors
+
+
+def test_the_last_placed_card_is_marked_on_the_holdem_grid(server, context):
+    """Hold'em Poker Chess keeps no list of placements: the cell a card was just placed on (the
+    board's change since the view drawn before) is the one marked."""
+    game, params, others, seed = next(m for m in MATCHES if m[0] == "holdem_chess")
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    placed = 0
+    for _ in range(12):
+        if not wait_turn_or_end(page):
+            break
+        sources = page.locator(".hand button.card-button[aria-pressed]")
+        if sources.count() == 0:
+            play_one_move(page)
+            continue
+        before = version(page)
+        sources.first.click()
+        target = page.locator("button.spot.target").first
+        cell = target.get_attribute("data-key")
+        target.click()
+        wait_version_change(page, before)
+        marked = page.locator(".board .spot.last").evaluate_all(
+            "els => els.map(e => e.dataset.spot)"
+        )
+        assert marked == [cell], (marked, cell)
+        placed += 1
+        if placed == 2:
+            break
+    assert placed, "no card was placed"
+    assert errors == [], errors
