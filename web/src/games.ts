@@ -3,6 +3,8 @@
 // from the seat's view and its legal actions: the page knows no rule.
 import { holdemHandText } from "./outcome";
 
+type Json = Record<string, unknown>;
+
 /** A structured view as the engine writes it (docs/views.md); the shared header is typed. */
 export interface View {
   game: string;
@@ -104,14 +106,15 @@ export type BoardKind =
   | { kind: "grid"; x0: number; x1: number; y0: number; y1: number }
   | { kind: "none" };
 
-export function boardOf(view: View, targets: string[]): BoardKind {
+export function boardOf(view: View, targets: string[], drawn?: BoardKind): BoardKind {
   if (view.game === "poker_chess" || view.game === "prediction_chess") return { kind: "chess" };
   if (view.game === "holdem_chess") {
     const w = view.window as { x0: number; x1: number; y0: number; y1: number };
     return { kind: "grid", ...w };
   }
   if (view.game === "pokeros") {
-    // The cards placed and the legal cells, with a margin, inside the board.
+    // The cards placed and the legal cells, with a margin, inside the board; it only grows
+    // from the window drawn before (`drawn`), so the grid does not re-centre on every move.
     const half = Math.floor(Number(view.board_size) / 2);
     const points = (view.board ?? []).map((c) => [c.x, c.y]);
     for (const t of targets) points.push(t.slice(5).split(",").map(Number));
@@ -119,15 +122,98 @@ export function boardOf(view: View, targets: string[]): BoardKind {
     const xs = points.map((p) => p[0]);
     const ys = points.map((p) => p[1]);
     const clamp = (v: number) => Math.max(-half, Math.min(half, v));
-    return {
-      kind: "grid",
+    const grid = {
+      kind: "grid" as const,
       x0: clamp(Math.min(...xs) - 1),
       x1: clamp(Math.max(...xs) + 1),
       y0: clamp(Math.min(...ys) - 1),
       y1: clamp(Math.max(...ys) + 1),
     };
+    return drawn?.kind === "grid" ? unionOf(grid, drawn) : grid;
   }
   return { kind: "none" };
+}
+
+/** The smallest window holding both. */
+function unionOf(
+  a: { kind: "grid"; x0: number; x1: number; y0: number; y1: number },
+  b: { kind: "grid"; x0: number; x1: number; y0: number; y1: number },
+): BoardKind {
+  return {
+    kind: "grid",
+    x0: Math.min(a.x0, b.x0),
+    x1: Math.max(a.x1, b.x1),
+    y0: Math.min(a.y0, b.y0),
+    y1: Math.max(a.y1, b.y1),
+  };
+}
+
+const UCI = /^([a-h][1-8])([a-h][1-8])[qrbn]?$/;
+
+/**
+ * The squares or cells the last move touched, as board keys (`sq:e2`, `cell:1,0`), from the
+ * view's own history: a Pokeros placement's cell, a chess move's two squares (both seats' in a
+ * Prediction Chess turn). A view that keeps no such history (Hold'em Poker Chess, a game the
+ * page has no words for): the board's cells that gained or changed their content since
+ * `before`, the view drawn before it (never anything the view does not show).
+ */
+export function lastMoveOf(view: View, before: View | null): string[] {
+  switch (view.game) {
+    case "pokeros": {
+      const moves = (view.moves as Json[] | undefined) ?? [];
+      const cell = moves[moves.length - 1]?.cell as Cell | undefined;
+      return cell ? [`cell:${cell.x},${cell.y}`] : [];
+    }
+    case "poker_chess": {
+      const events = (view.events as string[] | undefined) ?? [];
+      for (let i = events.length - 1; i >= 0; i--) {
+        const m = UCI.exec(events[i].split(" ")[1] ?? "");
+        if (/^s\d+ /.test(events[i]) && m) return [`sq:${m[1]}`, `sq:${m[2]}`];
+      }
+      return [];
+    }
+    case "prediction_chess": {
+      const turns = (view.turns as Json[] | undefined) ?? [];
+      const moves = (turns[turns.length - 1]?.moves as string[] | undefined) ?? [];
+      return moves.flatMap((move) => {
+        const m = UCI.exec(move);
+        return m ? [`sq:${m[1]}`, `sq:${m[2]}`] : [];
+      });
+    }
+    default: {
+      if (!before || before.game !== view.game || !view.board) return [];
+      const was = new Map((before.board ?? []).map((c) => [`${c.x},${c.y}`, JSON.stringify(c)]));
+      const changed = view.board.filter(
+        (c) => (c.card !== undefined || c.piece !== undefined) && was.get(`${c.x},${c.y}`) !== JSON.stringify(c),
+      );
+      // A new hand's deal or a board redrawn whole is not a move.
+      return changed.length > 0 && changed.length <= 4 ? changed.map((c) => `cell:${c.x},${c.y}`) : [];
+    }
+  }
+}
+
+/**
+ * The fields a long list of action buttons is chosen by, one control each, in this order (a
+ * bet's board, its amount, its action card): the actions that have a `target`, when there are
+ * more than a few of them. Every combination that is legal stays reachable.
+ */
+export const COMPOSED_FIELDS = ["target", "amount", "action_card"] as const;
+export type ComposedField = (typeof COMPOSED_FIELDS)[number];
+
+/** Whether an action is chosen with the composer's controls rather than a button of its own. */
+export function composable(action: ActionStruct): boolean {
+  return action.target !== undefined;
+}
+
+/** A composer field's label, and how one of its values reads. */
+export function fieldLabel(field: ComposedField): string {
+  return { target: "On the board of", amount: "Amount", action_card: "Action card" }[field];
+}
+
+export function valueLabel(field: ComposedField, value: unknown, viewer: number | null): string {
+  if (value === undefined || value === null) return field === "action_card" ? "none" : "—";
+  if (field === "target") return `seat ${value}${value === viewer ? " (you)" : ""}`;
+  return String(value);
 }
 
 /** Top-level fields drawn elsewhere, left out of the facts list. */
@@ -156,7 +242,6 @@ export function cardRowsOf(view: View): [string, string[]][] {
   return rows;
 }
 
-type Json = Record<string, unknown>;
 const s = (seat: unknown) => `seat ${seat}`;
 
 /** The history as lines, oldest first. */

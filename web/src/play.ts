@@ -18,13 +18,20 @@ import {
   type Click,
   type SeatInfo,
   type View,
+  type BoardKind,
+  COMPOSED_FIELDS,
+  type ComposedField,
   boardOf,
   cardRowsOf,
   clickOf,
+  composable,
+  fieldLabel,
   factsOf,
   groupOf,
   historyOf,
+  lastMoveOf,
   structOf,
+  valueLabel,
 } from "./games";
 import { linksOf, replayLink, seatLink, spectatorLink } from "./links";
 import { lastHandLines, outcomeLines, resultText, verdictText } from "./outcome";
@@ -70,6 +77,23 @@ function practiceNotice(chosenSeed: boolean | undefined): HTMLElement | null {
 
 type Choice = { action: LegalAction; click: Click };
 
+/** The least time between drawing one change and the next one made by someone else (a bot's
+ * reply to your move), so that both can be seen. */
+const PAUSE_MS = 600;
+/** How long an Act reply waits for the watch stream to bring the changes before it. */
+const REPLY_GRACE_MS = 250;
+/** More changes waiting than this: the older ones are skipped, so a watcher never lags. */
+const MAX_QUEUED = 3;
+
+/** A view waiting to be drawn: from the watch stream (`own`: the viewer's own action) or an
+ * Act reply. */
+interface Queued {
+  view: SeatView;
+  own: boolean;
+  reply: boolean;
+  at: number;
+}
+
 export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   const abort = new AbortController();
   let current: SeatView | null = null;
@@ -82,6 +106,18 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   let replay: ReplaySoFar | null = null;
   let loading: Promise<void> | null = null;
   let at = 0;
+  /** The view drawn before the one shown (what the last move changed), and the card grid's
+   * window drawn so far (it only grows). */
+  let before: View | null = null;
+  let grid: BoardKind | undefined;
+  /** The views to draw, in version order, paced by PAUSE_MS. */
+  const queue: Queued[] = [];
+  let draining = false;
+  let lastDrawn = 0;
+  /** The version an Act reply brought: the page stays busy until it is drawn. */
+  let awaiting: bigint | null = null;
+  /** The composer's chosen value of each field (as JSON). */
+  const composed: Partial<Record<ComposedField, string>> = {};
   const main = h("main", { id: "play", "data-version": "-1" });
   root.replaceChildren(main);
 
@@ -94,10 +130,49 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         // What the page said was about the position before (a refused move, a failed call).
         if (current) message = "";
       }
+      if (!current || next.version !== current.version) before = view;
       current = next;
       view = JSON.parse(next.viewJson) as View;
     }
+    if (awaiting !== null && current && current.version >= awaiting) awaiting = null;
     draw();
+  }
+
+  /** Queues a view to draw: the viewer's own change at once, someone else's PAUSE_MS after the
+   * change drawn before it, an Act reply once the stream has had time to bring what led to it. */
+  function enqueue(next: SeatView | undefined, own: boolean, reply = false) {
+    if (!next) return;
+    queue.push({ view: next, own, reply, at: performance.now() });
+    void drain();
+  }
+
+  async function drain() {
+    if (draining) return;
+    draining = true;
+    try {
+      while (queue.length > 0 && !abort.signal.aborted) {
+        queue.sort((a, b) => (a.view.version < b.view.version ? -1 : a.view.version > b.view.version ? 1 : 0));
+        if (queue.length > MAX_QUEUED) queue.splice(0, queue.length - MAX_QUEUED);
+        const next = queue[0];
+        if (current && next.view.version <= current.version) {
+          queue.shift();
+          if (next.view.version === current.version && !next.reply) show(next.view);
+          continue;
+        }
+        const now = performance.now();
+        let wait = next.reply ? next.at + REPLY_GRACE_MS - now : 0;
+        if (!next.own) wait = Math.max(wait, lastDrawn + PAUSE_MS - now);
+        if (wait > 0) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          continue;
+        }
+        queue.shift();
+        show(next.view);
+        lastDrawn = performance.now();
+      }
+    } finally {
+      draining = false;
+    }
   }
 
   function say(text: string) {
@@ -107,7 +182,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
 
   /** Plays an action (by id, or typed text); a refusal is shown. */
   async function act(action: LegalAction | string) {
-    if (!viewer.token || viewer.seat === null || busy) return;
+    if (!viewer.token || viewer.seat === null || isBusy()) return;
     busy = true;
     message = "";
     draw();
@@ -125,7 +200,10 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       );
       busy = false;
       if (typeof action === "string") typed = "";
-      show(reply);
+      // Drawn after the changes the stream brings (your move, then each reply, paced).
+      if (!current || reply.version > current.version) awaiting = reply.version;
+      enqueue(reply, false, true);
+      draw();
     } catch (error) {
       busy = false;
       if (!isAbort(error)) {
@@ -195,6 +273,13 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       chosenSeed: replay.match?.chosenSeed ?? false,
     });
     view = step.view as unknown as View;
+    before = at > 0 ? (replay.steps[at - 1].view as unknown as View) : null;
+    // The grid's window: every step's up to this one (the same forward and back).
+    grid = undefined;
+    for (const s of replay.steps.slice(0, at + 1)) {
+      const k = boardOf(s.view as unknown as View, [], grid);
+      if (k.kind === "grid") grid = k;
+    }
     selected = null;
     choosing = [];
     draw();
@@ -215,11 +300,15 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     void goTo(moves[event.key]);
   }
 
+  function isBusy(): boolean {
+    return busy || awaiting !== null;
+  }
+
   function draw() {
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.key;
     main.replaceChildren(...content().filter((node): node is Node => node !== null));
     main.dataset.version = current ? String(current.version) : "-1";
-    main.dataset.mayAct = String(Boolean(current?.mayAct) && !busy);
+    main.dataset.mayAct = String(Boolean(current?.mayAct) && !isBusy());
     main.dataset.terminal = String(Boolean(current?.isTerminal));
     if (viewer.replay) {
       main.dataset.step = String(at);
@@ -267,7 +356,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       notice,
       practice,
       h("p", { id: "status", "aria-live": "polite" },
-        busy ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
+        isBusy() ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
       alert,
       h(
         "div",
@@ -281,8 +370,9 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   /** The replay's controls and the step's text. */
   function stepper(r: ReplaySoFar): HTMLElement {
     const last = r.total - 1;
+    // Each button is named by its visible text (speech input can say it); the title says more.
     const button = (key: string, label: string, text: string, to: number, disabled: boolean) =>
-      h("button", { "data-key": key, id: key, "aria-label": label, disabled, onclick: () => void goTo(to) }, text);
+      h("button", { "data-key": key, id: key, title: label, disabled, onclick: () => void goTo(to) }, text);
     return h(
       "section",
       { class: "replay", "aria-label": "Replay" },
@@ -334,7 +424,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
               class: "card-button legal",
               "data-key": `hand:${i}`,
               "data-source": key,
-              "aria-label": `${playNow ? "Play" : "Choose"} ${cardName(text)}`,
+              // The name holds the card's visible text (for speech input), then its words.
+              "aria-label": `${playNow ? "Play" : "Choose"} ${cardFace(text).textContent}, ${cardName(text)}`,
               "aria-pressed": playNow ? undefined : String(selected === key),
               onclick: () => pick(key, clicks),
             },
@@ -346,7 +437,14 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   }
 
   /** A board square or cell: a button when it is a legal source or target, else drawn only. */
-  function spot(key: string, label: string, clicks: Choice[], ...inner: (Node | null)[]) {
+  function spot(key: string, label: string, clicks: Choice[], last: Set<string>, ...inner: (Node | null)[]) {
+    const drawn = spotOf(key, last.has(key) ? `${label} (last move)` : label, clicks, ...inner);
+    drawn.dataset.spot = key;
+    if (last.has(key)) drawn.classList.add("last");
+    return drawn;
+  }
+
+  function spotOf(key: string, label: string, clicks: Choice[], ...inner: (Node | null)[]) {
     const isSource = clicks.some((c) => c.click.source === key);
     const targets = selected ? clicks.filter((c) => c.click.source === selected && c.click.target === key) : [];
     if (targets.length > 0) {
@@ -387,8 +485,10 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     const targets = clicks
       .filter((c) => c.click.target?.startsWith("cell:"))
       .map((c) => c.click.target!);
-    const kind = boardOf(v, targets);
+    const kind = boardOf(v, targets, grid);
     if (kind.kind === "none") return null;
+    if (kind.kind === "grid") grid = kind;
+    const last = new Set(lastMoveOf(v, before));
     const cells = new Map<string, Cell>();
     for (const c of v.board ?? []) cells.set(`${c.x},${c.y}`, c);
     let rows: HTMLElement[] = [];
@@ -407,7 +507,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
           const name = `${"abcdefgh"[x]}${y + 1}`;
           const c = cells.get(`${x},${y}`);
           const label = c?.piece ? `${name}, ${pieceName(c.piece)}` : name;
-          const square = spot(`sq:${name}`, label, clicks, c?.piece ? piece(c.piece) : null);
+          const square = spot(`sq:${name}`, label, clicks, last, c?.piece ? piece(c.piece) : null);
           square.classList.add((x + y) % 2 === 0 ? "dark" : "light");
           rows.push(square);
         }
@@ -422,7 +522,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
           const c = cells.get(`${x},${y}`);
           const has = c !== undefined && "card" in c;
           const label = has ? `cell ${x},${y}, ${cardName(c.card ?? null)}${c.owner !== undefined ? ` of seat ${c.owner}` : ""}` : `cell ${x},${y}`;
-          const cell = spot(`cell:${x},${y}`, label, clicks, has ? cardFace(c.card ?? null) : null);
+          const cell = spot(`cell:${x},${y}`, label, clicks, last, has ? cardFace(c.card ?? null) : null);
           if (has && c.owner !== undefined) cell.classList.add(`owner-${c.owner}`);
           if (x === 0 && y === 0) cell.classList.add("centre");
           rows.push(cell);
@@ -435,13 +535,17 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       "section",
       { class: "board-wrap", "aria-label": "Board" },
       h("h2", {}, "Board"),
-      h("div", { class: `board ${kind.kind}`, style: `--columns: ${columns}` }, rows),
+      // Focusable, so a board wider than the screen can be scrolled with the keyboard.
+      h("div", { class: `board ${kind.kind}`, style: `--columns: ${columns}`, tabindex: 0, role: "group", "aria-label": "Board squares and cells" }, rows),
     );
   }
 
   function actions(clicks: Choice[]): HTMLElement | null {
     if (viewer.seat === null || !current || current.isTerminal) return null;
-    const buttons = clicks.filter((c) => !c.click.source);
+    const all = clicks.filter((c) => !c.click.source);
+    const many = all.filter((c) => composable(structOf(c.action.actionJson)));
+    const composedNow = many.length > 6 ? many : [];
+    const buttons = all.filter((c) => !composedNow.includes(c));
     const pending = choosing.filter((c) => clicks.some((d) => d.action.id === c.action.id));
     const input = h("input", {
       id: "action-text",
@@ -463,6 +567,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         ? h("div", { class: "buttons", role: "group", "aria-label": "Promote to" },
             pending.map((c) => h("button", { class: "legal", "data-key": `act:${c.action.id}`, onclick: () => void act(c.action) }, c.action.text)))
         : null,
+      composedNow.length > 0 ? composer(composedNow) : null,
       groups(buttons).map(([label, group]) =>
         h("div", { class: "buttons", role: "group", "aria-label": label ?? "Actions" },
           label && h("span", { class: "group-label" }, `${label}:`),
@@ -482,6 +587,50 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         input,
         h("button", { type: "submit" }, "Play"),
       ),
+    );
+  }
+
+  /** A long list of actions (Detective Poker's bets) as one control per field of their structs,
+   * each offering the values some legal action with the fields chosen before it has, and one
+   * button that plays the action chosen. */
+  function composer(choices: Choice[]): HTMLElement {
+    const structs = new Map(choices.map((c) => [c, structOf(c.action.actionJson)]));
+    const fields = COMPOSED_FIELDS.filter((f) => choices.some((c) => structs.get(c)![f] !== undefined));
+    let left = choices;
+    const controls: HTMLElement[] = [];
+    for (const field of fields) {
+      const values: string[] = [];
+      for (const c of left) {
+        const value = JSON.stringify(structs.get(c)![field] ?? null);
+        if (!values.includes(value)) values.push(value);
+      }
+      const chosen = values.includes(composed[field] ?? "") ? composed[field]! : values[0];
+      composed[field] = chosen;
+      left = left.filter((c) => JSON.stringify(structs.get(c)![field] ?? null) === chosen);
+      const id = `compose-${field.replace(/_/g, "-")}`;
+      const select = h(
+        "select",
+        {
+          id,
+          "data-key": id,
+          onchange: () => {
+            composed[field] = select.value;
+            draw();
+          },
+        },
+        values.map((value) =>
+          h("option", { value, selected: value === chosen }, valueLabel(field, JSON.parse(value), viewer.seat))),
+      );
+      controls.push(h("div", { class: "compose-field" }, h("label", { for: id }, fieldLabel(field)), select));
+    }
+    const action = left[0];
+    return h(
+      "div",
+      { class: "composer" },
+      h("div", { class: "compose-fields" }, controls),
+      h("div", { class: "buttons", role: "group", "aria-label": "Chosen action" },
+        h("button", { class: "legal", id: "compose-act", "data-key": "compose-act", onclick: () => void act(action.action) },
+          action.action.text)),
     );
   }
 
@@ -548,7 +697,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
             down = false;
             message = "";
           }
-          show(event.view);
+          enqueue(event.view, event.actor === -1n || (viewer.seat !== null && event.actor === BigInt(viewer.seat)));
         }
         return;
       } catch (error) {
@@ -626,7 +775,8 @@ function seats(sv: SeatView, v: View): HTMLElement {
     "section",
     { class: "seats", "aria-label": "Seats" },
     h("h2", {}, "Seats"),
-    h("table", {},
+    // A wide table scrolls inside its box, which the keyboard can focus to scroll it.
+    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": "Seats table" }, h("table", {},
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Player"),
         withCards && h("th", { scope: "col" }, "Cards"), keys.map((k) => h("th", { scope: "col" }, k.replace(/_/g, " "))))),
       h("tbody", {}, infos.map((info) => {
@@ -639,7 +789,7 @@ function seats(sv: SeatView, v: View): HTMLElement {
           withCards && h("td", { class: "cards" }, (info.cards ?? []).map((c) => card(c))),
           keys.map((k) => h("td", {}, k in info ? cell(info[k]) : "")));
       })),
-    ),
+    )),
   );
 }
 

@@ -1,9 +1,10 @@
 // The new-match form: a game, its parameters (from the Catalog's schemas, checked by the
 // server as they change), a seed, and who sits in each seat.
-import { catalog, errorText, matches } from "./api";
+import { catalog, errorText, gameTitle, matches } from "./api";
 import { h } from "./dom";
 import { type GameDescription, MatchStatus, type MatchSummary, ParameterType } from "./gen/checkraise/v1/checkraise_pb";
 import { replayLink, saveLinks, saveToken, seatLink } from "./links";
+import { resultText } from "./outcome";
 
 const YOU = "you";
 const FRIEND = "friend";
@@ -45,8 +46,17 @@ function recentMatches(): HTMLElement {
               const live = m.status === MatchStatus.LIVE;
               const href = finished ? replayLink(m.matchId) : `#watch=${encodeURIComponent(m.matchId)}`;
               const what = finished ? "finished" : live ? "live" : "expired";
+              const created = new Date(Number(m.createdMs));
+              const players = m.seats.map((kind, seat) => `seat ${seat} ${kind}`).join(", ");
+              const result = finished && m.returns.length > 0 ? resultText(m.returns) : `${what}, ${m.version} steps`;
               return h("li", { "data-match": m.matchId, "data-status": what },
-                `${m.game} · ${m.seats.join(" vs ")} · ${what}, ${m.version} steps${m.chosenSeed ? " · practice deal" : ""} · `,
+                h("time", { datetime: created.toISOString(), class: "when" }, timeText(created)),
+                ` · ${gameTitle(m.game.split("(")[0])} · `,
+                h("span", { class: "players" }, players),
+                ` · `,
+                h("span", { class: "result" }, result),
+                m.chosenSeed ? " · practice deal" : "",
+                " · ",
                 finished || live ? h("a", { href }, finished ? "Replay" : "Watch") : "gone");
             })),
       );
@@ -54,6 +64,14 @@ function recentMatches(): HTMLElement {
     (error) => list.replaceChildren(h("li", { role: "alert" }, errorText(error))),
   );
   return section;
+}
+
+/** When a match was created: the time today, else the date and time, in the browser's locale. */
+function timeText(when: Date): string {
+  const today = new Date().toDateString() === when.toDateString();
+  return today
+    ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : when.toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
 function form(main: HTMLElement, games: GameDescription[]) {
@@ -189,20 +207,27 @@ function form(main: HTMLElement, games: GameDescription[]) {
 /** One parameter's input, as its schema says. */
 function parameter(spec: GameDescription["parameters"][number]): HTMLElement {
   const id = `param-${spec.name}`;
+  const help = `${id}-help`;
   let input: HTMLElement;
   if (spec.type === ParameterType.CHOICE || spec.type === ParameterType.BOOL) {
     const options = spec.type === ParameterType.BOOL ? ["true", "false"] : spec.options;
-    input = h("select", { id, name: id },
+    input = h("select", { id, name: id, "aria-describedby": help },
       options.map((o) => h("option", { value: o, selected: o === spec.defaultValue }, o)));
   } else if (spec.type === ParameterType.INT) {
     // No min/max on the input: the server's message says what is allowed.
-    input = h("input", { id, name: id, type: "number", step: 1, value: spec.defaultValue, inputmode: "numeric" });
+    input = h("input", { id, name: id, type: "number", step: 1, value: spec.defaultValue, inputmode: "numeric", "aria-describedby": help });
   } else {
-    input = h("input", { id, name: id, type: "text", value: spec.defaultValue });
+    input = h("input", { id, name: id, type: "text", value: spec.defaultValue, "aria-describedby": help });
   }
   const range = spec.type === ParameterType.INT ? ` (${spec.min}–${spec.max})` : "";
   return h("div", { class: "field" },
-    h("label", { for: id }, `${spec.name}${range}`),
+    h("label", { for: id }, `${plainName(spec.name)}${range}`),
     input,
-    h("span", { class: "help" }, spec.description));
+    h("span", { class: "help", id: help }, spec.description, ` (default ${spec.defaultValue})`));
+}
+
+/** A parameter's name in words: `max_turns` reads "Max turns". */
+export function plainName(name: string): string {
+  const words = name.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
