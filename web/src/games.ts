@@ -34,6 +34,17 @@ export interface SeatInfo {
 }
 
 /**
+ * A seat's cards as the page draws them: its `cards`, or a single `card` (a game whose seats
+ * hold one card); undefined when the seat shows none.
+ */
+export function seatCards(info: SeatInfo | undefined): (string | null)[] | undefined {
+  if (!info) return undefined;
+  if (info.cards !== undefined) return info.cards;
+  if ("card" in info && (typeof info.card === "string" || info.card === null)) return [info.card];
+  return undefined;
+}
+
+/**
  * One legal action as clicks: pick `source` (a hand card `card:Kd` or a square `sq:e2`), then
  * `target` (a cell `cell:1,0` or a square `sq:e4`). No target: picking the source acts. No
  * source: a button of its own.

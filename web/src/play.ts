@@ -30,6 +30,7 @@ import {
   groupOf,
   historyOf,
   lastMoveOf,
+  seatCards,
   structOf,
   valueLabel,
 } from "./games";
@@ -405,7 +406,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   function hand(v: View, clicks: Choice[]): HTMLElement | null {
     if (viewer.seat === null) return null;
     const own = v.seats?.[viewer.seat];
-    if (!own?.cards) return null;
+    const ownCards = seatCards(own);
+    if (!ownCards) return null;
     const sources = new Set(clicks.map((c) => c.click.source));
     return h(
       "section",
@@ -414,7 +416,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       h(
         "div",
         { class: "cards" },
-        own.cards.map((text, i) => {
+        ownCards.map((text, i) => {
           const key = `card:${text}`;
           if (text === null || !sources.has(key)) return card(text);
           const playNow = clicks.some((c) => c.click.source === key && !c.click.target);
@@ -762,10 +764,10 @@ function seats(sv: SeatView, v: View): HTMLElement {
   const keys: string[] = [];
   for (const info of infos) {
     for (const [key, value] of Object.entries(info)) {
-      if (key !== "seat" && key !== "cards" && key !== "count" && !keys.includes(key) && value !== null) keys.push(key);
+      if (key !== "seat" && key !== "cards" && key !== "card" && key !== "count" && !keys.includes(key) && value !== null) keys.push(key);
     }
   }
-  const withCards = infos.some((info) => info.cards !== undefined);
+  const withCards = infos.some((info) => seatCards(info) !== undefined);
   const turn = Number(sv.currentPlayer);
   const cell = (value: unknown) =>
     Array.isArray(value)
@@ -786,7 +788,7 @@ function seats(sv: SeatView, v: View): HTMLElement {
         return h("tr", { class: turn === s || (turn === -2 && !sv.isTerminal) ? "to-act" : "" },
           h("th", { scope: "row" }, turn === s ? `▶ ${s}` : String(s)),
           h("td", {}, who),
-          withCards && h("td", { class: "cards" }, (info.cards ?? []).map((c) => card(c))),
+          withCards && h("td", { class: "cards" }, (seatCards(info) ?? []).map((c) => card(c))),
           keys.map((k) => h("td", {}, k in info ? cell(info[k]) : "")));
       })),
     )),

@@ -1,0 +1,357 @@
+"""The web page's newer behaviours in a real browser (Debian's headless Chromium driven by
+Playwright; helpers and fixtures from test_web.py): the last move marked and a bot's reply
+paced, the Pokeros grid that only grows, Detective Poker's bets in a few controls, every page
+at a phone's width, axe-core with nothing serious, parameters named in words, recent matches
+with their result. A file of its own so that pytest's workers run it beside test_web.py."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import time
+
+import grpc
+import pytest
+from playwright.sync_api import Page
+
+from grpc_util import ROOT, packaged_stubs
+from test_web import (
+    MATCHES,
+    create_match,
+    match_id_of,
+    open_page,
+    play_one_move,
+    shot,
+    signed,
+    stored_token,
+    version,
+    wait_drawn,
+    wait_step,
+    wait_turn_or_end,
+    wait_version_change,
+)
+
+# Every drawn version, with when it was drawn (performance.now(), ms), recorded in the page.
+RECORD_DRAWS = """
+window.__draws = [];
+new MutationObserver(() => {
+  const m = document.querySelector('main#play');
+  const last = window.__draws[window.__draws.length - 1];
+  if (m && (!last || last.v !== m.dataset.version)) {
+    window.__draws.push({ v: m.dataset.version, t: performance.now() });
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true,
+                       attributeFilter: ['data-version'] });
+"""
+
+UCI = re.compile(r"^([a-h][1-8])([a-h][1-8])[qrbn]?$")
+
+
+def seat_view(server, page: Page, match_id: str, seat: int = 0):
+    """The seat's own view, asked of the server with the page's token."""
+    pb2, pb2_grpc = packaged_stubs()
+    with grpc.insecure_channel(server.address) as channel:
+        return pb2_grpc.MatchesStub(channel).GetView(
+            pb2.GetViewRequest(match_id=match_id, seat=seat),
+            metadata=[("x-seat-token", stored_token(page, match_id, seat))],
+        )
+
+
+def expected_last_move(view: dict) -> set[str]:
+    """The last move's squares or cells, from the view's own history."""
+    if view["game"] == "pokeros":
+        cell = view["moves"][-1]["cell"] if view["moves"] else None
+        return {f"cell:{cell['x']},{cell['y']}"} if cell else set()
+    if view["game"] == "poker_chess":
+        for event in reversed(view["events"]):
+            seat, _, move = event.partition(" ")
+            m = UCI.match(move)
+            if re.fullmatch(r"s\d+", seat) and m:
+                return {f"sq:{m[1]}", f"sq:{m[2]}"}
+        return set()
+    moves = view["turns"][-1]["moves"] if view["turns"] else []
+    return {f"sq:{m[i]}" for m in map(UCI.match, moves) if m for i in (1, 2)}
+
+
+LAST_MOVE = [m for m in MATCHES if m[0] in ("pokeros", "poker_chess", "prediction_chess")]
+
+
+@pytest.mark.parametrize(
+    ("game", "params", "others", "seed"), LAST_MOVE, ids=[m[0] for m in LAST_MOVE]
+)
+def test_the_last_move_is_highlighted_and_a_reply_waits(
+    server, context, game, params, others, seed
+):
+    """The squares or cells of the last move are marked (and named) on the board, as the seat's
+    own view records it; a bot's reply is drawn at least half a second after your own move."""
+    context.add_init_script(RECORD_DRAWS)
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    match_id = match_id_of(page)
+    marked_once = paced = 0
+    for _ in range(6):
+        if not wait_turn_or_end(page):
+            break
+        view = seat_view(server, page, match_id)
+        assert str(view.version) == version(page)
+        expected = expected_last_move(json.loads(view.view_json))
+        marked = page.locator(".board .spot.last")
+        shown = set(marked.evaluate_all("els => els.map(e => e.dataset.spot)"))
+        assert shown == expected, (shown, expected)
+        labels = marked.evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label') || e.getAttribute('title'))"
+        )
+        assert all("(last move)" in label for label in labels), labels
+        marked_once += bool(expected)
+        drawn_before = page.evaluate("() => window.__draws.length")
+        play_one_move(page)
+        wait_turn_or_end(page)
+        draws = page.evaluate("n => window.__draws.slice(n)", drawn_before)
+        if game != "prediction_chess" and len(draws) >= 2:
+            # Your move, then the bot's reply: two redraws, not one.
+            gap = draws[1]["t"] - draws[0]["t"]
+            assert gap >= 500, draws
+            paced += 1
+    assert marked_once, "no last move was ever marked"
+    if game != "prediction_chess":
+        assert paced, "a bot's reply was never drawn apart from your move"
+    assert errors == [], errors
+
+
+def grid_window(page: Page) -> tuple[set[int], set[int]]:
+    files = page.locator(".board .coord.file").all_text_contents()
+    ranks = page.locator(".board .coord.rank").all_text_contents()
+    return {int(f) for f in files}, {int(r) for r in ranks}
+
+
+def test_the_pokeros_grid_only_grows(server, context):
+    """The drawn window of the Pokeros board never shrinks or re-centres during a match: after
+    your move, while a bot thinks, and at your next turn, it holds every column and row drawn
+    before."""
+    game, params, others, seed = MATCHES[0]
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    seen: list[tuple[set[int], set[int]]] = []
+    moves = 0
+    while wait_turn_or_end(page) and moves < 8:
+        seen.append(grid_window(page))
+        before = version(page)
+        play_one_move(page)
+        page.wait_for_function(
+            "v => document.querySelector('main#play')?.dataset.version !== v", arg=before
+        )
+        seen.append(grid_window(page))
+        moves += 1
+    for (files0, ranks0), (files1, ranks1) in itertools.pairwise(seen):
+        assert files0 <= files1 and ranks0 <= ranks1, seen
+    assert len(seen[-1][0]) > len(seen[0][0]) or len(seen[-1][1]) > len(seen[0][1]), seen
+    assert errors == [], errors
+
+
+def test_detective_poker_bets_in_a_few_controls(server, context):
+    """A Detective Poker bet is chosen with a control per part (the board, the amount, the
+    action card) and one button, not a button per bet; every legal bet can be chosen, and one
+    is played with the keyboard."""
+    game, params, others, seed = next(m for m in MATCHES if m[0] == "detective_poker")
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    assert wait_turn_or_end(page)
+    view = seat_view(server, page, match_id_of(page))
+    assert len(view.legal_actions) > 10
+    assert page.locator(".actions .buttons button").count() <= 3
+    for action in view.legal_actions:
+        parts = json.loads(action.action_json)
+        for field in ("target", "amount", "action_card"):
+            if field in parts:
+                select = f"#compose-{field.replace('_', '-')}"
+                page.select_option(select, json.dumps(parts[field], separators=(",", ":")))
+        assert page.locator("#compose-act").text_content() == action.text, action.text
+    before = version(page)
+    page.focus("#compose-target")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == "compose-act"
+    page.keyboard.press("Enter")
+    wait_version_change(page, before)
+    assert errors == [], errors
+
+
+def bot_match(server, game: str, params: dict, seats: list[str]) -> str:
+    pb2, pb2_grpc = packaged_stubs()
+    with grpc.insecure_channel(server.address) as channel:
+        reply = pb2_grpc.MatchesStub(channel).CreateMatch(
+            pb2.CreateMatchRequest(game=game, parameters=params, seats=seats, seed=3)
+        )
+    return reply.match_id
+
+
+def every_page(server, context):
+    """Yields (name, page) for the setup page, a seat of each game at its first turn (with a
+    card or piece chosen where one can be), a spectator, and a replay at its last step."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    page.wait_for_selector("#start")
+    yield "setup", page
+    for game, params, others, seed in MATCHES:
+        page.goto(f"http://{server.address}/#")
+        page.wait_for_selector("#start")
+        create_match(page, game, params, others, seed)
+        wait_turn_or_end(page)
+        sources = page.locator(".hand button.card-button[aria-pressed], button.spot.source")
+        if sources.count() > 0:
+            sources.first.click()
+        yield game, page
+    watched = match_id_of(page)
+    page.goto(f"http://{server.address}/#watch={watched}")
+    wait_drawn(page)
+    yield "spectator", page
+    finished = bot_match(server, "pokeros", {"players": "2"}, ["random", "heuristic"])
+    page.goto(f"http://{server.address}/#replay={finished}")
+    page.wait_for_function("() => Number(document.querySelector('main#play')?.dataset.steps) > 0")
+    wait_step(page, 0)
+    page.click("#replay-end")
+    page.wait_for_selector("#replay-end:disabled")
+    yield "replay", page
+    assert errors == [], errors
+
+
+def test_every_page_fits_a_phone(server, browser):
+    """At 390 × 844 no page scrolls sideways, and every control is at least 44 × 44 px."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        problems = {}
+        for name, page in every_page(server, context):
+            found = page.evaluate(
+                """() => {
+                const out = [];
+                const width = document.documentElement.scrollWidth;
+                if (width > 390) {
+                  out.push('page ' + width + ' px wide');
+                  for (const el of document.querySelectorAll('body *')) {
+                    const r = el.getBoundingClientRect();
+                    if (r.right > 391 && getComputedStyle(el).position !== 'fixed') {
+                      out.push('wide: ' + el.tagName + '.' + el.className + ' ' + r.right);
+                      if (out.length > 6) break;
+                    }
+                  }
+                }
+                for (const el of document.querySelectorAll('button, select, input')) {
+                  const r = el.getBoundingClientRect();
+                  if (r.width === 0 && r.height === 0) continue;
+                  if (r.width < 43.5 || r.height < 43.5) {
+                    const what = el.id || el.dataset.key || el.textContent.trim().slice(0, 20);
+                    out.push(`small ${el.tagName} ${what}: ${r.width}x${r.height}`);
+                  }
+                }
+                return out;
+              }"""
+            )
+            shot(page, f"phone-{name}")
+            if found:
+                problems[name] = found
+        assert problems == {}, problems
+    finally:
+        context.close()
+
+
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def test_axe_finds_nothing_serious(server, context):
+    """axe-core finds no serious or critical violation on the setup page, a seat of each game,
+    a spectator and a replay."""
+    assert AXE.exists(), f"{AXE} is missing: run npm ci --prefix web"
+    problems = {}
+    for name, page in every_page(server, context):
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate(
+            """async () => {
+            const result = await axe.run(document);
+            return result.violations
+              .filter(v => v.impact === 'serious' || v.impact === 'critical')
+              .map(v => v.id + ': ' + v.nodes.slice(0, 4).map(n =>
+                n.target.join(' ') + ' (' + n.failureSummary.slice(0, 160) + ')').join('; '));
+          }"""
+        )
+        if found:
+            problems[name] = found
+    assert problems == {}, problems
+
+
+def test_parameters_are_named_in_words_with_their_help(server, context):
+    """Each parameter's label is its name in words, and its input is described by the
+    Catalog's description of it (and its default)."""
+    pb2, pb2_grpc = packaged_stubs()
+    with grpc.insecure_channel(server.address) as channel:
+        games = pb2_grpc.CatalogStub(channel).ListGames(pb2.ListGamesRequest()).games
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    page.wait_for_selector("#start")
+    for game in games:
+        page.select_option("#game", game.name)
+        for spec in game.parameters:
+            field = page.locator(f"#param-{spec.name}")
+            label = page.locator(f'label[for="param-{spec.name}"]').text_content()
+            words = spec.name.replace("_", " ")
+            assert label.startswith(words[0].upper() + words[1:]), label
+            help_id = field.get_attribute("aria-describedby")
+            assert help_id, spec.name
+            help_text = page.locator(f"#{help_id}").text_content()
+            assert spec.description in help_text and spec.default_value in help_text
+    assert errors == [], errors
+
+
+def test_recent_matches_say_when_who_and_the_result(server, context):
+    """A finished match in the list of recent ones: when it was created, each seat's player and
+    how it ended (every seat's return)."""
+    match_id = bot_match(server, "pokeros", {"players": "2"}, ["random", "heuristic"])
+    pb2, pb2_grpc = packaged_stubs()
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb2_grpc.MatchesStub(channel)
+        for _ in range(100):
+            listed = stub.ListMatches(pb2.ListMatchesRequest()).matches
+            summary = next(m for m in listed if m.match_id == match_id)
+            if summary.status == pb2.MATCH_STATUS_FINISHED:
+                break
+            time.sleep(0.1)
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    entry = page.locator(f'#recent li[data-match="{match_id}"]')
+    entry.wait_for()
+    assert entry.get_attribute("data-status") == "finished"
+    assert entry.locator("time").get_attribute("datetime")
+    assert entry.locator(".players").text_content() == "seat 0 random, seat 1 heuristic"
+    result = entry.locator(".result").text_content()
+    for seat, r in enumerate(summary.returns):
+        assert f"seat {seat} {signed(r)}" in result, result
+    assert errors == [], errors
+
+
+def test_the_last_placed_card_is_marked_on_the_holdem_grid(server, context):
+    """Hold'em Poker Chess keeps no list of placements: the cell a card was just placed on (the
+    board's change since the view drawn before) is the one marked."""
+    game, params, others, seed = next(m for m in MATCHES if m[0] == "holdem_chess")
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    placed = 0
+    for _ in range(12):
+        if not wait_turn_or_end(page):
+            break
+        sources = page.locator(".hand button.card-button[aria-pressed]")
+        if sources.count() == 0:
+            play_one_move(page)
+            continue
+        before = version(page)
+        sources.first.click()
+        target = page.locator("button.spot.target").first
+        cell = target.get_attribute("data-key")
+        target.click()
+        wait_version_change(page, before)
+        marked = page.locator(".board .spot.last").evaluate_all(
+            "els => els.map(e => e.dataset.spot)"
+        )
+        assert marked == [cell], (marked, cell)
+        placed += 1
+        if placed == 2:
+            break
+    assert placed, "no card was placed"
+    assert errors == [], errors
