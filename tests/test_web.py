@@ -305,17 +305,27 @@ def test_a_whole_match_by_clicking(server, context, browser, game, params, other
     check_accessibility(page)
     # Coordinates beside the board: files under a chessboard and ranks to its left; columns
     # and rows (0 at the centre) beside a card grid, one per column and row drawn.
-    files = page.locator(".board .coord.file").all_text_contents()
-    ranks = page.locator(".board .coord.rank").all_text_contents()
+    # Read from one drawing of the board (a bot's reply may redraw it at any moment): its
+    # columns, files and ranks together, once it has a file label per column.
+    read = (
+        "() => { const b = document.querySelector('.board'); if (!b) return null;"
+        " const text = sel => [...b.querySelectorAll(sel)].map(e => e.textContent);"
+        " return { columns: getComputedStyle(b).getPropertyValue('--columns'),"
+        " files: text('.coord.file'), ranks: text('.coord.rank') }; }"
+    )
+    page.wait_for_function(
+        f"() => {{ const r = ({read})(); return !r || !r.columns"
+        " || r.files.length === Number(r.columns); }",
+        timeout=10_000,
+    )
+    board = page.evaluate(read)
+    files, ranks = (board["files"], board["ranks"]) if board else ([], [])
     if game in ("poker_chess", "prediction_chess"):
         assert sorted(files) == list("abcdefgh"), files
         assert sorted(ranks, key=int) == [str(r) for r in range(1, 9)], ranks
-    elif page.locator(".board").count():
-        columns = page.locator(".board").evaluate(
-            "b => getComputedStyle(b).getPropertyValue('--columns')"
-        )
-        assert len(files) == int(columns) and ranks, (files, ranks)
-        assert all(re.fullmatch(r"-?\d+", t) for t in files + ranks), (files, ranks)
+    elif board:
+        assert len(files) == int(board["columns"]) and ranks, board
+        assert all(re.fullmatch(r"-?\d+", t) for t in files + ranks), board
 
     # The spectator is someone else, in a window of their own (a tab in the background of the
     # player's window would have its animation frames, and so Playwright's checks, throttled).
