@@ -15,7 +15,7 @@ import grpc
 import pytest
 from playwright.sync_api import Page
 
-from grpc_util import ROOT, packaged_stubs
+from grpc_util import PAUSE_KEY, ROOT, packaged_stubs, web_context
 from test_web import (
     MATCHES,
     create_match,
@@ -86,6 +86,8 @@ def test_the_last_move_is_highlighted_and_a_reply_waits(
     """The squares or cells of the last move are marked (and named) on the board, as the seat's
     own view records it; a bot's reply is drawn at least half a second after your own move."""
     context.add_init_script(RECORD_DRAWS)
+    # The page's own pause (the tests' browsers otherwise choose none).
+    context.add_init_script(f"localStorage.removeItem({PAUSE_KEY!r})")
     page, _, errors = open_page(context, f"http://{server.address}/")
     create_match(page, game, params, others, seed)
     match_id = match_id_of(page)
@@ -117,6 +119,32 @@ def test_the_last_move_is_highlighted_and_a_reply_waits(
     if game != "prediction_chess":
         assert paced, "a bot's reply was never drawn apart from your move"
     assert errors == [], errors
+
+
+def test_the_pause_before_others_moves_is_chosen_and_kept(server, browser):
+    """The play page offers the pause before drawing someone else's move: 0.6 s unless chosen;
+    a choice is kept in the browser, for a reload and for the next match."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page, _, errors = open_page(context, f"http://{server.address}/")
+        create_match(page, "poker_chess", {}, ["random"], 7)
+        pause = page.locator("#pause")
+        assert pause.input_value() == "600"
+        labels = pause.locator("option").all_text_contents()
+        assert labels == ["none", "short (0.3 s)", "normal (0.6 s)", "long (1.2 s)"], labels
+        pause.select_option("1200")
+        assert page.evaluate(f"() => localStorage.getItem({PAUSE_KEY!r})") == "1200"
+        page.reload()
+        page.wait_for_selector("#pause")
+        assert page.locator("#pause").input_value() == "1200"
+        # A value the page does not offer is not used: the default is.
+        page.evaluate(f"() => localStorage.setItem({PAUSE_KEY!r}, '5')")
+        page.reload()
+        page.wait_for_selector("#pause")
+        assert page.locator("#pause").input_value() == "600"
+        assert errors == [], errors
+    finally:
+        context.close()
 
 
 def grid_window(page: Page) -> tuple[set[int], set[int]]:
@@ -218,7 +246,7 @@ def every_page(server, context):
 
 def test_every_page_fits_a_phone(server, browser):
     """At 390 × 844 no page scrolls sideways, and every control is at least 44 × 44 px."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    context = web_context(browser, viewport={"width": 390, "height": 844}, has_touch=True)
     try:
         problems = {}
         for name, page in every_page(server, context):
