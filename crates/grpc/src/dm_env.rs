@@ -29,10 +29,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use checkraise_core::bots::{Bot, BotSpec};
-use checkraise_core::driver::{Driver, Halt, ignore_steps};
+use checkraise_core::driver::Driver;
 use checkraise_core::sessions::{Limits, Over, Sessions, Weight};
-use checkraise_core::table::SeatSpec;
-use checkraise_core::{Game, Player, State, make_game_from_string};
+use checkraise_core::table::{ActError, Choice, Match, SeatSpec};
+use checkraise_core::{Action, Game, Player, State, make_game_from_string};
 use tokio::sync::mpsc;
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
@@ -172,13 +172,43 @@ fn unknown_world(name: &str) -> Status {
     ))
 }
 
-/// One game in play for the agent.
+/// One game in play for the agent: core's match (whose reward for the seat counts from when
+/// the agent last saw the game) and the opponents' bots.
 struct Episode {
-    state: Box<dyn State>,
-    driver: Driver,
+    play: Match,
     bots: Vec<Option<Box<dyn Bot>>>,
-    /// The seat's return when the agent last saw the game.
-    seen_return: f64,
+}
+
+impl Episode {
+    fn state(&self) -> &dyn State {
+        self.play.state()
+    }
+
+    /// The agent's action, then chance and the bots up to its next decision or the end.
+    fn act(&mut self, seat: usize, action: Action) -> Result<(), Status> {
+        let bots: Vec<Option<&dyn Bot>> = self.bots.iter().map(|b| b.as_deref()).collect();
+        match self.play.act(
+            seat,
+            &Choice::Id(action),
+            None,
+            &bots,
+            None,
+            &mut |_, _, _| {},
+        ) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(episode_fault(e)),
+        }
+    }
+}
+
+/// The status of a refused step: the game's refusal, or a bot's failure (a fault). Nothing
+/// else can refuse it (no expected version, no stop).
+fn episode_fault(e: ActError) -> Status {
+    match e {
+        ActError::Game(e) => crate::errors::status_from_game_error(&e),
+        ActError::Bot(e) => server_fault("a bot failed in a dm_env_rpc world", &e),
+        e => Status::internal(e.to_string()),
+    }
 }
 
 /// A connection's agent: the world it joined, its seat and its game.
@@ -457,14 +487,14 @@ impl Connection {
         let action = read_action(&request.actions, game.num_distinct_actions())?;
         // When the game ended before the seat ever acted, there is nothing to decide and the
         // action is ignored.
-        if !episode.state.is_terminal() {
+        if !episode.state().is_terminal() {
             let Some(action) = action else {
                 // No action: the game waits for the seat's move.
                 let state = pb::EnvironmentStateType::Running;
                 return Ok(observe(game.as_ref(), seat, episode, state, 0.0, wanted));
             };
             let player = Player::Seat(seat);
-            let state = episode.state.as_mut();
+            let state = episode.state();
             if !state.legal_actions_for(player).contains(&action) {
                 return Err(Status::invalid_argument(format!(
                     "action {action} ({}) is not legal for seat {seat} now; legal: {}",
@@ -472,16 +502,10 @@ impl Connection {
                     describe_legal(state, player)
                 )));
             }
-            episode
-                .driver
-                .play(state, seat, action, &mut ignore_steps)
-                .map_err(|e| crate::errors::status_from_game_error(&e))?;
-            advance(episode)?;
+            episode.act(seat, action)?;
         }
-        let now = episode.state.returns()[seat];
-        let reward = now - episode.seen_return;
-        episode.seen_return = now;
-        let done = episode.state.is_terminal();
+        let reward = episode.play.take_reward(seat);
+        let done = episode.state().is_terminal();
         let state = if done {
             pb::EnvironmentStateType::Terminated
         } else {
@@ -512,27 +536,15 @@ fn start(game: &dyn Game, seat: usize, opponent: &BotSpec, seed: u64) -> Result<
         })
         .collect::<Result<_, Status>>()?;
     let mut episode = Episode {
-        state: game.new_initial_state(),
-        driver: Driver::from_seed(seed, players),
+        play: Match::new(game.new_initial_state(), Driver::from_seed(seed, players)),
         bots,
-        seen_return: 0.0,
     };
-    episode.driver.resolve_chance(episode.state.as_mut());
-    advance(&mut episode)?;
-    episode.seen_return = episode.state.returns()[seat];
-    Ok(episode)
-}
-
-/// Lets chance and the bots play until the agent's seat must decide or the game ends.
-fn advance(episode: &mut Episode) -> Result<(), Status> {
     let bots: Vec<Option<&dyn Bot>> = episode.bots.iter().map(|b| b.as_deref()).collect();
-    match episode
-        .driver
-        .advance(episode.state.as_mut(), &bots, None, &mut ignore_steps)
-    {
-        Ok(Halt::Decide | Halt::Over | Halt::Stopped) => Ok(()),
-        Err(e) => Err(server_fault("a bot failed in a dm_env_rpc world", &e)),
-    }
+    episode
+        .play
+        .start(&bots, None, &mut |_, _, _| {})
+        .map_err(episode_fault)?;
+    Ok(episode)
 }
 
 /// The step response with the requested observations of the agent's seat.
@@ -544,7 +556,7 @@ fn observe(
     reward: f64,
     wanted: &[u64],
 ) -> pb::StepResponse {
-    let state = episode.state.as_ref();
+    let state = episode.state();
     let mut observations = HashMap::new();
     for &uid in wanted {
         if observations.contains_key(&uid) {

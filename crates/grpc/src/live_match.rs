@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use checkraise_core::bots::Bot;
 use checkraise_core::driver::{BOT_SEED_OFFSET, Driver, Halt, Step};
+use checkraise_core::table::{ActError, Match, OnStep};
 use checkraise_core::{Action, Game, GameError, GameRng, Player, State};
 use prost::Message;
 use tokio::sync::{mpsc, watch};
@@ -98,14 +99,8 @@ pub struct Seat {
     pub kind: SeatKind,
 }
 
-/// The action a seat sends: an id or its text.
-#[derive(Clone, Debug)]
-pub enum ActionChoice {
-    /// An id in the game's action space.
-    Id(Action),
-    /// The action's text, parsed by the engine.
-    Text(String),
-}
+/// The action a seat sends: an id or its text (core's `table::Choice`).
+pub use checkraise_core::table::Choice as ActionChoice;
 
 /// Which parts of a seat's view to build: a seat request's `ViewOptions` (all of them when it
 /// has none; spectators always get all).
@@ -181,7 +176,6 @@ struct Table {
     id: String,
     game: Arc<dyn Game>,
     seats: Vec<Seat>,
-    version: u64,
     watchers: Vec<Watcher>,
     /// For each step applied since the last write: the history's length after it and the
     /// version it made (what `MatchWrite` stores beside each history entry).
@@ -193,23 +187,8 @@ struct Table {
     chosen_seed: bool,
 }
 
-/// A seat's latest decision: the version it was made at, the action and its text (what a
-/// retried `Act` is compared with).
-#[derive(Clone, Debug)]
-struct Decision {
-    version: u64,
-    action: Action,
-    text: String,
-}
-
-/// What an `Act` did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ActOutcome {
-    /// The action was applied now.
-    Applied,
-    /// A retry: the same action of the same seat at the same version was applied before.
-    AlreadyApplied,
-}
+/// What an `Act` did (core's `table::Acted`): applied now, or a retry recognised.
+pub use checkraise_core::table::Acted as ActOutcome;
 
 /// What the match has written to the store, and what it has yet to write.
 struct Record {
@@ -269,13 +248,12 @@ impl From<u64> for MatchSeed {
     }
 }
 
-/// A match in play.
+/// A match in play: core's `Match` (the state, its driver, the version, the seats' latest
+/// decisions) with what the server keeps beside it (seats and tokens, watchers, the store).
 pub struct LiveMatch {
     table: Table,
-    state: Box<dyn State>,
-    driver: Driver,
+    play: Match,
     last_active: Instant,
-    decisions: Vec<Option<Decision>>,
     record: Record,
 }
 
@@ -306,7 +284,7 @@ impl LiveMatch {
         // A match with seed s deals exactly as an `Env` with seed s, whatever its bots do.
         let driver = Driver::from_seed(seed.seed, game_players).describing();
         let mut live = Self::fresh(id, game, seed, seats, driver, now_ms());
-        live.driver.resolve_chance(live.state.as_mut());
+        live.play.deal();
         live.run_bots(Some(stop))?;
         Ok(live)
     }
@@ -320,22 +298,18 @@ impl LiveMatch {
         driver: Driver,
         created_ms: i64,
     ) -> Self {
-        let players = seats.len();
         LiveMatch {
-            state: game.new_initial_state(),
+            play: Match::new(game.new_initial_state(), driver),
             table: Table {
                 id,
                 game,
                 seats,
-                version: 0,
                 watchers: Vec::new(),
                 marks: Vec::new(),
                 view_limit: usize::MAX,
                 chosen_seed: seed.chosen,
             },
-            driver,
             last_active: Instant::now(),
-            decisions: vec![None; players],
             record: Record {
                 seed: seed.seed,
                 created_ms,
@@ -398,7 +372,7 @@ impl LiveMatch {
             driver,
             stored.row.created_ms,
         );
-        live.driver.resolve_chance(live.state.as_mut());
+        live.play.deal();
         let decisions = stored
             .steps
             .iter()
@@ -412,18 +386,19 @@ impl LiveMatch {
                 .map_err(|e| format!("the stored history does not replay: {e}"))?;
         }
         let replayed: Vec<(i64, i64)> = live
-            .state
+            .play
+            .state()
             .history()
             .iter()
             .map(|h| (h.player.id(), i64::from(h.action)))
             .collect();
         let stored_history: Vec<(i64, i64)> =
             stored.steps.iter().map(|s| (s.player, s.action)).collect();
-        if replayed != stored_history || live.table.version != stored.version {
+        if replayed != stored_history || live.play.version() != stored.version {
             return Err(format!(
                 "replaying gives {} history entries at version {}, the store has {} at version {}",
                 replayed.len(),
-                live.table.version,
+                live.play.version(),
                 stored_history.len(),
                 stored.version
             ));
@@ -448,9 +423,9 @@ impl LiveMatch {
     /// After `restore`: lets chance and bots act if it is their turn (the server stopped while
     /// they were to move). Bots think on the calling thread.
     pub fn resume_bots(&mut self) -> Result<(), Status> {
-        let version = self.table.version;
+        let version = self.play.version();
         self.run_bots(None)?;
-        if self.table.version != version {
+        if self.play.version() != version {
             self.changed();
         }
         Ok(())
@@ -486,7 +461,7 @@ impl LiveMatch {
 
     /// Whether the game is over.
     pub fn is_finished(&self) -> bool {
-        self.state.is_terminal()
+        self.play.state().is_terminal()
     }
 
     /// When a request last touched the match.
@@ -516,7 +491,7 @@ impl LiveMatch {
     pub fn take_write(&mut self) -> Option<MatchWrite> {
         let status = self.status();
         let returns = self.returns_json();
-        let history = self.state.history();
+        let history = self.play.state().history();
         let r = &mut self.record;
         if status == Stored::Finished && r.finished_ms.is_none() {
             r.finished_ms = Some(now_ms());
@@ -534,7 +509,7 @@ impl LiveMatch {
             &history[r.written..],
             r.written,
             &self.table.marks,
-            self.table.version,
+            self.play.version(),
         );
         self.table.marks.clear();
         let create = r.created.then(|| match_row(&self.table, r));
@@ -544,7 +519,7 @@ impl LiveMatch {
             first_step: r.written,
             steps,
             token: r.token.take(),
-            version: self.table.version,
+            version: self.play.version(),
             status,
             held: serde_json::to_string(&r.held).expect("pairs serialize"),
             returns,
@@ -565,14 +540,14 @@ impl LiveMatch {
     /// The match as the store would hold it (history, status, times), for listing and
     /// replays without a store. Token hashes and held choices are left out.
     pub fn snapshot(&self) -> StoredMatch {
-        let history = self.state.history();
+        let history = self.play.state().history();
         StoredMatch {
             id: self.table.id.clone(),
             row: match_row(&self.table, &self.record),
             status: self.status(),
-            version: self.table.version,
+            version: self.play.version(),
             // Versions of entries are not kept in memory; replays count the steps themselves.
-            steps: step_rows(history, 0, &[], self.table.version),
+            steps: step_rows(history, 0, &[], self.play.version()),
             held: Vec::new(),
             tokens: std::collections::HashMap::new(),
             touched_ms: self.record.touched_ms,
@@ -583,7 +558,7 @@ impl LiveMatch {
 
     /// The status to store.
     fn status(&self) -> Stored {
-        if self.state.is_terminal() {
+        if self.play.state().is_terminal() {
             Stored::Finished
         } else if self.record.expired {
             Stored::Expired
@@ -594,9 +569,10 @@ impl LiveMatch {
 
     /// Every seat's return as JSON, once the game is over.
     fn returns_json(&self) -> Option<String> {
-        self.state
+        let state = self.play.state();
+        state
             .is_terminal()
-            .then(|| serde_json::to_string(&self.state.returns()).expect("numbers serialize"))
+            .then(|| serde_json::to_string(&state.returns()).expect("numbers serialize"))
     }
 
     /// What a reply showing the match as it is now must wait for: every write made so far.
@@ -714,178 +690,89 @@ impl LiveMatch {
         choice: ActionChoice,
         expected: Option<u64>,
     ) -> Result<ActOutcome, Status> {
-        if let Some(expected) = expected {
-            let current = self.table.version;
-            let chosen_here = self.state.is_simultaneous_node() && self.driver.has_chosen(seat);
-            if expected != current || chosen_here {
-                return self.retried(seat, &choice, expected);
+        let before = self.play.version();
+        let simultaneous = self.play.state().is_simultaneous_node();
+        let LiveMatch { table, play, .. } = self;
+        let acted =
+            table.run(|bots, on_step| play.act(seat, &choice, expected, bots, None, on_step));
+        if self.play.version() != before {
+            self.record.held.clear();
+        } else if acted == Ok(ActOutcome::Applied)
+            && simultaneous
+            && self.play.has_chosen(seat)
+            && self.is_human(seat)
+        {
+            // Held, hidden, until every seat has chosen; stored so that a restart holds it
+            // again.
+            if let Some(d) = self.play.decision(seat) {
+                self.record.held.push((seat, d.action));
             }
         }
-        let player = Player::Seat(seat);
-        let action = match choice {
-            ActionChoice::Id(action) => action,
-            ActionChoice::Text(text) => {
-                if !self.state.is_simultaneous_node() || self.driver.has_chosen(seat) {
-                    // Out of turn, or a second choice, is the error to report, not the text.
-                    self.check_may_choose(seat)?;
-                }
-                self.state
-                    .string_to_action(player, &text)
-                    .map_err(|e| status_from_game_error(&e))?
-            }
-        };
-        let version = self.table.version;
-        self.decide(seat, action)
-            .map_err(|e| status_from_game_error(&e))?;
-        let ran = self.run_bots(None);
-        if self.table.version != version {
+        self.stamp_finished();
+        if self.play.version() != before {
             self.changed();
         }
-        ran.map(|()| ActOutcome::Applied)
+        acted.map_err(|e| self.act_status(e))
     }
 
-    /// The answer to a retried `Act` (`expected` is not the current version, or the seat has
-    /// chosen at this node already).
-    fn retried(
-        &self,
-        seat: usize,
-        choice: &ActionChoice,
-        expected: u64,
-    ) -> Result<ActOutcome, Status> {
-        let current = self.table.version;
-        match &self.decisions[seat] {
-            Some(d) if d.version == expected => {
-                let same = match choice {
-                    ActionChoice::Id(id) => *id == d.action,
-                    ActionChoice::Text(text) => text.trim() == d.text,
-                };
-                if same {
-                    Ok(ActOutcome::AlreadyApplied)
-                } else {
-                    Err(Status::failed_precondition(format!(
-                        "seat {seat} already acted at version {expected}, with '{}' (id {}); this request asks for another action",
-                        d.text, d.action
-                    )))
-                }
-            }
-            _ => Err(Status::aborted(format!(
+    /// The status of a refused `Act`.
+    fn act_status(&self, e: ActError) -> Status {
+        match e {
+            ActError::Game(e) => status_from_game_error(&e),
+            ActError::Moved {
+                seat,
+                expected,
+                current,
+            } => Status::aborted(format!(
                 "match '{}' is at version {current}, not {expected} as expected, and seat {seat} did not act at version {expected}: read the view and act again",
                 self.table.id
-            ))),
+            )),
+            e @ ActError::Decided { .. } => Status::failed_precondition(e.to_string()),
+            ActError::Stopped => {
+                Status::cancelled("the request was abandoned before the match's bots had played")
+            }
+            ActError::Bot(e) => server_fault("a bot could not act", &e),
         }
     }
 
-    /// Plays `seat`'s decision through the driver (held at a simultaneous node until every
-    /// seat has chosen), remembering it as the seat's latest decision.
+    fn is_human(&self, seat: usize) -> bool {
+        matches!(
+            self.table.seats.get(seat).map(|s| &s.kind),
+            Some(SeatKind::Human { .. })
+        )
+    }
+
+    /// Plays `seat`'s decision through core's match (held at a simultaneous node until every
+    /// seat has chosen), the bots not moving: a stored match's history replayed.
     fn decide(&mut self, seat: usize, action: Action) -> Result<(), GameError> {
-        let version = self.table.version;
-        let text = self.state.action_to_string(Player::Seat(seat), action);
-        let simultaneous = self.state.is_simultaneous_node();
-        let LiveMatch {
-            table,
-            state,
-            driver,
-            ..
-        } = self;
-        driver.play(state.as_mut(), seat, action, &mut |s, step| {
-            table.stepped(s, step)
-        })?;
-        if self.table.version != version {
+        let before = self.play.version();
+        let LiveMatch { table, play, .. } = self;
+        let held = table.run(|_, on_step| play.decide(seat, action, on_step))?;
+        if self.play.version() != before {
             self.record.held.clear();
-        } else if simultaneous
-            && matches!(
-                self.table.seats.get(seat).map(|s| &s.kind),
-                Some(SeatKind::Human { .. })
-            )
-        {
+        } else if held && self.is_human(seat) {
             self.record.held.push((seat, action));
         }
-        if let Some(slot) = self.decisions.get_mut(seat) {
-            *slot = Some(Decision {
-                version,
-                action,
-                text,
-            });
-        }
         Ok(())
-    }
-
-    /// The error for `seat` choosing now, if it may not.
-    fn check_may_choose(&self, seat: usize) -> Result<(), Status> {
-        let err = if self.state.is_simultaneous_node() {
-            self.driver
-                .has_chosen(seat)
-                .then(|| GameError::AlreadyChosen {
-                    seat,
-                    state: self.state.describe(),
-                })
-        } else {
-            checkraise_core::game::check_turn(self.state.as_ref(), Player::Seat(seat)).err()
-        };
-        match err {
-            Some(e) => Err(status_from_game_error(&e)),
-            None => Ok(()),
-        }
     }
 
     /// Lets chance and bot seats act (core's driver) until a human must decide or the game
     /// ends (or, before a bot move, until `stop` is set: CANCELLED).
     fn run_bots(&mut self, stop: Option<&AtomicBool>) -> Result<(), Status> {
-        let LiveMatch {
-            table,
-            state,
-            driver,
-            ..
-        } = self;
-        let Table {
-            id,
-            game,
-            seats,
-            version,
-            watchers,
-            marks,
-            view_limit,
-            chosen_seed,
-        } = table;
-        let seats: &[Seat] = seats;
-        let bots: Vec<Option<&dyn Bot>> = seats
-            .iter()
-            .map(|seat| match &seat.kind {
-                SeatKind::Bot(bot) => Some(bot.as_ref()),
-                SeatKind::Human { .. } => None,
-            })
-            .collect();
-        let halt = driver
-            .advance(state.as_mut(), &bots, stop, &mut |s, step| {
-                *version += 1;
-                marks.push((s.history().len(), *version));
-                notify(watchers, s, step, |viewer, parts| {
-                    seat_view(
-                        id,
-                        game,
-                        seats,
-                        *version,
-                        s,
-                        false,
-                        viewer,
-                        parts,
-                        *view_limit,
-                        *chosen_seed,
-                    )
-                });
-            })
-            .map_err(|e| server_fault("a bot could not act", &e))?;
+        let LiveMatch { table, play, .. } = self;
+        let halt = table.run(|bots, on_step| play.advance(bots, stop, on_step));
+        self.stamp_finished();
         match halt {
-            Halt::Stopped => Err(Status::cancelled(
-                "the request was abandoned before the match's bots had played",
-            )),
-            Halt::Decide | Halt::Over => {
-                // Stamped when the game ends, with or without a store (ListMatches reads it).
-                if self.state.is_terminal() && self.record.finished_ms.is_none() {
-                    self.record.finished_ms = Some(now_ms());
-                }
-                Ok(())
-            }
+            Ok(Halt::Stopped) => Err(self.act_status(ActError::Stopped)),
+            Ok(Halt::Decide | Halt::Over) => Ok(()),
+            Err(e) => Err(self.act_status(e)),
+        }
+    }
+
+    /// Stamps when the game ended, with or without a store (ListMatches reads it).
+    fn stamp_finished(&mut self) {
+        if self.play.state().is_terminal() && self.record.finished_ms.is_none() {
+            self.record.finished_ms = Some(now_ms());
         }
     }
 
@@ -916,7 +803,7 @@ impl LiveMatch {
             event: Arc::new(first),
             bytes,
         }));
-        if !self.state.is_terminal() {
+        if !self.play.state().is_terminal() {
             self.table.watchers.push(Watcher {
                 viewer,
                 parts,
@@ -949,14 +836,15 @@ impl LiveMatch {
 
     fn view_within(&self, viewer: Option<usize>, parts: ViewParts, limit: usize) -> pb::SeatView {
         let t = &self.table;
-        let submitted = viewer
-            .is_some_and(|seat| self.state.is_simultaneous_node() && self.driver.has_chosen(seat));
+        let state = self.play.state();
+        let submitted =
+            viewer.is_some_and(|seat| state.is_simultaneous_node() && self.play.has_chosen(seat));
         seat_view(
             &t.id,
             &t.game,
             &t.seats,
-            t.version,
-            self.state.as_ref(),
+            self.play.version(),
+            state,
             submitted,
             viewer,
             parts,
@@ -1116,27 +1004,46 @@ impl Table {
         }
     }
 
-    /// After a step the driver applied: the version moves on, and every watcher receives its
+    /// Runs `f` with the seats' engine bots (`Some` for a bot seat) and what each step the
+    /// match applies does here: it is marked for the store, and every watcher receives its
     /// own view of the change.
-    fn stepped(&mut self, state: &dyn State, step: &Step) {
-        self.version += 1;
-        self.marks.push((state.history().len(), self.version));
-        let (id, game, seats, version) = (&self.id, &self.game, &self.seats, self.version);
-        let (limit, chosen_seed) = (self.view_limit, self.chosen_seed);
-        notify(&mut self.watchers, state, step, |viewer, parts| {
-            seat_view(
-                id,
-                game,
-                seats,
-                version,
-                state,
-                false,
-                viewer,
-                parts,
-                limit,
-                chosen_seed,
-            )
-        });
+    fn run<R>(&mut self, f: impl FnOnce(&[Option<&dyn Bot>], &mut OnStep<'_>) -> R) -> R {
+        let Table {
+            id,
+            game,
+            seats,
+            watchers,
+            marks,
+            view_limit,
+            chosen_seed,
+        } = self;
+        let seats: &[Seat] = seats;
+        let bots: Vec<Option<&dyn Bot>> = seats
+            .iter()
+            .map(|seat| match &seat.kind {
+                SeatKind::Bot(bot) => Some(bot.as_ref()),
+                SeatKind::Human { .. } => None,
+            })
+            .collect();
+        let (limit, chosen_seed) = (*view_limit, *chosen_seed);
+        let mut on_step = |state: &dyn State, step: &Step, version: u64| {
+            marks.push((state.history().len(), version));
+            notify(watchers, state, step, |viewer, parts| {
+                seat_view(
+                    id,
+                    game,
+                    seats,
+                    version,
+                    state,
+                    false,
+                    viewer,
+                    parts,
+                    limit,
+                    chosen_seed,
+                )
+            });
+        };
+        f(&bots, &mut on_step)
     }
 }
 
