@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grpc_util import ROOT, Server, packaged_stubs
+from grpc_util import ROOT, Server, packaged_stubs, web_context
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,8 @@ def client(server):
 
 
 # The web page's tests (test_web.py, test_web_page.py): Debian's headless Chromium, driven by
-# Playwright, one browser per module and a fresh context (1280 × 900) per test.
+# Playwright, one browser per module and a fresh context (1280 × 900, no pause before
+# others' moves) per test.
 CHROMIUM = os.environ.get("CHECKRAISE_CHROMIUM", "/usr/bin/chromium")
 WEB_ARTIFACTS = ROOT / "tests" / "artifacts" / "web"
 
@@ -58,6 +59,6 @@ def browser():
 
 @pytest.fixture
 def context(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx = web_context(browser, viewport={"width": 1280, "height": 900})
     yield ctx
     ctx.close()

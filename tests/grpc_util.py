@@ -97,3 +97,16 @@ class Server:
 
     def log(self) -> str:
         return "".join(self.lines)
+
+
+# The web page's pause before drawing someone else's move (a player's setting, kept in the
+# browser's local storage): none in the browser tests, so that a match against bots is not
+# slowed by it, except where a test checks the pause itself.
+PAUSE_KEY = "checkraise.pause-ms"
+
+
+def web_context(browser, **options):
+    """A Playwright browser context whose pages draw every move without the page's pause."""
+    context = browser.new_context(**options)
+    context.add_init_script(f"localStorage.setItem({PAUSE_KEY!r}, '0')")
+    return context

@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Page
 
 import checkraise as cr
-from grpc_util import ROOT, packaged_stubs
+from grpc_util import ROOT, packaged_stubs, web_context
 
 ARTIFACTS = ROOT / "tests" / "artifacts" / "web"
 DOCS = ROOT / "docs" / "web"
@@ -329,7 +329,7 @@ def test_a_whole_match_by_clicking(server, context, browser, game, params, other
 
     # The spectator is someone else, in a window of their own (a tab in the background of the
     # player's window would have its animation frames, and so Playwright's checks, throttled).
-    spectator_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    spectator_context = web_context(browser, viewport={"width": 1280, "height": 900})
     spectator, spectator_calls, spectator_errors = open_page(
         spectator_context, f"http://{server.address}/#watch={match.group(1)}"
     )
@@ -684,7 +684,7 @@ def test_a_friend_joins_by_link(server, context, browser):
     page.wait_for_selector("a.invite")
     link = page.locator("a.invite").get_attribute("href")
     assert "&seat=1&token=" in link
-    friend_context = browser.new_context()
+    friend_context = web_context(browser)
     try:
         friend, _, errors = open_page(friend_context, link)
         friend.wait_for_selector("#status")
@@ -733,7 +733,7 @@ def test_a_wrong_seat_link_never_replaces_the_browsers_token(server, context, br
     assert wrong.locator("#link-notice").count() == 0
     assert stored_token(wrong, match_id, 0) == good
 
-    other_context = browser.new_context()
+    other_context = web_context(browser)
     try:
         stranger, _, _ = open_page(other_context, bad)
         alert = stranger.locator("#link-notice")

@@ -14,7 +14,7 @@ import grpc
 import pytest
 from playwright.sync_api import Page
 
-from grpc_util import ROOT, packaged_stubs
+from grpc_util import PAUSE_KEY, ROOT, packaged_stubs, web_context
 from test_web import (
     MATCHES,
     create_match,
@@ -79,6 +79,8 @@ def test_the_last_move_is_highlighted_and_a_reply_waits(
     """The squares or cells of the last move are marked (and named) on the board, as the seat's
     own view records it; a bot's reply is drawn at least half a second after your own move."""
     context.add_init_script(RECORD_DRAWS)
+    # The page's own pause (the tests' browsers otherwise choose none).
+    context.add_init_script(f"localStorage.removeItem({PAUSE_KEY!r})")
     page, _, errors = open_page(context, f"http://{server.address}/")
     create_match(page, game, params, others, seed)
     match_id = match_id_of(page)
@@ -110,6 +112,32 @@ def test_the_last_move_is_highlighted_and_a_reply_waits(
     if game != "prediction_chess":
         assert paced, "a bot's reply was never drawn apart from your move"
     assert errors == [], errors
+
+
+def test_the_pause_before_others_moves_is_chosen_and_kept(server, browser):
+    """The play page offers the pause before drawing someone else's move: 0.6 s unless chosen;
+    a choice is kept in the browser, for a reload and for the next match."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page, _, errors = open_page(context, f"http://{server.address}/")
+        create_match(page, "poker_chess", {}, ["random"], 7)
+        pause = page.locator("#pause")
+        assert pause.input_value() == "600"
+        labels = pause.locator("option").all_text_contents()
+        assert labels == ["none", "short (0.3 s)", "normal (0.6 s)", "long (1.2 s)"], labels
+        pause.select_option("1200")
+        assert page.evaluate(f"() => localStorage.getItem({PAUSE_KEY!r})") == "1200"
+        page.reload()
+        page.wait_for_selector("#pause")
+        assert page.locator("#pause").input_value() == "1200"
+        # A value the page does not offer is not used: the default is.
+        page.evaluate(f"() => localStorage.setItem({PAUSE_KEY!r}, '5')")
+        page.reload()
+        page.wait_for_selector("#pause")
+        assert page.locator("#pause").input_value() == "600"
+        assert errors == [], errors
+    finally:
+        context.close()
 
 
 def grid_window(page: Page) -> tuple[set[int], set[int]]:
@@ -210,8 +238,9 @@ def every_page(server, context):
 
 
 def test_every_page_fits_a_phone(server, browser):
-    """At 390 × 844 no page scrolls sideways, and every control is at least 44 × 44 px."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    """At 390 × 844 no page scrolls sideways, and every control (links on their own too) is at
+    least 44 × 44 px."""
+    context = web_context(browser, viewport={"width": 390, "height": 844}, has_touch=True)
     try:
         problems = {}
         for name, page in every_page(server, context):
@@ -229,9 +258,14 @@ def test_every_page_fits_a_phone(server, browser):
                     }
                   }
                 }
-                for (const el of document.querySelectorAll('button, select, input')) {
+                for (const el of document.querySelectorAll('button, select, input, a')) {
                   const r = el.getBoundingClientRect();
                   if (r.width === 0 && r.height === 0) continue;
+                  // A link inside a sentence is sized by its text (WCAG's inline exception).
+                  const p = el.closest('p');
+                  const inline = el.tagName === 'A' && p && !el.closest('header, footer, li')
+                    && p.textContent.trim() !== el.textContent.trim();
+                  if (inline) continue;
                   if (r.width < 43.5 || r.height < 43.5) {
                     const what = el.id || el.dataset.key || el.textContent.trim().slice(0, 20);
                     out.push(`small ${el.tagName} ${what}: ${r.width}x${r.height}`);
@@ -317,6 +351,38 @@ def test_recent_matches_say_when_who_and_the_result(server, context):
     for seat, r in enumerate(summary.returns):
         assert f"seat {seat} {signed(r)}" in result, result
     assert errors == [], errors
+
+
+def test_recent_matches_resume_the_seats_this_browser_plays(server, context):
+    """A live match in the list of recent ones links back to the seat this browser plays (with
+    the token it keeps, never in the address); another browser's list has no such link."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, "poker_chess", {}, ["random"], None)
+    match_id = match_id_of(page)
+    wait_turn_or_end(page)
+    page.goto(f"http://{server.address}/#")
+    page.reload()
+    entry = page.locator(f'#recent li[data-match="{match_id}"]')
+    entry.wait_for()
+    assert entry.get_attribute("data-status") == "live"
+    resume = entry.locator("a.resume")
+    assert resume.all_text_contents() == ["Resume seat 0"]
+    href = resume.get_attribute("href")
+    assert href.endswith(f"#match={match_id}&seat=0") and "token" not in href, href
+    resume.click()
+    page.wait_for_selector("p.who")
+    assert "You play seat 0" in page.locator("p.who").text_content()
+    assert page.locator("main#play").get_attribute("data-version") != "-1"
+    assert errors == [], errors
+    other = web_context(context.browser)
+    try:
+        stranger, _, _ = open_page(other, f"http://{server.address}/")
+        listed = stranger.locator(f'#recent li[data-match="{match_id}"]')
+        listed.wait_for()
+        assert listed.locator("a.resume").count() == 0
+        assert listed.locator("a").all_text_contents() == ["Watch"]
+    finally:
+        other.close()
 
 
 def test_the_last_placed_card_is_marked_on_the_holdem_grid(server, context):

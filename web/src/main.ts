@@ -70,7 +70,7 @@ function show(place: ReturnType<typeof currentPlace>, notice: string | null) {
         notice && h("p", { id: "link-notice", role: "alert" }, notice),
         h("p", { role: notice ? "note" : "alert" }, `This browser holds no token for seat ${place.seat} of match ${place.match}: open the seat's link, or `,
           h("a", { href: `#watch=${encodeURIComponent(place.match)}` }, "watch the match"), "."),
-        h("p", {}, h("a", { href: "#" }, "New match"))),
+        h("p", {}, h("a", { href: "#", class: "standalone" }, "New match"))),
     );
   } else {
     leave = playPage(root, { match: place.match, seat: place.seat, token: place.token, notice });

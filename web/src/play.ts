@@ -79,8 +79,22 @@ function practiceNotice(chosenSeed: boolean | undefined): HTMLElement | null {
 type Choice = { action: LegalAction; click: Click };
 
 /** The least time between drawing one change and the next one made by someone else (a bot's
- * reply to your move), so that both can be seen. */
-const PAUSE_MS = 600;
+ * reply to your move), so that both can be seen: the player's choice, kept in the browser. */
+const PAUSE_KEY = "checkraise.pause-ms";
+const PAUSES: [number, string][] = [
+  [0, "none"],
+  [300, "short (0.3 s)"],
+  [600, "normal (0.6 s)"],
+  [1200, "long (1.2 s)"],
+];
+const DEFAULT_PAUSE_MS = 600;
+
+/** The pause chosen in this browser, or the default (a value the page does not offer too). */
+function pauseMs(): number {
+  const kept = localStorage.getItem(PAUSE_KEY);
+  const ms = kept === null ? NaN : Number(kept);
+  return PAUSES.some(([offered]) => offered === ms) ? ms : DEFAULT_PAUSE_MS;
+}
 /** How long an Act reply waits for the watch stream to bring the changes before it. */
 const REPLY_GRACE_MS = 250;
 /** More changes waiting than this: the older ones are skipped, so a watcher never lags. */
@@ -111,7 +125,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
    * window drawn so far (it only grows). */
   let before: View | null = null;
   let grid: BoardKind | undefined;
-  /** The views to draw, in version order, paced by PAUSE_MS. */
+  /** The views to draw, in version order, paced by the chosen pause. */
   const queue: Queued[] = [];
   let draining = false;
   let lastDrawn = 0;
@@ -139,7 +153,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     draw();
   }
 
-  /** Queues a view to draw: the viewer's own change at once, someone else's PAUSE_MS after the
+  /** Queues a view to draw: the viewer's own change at once, someone else's the chosen pause after the
    * change drawn before it, an Act reply once the stream has had time to bring what led to it. */
   function enqueue(next: SeatView | undefined, own: boolean, reply = false) {
     if (!next) return;
@@ -162,7 +176,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         }
         const now = performance.now();
         let wait = next.reply ? next.at + REPLY_GRACE_MS - now : 0;
-        if (!next.own) wait = Math.max(wait, lastDrawn + PAUSE_MS - now);
+        if (!next.own) wait = Math.max(wait, lastDrawn + pauseMs() - now);
         if (wait > 0) {
           await new Promise((resolve) => setTimeout(resolve, wait));
           continue;
@@ -363,7 +377,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         "div",
         { class: "table" },
         h("div", { class: "play-area" }, hand(view, clicks), board(view, clicks), actions(clicks)),
-        h("div", { class: "side" }, outcome(view), seats(current, view), facts(view), history(view), links()),
+        h("div", { class: "side" }, outcome(view), seats(current, view), facts(view), history(view), links(), pacing()),
       ),
     ];
   }
@@ -644,6 +658,29 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       out.set(key, [...(out.get(key) ?? []), c]);
     }
     return [...out];
+  }
+
+  /** The pause before drawing someone else's move, chosen here for every match in this browser. */
+  function pacing(): HTMLElement {
+    const chosen = pauseMs();
+    return h(
+      "p",
+      { class: "pacing" },
+      h(
+        "label",
+        {},
+        "Pause before others' moves ",
+        h(
+          "select",
+          {
+            id: "pause",
+            "data-key": "pause",
+            onchange: (event: Event) => localStorage.setItem(PAUSE_KEY, (event.target as HTMLSelectElement).value),
+          },
+          PAUSES.map(([ms, words]) => h("option", { value: ms, selected: ms === chosen }, words)),
+        ),
+      ),
+    );
   }
 
   function links(): HTMLElement {

@@ -3,7 +3,7 @@
 import { catalog, errorText, gameTitle, matches } from "./api";
 import { h } from "./dom";
 import { type GameDescription, MatchStatus, type MatchSummary, ParameterType } from "./gen/checkraise/v1/checkraise_pb";
-import { replayLink, saveLinks, saveToken, seatLink } from "./links";
+import { loadToken, replayLink, saveLinks, saveToken, seatLink } from "./links";
 import { resultText } from "./outcome";
 
 const YOU = "you";
@@ -57,6 +57,7 @@ function recentMatches(): HTMLElement {
                 h("span", { class: "result" }, result),
                 m.chosenSeed ? " · practice deal" : "",
                 " · ",
+                live ? ownSeats(m).flatMap((seat) => [h("a", { href: seatLink(m.matchId, seat), class: "resume" }, `Resume seat ${seat}`), " · "]) : null,
                 finished || live ? h("a", { href }, finished ? "Replay" : "Watch") : "gone");
             })),
       );
@@ -64,6 +65,12 @@ function recentMatches(): HTMLElement {
     (error) => list.replaceChildren(h("li", { role: "alert" }, errorText(error))),
   );
   return section;
+}
+
+/** The seats of `m` this browser plays: those it holds a token for (a friend's link is kept as a
+ * link, not as this browser's token). */
+function ownSeats(m: MatchSummary): number[] {
+  return m.seats.flatMap((_, seat) => (loadToken(m.matchId, seat) === null ? [] : [seat]));
 }
 
 /** When a match was created: the time today, else the date and time, in the browser's locale. */
