@@ -73,13 +73,17 @@ fi
 
 step "the web page's bundle (web/dist, embedded in checkraise-server) is current"
 # Rebuilt from web/src and the locked packages (npm ci), then compared with the committed
-# bundle and generated client: a change to the page or the proto needs `npm run build` in web/.
+# bundle, generated client and types of the published schemas: a change to the page, the proto
+# or a view's or action struct's schema (docs/views/, docs/actions/) needs `npm run build` in web/.
 npm ci --silent --no-audit --no-fund --prefix web
 WEB_OUT="$(mktemp -d)"
-(cd web && node_modules/.bin/buf generate -o "$WEB_OUT/generated" && npm run --silent typecheck \
+(cd web && node_modules/.bin/buf generate -o "$WEB_OUT/generated" \
+  && CHECKRAISE_SCHEMA_OUT="$WEB_OUT/schema" npm run --silent schema && npm run --silent typecheck \
   && CHECKRAISE_WEB_OUT="$WEB_OUT/dist" npm run --silent bundle)
 diff -rq "$WEB_OUT/generated/src/gen" web/src/gen \
   || { echo "web/src/gen is stale: run 'npm run build' in web/" >&2; exit 1; }
+diff -rq "$WEB_OUT/schema" web/src/schema \
+  || { echo "web/src/schema is stale: run 'npm run build' in web/" >&2; exit 1; }
 diff -rq "$WEB_OUT/dist" web/dist \
   || { echo "web/dist is stale: run 'npm run build' in web/" >&2; exit 1; }
 rm -rf "$WEB_OUT"

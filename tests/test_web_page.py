@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 import time
 
 import grpc
@@ -45,8 +44,6 @@ new MutationObserver(() => {
                        attributeFilter: ['data-version'] });
 """
 
-UCI = re.compile(r"^([a-h][1-8])([a-h][1-8])[qrbn]?$")
-
 
 def seat_view(server, page: Page, match_id: str, seat: int = 0):
     """The seat's own view, asked of the server with the page's token."""
@@ -64,14 +61,10 @@ def expected_last_move(view: dict) -> set[str]:
         cell = view["moves"][-1]["cell"] if view["moves"] else None
         return {f"cell:{cell['x']},{cell['y']}"} if cell else set()
     if view["game"] == "poker_chess":
-        for event in reversed(view["events"]):
-            seat, _, move = event.partition(" ")
-            m = UCI.match(move)
-            if re.fullmatch(r"s\d+", seat) and m:
-                return {f"sq:{m[1]}", f"sq:{m[2]}"}
-        return set()
+        moves = [event for event in view["events"] if event["kind"] == "move"]
+        return {f"sq:{moves[-1]['from']}", f"sq:{moves[-1]['to']}"} if moves else set()
     moves = view["turns"][-1]["moves"] if view["turns"] else []
-    return {f"sq:{m[i]}" for m in map(UCI.match, moves) if m for i in (1, 2)}
+    return {f"sq:{m[end]}" for m in moves if m["kind"] == "move" for end in ("from", "to")}
 
 
 LAST_MOVE = [m for m in MATCHES if m[0] in ("pokeros", "poker_chess", "prediction_chess")]

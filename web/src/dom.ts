@@ -42,6 +42,13 @@ export function cardName(card: string | null): string {
   return `${RANKS[card[0]] ?? card[0]} of ${suit}`;
 }
 
+/** A card's text (`Th`, `X1`) as a line of text reads it: `10♥`, `joker 1`. */
+export function cardShort(card: string): string {
+  if (card.startsWith("X")) return `joker ${card.slice(1)}`;
+  const [symbol] = SUITS[card[1]] ?? [card[1]];
+  return `${card[0] === "T" ? "10" : card[0]}${symbol}`;
+}
+
 /** A card's face: rank and suit symbol, red or black; a back when face down. */
 export function cardFace(card: string | null): HTMLElement {
   if (card === null) return h("span", { class: "card back", "aria-hidden": "true" }, "?");

@@ -1,11 +1,23 @@
 // What differs between the games on the page: how an action's text maps to clicks (a source
 // to pick, then a target), which board is drawn, and how the history reads. Everything comes
-// from the seat's view and its legal actions: the page knows no rule.
+// from the seat's view and its legal actions: the page knows no rule. A game whose schemas are
+// published is read through the types generated from them (src/schema/, `npm run schema`);
+// any other game (one behind a feature) through the loose `View`, by the shared shapes alone.
+import { cardShort } from "./dom";
 import { holdemHandText } from "./outcome";
+import { type GameAction, type GameView, PUBLISHED_GAMES } from "./schema";
+import type { PokerChessEvent } from "./schema/views/poker_chess";
+import type { PredictionChessMove, PredictionChessPrediction } from "./schema/views/prediction_chess";
 
 type Json = Record<string, unknown>;
 
-/** A structured view as the engine writes it (docs/views.md); the shared header is typed. */
+/** A board cell, as every published view writes it (docs/views.md). */
+export type Cell = Extract<GameView, { board: unknown }>["board"][number];
+
+/**
+ * Any game's view as the page first reads it: the header every view has, and the shared shapes
+ * (board cells, seats) a game may have. `known` gives the view typed by its game's schema.
+ */
 export interface View {
   game: string;
   viewer: number | null;
@@ -17,20 +29,19 @@ export interface View {
   [field: string]: unknown;
 }
 
-export interface Cell {
-  x: number;
-  y: number;
-  card?: string | null;
-  square?: string;
-  piece?: string;
-  owner?: number;
-}
-
 export interface SeatInfo {
   seat: number;
   cards?: (string | null)[];
   count?: number;
   [field: string]: unknown;
+}
+
+/**
+ * The view typed by its game's generated types (narrowed by `game`), or null for a game whose
+ * schemas are not published, which the page reads through `View` alone.
+ */
+export function known(view: View): GameView | null {
+  return (PUBLISHED_GAMES as readonly string[]).includes(view.game) ? (view as unknown as GameView) : null;
 }
 
 /**
@@ -56,26 +67,16 @@ export interface Click {
   variant?: string;
 }
 
+type FieldsOf<T> = T extends unknown ? keyof T : never;
+type FieldOf<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
+
 /**
  * An action's parts as the server sends them (`LegalAction.action_json`, the game's action
- * struct: docs/actions.md). Each game uses some of these fields.
+ * struct: docs/actions.md): every field of a published game's action struct, each optional and
+ * typed as the generated types say. The page reads them by field, not by game, so a game without
+ * published schemas is clickable when its structs use the same fields.
  */
-export interface ActionStruct {
-  kind?: string;
-  card?: string | null;
-  cards?: string[];
-  slot?: number;
-  x?: number;
-  y?: number;
-  from?: string;
-  to?: string;
-  promotion?: string;
-  amount?: number;
-  all_in?: boolean;
-  size?: string;
-  target?: number;
-  action_card?: string | null;
-}
+export type ActionStruct = { [K in FieldsOf<GameAction>]?: FieldOf<GameAction, K> };
 
 /** A legal action's struct (empty when the server sent none). */
 export function structOf(actionJson: string): ActionStruct {
@@ -98,7 +99,7 @@ export function clickOf(action: ActionStruct): Click {
     return { source: `card:${action.card}`, target: `cell:${action.x},${action.y}` };
   }
   if (action.from && action.to) {
-    return { source: `sq:${action.from}`, target: `sq:${action.to}`, variant: action.promotion };
+    return { source: `sq:${action.from}`, target: `sq:${action.to}`, variant: action.promotion ?? undefined };
   }
   if (action.card && action.kind === "play") {
     return { source: `card:${action.card}` };
@@ -118,31 +119,35 @@ export type BoardKind =
   | { kind: "none" };
 
 export function boardOf(view: View, targets: string[], drawn?: BoardKind): BoardKind {
-  if (view.game === "poker_chess" || view.game === "prediction_chess") return { kind: "chess" };
-  if (view.game === "holdem_chess") {
-    const w = view.window as { x0: number; x1: number; y0: number; y1: number };
-    return { kind: "grid", ...w };
+  const v = known(view);
+  switch (v?.game) {
+    case "poker_chess":
+    case "prediction_chess":
+      return { kind: "chess" };
+    case "holdem_chess":
+      return { kind: "grid", ...v.window };
+    case "pokeros": {
+      // The cards placed and the legal cells, with a margin, inside the board; it only grows
+      // from the window drawn before (`drawn`), so the grid does not re-centre on every move.
+      const half = Math.floor(v.board_size / 2);
+      const points = v.board.map((c) => [c.x, c.y]);
+      for (const t of targets) points.push(t.slice(5).split(",").map(Number));
+      if (points.length === 0) points.push([0, 0]);
+      const xs = points.map((p) => p[0]);
+      const ys = points.map((p) => p[1]);
+      const clamp = (value: number) => Math.max(-half, Math.min(half, value));
+      const grid = {
+        kind: "grid" as const,
+        x0: clamp(Math.min(...xs) - 1),
+        x1: clamp(Math.max(...xs) + 1),
+        y0: clamp(Math.min(...ys) - 1),
+        y1: clamp(Math.max(...ys) + 1),
+      };
+      return drawn?.kind === "grid" ? unionOf(grid, drawn) : grid;
+    }
+    default:
+      return { kind: "none" };
   }
-  if (view.game === "pokeros") {
-    // The cards placed and the legal cells, with a margin, inside the board; it only grows
-    // from the window drawn before (`drawn`), so the grid does not re-centre on every move.
-    const half = Math.floor(Number(view.board_size) / 2);
-    const points = (view.board ?? []).map((c) => [c.x, c.y]);
-    for (const t of targets) points.push(t.slice(5).split(",").map(Number));
-    if (points.length === 0) points.push([0, 0]);
-    const xs = points.map((p) => p[0]);
-    const ys = points.map((p) => p[1]);
-    const clamp = (v: number) => Math.max(-half, Math.min(half, v));
-    const grid = {
-      kind: "grid" as const,
-      x0: clamp(Math.min(...xs) - 1),
-      x1: clamp(Math.max(...xs) + 1),
-      y0: clamp(Math.min(...ys) - 1),
-      y1: clamp(Math.max(...ys) + 1),
-    };
-    return drawn?.kind === "grid" ? unionOf(grid, drawn) : grid;
-  }
-  return { kind: "none" };
 }
 
 /** The smallest window holding both. */
@@ -159,8 +164,6 @@ function unionOf(
   };
 }
 
-const UCI = /^([a-h][1-8])([a-h][1-8])[qrbn]?$/;
-
 /**
  * The squares or cells the last move touched, as board keys (`sq:e2`, `cell:1,0`), from the
  * view's own history: a Pokeros placement's cell, a chess move's two squares (both seats' in a
@@ -169,27 +172,22 @@ const UCI = /^([a-h][1-8])([a-h][1-8])[qrbn]?$/;
  * `before`, the view drawn before it (never anything the view does not show).
  */
 export function lastMoveOf(view: View, before: View | null): string[] {
-  switch (view.game) {
+  const v = known(view);
+  switch (v?.game) {
     case "pokeros": {
-      const moves = (view.moves as Json[] | undefined) ?? [];
-      const cell = moves[moves.length - 1]?.cell as Cell | undefined;
+      const cell = v.moves[v.moves.length - 1]?.cell;
       return cell ? [`cell:${cell.x},${cell.y}`] : [];
     }
     case "poker_chess": {
-      const events = (view.events as string[] | undefined) ?? [];
-      for (let i = events.length - 1; i >= 0; i--) {
-        const m = UCI.exec(events[i].split(" ")[1] ?? "");
-        if (/^s\d+ /.test(events[i]) && m) return [`sq:${m[1]}`, `sq:${m[2]}`];
+      for (let i = v.events.length - 1; i >= 0; i--) {
+        const event = v.events[i];
+        if (event.kind === "move") return [`sq:${event.from}`, `sq:${event.to}`];
       }
       return [];
     }
     case "prediction_chess": {
-      const turns = (view.turns as Json[] | undefined) ?? [];
-      const moves = (turns[turns.length - 1]?.moves as string[] | undefined) ?? [];
-      return moves.flatMap((move) => {
-        const m = UCI.exec(move);
-        return m ? [`sq:${m[1]}`, `sq:${m[2]}`] : [];
-      });
+      const moves = v.turns[v.turns.length - 1]?.moves ?? [];
+      return moves.flatMap((move) => (move.kind === "move" ? [`sq:${move.from}`, `sq:${move.to}`] : []));
     }
     default: {
       if (!before || before.game !== view.game || !view.board) return [];
@@ -254,29 +252,61 @@ export function cardRowsOf(view: View): [string, string[]][] {
 }
 
 const s = (seat: unknown) => `seat ${seat}`;
+const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** A move's squares as a person reads them: `e2–e4`, `e7–e8=Q` for a promotion. */
+function squaresText(move: { from: string; to: string; promotion?: string | null }): string {
+  return `${move.from}–${move.to}${move.promotion ? `=${move.promotion.toUpperCase()}` : ""}`;
+}
+
+/** A Prediction Chess move or prediction in words: its squares, or `pass`. */
+function predictionChessText(choice: PredictionChessMove | PredictionChessPrediction): string {
+  return choice.kind === "pass" ? "pass" : squaresText(choice);
+}
+
+/** A Poker Chess event in words, by the side that acted ("White plays 7♥", "Black: d7–d5"). */
+function pokerChessEventText(event: PokerChessEvent, side: string): string {
+  switch (event.kind) {
+    case "deal":
+      return `${side} draws ${event.card === null ? "a card" : cardShort(event.card)}`;
+    case "play":
+      return `${side} plays ${cardShort(event.card)}`;
+    case "move":
+      return `${side}: ${squaresText(event)}${event.captured ? `, takes the ${pieceKind(event.captured)}` : ""}`;
+    case "discard":
+      return `${side} discards ${event.cards.map(cardShort).join(" ")}`;
+  }
+}
+
+/** A piece's kind from its FEN letter (`p`: pawn). */
+function pieceKind(letter: string): string {
+  return { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" }[letter.toLowerCase()] ?? "piece";
+}
 
 /** The history as lines, oldest first. */
 export function historyOf(view: View): string[] {
-  switch (view.game) {
+  const v = known(view);
+  switch (v?.game) {
     case "pokeros":
-      return ((view.moves as Json[]) ?? []).map((m) => {
-        const cell = m.cell as Cell;
-        const hands = (m.hands as Json[]).map((x) => `${x.name} ${x.score}`).join(", ");
-        return `${s(m.seat)} places ${cell.card} at ${cell.x},${cell.y}: ${m.points} points${hands ? ` (${hands})` : ""}`;
+      return v.moves.map((m) => {
+        const hands = m.hands.map((x) => `${x.name} ${x.score}`).join(", ");
+        return `${s(m.seat)} places ${m.cell.card} at ${m.cell.x},${m.cell.y}: ${m.points} points${hands ? ` (${hands})` : ""}`;
       });
-    case "poker_chess":
-      return ((view.events as string[]) ?? []).filter((e) => !e.startsWith("deal"));
+    case "poker_chess": {
+      const side = (seat: number) => capital(v.seats[seat]?.color ?? s(seat));
+      return v.events.filter((e) => e.kind !== "deal").map((e) => pokerChessEventText(e, side(e.seat)));
+    }
     case "prediction_chess":
-      return ((view.turns as Json[]) ?? []).map((t, i) => {
-        const moves = (t.moves as string[]).join(" / ");
-        const predictions = (t.predictions as string[]).join(" / ");
+      return v.turns.map((t, i) => {
+        const moves = t.moves.map(predictionChessText).join(" / ");
+        const predictions = t.predictions.map(predictionChessText).join(" / ");
         return `turn ${i + 1}: moves ${moves}; predictions ${predictions}; battles ${t.battles}`;
       });
     case "holdem_chess":
-      return ((view.results as Json[]) ?? []).map(holdemHandText);
+      return v.results.map(holdemHandText);
     case "detective_poker":
-      return ((view.bets as Json[]) ?? []).map((b) => {
-        const card = !("action_card" in b) ? "" : b.action_card === null ? " with a face-down card" : ` with ${b.action_card}`;
+      return v.bets.map((b) => {
+        const card = b.action_card === undefined ? "" : b.action_card === null ? " with a face-down card" : ` with ${b.action_card}`;
         return `${b.street}: ${s(b.seat)} bets ${b.amount} on ${s(b.target)}${card}`;
       });
     default:

@@ -1,9 +1,10 @@
 // How a game ended and how each hand was scored, in words, from the view alone: the page states
 // what the view holds (the winning seat, showdown hands with their cards, each bet judged), it
 // decides nothing itself.
-import type { View } from "./games";
-
-type Json = Record<string, unknown>;
+import { type View, known } from "./games";
+import type { DetectivePokerScoredHand } from "./schema/views/detective_poker";
+import type { EndReason } from "./schema/views/prediction_chess";
+import type { HoldemResult } from "./schema/views/holdem_chess";
 
 const seatName = (seat: unknown) => `Seat ${seat}`;
 const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
@@ -28,7 +29,7 @@ export function verdictText(returns: number[], seat: number): string {
   return returns.filter((r) => r === best).length === 1 ? "You won." : "You drew.";
 }
 
-const PREDICTION_END: Record<string, (loser: string, winner: string) => string> = {
+const PREDICTION_END: Record<EndReason, (loser: string, winner: string) => string> = {
   king_captured: (loser, winner) => `${loser}'s king was captured: ${winner} wins.`,
   both_kings: () => "Both kings died in the same turn: a draw.",
   max_turns: () => "The turn limit was reached: a draw.",
@@ -37,27 +38,25 @@ const PREDICTION_END: Record<string, (loser: string, winner: string) => string> 
 
 /** A Hold'em Poker Chess hand's result: the showdown hands named with their cards, or the
  * uncontested winner, and who took how many chips. */
-export function holdemHandText(result: Json): string {
-  const won = (result.won as number[]) ?? [];
-  const takers = won.flatMap((w, s) => (w > 0 ? [`${seatName(s)} won ${w} chips`] : []));
-  const showdown = (result.showdown as Json[]) ?? [];
-  const shown = showdown.map((hand) => `${seatName(hand.seat)} showed ${hand.name} (${cards(hand.cards)})`);
+export function holdemHandText(result: HoldemResult): string {
+  const takers = result.won.flatMap((w, s) => (w > 0 ? [`${seatName(s)} won ${w} chips`] : []));
+  const shown = result.showdown.map((hand) => `${seatName(hand.seat)} showed ${hand.name} (${cards(hand.cards)})`);
   const how = shown.length > 0 ? `${shown.join("; ")}. ` : "No showdown: the others folded. ";
   return `Hand ${result.hand_number}: ${how}${takers.join(", ") || "No chips changed hands"}.`;
 }
 
 /** A scored Detective Poker hand: each bet right or wrong with its points, then each seat's
  * points for the hand. */
-export function detectiveHandLines(hand: Json): string[] {
-  const lines = ((hand.bets as Json[]) ?? []).map((bet) => {
+export function detectiveHandLines(hand: DetectivePokerScoredHand): string[] {
+  const lines = hand.bets.map((bet) => {
     const card =
-      !("action_card" in bet) ? "" : bet.action_card === null ? " with a face-down action card" : ` with ${bet.action_card}`;
+      bet.action_card === undefined ? "" : bet.action_card === null ? " with a face-down action card" : ` with ${bet.action_card}`;
     const forWhom = bet.counts_for !== bet.target ? `, counted for seat ${bet.counts_for}` : "";
     const verdict = bet.correct ? "right" : "wrong";
-    return `${seatName(bet.seat)}'s bet of ${bet.amount} on seat ${bet.target}${card} (${bet.street}${forWhom}): ${verdict}, ${signed(Number(bet.points))} points.`;
+    return `${seatName(bet.seat)}'s bet of ${bet.amount} on seat ${bet.target}${card} (${bet.street}${forWhom}): ${verdict}, ${signed(bet.points)} points.`;
   });
-  const seats = ((hand.seats as Json[]) ?? []).map((s) => `seat ${s.seat} ${cards(s.cards)}`);
-  const points = ((hand.points as number[]) ?? []).map((p, s) => `seat ${s} ${signed(p)}`).join(", ");
+  const seats = hand.seats.map((s) => `seat ${s.seat} ${cards(s.cards)}`);
+  const points = hand.points.map((p, s) => `seat ${s} ${signed(p)}`).join(", ");
   return [
     `Hand ${hand.hand_number} scored. Community ${cards(hand.community)}; cards ${seats.join(", ")}.`,
     ...lines,
@@ -69,37 +68,32 @@ export function detectiveHandLines(hand: Json): string[] {
 export function outcomeLines(view: View): string[] {
   const returns = view.returns ?? [];
   const lines: string[] = [];
-  switch (view.game) {
+  const v = known(view);
+  switch (v?.game) {
     case "prediction_chess": {
-      const reason = String(view.end_reason ?? "");
-      const winner = view.winner as number | null;
-      const colors = ((view.seats as Json[]) ?? []).map((s) => `${seatName(s.seat)} (${s.color})`);
-      const loserSeat = winner === null || winner === undefined ? null : 1 - winner;
-      const say = PREDICTION_END[reason];
+      const winner = v.winner;
+      const colors = v.seats.map((s) => `${seatName(s.seat)} (${s.color})`);
+      const loserSeat = winner === null ? null : 1 - winner;
+      const say = v.end_reason === null ? undefined : PREDICTION_END[v.end_reason];
       if (say) {
         lines.push(say(loserSeat === null ? "" : colors[loserSeat] ?? seatName(loserSeat), winner === null ? "" : colors[winner] ?? seatName(winner)));
       }
       break;
     }
     case "holdem_chess": {
-      const results = (view.results as Json[]) ?? [];
-      const last = results[results.length - 1];
+      const last = v.results[v.results.length - 1];
       if (last) lines.push(holdemHandText(last));
-      const chips = last ? (last.chips as number[]) : [];
+      const chips = last ? last.chips : [];
       if (chips.length) lines.push(`Final stacks: ${chips.map((c, s) => `seat ${s} ${c}`).join(", ")}.`);
       break;
     }
     case "detective_poker": {
-      const hand = view.last_scored_hand as Json | null;
-      if (hand) lines.push(...detectiveHandLines(hand));
+      if (v.last_scored_hand) lines.push(...detectiveHandLines(v.last_scored_hand));
       break;
     }
     case "pokeros":
     case "poker_chess": {
-      const seats = (view.seats as Json[]) ?? [];
-      if (seats.some((s) => typeof s.points === "number")) {
-        lines.push(`Points: ${seats.map((s) => `seat ${s.seat} ${s.points}`).join(", ")}.`);
-      }
+      lines.push(`Points: ${v.seats.map((s) => `seat ${s.seat} ${s.points}`).join(", ")}.`);
       break;
     }
     default:
@@ -112,14 +106,13 @@ export function outcomeLines(view: View): string[] {
 
 /** While a game runs: the last finished hand explained (the poker games with hands). */
 export function lastHandLines(view: View): string[] {
-  if (view.game === "holdem_chess") {
-    const results = (view.results as Json[]) ?? [];
-    const last = results[results.length - 1];
+  const v = known(view);
+  if (v?.game === "holdem_chess") {
+    const last = v.results[v.results.length - 1];
     return last ? [holdemHandText(last)] : [];
   }
-  if (view.game === "detective_poker") {
-    const hand = view.last_scored_hand as Json | null;
-    return hand ? detectiveHandLines(hand) : [];
+  if (v?.game === "detective_poker") {
+    return v.last_scored_hand ? detectiveHandLines(v.last_scored_hand) : [];
   }
   return [];
 }

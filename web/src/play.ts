@@ -29,6 +29,7 @@ import {
   factsOf,
   groupOf,
   historyOf,
+  known,
   lastMoveOf,
   seatCards,
   structOf,
@@ -772,7 +773,8 @@ function stepText(step: Step): string {
 /** What to click next. */
 function hint(v: View | null, selected: string | null): string {
   if (selected) return "Now choose a highlighted square or cell (or the chosen one again to change your mind).";
-  if (v?.game === "prediction_chess" && v.phase === "predict") {
+  const typed = v && known(v);
+  if (typed?.game === "prediction_chess" && typed.phase === "predict") {
     return "Predict your opponent's move: choose one of its highlighted pieces, then the square it goes to.";
   }
   return "Choose a highlighted card or piece.";

@@ -355,12 +355,26 @@ impl<D: GameDef> RulesGame<D> {
         info: D::INFO,
         params: D::PARAMS,
         build: Self::build,
-        view_schema: schema_of::<<D::Rules as Visible>::View>,
+        view_schema: Self::view_schema,
         action_schema: schema_of::<<D::Rules as Structured>::ActionStruct>,
         order: D::ORDER,
         policy: D::POLICY,
         feature: None,
     };
+
+    /// The JSON Schema of the game's view, its `game` field pinned to the game's name (so a
+    /// client can tell the games' views apart by it, as a tagged union).
+    fn view_schema() -> schemars::Schema {
+        let mut schema = schema_of::<<D::Rules as Visible>::View>();
+        if let Some(game) = schema
+            .get_mut("properties")
+            .and_then(|properties| properties.get_mut("game"))
+            .and_then(|game| game.as_object_mut())
+        {
+            game.insert("const".into(), D::INFO.name.into());
+        }
+        schema
+    }
 
     /// Builds the game from validated parameters.
     pub fn new(params: Params) -> Result<Self, GameError> {

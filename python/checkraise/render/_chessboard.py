@@ -3,7 +3,6 @@ Poker Chess."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,10 +25,12 @@ def _board_pieces(view: Mapping[str, Any]) -> dict[str, str]:
     return {cell["square"]: cell["piece"] for cell in view["board"]}
 
 
-def _squares_of(move: Any) -> list[str]:
-    """The from and to squares of a UCI move string (nothing for ``pass``)."""
-    match = re.match(r"([a-h][1-8])([a-h][1-8])", str(move or ""))
-    return [match.group(1), match.group(2)] if match else []
+def _squares_of(move: Mapping[str, Any] | None) -> list[str]:
+    """The ``from`` and ``to`` squares of a view's move or prediction (nothing for a pass or
+    no move)."""
+    if not move or "from" not in move:
+        return []
+    return [move["from"], move["to"]]
 
 
 def _draw_chessboard(

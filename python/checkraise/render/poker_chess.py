@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,13 +46,10 @@ def _draw_poker_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     hand_row(top_seat, top)
     board_y = top + 20 + small_h + 16
     highlights: dict[str, str] = {}
-    last_move = None
-    for event in view["events"]:
-        match = re.match(r"s(\d+) ([a-h][1-8][a-h][1-8][a-z]*)", event)
-        if match:
-            last_move = (int(match.group(1)), match.group(2))
+    moves = [event for event in view["events"] if event["kind"] == "move"]
+    last_move = moves[-1] if moves else None
     if last_move is not None:
-        for square in _squares_of(last_move[1]):
+        for square in _squares_of(last_move):
             highlights[square] = _HIGHLIGHT
     right, bottom = _draw_chessboard(
         canvas, _MARGIN + 20, board_y, _board_pieces(view), flip, highlights
@@ -71,7 +67,7 @@ def _draw_poker_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     else:
         y += 12
     if last_move is not None:
-        canvas.text(x, y + 14, f"last move: s{last_move[0]} {last_move[1]}", size=12)
+        canvas.text(x, y + 14, f"last move: s{last_move['seat']} {last_move['uci']}", size=12)
         y += 22
     canvas.text(x, y + 14, f"draw pile: {view['deck_remaining']}", size=12)
     canvas.card(x + 110, y, None, small_w * 0.7, small_h * 0.7)

@@ -21,6 +21,16 @@ from ._chessboard import _board_pieces, _draw_chessboard, _squares_of
 _SIDES = ("white", "black")
 
 
+def _move_text(move: Mapping[str, Any]) -> str:
+    """A view's move as its action text: UCI, or ``pass``."""
+    return move["uci"] if move["kind"] == "move" else "pass"
+
+
+def _prediction_text(prediction: Mapping[str, Any]) -> str:
+    """A view's prediction as its two squares (``e7e5``), or ``pass``."""
+    return prediction["from"] + prediction["to"] if prediction["kind"] == "predict" else "pass"
+
+
 def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     top = _header(canvas, "Prediction Chess", view)
     turns = view["turns"]
@@ -47,7 +57,7 @@ def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
     canvas.text(x, y, f"quiet turns: {view['quiet_turns']}", size=12, fill=_MUTED)
     y += 24
     if my_move:
-        canvas.text(x, y, f"your move: {my_move}", size=13, fill=_MY_MOVE, bold=True)
+        canvas.text(x, y, f"your move: {_move_text(my_move)}", size=13, fill=_MY_MOVE, bold=True)
         y += 20
     elif phase == "predict":
         canvas.text(x, y, "moves chosen, hidden until both predict", size=12, fill=_MUTED)
@@ -56,7 +66,8 @@ def _draw_prediction_chess(canvas: Canvas, view: Mapping[str, Any]) -> None:
         canvas.text(x, y, f"last turn ({len(turns)}):", size=13, bold=True)
         y += 18
         for seat, side in enumerate(_SIDES):
-            move, guess = last["moves"][seat], last["predictions"][seat]
+            move = _move_text(last["moves"][seat])
+            guess = _prediction_text(last["predictions"][seat])
             canvas.text(x, y, f"{side}: {move} (predicts {guess})", size=12)
             y += 16
             if last["predicted"][seat]:

@@ -677,6 +677,87 @@ fn hands_are_private_and_draws_hidden() {
 }
 
 #[test]
+fn view_events_are_structs_with_hidden_deals_null() {
+    use serde_json::json;
+    let mut s = dealt(START, "2c 3c", "2d 3d", &[]);
+    act(&mut s, "play 2c");
+    act(&mut s, "b2b4");
+    let events = &s.view(Some(1))["events"];
+    assert_eq!(events[0], json!({"kind": "deal", "seat": 0, "card": null}));
+    assert_eq!(events[2], json!({"kind": "deal", "seat": 1, "card": "2d"}));
+    assert_eq!(events[4], json!({"kind": "play", "seat": 0, "card": "2c"}));
+    assert_eq!(
+        events[5],
+        json!({"kind": "move", "seat": 0, "from": "b2", "to": "b4", "uci": "b2b4"})
+    );
+    let public = s.view(None);
+    assert_eq!(public["events"][2], json!({"kind": "deal", "seat": 1, "card": null}));
+}
+
+/// The information-state string's entry of a view's event (`deal s1:?`, `s0 plays 7h`,
+/// `s1 d7d5xp`, `s0 discards 2c 3d`), written from its fields alone.
+fn event_words(event: &serde_json::Value) -> String {
+    let seat = &event["seat"];
+    let text = |v: &serde_json::Value| v.as_str().unwrap().to_string();
+    match event["kind"].as_str().unwrap() {
+        "deal" => match event["card"].as_str() {
+            Some(card) => format!("deal s{seat}:{card}"),
+            None => format!("deal s{seat}:?"),
+        },
+        "play" => format!("s{seat} plays {}", text(&event["card"])),
+        "move" => {
+            let mut uci = format!("{}{}", text(&event["from"]), text(&event["to"]));
+            if let Some(p) = event.get("promotion") {
+                uci.push_str(&text(p));
+            }
+            assert_eq!(uci, text(&event["uci"]));
+            match event.get("captured") {
+                Some(p) => format!("s{seat} {uci}x{}", text(p).to_lowercase()),
+                None => format!("s{seat} {uci}"),
+            }
+        }
+        "discard" => format!(
+            "s{seat} discards {} {}",
+            text(&event["cards"][0]),
+            text(&event["cards"][1])
+        ),
+        kind => panic!("no event kind {kind}"),
+    }
+}
+
+#[test]
+fn view_events_say_what_the_information_state_says() {
+    let mut kinds = std::collections::HashSet::new();
+    for spec in ["poker_chess", "poker_chess(hand_size=2,jokers=0)"] {
+        let game = crate::registry::make_game_from_string(spec).unwrap();
+        for seed in 0..4 {
+            let mut rng = crate::env::GameRng::new(seed);
+            let mut s = game.new_initial_state();
+            while !s.is_terminal() {
+                let a = match s.current_player() {
+                    Player::Chance => s.sample_chance_outcome(&mut rng),
+                    Player::Seat(p) => s.heuristic_action(p, &mut rng),
+                    _ => unreachable!(),
+                };
+                s.apply_action(a).unwrap();
+            }
+            for seat in 0..2 {
+                let view = s.view(Some(seat));
+                let events = view["events"].as_array().unwrap();
+                let words: Vec<String> = events.iter().map(event_words).collect();
+                let info = s.information_state_string(seat);
+                assert_eq!(format!("seat {seat} | {}", words.join(", ")), info);
+                for event in events {
+                    let captured = event.get("captured").is_some();
+                    kinds.insert((event["kind"].to_string(), captured));
+                }
+            }
+        }
+    }
+    assert!(kinds.len() >= 5, "{kinds:?}");
+}
+
+#[test]
 fn fast_class_masks_match_the_card_table_on_every_move() {
     // Along random games, the classes and per-card move lists the hot path computes equal
     // the pure card table applied to every generated move.

@@ -24,7 +24,7 @@ impl PokerChessState {
     }
 
     /// A history entry's event as seat `viewer` saw it (`None`: a spectator).
-    pub(super) fn event_text(event: Event, viewer: Option<usize>) -> String {
+    fn event_text(event: Event, viewer: Option<usize>) -> String {
         match event {
             Event::Deal { seat, card } => {
                 if Some(seat) == viewer {

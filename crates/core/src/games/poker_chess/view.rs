@@ -4,10 +4,13 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::state::{Phase, PokerChessState, TurnStep};
+use super::state::{Event, Phase, PokerChessState, TurnStep};
+use crate::chess::Color;
 use crate::game::PlayerAction;
 use crate::rules::Visible;
-use crate::view::{CardText, Cell, Header, Held, Side, chess_cells, faces};
+use crate::view::{
+    CardText, Cell, Header, Held, MoveParts, PieceText, Side, chess_cells, face, faces,
+};
 
 /// A Poker Chess view: the board, both hands (face down but for the viewer's own, also at
 /// the end), the played card, the discards, the draw pile and the history as the viewer saw
@@ -34,9 +37,86 @@ pub struct PokerChessView {
     pub discards: Vec<CardText>,
     /// Cards left in the draw pile.
     pub deck_remaining: u32,
-    /// Every event so far as the viewer saw it (`deal s0:Kd`, `deal s1:?`, `s0 plays 7h`,
-    /// `s0 e2e4`, `s1 discards 2c 3d`).
-    pub events: Vec<String>,
+    /// Every event so far, in order, as the viewer saw it: each deal, card played, move and
+    /// discard.
+    pub events: Vec<PokerChessEvent>,
+}
+
+/// One event of a Poker Chess game as the viewer saw it, told apart by `kind`. A card is
+/// written as in the action structs; a dealt card the viewer may not see is null.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PokerChessEvent {
+    /// Chance dealt a card to a seat.
+    Deal {
+        /// The seat that received it.
+        seat: usize,
+        /// The card: its text for the seat that received it (and nobody else), else null.
+        card: Option<CardText>,
+    },
+    /// A seat played a card face up; the move it allows follows.
+    Play {
+        /// The seat that played it.
+        seat: usize,
+        /// The card.
+        card: CardText,
+    },
+    /// A seat made a chess move.
+    Move {
+        /// The seat that moved (0 white, 1 black).
+        seat: usize,
+        /// The move's squares and promotion (`from`, `to`, `promotion`), as in its action
+        /// struct; castling is the king's move.
+        #[serde(flatten)]
+        squares: MoveParts,
+        /// The move in UCI (`e2e4`, `e7e8q`), its action text.
+        uci: String,
+        /// The piece it captured, as its FEN letter (`p` a black pawn); absent when it
+        /// captured nothing.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "PieceText")]
+        captured: Option<PieceText>,
+    },
+    /// A seat showed and discarded two cards it could not play.
+    Discard {
+        /// The seat that discarded them.
+        seat: usize,
+        /// The two cards, in card id order.
+        cards: [CardText; 2],
+    },
+}
+
+impl PokerChessEvent {
+    /// `event` as seat `viewer` saw it (`None`: a spectator).
+    fn of(event: Event, viewer: Option<usize>) -> PokerChessEvent {
+        match event {
+            Event::Deal { seat, card } => PokerChessEvent::Deal {
+                seat,
+                card: face(card, Some(seat) == viewer),
+            },
+            Event::Play { seat, card } => PokerChessEvent::Play {
+                seat,
+                card: CardText::of(card),
+            },
+            Event::Move { seat, mv, captured } => {
+                let victim = if seat == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                PokerChessEvent::Move {
+                    seat,
+                    squares: MoveParts::of(mv),
+                    uci: mv.to_string(),
+                    captured: captured.map(|piece| PieceText::of(victim, piece)),
+                }
+            }
+            Event::Discard { seat, cards } => PokerChessEvent::Discard {
+                seat,
+                cards: cards.map(CardText::of),
+            },
+        }
+    }
 }
 
 /// Where a Poker Chess turn is.
@@ -97,7 +177,7 @@ impl Visible for PokerChessState {
             events: self
                 .events
                 .iter()
-                .map(|&event| Self::event_text(event, viewer))
+                .map(|&event| PokerChessEvent::of(event, viewer))
                 .collect(),
         }
     }

@@ -528,11 +528,20 @@ fn seats_see_only_their_own_pending_move() {
     assert!(!s.observation_string(1).contains("e2e4"));
     let public = s.view(None).to_string();
     assert!(!public.contains("e2e4") && !public.contains("d7d5"));
-    assert_eq!(s.view(Some(0))["my_move"], "e2e4");
+    assert_eq!(
+        s.view(Some(0))["my_move"],
+        serde_json::json!({"kind": "move", "from": "e2", "to": "e4", "uci": "e2e4"})
+    );
     // Both revealed after the predictions.
     act(s.as_mut(), "predict d7d5", "predict e2e4");
     assert!(s.information_state_string(0).contains("d7d5"));
-    assert!(s.view(None).to_string().contains("e2e4"));
+    let turn = &s.view(None)["turns"][0];
+    assert_eq!(turn["moves"][0]["uci"], "e2e4");
+    assert_eq!(turn["moves"][1]["uci"], "d7d5");
+    assert_eq!(
+        turn["predictions"][0],
+        serde_json::json!({"kind": "predict", "from": "d7", "to": "d5"})
+    );
 }
 
 #[test]
