@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: buf's checks of the gRPC contract, that the web page's
-# committed bundle is current, Rust formatting, clippy (in the build of the cargo tests), cargo
-# tests, the release build of the server (the README's first command), then (with the virtual
-# environment .venv, installed in the background meanwhile) builds the Python wheel
-# (manylinux2014) and installs it there, smoke-tests it in a fresh venv without Rust, checks the
-# Python with ruff and the _core stubs with stubtest, and runs pytest, including the gRPC
-# end-to-end tests against the real checkraise-server binary and the web page's tests in
-# headless Chromium.
+# committed bundle is current, Rust formatting, clippy, cargo tests, the release build of the
+# server (the README's first command), then (with the virtual environment .venv, installed in
+# the background meanwhile) builds the Python wheel (manylinux2014) and installs it there,
+# smoke-tests it in a fresh venv without Rust, checks the Python with ruff and the _core stubs
+# with stubtest, and runs pytest, including the gRPC end-to-end tests against the real
+# checkraise-server binary and the web page's tests in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -91,9 +90,8 @@ rm -rf "$WEB_OUT"
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
-step "cargo clippy -D warnings on the Python module (the other crates' lints run in the test build)"
-# The module's crate is left out of cargo test (it links against Python); clippy checks it.
-cargo clippy -p checkraise-py --all-targets --features "${GAMES_FEATURES#,}" -- -D warnings
+step "cargo clippy -D warnings"
+cargo clippy --workspace --all-targets --features "$FEATURES" -- -D warnings
 
 step "PostgreSQL for the crash test (Debian's postgresql package)"
 # crates/grpc/tests/crash.rs starts its own PostgreSQL server (initdb + pg_ctl in a temporary
@@ -102,24 +100,13 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${CHECKRAISE_P
   apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
 fi
 
-step "cargo clippy -D warnings and cargo test (with the fuzz targets' seed corpus and regression inputs, uninstrumented)"
-# Clippy's lints run while the tests build: clippy's driver compiles the workspace's crates
-# (RUSTC_WORKSPACE_WRAPPER, as `cargo clippy` runs it, but building rather than only checking),
-# with `-D warnings`, over every target (`--all-targets`: libraries, binaries, tests, examples,
-# benches). The dependencies then compile once for both, which saves a clean run the several
-# minutes `cargo clippy`'s separate check of them took. `cargo clippy --workspace --all-targets
-# --features ... -- -D warnings` finds the same.
+step "cargo test (with the fuzz targets' seed corpus and regression inputs, uninstrumented)"
 # The coverage-guided runs are scripts/fuzz.sh (cargo-afl); here every committed input goes
 # through each fuzz target as a test (crate checkraise-fuzz), so a crash found and fixed stays
-# fixed. Unit, integration and doc tests.
-RUSTC_WORKSPACE_WRAPPER="$(rustc --print sysroot)/bin/clippy-driver"
-CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
-export RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
-cargo test --workspace --exclude checkraise-py --features "$FEATURES" --all-targets --no-run
+# fixed. Unit, integration and doc tests; the examples are not linked here (clippy checked
+# them above).
 cargo test --workspace --exclude checkraise-py --features "$FEATURES" --lib --bins --tests
 cargo test --workspace --exclude checkraise-py --features "$FEATURES" --doc
-# The release artifacts below are compiled by rustc alone.
-unset RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
 
 step "release build of checkraise-server (the README's first command)"
 # The server pytest and the wheel's smoke test run against. Parquet export and PostgreSQL (the

@@ -63,8 +63,8 @@ pub mod env;
 pub mod bots;
 
 pub mod driver;
-pub mod table;
 
+pub mod table;
 pub mod vector;
 
 pub mod registry;

@@ -26,7 +26,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("env", 8),
     ("bots", 9),
     ("driver", 10),
-    ("table", 10),
+    ("table", 11),
     ("vector", 11),
     ("registry", 12),
     ("arena", 13),
