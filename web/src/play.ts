@@ -154,8 +154,9 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     draw();
   }
 
-  /** Queues a view to draw: the viewer's own change at once, someone else's the chosen pause after the
-   * change drawn before it, an Act reply once the stream has had time to bring what led to it. */
+  /** Queues a view to draw: the viewer's own change at once, someone else's change the chosen
+   * pause after the change drawn before it, an Act reply once the stream has had time to bring
+   * what led to it. */
   function enqueue(next: SeatView | undefined, own: boolean, reply = false) {
     if (!next) return;
     queue.push({ view: next, own, reply, at: performance.now() });

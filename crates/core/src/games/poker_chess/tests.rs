@@ -725,22 +725,29 @@ fn event_words(event: &serde_json::Value) -> String {
     }
 }
 
+/// A whole game of `game` (`spec`, for errors) with the heuristic in both seats and chance
+/// from `seed`, at its end.
+fn heuristic_game(game: &dyn crate::Game, seed: u64, spec: &str) -> Box<dyn State> {
+    let mut rng = crate::env::GameRng::new(seed);
+    let mut s = game.new_initial_state();
+    while !s.is_terminal() {
+        let a = match s.current_player() {
+            Player::Chance => s.sample_chance_outcome(&mut rng),
+            Player::Seat(p) => s.heuristic_action(p, &mut rng),
+            _ => unreachable!(),
+        };
+        s.apply_action(a).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    }
+    s
+}
+
 #[test]
 fn view_events_say_what_the_information_state_says() {
     let mut kinds = std::collections::HashSet::new();
     for spec in ["poker_chess", "poker_chess(hand_size=2,jokers=0)"] {
         let game = crate::registry::make_game_from_string(spec).unwrap();
         for seed in 0..4 {
-            let mut rng = crate::env::GameRng::new(seed);
-            let mut s = game.new_initial_state();
-            while !s.is_terminal() {
-                let a = match s.current_player() {
-                    Player::Chance => s.sample_chance_outcome(&mut rng),
-                    Player::Seat(p) => s.heuristic_action(p, &mut rng),
-                    _ => unreachable!(),
-                };
-                s.apply_action(a).unwrap();
-            }
+            let s = heuristic_game(game.as_ref(), seed, spec);
             for seat in 0..2 {
                 let view = s.view(Some(seat));
                 let events = view["events"].as_array().unwrap();
@@ -830,16 +837,7 @@ fn the_heuristic_plays_whole_games_in_every_variant() {
     ] {
         let game = crate::registry::make_game_from_string(spec).unwrap();
         for seed in 0..3 {
-            let mut rng = crate::env::GameRng::new(seed);
-            let mut s = game.new_initial_state();
-            while !s.is_terminal() {
-                let a = match s.current_player() {
-                    Player::Chance => s.sample_chance_outcome(&mut rng),
-                    Player::Seat(p) => s.heuristic_action(p, &mut rng),
-                    _ => unreachable!(),
-                };
-                s.apply_action(a).unwrap_or_else(|e| panic!("{spec}: {e}"));
-            }
+            heuristic_game(game.as_ref(), seed, spec);
         }
     }
 }
