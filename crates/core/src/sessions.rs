@@ -3,8 +3,8 @@
 //! it and what it holds against the store's limits (its `Weight`: units, such as one match or
 //! a batch's envs, and bytes, such as a batch's opponent policies). The store refuses a new
 //! session that would take more than the whole store's limits or one client's share, counts
-//! what every session and every client holds, and drops the sessions an expiry rule says are
-//! done (`retain`).
+//! what every session and every client holds, and drops the sessions the expiry policy
+//! (`Expiry`) says are done, judged by what each session says of itself (`Activity`).
 //!
 //! There is no transport here: a refusal is a `Refusal` with its numbers, which each service
 //! words for its own clients (its nouns, its flags, its status codes).
@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 /// What a session holds against a store's limits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,6 +112,62 @@ impl fmt::Display for Refusal {
 }
 
 impl std::error::Error for Refusal {}
+
+/// What a session says of itself when the store looks for expired ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activity {
+    /// In use right now (a request or a step holds it): never expired.
+    InUse,
+    /// Held open by a client attached to it (a dm_env_rpc world with an agent joined):
+    /// never expired while attached.
+    Held,
+    /// Last touched by a request at `since`; `finished`: its game is over.
+    Idle {
+        /// When a request last touched it.
+        since: Instant,
+        /// Whether its game is over (the policy's `finished` limit applies, not `idle`).
+        finished: bool,
+    },
+}
+
+/// The expiry policy every face's sessions follow: a session no request has touched for
+/// `idle` goes, or for `finished` once its game is over; one in use or held by an attached
+/// client stays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expiry {
+    /// How long an idle session is kept.
+    pub idle: Duration,
+    /// How long a session whose game is over is kept after its last request.
+    pub finished: Duration,
+}
+
+impl Expiry {
+    /// Sessions expire after `idle`, finished or not.
+    pub const fn idle(idle: Duration) -> Expiry {
+        Expiry {
+            idle,
+            finished: idle,
+        }
+    }
+
+    /// Whether a session with this activity is kept at `now`.
+    pub fn keeps(&self, activity: Activity, now: Instant) -> bool {
+        match activity {
+            Activity::InUse | Activity::Held => true,
+            Activity::Idle { since, finished } => {
+                let limit = if finished { self.finished } else { self.idle };
+                now.saturating_duration_since(since) < limit
+            }
+        }
+    }
+
+    /// How often a store should look for expired sessions: a quarter of the shorter limit,
+    /// from 100 ms to 30 s, so that a session goes at most a quarter late.
+    pub fn sweep_period(&self) -> Duration {
+        (self.finished.min(self.idle) / 4)
+            .clamp(Duration::from_millis(100), Duration::from_secs(30))
+    }
+}
 
 /// A session in the store, with who made it and what it holds.
 struct Kept<S> {
@@ -387,6 +444,27 @@ impl<S> Sessions<S> {
         freed.len()
     }
 
+    /// Removes the sessions `expiry` does not keep, each judged by its `activity` (called with
+    /// the store locked, so it must not block: try locks), and frees their room; returns the
+    /// ids that went. A face whose expired sessions need more than removing (watchers told,
+    /// a record stored) does that in `retain` under the same lock, asking `Expiry::keeps`.
+    pub fn expire(
+        &self,
+        expiry: Expiry,
+        mut activity: impl FnMut(&str, &mut S) -> Activity,
+    ) -> Vec<String> {
+        let now = Instant::now();
+        let mut gone = Vec::new();
+        self.retain(|id, session| {
+            let keep = expiry.keeps(activity(id, session), now);
+            if !keep {
+                gone.push(id.to_string());
+            }
+            keep
+        });
+        gone
+    }
+
     /// Every kept session with its id, in no order.
     pub fn entries(&self) -> Vec<(String, S)>
     where
@@ -539,6 +617,75 @@ mod tests {
         assert!(store.is_empty());
         assert_eq!(store.held(), Weight::default());
         assert_eq!(store.held_by(peer(2).unwrap()), Weight::default());
+    }
+
+    #[test]
+    fn the_expiry_policy_keeps_sessions_in_use_held_or_recently_touched() {
+        let expiry = Expiry {
+            idle: Duration::from_secs(60),
+            finished: Duration::from_secs(10),
+        };
+        let start = Instant::now();
+        let at = |secs| start + Duration::from_secs(secs);
+        let idle = |finished| Activity::Idle {
+            since: start,
+            finished,
+        };
+        assert!(expiry.keeps(idle(false), at(59)));
+        assert!(!expiry.keeps(idle(false), at(60)));
+        assert!(expiry.keeps(idle(true), at(9)));
+        assert!(
+            !expiry.keeps(idle(true), at(10)),
+            "a finished game goes sooner"
+        );
+        for kept in [Activity::InUse, Activity::Held] {
+            assert!(expiry.keeps(kept, at(3600)), "{kept:?}");
+        }
+        // A touch after `now` (a request between the clock read and the sweep) keeps it.
+        let later = Activity::Idle {
+            since: at(5),
+            finished: true,
+        };
+        assert!(expiry.keeps(later, start));
+        assert_eq!(
+            Expiry::idle(Duration::from_secs(8)).finished,
+            Duration::from_secs(8)
+        );
+        assert_eq!(expiry.sweep_period(), Duration::from_millis(2500));
+        assert_eq!(
+            Expiry::idle(Duration::from_millis(1)).sweep_period(),
+            Duration::from_millis(100)
+        );
+        assert_eq!(
+            Expiry::idle(Duration::from_secs(3600)).sweep_period(),
+            Duration::from_secs(30)
+        );
+
+        let store: Sessions<Activity> = Sessions::new(Limits::units(10));
+        for (id, activity) in [
+            ("busy", Activity::InUse),
+            ("joined", Activity::Held),
+            ("old", idle(false)),
+            ("ended", idle(true)),
+            (
+                "fresh",
+                Activity::Idle {
+                    since: Instant::now(),
+                    finished: true,
+                },
+            ),
+        ] {
+            store
+                .reserve(None, Weight::units(1))
+                .unwrap()
+                .keep(id.into(), activity);
+        }
+        let short = Expiry::idle(Duration::ZERO);
+        let mut gone = store.expire(short, |_, activity| *activity);
+        gone.sort();
+        assert_eq!(gone, ["ended", "fresh", "old"]);
+        assert_eq!(store.held().units, 2);
+        assert!(store.get("busy").is_some() && store.get("joined").is_some());
     }
 
     #[test]

@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use checkraise_core::bots::spec::MAX_MS;
+use checkraise_core::sessions::Expiry;
 use clap::{Parser, Subcommand};
 
 use crate::store::Database;
@@ -271,6 +272,15 @@ impl Config {
     /// How long a finished match may stay idle.
     pub fn finished_expiry(&self) -> Duration {
         Duration::from_secs(self.finished_expiry_secs.min(self.idle_expiry_secs))
+    }
+
+    /// The expiry policy of matches, env batches and dm_env_rpc worlds
+    /// (`--idle-expiry-secs`, `--finished-expiry-secs`).
+    pub fn expiry(&self) -> Expiry {
+        Expiry {
+            idle: self.idle_expiry(),
+            finished: self.finished_expiry(),
+        }
     }
 }
 

@@ -26,11 +26,11 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use checkraise_core::bots::{Bot, BotSpec};
 use checkraise_core::driver::Driver;
-use checkraise_core::sessions::{Limits, Over, Sessions, Weight};
+use checkraise_core::sessions::{Activity, Expiry, Limits, Over, Sessions, Weight};
 use checkraise_core::table::{ActError, Choice, Match, SeatSpec};
 use checkraise_core::{Action, Game, Player, State, make_game_from_string};
 use tokio::sync::mpsc;
@@ -158,11 +158,21 @@ impl WorldStore {
         self.len() == 0
     }
 
-    /// Removes worlds with no agent joined that no request touched for `idle`; returns how
-    /// many.
-    pub fn expire_idle(&self, idle: Duration) -> usize {
+    /// Removes the worlds the expiry policy does not keep: no agent joined and no request for
+    /// `expiry.idle`; returns how many.
+    pub fn expire_idle(&self, expiry: Expiry) -> usize {
         self.worlds
-            .retain(|_, world| world.joined || world.last_active.elapsed() < idle)
+            .expire(expiry, |_, world| {
+                if world.joined {
+                    Activity::Held
+                } else {
+                    Activity::Idle {
+                        since: world.last_active,
+                        finished: false,
+                    }
+                }
+            })
+            .len()
     }
 }
 

@@ -10,12 +10,12 @@
 //! opponents are the engine's.
 
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use checkraise_core::bots::BotSpec;
 use checkraise_core::compact::{ObservationEncoding, packed_mask_bytes};
 use checkraise_core::game::Dynamics;
-use checkraise_core::sessions::{Limits, Over, Refusal, Sessions, Weight};
+use checkraise_core::sessions::{Activity, Expiry, Limits, Over, Refusal, Sessions, Weight};
 use checkraise_core::vector::{
     AutoresetMode, LearnerSeat, Observer, Opponent, Opponents, OwnedBuffers, VectorEnv, VectorError,
 };
@@ -514,19 +514,23 @@ impl EnvStore {
         self.batches.held().bytes
     }
 
-    /// Removes batches no request has touched for `idle`; returns how many.
-    pub fn expire_idle(&self, idle: Duration) -> usize {
-        self.batches.retain(|id, batch| {
-            // A batch locked right now is stepping, so not idle.
-            let Ok(batch) = batch.try_lock() else {
-                return true;
-            };
-            let keep = batch.last_active.elapsed() < idle;
-            if !keep {
-                tracing::info!(envs_id = %id, "env batch expired after being idle");
-            }
-            keep
-        })
+    /// Removes the batches the expiry policy does not keep (no request for `expiry.idle`);
+    /// returns how many.
+    pub fn expire_idle(&self, expiry: Expiry) -> usize {
+        let gone = self
+            .batches
+            .expire(expiry, |_, batch| match batch.try_lock() {
+                // A batch locked right now is stepping, so not idle.
+                Err(_) => Activity::InUse,
+                Ok(batch) => Activity::Idle {
+                    since: batch.last_active,
+                    finished: false,
+                },
+            });
+        for id in &gone {
+            tracing::info!(envs_id = %id, "env batch expired after being idle");
+        }
+        gone.len()
     }
 }
 

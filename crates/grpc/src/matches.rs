@@ -13,10 +13,10 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
-use checkraise_core::sessions::{Limits, Over, Refusal, Sessions, Weight};
+use checkraise_core::sessions::{Activity, Expiry, Limits, Over, Refusal, Sessions, Weight};
 use checkraise_core::table::SeatRules;
 use checkraise_core::{Game, make_game};
 use tokio::sync::watch;
@@ -273,19 +273,23 @@ impl MatchStore {
         self.len() == 0
     }
 
-    /// Removes matches no request has touched for `idle` (`finished` once the game is over);
-    /// returns how many. With a store, an unfinished match removed is stored as expired. (The
-    /// time of a match's last request is not stored, since a request such as a hidden choice
-    /// must leave no trace anyone can read: after a restart, idle expiry counts from the
-    /// match's last public change.)
-    pub fn expire_idle(&self, idle: Duration, finished: Duration) -> usize {
+    /// Removes the matches the expiry policy does not keep (no request for `expiry.idle`, or
+    /// `expiry.finished` once the game is over); returns how many. With a store, an unfinished
+    /// match removed is stored as expired. (The time of a match's last request is not stored,
+    /// since a request such as a hidden choice must leave no trace anyone can read: after a
+    /// restart, idle expiry counts from the match's last public change.)
+    pub fn expire_idle(&self, expiry: Expiry) -> usize {
+        let now = Instant::now();
         self.matches.retain(|id, shared| {
             // A match locked right now is in use, so not idle.
             let Ok(mut live) = shared.live.try_lock() else {
                 return true;
             };
-            let limit = if live.is_finished() { finished } else { idle };
-            let keep = live.last_active().elapsed() < limit;
+            let activity = Activity::Idle {
+                since: live.last_active(),
+                finished: live.is_finished(),
+            };
+            let keep = expiry.keeps(activity, now);
             if !keep {
                 tracing::info!(match_id = %id, "match expired after being idle");
                 live.close_watchers(&unknown_match(id));

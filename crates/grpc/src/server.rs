@@ -6,6 +6,7 @@ use std::future::Future;
 use std::io::IsTerminal;
 use std::time::Duration;
 
+use checkraise_core::sessions::Expiry;
 use tokio::net::TcpListener;
 use tonic::Status;
 use tonic::service::Routes;
@@ -191,13 +192,7 @@ pub async fn serve(
             }
         })
     });
-    let expiry = tokio::spawn(expire_idle(
-        store,
-        env_store,
-        worlds,
-        config.idle_expiry(),
-        config.finished_expiry(),
-    ));
+    let expiry = tokio::spawn(expire_idle(store, env_store, worlds, config.expiry()));
 
     // Without TCP_NODELAY, small replies wait on delayed ACKs (about 40 ms a round trip).
     let incoming = crate::connections::guard(
@@ -395,15 +390,8 @@ async fn report_store_health(store: Store, health: tonic_health::server::HealthR
 }
 
 /// Removes idle matches, env batches and dm_env_rpc worlds periodically.
-async fn expire_idle(
-    store: MatchStore,
-    env_store: EnvStore,
-    worlds: WorldStore,
-    idle: Duration,
-    finished: Duration,
-) {
-    let period =
-        (finished.min(idle) / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
+async fn expire_idle(store: MatchStore, env_store: EnvStore, worlds: WorldStore, expiry: Expiry) {
+    let period = expiry.sweep_period();
     // Each store's sweep, then a log line for what it removed (if anything) with how many are
     // left: `sweep => field = count, message`.
     macro_rules! sweep {
@@ -418,11 +406,11 @@ async fn expire_idle(
     loop {
         ticker.tick().await;
         sweep! {
-            store.expire_idle(idle, finished)
+            store.expire_idle(expiry)
                 => live = store.len(), "idle matches removed";
-            env_store.expire_idle(idle)
+            env_store.expire_idle(expiry)
                 => live_envs = env_store.live_envs(), "idle env batches removed";
-            worlds.expire_idle(idle)
+            worlds.expire_idle(expiry)
                 => worlds = worlds.len(), "idle dm_env_rpc worlds removed";
         }
     }
