@@ -54,7 +54,7 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs, mode):
         pb2.CreateEnvsRequest(
             game="pokeros",
             parameters={"board_size": "9"},
-            count=count,
+            num_envs=count,
             seed=5,
             # Unset is next-step (Gymnasium's default).
             **({} if mode is None else {"autoreset_mode": getattr(pb2, mode)}),
@@ -114,10 +114,10 @@ def test_envs_play_pokeros_to_the_end_with_auto_reset(stubs, envs, mode):
 
 def test_same_seed_same_batch_and_reset_reseeds(stubs, envs):
     pb2 = stubs[0]
-    first = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=4, seed=42))
-    second = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=4, seed=42))
+    first = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", num_envs=4, seed=42))
+    second = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", num_envs=4, seed=42))
     assert first.batch.observations.data == second.batch.observations.data
-    other = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=4, seed=43))
+    other = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", num_envs=4, seed=43))
     # env i of seed 42 is env i-1 of seed 43
     a, b = array(first.batch.observations), array(other.batch.observations)
     assert (a[1:] == b[:-1]).all()
@@ -131,7 +131,7 @@ def test_same_seed_same_batch_and_reset_reseeds(stubs, envs):
 def test_all_seats_mode_gives_every_seat_its_observation(stubs, envs):
     pb2 = stubs[0]
     created = envs.CreateEnvs(
-        pb2.CreateEnvsRequest(game="pokeros", count=3, seed=1, all_seats=True)
+        pb2.CreateEnvsRequest(game="pokeros", num_envs=3, seed=1, all_seats=True)
     )
     batch = created.batch
     obs, masks = array(batch.observations), array(batch.action_masks)
@@ -150,7 +150,7 @@ def test_all_seats_mode_gives_every_seat_its_observation(stubs, envs):
 
 def test_bad_steps_change_nothing_and_say_why(stubs, envs):
     pb2 = stubs[0]
-    created = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=4, seed=9))
+    created = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", num_envs=4, seed=9))
     masks = array(created.batch.action_masks)
     actions = random_actions(masks, np.random.default_rng(2))
     bad = actions.copy()
@@ -181,17 +181,17 @@ def test_env_errors(stubs, envs):
     pb2 = stubs[0]
     for request, code, words in [
         (
-            pb2.CreateEnvsRequest(game="nope", count=1),
+            pb2.CreateEnvsRequest(game="nope", num_envs=1),
             grpc.StatusCode.INVALID_ARGUMENT,
             "unknown game",
         ),
         (
-            pb2.CreateEnvsRequest(game="pokeros", count=0),
+            pb2.CreateEnvsRequest(game="pokeros", num_envs=0),
             grpc.StatusCode.INVALID_ARGUMENT,
-            "count",
+            "num_envs must be at least 1",
         ),
         (
-            pb2.CreateEnvsRequest(game="pokeros", count=1, parameters={"deck": "tiny"}),
+            pb2.CreateEnvsRequest(game="pokeros", num_envs=1, parameters={"deck": "tiny"}),
             grpc.StatusCode.INVALID_ARGUMENT,
             "deck",
         ),
@@ -232,19 +232,19 @@ def test_limits_are_resource_exhausted_and_idle_things_expire(stubs):
             assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             small = {"board_size": "5"}
             created = envs.CreateEnvs(
-                pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=8)
+                pb2.CreateEnvsRequest(game="pokeros", parameters=small, num_envs=8)
             )
             with pytest.raises(grpc.RpcError) as info:
-                envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3))
+                envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, num_envs=3))
             assert (
                 info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
                 and "limit of 10" in info.value.details()
             )
             envs.CloseEnvs(pb2.CloseEnvsRequest(envs_id=created.envs_id))
-            kept = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=3))
+            kept = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, num_envs=3))
             # 20 envs of the default 15x15 board (about 17 kB each) make replies over 200000 bytes
             with pytest.raises(grpc.RpcError) as info:
-                envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", count=20))
+                envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", num_envs=20))
             assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "message limit" in info.value.details()
             # a request larger than the limit is refused too
@@ -257,7 +257,7 @@ def test_limits_are_resource_exhausted_and_idle_things_expire(stubs):
                 matches.GetSpectatorView(pb2.GetSpectatorViewRequest(match_id=first.match_id))
             assert info.value.code() == grpc.StatusCode.NOT_FOUND
             matches.CreateMatch(pb2.CreateMatchRequest(game="pokeros"))
-            envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, count=10))
+            envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, num_envs=10))
             assert "expired" in srv.log()
     finally:
         assert srv.stop() == 0, srv.log()

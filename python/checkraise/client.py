@@ -1595,7 +1595,7 @@ class Client(_Ends):
         request = pb.CreateEnvsRequest(
             game=game,
             parameters=_text_parameters(params),
-            count=num_envs,
+            num_envs=num_envs,
             seed=seed,
             all_seats=all_seats,
             autoreset_mode=_AUTORESET_MODES[mode],

@@ -169,7 +169,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             .create_envs(pb::CreateEnvsRequest {
                 game: game.clone(),
                 parameters: parameters.clone(),
-                count: env_count as u32,
+                num_envs: env_count as u32,
                 seed: 0,
                 all_seats: simultaneous,
                 autoreset_mode: autoreset_mode as i32,

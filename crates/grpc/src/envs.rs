@@ -161,25 +161,27 @@ fn status_from_vector_error(error: &VectorError) -> Status {
 }
 
 impl EnvBatch {
-    /// `count` envs in next-step mode, env i seeded with `seed + i`, already reset.
+    /// `num_envs` envs in next-step mode, env i seeded with `seed + i`, already reset.
     pub fn new(
         game: Arc<dyn Game>,
-        count: usize,
+        num_envs: usize,
         seed: u64,
         all_seats: bool,
     ) -> Result<Self, Status> {
-        Self::with_options(game, count, seed, EnvOptions::all_seats(all_seats))
+        Self::with_options(game, num_envs, seed, EnvOptions::all_seats(all_seats))
     }
 
-    /// `count` envs made with `options`, env i seeded with `seed + i`, already reset.
+    /// `num_envs` envs made with `options`, env i seeded with `seed + i`, already reset.
     pub fn with_options(
         game: Arc<dyn Game>,
-        count: usize,
+        num_envs: usize,
         seed: u64,
         options: EnvOptions,
     ) -> Result<Self, Status> {
-        if count == 0 {
-            return Err(Status::invalid_argument("count must be at least 1"));
+        if num_envs == 0 {
+            return Err(Status::invalid_argument(
+                "num_envs must be at least 1 (a client built before field 3, count, became num_envs, field 12, sends none)",
+            ));
         }
         if options.all_seats && options.opponents.is_some() {
             return Err(Status::invalid_argument(ALL_SEATS_WITH_OPPONENTS));
@@ -197,7 +199,7 @@ impl EnvBatch {
         } else {
             Observer::CurrentPlayer
         };
-        let mut venv = VectorEnv::new(game, count, seed, observer, options.max_episode_steps)
+        let mut venv = VectorEnv::new(game, num_envs, seed, observer, options.max_episode_steps)
             .map_err(|e| status_from_argument_error(&e))?
             .with_autoreset_mode(options.autoreset_mode)
             .with_observation_encoding(options.observation_encoding);
@@ -228,7 +230,7 @@ impl EnvBatch {
 
     /// Bytes of one `EnvBatch` reply, near enough to enforce the message limit (with
     /// opponents, the learner's side only).
-    pub fn reply_bytes(game: &dyn Game, count: usize, options: &EnvOptions) -> usize {
+    pub fn reply_bytes(game: &dyn Game, num_envs: usize, options: &EnvOptions) -> usize {
         let players = game.num_players();
         let learner_only = options.opponents.is_some();
         let seats = if options.all_seats && !learner_only {
@@ -254,7 +256,7 @@ impl EnvBatch {
         };
         // terminated and truncated (a bool each), the current player (int32).
         let per_env = seats * row + values + 6;
-        count * per_env + 512
+        num_envs * per_env + 512
     }
 
     /// Starts every env afresh; reseeds env i with `seed + i` when a seed is given.
@@ -274,12 +276,12 @@ impl EnvBatch {
     /// Applies one action per env (all checked first, so a bad one changes nothing); envs
     /// whose game ended are reset as the batch's mode says.
     pub fn step(&mut self, actions: &pb::Tensor) -> Result<pb::EnvBatch, Status> {
-        let count = self.venv.num_envs();
+        let num_envs = self.venv.num_envs();
         let players = self.venv.game().num_players();
         let shape = if self.all_seats {
-            vec![count as u32, players as u32]
+            vec![num_envs as u32, players as u32]
         } else {
-            vec![count as u32]
+            vec![num_envs as u32]
         };
         let given = read_i32(actions, &[shape]).map_err(Status::invalid_argument)?;
         self.read_actions(&given)?;
@@ -357,27 +359,27 @@ impl EnvBatch {
         if !self.venv.has_opponents() {
             return None;
         }
-        let count = self.venv.num_envs();
-        let seats: Vec<i32> = (0..count)
+        let num_envs = self.venv.num_envs();
+        let seats: Vec<i32> = (0..num_envs)
             .map(|i| self.venv.learner_seat(i).map_or(-1, |seat| seat as i32))
             .collect();
-        Some(i32_tensor(vec![count as u32], &seats))
+        Some(i32_tensor(vec![num_envs as u32], &seats))
     }
 
     /// Packs the buffers as the reply's tensors.
     fn reply(&self) -> pb::EnvBatch {
         let game = self.venv.game();
         let b = &self.buffers;
-        let count = self.venv.num_envs() as u32;
+        let num_envs = self.venv.num_envs() as u32;
         let players = game.num_players() as u32;
         // Rewards and returns per env: every seat's, or the learner's with opponents.
         let width = self.venv.rewards_per_env() as u32;
         let lead = if self.all_seats {
-            vec![count, players]
+            vec![num_envs, players]
         } else {
-            vec![count]
+            vec![num_envs]
         };
-        let terminated = bool_tensor(vec![count], &b.terminated);
+        let terminated = bool_tensor(vec![num_envs], &b.terminated);
         if self.venv.observation_encoding() == ObservationEncoding::Compact {
             let with =
                 |last: usize| -> Vec<u32> { lead.iter().copied().chain([last as u32]).collect() };
@@ -390,11 +392,11 @@ impl EnvBatch {
                     .packed_final_observations
                     .as_ref()
                     .map(|finals| u8_tensor(row_bytes, finals)),
-                rewards: Some(f32_tensor(vec![count, width], &b.rewards)),
+                rewards: Some(f32_tensor(vec![num_envs, width], &b.rewards)),
                 terminated: Some(terminated),
-                truncated: Some(bool_tensor(vec![count], &b.truncated)),
-                current_players: Some(i32_tensor(vec![count], &b.current_players)),
-                final_returns: Some(f32_tensor(vec![count, width], &b.final_returns)),
+                truncated: Some(bool_tensor(vec![num_envs], &b.truncated)),
+                current_players: Some(i32_tensor(vec![num_envs], &b.current_players)),
+                final_returns: Some(f32_tensor(vec![num_envs, width], &b.final_returns)),
                 learner_seats: self.learner_seats(),
                 ..pb::EnvBatch::default()
             };
@@ -414,11 +416,11 @@ impl EnvBatch {
         pb::EnvBatch {
             observations: Some(f32_tensor(obs_shape.clone(), &b.observations)),
             action_masks: Some(action_masks),
-            rewards: Some(f32_tensor(vec![count, width], &b.rewards)),
+            rewards: Some(f32_tensor(vec![num_envs, width], &b.rewards)),
             terminated: Some(terminated),
-            truncated: Some(bool_tensor(vec![count], &b.truncated)),
-            current_players: Some(i32_tensor(vec![count], &b.current_players)),
-            final_returns: Some(f32_tensor(vec![count, width], &b.final_returns)),
+            truncated: Some(bool_tensor(vec![num_envs], &b.truncated)),
+            current_players: Some(i32_tensor(vec![num_envs], &b.current_players)),
+            final_returns: Some(f32_tensor(vec![num_envs, width], &b.final_returns)),
             learner_seats: self.learner_seats(),
             final_observations: b
                 .final_observations
@@ -607,9 +609,11 @@ impl pb::envs_server::Envs for EnvsService {
         let mut request = request.into_inner();
         let game = make_game(&request.game, &request.parameters)
             .map_err(|e| status_from_argument_error(&e))?;
-        let count = request.count as usize;
-        if count == 0 {
-            return Err(Status::invalid_argument("count must be at least 1"));
+        let num_envs = request.num_envs as usize;
+        if num_envs == 0 {
+            return Err(Status::invalid_argument(
+                "num_envs must be at least 1 (a client built before field 3, count, became num_envs, field 12, sends none)",
+            ));
         }
         let autoreset_mode = match pb::AutoresetMode::try_from(request.autoreset_mode) {
             Ok(pb::AutoresetMode::Unspecified | pb::AutoresetMode::NextStep) => {
@@ -648,10 +652,10 @@ impl pb::envs_server::Envs for EnvsService {
             observation_encoding,
             opponents,
         };
-        let reply_bytes = EnvBatch::reply_bytes(game.as_ref(), count, &options);
+        let reply_bytes = EnvBatch::reply_bytes(game.as_ref(), num_envs, &options);
         if reply_bytes > self.store.max_message_size {
             return Err(Status::resource_exhausted(format!(
-                "{count} envs of this game make replies of about {reply_bytes} bytes, above the \
+                "{num_envs} envs of this game make replies of about {reply_bytes} bytes, above the \
                  server's message limit of {} bytes; use smaller batches",
                 self.store.max_message_size
             )));
@@ -662,7 +666,7 @@ impl pb::envs_server::Envs for EnvsService {
             .reserve(
                 peer,
                 Weight {
-                    units: count,
+                    units: num_envs,
                     bytes: policy_bytes,
                 },
             )
@@ -670,7 +674,7 @@ impl pb::envs_server::Envs for EnvsService {
         let (seed, sizes) = (request.seed, game_sizes(game.as_ref()));
         let compact_layout = compact_layout(game.as_ref());
         let built = tokio::task::spawn_blocking(move || {
-            let batch = EnvBatch::with_options(game, count, seed, options)?;
+            let batch = EnvBatch::with_options(game, num_envs, seed, options)?;
             let first = batch.fresh_reply();
             Ok((batch, first))
         })
@@ -683,7 +687,7 @@ impl pb::envs_server::Envs for EnvsService {
         tracing::info!(
             %envs_id,
             game = %request.game,
-            count,
+            num_envs,
             seed,
             opponents = pool_size,
             "envs created"

@@ -373,7 +373,7 @@ class MatchEvent(_message.Message):
     def __init__(self, actor: _Optional[int] = ..., own_action: _Optional[_Union[LegalAction, _Mapping]] = ..., view: _Optional[_Union[SeatView, _Mapping]] = ...) -> None: ...
 
 class CreateEnvsRequest(_message.Message):
-    __slots__ = ("game", "parameters", "count", "seed", "all_seats", "autoreset_mode", "max_episode_steps", "observation_encoding", "opponents", "learner_seat", "random_learner_seat")
+    __slots__ = ("game", "parameters", "num_envs", "seed", "all_seats", "autoreset_mode", "max_episode_steps", "observation_encoding", "opponents", "learner_seat", "random_learner_seat")
     class ParametersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -383,7 +383,7 @@ class CreateEnvsRequest(_message.Message):
         def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     GAME_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
-    COUNT_FIELD_NUMBER: _ClassVar[int]
+    NUM_ENVS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     ALL_SEATS_FIELD_NUMBER: _ClassVar[int]
     AUTORESET_MODE_FIELD_NUMBER: _ClassVar[int]
@@ -394,7 +394,7 @@ class CreateEnvsRequest(_message.Message):
     RANDOM_LEARNER_SEAT_FIELD_NUMBER: _ClassVar[int]
     game: str
     parameters: _containers.ScalarMap[str, str]
-    count: int
+    num_envs: int
     seed: int
     all_seats: bool
     autoreset_mode: AutoresetMode
@@ -403,7 +403,7 @@ class CreateEnvsRequest(_message.Message):
     opponents: _containers.RepeatedCompositeFieldContainer[EnvOpponent]
     learner_seat: int
     random_learner_seat: bool
-    def __init__(self, game: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., all_seats: _Optional[bool] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., max_episode_steps: _Optional[int] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., opponents: _Optional[_Iterable[_Union[EnvOpponent, _Mapping]]] = ..., learner_seat: _Optional[int] = ..., random_learner_seat: _Optional[bool] = ...) -> None: ...
+    def __init__(self, game: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., num_envs: _Optional[int] = ..., seed: _Optional[int] = ..., all_seats: _Optional[bool] = ..., autoreset_mode: _Optional[_Union[AutoresetMode, str]] = ..., max_episode_steps: _Optional[int] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., opponents: _Optional[_Iterable[_Union[EnvOpponent, _Mapping]]] = ..., learner_seat: _Optional[int] = ..., random_learner_seat: _Optional[bool] = ...) -> None: ...
 
 class EnvOpponent(_message.Message):
     __slots__ = ("bot", "policy", "weight")

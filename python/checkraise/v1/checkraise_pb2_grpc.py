@@ -659,7 +659,7 @@ class EnvsServicer:
     """
 
     def CreateEnvs(self, request, context):
-        """Creates `count` envs of one game; env i is seeded with seed + i.
+        """Creates `num_envs` envs of one game; env i is seeded with seed + i.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -105,7 +105,7 @@ const PARAMS: [(&str, &str); 2] = [("board_size", "3"), ("hand_size", "1")];
 
 async fn create(
     envs: &mut EnvsClient<Channel>,
-    count: u32,
+    num_envs: u32,
     mode: pb::AutoresetMode,
     max_episode_steps: Option<u32>,
 ) -> (String, pb::EnvBatch) {
@@ -116,7 +116,7 @@ async fn create(
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
-            count,
+            num_envs,
             seed: 7,
             all_seats: false,
             autoreset_mode: mode as i32,
@@ -147,7 +147,7 @@ async fn envs_are_the_engines_vector_env_in_both_modes() {
     let mut envs = EnvsClient::new(server.channel.clone());
     let game = make_game(GAME, PARAMS).unwrap();
     let (na, np) = (game.num_distinct_actions(), game.num_players());
-    let count = 4;
+    let num_envs = 4;
     // Games of this size last 9 steps: a cap of 5 truncates them.
     for (wire, mode, cap) in [
         (
@@ -167,9 +167,9 @@ async fn envs_are_the_engines_vector_env_in_both_modes() {
             Some(5),
         ),
     ] {
-        let (id, first) = create(&mut envs, count as u32, wire, cap).await;
+        let (id, first) = create(&mut envs, num_envs as u32, wire, cap).await;
         let cap = cap.map(|steps| steps as usize);
-        let mut venv = VectorEnv::new(game.clone(), count, 7, Observer::CurrentPlayer, cap)
+        let mut venv = VectorEnv::new(game.clone(), num_envs, 7, Observer::CurrentPlayer, cap)
             .unwrap()
             .with_autoreset_mode(mode);
         let same_step = mode == AutoresetMode::SameStep;
@@ -230,7 +230,7 @@ async fn bad_modes_and_step_limits_are_refused() {
         let err = envs
             .create_envs(pb::CreateEnvsRequest {
                 game: GAME.into(),
-                count: 2,
+                num_envs: 2,
                 autoreset_mode: mode,
                 max_episode_steps: steps,
                 ..Default::default()
@@ -261,8 +261,8 @@ async fn compact_batches_unpack_to_the_float32_batches() {
         let name = entry.info.name;
         let game = make_game::<&str, &str>(name, []).unwrap();
         let all_seats = name == "prediction_chess";
-        let (count, np, na) = (3usize, game.num_players(), game.num_distinct_actions());
-        let rows = count * if all_seats { np } else { 1 };
+        let (num_envs, np, na) = (3usize, game.num_players(), game.num_distinct_actions());
+        let rows = num_envs * if all_seats { np } else { 1 };
         let mut made = Vec::new();
         for encoding in [
             pb::ObservationEncoding::Float32,
@@ -271,7 +271,7 @@ async fn compact_batches_unpack_to_the_float32_batches() {
             let reply = envs
                 .create_envs(pb::CreateEnvsRequest {
                     game: name.into(),
-                    count: count as u32,
+                    num_envs: num_envs as u32,
                     seed: 3,
                     all_seats,
                     autoreset_mode: pb::AutoresetMode::SameStep as i32,
@@ -301,9 +301,9 @@ async fn compact_batches_unpack_to_the_float32_batches() {
             let packed = compact.packed_observations.as_ref().unwrap();
             assert_eq!(packed.dtype, pb::DataType::Uint8 as i32);
             let lead: Vec<u32> = if all_seats {
-                vec![count as u32, np as u32]
+                vec![num_envs as u32, np as u32]
             } else {
-                vec![count as u32]
+                vec![num_envs as u32]
             };
             assert_eq!(packed.shape, [&lead[..], &[rb as u32]].concat());
             let finals = compact.packed_final_observations.as_ref().unwrap();

@@ -54,7 +54,7 @@ fn detective_policy() -> Vec<u8> {
 fn request(
     game: &str,
     params: &[(&str, &str)],
-    count: u32,
+    num_envs: u32,
     opponents: Vec<pb::EnvOpponent>,
 ) -> pb::CreateEnvsRequest {
     pb::CreateEnvsRequest {
@@ -63,7 +63,7 @@ fn request(
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
-        count,
+        num_envs,
         opponents,
         ..Default::default()
     }
@@ -109,14 +109,14 @@ async fn step(
 }
 
 /// Checks a reply's tensors have the learner-only shapes.
-fn assert_learner_shapes(reply: &pb::EnvBatch, count: u32, obs: &[u32], actions: u32) {
+fn assert_learner_shapes(reply: &pb::EnvBatch, num_envs: u32, obs: &[u32], actions: u32) {
     let shape = |t: &Option<pb::Tensor>| t.as_ref().expect("a tensor").shape.clone();
-    assert_eq!(shape(&reply.observations), [&[count][..], obs].concat());
-    assert_eq!(shape(&reply.action_masks), [count, actions]);
-    assert_eq!(shape(&reply.rewards), [count, 1]);
-    assert_eq!(shape(&reply.final_returns), [count, 1]);
-    assert_eq!(shape(&reply.current_players), [count]);
-    assert_eq!(shape(&reply.learner_seats), [count]);
+    assert_eq!(shape(&reply.observations), [&[num_envs][..], obs].concat());
+    assert_eq!(shape(&reply.action_masks), [num_envs, actions]);
+    assert_eq!(shape(&reply.rewards), [num_envs, 1]);
+    assert_eq!(shape(&reply.final_returns), [num_envs, 1]);
+    assert_eq!(shape(&reply.current_players), [num_envs]);
+    assert_eq!(shape(&reply.learner_seats), [num_envs]);
 }
 
 /// Over the wire, batches with opponents (bot specs, weights, policy bytes; fixed and drawn
@@ -210,7 +210,7 @@ async fn opponents_play_inside_the_engine_as_its_vector_env_does() {
     for (n, case) in cases.into_iter().enumerate() {
         let request = case.request;
         let game = make_game(&request.game, &request.parameters).unwrap();
-        let count = request.count;
+        let num_envs = request.num_envs;
         let na = game.num_distinct_actions();
         let obs: Vec<u32> = game
             .observation_shape()
@@ -220,7 +220,7 @@ async fn opponents_play_inside_the_engine_as_its_vector_env_does() {
         let cap = request.max_episode_steps.map(|steps| steps as usize);
         let mut venv = VectorEnv::new(
             game.clone(),
-            count as usize,
+            num_envs as usize,
             request.seed,
             Observer::default_for(game.as_ref()),
             cap,
@@ -239,28 +239,28 @@ async fn opponents_play_inside_the_engine_as_its_vector_env_does() {
             .into_inner();
         let id = created.envs_id;
         let reply = created.batch.unwrap();
-        assert_learner_shapes(&reply, count, &obs, na as u32);
+        assert_learner_shapes(&reply, num_envs, &obs, na as u32);
         let mut remote = Step::from_reply(&reply);
         assert_eq!(remote, Step::of(&local), "case {n} after creation");
         assert_eq!(i32s(&reply.learner_seats), engine_seats(&venv));
 
         if n == 0 {
             // One action per env, the learner's: a seat axis is refused.
-            let joint = vec![0; 2 * count as usize];
-            let err = step(&mut envs, &id, vec![count, 2], &joint)
+            let joint = vec![0; 2 * num_envs as usize];
+            let err = step(&mut envs, &id, vec![num_envs, 2], &joint)
                 .await
                 .unwrap_err();
             assert_eq!(err.code(), Code::InvalidArgument, "{err:?}");
             // Every env's learner acts now: -1 is no action, and an id out of range is illegal.
             let mut actions = remote.random_actions(na, &mut GameRng::new(0));
             actions[1] = -1;
-            let err = step(&mut envs, &id, vec![count], &actions)
+            let err = step(&mut envs, &id, vec![num_envs], &actions)
                 .await
                 .unwrap_err();
             assert_eq!(err.code(), Code::InvalidArgument, "{err:?}");
             assert!(err.message().contains("env 1: the learner"), "{err:?}");
             actions[1] = na as i32;
-            let err = step(&mut envs, &id, vec![count], &actions)
+            let err = step(&mut envs, &id, vec![num_envs], &actions)
                 .await
                 .unwrap_err();
             assert_eq!(err.code(), Code::InvalidArgument, "{err:?}");
@@ -271,10 +271,12 @@ async fn opponents_play_inside_the_engine_as_its_vector_env_does() {
         let (mut ended, mut seats) = (0, BTreeSet::new());
         for s in 0..case.steps {
             let actions = remote.random_actions(na, &mut rng);
-            let reply = step(&mut envs, &id, vec![count], &actions).await.unwrap();
+            let reply = step(&mut envs, &id, vec![num_envs], &actions)
+                .await
+                .unwrap();
             let engine_actions: Vec<u32> = actions.iter().map(|&a| a.max(0) as u32).collect();
             venv.step(&engine_actions, local.view(true)).unwrap();
-            assert_learner_shapes(&reply, count, &obs, na as u32);
+            assert_learner_shapes(&reply, num_envs, &obs, na as u32);
             remote = Step::from_reply(&reply);
             assert_eq!(remote, Step::of(&local), "case {n} step {s}");
             let learner_seats = i32s(&reply.learner_seats);
@@ -481,20 +483,21 @@ fn reply_sizes_are_the_learner_only_replies() {
         ("detective_poker", &[][..]),
     ] {
         let game = make_game(name, params.iter().copied()).unwrap();
-        let count = 5;
+        let num_envs = 5;
         let options = EnvOptions {
             opponents: Some(Opponents::new(LearnerSeat::Drawn).with(Opponent::spec("random"), 1.0)),
             ..EnvOptions::default()
         };
-        let estimate = EnvBatch::reply_bytes(game.as_ref(), count, &options);
-        let batch = EnvBatch::with_options(game.clone(), count, 1, options).unwrap();
+        let estimate = EnvBatch::reply_bytes(game.as_ref(), num_envs, &options);
+        let batch = EnvBatch::with_options(game.clone(), num_envs, 1, options).unwrap();
         let encoded = batch.fresh_reply().encoded_len();
         assert!(estimate >= encoded, "{name}: {estimate} < {encoded}");
         assert!(
-            estimate <= encoded + 512 + count * 64,
+            estimate <= encoded + 512 + num_envs * 64,
             "{name}: {estimate} vs {encoded}"
         );
-        let every_seat = EnvBatch::reply_bytes(game.as_ref(), count, &EnvOptions::all_seats(true));
+        let every_seat =
+            EnvBatch::reply_bytes(game.as_ref(), num_envs, &EnvOptions::all_seats(true));
         assert!(estimate < every_seat, "{name}");
     }
 }
