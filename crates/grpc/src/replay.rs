@@ -256,52 +256,81 @@ fn not_replayed(e: checkraise_core::GameError) -> String {
 /// entry by entry with entries added at the end or removed from it, anything else replaced.
 pub fn json_patch(before: &serde_json::Value, after: &serde_json::Value) -> serde_json::Value {
     let mut ops = Vec::new();
-    diff(before, after, "", &mut ops);
+    diff(before, after, &mut Vec::new(), &mut ops);
     serde_json::Value::Array(ops)
 }
 
-fn diff(
-    before: &serde_json::Value,
-    after: &serde_json::Value,
-    path: &str,
+/// A step of a JSON Pointer.
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    Key(&'a str),
+    Index(usize),
+    /// The end of a list (`-`), where `add` appends.
+    End,
+}
+
+/// The JSON Pointer of `at`, written only for an operation: walking equal parts of two views
+/// (most of them) allocates nothing.
+fn pointer(at: &[Token<'_>]) -> String {
+    let mut out = String::new();
+    for token in at {
+        out.push('/');
+        match token {
+            Token::Key(key) => out.push_str(&key.replace('~', "~0").replace('/', "~1")),
+            Token::Index(i) => out.push_str(&i.to_string()),
+            Token::End => out.push('-'),
+        }
+    }
+    out
+}
+
+/// Walks both values once: containers field by field and entry by entry (no comparison of
+/// whole subtrees first, which would walk each part again at every depth), anything else
+/// compared.
+fn diff<'a>(
+    before: &'a serde_json::Value,
+    after: &'a serde_json::Value,
+    at: &mut Vec<Token<'a>>,
     ops: &mut Vec<serde_json::Value>,
 ) {
     use serde_json::{Value, json};
-    if before == after {
-        return;
-    }
     match (before, after) {
         (Value::Object(old), Value::Object(new)) => {
             for key in old.keys().filter(|k| !new.contains_key(*k)) {
-                ops.push(json!({"op": "remove", "path": format!("{path}/{}", escape(key))}));
+                at.push(Token::Key(key));
+                ops.push(json!({"op": "remove", "path": pointer(at)}));
+                at.pop();
             }
             for (key, value) in new {
-                let at = format!("{path}/{}", escape(key));
+                at.push(Token::Key(key));
                 match old.get(key) {
-                    Some(old_value) => diff(old_value, value, &at, ops),
-                    None => ops.push(json!({"op": "add", "path": at, "value": value})),
+                    Some(old_value) => diff(old_value, value, at, ops),
+                    None => ops.push(json!({"op": "add", "path": pointer(at), "value": value})),
                 }
+                at.pop();
             }
         }
         (Value::Array(old), Value::Array(new)) => {
             let common = old.len().min(new.len());
             for (i, (old_item, new_item)) in old.iter().zip(new).enumerate() {
-                diff(old_item, new_item, &format!("{path}/{i}"), ops);
+                at.push(Token::Index(i));
+                diff(old_item, new_item, at, ops);
+                at.pop();
             }
+            at.push(Token::End);
             for item in &new[common..] {
-                ops.push(json!({"op": "add", "path": format!("{path}/-"), "value": item}));
+                ops.push(json!({"op": "add", "path": pointer(at), "value": item}));
             }
+            at.pop();
             for i in (common..old.len()).rev() {
-                ops.push(json!({"op": "remove", "path": format!("{path}/{i}")}));
+                at.push(Token::Index(i));
+                ops.push(json!({"op": "remove", "path": pointer(at)}));
+                at.pop();
             }
         }
-        _ => ops.push(json!({"op": "replace", "path": path, "value": after})),
+        _ if before == after => {}
+        _ => ops.push(json!({"op": "replace", "path": pointer(at), "value": after})),
     }
-}
-
-/// A key as a JSON Pointer token.
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn replay_entry(
@@ -313,5 +342,66 @@ fn replay_entry(
         player: player.id(),
         action,
         text: state.action_to_string(player, action),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_patch;
+    use serde_json::json;
+
+    #[test]
+    fn a_patch_names_each_change_at_its_pointer() {
+        let before = json!({
+            "a/b": 1,
+            "t~": [1, 2, 3],
+            "keep": {"x": [{"y": 1}, {"y": 2}]},
+            "gone": true,
+            "list": [1],
+        });
+        let after = json!({
+            "a/b": 2,
+            "t~": [1],
+            "keep": {"x": [{"y": 1}, {"y": 3}]},
+            "new": null,
+            "list": [1, {"z": 0}, 2],
+        });
+        let ops = json_patch(&before, &after);
+        let mut ops: Vec<String> = ops
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|op| op.to_string())
+            .collect();
+        ops.sort();
+        let mut want: Vec<String> = [
+            json!({"op": "replace", "path": "/a~1b", "value": 2}),
+            json!({"op": "remove", "path": "/t~0/2"}),
+            json!({"op": "remove", "path": "/t~0/1"}),
+            json!({"op": "replace", "path": "/keep/x/1/y", "value": 3}),
+            json!({"op": "remove", "path": "/gone"}),
+            json!({"op": "add", "path": "/new", "value": null}),
+            json!({"op": "add", "path": "/list/-", "value": {"z": 0}}),
+            json!({"op": "add", "path": "/list/-", "value": 2}),
+        ]
+        .iter()
+        .map(|op| op.to_string())
+        .collect();
+        want.sort();
+        assert_eq!(ops, want);
+        // Removals from a list's end come last first, so that each index still exists.
+        let t: Vec<_> = json_patch(&before, &after)
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|op| op["path"].as_str().unwrap().starts_with("/t~0/"))
+            .map(|op| op["path"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(t, ["/t~0/2", "/t~0/1"]);
+        assert_eq!(json_patch(&after, &after), json!([]));
+        assert_eq!(
+            json_patch(&json!([1]), &json!({"a": 1})),
+            json!([{"op": "replace", "path": "", "value": {"a": 1}}])
+        );
     }
 }
