@@ -21,6 +21,7 @@ __all__ = [
     "GameOverError",
     "IllegalActionError",
     "InvalidSeatError",
+    "Match",
     "OutOfTurnError",
     "ParameterError",
     "PolicyFileError",
@@ -33,6 +34,7 @@ __all__ = [
     "_restore_bot",
     "_restore_driver",
     "_restore_env",
+    "_restore_match",
     "_restore_vector_env",
     "arena_run",
     "bot_action",
@@ -274,6 +276,54 @@ class Driver:
         """Plays ``seat``'s decision (held at a simultaneous node until every seat chose)."""
     def has_chosen(self, seat: int) -> bool:
         """Whether ``seat`` has chosen at the current simultaneous node."""
+
+@final
+class Match:
+    """A game in play against the engine's bots, as every face plays one: its state, the
+    driver that plays chance and the bot seats, a version counting the decision steps applied,
+    each seat's latest decision and each seat's reward since it last took it. ``bots[s]`` is a
+    bot spec, or ``None`` for a seat played from Python."""
+
+    def __new__(cls, game: Game | str, bots: Sequence[str | None], seed: int = 0) -> Match: ...
+    def start(self) -> Literal["decide", "over"]:
+        """Deals and lets the bots play up to the first decision from Python, or the end."""
+    def advance(self) -> Literal["decide", "over"]:
+        """Lets chance and the bots act until a Python seat must decide, or the end."""
+    def act(
+        self, seat: int, action: int | str, expected_version: int | None = None
+    ) -> Literal["applied", "already_applied"]:
+        """Plays ``seat``'s action (id or text), then the bots; retry-safe with
+        ``expected_version``."""
+    def decide(self, seat: int, action: int) -> bool:
+        """Plays ``seat``'s decision without the bots; whether the choice is held."""
+    def take_reward(self, seat: int) -> float:
+        """``seat``'s return since it last took its reward, and takes it."""
+    def waiting(self) -> list[int]:
+        """The seats played from Python that must decide now."""
+    def has_chosen(self, seat: int) -> bool:
+        """Whether ``seat`` has chosen at the current simultaneous node."""
+    @property
+    def version(self) -> int:
+        """The number of decision steps applied."""
+    def decision(self, seat: int) -> tuple[int, int, str] | None:
+        """``seat``'s latest decision as ``(version, action, text)``."""
+    @property
+    def game(self) -> Game:
+        """The game."""
+    @property
+    def bot_specs(self) -> list[str | None]:
+        """The seats' bot specs as the engine writes them (``None``: played from Python)."""
+    def state(self) -> State:
+        """A copy of the state (every hidden card included)."""
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+    def returns(self) -> list[float]:
+        """Each seat's return so far."""
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """``seat``'s observation."""
+    def action_mask(self, seat: int) -> npt.NDArray[np.bool_]:
+        """``seat``'s legal actions as a bool mask."""
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
 
 def bot_action(
     state: State,
@@ -551,3 +601,6 @@ def _restore_vector_env(
 ) -> VectorEnv: ...
 def _restore_bot(game: str, spec: str, rng: str) -> Bot: ...
 def _restore_driver(game: Game | str, bots: Sequence[str | None], state: str) -> Driver: ...
+def _restore_match(
+    game: Game | str, bots: Sequence[str | None], state: str, progress: str, started: bool
+) -> Match: ...

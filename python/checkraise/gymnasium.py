@@ -29,10 +29,10 @@ every game with Gymnasium as ``checkraise/<game>-v0``, so
   seat's final return.
 - Reward: the change of the agent's return (``state.returns()[seat]``) from its action up to
   its next decision (bots' moves and chance included), so an episode's rewards sum to the
-  agent's return.
-- The game is advanced by the engine's one driver (``checkraise.Driver``, the same one the
-  gRPC matches and the arena use): it resolves chance and plays the bots until the agent must
-  decide. Every bot acts on a state resampled from its own seat's information, so it sees no
+  agent's return: ``Match.take_reward``.
+- The game is played as a ``checkraise.Match``, the engine's game in play (the same one the
+  gRPC matches, dm_env_rpc worlds and the arena play), whose driver resolves chance and plays
+  the bots until the agent must decide. Every bot acts on a state resampled from its own seat's information, so it sees no
   hidden card and, at a simultaneous node (Prediction Chess), not the agent's pending choice;
   the choices are applied together with the agent's action. Each episode's seed (chance and
   bots) comes from the env's ``np_random``, so ``reset(seed=s)`` fixes the whole episode, and
@@ -79,11 +79,11 @@ from ._compact import unpack_action_masks
 from ._core import (
     Bot,
     CheckraiseError,
-    Driver,
     Game,
     GameOverError,
     IllegalActionError,
     InvalidSeatError,
+    Match,
     State,
     VectorEnv,
     game_names,
@@ -181,17 +181,19 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
             else tensor_space
         )
         self.action_space = gymnasium.spaces.Discrete(num_actions)
+        # The match, and a copy of its state after the last reset or step (what observing,
+        # masking and rendering read).
         self._state: State | None = None
-        self._driver: Driver | None = None
+        self._match: Match | None = None
         self._over = True
 
     # -- engine plumbing ---------------------------------------------------------------------
 
-    def _new_driver(self) -> Driver:
+    def _new_match(self) -> Match:
         bots = [
             None if s == self.seat else self.opponent_spec for s in range(self.game.num_players())
         ]
-        return Driver(self.game, bots, _adapt.draw_seed(self.np_random))
+        return Match(self.game, bots, _adapt.draw_seed(self.np_random))
 
     def _mask(self, state: State) -> np.ndarray:
         if self._over:
@@ -220,18 +222,17 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
         super().reset(seed=seed)
         skipped: list[float] = []
         while True:
-            driver = self._new_driver()
-            state = self.game.new_initial_state()
-            if driver.advance(state) == "decide":
+            play = self._new_match()
+            if play.start() == "decide":
                 break
-            skipped.append(float(state.returns()[self.seat]))
+            skipped.append(float(play.returns()[self.seat]))
             if len(skipped) >= _MAX_SKIPPED_GAMES:
                 raise RuntimeError(
                     f"{len(skipped)} games of {self.game} in a row ended before seat "
                     f"{self.seat} had a decision; this seat never gets to play"
                 )
-        self._state = state
-        self._driver = driver
+        self._match = play
+        self._state = state = play.state()
         self._over = False
         info = self._info(state)
         if skipped:
@@ -255,11 +256,11 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
             info.update(_adapt.illegal_action_info(action_id, message))
             reward = self.illegal_reward
         else:
-            before = float(state.returns()[self.seat])
-            assert self._driver is not None
-            self._driver.play(state, self.seat, action_id)
-            self._driver.advance(state)
-            reward = float(state.returns()[self.seat]) - before
+            play = self._match
+            assert play is not None
+            play.act(self.seat, action_id)
+            reward = play.take_reward(self.seat)
+            self._state = state = play.state()
             self._over = state.is_terminal()
             info = self._info(state)
         self._render_human()

@@ -26,7 +26,7 @@ learner; its reward is the learner's return gained since its previous decision (
 return summed over its decisions), and returns are not discounted. A PPO update moves its
 samples to the device once and runs every epoch and minibatch in one compiled call.
 
-Evaluation plays fixed deals from every seat on the engine's driver (:class:`Games`): the
+Evaluation plays fixed deals from every seat as engine matches (:class:`Games`): the
 vector env skips games that end before the learner's first decision, which an exact
 evaluation must count.
 """
@@ -173,12 +173,12 @@ LEARNER = "learner"
 
 @dataclass
 class Game:
-    """One game being played: its state and driver, the learner's seat, who plays each seat
-    (a bot spec the driver plays, :data:`LEARNER`, or an opponent :class:`Policy`) and the
-    driver's seed."""
+    """One game being played: the engine's :class:`checkraise.Match` (its bot seats played by
+    the engine, the learner's and opponent policies' seats from here), the learner's seat, who
+    plays each seat (a bot spec, :data:`LEARNER`, or an opponent :class:`Policy`) and the
+    match's seed."""
 
-    state: Any
-    driver: Any
+    match: Any
     seat: int
     players: list[Any]
     seed: int
@@ -187,7 +187,7 @@ class Game:
 class Games:
     """Up to ``n`` games played at once, started in order from ``schedule(k)``, which gives
     the ``k``-th game's ``(learner seat, players, driver seed)``; ``limit`` games in all
-    (``None``: no end). The driver plays bot seats; the caller plays the learner's, and
+    (``None``: no end). The engine plays bot seats; the caller plays the learner's, and
     :meth:`settle` plays opponent policies' seats (greedy), batched per policy."""
 
     def __init__(
@@ -209,24 +209,15 @@ class Games:
         seat, players, seed = self.schedule(self.started)
         self.started += 1
         bots = [p if isinstance(p, str) and p != LEARNER else None for p in players]
-        return Game(
-            self.game.new_initial_state(),
-            _core.Driver(self.game, bots, seed),
-            seat,
-            players,
-            seed,
-        )
+        played = _core.Match(self.game, bots, seed)
+        played.start()
+        return Game(played, seat, players, seed)
 
     def _pending(self, g: Game) -> list[int]:
-        if g.driver.advance(g.state) == "over":
-            return []
-        if g.state.is_simultaneous_node():
-            return [
-                s
-                for s, p in enumerate(g.players)
-                if not (isinstance(p, str) and p != LEARNER) and not g.driver.has_chosen(s)
-            ]
-        return [g.state.current_player()]
+        """The seats the learner or an opponent policy must play now, after the engine's bots
+        and chance have played."""
+        g.match.advance()
+        return g.match.waiting()
 
     def settle(self, on_end: Callable[[int, Game], None]) -> list[int]:
         """Plays bots and opponent policies (greedy) until every game waits for its learner.
@@ -257,12 +248,11 @@ class Games:
                 else:
                     waiting.append(i)
             for index, items in batch.items():
-                states = [(self.slots[i].state, s) for i, s in items]  # type: ignore[union-attr]
-                obs = np.stack([st.observation(s) for st, s in states])
-                masks = np.stack([st.action_mask(s) for st, s in states])
-                for (i, s), a in zip(items, policies[index].actions(obs, masks), strict=True):
-                    g = self.slots[i]
-                    g.driver.play(g.state, s, int(a))  # type: ignore[union-attr]
+                matches = [(self.slots[i].match, s) for i, s in items]  # type: ignore[union-attr]
+                obs = np.stack([m.observation(s) for m, s in matches])
+                masks = np.stack([m.action_mask(s) for m, s in matches])
+                for (m, s), a in zip(matches, policies[index].actions(obs, masks), strict=True):
+                    m.decide(s, int(a))
             todo = again
         return sorted(waiting)
 
@@ -271,15 +261,15 @@ class Games:
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Observations and masks of the learners of ``waiting`` slots."""
         games = [self.slots[i] for i in waiting]
-        obs = np.stack([g.state.observation(g.seat) for g in games])  # type: ignore[union-attr]
-        masks = np.stack([g.state.action_mask(g.seat) for g in games])  # type: ignore[union-attr]
+        obs = np.stack([g.match.observation(g.seat) for g in games])  # type: ignore[union-attr]
+        masks = np.stack([g.match.action_mask(g.seat) for g in games])  # type: ignore[union-attr]
         return obs, masks
 
     def play_learners(self, waiting: Sequence[int], actions: npt.ArrayLike) -> None:
         """Plays each waiting learner's action."""
         for i, a in zip(waiting, np.asarray(actions).tolist(), strict=True):
             g = self.slots[i]
-            g.driver.play(g.state, g.seat, int(a))  # type: ignore[union-attr]
+            g.match.decide(g.seat, int(a))  # type: ignore[union-attr]
 
 
 def _won(returns: Sequence[float], seat: int) -> float:
@@ -329,7 +319,7 @@ def evaluate(
 
     def on_end(_slot: int, g: Game) -> None:
         nonlocal wins
-        returns = g.state.returns()
+        returns = g.match.returns()
         per_deal[g.seed - seed] += returns[g.seat] / n
         wins += _won(returns, g.seat)
 

@@ -26,10 +26,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::bots::Bot;
-use crate::driver::{Driver, ignore_steps};
+use crate::driver::Driver;
 use crate::env::GameRng;
 use crate::game::{Game, GameError};
 use crate::registry::make_game_from_string;
+use crate::table::Match;
 use crate::table::SeatRules;
 
 /// What to play.
@@ -157,8 +158,9 @@ pub fn seatings(n: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// Plays one game with the driver: `players[s]` acts for seat `s`, each on a state resampled
-/// from its own seat's information; returns each seat's return.
+/// Plays one game as a `Match` every seat of which a bot plays: `players[s]` acts for seat
+/// `s`, each on a state resampled from its own seat's information; returns each seat's
+/// return.
 pub fn play_game(
     game: &dyn Game,
     players: &[&dyn Bot],
@@ -168,13 +170,12 @@ pub fn play_game(
     let rngs = (0..players.len())
         .map(|s| GameRng::new(mix(&[bot_seed, s as u64])))
         .collect();
-    let mut driver = Driver::new(GameRng::new(chance_seed), rngs);
+    let driver = Driver::new(GameRng::new(chance_seed), rngs);
     let bots: Vec<Option<&dyn Bot>> = players.iter().map(|&b| Some(b)).collect();
-    let mut state = game.new_initial_state();
-    driver
-        .advance(state.as_mut(), &bots, None, &mut ignore_steps)
+    let mut play = Match::new(game.new_initial_state(), driver);
+    play.start(&bots, None, &mut |_, _, _| {})
         .expect("bots play legal actions");
-    state.returns()
+    play.state().returns()
 }
 
 /// One deal of one pair: every seating's returns.

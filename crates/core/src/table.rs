@@ -229,7 +229,7 @@ impl std::error::Error for ActError {}
 
 /// A seat's latest decision: the version it was made at, the action and its text (what a
 /// retried action is compared with).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Decision {
     /// The match's version when the seat decided.
     pub version: u64,
@@ -237,6 +237,22 @@ pub struct Decision {
     pub action: Action,
     /// Its text, as the game wrote it then.
     pub text: String,
+}
+
+/// Everything of a `Match` but its state: its driver (chance and bot streams, held choices),
+/// version, each seat's latest decision and each seat's return when it last took its reward.
+/// With the state's own serialization, it saves a match to continue exactly
+/// (`Match::progress`, `Match::resume`): Python pickles its `Match` this way.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Progress {
+    /// The driver.
+    pub driver: Driver,
+    /// The number of decision steps applied.
+    pub version: u64,
+    /// Each seat's latest decision.
+    pub decisions: Vec<Option<Decision>>,
+    /// Each seat's return when it last took its reward.
+    pub taken: Vec<f64>,
 }
 
 /// A step `Match` applied, as its `on_step` callback is told: the state after it, the step,
@@ -302,6 +318,60 @@ impl Match {
             version: 0,
             decisions: vec![None; players],
             taken: vec![0.0; players],
+        }
+    }
+
+    /// A match continued from a saved `progress` at `state`; refused if they do not fit
+    /// together (another number of seats).
+    pub fn resume(state: Box<dyn State>, progress: Progress) -> Result<Self, String> {
+        let players = state.num_players();
+        let Progress {
+            driver,
+            version,
+            decisions,
+            taken,
+        } = progress;
+        if decisions.len() != players || taken.len() != players || driver.seats() != Some(players) {
+            return Err(format!(
+                "a saved match of {} seats cannot continue a game of {players}",
+                taken.len()
+            ));
+        }
+        Ok(Match {
+            state,
+            driver,
+            version,
+            decisions,
+            taken,
+        })
+    }
+
+    /// Everything but the state, to save the match (`resume` continues it).
+    pub fn progress(&self) -> Progress {
+        Progress {
+            driver: self.driver.clone(),
+            version: self.version,
+            decisions: self.decisions.clone(),
+            taken: self.taken.clone(),
+        }
+    }
+
+    /// The seats played from outside (`bots[s]` is `None`) that must decide now: the player
+    /// to move, or at a simultaneous node each such seat that has not chosen yet; none once
+    /// the game is over or while chance or a bot is to act.
+    pub fn waiting(&self, bots: &[Option<&dyn Bot>]) -> Vec<usize> {
+        let outside = |s: usize| bots.get(s).is_none_or(Option::is_none);
+        if self.state.is_terminal() {
+            Vec::new()
+        } else if self.state.is_simultaneous_node() {
+            (0..self.state.num_players())
+                .filter(|&s| outside(s) && !self.driver.has_chosen(s))
+                .collect()
+        } else {
+            match self.state.current_player() {
+                Player::Seat(s) if outside(s) => vec![s],
+                _ => Vec::new(),
+            }
         }
     }
 
@@ -653,5 +723,49 @@ mod tests {
         }
         assert!((start + total - play.state().returns()[0]).abs() < 1e-9);
         assert_eq!(play.take_reward(0), 0.0);
+    }
+
+    #[test]
+    fn a_saved_match_continues_exactly_and_says_who_must_decide() {
+        let game = make_game_from_string("prediction_chess").unwrap();
+        let bots: Vec<Option<&dyn Bot>> = vec![None, None];
+        let mut play = Match::new(game.new_initial_state(), Driver::from_seed(3, 2));
+        play.start(&bots, None, &mut ignore).unwrap();
+        assert!(play.state().is_simultaneous_node());
+        assert_eq!(play.waiting(&bots), [0, 1]);
+        let first = play.state().legal_actions_for(Player::Seat(0))[0];
+        assert_eq!(play.decide(0, first, &mut ignore), Ok(true), "held");
+        assert_eq!(play.waiting(&bots), [1], "seat 0 has chosen");
+        let heuristic = crate::bots::HeuristicBot;
+        assert_eq!(
+            play.waiting(&[None, Some(&heuristic)]),
+            Vec::<usize>::new(),
+            "a bot's seat is the engine's to play"
+        );
+
+        let saved = serde_json::to_string(&play.progress()).unwrap();
+        let state = game.deserialize_state(&play.state().serialize()).unwrap();
+        let mut copy = Match::resume(state, serde_json::from_str(&saved).unwrap()).unwrap();
+        assert_eq!(
+            (copy.version(), copy.waiting(&bots)),
+            (play.version(), vec![1])
+        );
+        assert_eq!(copy.decision(0), play.decision(0));
+        while !play.state().is_terminal() {
+            for seat in play.waiting(&bots) {
+                let action = play.state().legal_actions_for(Player::Seat(seat))[0];
+                play.act(seat, &Choice::Id(action), None, &bots, None, &mut ignore)
+                    .unwrap();
+                copy.act(seat, &Choice::Id(action), None, &bots, None, &mut ignore)
+                    .unwrap();
+            }
+            assert_eq!(copy.state().serialize(), play.state().serialize());
+            assert_eq!(copy.version(), play.version());
+        }
+        assert_eq!(play.waiting(&bots), Vec::<usize>::new());
+
+        let three = make_game_from_string("pokeros(players=3)").unwrap();
+        let e = Match::resume(three.new_initial_state(), play.progress()).unwrap_err();
+        assert!(e.contains("2 seats") && e.contains("game of 3"), "{e}");
     }
 }

@@ -35,6 +35,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyState>()?;
     m.add_class::<bots::PyBot>()?;
     m.add_class::<driver::PyDriver>()?;
+    m.add_class::<driver::PyMatch>()?;
     m.add_class::<env::PyEnv>()?;
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_class::<policy::PyPolicyNet>()?;
@@ -50,6 +51,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bots::_restore_bot, m)?)?;
     m.add_function(wrap_pyfunction!(bots::shipped_policy, m)?)?;
     m.add_function(wrap_pyfunction!(driver::_restore_driver, m)?)?;
+    m.add_function(wrap_pyfunction!(driver::_restore_match, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_catalog, m)?)?;
     arena::register(m)?;
     Ok(())
