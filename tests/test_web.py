@@ -144,6 +144,16 @@ def signed(n: float) -> str:
     return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "0"
 
 
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_short(card: str) -> str:
+    """A card's text (`Td`, `X1`) as the page writes it in a line: `10♦`, `joker 1`."""
+    if card.startswith("X"):
+        return f"joker {card[1:]}"
+    return ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]]
+
+
 def check_outcome(page: Page, server, match_id: str, game: str) -> None:
     """The end explained from the public view, as the server has it: the winner with every
     seat's return, and the game's own account (why a chess game ended, the last Hold'em hand's
@@ -176,7 +186,8 @@ def check_outcome(page: Page, server, match_id: str, game: str) -> None:
         last = view["results"][-1]
         assert f"Hand {last['hand_number']}:" in text, text
         for hand in last["showdown"]:
-            assert f"Seat {hand['seat']} showed {hand['name']} ({' '.join(hand['cards'])})" in text
+            cards = " ".join(card_short(c) for c in hand["cards"])
+            assert f"Seat {hand['seat']} showed {hand['name']} ({cards})" in text, text
         if not last["showdown"]:
             assert "No showdown" in text
     elif game == "detective_poker":

@@ -2,7 +2,8 @@
 Playwright; helpers and fixtures from test_web.py): the last move marked and a bot's reply
 paced, the Pokeros grid that only grows, Detective Poker's bets in a few controls, every page
 at a phone's width, axe-core with nothing serious, parameters named in words, recent matches
-with their result. A file of its own so that pytest's workers run it beside test_web.py."""
+with their result, each game's rules, help on cards and actions, histories in words. A file of
+its own so that pytest's workers run it beside test_web.py."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ import grpc
 import pytest
 from playwright.sync_api import Page
 
+import checkraise as cr
 from grpc_util import PAUSE_KEY, ROOT, packaged_stubs, web_context
 from test_web import (
     MATCHES,
+    card_short,
     create_match,
     match_id_of,
     open_page,
@@ -213,12 +216,17 @@ def every_page(server, context):
     card or piece chosen where one can be), a spectator, and a replay at its last step."""
     page, _, errors = open_page(context, f"http://{server.address}/")
     page.wait_for_selector("#start")
+    page.click("details#rules summary")
     yield "setup", page
     for game, params, others, seed in MATCHES:
         page.goto(f"http://{server.address}/#")
         page.wait_for_selector("#start")
         create_match(page, game, params, others, seed)
         wait_turn_or_end(page)
+        # The rules open, so that the phone and axe checks see them too.
+        rules = page.locator("details#rules summary")
+        if rules.count() > 0:
+            rules.click()
         sources = page.locator(".hand button.card-button[aria-pressed], button.spot.source")
         if sources.count() > 0:
             sources.first.click()
@@ -413,4 +421,338 @@ def test_the_last_placed_card_is_marked_on_the_holdem_grid(server, context):
         if placed == 2:
             break
     assert placed, "no card was placed"
+    assert errors == [], errors
+
+
+# Words each game's rules must hold (docs/games/<game>.md states them fully).
+RULE_TERMS = {
+    "pokeros": ["its own row and its own column", "pair (1 point)", "straight", "flush", "× 2"],
+    "prediction_chess": ["prediction", "battle", "king cannot fight", "predicted dies"],
+    "poker_chess": [
+        "Black cards (♣ ♠) move pawns",
+        "Red cards (♦ ♥) move other pieces",
+        "9 any rook move",
+        "10 any knight move",
+        "joker",
+        "discarded",
+    ],
+    "holdem_chess": ["raise to", "fold", "face down", "attack", "showdown", "cannot fold"],
+    "detective_poker": [
+        "private card",
+        "shown card",
+        "your own second card is face down",
+        "+1 scores one more point",
+        "Clockwise",
+        "Bluff",
+        "Empty",
+    ],
+}
+LISTED_MATCHES = [m for m in MATCHES if m[0] in RULE_TERMS]
+
+
+def check_rules(page: Page, game: str) -> None:
+    """The page's rules panel is the game's, opens, and holds the game's key rules."""
+    rules = page.locator("details#rules")
+    assert rules.get_attribute("data-game") == game
+    summary = rules.locator("summary")
+    assert summary.text_content().startswith("How to play ")
+    if rules.get_attribute("open") is None:
+        summary.click()
+    assert rules.get_attribute("open") is not None
+    text = rules.text_content()
+    for term in RULE_TERMS[game]:
+        assert term in text, (game, term)
+    assert rules.locator("li").count() >= 5
+
+
+def test_every_game_has_its_rules_on_the_setup_and_play_pages(server, context):
+    """The setup page shows the chosen game's rules ("How to play …"), and so does each game's
+    play page, where the panel stays open while the match goes on."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    page.wait_for_selector("#start")
+    for game in RULE_TERMS:
+        page.select_option("#game", game)
+        title = page.locator("#game option:checked").text_content()
+        assert page.locator("details#rules summary").text_content() == f"How to play {title}"
+        assert page.locator("details#rules").get_attribute("open") is None
+        check_rules(page, game)
+    for game, params, others, seed in LISTED_MATCHES:
+        page.goto(f"http://{server.address}/#")
+        page.wait_for_selector("#start")
+        create_match(page, game, params, others, seed)
+        may_act = wait_turn_or_end(page)
+        check_rules(page, game)
+        if may_act:
+            play_one_move(page)
+            assert page.locator("details#rules").get_attribute("open") is not None, game
+    assert errors == [], errors
+
+
+def history_lines(page: Page) -> dict[int, str]:
+    """The history as drawn, by its number in the list (the list shows the latest lines)."""
+    return page.evaluate(
+        """() => {
+        const ol = document.querySelector('section.history ol');
+        if (!ol) return {};
+        const out = {};
+        [...ol.querySelectorAll('li')].forEach((li, i) => { out[ol.start + i] = li.textContent; });
+        return out;
+      }"""
+    )
+
+
+def test_pokeros_history_in_words(server, context):
+    """Each Pokeros placement reads "Seat N places K♦ at (x, y)" with its points, from the
+    seat's own view; the centre card comes first."""
+    game, params, others, seed = MATCHES[0]
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    for _ in range(3):
+        assert wait_turn_or_end(page)
+        play_one_move(page)
+    wait_turn_or_end(page)
+    view = json.loads(seat_view(server, page, match_id_of(page)).view_json)
+    lines = list(history_lines(page).values())
+    centre = next(c for c in view["board"] if (c["x"], c["y"]) == (0, 0))
+    expected = [f"The centre card: {card_short(centre['card'])}"]
+    for move in view["moves"]:
+        cell = move["cell"]
+        card = card_short(cell["card"])
+        text = f"Seat {move['seat']} places {card} at ({cell['x']}, {cell['y']}): "
+        if move["points"] == 0:
+            text += "no points"
+        else:
+            hands = ", ".join(f"{x['name']} {x['score']}" for x in move["hands"])
+            unit = "point" if move["points"] == 1 else "points"
+            text += f"{move['points']} {unit}" + (f" ({hands})" if hands else "")
+        expected.append(text)
+    assert len(view["moves"]) >= 5
+    assert lines == expected[-len(lines) :], (lines, expected)
+    assert errors == [], errors
+
+
+def detective_bet_words(bet: dict) -> str:
+    """A Detective Poker bet as the page words it, from the view's struct."""
+    text = f"Seat {bet['seat']} bets {bet['amount']} on seat {bet['target']}'s board"
+    if "action_card" not in bet:
+        return text
+    card = bet["action_card"]
+    if card is None:
+        return text + " with a face-down action card"
+    return text + " with " + ("+1" if card == "+1" else card.capitalize())
+
+
+def test_detective_poker_history_in_words(server, context):
+    """Who bet what on whose board, by betting round, with the community cards of the round;
+    an action card is named only under the viewer's own bets (others' lie face down)."""
+    game, params, others, seed = next(m for m in MATCHES if m[0] == "detective_poker")
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    # Bets with every action card, so that one lies under the seat's own bets.
+    for card in ["+1", "bluff", "clockwise"]:
+        assert wait_turn_or_end(page)
+        page.select_option("#compose-action-card", json.dumps(card))
+        before = version(page)
+        page.click("#compose-act")
+        wait_version_change(page, before)
+    wait_turn_or_end(page)
+    view = json.loads(seat_view(server, page, match_id_of(page)).view_json)
+    lines = list(history_lines(page).values())
+    hand = view["hand_number"]
+    expected = [f"Hand {hand} {b['street']}: {detective_bet_words(b)}" for b in view["bets"]]
+    bets = [line for line in lines if " bets " in line]
+    assert bets and bets == expected[-len(bets) :], (lines, expected)
+    own = [b for b in view["bets"] if b["seat"] == 0]
+    assert any(b.get("action_card") for b in own), own
+    others_cards = [b for b in view["bets"] if b["seat"] != 0 and "action_card" in b]
+    assert all(b["action_card"] is None for b in others_cards), others_cards
+    if len(view["community"]) >= 3:
+        flop = " ".join(card_short(c) for c in view["community"][:3])
+        assert f"Hand {hand} flop: {flop}" in lines, lines
+    # The seat's own shown card is hidden from it, and named nowhere on the page.
+    assert view["seats"][0]["cards"][1] is None
+    assert errors == [], errors
+
+
+def holdem_expected(server, match_id: str, final: dict) -> list[tuple[str, str]]:
+    """Each seat action of a finished Hold'em Poker Chess match in the page's words, from the
+    replay's history entries played again in the engine: as the line read while the hand was
+    played (another seat's placed card face down) and at the end (a placed card named as the
+    seat's final view shows it: face down where it never was revealed)."""
+    pb2, pb2_grpc = packaged_stubs()
+    entries = []
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb2_grpc.MatchesStub(channel)
+        start = 0
+        while True:
+            reply = stub.GetReplay(pb2.GetReplayRequest(match_id=match_id, from_version=start))
+            entries += [e for step in reply.steps for e in step.entries]
+            if not reply.HasField("next_version"):
+                break
+            start = reply.next_version
+    shown = {(c["x"], c["y"]): c.get("card") for c in final["board"]}
+    state = cr.make("holdem_chess").new_initial_state()
+    lines = []
+    for entry in entries:
+        if entry.player >= 0:
+            act = state.action_struct(entry.action)
+            view = state.view(int(entry.player))
+            seat = f"Seat {entry.player}"
+            kind = act["kind"]
+            if kind == "place":
+                card = shown.get((act["x"], act["y"]))
+                face = card_short(card) if card else "a face-down card"
+                where = f"at ({act['x']}, {act['y']})"
+                hidden = face if entry.player == 0 else "a face-down card"
+                lines.append((f"{seat} places {hidden} {where}", f"{seat} places {face} {where}"))
+                state.apply_action(entry.action)
+                continue
+            elif kind == "done":
+                lines.append(f"{seat} is done placing")
+            elif kind in ("fold", "check"):
+                lines.append(f"{seat} {kind}s")
+            elif kind == "call":
+                all_in = act["amount"] >= view["seats"][entry.player]["chips"]
+                lines.append(f"{seat} calls {act['amount']}" + (" (all-in)" if all_in else ""))
+            else:
+                verb = "bets" if view["current_bet"] == 0 else "raises to"
+                all_in = " (all-in)" if act.get("all_in") else ""
+                lines.append(f"{seat} {verb} {act['amount']}{all_in}")
+        state.apply_action(entry.action)
+    return [line if isinstance(line, tuple) else (line, line) for line in lines]
+
+
+def test_holdem_history_in_words(server, context):
+    """A Hold'em Poker Chess hand's bets and placements in words ("Seat 1 raises to 6", "Seat 0
+    places 9♣ at (1, 1)"), read from the seat's views in a row: each seat action of the hand in
+    order, the community cards of each street, and the hand's result; another seat's placed card
+    is named only once the showdown shows it."""
+    game, params, others, seed = next(m for m in MATCHES if m[0] == "holdem_chess")
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    seen: dict[int, str] = {}
+    face_down_while_playing = []
+    while wait_turn_or_end(page):
+        drawn = history_lines(page)
+        seen.update({int(k): v for k, v in drawn.items()})
+        face_down_while_playing += [v for v in drawn.values() if v.startswith("Seat 1 places")]
+        play_one_move(page)
+    at_end = {int(k): v for k, v in history_lines(page).items()}
+    seen.update(at_end)
+    lines = [seen[n] for n in sorted(seen)]
+    assert sorted(seen) == list(range(1, len(seen) + 1)), seen
+    final = json.loads(seat_view(server, page, match_id_of(page)).view_json)
+    expected = holdem_expected(server, match_id_of(page), final)
+    # Each line as the page drew it last: at the end if it was still in the list then.
+    actions = [
+        (n, line)
+        for n, line in sorted(seen.items())
+        if line.startswith("Seat ") and " showed " not in line
+    ]
+    drawn = [line for _, line in actions]
+    assert len(actions) == len(expected), (drawn, expected)
+    wanted = [
+        end if n in at_end else playing
+        for (n, _), (playing, end) in zip(actions, expected, strict=True)
+    ]
+    assert drawn == wanted, (drawn, expected)
+    assert any(" places " in end for _, end in expected), expected
+    assert any(" calls " in end or " raises " in end or " bets " in end for _, end in expected)
+    # Before the showdown another seat's placed card is never named.
+    hidden = face_down_while_playing
+    assert all("a face-down card" in line for line in hidden), hidden
+    for street, cards in (("Flop", final["community"][:3]), ("Turn", final["community"][3:4])):
+        if cards:
+            assert f"{street}: {' '.join(card_short(c) for c in cards)}" in lines, lines
+    assert lines[-1].startswith(f"Hand {final['results'][-1]['hand_number']}:"), lines
+    assert errors == [], errors
+
+
+FILES = "abcdefgh"
+
+
+def poker_chess_allows(card: str) -> str:
+    """Words that the help on a Poker Chess card must hold (the card table)."""
+    if card.startswith("X"):
+        return "an enemy piece attacks"
+    rank, red = card[0], card[1] in "dh"
+    if rank == "A" or rank in "2345678":
+        file = FILES[0 if rank == "A" else int(rank) - 1]
+        return f"{'other than a pawn' if red else 'a pawn move'} ending on the {file}-file"
+    if red:
+        return {"9": "rook", "T": "knight", "J": "bishop", "Q": "queen", "K": "king"}[rank]
+    return {"9": "a-, c-, e- or g-file", "T": "b-, d-, f- or h-file"}.get(rank, "pawn capture")
+
+
+def described_by(page: Page, locator) -> str:
+    """The text of the element a control's aria-describedby names (it must exist)."""
+    ids = locator.get_attribute("aria-describedby")
+    assert ids, locator
+    return " ".join(page.locator(f"#{i}").text_content() for i in ids.split())
+
+
+def test_cards_and_actions_explain_themselves(server, context):
+    """A Poker Chess card says which move it allows, a Hold'em Poker Chess card what it attacks
+    once placed and each bet button what it does (to call, to raise to), Detective Poker's bet
+    controls what the board, the amount, the action card and the chosen bet mean: as a title
+    and as visible text that describes the control."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, "poker_chess", {}, ["random"], 7)
+    assert wait_turn_or_end(page)
+    view = json.loads(seat_view(server, page, match_id_of(page)).view_json)
+    hand = view["seats"][0]["cards"]
+    cards = page.locator(".hand .cards > *")
+    assert cards.count() == len(hand)
+    for i, card in enumerate(hand):
+        shown = cards.nth(i)
+        title = shown.get_attribute("title")
+        assert title.startswith(card_short(card) + ": "), title
+        assert poker_chess_allows(card) in title, (card, title)
+        assert described_by(page, shown) == title
+
+    page.goto(f"http://{server.address}/#")
+    page.wait_for_selector("#start")
+    create_match(page, "holdem_chess", {}, ["heuristic"], 7)
+    assert wait_turn_or_end(page)
+    view = json.loads(seat_view(server, page, match_id_of(page)).view_json)
+    for i, card in enumerate(view["seats"][0]["cards"]):
+        shown = page.locator(".hand .cards > *").nth(i)
+        assert "attacks like a" in shown.get_attribute("title"), card
+        assert described_by(page, shown).startswith(card_short(card))
+    drawn = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.actions .buttons button')]
+            .map(b => [b.textContent, [b.title, (b.getAttribute('aria-describedby') || '')
+              .split(' ').map(id => document.getElementById(id)?.textContent).join(' ')]]))"""
+    )
+    to_call = view["current_bet"] - view["seats"][0]["street_bet"]
+    legal = seat_view(server, page, match_id_of(page)).legal_actions
+    kinds = set()
+    for action in legal:
+        title, general = drawn[action.text]
+        kind = json.loads(action.action_json)["kind"]
+        kinds.add(kind)
+        assert general.startswith(kind.capitalize()), (action.text, general)
+        if kind == "call":
+            assert f"put in {to_call} more" in title, title
+        if kind == "raise":
+            amount = json.loads(action.action_json)["amount"]
+            assert title.startswith(f"Raise to {amount}") and "chips" in title, title
+    assert {"call", "raise"} <= kinds, kinds
+
+    page.goto(f"http://{server.address}/#")
+    page.wait_for_selector("#start")
+    game, params, others, seed = next(m for m in MATCHES if m[0] == "detective_poker")
+    create_match(page, game, params, others, seed)
+    assert wait_turn_or_end(page)
+    assert "best hand" in described_by(page, page.locator("#compose-target"))
+    assert "point per chip" in described_by(page, page.locator("#compose-amount"))
+    page.select_option("#compose-action-card", json.dumps("bluff"))
+    assert "weakest hand" in described_by(page, page.locator("#compose-action-card"))
+    act = page.locator("#compose-act")
+    text = act.text_content()  # "bet 2 on s1 with bluff"
+    amount, target = text.split()[1], text.split()[3].removeprefix("s")
+    title = act.get_attribute("title")
+    assert title.startswith(f"{amount} chip"), title
+    assert f"on seat {target}'s board with Bluff" in title and "weakest" in title, title
+    assert title in described_by(page, act)
     assert errors == [], errors

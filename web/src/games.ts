@@ -4,9 +4,13 @@
 // published is read through the types generated from them (src/schema/, `npm run schema`);
 // any other game (one behind a feature) through the loose `View`, by the shared shapes alone.
 import { cardShort } from "./dom";
-import { holdemHandText } from "./outcome";
+import { detectiveBetText, holdemHandText } from "./outcome";
+import { ACTION_CARD_HELP, actionCardName } from "./rules";
 import { type GameAction, type GameView, PUBLISHED_GAMES } from "./schema";
+import type { DetectivePokerBet, DetectivePokerScoredBet, DetectivePokerView } from "./schema/views/detective_poker";
+import type { HoldemChessView } from "./schema/views/holdem_chess";
 import type { PokerChessEvent } from "./schema/views/poker_chess";
+import type { PokerosMove } from "./schema/views/pokeros";
 import type { PredictionChessMove, PredictionChessPrediction } from "./schema/views/prediction_chess";
 
 type Json = Record<string, unknown>;
@@ -222,6 +226,7 @@ export function fieldLabel(field: ComposedField): string {
 export function valueLabel(field: ComposedField, value: unknown, viewer: number | null): string {
   if (value === undefined || value === null) return field === "action_card" ? "none" : "—";
   if (field === "target") return `seat ${value}${value === viewer ? " (you)" : ""}`;
+  if (field === "action_card") return actionCardName(String(value));
   return String(value);
 }
 
@@ -283,15 +288,205 @@ function pieceKind(letter: string): string {
   return { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" }[letter.toLowerCase()] ?? "piece";
 }
 
-/** The history as lines, oldest first. */
-export function historyOf(view: View): string[] {
+/** A card as a line of text reads it (`K♦`), or "a face-down card" where the view hides it. */
+function cardText(card: string | null | undefined): string {
+  return card ? cardShort(card) : "a face-down card";
+}
+
+/** Cards in a line of text: `K♠ Q♠ 9♣`. */
+export function cardsText(cards: readonly (string | null)[]): string {
+  return cards.map(cardText).join(" ");
+}
+
+const STREET_NAMES: Record<string, string> = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River" };
+
+/** A Pokeros placement in words: "Seat 1 places K♦ at (2, 1): 4 points (pair 1, pair 1)". */
+function pokerosMoveText(m: PokerosMove): string {
+  const hands = m.hands.map((x) => `${x.name} ${x.score}`).join(", ");
+  const points = m.points === 0 ? "no points" : `${m.points} ${m.points === 1 ? "point" : "points"}${hands ? ` (${hands})` : ""}`;
+  return `Seat ${m.seat} places ${cardText(m.cell.card)} at (${m.cell.x}, ${m.cell.y}): ${points}`;
+}
+
+/**
+ * A Detective Poker hand's bets in words, with the community cards each round was bet on
+ * before its bets ("Hand 2 flop: K♠ Q♠ 9♣", "Hand 2 flop: Seat 1 bets 2 on seat 0's board with
+ * a face-down action card"); a scored hand's bets with how each was judged.
+ */
+function detectiveHandHistory(
+  hand: number,
+  community: readonly string[],
+  bets: readonly (DetectivePokerBet | DetectivePokerScoredBet)[],
+): string[] {
+  const lines: string[] = [];
+  const dealt: Record<string, [number, number]> = { flop: [0, 3], turn: [3, 4], river: [4, 5] };
+  let street = "";
+  for (const bet of bets) {
+    if (bet.street !== street) {
+      street = bet.street;
+      const range = dealt[street];
+      if (range && community.length >= range[1]) {
+        lines.push(`Hand ${hand} ${street}: ${cardsText(community.slice(...range))}`);
+      }
+    }
+    const judged = "correct" in bet ? `: ${bet.correct ? "right" : "wrong"}, ${bet.points > 0 ? "+" : bet.points < 0 ? "−" : ""}${Math.abs(bet.points)} points` : "";
+    lines.push(`Hand ${hand} ${bet.street}: ${detectiveBetText(bet)}${judged}`);
+  }
+  // A round dealt but not bet on yet.
+  for (const [name, range] of Object.entries(dealt)) {
+    if (community.length >= range[1] && !bets.some((b) => b.street === name)) {
+      lines.push(`Hand ${hand} ${name}: ${cardsText(community.slice(...range))}`);
+    }
+  }
+  return lines;
+}
+
+/** The Detective Poker history: the last scored hand, judged, then the hand being played. */
+function detectiveHistory(v: DetectivePokerView): string[] {
+  const lines: string[] = [];
+  const scored = v.last_scored_hand;
+  if (scored) {
+    lines.push(...detectiveHandHistory(scored.hand_number, scored.community, scored.bets));
+    const points = scored.points.map((p, seat) => `seat ${seat} ${p > 0 ? "+" : ""}${p}`).join(", ");
+    const cards = scored.seats.map((seat) => `seat ${seat.seat} ${cardsText(seat.cards)}`).join(", ");
+    lines.push(`Hand ${scored.hand_number} scored: ${points} (cards ${cards})`);
+  }
+  if (!scored || scored.hand_number !== v.hand_number) {
+    lines.push(...detectiveHandHistory(v.hand_number, v.community, v.bets));
+  }
+  return lines;
+}
+
+/**
+ * One step of a game whose view keeps no list of its actions (Hold'em Poker Chess), as the page
+ * read it from two views in a row: what the seat that acted did, or the community cards the step
+ * dealt. Only what the views hold: a placed card is named only where the view shows its face.
+ */
+export interface LoggedStep {
+  /** The version of the view after the step. */
+  version: bigint;
+  /** The hand the step belongs to. */
+  hand: number;
+  seat: number;
+  kind: "place" | "done" | "fold" | "check" | "call" | "bet" | "raise" | "deal";
+  amount?: number;
+  allIn?: boolean;
+  card?: string | null;
+  x?: number;
+  y?: number;
+  street?: string | null;
+  cards?: string[];
+}
+
+/** Whether the page logs the steps of this view's game from its views in a row (its view
+ * keeps no list of its actions). */
+export function logsSteps(view: View): boolean {
+  return known(view)?.game === "holdem_chess";
+}
+
+/**
+ * What changed from `before` to `after`, the views on either side of one step of the match
+ * (`actor` the seat that acted, as the stream or the replay says), as logged steps; empty for a
+ * game whose view keeps its own history, or when the two views cannot be one step apart.
+ */
+export function stepsOf(before: View, after: View, actor: number, version: bigint): LoggedStep[] {
+  const b = known(before);
+  const a = known(after);
+  if (b?.game !== "holdem_chess" || a?.game !== "holdem_chess") return [];
+  return holdemSteps(b, a, actor).map((step) => ({ ...step, version }));
+}
+
+function holdemSteps(b: HoldemChessView, a: HoldemChessView, actor: number): Omit<LoggedStep, "version">[] {
+  const out: Omit<LoggedStep, "version">[] = [];
+  const hand = b.hand_number;
+  const handOver = a.hand_number !== b.hand_number || a.results.length > b.results.length;
+  if (actor >= 0 && b.current_player === actor && b.seats[actor] && a.seats[actor]) {
+    const was = b.seats[actor];
+    const now = a.seats[actor];
+    const had = new Set(b.board.map((c) => `${c.x},${c.y}`));
+    const placed = handOver ? [] : a.board.filter((c) => c.owner === actor && !had.has(`${c.x},${c.y}`));
+    const toCall = Math.max(0, b.current_bet - was.street_bet);
+    const base = { hand, seat: actor, street: b.street };
+    if (placed.length === 1) {
+      out.push({ ...base, kind: "place", card: placed[0].card ?? null, x: placed[0].x, y: placed[0].y });
+    } else if (b.phase === "place") {
+      out.push({ ...base, kind: "done" });
+    } else if (handOver) {
+      // The step that ended the hand: a fold that left one seat in, or the last check or call.
+      const result = a.results[b.results.length];
+      const others = b.seats.filter((s) => s.seat !== actor && s.dealt && !s.folded).length;
+      if (result && result.showdown.length === 0 && (result.won[actor] ?? 0) === 0 && others === 1 && toCall > 0) {
+        out.push({ ...base, kind: "fold" });
+      } else if (toCall > 0) {
+        out.push({ ...base, kind: "call", amount: Math.min(toCall, was.chips), allIn: toCall >= was.chips });
+      } else {
+        out.push({ ...base, kind: "check" });
+      }
+    } else if (now.folded && !was.folded) {
+      out.push({ ...base, kind: "fold" });
+    } else {
+      const added = was.chips - now.chips;
+      const total = was.street_bet + added;
+      if (added <= 0) out.push({ ...base, kind: "check" });
+      else if (total <= b.current_bet) out.push({ ...base, kind: "call", amount: added, allIn: now.all_in });
+      else out.push({ ...base, kind: b.current_bet === 0 ? "bet" : "raise", amount: total, allIn: now.all_in });
+    }
+  }
+  if (!handOver && a.community.length > b.community.length) {
+    out.push({ hand, seat: -1, kind: "deal", street: a.street, cards: a.community.slice(b.community.length) });
+  }
+  return out;
+}
+
+/** A logged step in words; a placed card named as `view` shows it now (a showdown reveals it). */
+function loggedStepText(step: LoggedStep, view: HoldemChessView): string {
+  const who = `Seat ${step.seat}`;
+  const allIn = step.allIn ? " (all-in)" : "";
+  switch (step.kind) {
+    case "place": {
+      const now = step.hand === view.hand_number ? view.board.find((c) => c.x === step.x && c.y === step.y)?.card : null;
+      return `${who} places ${cardText(step.card ?? now)} at (${step.x}, ${step.y})`;
+    }
+    case "done":
+      return `${who} is done placing`;
+    case "fold":
+      return `${who} folds`;
+    case "check":
+      return `${who} checks`;
+    case "call":
+      return `${who} calls ${step.amount}${allIn}`;
+    case "bet":
+      return `${who} bets ${step.amount}${allIn}`;
+    case "raise":
+      return `${who} raises to ${step.amount}${allIn}`;
+    case "deal":
+      return `${STREET_NAMES[step.street ?? ""] ?? "Dealt"}: ${cardsText(step.cards ?? [])}`;
+  }
+}
+
+/** The Hold'em Poker Chess history: each hand's steps the page saw, then the hand's result. */
+function holdemHistory(v: HoldemChessView, log: readonly LoggedStep[]): string[] {
+  const lines: string[] = [];
+  const steps = (hand: number) => log.filter((step) => step.hand === hand).map((step) => `${loggedStepText(step, v)}`);
+  for (const result of v.results) {
+    lines.push(...steps(result.hand_number), holdemHandText(result));
+  }
+  if (!v.results.some((r) => r.hand_number === v.hand_number)) lines.push(...steps(v.hand_number));
+  return lines;
+}
+
+/**
+ * The history as lines, oldest first. `log`: the steps the page read from consecutive views of a
+ * game whose view keeps no list of its actions (Hold'em Poker Chess's bets and placements).
+ */
+export function historyOf(view: View, log: readonly LoggedStep[] = []): string[] {
   const v = known(view);
   switch (v?.game) {
-    case "pokeros":
-      return v.moves.map((m) => {
-        const hands = m.hands.map((x) => `${x.name} ${x.score}`).join(", ");
-        return `${s(m.seat)} places ${m.cell.card} at ${m.cell.x},${m.cell.y}: ${m.points} points${hands ? ` (${hands})` : ""}`;
-      });
+    case "pokeros": {
+      // The centre card, turned up by chance before the first placement.
+      const centre = v.board.find((c) => c.x === 0 && c.y === 0);
+      const placed = v.moves.some((m) => m.cell.x === 0 && m.cell.y === 0);
+      return [...(centre?.card && !placed ? [`The centre card: ${cardShort(centre.card)}`] : []), ...v.moves.map(pokerosMoveText)];
+    }
     case "poker_chess": {
       const side = (seat: number) => capital(v.seats[seat]?.color ?? s(seat));
       return v.events.filter((e) => e.kind !== "deal").map((e) => pokerChessEventText(e, side(e.seat)));
@@ -303,12 +498,9 @@ export function historyOf(view: View): string[] {
         return `turn ${i + 1}: moves ${moves}; predictions ${predictions}; battles ${t.battles}`;
       });
     case "holdem_chess":
-      return v.results.map(holdemHandText);
+      return holdemHistory(v, log);
     case "detective_poker":
-      return v.bets.map((b) => {
-        const card = b.action_card === undefined ? "" : b.action_card === null ? " with a face-down card" : ` with ${b.action_card}`;
-        return `${b.street}: ${s(b.seat)} bets ${b.amount} on ${s(b.target)}${card}`;
-      });
+      return detectiveHistory(v);
     default:
       // A game the page has no words for: its view's `history`, if it keeps one, each entry
       // as text or with a `text` field.
@@ -316,5 +508,102 @@ export function historyOf(view: View): string[] {
         ? view.history.map((e: unknown) =>
             typeof e === "string" ? e : typeof (e as Json)?.text === "string" ? String((e as Json).text) : JSON.stringify(e))
         : [];
+  }
+}
+
+/**
+ * Help on an action button whose text alone may not say what it does: `general` for every
+ * action of its `kind` (shown under the buttons), `specific` for this one (its title).
+ */
+export interface ActionHelp {
+  kind: string;
+  general: string;
+  specific: string;
+}
+
+export function actionHelp(action: ActionStruct, view: View | null): ActionHelp | undefined {
+  const v = view && known(view);
+  if (v?.game === "holdem_chess") {
+    const own = v.viewer === null ? undefined : v.seats[v.viewer];
+    const street = v.street ?? "street";
+    switch (action.kind) {
+      case "fold":
+        return { kind: "fold", general: "Fold: give up the hand; the chips you bet stay in the pot.", specific: "Fold: give up this hand and the pot" };
+      case "check":
+        return { kind: "check", general: "Check: bet nothing more now; the turn passes.", specific: "Check: bet nothing more" };
+      case "call": {
+        const amount = action.amount ?? Math.max(0, v.current_bet - (own?.street_bet ?? 0));
+        return {
+          kind: "call",
+          general: "Call: put in the chips that match the bet to call.",
+          specific: `Call: put in ${amount} more ${amount === 1 ? "chip" : "chips"} to match the bet of ${v.current_bet}`,
+        };
+      }
+      case "raise": {
+        const to = action.amount ?? 0;
+        const more = Math.max(0, to - (own?.street_bet ?? 0));
+        const size = action.size ? ` (${action.size})` : "";
+        return {
+          kind: "raise",
+          general: "Raise to N: your whole bet on this street becomes N chips; the others must call it, raise or fold.",
+          specific: `Raise to ${to}${size}: your bet on the ${street} becomes ${to} chips, ${more} more${action.all_in ? ", all your chips" : ""}`,
+        };
+      }
+      case "done":
+        return { kind: "done", general: "Done: end your placement turn without placing more cards.", specific: "Done: place no more cards now" };
+      default:
+        return undefined;
+    }
+  }
+  if (v?.game === "detective_poker" && action.target !== undefined && typeof action.amount === "number") {
+    return {
+      kind: "bet",
+      general: "A bet: chips on a player's board, right if that board holds the best hand of this round; a right bet scores a point per chip.",
+      specific: detectiveChoiceHelp(action.target, action.amount, action.action_card ?? null, v.street),
+    };
+  }
+  if (v?.game === "poker_chess" && action.kind === "discard") {
+    return {
+      kind: "discard",
+      general: "Discard: show two cards that allow no move now and put them on the discard pile, then draw back up; your turn passes with no move.",
+      specific: `Discard ${(action.cards ?? []).map(cardShort).join(" and ")}: they allow no move now`,
+    };
+  }
+  if (v?.game === "prediction_chess" && action.kind === "pass") {
+    return v.phase === "predict"
+      ? { kind: "pass", general: "Pass: the opponent has no move this turn, so the only prediction is a pass.", specific: "Predict that the opponent passes" }
+      : { kind: "pass", general: "Pass: you have no move this turn (you still predict the opponent's).", specific: "Pass: no move this turn" };
+  }
+  return undefined;
+}
+
+/** What a Detective Poker bet means, in words: its board, chips and action card. */
+export function detectiveChoiceHelp(target: number, amount: number, card: string | null, street: string | null): string {
+  const round = street ? `the ${street}` : "this round";
+  const chips = `${amount} ${amount === 1 ? "chip" : "chips"} on seat ${target}'s board`;
+  const points = (n: number) => `${n} ${n === 1 ? "point" : "points"}`;
+  switch (card) {
+    case "+1":
+      return `${chips} with +1: ${points(amount + 1)} if seat ${target} holds the best hand of ${round}`;
+    case "clockwise":
+      return `${chips} with Clockwise: counts for the next board clockwise; ${points(amount)} if that board holds the best hand of ${round}`;
+    case "bluff":
+      return `${chips} with Bluff: ${points(amount)} if seat ${target} holds the weakest hand of ${round}`;
+    case "empty":
+      return `${chips} with Empty (no effect): ${points(amount)} if seat ${target} holds the best hand of ${round}`;
+    default:
+      return `${chips}: ${points(amount)} if seat ${target} holds the best hand of ${round}`;
+  }
+}
+
+/** Help on a composer field (Detective Poker's bets), with the chosen value. */
+export function fieldHelp(field: ComposedField, value: unknown): string {
+  switch (field) {
+    case "target":
+      return "The board you bet on: that player's two cards with the community cards (your own board too); the bet is right if it holds the best hand of this round.";
+    case "amount":
+      return "A right bet scores one point per chip; keep at least one chip for each later round.";
+    case "action_card":
+      return typeof value === "string" ? ACTION_CARD_HELP[value] ?? actionCardName(value) : "No action card under the bet.";
   }
 }

@@ -1,14 +1,28 @@
 // How a game ended and how each hand was scored, in words, from the view alone: the page states
 // what the view holds (the winning seat, showdown hands with their cards, each bet judged), it
 // decides nothing itself.
+import { cardShort } from "./dom";
 import { type View, known } from "./games";
-import type { DetectivePokerScoredHand } from "./schema/views/detective_poker";
+import { actionCardName } from "./rules";
+import type { DetectivePokerBet, DetectivePokerScoredHand } from "./schema/views/detective_poker";
 import type { EndReason } from "./schema/views/prediction_chess";
 import type { HoldemResult } from "./schema/views/holdem_chess";
 
 const seatName = (seat: unknown) => `Seat ${seat}`;
 const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
-const cards = (list: unknown) => (Array.isArray(list) ? list.join(" ") : "");
+/** Cards with their suit symbols (`K♠ 9♣`); a face-down one as `?`. */
+const cards = (list: unknown) =>
+  Array.isArray(list) ? list.map((c) => (typeof c === "string" ? cardShort(c) : "?")).join(" ") : "";
+
+/** The action card under a bet in words: " with +1", " with a face-down action card", or "". */
+function underBet(card: string | null | undefined): string {
+  return card === undefined ? "" : card === null ? " with a face-down action card" : ` with ${actionCardName(card)}`;
+}
+
+/** A Detective Poker bet in words: "Seat 1 bets 2 on seat 0's board with Bluff". */
+export function detectiveBetText(bet: DetectivePokerBet): string {
+  return `${seatName(bet.seat)} bets ${bet.amount} on seat ${bet.target}'s board${underBet(bet.action_card)}`;
+}
 
 /** The result line: who won, with every seat's return. */
 export function resultText(returns: number[]): string {
@@ -49,8 +63,7 @@ export function holdemHandText(result: HoldemResult): string {
  * points for the hand. */
 export function detectiveHandLines(hand: DetectivePokerScoredHand): string[] {
   const lines = hand.bets.map((bet) => {
-    const card =
-      bet.action_card === undefined ? "" : bet.action_card === null ? " with a face-down action card" : ` with ${bet.action_card}`;
+    const card = underBet(bet.action_card);
     const forWhom = bet.counts_for !== bet.target ? `, counted for seat ${bet.counts_for}` : "";
     const verdict = bet.correct ? "right" : "wrong";
     return `${seatName(bet.seat)}'s bet of ${bet.amount} on seat ${bet.target}${card} (${bet.street}${forWhom}): ${verdict}, ${signed(bet.points)} points.`;

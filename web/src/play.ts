@@ -21,22 +21,29 @@ import {
   type BoardKind,
   COMPOSED_FIELDS,
   type ComposedField,
+  type LoggedStep,
+  actionHelp,
   boardOf,
   cardRowsOf,
   clickOf,
   composable,
+  detectiveChoiceHelp,
+  fieldHelp,
   fieldLabel,
   factsOf,
   groupOf,
   historyOf,
   known,
   lastMoveOf,
+  logsSteps,
   seatCards,
+  stepsOf,
   structOf,
   valueLabel,
 } from "./games";
 import { linksOf, replayLink, seatLink, spectatorLink } from "./links";
 import { lastHandLines, outcomeLines, resultText, verdictText } from "./outcome";
+import { cardHelp, rulesPanel } from "./rules";
 
 /** Who looks: a seat with its token, or a spectator (seat null). */
 export interface Viewer {
@@ -132,6 +139,13 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   let lastDrawn = 0;
   /** The version an Act reply brought: the page stays busy until it is drawn. */
   let awaiting: bigint | null = null;
+  /** The steps read from consecutive views of a game whose view keeps no list of its actions
+   * (Hold'em Poker Chess), and the view the next step is read against. */
+  let log: LoggedStep[] = [];
+  /** The game's rules ("How to play …"), kept across redraws; null for a game without them. */
+  let rules: HTMLElement | null | undefined;
+  let logBase: { version: bigint; view: View } | null = null;
+  let logging = true;
   /** The composer's chosen value of each field (as JSON). */
   const composed: Partial<Record<ComposedField, string>> = {};
   const main = h("main", { id: "play", "data-version": "-1" });
@@ -230,6 +244,27 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     }
   }
 
+  /** Reads a streamed view against the one before it (each stream event is one step of the
+   * match, in order, before any is skipped for pacing); a stream's first event (actor -1, the
+   * view as of subscribing) only becomes the base. */
+  function record(next: SeatView | undefined, actor: bigint) {
+    if (!next || !logging) return;
+    if (logBase && next.version <= logBase.version) return;
+    const after = JSON.parse(next.viewJson) as View;
+    // A game whose view keeps its own history needs no log (nor this second parse).
+    if (!logsSteps(after)) {
+      logging = false;
+      return;
+    }
+    if (logBase && actor !== -1n && next.version === logBase.version + 1n) {
+      const steps = stepsOf(logBase.view, after, Number(actor), next.version);
+      log.push(...steps);
+      // A step already drawn past (an Act reply came first): its line shows now.
+      if (steps.length > 0 && current && next.version <= current.version) draw();
+    }
+    logBase = { version: next.version, view: after };
+  }
+
   /** Reads the replay's page from `from` on and appends its steps, each view rebuilt: the page's
    * first from its whole view, each later one by applying its patch to the previous view. */
   async function loadPage(from: bigint) {
@@ -291,6 +326,13 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     });
     view = step.view as unknown as View;
     before = at > 0 ? (replay.steps[at - 1].view as unknown as View) : null;
+    // The steps up to this one, read from each pair of steps in a row.
+    log = [];
+    for (let i = 1; i <= at; i++) {
+      const [was, now] = [replay.steps[i - 1], replay.steps[i]];
+      if (now.version !== was.version + 1n) continue;
+      log.push(...stepsOf(was.view as unknown as View, now.view as unknown as View, Number(now.actor), now.version));
+    }
     // The grid's window: every step's up to this one (the same forward and back).
     grid = undefined;
     for (const s of replay.steps.slice(0, at + 1)) {
@@ -315,6 +357,11 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     if (!(event.key in moves)) return;
     event.preventDefault();
     void goTo(moves[event.key]);
+  }
+
+  /** The logged steps of the views drawn so far (none past the one shown). */
+  function shownLog(): LoggedStep[] {
+    return current ? log.filter((step) => step.version <= current!.version) : [];
   }
 
   function isBusy(): boolean {
@@ -354,17 +401,20 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     const practice = practiceNotice(current.chosenSeed);
     const legal = current.mayAct ? current.legalActions : [];
     const clicks = legal.map((action) => ({ action, click: clickOf(structOf(action.actionJson)) }));
+    // One panel for the page's life, so that it stays open (or closed) as the match redraws.
+    if (rules === undefined || rules?.dataset.game !== view.game) rules = rulesPanel(view.game, gameTitle(view.game));
     if (viewer.replay && replay) {
       return [
         title,
         practice,
         stepper(replay),
         alert,
+        rules,
         h(
           "div",
           { class: "table" },
           h("div", { class: "play-area" }, board(view, clicks)),
-          h("div", { class: "side" }, outcome(view), seats(current, view), facts(view), history(view), links()),
+          h("div", { class: "side" }, outcome(view), seats(current, view), facts(view), history(view, shownLog()), links()),
         ),
       ];
     }
@@ -375,11 +425,12 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       h("p", { id: "status", "aria-live": "polite" },
         isBusy() ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
       alert,
+      rules,
       h(
         "div",
         { class: "table" },
         h("div", { class: "play-area" }, hand(view, clicks), board(view, clicks), actions(clicks)),
-        h("div", { class: "side" }, outcome(view), seats(current, view), facts(view), history(view), links(), pacing()),
+        h("div", { class: "side" }, outcome(view), seats(current, view), facts(view), history(view, shownLog()), links(), pacing()),
       ),
     ];
   }
@@ -425,6 +476,10 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     const ownCards = seatCards(own);
     if (!ownCards) return null;
     const sources = new Set(clicks.map((c) => c.click.source));
+    // What each card allows (Poker Chess) or attacks once placed (Hold'em Poker Chess): under
+    // the hand for every card, and the card's description and title.
+    const helps = ownCards.map((text) => (text === null ? undefined : cardHelp(v.game, text)));
+    const helpId = (i: number) => `card-help-${i}`;
     return h(
       "section",
       { class: "hand", "aria-label": "Your hand" },
@@ -434,7 +489,15 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         { class: "cards" },
         ownCards.map((text, i) => {
           const key = `card:${text}`;
-          if (text === null || !sources.has(key)) return card(text);
+          const help = helps[i];
+          if (text === null || !sources.has(key)) {
+            const shown = card(text);
+            if (help) {
+              shown.title = help;
+              shown.setAttribute("aria-describedby", helpId(i));
+            }
+            return shown;
+          }
           const playNow = clicks.some((c) => c.click.source === key && !c.click.target);
           return h(
             "button",
@@ -445,12 +508,18 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
               // The name holds the card's visible text (for speech input), then its words.
               "aria-label": `${playNow ? "Play" : "Choose"} ${cardFace(text).textContent}, ${cardName(text)}`,
               "aria-pressed": playNow ? undefined : String(selected === key),
+              "aria-describedby": help ? helpId(i) : undefined,
+              title: help,
               onclick: () => pick(key, clicks),
             },
             cardFace(text),
           );
         }),
       ),
+      helps.some((help) => help)
+        ? h("ul", { class: "card-help", "aria-label": v.game === "poker_chess" ? "What each card allows" : "What each card attacks" },
+            helps.map((help, i) => (help ? h("li", { id: helpId(i) }, help) : null)))
+        : null,
     );
   }
 
@@ -565,6 +634,9 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     const composedNow = many.length > 6 ? many : [];
     const buttons = all.filter((c) => !composedNow.includes(c));
     const pending = choosing.filter((c) => clicks.some((d) => d.action.id === c.action.id));
+    const helps = new Map(buttons.map((c) => [c.action.id, actionHelp(structOf(c.action.actionJson), view)]));
+    const kinds = new Map<string, string>();
+    for (const help of helps.values()) if (help && !kinds.has(help.kind)) kinds.set(help.kind, help.general);
     const input = h("input", {
       id: "action-text",
       name: "action",
@@ -589,8 +661,21 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       groups(buttons).map(([label, group]) =>
         h("div", { class: "buttons", role: "group", "aria-label": label ?? "Actions" },
           label && h("span", { class: "group-label" }, `${label}:`),
-          group.map((c) =>
-            h("button", { class: "legal", "data-key": `act:${c.action.id}`, onclick: () => void act(c.action) }, c.action.text)))),
+          group.map((c) => {
+            const help = helps.get(c.action.id);
+            return h("button", {
+              class: "legal",
+              "data-key": `act:${c.action.id}`,
+              title: help?.specific,
+              "aria-describedby": help ? `help-${help.kind}` : undefined,
+              onclick: () => void act(c.action),
+            }, c.action.text);
+          }))),
+      // What each kind of button does, once each, in words (the buttons' descriptions).
+      kinds.size > 0
+        ? h("ul", { class: "action-help", "aria-label": "What the actions do" },
+            [...kinds].map(([kind, general]) => h("li", { id: `help-${kind}` }, general)))
+        : null,
       h(
         "form",
         {
@@ -614,6 +699,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   function composer(choices: Choice[]): HTMLElement {
     const structs = new Map(choices.map((c) => [c, structOf(c.action.actionJson)]));
     const fields = COMPOSED_FIELDS.filter((f) => choices.some((c) => structs.get(c)![f] !== undefined));
+    // Words for Detective Poker's bets; a game the page has no words for gets the controls only.
+    const detective = view !== null && known(view)?.game === "detective_poker";
     let left = choices;
     const controls: HTMLElement[] = [];
     for (const field of fields) {
@@ -639,16 +726,30 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         values.map((value) =>
           h("option", { value, selected: value === chosen }, valueLabel(field, JSON.parse(value), viewer.seat))),
       );
-      controls.push(h("div", { class: "compose-field" }, h("label", { for: id }, fieldLabel(field)), select));
+      if (detective) select.setAttribute("aria-describedby", `${id}-help`);
+      controls.push(h("div", { class: "compose-field" }, h("label", { for: id }, fieldLabel(field)), select,
+        detective ? h("span", { class: "help", id: `${id}-help` }, fieldHelp(field, JSON.parse(chosen))) : null));
     }
     const action = left[0];
+    const parts = structs.get(action)!;
+    const meaning =
+      detective && parts.target !== undefined && typeof parts.amount === "number"
+        ? detectiveChoiceHelp(parts.target, parts.amount, parts.action_card ?? null, typeof view?.street === "string" ? view.street : null)
+        : undefined;
     return h(
       "div",
       { class: "composer" },
       h("div", { class: "compose-fields" }, controls),
       h("div", { class: "buttons", role: "group", "aria-label": "Chosen action" },
-        h("button", { class: "legal", id: "compose-act", "data-key": "compose-act", onclick: () => void act(action.action) },
-          action.action.text)),
+        h("button", {
+          class: "legal",
+          id: "compose-act",
+          "data-key": "compose-act",
+          title: meaning,
+          "aria-describedby": meaning ? "compose-act-help" : undefined,
+          onclick: () => void act(action.action),
+        }, action.action.text)),
+      meaning ? h("p", { class: "help", id: "compose-act-help" }, `This bet: ${meaning}.`) : null,
     );
   }
 
@@ -738,6 +839,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
             down = false;
             message = "";
           }
+          record(event.view, event.actor);
           enqueue(event.view, event.actor === -1n || (viewer.seat !== null && event.actor === BigInt(viewer.seat)));
         }
         return;
@@ -858,8 +960,8 @@ function outcome(v: View): HTMLElement | null {
   );
 }
 
-function history(v: View): HTMLElement | null {
-  const lines = historyOf(v);
+function history(v: View, log: LoggedStep[]): HTMLElement | null {
+  const lines = historyOf(v, log);
   if (lines.length === 0) return null;
   return h(
     "section",

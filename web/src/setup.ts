@@ -5,6 +5,7 @@ import { h } from "./dom";
 import { type GameDescription, MatchStatus, type MatchSummary, ParameterType } from "./gen/checkraise/v1/checkraise_pb";
 import { loadToken, replayLink, saveLinks, saveToken, seatLink } from "./links";
 import { resultText } from "./outcome";
+import { rulesPanel } from "./rules";
 
 const YOU = "you";
 const FRIEND = "friend";
@@ -82,9 +83,11 @@ function timeText(when: Date): string {
 }
 
 function form(main: HTMLElement, games: GameDescription[]) {
-  const gameSelect = h("select", { id: "game", name: "game" },
+  const gameSelect = h("select", { id: "game", name: "game", "aria-describedby": "game-description" },
     games.map((g) => h("option", { value: g.name }, g.longName)));
-  const description = h("p", { class: "description" });
+  const description = h("p", { class: "description", id: "game-description" });
+  // The chosen game's rules ("How to play …"), redrawn with the game.
+  const rulesBox = h("div", { class: "rules-box" });
   const params = h("div", { class: "params" });
   const seatsBox = h("div", { class: "seat-choices" });
   const seed = h("input", {
@@ -151,6 +154,7 @@ function form(main: HTMLElement, games: GameDescription[]) {
   function drawGame() {
     game = games.find((g) => g.name === gameSelect.value) ?? games[0];
     description.textContent = game.description;
+    rulesBox.replaceChildren(...[rulesPanel(game.name, game.longName)].filter((node) => node !== null));
     params.replaceChildren(...game.parameters.map(parameter));
     seatsBox.replaceChildren();
     drawSeats(game.defaultSizes?.numPlayers ?? game.minPlayers);
@@ -199,6 +203,7 @@ function form(main: HTMLElement, games: GameDescription[]) {
     h("form", { onsubmit: submit },
       h("div", { class: "field" }, h("label", { for: "game" }, "Game"), gameSelect),
       description,
+      rulesBox,
       h("fieldset", {}, h("legend", {}, "Parameters"), params),
       h("fieldset", {}, h("legend", {}, "Seats"), seatsBox),
       h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (empty: a secret deal)"), seed,
