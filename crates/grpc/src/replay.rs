@@ -256,81 +256,52 @@ fn not_replayed(e: checkraise_core::GameError) -> String {
 /// entry by entry with entries added at the end or removed from it, anything else replaced.
 pub fn json_patch(before: &serde_json::Value, after: &serde_json::Value) -> serde_json::Value {
     let mut ops = Vec::new();
-    diff(before, after, &mut Vec::new(), &mut ops);
+    diff(before, after, "", &mut ops);
     serde_json::Value::Array(ops)
 }
 
-/// A step of a JSON Pointer.
-#[derive(Clone, Copy)]
-enum Token<'a> {
-    Key(&'a str),
-    Index(usize),
-    /// The end of a list (`-`), where `add` appends.
-    End,
-}
-
-/// The JSON Pointer of `at`, written only for an operation: walking equal parts of two views
-/// (most of them) allocates nothing.
-fn pointer(at: &[Token<'_>]) -> String {
-    let mut out = String::new();
-    for token in at {
-        out.push('/');
-        match token {
-            Token::Key(key) => out.push_str(&key.replace('~', "~0").replace('/', "~1")),
-            Token::Index(i) => out.push_str(&i.to_string()),
-            Token::End => out.push('-'),
-        }
-    }
-    out
-}
-
-/// Walks both values once: containers field by field and entry by entry (no comparison of
-/// whole subtrees first, which would walk each part again at every depth), anything else
-/// compared.
-fn diff<'a>(
-    before: &'a serde_json::Value,
-    after: &'a serde_json::Value,
-    at: &mut Vec<Token<'a>>,
+fn diff(
+    before: &serde_json::Value,
+    after: &serde_json::Value,
+    path: &str,
     ops: &mut Vec<serde_json::Value>,
 ) {
     use serde_json::{Value, json};
+    if before == after {
+        return;
+    }
     match (before, after) {
         (Value::Object(old), Value::Object(new)) => {
             for key in old.keys().filter(|k| !new.contains_key(*k)) {
-                at.push(Token::Key(key));
-                ops.push(json!({"op": "remove", "path": pointer(at)}));
-                at.pop();
+                ops.push(json!({"op": "remove", "path": format!("{path}/{}", escape(key))}));
             }
             for (key, value) in new {
-                at.push(Token::Key(key));
+                let at = format!("{path}/{}", escape(key));
                 match old.get(key) {
-                    Some(old_value) => diff(old_value, value, at, ops),
-                    None => ops.push(json!({"op": "add", "path": pointer(at), "value": value})),
+                    Some(old_value) => diff(old_value, value, &at, ops),
+                    None => ops.push(json!({"op": "add", "path": at, "value": value})),
                 }
-                at.pop();
             }
         }
         (Value::Array(old), Value::Array(new)) => {
             let common = old.len().min(new.len());
             for (i, (old_item, new_item)) in old.iter().zip(new).enumerate() {
-                at.push(Token::Index(i));
-                diff(old_item, new_item, at, ops);
-                at.pop();
+                diff(old_item, new_item, &format!("{path}/{i}"), ops);
             }
-            at.push(Token::End);
             for item in &new[common..] {
-                ops.push(json!({"op": "add", "path": pointer(at), "value": item}));
+                ops.push(json!({"op": "add", "path": format!("{path}/-"), "value": item}));
             }
-            at.pop();
             for i in (common..old.len()).rev() {
-                at.push(Token::Index(i));
-                ops.push(json!({"op": "remove", "path": pointer(at)}));
-                at.pop();
+                ops.push(json!({"op": "remove", "path": format!("{path}/{i}")}));
             }
         }
-        _ if before == after => {}
-        _ => ops.push(json!({"op": "replace", "path": pointer(at), "value": after})),
+        _ => ops.push(json!({"op": "replace", "path": path, "value": after})),
     }
+}
+
+/// A key as a JSON Pointer token.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn replay_entry(
