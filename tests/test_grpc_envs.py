@@ -241,7 +241,9 @@ def test_limits_are_resource_exhausted_and_idle_things_expire(stubs):
                 and "limit of 10" in info.value.details()
             )
             envs.CloseEnvs(pb2.CloseEnvsRequest(envs_id=created.envs_id))
-            kept = envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", parameters=small, num_envs=3))
+            kept = envs.CreateEnvs(
+                pb2.CreateEnvsRequest(game="pokeros", parameters=small, num_envs=3)
+            )
             # 20 envs of the default 15x15 board (about 17 kB each) make replies over 200000 bytes
             with pytest.raises(grpc.RpcError) as info:
                 envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", num_envs=20))

@@ -558,7 +558,9 @@ def test_one_address_cannot_fill_the_worlds_or_the_envs():
             attacker_envs = pb2_grpc.EnvsStub(attacker)
             attacker_envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", num_envs=10), timeout=30)
             with pytest.raises(grpc.RpcError) as error:
-                attacker_envs.CreateEnvs(pb2.CreateEnvsRequest(game="pokeros", num_envs=1), timeout=30)
+                attacker_envs.CreateEnvs(
+                    pb2.CreateEnvsRequest(game="pokeros", num_envs=1), timeout=30
+                )
             assert error.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "--max-envs-per-peer" in error.value.details()
             pb2_grpc.EnvsStub(victim).CreateEnvs(

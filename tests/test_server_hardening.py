@@ -224,7 +224,9 @@ def test_creating_needs_an_api_key_when_keys_are_set(tmp_path, stubs):
                     matches.CreateMatch(request, metadata=metadata, timeout=10)
                 assert error.value.code() == grpc.StatusCode.UNAUTHENTICATED
             with pytest.raises(grpc.RpcError) as error:
-                envs.CreateEnvs(pb2.CreateEnvsRequest(game="detective_poker", num_envs=1), timeout=10)
+                envs.CreateEnvs(
+                    pb2.CreateEnvsRequest(game="detective_poker", num_envs=1), timeout=10
+                )
             assert error.value.code() == grpc.StatusCode.UNAUTHENTICATED
             assert "x-api-key" in error.value.details()
             created = matches.CreateMatch(

@@ -32,11 +32,12 @@ every game with Gymnasium as ``checkraise/<game>-v0``, so
   agent's return: ``Match.take_reward``.
 - The game is played as a ``checkraise.Match``, the engine's game in play (the same one the
   gRPC matches, dm_env_rpc worlds and the arena play), whose driver resolves chance and plays
-  the bots until the agent must decide. Every bot acts on a state resampled from its own seat's information, so it sees no
-  hidden card and, at a simultaneous node (Prediction Chess), not the agent's pending choice;
-  the choices are applied together with the agent's action. Each episode's seed (chance and
-  bots) comes from the env's ``np_random``, so ``reset(seed=s)`` fixes the whole episode, and
-  ``reset()`` without a seed continues the stream.
+  the bots until the agent must decide. Every bot acts on a state resampled from its own
+  seat's information, so it sees no hidden card and, at a simultaneous node (Prediction
+  Chess), not the agent's pending choice; the choices are applied together with the agent's
+  action. Each episode's seed (chance and bots) comes from the env's ``np_random``, so
+  ``reset(seed=s)`` fixes the whole episode, and ``reset()`` without a seed continues the
+  stream.
 - A game that ends before the agent has any decision (possible when other seats act first, e.g.
   a fold) cannot be an episode; ``reset`` then plays a new game and lists the agent's returns of
   the games it skipped in ``info["skipped_returns"]`` (present only when not empty).
