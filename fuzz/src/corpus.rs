@@ -146,7 +146,7 @@ fn grpc_seeds() -> Vec<(String, Vec<u8>)> {
             0,
             &pb::CreateEnvsRequest {
                 game: "pokeros".into(),
-                count: 2,
+                num_envs: 2,
                 seed: 1,
                 ..Default::default()
             },

@@ -322,7 +322,7 @@ impl Session {
                 if self.envs_ids.len() >= MAX_CREATED {
                     return;
                 }
-                r.count = r.count.min(MAX_ENVS);
+                r.num_envs = r.num_envs.min(MAX_ENVS);
                 let reply = self.envs.create_envs(self.request(r, flags)).await;
                 if let Ok(reply) = &reply {
                     self.envs_ids.push(reply.get_ref().envs_id.clone());
