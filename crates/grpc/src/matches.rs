@@ -16,7 +16,9 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
-use checkraise_core::sessions::{Activity, Expiry, Limits, Over, Refusal, Sessions, Weight};
+use checkraise_core::sessions::{
+    Activity, Expiry, Limits, Over, Refusal, Reservation, Sessions, Weight,
+};
 use checkraise_core::table::SeatRules;
 use checkraise_core::{Game, make_game};
 use tokio::sync::watch;
@@ -239,13 +241,15 @@ impl MatchStore {
         result
     }
 
-    /// Adds a new match, stored before anyone can know its id, and answers once it is
-    /// committed. RESOURCE_EXHAUSTED when the server is full or the client at `peer` has its
-    /// share (nothing is stored then).
-    pub async fn store_new(&self, mut live: LiveMatch, peer: Option<IpAddr>) -> Result<(), Status> {
+    /// Adds a new match in the room `room` reserved for it (`reserve_new`), stored before
+    /// anyone can know its id, and answers once it is committed.
+    async fn store_new(
+        &self,
+        mut live: LiveMatch,
+        room: Reservation<SharedMatch>,
+    ) -> Result<(), Status> {
         live.limit_views(self.message_limit);
         let id = live.id().to_string();
-        let room = self.matches.reserve(peer, Weight::units(1)).map_err(full)?;
         let durable = self.persist(&mut live);
         let entry = MatchEntry {
             thinking_bots: live.has_thinking_bots(),
@@ -255,12 +259,11 @@ impl MatchStore {
         self.durable(&id, durable).await
     }
 
-    /// RESOURCE_EXHAUSTED when the store is full, or the client at `peer` has its share.
-    fn check_new(&self, peer: Option<IpAddr>) -> Result<(), Status> {
-        self.matches
-            .reserve(peer, Weight::units(1))
-            .map(drop)
-            .map_err(full)
+    /// Room for a new match made by the client at `peer`, held until the match is stored or
+    /// the reservation dropped; RESOURCE_EXHAUSTED when the store is full, or the client has
+    /// its share.
+    fn reserve_new(&self, peer: Option<IpAddr>) -> Result<Reservation<SharedMatch>, Status> {
+        self.matches.reserve(peer, Weight::units(1)).map_err(full)
     }
 
     /// Number of live matches.
@@ -542,8 +545,9 @@ impl pb::matches_server::Matches for MatchesService {
             )));
         }
         let seats = build_seats(game.as_ref(), kinds, Some(self.max_bot_ms))?;
-        // Refuse before the bots play, not after (an all-bot match plays to the end here).
-        self.store.check_new(peer)?;
+        // Room is reserved before the bots play (an all-bot match plays to the end here), so
+        // that a full server refuses at once and a match whose bots played is never refused.
+        let room = self.store.reserve_new(peer)?;
         // A seed gives away every hidden card: a drawn one stays secret until the match is
         // over, and a chosen one is announced in every view (`chosen_seed`).
         let seed = MatchSeed::chosen_or_secret(request.seed);
@@ -578,7 +582,7 @@ impl pb::matches_server::Matches for MatchesService {
             sizes: Some(game_sizes(game.as_ref())),
             seats: live.seat_statuses(),
         };
-        self.store.store_new(live, peer).await?;
+        self.store.store_new(live, room).await?;
         tracing::info!(match_id = %id, game = %request.game, chosen_seed = seed.chosen, "match created");
         Ok(Response::new(response))
     }
