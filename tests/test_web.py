@@ -19,7 +19,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 import checkraise as cr
 from grpc_util import ROOT, packaged_stubs, web_context
@@ -685,7 +685,8 @@ def test_keyboard_only(server, context):
 
 def test_a_friend_joins_by_link(server, context, browser):
     """Seat 1 is a friend's: the creator's page shows a link with the seat's token, which
-    opens the seat in another browser (a fresh context: no shared storage)."""
+    opens the seat in another browser (a fresh context: no shared storage); the creator's page
+    says whether the friend is there."""
     page, _, _ = open_page(context, f"http://{server.address}/")
     page.select_option("#game", "detective_poker")
     page.wait_for_selector("#seat-2")
@@ -695,6 +696,8 @@ def test_a_friend_joins_by_link(server, context, browser):
     page.wait_for_selector("a.invite")
     link = page.locator("a.invite").get_attribute("href")
     assert "&seat=1&token=" in link
+    presence = page.locator('.presence[data-seat="1"]')
+    expect(presence).to_have_text("· not here")
     friend_context = web_context(browser)
     try:
         friend, _, errors = open_page(friend_context, link)
@@ -702,8 +705,13 @@ def test_a_friend_joins_by_link(server, context, browser):
         assert "You play seat 1" in friend.locator(".who").text_content()
         assert "token=" not in friend.url
         assert errors == []
+        # The creator sees the friend arrive, pushed by the server (SeatStatus.connected).
+        expect(presence).to_have_text("· here now")
+        expect(presence).to_have_attribute("data-connected", "true")
     finally:
         friend_context.close()
+    # ... and leave, once the friend's page is gone.
+    expect(presence).to_have_text("· not here", timeout=15_000)
 
 
 def stored_token(page: Page, match_id: str, seat: int) -> str | None:

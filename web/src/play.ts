@@ -797,7 +797,15 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
           ? h("li", {}, h("a", { href: seatLink(viewer.match, viewer.seat, viewer.token), id: "own-seat-link" },
             `Seat ${viewer.seat} (your own link: it opens your seat in another browser; keep it private)`))
           : null,
-        invites.map(([seat, href]) => h("li", {}, h("a", { href, class: "invite" }, `Seat ${seat} (a friend's link)`))),
+        invites.map(([seat, href]) => {
+          // Whether someone has the seat open now (its watch stream), as the server says.
+          const here = current?.seats[seat]?.connected ?? false;
+          return h("li", {},
+            h("a", { href, class: "invite" }, `Seat ${seat} (a friend's link)`),
+            " ",
+            h("span", { class: "presence", "data-seat": seat, "data-connected": String(here) },
+              here ? "· here now" : current?.isTerminal ? "" : "· not here"));
+        }),
         viewer.replay ? null : h("li", {}, h("a", { href: spectatorLink(viewer.match), id: "spectator-link", target: "_blank" }, "Spectator view")),
         current?.isTerminal || viewer.replay
           ? h("li", {}, h("a", { href: replayLink(viewer.match), id: "replay-link" }, viewer.replay ? "Replay from the start" : "Replay this match"))

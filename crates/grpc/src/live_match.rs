@@ -97,6 +97,8 @@ pub struct Seat {
     pub kind_name: String,
     /// Who sits there.
     pub kind: SeatKind,
+    /// A human seat with an open watch stream (`SeatStatus.connected`).
+    pub connected: bool,
 }
 
 /// The action a seat sends: an id or its text (core's `table::Choice`).
@@ -792,6 +794,16 @@ impl LiveMatch {
     ) -> (EventQueue, Arc<Backlog>) {
         let (events, receiver) = mpsc::channel(WATCH_BUFFER);
         let backlog = Arc::new(Backlog::new(budget));
+        let terminal = self.play.state().is_terminal();
+        // A human seat's first watcher connects it: the other watchers are told.
+        if let Some(seat) = viewer.and_then(|s| self.table.seats.get_mut(s))
+            && matches!(seat.kind, SeatKind::Human { .. })
+            && !seat.connected
+            && !terminal
+        {
+            seat.connected = true;
+            self.presence_changed();
+        }
         let first = pb::MatchEvent {
             actor: Player::Chance.id(),
             own_action: None,
@@ -803,7 +815,7 @@ impl LiveMatch {
             event: Arc::new(first),
             bytes,
         }));
-        if !self.play.state().is_terminal() {
+        if !terminal {
             self.table.watchers.push(Watcher {
                 viewer,
                 parts,
@@ -812,6 +824,56 @@ impl LiveMatch {
             });
         }
         (receiver, backlog)
+    }
+
+    /// Reads again which human seats have an open watch stream (after one closed), and tells
+    /// every watcher if that changed.
+    pub fn refresh_presence(&mut self) {
+        let t = &mut self.table;
+        t.watchers.retain(|w| !w.events.is_closed());
+        let mut changed = false;
+        for (i, seat) in t.seats.iter_mut().enumerate() {
+            let now = matches!(seat.kind, SeatKind::Human { .. })
+                && t.watchers.iter().any(|w| w.viewer == Some(i));
+            changed |= seat.connected != now;
+            seat.connected = now;
+        }
+        if changed && !self.play.state().is_terminal() {
+            self.presence_changed();
+        }
+    }
+
+    /// Sends every watcher its view again, as an event that is not a step (actor -1, the same
+    /// version): the seats' presence changed.
+    fn presence_changed(&mut self) {
+        let state = self.play.state();
+        let version = self.play.version();
+        let submitted = |seat: usize| state.is_simultaneous_node() && self.play.has_chosen(seat);
+        let Table {
+            id,
+            game,
+            seats,
+            watchers,
+            view_limit,
+            chosen_seed,
+            ..
+        } = &mut self.table;
+        let (seats, limit, chosen_seed): (&[Seat], usize, bool) =
+            (seats, *view_limit, *chosen_seed);
+        notify(watchers, state, None, |viewer, parts| {
+            seat_view(
+                id,
+                game,
+                seats,
+                version,
+                state,
+                viewer.is_some_and(submitted),
+                viewer,
+                parts,
+                limit,
+                chosen_seed,
+            )
+        });
     }
 
     /// Tells every watcher the match is gone, and drops them.
@@ -1028,7 +1090,7 @@ impl Table {
         let (limit, chosen_seed) = (*view_limit, *chosen_seed);
         let mut on_step = |state: &dyn State, step: &Step, version: u64| {
             marks.push((state.history().len(), version));
-            notify(watchers, state, step, |viewer, parts| {
+            notify(watchers, state, Some(step), |viewer, parts| {
                 seat_view(
                     id,
                     game,
@@ -1058,16 +1120,17 @@ fn seat_statuses(seats: &[Seat]) -> Vec<pb::SeatStatus> {
                 SeatKind::Human { token_hash } => token_hash.is_some(),
                 SeatKind::Bot(_) => true,
             },
+            connected: seat.connected,
         })
         .collect()
 }
 
-/// Sends each watcher its view after `step`; drops watchers that are gone or lag behind, and
-/// all of them once the game is over.
+/// Sends each watcher its view after `step` (`None`: a change that is not a step, actor -1);
+/// drops watchers that are gone or lag behind, and all of them once the game is over.
 fn notify(
     watchers: &mut Vec<Watcher>,
     state: &dyn State,
-    step: &Step,
+    step: Option<&Step>,
     view: impl Fn(Option<usize>, ViewParts) -> pb::SeatView,
 ) {
     if watchers.is_empty() {
@@ -1083,7 +1146,7 @@ fn notify(
         let (event, bytes) = match shared {
             Some((_, _, event, bytes)) => (event.clone(), *bytes),
             None => {
-                let own_action = watcher.viewer.and_then(|seat| {
+                let own_action = watcher.viewer.zip(step).and_then(|(seat, step)| {
                     step.chosen
                         .iter()
                         .find(|(s, _, _)| *s == seat)
@@ -1094,7 +1157,7 @@ fn notify(
                         })
                 });
                 let event = pb::MatchEvent {
-                    actor: step.actor.id(),
+                    actor: step.map_or(Player::Chance.id(), |step| step.actor.id()),
                     own_action,
                     view: Some(view(watcher.viewer, watcher.parts)),
                 };
@@ -1306,6 +1369,7 @@ mod tests {
         .expect("valid parameters");
         let seats = (0..players)
             .map(|_| Seat {
+                connected: false,
                 kind_name: "human".into(),
                 kind: SeatKind::Human { token_hash: None },
             })

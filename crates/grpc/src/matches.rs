@@ -452,6 +452,7 @@ pub fn build_seats(
     Ok(seats
         .into_iter()
         .map(|seat| Seat {
+            connected: false,
             kind_name: rules.text(&seat.spec).unwrap_or_else(|| HUMAN.to_string()),
             kind: match seat.bot {
                 Some(bot) => SeatKind::Bot(bot),
@@ -716,8 +717,12 @@ impl pb::matches_server::Matches for MatchesService {
                 Ok(live.watch_parts(Some(seat), parts, budget))
             })
             .await?;
-        Ok(Response::new(Box::pin(WatchStream::new(
-            events, lagged, permit,
+        Ok(Response::new(Box::pin(WatchStream::for_seat(
+            events,
+            lagged,
+            permit,
+            self.store.clone(),
+            request.match_id,
         ))))
     }
 
@@ -856,6 +861,8 @@ struct WatchStream {
     events: Option<EventQueue>,
     backlog: Arc<Backlog>,
     _permit: StreamPermit,
+    /// Run once the stream is gone (its client left, or it ended), after its queue is dropped.
+    on_drop: Option<Box<dyn FnOnce() + Send>>,
 }
 
 impl WatchStream {
@@ -864,7 +871,37 @@ impl WatchStream {
             events: Some(events),
             backlog,
             _permit: permit,
+            on_drop: None,
         }
+    }
+
+    /// A seat's stream: when it goes, the match reads its seats' presence again
+    /// (`SeatStatus.connected`) and tells its other watchers if that changed.
+    fn for_seat(
+        events: EventQueue,
+        backlog: Arc<Backlog>,
+        permit: StreamPermit,
+        store: MatchStore,
+        match_id: String,
+    ) -> Self {
+        let mut stream = WatchStream::new(events, backlog, permit);
+        stream.on_drop = Some(Box::new(move || {
+            let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+                return;
+            };
+            runtime.spawn(async move {
+                // Only a match in memory has watchers to tell.
+                if let Some(shared) = store.matches.get(&match_id) {
+                    let _ = store
+                        .run(shared, false, |live| {
+                            live.refresh_presence();
+                            Ok(())
+                        })
+                        .await;
+                }
+            });
+        }));
+        stream
     }
 
     /// Ends the stream: a watcher cut off for falling behind gets RESOURCE_EXHAUSTED at once
@@ -880,6 +917,16 @@ impl WatchStream {
             )))))
         } else {
             Poll::Ready(None)
+        }
+    }
+}
+
+impl Drop for WatchStream {
+    fn drop(&mut self) {
+        // The queue first, so that the match sees this watcher gone.
+        self.events = None;
+        if let Some(on_drop) = self.on_drop.take() {
+            on_drop();
         }
     }
 }

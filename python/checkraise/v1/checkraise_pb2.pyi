@@ -305,14 +305,16 @@ class WatchSpectatorRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class SeatStatus(_message.Message):
-    __slots__ = ("seat", "kind", "taken")
+    __slots__ = ("seat", "kind", "taken", "connected")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: str
     taken: bool
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., taken: _Optional[bool] = ...) -> None: ...
+    connected: bool
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., taken: _Optional[bool] = ..., connected: _Optional[bool] = ...) -> None: ...
 
 class LegalAction(_message.Message):
     __slots__ = ("id", "text", "action_json")

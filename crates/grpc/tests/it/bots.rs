@@ -65,6 +65,7 @@ fn a_creation_told_to_stop_plays_no_bot_move() {
     // CreateMatch sets the flag when its request is dropped (client cancelled, deadline passed).
     let game = checkraise_core::make_game::<&str, &str>("pokeros", []).unwrap();
     let bot = |spec: &str| Seat {
+        connected: false,
         kind_name: spec.to_string(),
         kind: SeatKind::Bot(checkraise_core::make_bot("pokeros", spec).unwrap()),
     };

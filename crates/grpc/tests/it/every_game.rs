@@ -15,6 +15,7 @@ fn seats(kinds: &[&str], game: &str) -> Vec<Seat> {
     kinds
         .iter()
         .map(|&kind| Seat {
+            connected: false,
             kind_name: kind.to_string(),
             kind: if kind == "human" {
                 SeatKind::Human { token_hash: None }

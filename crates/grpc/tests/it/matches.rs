@@ -651,3 +651,75 @@ async fn one_client_address_holds_at_most_its_share_of_matches() {
     );
     server.shutdown().await;
 }
+
+/// A human seat is `connected` while a WatchSeat stream for it is open, and every watcher is
+/// told when that changes (an event with actor -1 at the same version).
+#[tokio::test]
+async fn a_seats_presence_follows_its_watch_stream() {
+    use tokio_stream::StreamExt;
+    let server = TestServer::start(Config::in_memory()).await;
+    let mut matches = server.matches();
+    let id = matches
+        .create_match(create("pokeros", &[], &["human", "human"], 3))
+        .await
+        .unwrap()
+        .into_inner()
+        .match_id;
+    let tokens = [
+        join(&mut matches, &id, 0).await,
+        join(&mut matches, &id, 1).await,
+    ];
+    let watch = |seat: u32| {
+        with_token(
+            pb::WatchSeatRequest {
+                match_id: id.clone(),
+                seat,
+                ..Default::default()
+            },
+            &tokens[seat as usize],
+        )
+    };
+    let connected = |event: &pb::MatchEvent| -> Vec<bool> {
+        let view = event.view.as_ref().unwrap();
+        view.seats.iter().map(|s| s.connected).collect()
+    };
+    let mut first = matches.watch_seat(watch(0)).await.unwrap().into_inner();
+    let opened = first.next().await.unwrap().unwrap();
+    assert_eq!(opened.actor, -1);
+    assert_eq!(connected(&opened), [true, false], "only seat 0 is followed");
+    let version = opened.view.as_ref().unwrap().version;
+
+    // The friend opens seat 1: seat 0's watcher is told, with no step.
+    let mut second = server
+        .matches()
+        .watch_seat(watch(1))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        connected(&second.next().await.unwrap().unwrap()),
+        [true, true]
+    );
+    let joined = first.next().await.unwrap().unwrap();
+    assert_eq!((joined.actor, connected(&joined)), (-1, vec![true, true]));
+    assert_eq!(joined.view.as_ref().unwrap().version, version);
+    assert!(joined.own_action.is_none());
+
+    // The friend leaves: told again.
+    drop(second);
+    let left = tokio::time::timeout(std::time::Duration::from_secs(10), first.next())
+        .await
+        .expect("seat 0's watcher hears that seat 1 left")
+        .unwrap()
+        .unwrap();
+    assert_eq!((left.actor, connected(&left)), (-1, vec![true, false]));
+    let view = matches
+        .get_spectator_view(pb::GetSpectatorViewRequest {
+            match_id: id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let statuses: Vec<bool> = view.seats.iter().map(|s| s.connected).collect();
+    assert_eq!(statuses, [true, false]);
+}

@@ -11,6 +11,7 @@ use tonic::Code;
 
 fn human() -> Seat {
     Seat {
+        connected: false,
         kind_name: "human".to_string(),
         kind: SeatKind::Human { token_hash: None },
     }
@@ -96,6 +97,7 @@ fn a_bot_chooses_at_once_and_the_joint_action_applies_when_the_human_chooses() {
         vec![
             human(),
             Seat {
+                connected: false,
                 kind_name: "random".to_string(),
                 kind: SeatKind::Bot(Box::new(RandomBot)),
             },
