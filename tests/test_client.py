@@ -343,6 +343,27 @@ def test_views_can_leave_parts_out(client, game):
         lean.view(omit=("hand",))
 
 
+def test_a_seat_is_connected_while_its_watch_is_open(client):
+    """SeatInfo.connected: the seat followed by a watch stream, told to the other watchers."""
+    match = client.create_match("pokeros", seed=2, seats=["human", "human"], board_size=5)
+    first, second = match.join(0), match.join(1)
+    with first.watch() as stream:
+        opened = next(stream)
+        assert [s.connected for s in opened.view.seats] == [True, False]
+        with second.watch() as other:
+            assert [s.connected for s in next(other).view.seats] == [True, True]
+            told = next(stream)
+            assert told.actor == -1 and told.view.version == opened.view.version
+            assert [s.connected for s in told.view.seats] == [True, True]
+        left = next(stream)
+        assert [s.connected for s in left.view.seats] == [True, False]
+    # The server hears the streams close a moment later: poll, without a timing assertion.
+    deadline = time.monotonic() + 30
+    while [s.connected for s in second.view().seats] != [False, False]:
+        assert time.monotonic() < deadline, "the closed streams still count as connected"
+        time.sleep(0.05)
+
+
 def test_cancelled_watch_ends_quietly(client):
     match = client.create_match("pokeros", seed=1, board_size=5)
     seat = match.join()

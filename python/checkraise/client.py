@@ -258,15 +258,17 @@ def tensor_to_array(tensor: pb.Tensor) -> npt.NDArray[Any]:
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """A seat's kind (``"human"`` or a bot kind) and whether a human has claimed it."""
+    """A seat's kind (``"human"`` or a bot kind), whether a human has claimed it, and whether
+    someone follows it now (``connected``: a watch stream for the human seat is open)."""
 
     seat: int
     kind: str
     taken: bool
+    connected: bool = False
 
 
 def _seat_infos(seats: Sequence[pb.SeatStatus]) -> tuple[SeatInfo, ...]:
-    return tuple(SeatInfo(s.seat, s.kind, s.taken) for s in seats)
+    return tuple(SeatInfo(s.seat, s.kind, s.taken, s.connected) for s in seats)
 
 
 @dataclass(frozen=True)
@@ -364,9 +366,11 @@ _ACT_STATUSES: dict[int, str] = {
 class Event:
     """One change of a match as a viewer sees it.
 
-    ``actor`` is the seat that acted, -2 for a joint action at a simultaneous node, or -1 on
-    the first event of a stream (the view as of subscribing). ``own_action`` is ``(id, text)``
-    only when the viewer's own seat acted: other seats' action ids are never sent.
+    ``actor`` is the seat that acted, -2 for a joint action at a simultaneous node, or -1 for a
+    view that is not a step: the first event of a stream (the view as of subscribing), and a
+    change of who is connected (``view.seats``), at the same version. ``own_action`` is
+    ``(id, text)`` only when the viewer's own seat acted: other seats' action ids are never
+    sent.
     """
 
     actor: int
