@@ -172,7 +172,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let action = live.view(Some(0)).legal_actions[0].id;
                 live.act(0, ActionChoice::Id(action))?;
             }
-            writer.store_new(live, None).await?;
+            writer.store_new(live, writer.reserve_new(None)?).await?;
         }
         println!(
             "stored {stored} matches on {} in {:?}",

@@ -241,13 +241,10 @@ impl MatchStore {
         result
     }
 
-    /// Adds a new match in the room `room` reserved for it (`reserve_new`), stored before
-    /// anyone can know its id, and answers once it is committed.
-    async fn store_new(
-        &self,
-        mut live: LiveMatch,
-        room: Reservation<SharedMatch>,
-    ) -> Result<(), Status> {
+    /// Adds a new match in the room reserved for it (`reserve_new`), stored before anyone can
+    /// know its id, and answers once it is committed.
+    pub async fn store_new(&self, mut live: LiveMatch, room: MatchRoom) -> Result<(), Status> {
+        let MatchRoom(room) = room;
         live.limit_views(self.message_limit);
         let id = live.id().to_string();
         let durable = self.persist(&mut live);
@@ -262,8 +259,11 @@ impl MatchStore {
     /// Room for a new match made by the client at `peer`, held until the match is stored or
     /// the reservation dropped; RESOURCE_EXHAUSTED when the store is full, or the client has
     /// its share.
-    fn reserve_new(&self, peer: Option<IpAddr>) -> Result<Reservation<SharedMatch>, Status> {
-        self.matches.reserve(peer, Weight::units(1)).map_err(full)
+    pub fn reserve_new(&self, peer: Option<IpAddr>) -> Result<MatchRoom, Status> {
+        self.matches
+            .reserve(peer, Weight::units(1))
+            .map(MatchRoom)
+            .map_err(full)
     }
 
     /// Number of live matches.
@@ -332,6 +332,11 @@ impl MatchStore {
         }
     }
 }
+
+/// Room reserved in the store for a match being made (`MatchStore::reserve_new`); dropped
+/// unused, it is freed.
+#[must_use = "dropping the room frees it"]
+pub struct MatchRoom(Reservation<SharedMatch>);
 
 /// What a match refused for room is told (RESOURCE_EXHAUSTED).
 fn full(refusal: Refusal) -> Status {

@@ -33,11 +33,12 @@ fn two_humans(rounds: usize) -> LiveMatch {
 #[test]
 fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
     let mut live = two_humans(2);
+    // Seat 1 watches first (which connects it: its view says so from here on).
+    let (mut watch1, _) = live.watch(Some(1));
+    let _snapshot = watch1.try_recv().unwrap().unwrap();
     let before = live.view(Some(1));
     assert!(before.may_act && !before.action_submitted);
     assert_eq!(before.current_player, -2);
-    let (mut watch1, _) = live.watch(Some(1));
-    let _snapshot = watch1.try_recv().unwrap().unwrap();
 
     live.act(0, ActionChoice::Id(2)).unwrap();
     // Seat 1 sees exactly what it saw before seat 0 chose: same bytes, same version.
