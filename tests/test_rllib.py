@@ -296,13 +296,21 @@ TINY_MODEL = {"fcnet_hiddens": [16], "head_fcnet_hiddens": [16]}
 
 
 @pytest.mark.parametrize(
-    ("name", "params"),
-    [("pokeros", {}), ("prediction_chess", {"max_turns": 20})],  # short games: episodes end
+    ("name", "params", "runners"),
+    [
+        # Two remote env runners (each its own process: the env is pickled to them).
+        ("pokeros", {}, 2),
+        # A simultaneous game (short games: episodes end) on the local runner: the remote path
+        # is the one above, and each remote runner costs the test command its process start.
+        ("prediction_chess", {"max_turns": 20}, 0),
+    ],
 )
-def test_ppo_trains_with_two_env_runners(local_ray, name, params):
+def test_ppo_trains_on_env_runners(local_ray, name, params, runners):
     config = (
         crl.ppo_config(name, model_config=TINY_MODEL, **params)
-        .env_runners(num_env_runners=2, num_cpus_per_env_runner=1, rollout_fragment_length=64)
+        .env_runners(
+            num_env_runners=runners, num_cpus_per_env_runner=1, rollout_fragment_length=64
+        )
         .training(train_batch_size_per_learner=128, minibatch_size=64, num_epochs=1)
         .debugging(seed=0)
     )
