@@ -308,9 +308,7 @@ TINY_MODEL = {"fcnet_hiddens": [16], "head_fcnet_hiddens": [16]}
 def test_ppo_trains_on_env_runners(local_ray, name, params, runners):
     config = (
         crl.ppo_config(name, model_config=TINY_MODEL, **params)
-        .env_runners(
-            num_env_runners=runners, num_cpus_per_env_runner=1, rollout_fragment_length=64
-        )
+        .env_runners(num_env_runners=runners, num_cpus_per_env_runner=1, rollout_fragment_length=64)
         .training(train_batch_size_per_learner=128, minibatch_size=64, num_epochs=1)
         .debugging(seed=0)
     )
