@@ -849,30 +849,10 @@ impl LiveMatch {
         let state = self.play.state();
         let version = self.play.version();
         let submitted = |seat: usize| state.is_simultaneous_node() && self.play.has_chosen(seat);
-        let Table {
-            id,
-            game,
-            seats,
-            watchers,
-            view_limit,
-            chosen_seed,
-            ..
-        } = &mut self.table;
-        let (seats, limit, chosen_seed): (&[Seat], usize, bool) =
-            (seats, *view_limit, *chosen_seed);
+        let (viewing, watchers, _) = self.table.split();
         notify(watchers, state, None, |viewer, parts| {
-            seat_view(
-                id,
-                game,
-                seats,
-                version,
-                state,
-                viewer.is_some_and(submitted),
-                viewer,
-                parts,
-                limit,
-                chosen_seed,
-            )
+            let submitted = viewer.is_some_and(submitted);
+            viewing.view(version, state, submitted, viewer, parts)
         });
     }
 
@@ -897,22 +877,14 @@ impl LiveMatch {
     }
 
     fn view_within(&self, viewer: Option<usize>, parts: ViewParts, limit: usize) -> pb::SeatView {
-        let t = &self.table;
         let state = self.play.state();
         let submitted =
             viewer.is_some_and(|seat| state.is_simultaneous_node() && self.play.has_chosen(seat));
-        seat_view(
-            &t.id,
-            &t.game,
-            &t.seats,
-            self.play.version(),
-            state,
-            submitted,
-            viewer,
-            parts,
+        let viewing = Viewing {
             limit,
-            t.chosen_seed,
-        )
+            ..self.table.viewing()
+        };
+        viewing.view(self.play.version(), state, submitted, viewer, parts)
     }
 
     /// Caps the views this match sends at `message_bytes` (`--max-message-size`) less
@@ -1066,10 +1038,21 @@ impl Table {
         }
     }
 
-    /// Runs `f` with the seats' engine bots (`Some` for a bot seat) and what each step the
-    /// match applies does here: it is marked for the store, and every watcher receives its
-    /// own view of the change.
-    fn run<R>(&mut self, f: impl FnOnce(&[Option<&dyn Bot>], &mut OnStep<'_>) -> R) -> R {
+    /// What a view needs of the table.
+    fn viewing(&self) -> Viewing<'_> {
+        Viewing {
+            id: &self.id,
+            game: &self.game,
+            seats: &self.seats,
+            limit: self.view_limit,
+            chosen_seed: self.chosen_seed,
+        }
+    }
+
+    /// The table taken apart: what a view needs, borrowed beside the watchers and the step
+    /// marks, so that a notification builds views while it sends them.
+    #[allow(clippy::type_complexity)]
+    fn split(&mut self) -> (Viewing<'_>, &mut Vec<Watcher>, &mut Vec<(usize, u64)>) {
         let Table {
             id,
             game,
@@ -1079,30 +1062,33 @@ impl Table {
             view_limit,
             chosen_seed,
         } = self;
-        let seats: &[Seat] = seats;
-        let bots: Vec<Option<&dyn Bot>> = seats
+        let viewing = Viewing {
+            id,
+            game,
+            seats,
+            limit: *view_limit,
+            chosen_seed: *chosen_seed,
+        };
+        (viewing, watchers, marks)
+    }
+
+    /// Runs `f` with the seats' engine bots (`Some` for a bot seat) and what each step the
+    /// match applies does here: it is marked for the store, and every watcher receives its
+    /// own view of the change.
+    fn run<R>(&mut self, f: impl FnOnce(&[Option<&dyn Bot>], &mut OnStep<'_>) -> R) -> R {
+        let (viewing, watchers, marks) = self.split();
+        let bots: Vec<Option<&dyn Bot>> = viewing
+            .seats
             .iter()
             .map(|seat| match &seat.kind {
                 SeatKind::Bot(bot) => Some(bot.as_ref()),
                 SeatKind::Human { .. } => None,
             })
             .collect();
-        let (limit, chosen_seed) = (*view_limit, *chosen_seed);
         let mut on_step = |state: &dyn State, step: &Step, version: u64| {
             marks.push((state.history().len(), version));
             notify(watchers, state, Some(step), |viewer, parts| {
-                seat_view(
-                    id,
-                    game,
-                    seats,
-                    version,
-                    state,
-                    false,
-                    viewer,
-                    parts,
-                    limit,
-                    chosen_seed,
-                )
+                viewing.view(version, state, false, viewer, parts)
             });
         };
         f(&bots, &mut on_step)
@@ -1179,6 +1165,42 @@ fn notify(
             Err(mpsc::error::TrySendError::Closed(_)) => false,
         }
     });
+}
+
+/// What every view of a match is built with besides the state: the match's id, game and seats,
+/// the largest view a message may carry, and whether the creator chose the seed.
+#[derive(Clone, Copy)]
+struct Viewing<'a> {
+    id: &'a str,
+    game: &'a Arc<dyn Game>,
+    seats: &'a [Seat],
+    limit: usize,
+    chosen_seed: bool,
+}
+
+impl Viewing<'_> {
+    /// What `viewer` may know at `state` (`seat_view`).
+    fn view(
+        &self,
+        version: u64,
+        state: &dyn State,
+        submitted: bool,
+        viewer: Option<usize>,
+        parts: ViewParts,
+    ) -> pb::SeatView {
+        seat_view(
+            self.id,
+            self.game,
+            self.seats,
+            version,
+            state,
+            submitted,
+            viewer,
+            parts,
+            self.limit,
+            self.chosen_seed,
+        )
+    }
 }
 
 /// What `viewer` (a seat, or `None` for a spectator) may know at `state`, with `parts` of a
