@@ -367,8 +367,9 @@ class Event:
     """One change of a match as a viewer sees it.
 
     ``actor`` is the seat that acted, -2 for a joint action at a simultaneous node, or -1 for a
-    view that is not a step: the first event of a stream (the view as of subscribing), and a
-    change of who is connected (``view.seats``), at the same version. ``own_action`` is
+    view that is not a step: the first event of a stream (the view as of subscribing), and,
+    for a watch with ``presence``, a change of who is connected (``view.seats``), at the same
+    version. ``own_action`` is
     ``(id, text)`` only when the viewer's own seat acted: other seats' action ids are never
     sent.
     """
@@ -553,16 +554,18 @@ class Seat:
             )
         )
 
-    def watch(self, *, omit: Sequence[str] = ()) -> EventStream:
+    def watch(self, *, omit: Sequence[str] = (), presence: bool = False) -> EventStream:
         """This seat's view now, then one event per change of the match, in order, ending
         after the terminal event (every view without the parts in ``omit``: see
-        :data:`VIEW_PARTS`)."""
+        :data:`VIEW_PARTS`). With ``presence``, also an event (actor -1, the same version)
+        whenever who is connected changes (``SeatInfo.connected``)."""
         client = self.match.client
         call = client._matches.WatchSeat(
             pb.WatchSeatRequest(
                 match_id=self.match.match_id,
                 seat=self.seat,
                 view_options=_view_options(omit),
+                presence=presence,
             ),
             metadata=self._metadata,
         )
@@ -633,9 +636,12 @@ class Match:
             )
         )
 
-    def watch(self) -> EventStream:
-        """The public view now, then one event per change, ending after the terminal event."""
-        call = self.client._matches.WatchSpectator(pb.WatchSpectatorRequest(match_id=self.match_id))
+    def watch(self, *, presence: bool = False) -> EventStream:
+        """The public view now, then one event per change, ending after the terminal event;
+        with ``presence``, also an event whenever who is connected changes."""
+        call = self.client._matches.WatchSpectator(
+            pb.WatchSpectatorRequest(match_id=self.match_id, presence=presence)
+        )
         return EventStream(call)
 
     def replay(self, *, page_size: int = 0) -> Replay:

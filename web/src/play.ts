@@ -839,8 +839,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       try {
         const stream =
           viewer.seat !== null && viewer.token
-            ? matches.watchSeat({ matchId: viewer.match, seat: viewer.seat }, asSeat(viewer.token, abort.signal))
-            : matches.watchSpectator({ matchId: viewer.match }, { signal: abort.signal });
+            ? matches.watchSeat({ matchId: viewer.match, seat: viewer.seat, presence: true }, asSeat(viewer.token, abort.signal))
+            : matches.watchSpectator({ matchId: viewer.match, presence: true }, { signal: abort.signal });
         for await (const event of stream) {
           attempt = 1;
           if (down) {

@@ -145,6 +145,8 @@ impl ViewParts {
 struct Watcher {
     viewer: Option<usize>,
     parts: ViewParts,
+    /// Also told when who is connected changes (`WatchSeatRequest.presence`).
+    presence: bool,
     events: mpsc::Sender<Result<QueuedEvent, Status>>,
     backlog: Arc<Backlog>,
 }
@@ -781,16 +783,18 @@ impl LiveMatch {
     /// Subscribes a viewer (an authorized seat, or `None` for a spectator): the current view
     /// at once, then every change. The receiver ends after the terminal event.
     pub fn watch(&mut self, viewer: Option<usize>) -> (EventQueue, Arc<Backlog>) {
-        self.watch_parts(viewer, ViewParts::ALL, WATCH_BYTES)
+        self.watch_parts(viewer, ViewParts::ALL, WATCH_BYTES, false)
     }
 
-    /// `watch`, with only `parts` of each of the seat's views filled, and a watcher cut off
-    /// once `budget` bytes of events wait for it.
+    /// `watch`, with only `parts` of each of the seat's views filled, a watcher cut off once
+    /// `budget` bytes of events wait for it, and with `presence` also told (an event that is
+    /// not a step) when who is connected changes.
     pub fn watch_parts(
         &mut self,
         viewer: Option<usize>,
         parts: ViewParts,
         budget: usize,
+        presence: bool,
     ) -> (EventQueue, Arc<Backlog>) {
         let (events, receiver) = mpsc::channel(WATCH_BUFFER);
         let backlog = Arc::new(Backlog::new(budget));
@@ -819,6 +823,7 @@ impl LiveMatch {
             self.table.watchers.push(Watcher {
                 viewer,
                 parts,
+                presence,
                 events,
                 backlog: backlog.clone(),
             });
@@ -843,8 +848,8 @@ impl LiveMatch {
         }
     }
 
-    /// Sends every watcher its view again, as an event that is not a step (actor -1, the same
-    /// version): the seats' presence changed.
+    /// Sends every watcher that asked for presence its view again, as an event that is not a
+    /// step (actor -1, the same version): who is connected changed.
     fn presence_changed(&mut self) {
         let state = self.play.state();
         let version = self.play.version();
@@ -1111,8 +1116,9 @@ fn seat_statuses(seats: &[Seat]) -> Vec<pb::SeatStatus> {
         .collect()
 }
 
-/// Sends each watcher its view after `step` (`None`: a change that is not a step, actor -1);
-/// drops watchers that are gone or lag behind, and all of them once the game is over.
+/// Sends each watcher its view after `step` (`None`: a change of who is connected, not a step,
+/// actor -1, only to the watchers that asked for presence); drops watchers that are gone or
+/// lag behind, and all of them once the game is over.
 fn notify(
     watchers: &mut Vec<Watcher>,
     state: &dyn State,
@@ -1126,6 +1132,9 @@ fn notify(
     // One event per distinct (viewer, parts), built once and shared by its watchers.
     let mut built: Vec<(Option<usize>, ViewParts, Arc<pb::MatchEvent>, usize)> = Vec::new();
     watchers.retain(|watcher| {
+        if step.is_none() && !watcher.presence {
+            return true;
+        }
         let shared = built
             .iter()
             .find(|(viewer, parts, _, _)| *viewer == watcher.viewer && *parts == watcher.parts);

@@ -719,7 +719,7 @@ impl pb::matches_server::Matches for MatchesService {
         let permit = self.streams.open()?;
         let (events, lagged) = self
             .with_seat(&request.match_id, request.seat, token, move |live, seat| {
-                Ok(live.watch_parts(Some(seat), parts, budget))
+                Ok(live.watch_parts(Some(seat), parts, budget, request.presence))
             })
             .await?;
         Ok(Response::new(Box::pin(WatchStream::for_seat(
@@ -776,7 +776,7 @@ impl pb::matches_server::Matches for MatchesService {
             .store
             .run(shared, false, move |live| {
                 live.touch();
-                Ok(live.watch_parts(None, ViewParts::ALL, budget))
+                Ok(live.watch_parts(None, ViewParts::ALL, budget, request.presence))
             })
             .await?;
         Ok(Response::new(Box::pin(WatchStream::new(

@@ -289,20 +289,24 @@ class GetSpectatorViewRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class WatchSeatRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "view_options")
+    __slots__ = ("match_id", "seat", "view_options", "presence")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VIEW_OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    PRESENCE_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     view_options: ViewOptions
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., view_options: _Optional[_Union[ViewOptions, _Mapping]] = ...) -> None: ...
+    presence: bool
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., view_options: _Optional[_Union[ViewOptions, _Mapping]] = ..., presence: _Optional[bool] = ...) -> None: ...
 
 class WatchSpectatorRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "presence")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    PRESENCE_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    presence: bool
+    def __init__(self, match_id: _Optional[str] = ..., presence: _Optional[bool] = ...) -> None: ...
 
 class SeatStatus(_message.Message):
     __slots__ = ("seat", "kind", "taken", "connected")

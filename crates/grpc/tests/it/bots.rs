@@ -123,6 +123,7 @@ async fn a_human_plays_poker_chess_to_the_end_against_an_ismcts_bot() {
     let mut events = matches
         .watch_spectator(pb::WatchSpectatorRequest {
             match_id: id.clone(),
+            presence: false,
         })
         .await
         .unwrap()

@@ -461,6 +461,7 @@ async fn a_watcher_that_does_not_read_is_cut_off_past_its_buffer() {
     let mut slow = pb::matches_client::MatchesClient::new(slow_channel);
     let watch = pb::WatchSpectatorRequest {
         match_id: id.clone(),
+        presence: false,
     };
     let mut slow_events = slow
         .watch_spectator(watch.clone())
@@ -594,6 +595,7 @@ async fn streams_are_capped_over_all_connections() {
     let watch = |matches: &mut pb::matches_client::MatchesClient<_>| {
         let request = pb::WatchSpectatorRequest {
             match_id: id.clone(),
+            presence: false,
         };
         let mut matches = matches.clone();
         async move { matches.watch_spectator(request).await }
@@ -674,6 +676,7 @@ async fn a_seats_presence_follows_its_watch_stream() {
             pb::WatchSeatRequest {
                 match_id: id.clone(),
                 seat,
+                presence: true,
                 ..Default::default()
             },
             &tokens[seat as usize],
