@@ -402,7 +402,10 @@ def test_a_whole_match_by_clicking(server, context, browser, game, params, other
                 arg=at,
             )
             if spectator.locator("main#play").get_attribute("data-terminal") == "false":
-                hidden = spectator.locator(".seats td.cards [aria-label]")
+                # A table's cards column, or each seat's cards around a poker table.
+                hidden = spectator.locator(
+                    ".seats td.cards [aria-label], .seats .hole [aria-label]"
+                )
                 faces = hidden.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
                 assert set(faces) <= {"face-down card"}, faces
                 assert faces or game == "prediction_chess", "no hand drawn for the spectator"

@@ -756,3 +756,142 @@ def test_cards_and_actions_explain_themselves(server, context):
     assert f"on seat {target}'s board with Bluff" in title and "weakest" in title, title
     assert title in described_by(page, act)
     assert errors == [], errors
+
+
+RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+def card_words(card: str | None) -> str:
+    """A card as the page names it for screen readers (`king of spades`, `face-down card`)."""
+    if card is None:
+        return "face-down card"
+    if card.startswith("X"):
+        return f"joker {card[1:]}"
+    return f"{RANK_WORDS.get(card[0], card[0])} of {SUIT_WORDS[card[1]]}"
+
+
+# The poker table as drawn: each seat's texts, markers, cards and box, the pot, the community
+# cards and the middle's box.
+READ_TABLE = """() => {
+  const box = el => { const r = el.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+  const text = (el, sel) => el.querySelector(sel)?.textContent.trim() ?? null;
+  const labels = el => [...el.querySelectorAll('[aria-label]')]
+    .map(e => e.getAttribute('aria-label'));
+  const table = document.querySelector('section.seats.poker');
+  if (!table) return null;
+  return {
+    version: document.querySelector('main#play').dataset.version,
+    tables: document.querySelectorAll('.seats table').length,
+    felt: box(table.querySelector('.felt')),
+    pot: text(table, '#pot dd'),
+    community: labels(table.querySelector('.felt .community')),
+    seats: [...table.querySelectorAll('.seat')].map(el => ({
+      seat: Number(el.dataset.seat),
+      heading: text(el, 'h3'),
+      stack: text(el, '.stack dd'),
+      total: text(el, '.total dd'),
+      bet: text(el, '.bet .amount'),
+      states: [...el.querySelectorAll('.state')].map(e => e.textContent.trim()),
+      toAct: el.classList.contains('to-act'),
+      marker: text(el, '.turn-marker'),
+      // The button as seen ("D") and as read ("Dealer button").
+      dealer: el.querySelector('.dealer') && [text(el, '.dealer [aria-hidden]'),
+                                              text(el, '.dealer .sr-only')],
+      hole: labels(el.querySelector('.hole')),
+      box: box(el),
+    })),
+  };
+}"""
+
+
+def check_poker_table(page: Page, view: dict) -> dict:
+    """The table drawn as `view` says: every seat with its stack, bets and state, the turn
+    marker on the seat to act, the dealer button on the button seat, the viewer's hole cards
+    face up and the others' only as the view gives them, the pot and the community cards."""
+    drawn = page.evaluate(READ_TABLE)
+    assert drawn is not None, "no poker table"
+    assert drawn["tables"] == 0, "the seats are also drawn as a table"
+    assert drawn["pot"] == str(view["pot"]), (drawn["pot"], view["pot"])
+    assert drawn["community"] == [card_words(c) for c in view["community"]]
+    seats = {s["seat"]: s for s in drawn["seats"]}
+    assert sorted(seats) == [s["seat"] for s in view["seats"]]
+    to_act = view["current_player"] if not view["terminal"] else None
+    for want in view["seats"]:
+        got = seats[want["seat"]]
+        you = " (you)" if want["seat"] == view["viewer"] else ""
+        assert got["heading"] == f"Seat {want['seat']}{you}", got
+        assert got["stack"] == str(want["chips"]), (got, want)
+        assert got["bet"] == str(want["street_bet"]), (got, want)
+        assert got["total"] == str(want["total_bet"]), (got, want)
+        states = [
+            name
+            for name, on in (
+                ("Sitting out", not want["dealt"]),
+                ("Folded", want["folded"]),
+                ("All-in", want["all_in"]),
+            )
+            if on
+        ]
+        assert got["states"] == states, (got, want)
+        assert got["toAct"] == (want["seat"] == to_act), (got, view["current_player"])
+        assert (got["marker"] is not None) == (want["seat"] == to_act), got
+        if got["marker"]:
+            assert got["marker"].startswith("▶"), got
+        button = ["D", "Dealer button"] if want["seat"] == view["button"] else None
+        assert got["dealer"] == button, (got, view["button"])
+        # Only what the view gives: the viewer's own cards face up, hidden ones face down.
+        assert got["hole"] == [card_words(c) for c in want["cards"]], (got, want)
+        if want["seat"] == view["viewer"]:
+            assert None not in want["cards"], want
+        elif not view["terminal"]:
+            # (A card placed on the grid leaves the seat's hand.)
+            assert set(got["hole"]) <= {"face-down card"}, got
+    return drawn
+
+
+def test_holdem_seats_around_a_poker_table(server, context):
+    """Hold'em Poker Chess draws its seats around an oval table, as the seat's own view says at
+    each of its turns and at the end: the viewer at the bottom, the others clockwise in seat
+    order, the pot and community cards in the middle; on a phone nothing overflows."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, "holdem_chess", {"players": "3"}, ["heuristic", "random"], 7)
+    match_id = match_id_of(page)
+    turns = face_up = face_down = 0
+    while wait_turn_or_end(page):
+        reply = seat_view(server, page, match_id)
+        assert str(reply.version) == version(page)
+        drawn = check_poker_table(page, json.loads(reply.view_json))
+        turns += 1
+        own = next(s["hole"] for s in drawn["seats"] if s["seat"] == 0)
+        face_up += bool(own) and "face-down card" not in own
+        others = [s["hole"] for s in drawn["seats"] if s["seat"] != 0]
+        face_down += any(others)
+        if turns == 1:
+            # Around the table: seat 0 (the viewer) under the middle, seats 1 and 2 above it,
+            # clockwise (1 on the left, 2 on the right); no two seats overlap.
+            felt = drawn["felt"]
+            boxes = {s["seat"]: s["box"] for s in drawn["seats"]}
+            assert boxes[0]["top"] >= felt["bottom"], (boxes, felt)
+            assert boxes[1]["bottom"] <= felt["top"] and boxes[2]["bottom"] <= felt["top"], boxes
+            assert boxes[1]["right"] <= boxes[2]["left"], boxes
+        play_one_move(page)
+    final = seat_view(server, page, match_id)
+    assert str(final.version) == version(page)
+    end = json.loads(final.view_json)
+    assert end["terminal"]
+    check_poker_table(page, end)
+    assert turns >= 2, turns
+    # Seen at some turn: your hole cards face up, another seat's face down.
+    assert face_up and face_down, (face_up, face_down)
+    # A phone: the middle on top, the seats in two columns under it, nothing wider than it.
+    page.set_viewport_size({"width": 390, "height": 844})
+    drawn = page.evaluate(READ_TABLE)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, width
+    boxes = [s["box"] for s in drawn["seats"]]
+    assert all(b["top"] >= drawn["felt"]["bottom"] and b["right"] <= 390 for b in boxes), boxes
+    assert len({round(b["left"]) for b in boxes}) == 2, boxes
+    shot(page, "phone-holdem-table")
+    assert errors == [], errors

@@ -44,6 +44,7 @@ import {
 import { linksOf, replayLink, seatLink, spectatorLink } from "./links";
 import { lastHandLines, outcomeLines, resultText, verdictText } from "./outcome";
 import { cardHelp, rulesPanel } from "./rules";
+import { pokerTable } from "./table";
 
 /** Who looks: a seat with its token, or a spectator (seat null). */
 export interface Viewer {
@@ -401,6 +402,10 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     const practice = practiceNotice(current.chosenSeed);
     const legal = current.mayAct ? current.legalActions : [];
     const clicks = legal.map((action) => ({ action, click: clickOf(structOf(action.actionJson)) }));
+    // Hold'em Poker Chess: the seats around a poker table, in the play area, instead of the table
+    // of seats beside it.
+    const game = known(view);
+    const around = game?.game === "holdem_chess" ? pokerTable(current, game) : null;
     // One panel for the page's life, so that it stays open (or closed) as the match redraws.
     if (rules === undefined || rules?.dataset.game !== view.game) rules = rulesPanel(view.game, gameTitle(view.game));
     if (viewer.replay && replay) {
@@ -413,8 +418,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         h(
           "div",
           { class: "table" },
-          h("div", { class: "play-area" }, board(view, clicks)),
-          h("div", { class: "side" }, outcome(view), seats(current, view), facts(view), history(view, shownLog()), links()),
+          h("div", { class: "play-area" }, around, board(view, clicks)),
+          h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view), history(view, shownLog()), links()),
         ),
       ];
     }
@@ -429,8 +434,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
       h(
         "div",
         { class: "table" },
-        h("div", { class: "play-area" }, hand(view, clicks), board(view, clicks), actions(clicks)),
-        h("div", { class: "side" }, outcome(view), seats(current, view), facts(view), history(view, shownLog()), links(), pacing()),
+        h("div", { class: "play-area" }, around, hand(view, clicks), board(view, clicks), actions(clicks)),
+        h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view), history(view, shownLog()), links(), pacing()),
       ),
     ];
   }
