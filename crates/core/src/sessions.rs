@@ -142,14 +142,6 @@ pub struct Expiry {
 }
 
 impl Expiry {
-    /// Sessions expire after `idle`, finished or not.
-    pub const fn idle(idle: Duration) -> Expiry {
-        Expiry {
-            idle,
-            finished: idle,
-        }
-    }
-
     /// Whether a session with this activity is kept at `now`.
     pub fn keeps(&self, activity: Activity, now: Instant) -> bool {
         match activity {
@@ -502,6 +494,14 @@ impl<S> Sessions<S> {
 mod tests {
     use super::*;
 
+    /// Sessions expire after `idle`, finished or not.
+    fn after(idle: Duration) -> Expiry {
+        Expiry {
+            idle,
+            finished: idle,
+        }
+    }
+
     fn peer(last: u8) -> Option<IpAddr> {
         Some(IpAddr::from([10, 0, 0, last]))
     }
@@ -647,17 +647,13 @@ mod tests {
             finished: true,
         };
         assert!(expiry.keeps(later, start));
-        assert_eq!(
-            Expiry::idle(Duration::from_secs(8)).finished,
-            Duration::from_secs(8)
-        );
         assert_eq!(expiry.sweep_period(), Duration::from_millis(2500));
         assert_eq!(
-            Expiry::idle(Duration::from_millis(1)).sweep_period(),
+            after(Duration::from_millis(1)).sweep_period(),
             Duration::from_millis(100)
         );
         assert_eq!(
-            Expiry::idle(Duration::from_secs(3600)).sweep_period(),
+            after(Duration::from_secs(3600)).sweep_period(),
             Duration::from_secs(30)
         );
 
@@ -680,7 +676,7 @@ mod tests {
                 .unwrap()
                 .keep(id.into(), activity);
         }
-        let short = Expiry::idle(Duration::ZERO);
+        let short = after(Duration::ZERO);
         let mut gone = store.expire(short, |_, activity| *activity);
         gone.sort();
         assert_eq!(gone, ["ended", "fresh", "old"]);

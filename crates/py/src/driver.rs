@@ -36,12 +36,14 @@ pub struct PyDriver {
 }
 
 /// The seats' bot specs as the engine writes them and their bots, from specs given in Python
-/// (`None`: a seat played from Python), seated by the rules of a local face.
+/// (`None`: a seat played from Python, one entry per seat), seated by the rules of a local
+/// face.
 #[allow(clippy::type_complexity)]
 fn seat_bots(
     game: &dyn Game,
     specs: &[Option<String>],
 ) -> PyResult<(Vec<Option<String>>, Vec<Option<Box<dyn Bot>>>)> {
+    check_seat_count(game, specs.len())?;
     let rules = SeatRules::LOCAL;
     let seats = rules
         .seats(game, specs.iter().map(Option::as_deref))
@@ -50,19 +52,36 @@ fn seat_bots(
     Ok((canonical, seats.into_iter().map(|s| s.bot).collect()))
 }
 
+/// The seats' bots as the driver takes them (`Some` for a seat the engine plays).
+fn borrowed(bots: &[Option<Box<dyn Bot>>]) -> Vec<Option<&dyn Bot>> {
+    bots.iter().map(|b| b.as_deref()).collect()
+}
+
+/// The error for `entries` bot specs given for `game`'s seats, unless there is one per seat.
+fn check_seat_count(game: &dyn Game, entries: usize) -> PyResult<()> {
+    let n = game.num_players();
+    if entries == n {
+        return Ok(());
+    }
+    Err(CheckraiseError::new_err(format!(
+        "bots has {entries} entries; {} has {n} seats (give None for a seat played from \
+         Python)",
+        game.info().name
+    )))
+}
+
 impl PyDriver {
     /// A driver of `game` with bot specs `specs` (`None`: a seat played from Python).
     fn with(game: Arc<dyn Game>, specs: Vec<Option<String>>, driver: Driver) -> PyResult<Self> {
+        let (canonical, bots) = seat_bots(game.as_ref(), &specs)?;
         let n = game.num_players();
-        if specs.len() != n || driver.seats() != Some(n) {
+        if driver.seats() != Some(n) {
+            // Only a driver read back from a pickle can disagree.
             return Err(CheckraiseError::new_err(format!(
-                "bots has {} entries; {} has {n} seats (give None for a seat played from \
-                 Python)",
-                specs.len(),
+                "not a driver of {}'s {n} seats",
                 game.info().name
             )));
         }
-        let (canonical, bots) = seat_bots(game.as_ref(), &specs)?;
         Ok(PyDriver {
             game,
             specs: canonical,
@@ -100,7 +119,7 @@ impl PyDriver {
     /// (``"decide"``) or the game ends (``"over"``). The GIL is released while bots think.
     fn advance(&mut self, py: Python<'_>, state: &mut PyState) -> PyResult<&'static str> {
         self.check_state(state)?;
-        let bots: Vec<Option<&dyn Bot>> = self.bots.iter().map(|b| b.as_deref()).collect();
+        let bots = borrowed(&self.bots);
         let (driver, engine) = (&mut self.driver, &mut state.state);
         let halt = py
             .detach(|| driver.advance(engine.as_mut(), &bots, None, &mut ignore_steps))
@@ -204,10 +223,6 @@ fn act_error(e: ActError) -> PyErr {
 }
 
 impl PyMatch {
-    fn bots(&self) -> Vec<Option<&dyn Bot>> {
-        self.bots.iter().map(|b| b.as_deref()).collect()
-    }
-
     fn check_started(&self) -> PyResult<()> {
         if self.started {
             Ok(())
@@ -237,16 +252,8 @@ impl PyMatch {
     #[pyo3(signature = (game, bots, seed=0))]
     fn new(game: &Bound<'_, PyAny>, bots: Vec<Option<String>>, seed: u64) -> PyResult<Self> {
         let game = PyGame::resolve(game, None)?;
-        let n = game.num_players();
-        if bots.len() != n {
-            return Err(CheckraiseError::new_err(format!(
-                "bots has {} entries; {} has {n} seats (give None for a seat played from \
-                 Python)",
-                bots.len(),
-                game.info().name
-            )));
-        }
         let (specs, seated) = seat_bots(game.as_ref(), &bots)?;
+        let n = game.num_players();
         let play = Match::new(game.new_initial_state(), Driver::from_seed(seed, n));
         Ok(PyMatch {
             game,
@@ -265,7 +272,7 @@ impl PyMatch {
             return Err(CheckraiseError::new_err("the match has started already"));
         }
         self.started = true;
-        let bots: Vec<Option<&dyn Bot>> = self.bots.iter().map(|b| b.as_deref()).collect();
+        let bots = borrowed(&self.bots);
         let play = &mut self.play;
         let halt = py
             .detach(|| play.start(&bots, None, &mut |_, _, _| {}))
@@ -277,7 +284,7 @@ impl PyMatch {
     /// (``"decide"``) or the game ends (``"over"``): after ``decide``.
     fn advance(&mut self, py: Python<'_>) -> PyResult<&'static str> {
         self.check_started()?;
-        let bots: Vec<Option<&dyn Bot>> = self.bots.iter().map(|b| b.as_deref()).collect();
+        let bots = borrowed(&self.bots);
         let play = &mut self.play;
         let halt = py
             .detach(|| play.advance(&bots, None, &mut |_, _, _| {}))
@@ -305,7 +312,7 @@ impl PyMatch {
         } else {
             Choice::Id(action.extract::<Action>()?)
         };
-        let bots: Vec<Option<&dyn Bot>> = self.bots.iter().map(|b| b.as_deref()).collect();
+        let bots = borrowed(&self.bots);
         let play = &mut self.play;
         let acted = py
             .detach(|| {
@@ -351,7 +358,7 @@ impl PyMatch {
         if !self.started {
             return Vec::new();
         }
-        self.play.waiting(&self.bots())
+        self.play.waiting(&borrowed(&self.bots))
     }
 
     /// Whether ``seat`` has chosen at the current simultaneous node.
