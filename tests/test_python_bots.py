@@ -72,7 +72,7 @@ def test_bots_lists_the_kinds_and_their_settings():
     assert [s["name"] for s in entries["policy"]["settings"]] == ["path"]
     assert entries["random"]["settings"] == [] == entries["heuristic"]["settings"]
     settings = {s["name"]: s for s in entries["ismcts"]["settings"]}
-    assert list(settings) == ["iterations", "max_ms", "c", "rollout", "seed"]
+    assert list(settings) == ["iterations", "max_ms", "c", "rollout", "seed", "belief"]
     assert settings["iterations"]["default"] == "1000"
     assert settings["rollout"]["allowed"] == "one of: random, heuristic"
     assert all(s["description"] for s in settings.values())
@@ -140,7 +140,7 @@ def test_a_seed_setting_fixes_the_search_whatever_the_generator():
             {"depth": 3},
             (
                 r"bot 'ismcts' has no setting 'depth'; its settings are: iterations, max_ms, c, "
-                r"rollout, seed"
+                r"rollout, seed, belief"
             ),
         ),
         ("heuristic", {"iterations": 3}, r"bot 'heuristic' has no setting 'iterations'"),
@@ -174,13 +174,39 @@ def test_bot_action_takes_specs_and_settings():
 # Search
 
 
+def test_a_belief_weighted_search_reads_the_bets_and_reports_its_deals():
+    """Later in a Detective Poker hand the other seats' bets make most uniform deals unlikely
+    under the model: the chain keeps fewer deals than it runs iterations."""
+    game = cr.make("detective_poker")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    decisions = 0
+    while decisions < 6:  # the first round of bets and half of the next
+        if state.is_chance_node():
+            state.sample_chance(int(rng.integers(2**31)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            decisions += 1
+    while state.is_chance_node():
+        state.sample_chance(int(rng.integers(2**31)))
+    seat = state.current_player()
+    for belief in ("heuristic", "policy"):
+        bot = cr.Bot(game, "ismcts", iterations=200, rollout="random", belief=belief, seed=1)
+        assert bot.spec.endswith(f"belief={belief})")
+        result = bot.search(state, seat)
+        assert result["action"] in state.legal_actions(seat)
+        assert 1 <= result["deals"] < 200, result["deals"]
+    with pytest.raises(cr.CheckraiseError, match="one of: none, heuristic, policy"):
+        cr.Bot(game, "ismcts", belief="psychic")
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_search_reports_the_root_and_agrees_with_act(name):
     state = decision_state(name, 3)
     seat = acting_seat(state)
     legal = state.legal_actions(seat)
     result = cr.Bot(name, "ismcts", seed=2, iterations=30).search(state, seat)
-    assert set(result) == {"action", "iterations", "nodes", "root"}
+    assert set(result) == {"action", "iterations", "nodes", "deals", "root"}
     assert result["action"] in legal
     assert [a for a, _, _ in result["root"]] == legal
     assert all(isinstance(v, int) and isinstance(m, float) for _, v, m in result["root"])
@@ -188,6 +214,7 @@ def test_search_reports_the_root_and_agrees_with_act(name):
         assert result["iterations"] == 30
         assert sum(v for _, v, _ in result["root"]) == 30
         assert 1 < result["nodes"] <= 31
+        assert result["deals"] == 30  # plain search: a fresh deal every iteration
         best = max(result["root"], key=lambda r: r[1])
         assert {a: v for a, v, _ in result["root"]}[result["action"]] == best[1]
     else:

@@ -261,7 +261,8 @@ class Bot:
         """The bot's action for ``seat`` (default: the current player), decided on a state
         resampled from the seat's information state."""
     def search(self, state: State, seat: int | None = None) -> SearchResult:
-        """An IS-MCTS bot's search: the action, iterations, nodes and root statistics."""
+        """An IS-MCTS bot's search: the action, iterations, nodes, deals (determinizations
+        searched) and root statistics."""
 
 @final
 class Driver:

@@ -254,6 +254,14 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     }
     /// A state consistent with everything seat `player` knows, with the rest resampled.
     fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State>;
+    /// The length of a prefix of `history()` in which every seat decided on what is the
+    /// same in every state `resample_from_infostate` may give, for any seat: what each seat
+    /// saw at those decisions has all been revealed since, or was public. A belief-weighted
+    /// search (`bots::ismcts`) weights only the decisions after it, since those before weigh
+    /// the same in every determinization. The default, 0, is always true.
+    fn settled_prefix(&self) -> usize {
+        0
+    }
     /// The game's heuristic policy: the action seat `seat` takes here (a state where that
     /// seat may act: its turn, or a simultaneous node). The default, for states written
     /// without a heuristic (test fixtures), plays a uniformly random legal action.

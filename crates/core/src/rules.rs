@@ -214,6 +214,11 @@ pub trait Observe: Sized {
     /// A state consistent with everything seat `player` knows (this state's `history`
     /// included), the rest resampled: a function of the seat's information state and `rng`.
     fn resample(&self, history: &[PlayerAction], player: usize, rng: &mut GameRng) -> Played<Self>;
+    /// See `State::settled_prefix`. The default, 0, is always true.
+    fn settled_prefix(&self, history: &[PlayerAction]) -> usize {
+        let _ = history;
+        0
+    }
 }
 
 /// A game's state as text: action names and their parser, what a seat observed and knows,
@@ -759,6 +764,10 @@ impl<R: Rules> State for Played<R> {
 
     fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State> {
         Box::new(self.rules.resample(&self.history, player, rng))
+    }
+
+    fn settled_prefix(&self) -> usize {
+        self.rules.settled_prefix(&self.history)
     }
 
     fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {

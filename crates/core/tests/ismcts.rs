@@ -1,15 +1,29 @@
 //! IS-MCTS: determinism, the information rule on every game, decoupled simultaneous search,
 //! and strength against random play.
 
-use checkraise_core::bots::{Bot, BotSpec, IsmctsBot, IsmctsConfig, Rollout};
+use std::sync::Arc;
+
+use checkraise_core::bots::policy::{SafetensorsFile, TensorValues};
+use checkraise_core::bots::{
+    Belief, Bot, BotSpec, IsmctsBot, IsmctsConfig, OpponentModel, PolicyNet, Rollout,
+};
 use checkraise_core::env::resolve_chance;
 use checkraise_core::make_bot;
 use checkraise_core::registry::{entries, make_game_from_string};
-use checkraise_core::{GameRng, Player, State};
+use checkraise_core::{GameRng, Player, PlayerAction, State};
 
 fn ismcts(spec: &str) -> IsmctsBot {
     match BotSpec::parse::<&str, &str>(spec, []).unwrap() {
         BotSpec::Ismcts(config) => IsmctsBot::new(config),
+        other => panic!("not a search spec: {other}"),
+    }
+}
+
+/// The bot of a search spec for `game` (a belief needs the game).
+fn ismcts_for(game: &str, spec: &str) -> IsmctsBot {
+    let game = make_game_from_string(game).unwrap();
+    match BotSpec::parse::<&str, &str>(spec, []).unwrap() {
+        BotSpec::Ismcts(config) => IsmctsBot::for_game(config, game.as_ref()).unwrap(),
         other => panic!("not a search spec: {other}"),
     }
 }
@@ -73,6 +87,10 @@ fn same_seed_and_iterations_give_the_same_move_and_tree() {
                 let b = bot.search(state.as_ref(), seat, &mut GameRng::new(2));
                 assert_eq!(a, b, "{name}: a fixed seed ignores the caller's generator");
                 assert!(a.iterations == 150 || a.root.len() == 1);
+                assert_eq!(
+                    a.deals, a.iterations,
+                    "{name}: plain search draws a deal each time"
+                );
                 assert!(a.nodes <= 151, "{name}: at most one node per iteration");
                 let legal = state.legal_actions_for(Player::Seat(seat));
                 assert!(legal.contains(&a.action));
@@ -115,6 +133,188 @@ fn the_move_is_the_same_on_every_resample_of_the_seats_information() {
             }
         }
     }
+}
+
+/// The information rule holds for belief-weighted searches too: the opponent model reads the
+/// other seats' observations in the search's own determinizations, never the true state.
+#[test]
+fn a_belief_weighted_move_is_the_same_on_every_resample_of_the_seats_information() {
+    for e in entries() {
+        let name = e.info.name;
+        let beliefs: &[&str] = if e.policy.is_some() {
+            &["heuristic", "policy"]
+        } else {
+            &["heuristic"]
+        };
+        for belief in beliefs {
+            let bot = ismcts_for(
+                name,
+                &format!("ismcts(iterations=40,seed=3,rollout=random,belief={belief})"),
+            );
+            for (k, state) in decision_points(name, 23, 3, 5).into_iter().enumerate() {
+                for seat in seats_to_act(state.as_ref()) {
+                    let truth = bot.search(state.as_ref(), seat, &mut GameRng::new(0));
+                    let mut rng = GameRng::new(200 + k as u64);
+                    for _ in 0..2 {
+                        let other = state.resample_from_infostate(seat, &mut rng);
+                        let seen = bot.search(other.as_ref(), seat, &mut GameRng::new(0));
+                        assert_eq!(
+                            truth, seen,
+                            "{name} (belief={belief}): seat {seat}'s search read hidden \
+                             information\n{state}\n---\n{other}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Each seat's observation when it decided, for the decisions among the first `len` entries
+/// of `history`, replayed from the game's initial state.
+fn observations_at_decisions(game: &str, history: &[PlayerAction], len: usize) -> Vec<Vec<f32>> {
+    let game = make_game_from_string(game).unwrap();
+    let mut state = game.new_initial_state();
+    let mut out = Vec::new();
+    let mut observe = |state: &dyn State, seat: usize| {
+        let mut o = vec![0.0; game.observation_size()];
+        state.observation_tensor(seat, &mut o);
+        out.push(o);
+    };
+    let n = state.num_players();
+    let mut i = 0;
+    while i < len {
+        if state.is_simultaneous_node() {
+            let joint: Vec<_> = history[i..i + n].iter().map(|e| e.action).collect();
+            (0..n).for_each(|seat| observe(state.as_ref(), seat));
+            state.apply_actions(&joint).unwrap();
+            i += n;
+        } else {
+            if let Player::Seat(seat) = history[i].player {
+                observe(state.as_ref(), seat);
+            }
+            state.apply_action(history[i].action).unwrap();
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `State::settled_prefix`, which a belief-weighted search leaves out of its weights: at every
+/// decision in it, the deciding seat saw the same in the true history as in every resample
+/// of it, from every seat's information.
+#[test]
+fn the_settled_prefix_was_decided_on_the_same_information_in_every_resample() {
+    let mut settled_decisions = 0;
+    for e in entries() {
+        let name = e.info.name;
+        let mut rng = GameRng::new(77);
+        for state in decision_points(name, 41, 8, 6) {
+            let settled = state.settled_prefix();
+            assert!(settled <= state.history().len());
+            let truth = observations_at_decisions(name, state.history(), settled);
+            settled_decisions += truth.len();
+            for observer in 0..state.num_players() {
+                for _ in 0..2 {
+                    let other = state.resample_from_infostate(observer, &mut rng);
+                    assert_eq!(other.settled_prefix(), settled, "{name}");
+                    assert_eq!(
+                        &other.history()[..settled]
+                            .iter()
+                            .map(|e| e.player)
+                            .collect::<Vec<_>>(),
+                        &state.history()[..settled]
+                            .iter()
+                            .map(|e| e.player)
+                            .collect::<Vec<_>>(),
+                    );
+                    let seen = observations_at_decisions(name, other.history(), settled);
+                    assert!(
+                        truth == seen,
+                        "{name}: a decision in the settled prefix saw something a resample \
+                         for seat {observer} changes"
+                    );
+                }
+            }
+        }
+    }
+    assert!(settled_decisions > 0, "no game settles a prefix");
+}
+
+/// The game's shipped policy with its policy head zeroed: every legal action has logit 0.
+fn indifferent_policy(name: &str) -> PolicyNet {
+    let game = make_game_from_string(name).unwrap();
+    let mut file = SafetensorsFile::read(game.shipped_policy().unwrap()).unwrap();
+    for (tensor_name, tensor) in &mut file.tensors {
+        if tensor_name.starts_with("policy.")
+            && let TensorValues::F32(values) = &mut tensor.values
+        {
+            values.iter_mut().for_each(|v| *v = 0.0);
+        }
+    }
+    PolicyNet::from_bytes(&file.to_bytes().unwrap()).unwrap()
+}
+
+/// A belief under which every action of every seat is equally likely weights every
+/// determinization alike, and the search is plain IS-MCTS on the same seed, move for move and
+/// statistic for statistic. The shipped policy as the model does change the search.
+#[test]
+fn a_belief_that_finds_every_action_equally_likely_is_plain_search() {
+    let mut changed = 0;
+    for name in ["detective_poker", "holdem_chess", "prediction_chess"] {
+        let game = make_game_from_string(name).unwrap();
+        let config = IsmctsConfig {
+            iterations: 120,
+            rollout: Rollout::Random,
+            seed: Some(9),
+            ..IsmctsConfig::default()
+        };
+        let plain = IsmctsBot::new(config.clone());
+        let belief = IsmctsConfig {
+            belief: Belief::Policy,
+            ..config
+        };
+        let indifferent = IsmctsBot::with_model(
+            belief.clone(),
+            game.as_ref(),
+            OpponentModel::Policy(Arc::new(indifferent_policy(name))),
+        );
+        let shipped = IsmctsBot::for_game(belief, game.as_ref()).unwrap();
+        for state in decision_points(name, 31, 4, 3) {
+            for seat in seats_to_act(state.as_ref()) {
+                let expected = plain.search(state.as_ref(), seat, &mut GameRng::new(0));
+                let got = indifferent.search(state.as_ref(), seat, &mut GameRng::new(0));
+                assert_eq!(
+                    expected, got,
+                    "{name}: an indifferent belief changed the search"
+                );
+                let informed = shipped.search(state.as_ref(), seat, &mut GameRng::new(0));
+                changed += usize::from(informed != expected);
+            }
+        }
+    }
+    assert!(changed > 0, "the shipped policies changed no search at all");
+}
+
+/// `belief=policy` needs a shipped policy; the spec names the belief only when it is set.
+#[test]
+fn belief_specs_round_trip_and_need_a_model() {
+    let bot = make_bot("detective_poker", "ismcts(iterations=5,belief=policy)").unwrap();
+    assert_eq!(
+        bot.spec(),
+        "ismcts(iterations=5,c=0.7,rollout=heuristic,belief=policy)"
+    );
+    assert_eq!(
+        make_bot("detective_poker", &bot.spec()).unwrap().spec(),
+        bot.spec()
+    );
+    let err = make_bot("detective_poker", "ismcts(belief=opponents)")
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string().contains("one of: none, heuristic, policy"),
+        "{err}"
+    );
 }
 
 /// At Prediction Chess's prediction node the other seat's chosen move is in the state but

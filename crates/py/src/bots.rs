@@ -152,7 +152,9 @@ impl PyBot {
     /// The bot of `spec` for game `game`, drawing from `rng`.
     fn from_spec(game: Arc<dyn Game>, spec: BotSpec, rng: GameRng) -> PyResult<Self> {
         let ismcts = match &spec {
-            BotSpec::Ismcts(config) => Some(IsmctsBot::new(config.clone())),
+            BotSpec::Ismcts(config) => {
+                Some(IsmctsBot::for_game(config.clone(), game.as_ref()).or_raise()?)
+            }
             _ => None,
         };
         Ok(PyBot {
@@ -244,6 +246,7 @@ impl PyBot {
         dict.set_item("action", result.action)?;
         dict.set_item("iterations", result.iterations)?;
         dict.set_item("nodes", result.nodes)?;
+        dict.set_item("deals", result.deals)?;
         let root = PyList::empty(py);
         for (action, visits, mean) in result.root {
             root.append(PyTuple::new(

@@ -18,6 +18,20 @@
 //! 5. **backs up** every seat's return: each arm on the path adds the return of the seat that
 //!    chose it.
 //!
+//! **Belief** (`belief=heuristic|policy`): plain IS-MCTS draws its determinizations uniformly
+//! among the states the searcher cannot tell apart, as if the other seats' actions said
+//! nothing about their hidden cards. With a belief, the determinizations are instead drawn in
+//! proportion to how likely every other seat's actions so far were under an opponent model
+//! (the game's heuristic, or the game's shipped policy), by an independence Metropolis-Hastings
+//! chain: each iteration's uniform draw is the proposal, accepted with probability
+//! `min(1, w(new) / w(current))`, where `w` is the product, over every decision of another seat
+//! in the determinization's history, of the model's probability of the action taken relative to
+//! uniform (so a model that finds every action equally likely has `w = 1` everywhere: every
+//! proposal is accepted without drawing a number, and the search is plain IS-MCTS move for
+//! move). The model reads the other seat's observation in the determinization (what that seat
+//! would have seen had the hidden cards been these), so the search still reads nothing the
+//! searcher may not know: only its own resampled state and the game's initial state.
+//!
 //! The move is the searcher's most visited root action (ties: the better mean, then the
 //! lower id). Returns are scaled into `[0, 1]` by the smallest and largest return seen so
 //! far in the search, so the exploration constant `c` means the same in every game.
@@ -28,11 +42,14 @@
 //! vector slack of at most a factor 2. `iterations` is capped at 1,000,000 (about 100 MB for a
 //! two-seat game at the cap).
 
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::bots::Bot;
+use crate::bots::policy::PolicyNet;
 use crate::env::GameRng;
-use crate::game::{Action, Player, State};
+use crate::game::{Action, Game, GameError, Player, State};
 
 /// Bytes of one arm (per-action statistics) in the tree.
 pub const ARM_BYTES: usize = std::mem::size_of::<Arm>();
@@ -58,6 +75,57 @@ impl Rollout {
     }
 }
 
+/// How an IS-MCTS bot weights its determinizations (see the module's documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Belief {
+    /// Uniformly among the states the searcher cannot tell apart (plain IS-MCTS).
+    #[default]
+    None,
+    /// By the game's heuristic bot, trembling: it takes the heuristic's action with
+    /// probability `1 - HEURISTIC_TREMBLE`, else a uniformly random legal one.
+    Heuristic,
+    /// By the game's shipped policy (its softmax over the legal actions), mixed with uniform
+    /// play at `POLICY_FLOOR`.
+    Policy,
+}
+
+impl Belief {
+    /// The belief's name in bot specs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Belief::None => "none",
+            Belief::Heuristic => "heuristic",
+            Belief::Policy => "policy",
+        }
+    }
+}
+
+/// The heuristic opponent model's chance of a uniformly random action instead of the
+/// heuristic's own (its actions are not a distribution; without a tremble one action the
+/// heuristic would not have taken rules a determinization out entirely).
+pub const HEURISTIC_TREMBLE: f64 = 0.2;
+/// The weight of uniform play mixed into the policy opponent model, so that a confident but
+/// wrong policy lowers a determinization's weight rather than ruling it out.
+pub const POLICY_FLOOR: f64 = 0.1;
+
+/// The opponent model of a belief-weighted search.
+#[derive(Clone, Debug)]
+pub enum OpponentModel {
+    /// The game's heuristic, trembling (`Belief::Heuristic`).
+    Heuristic,
+    /// A policy network's softmax over the legal actions, floored (`Belief::Policy`).
+    Policy(Arc<PolicyNet>),
+}
+
+/// What a belief-weighted search needs besides its settings: the game's initial state (to
+/// replay a determinization's history) and the opponent model.
+#[derive(Clone, Debug)]
+struct BeliefSetup {
+    initial: Box<dyn State>,
+    model: OpponentModel,
+    observation_size: usize,
+}
+
 /// The settings of one IS-MCTS bot (validated by `bots::spec`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct IsmctsConfig {
@@ -74,6 +142,8 @@ pub struct IsmctsConfig {
     /// move depends only on the seat's information. `None`: one draw from the caller's
     /// generator per move.
     pub seed: Option<u64>,
+    /// How determinizations are weighted (`None`: uniformly, plain IS-MCTS).
+    pub belief: Belief,
 }
 
 impl Default for IsmctsConfig {
@@ -84,6 +154,7 @@ impl Default for IsmctsConfig {
             c: 0.7,
             rollout: Rollout::Heuristic,
             seed: None,
+            belief: Belief::None,
         }
     }
 }
@@ -97,6 +168,10 @@ pub struct SearchResult {
     pub iterations: u32,
     /// Nodes in the tree at the end.
     pub nodes: usize,
+    /// Determinizations the iterations searched, counting each once: every iteration's in a
+    /// plain search; with a belief, the proposals the chain accepted (an iteration whose
+    /// proposal is refused searches the current one again).
+    pub deals: u32,
     /// For each of the searcher's root actions: (action, visits, mean return of the seat).
     pub root: Vec<(Action, u32, f64)>,
 }
@@ -347,16 +422,209 @@ impl Search<'_> {
     }
 }
 
+/// The Metropolis-Hastings chain of a belief-weighted search's determinizations.
+struct Chain<'a> {
+    setup: &'a BeliefSetup,
+    /// The chain's own generator (acceptance draws, the heuristic model's moves), so the
+    /// search's generator draws exactly what plain IS-MCTS draws.
+    rng: GameRng,
+    /// The accepted determinization and its log weight.
+    current: Option<(Box<dyn State>, f64)>,
+    /// Log likelihood ratios already computed, by (seat, observation, legal actions, action).
+    cache: HashMap<u64, f64>,
+    observation: Vec<f32>,
+    legal: Vec<Action>,
+    joint: Vec<Action>,
+}
+
+impl Chain<'_> {
+    /// The next determinization: `proposal` (a uniform draw) if accepted, else the current;
+    /// and whether it was accepted.
+    fn step(&mut self, proposal: Box<dyn State>, searcher: usize) -> (Box<dyn State>, bool) {
+        let weight = self.log_weight(proposal.as_ref(), searcher);
+        let accept = match &self.current {
+            None => true,
+            Some((_, current)) => weight >= *current || self.rng.unit_f64().ln() < weight - current,
+        };
+        if accept {
+            self.current = Some((proposal.clone(), weight));
+            return (proposal, true);
+        }
+        (
+            self.current
+                .as_ref()
+                .expect("a chain has a state")
+                .0
+                .clone(),
+            false,
+        )
+    }
+
+    /// The log of the product, over the other seats' decisions in `state`'s history, of the
+    /// model's probability of the action taken over the uniform one. Replays the history from
+    /// the initial state, reading each deciding seat's observation where it decided. Decisions
+    /// in the state's settled prefix (`State::settled_prefix`) weigh the same in every
+    /// determinization, and are left out.
+    fn log_weight(&mut self, state: &dyn State, searcher: usize) -> f64 {
+        let history = state.history();
+        let settled = state.settled_prefix();
+        let mut replay = self.setup.initial.clone();
+        crate::game::replay(replay.as_mut(), &history[..settled])
+            .expect("a determinization's history replays");
+        let n = replay.num_players();
+        let mut total = 0.0;
+        let mut i = settled;
+        while i < history.len() {
+            if replay.is_simultaneous_node() {
+                self.joint.clear();
+                for (seat, entry) in history[i..i + n].iter().enumerate() {
+                    if seat != searcher {
+                        total += self.log_ratio(replay.as_ref(), seat, entry.action);
+                    }
+                    self.joint.push(entry.action);
+                }
+                replay
+                    .apply_actions(&self.joint)
+                    .expect("a determinization's history replays");
+                i += n;
+            } else {
+                let entry = history[i];
+                if let Player::Seat(seat) = entry.player
+                    && seat != searcher
+                {
+                    total += self.log_ratio(replay.as_ref(), seat, entry.action);
+                }
+                replay
+                    .apply_action(entry.action)
+                    .expect("a determinization's history replays");
+                i += 1;
+            }
+        }
+        total
+    }
+
+    /// The log of the model's probability that `seat` plays `action` at `state`, over
+    /// uniform play's; 0 where the seat had one legal action.
+    fn log_ratio(&mut self, state: &dyn State, seat: usize, action: Action) -> f64 {
+        state.legal_actions_into(Player::Seat(seat), &mut self.legal);
+        if self.legal.len() < 2 {
+            return 0.0;
+        }
+        self.observation.clear();
+        self.observation.resize(self.setup.observation_size, 0.0);
+        state.observation_tensor(seat, &mut self.observation);
+        let mut key = Mix::new(seat as u64);
+        key.add(action as u64);
+        for &a in &self.legal {
+            key.add(a as u64);
+        }
+        for &x in &self.observation {
+            key.add(x.to_bits() as u64);
+        }
+        let key = key.finish();
+        if let Some(&ratio) = self.cache.get(&key) {
+            return ratio;
+        }
+        let n = self.legal.len() as f64;
+        let ratio = match &self.setup.model {
+            OpponentModel::Heuristic => {
+                // The heuristic decides on a state drawn from the seat's own information,
+                // as it does in play.
+                let seen = state.resample_from_infostate(seat, &mut self.rng);
+                if seen.heuristic_action(seat, &mut self.rng) == action {
+                    (1.0 - HEURISTIC_TREMBLE) * n + HEURISTIC_TREMBLE
+                } else {
+                    HEURISTIC_TREMBLE
+                }
+            }
+            OpponentModel::Policy(net) => {
+                let r = net.likelihood_ratio(&self.observation, &self.legal, action);
+                // Exactly 1 where the policy finds every action equally likely.
+                1.0 + (1.0 - POLICY_FLOOR) * (r - 1.0)
+            }
+        };
+        let log = ratio.ln();
+        self.cache.insert(key, log);
+        log
+    }
+}
+
+/// A 64-bit mix of a sequence of numbers (the chain's cache keys).
+struct Mix(u64);
+
+impl Mix {
+    fn new(seed: u64) -> Self {
+        Mix(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    }
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 31;
+        h = h.wrapping_mul(0x94D0_49BB_1331_11EB);
+        h ^ (h >> 29)
+    }
+}
+
 /// An IS-MCTS bot: `act` runs one search.
 #[derive(Clone, Debug)]
 pub struct IsmctsBot {
     config: IsmctsConfig,
+    belief: Option<Arc<BeliefSetup>>,
 }
 
 impl IsmctsBot {
-    /// A bot with `config` (heuristic rollouts play the game's heuristic).
+    /// A plain IS-MCTS bot with `config` (heuristic rollouts play the game's heuristic).
+    /// Precondition: `config.belief` is `Belief::None`; a belief needs the game
+    /// (`IsmctsBot::for_game`), and this panics without it.
     pub fn new(config: IsmctsConfig) -> Self {
-        IsmctsBot { config }
+        assert_eq!(
+            config.belief,
+            Belief::None,
+            "a belief-weighted IS-MCTS bot is built with IsmctsBot::for_game"
+        );
+        IsmctsBot {
+            config,
+            belief: None,
+        }
+    }
+
+    /// The bot of `config` for `game`: with `belief=policy`, the game's shipped policy is the
+    /// opponent model, and a game that ships none is an error naming the setting.
+    pub fn for_game(config: IsmctsConfig, game: &dyn Game) -> Result<Self, GameError> {
+        let model = match config.belief {
+            Belief::None => return Ok(IsmctsBot::new(config)),
+            Belief::Heuristic => OpponentModel::Heuristic,
+            Belief::Policy => {
+                OpponentModel::Policy(crate::bots::policy::shipped(game).ok_or_else(|| {
+                    GameError::InvalidBotParameter {
+                        bot: "ismcts".to_string(),
+                        name: "belief".to_string(),
+                        value: "policy".to_string(),
+                        allowed: format!(
+                            "none or heuristic: no policy is shipped for {}",
+                            game.info().name
+                        ),
+                    }
+                })?)
+            }
+        };
+        Ok(IsmctsBot::with_model(config, game, model))
+    }
+
+    /// A belief-weighted bot with its own opponent `model` (any policy network for `game`,
+    /// or the heuristic); `config.belief` names the model's kind in the bot's spec.
+    /// Precondition: a policy fits `game` (`PolicyNet::check_game`).
+    pub fn with_model(config: IsmctsConfig, game: &dyn Game, model: OpponentModel) -> Self {
+        IsmctsBot {
+            config,
+            belief: Some(Arc::new(BeliefSetup {
+                initial: game.new_initial_state(),
+                model,
+                observation_size: game.observation_size(),
+            })),
+        }
     }
 
     /// The bot's settings.
@@ -381,6 +649,7 @@ impl IsmctsBot {
                 action: legal[0],
                 iterations: 0,
                 nodes: 1,
+                deals: 0,
                 root: vec![(legal[0], 0, 0.0)],
             };
         }
@@ -398,12 +667,27 @@ impl IsmctsBot {
             path: Vec::new(),
             slots: Vec::new(),
         };
+        let mut chain = self.belief.as_deref().map(|setup| Chain {
+            setup,
+            rng: GameRng::new(rng.clone().next_u64() ^ 0xB5AD_4ECE_DA1C_E2A9),
+            current: None,
+            cache: HashMap::new(),
+            observation: Vec::new(),
+            legal: Vec::new(),
+            joint: Vec::new(),
+        });
         let mut iterations = 0;
+        let mut deals = 0;
         while iterations < self.config.iterations {
             if iterations > 0 && budget.is_some_and(|b| start.elapsed() >= b) {
                 break;
             }
-            let determinization = state.resample_from_infostate(seat, &mut rng);
+            let mut determinization = state.resample_from_infostate(seat, &mut rng);
+            let mut fresh = true;
+            if let Some(chain) = chain.as_mut() {
+                (determinization, fresh) = chain.step(determinization, seat);
+            }
+            deals += u32::from(fresh);
             search.iterate(determinization, &mut rng);
             iterations += 1;
         }
@@ -430,6 +714,7 @@ impl IsmctsBot {
             action: best.0,
             iterations,
             nodes: search.nodes.len(),
+            deals,
             root,
         }
     }

@@ -9,7 +9,7 @@ pub mod spec;
 use crate::env::GameRng;
 use crate::game::{Action, GameError, Player, State};
 
-pub use ismcts::{IsmctsBot, IsmctsConfig, Rollout, SearchResult};
+pub use ismcts::{Belief, IsmctsBot, IsmctsConfig, OpponentModel, Rollout, SearchResult};
 pub use policy::{PolicyBot, PolicyNet};
 pub use spec::{BOT_KINDS, BotSpec, bot_params};
 

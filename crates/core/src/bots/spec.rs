@@ -9,7 +9,7 @@ use std::fmt;
 
 use std::sync::Arc;
 
-use crate::bots::ismcts::{IsmctsBot, IsmctsConfig, Rollout};
+use crate::bots::ismcts::{Belief, IsmctsBot, IsmctsConfig, Rollout};
 use crate::bots::policy::{self, PolicyBot, PolicyNet};
 use crate::bots::{Bot, HeuristicBot, RandomBot};
 use crate::game::{Game, GameError};
@@ -70,6 +70,14 @@ pub static ISMCTS_PARAMS: &[BotParamSpec] = &[
         default: "none",
         description: "search every move from this seed (otherwise one draw from the caller's \
                       generator per move)",
+    },
+    BotParamSpec {
+        name: "belief",
+        allowed: "one of: none, heuristic, policy",
+        default: "none",
+        description: "weight the search's deals by how likely the other seats' actions so far \
+                      were under an opponent model: the game's heuristic, or its shipped \
+                      policy (none: every deal the seat cannot rule out is equally likely)",
     },
 ];
 
@@ -227,6 +235,14 @@ impl BotSpec {
                             }
                         }
                         "seed" => config.seed = Some(value.parse().map_err(|_| bad())?),
+                        "belief" => {
+                            config.belief = match value.as_str() {
+                                "none" => Belief::None,
+                                "heuristic" => Belief::Heuristic,
+                                "policy" => Belief::Policy,
+                                _ => return Err(bad()),
+                            }
+                        }
                         _ => unreachable!("checked against the table"),
                     }
                 }
@@ -284,7 +300,7 @@ impl BotSpec {
         Ok(match self {
             BotSpec::Random => Box::new(RandomBot),
             BotSpec::Heuristic => Box::new(HeuristicBot),
-            BotSpec::Ismcts(c) => Box::new(IsmctsBot::new(c.clone())),
+            BotSpec::Ismcts(c) => Box::new(IsmctsBot::for_game(c.clone(), game)?),
             BotSpec::Policy { path } => {
                 let refuse = |why: String| GameError::InvalidBotParameter {
                     bot: "policy".to_string(),
@@ -319,7 +335,8 @@ impl BotSpec {
 }
 
 impl fmt::Display for BotSpec {
-    /// The canonical spec string (every setting, in table order).
+    /// The canonical spec string (every setting, in table order; `belief` only when set, so
+    /// plain searches keep the strings they had before it existed).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BotSpec::Ismcts(c) => {
@@ -330,6 +347,9 @@ impl fmt::Display for BotSpec {
                 write!(f, ",c={},rollout={}", c.c, c.rollout.name())?;
                 if let Some(seed) = c.seed {
                     write!(f, ",seed={seed}")?;
+                }
+                if c.belief != Belief::None {
+                    write!(f, ",belief={}", c.belief.name())?;
                 }
                 f.write_str(")")
             }
@@ -387,10 +407,11 @@ mod tests {
         assert!(err("ismcts(rollout=smart)").contains("one of: random, heuristic"));
         assert!(err("ismcts(max_ms=0)").contains("'max_ms'"));
         assert!(err("ismcts(seed=-3)").contains("'seed'"));
+        assert!(err("ismcts(belief=oracle)").contains("one of: none, heuristic, policy"));
         assert_eq!(
             err("ismcts(depth=3)"),
             "bot 'ismcts' has no setting 'depth'; its settings are: iterations, max_ms, c, \
-             rollout, seed"
+             rollout, seed, belief"
         );
         assert!(err("random(iterations=3)").contains("its settings are: (none)"));
         assert!(err("ismcts(iterations=3").contains("kind(name=value"));

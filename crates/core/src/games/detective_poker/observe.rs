@@ -188,6 +188,12 @@ impl Observe for DetectivePokerState {
             |_, _| actions.next().expect("one action per entry"),
         )
     }
+
+    /// The hands before this one: every card a seat saw in them, and every action card under
+    /// their bets, was revealed when they were scored (their burns no seat ever saw).
+    fn settled_prefix(&self, history: &[PlayerAction]) -> usize {
+        (self.hand() * self.config.hand_length()).min(history.len())
+    }
 }
 
 impl DetectivePokerState {
