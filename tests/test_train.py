@@ -231,6 +231,33 @@ def test_the_pool_takes_any_bot_spec_including_search_and_policies(tmp_path):
     assert [e["opponent"] for e in summary["final"]] == ["policy"]
 
 
+def test_training_on_points_is_evaluated_on_the_games_own_reward(tmp_path):
+    """`--train-reward points`: the training games pay each placement as it scores (returns in
+    points), the snapshots the pool plays and the policy file are the rank-reward game's, and
+    the evaluation is on rank (returns within +-1)."""
+    config = Config(
+        game="pokeros(board_size=7)",
+        out=str(tmp_path / "points"),
+        max_steps=200,
+        pool=[("heuristic", 1.0), ("self", 1.0)],
+        train_reward="points",
+        **{**SMALL, "num_envs": 4, "rollout": 16, "minibatch": 32},
+    )
+    summary = train(config, log=str)
+    with open(tmp_path / "points" / "train.csv") as f:
+        returns = [float(r["train_return"]) for r in csv.DictReader(f) if r["train_return"]]
+    # Points, not ranks: some training game paid more than one point.
+    assert any(abs(r) > 1 for r in returns), returns
+    for e in summary["final"]:
+        assert -1 <= e["mean"] <= 1
+    policy = Policy.load(tmp_path / "points" / "policy.safetensors")
+    assert policy.metadata["game"] == str(cr.make("pokeros(board_size=7)"))
+    policy.check_game(cr.make("pokeros(board_size=7,reward=points)"))
+    with pytest.raises(cr.CheckraiseError, match="no reward parameter"):
+        train(Config(game="prediction_chess", out=str(tmp_path / "x"), train_reward="points"))
+    assert main(["pokeros", "--train-reward", "score", "--out", str(tmp_path / "y")]) == 2
+
+
 def test_sampling_draws_legal_actions_by_their_probabilities():
     import jax
 

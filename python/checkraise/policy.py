@@ -135,7 +135,8 @@ class Policy:
 
     def check_game(self, game: _core.Game) -> None:
         """Raises :class:`PolicyFileError` unless the policy was trained on ``game`` (the same
-        game string, parameters included) and fits its observation and action sizes."""
+        game string, parameters included but for ``reward``, which changes only how returns are
+        paid) and fits its observation and action sizes."""
         self.net.check_game(game)
 
     def logits(self, observations: npt.ArrayLike) -> npt.NDArray[np.float32]:

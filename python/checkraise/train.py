@@ -88,6 +88,7 @@ class Config:
     eval_games: int = 300
     final_eval_games: int = 2000
     eval_seed: int = 1_000_000
+    train_reward: str | None = None
 
 
 def _parse_pool(items: Sequence[str]) -> list[tuple[str, float]]:
@@ -366,6 +367,16 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     (steps, seconds, steps per second, the final evaluations)."""
     # Bad settings are errors before the (slow) import of the training libraries.
     game = _core.make(config.game)
+    # The training games may pay another reward than the game evaluated (`--train-reward
+    # points`: every placement paid as it scores); the rules and observations are the same,
+    # and the policy file names the evaluated game.
+    train_game = game
+    if config.train_reward is not None:
+        if "reward" not in game.parameters:
+            raise _core.CheckraiseError(
+                f"--train-reward {config.train_reward}: {game.name} has no reward parameter"
+            )
+        train_game = _core.make(game.name, **{**game.parameters, "reward": config.train_reward})
     for spec, _ in config.pool:
         if spec != SELF:
             _core.Bot(game, spec)
@@ -467,7 +478,7 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
         if self_weight:
             pool += [(b, self_weight / len(snapshots)) for b in snapshots]
         venv = _core.VectorEnv(
-            game,
+            train_game,
             N,
             seed=int(rng.integers(2**62)),
             opponent=pool,
@@ -766,6 +777,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--eval-every", type=float, default=d.eval_every_s, help="seconds")
     p.add_argument("--eval-games", type=int, default=d.eval_games)
     p.add_argument("--final-eval-games", type=int, default=d.final_eval_games)
+    p.add_argument(
+        "--train-reward",
+        default=None,
+        help="train on this reward parameter of the game (e.g. points: each placement paid "
+        "as it scores) and evaluate on the game's own",
+    )
     args = p.parse_args(argv)
     try:
         hidden = tuple(int(h) for h in args.hidden.split(",") if h.strip())
@@ -803,6 +820,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         eval_every_s=args.eval_every,
         eval_games=args.eval_games,
         final_eval_games=args.final_eval_games,
+        train_reward=args.train_reward,
     )
     try:
         summary = train(config, log=lambda line: print(line, flush=True))
