@@ -787,6 +787,9 @@ READ_TABLE = """() => {
     felt: box(table.querySelector('.felt')),
     pot: text(table, '#pot dd'),
     community: labels(table.querySelector('.felt .community')),
+    // The panel beside the table: what it lists besides the table's middle.
+    side: [...document.querySelectorAll('section.facts dt, section.facts .row-label')]
+      .map(e => e.textContent.trim()),
     seats: [...table.querySelectorAll('.seat')].map(el => ({
       seat: Number(el.dataset.seat),
       heading: text(el, 'h3'),
@@ -815,6 +818,10 @@ def check_poker_table(page: Page, view: dict) -> dict:
     assert drawn["tables"] == 0, "the seats are also drawn as a table"
     assert drawn["pot"] == str(view["pot"]), (drawn["pot"], view["pot"])
     assert drawn["community"] == [card_words(c) for c in view["community"]]
+    # Drawn once: the panel beside the table does not repeat the middle's pot, street, hand
+    # or community cards.
+    repeated = {"pot", "street", "hand number", "hands", "current bet", "Community:"}
+    assert not repeated & set(drawn["side"]), drawn["side"]
     seats = {s["seat"]: s for s in drawn["seats"]}
     assert sorted(seats) == [s["seat"] for s in view["seats"]]
     to_act = view["current_player"] if not view["terminal"] else None

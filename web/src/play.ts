@@ -419,7 +419,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
           "div",
           { class: "table" },
           h("div", { class: "play-area" }, around, board(view, clicks)),
-          h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view), history(view, shownLog()), links()),
+          h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), links()),
         ),
       ];
     }
@@ -435,7 +435,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         "div",
         { class: "table" },
         h("div", { class: "play-area" }, around, hand(view, clicks), board(view, clicks), actions(clicks)),
-        h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view), history(view, shownLog()), links(), pacing()),
+        h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), links(), pacing()),
       ),
     ];
   }
@@ -950,13 +950,19 @@ function seats(sv: SeatView, v: View): HTMLElement {
   );
 }
 
-function facts(v: View): HTMLElement {
+/** What the poker table's middle draws (`table.ts`): left out of the panel beside it. */
+const ON_THE_FELT = new Set(["pot", "street", "hand number", "hands", "current bet"]);
+
+/** The view's other facts and card rows; `felt`: less what the poker table already shows. */
+function facts(v: View, felt: boolean): HTMLElement {
+  const shown = factsOf(v).filter(([k]) => !(felt && ON_THE_FELT.has(k)));
+  const rows = cardRowsOf(v).filter(([label]) => !(felt && label === "Community"));
   return h(
     "section",
     { class: "facts", "aria-label": "Table" },
     h("h2", {}, "Table"),
-    h("dl", {}, factsOf(v).flatMap(([k, value]) => [h("dt", {}, k), h("dd", {}, value)])),
-    cardRowsOf(v).map(([label, cards]) =>
+    h("dl", {}, shown.flatMap(([k, value]) => [h("dt", {}, k), h("dd", {}, value)])),
+    rows.map(([label, cards]) =>
       h("div", { class: "card-row" }, h("span", { class: "row-label" }, `${label}: `), cards.length ? cards.map((c) => card(c)) : "none")),
   );
 }
