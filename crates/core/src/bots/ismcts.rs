@@ -107,6 +107,9 @@ pub const HEURISTIC_TREMBLE: f64 = 0.2;
 /// The weight of uniform play mixed into the policy opponent model, so that a confident but
 /// wrong policy lowers a determinization's weight rather than ruling it out.
 pub const POLICY_FLOOR: f64 = 0.1;
+/// Most model answers a belief-weighted search keeps (about 8 MB); past it the cache starts
+/// again, so a long search's memory stays bounded.
+pub const BELIEF_CACHE_ENTRIES: usize = 1 << 18;
 
 /// The opponent model of a belief-weighted search.
 #[derive(Clone, Debug)]
@@ -544,6 +547,9 @@ impl Chain<'_> {
             }
         };
         let log = ratio.ln();
+        if self.cache.len() >= BELIEF_CACHE_ENTRIES {
+            self.cache.clear();
+        }
         self.cache.insert(key, log);
         log
     }
