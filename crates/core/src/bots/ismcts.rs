@@ -110,6 +110,11 @@ pub const POLICY_FLOOR: f64 = 0.1;
 /// Most model answers a belief-weighted search keeps (about 8 MB); past it the cache starts
 /// again, so a long search's memory stays bounded.
 pub const BELIEF_CACHE_ENTRIES: usize = 1 << 18;
+/// Chain steps (uniform proposals, each accepted or refused) per search iteration. After a few
+/// bets in a Detective Poker hand a proposal is accepted a few times in a hundred, so with one
+/// step per iteration a search of 1,000 iterations kept 14 to 190 deals; more steps keep more
+/// (each costs the opponent model's answers for one proposal).
+pub const CHAIN_STEPS: usize = 8;
 
 /// The opponent model of a belief-weighted search.
 #[derive(Clone, Debug)]
@@ -441,26 +446,27 @@ struct Chain<'a> {
 }
 
 impl Chain<'_> {
-    /// The next determinization: `proposal` (a uniform draw) if accepted, else the current;
-    /// and whether it was accepted.
-    fn step(&mut self, proposal: Box<dyn State>, searcher: usize) -> (Box<dyn State>, bool) {
+    /// One step of the chain: `proposal` (a uniform draw) becomes the current deal if
+    /// accepted; whether it was.
+    fn step(&mut self, proposal: Box<dyn State>, searcher: usize) -> bool {
         let weight = self.log_weight(proposal.as_ref(), searcher);
         let accept = match &self.current {
             None => true,
             Some((_, current)) => weight >= *current || self.rng.unit_f64().ln() < weight - current,
         };
         if accept {
-            self.current = Some((proposal.clone(), weight));
-            return (proposal, true);
+            self.current = Some((proposal, weight));
         }
-        (
-            self.current
-                .as_ref()
-                .expect("a chain has a state")
-                .0
-                .clone(),
-            false,
-        )
+        accept
+    }
+
+    /// A copy of the current deal. Precondition: a step was taken.
+    fn current(&self) -> Box<dyn State> {
+        self.current
+            .as_ref()
+            .expect("a chain has a state")
+            .0
+            .clone()
     }
 
     /// The log of the product, over the other seats' decisions in `state`'s history, of the
@@ -691,7 +697,16 @@ impl IsmctsBot {
             let mut determinization = state.resample_from_infostate(seat, &mut rng);
             let mut fresh = true;
             if let Some(chain) = chain.as_mut() {
-                (determinization, fresh) = chain.step(determinization, seat);
+                // `CHAIN_STEPS - 1` proposals of the chain's own, then the search's: with
+                // equal weights every one is accepted, and the deal searched is the search's
+                // own draw, as in plain IS-MCTS.
+                let mut moved = false;
+                for _ in 1..CHAIN_STEPS {
+                    let extra = state.resample_from_infostate(seat, &mut chain.rng);
+                    moved |= chain.step(extra, seat);
+                }
+                fresh = chain.step(determinization, seat) || moved;
+                determinization = chain.current();
             }
             deals += u32::from(fresh);
             search.iterate(determinization, &mut rng);
