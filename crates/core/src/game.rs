@@ -55,6 +55,13 @@ pub trait Game: Send + Sync + fmt::Debug {
     fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
         Vec::new()
     }
+    /// Where the observation has a block of `num_distinct_actions` entries, entry `a` of which
+    /// describes action `a` (Pokeros with `observation=placements`: the points each placement
+    /// would score): the block's first index. A policy network may read it straight into
+    /// each action's logit (`crate::bots::policy`). The default: none.
+    fn action_features(&self) -> Option<usize> {
+        None
+    }
     /// Whether batched float32 writes should rewrite whole observation rows
     /// (`State::observation_tensor`) even though the game gives its observations as entries:
     /// true for small observations, which are faster to write whole than to diff. The

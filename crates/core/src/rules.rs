@@ -338,6 +338,10 @@ pub trait Layout {
     fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
         Vec::new()
     }
+    /// The block of per-action entries (see `Game::action_features`; the default: none).
+    fn action_features(&self) -> Option<usize> {
+        None
+    }
     /// Whether batched float32 writes rewrite whole rows (see `Game::dense_observations`;
     /// the default: false).
     fn dense_observations(&self) -> bool {
@@ -438,6 +442,9 @@ impl<D: GameDef> Game for RulesGame<D> {
     }
     fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
         self.config.observation_scalars()
+    }
+    fn action_features(&self) -> Option<usize> {
+        self.config.action_features()
     }
     fn dense_observations(&self) -> bool {
         self.config.dense_observations()

@@ -74,6 +74,11 @@ pub static PARAMS: &[ParamSpec] = &[
         "rank: rank rewards at the end; points: points minus the mean, paid as \
          they are scored",
     ),
+    ParamSpec::choice("observation", &["board", "placements"], "board").about(
+        "board: the board, the hands and the scores; placements: also, per action, the \
+         points that placement of one of your cards would score now (not a rule: the \
+         observation only)",
+    ),
 ];
 
 /// The registry entry.
@@ -130,6 +135,9 @@ pub struct Config {
     pub deck: CardSet,
     /// Rank rewards (false: points minus the mean).
     pub rank_reward: bool,
+    /// The observation ends with the placements block (`observation=placements`): per
+    /// action, the points it would score for the observer's own card, / 100.
+    pub placement_features: bool,
     /// The validated parameters.
     params: Params,
 }
@@ -201,6 +209,7 @@ impl GameDef for Config {
                 params.int("wildcards") as u8,
             ),
             rank_reward: params.choice("reward") == "rank",
+            placement_features: params.choice("observation") == "placements",
             params,
         };
         let cards_needed = 1 + config.players * config.hand_size;

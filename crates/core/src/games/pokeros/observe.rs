@@ -3,6 +3,7 @@
 //! cards a seat cannot see.
 
 use super::Config;
+use super::rules::score_placement;
 use super::state::{MAX_SEATS, Phase, PokerosState};
 use crate::cards::{Card, HiddenCards, NUM_CARD_IDS};
 use crate::game::{Action, EventLayout, ObservationSink, Player, PlayerAction};
@@ -15,7 +16,7 @@ const CELL_PLANES: usize = 18;
 impl Layout for Config {
     /// Number of floats in a Pokeros observation.
     fn observation_size(&self) -> usize {
-        CELL_PLANES * self.cells() + 2 * NUM_CARD_IDS + 4 * MAX_SEATS + 1
+        self.board_observation_size() + self.placements_size()
     }
 
     /// The history rows of an information-state tensor. Codes: a card seen dealt (or the
@@ -36,12 +37,38 @@ impl Layout for Config {
         (0.0, (most / 100.0).max(1.0))
     }
 
-    /// Points / 100 and hand sizes / slots (a block of `MAX_SEATS` each), and the deck
-    /// fraction (the last entry).
+    /// Points / 100 and hand sizes / slots (a block of `MAX_SEATS` each), the deck fraction
+    /// (the last entry of the board part), and the placements block's points.
     fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
         let at = CELL_PLANES * self.cells() + 2 * NUM_CARD_IDS;
-        let size = self.observation_size();
-        vec![at..at + 2 * MAX_SEATS, size - 1..size]
+        let board = self.board_observation_size();
+        let mut scalars = vec![at..at + 2 * MAX_SEATS, board - 1..board];
+        if self.placement_features {
+            scalars.push(board..board + self.placements_size());
+        }
+        scalars
+    }
+
+    /// The placements block (`observation=placements`), one entry per action.
+    fn action_features(&self) -> Option<usize> {
+        self.placement_features
+            .then(|| self.board_observation_size())
+    }
+}
+
+impl Config {
+    /// The observation without the placements block (`observation=board`).
+    fn board_observation_size(&self) -> usize {
+        CELL_PLANES * self.cells() + 2 * NUM_CARD_IDS + 4 * MAX_SEATS + 1
+    }
+
+    /// The placements block's entries: one per action with `observation=placements`.
+    fn placements_size(&self) -> usize {
+        if self.placement_features {
+            self.cells() * self.slots()
+        } else {
+            0
+        }
     }
 }
 
@@ -84,6 +111,23 @@ impl Observe for PokerosState {
         }
         at += MAX_SEATS;
         out.set(at, self.deck.len() as f32 / self.config.deck.len() as f32);
+        at += 1;
+        if self.config.placement_features {
+            // Per action `cell * slots + slot`: the points placing the observer's card in
+            // `slot` on `cell` would score now, / 100; 0 where the cell is not legal. A
+            // function of the public board and the observer's own hand, so it tells nothing
+            // the rest of the observation does not.
+            let slots = self.config.slots();
+            let hand = self.hands[player];
+            self.board.for_each_legal(|cell| {
+                for (slot, card) in hand.iter().enumerate() {
+                    let points = score_placement(&self.board, cell, card, &self.config).points;
+                    if points > 0 {
+                        out.set(at + cell * slots + slot, points as f32 / 100.0);
+                    }
+                }
+            });
+        }
     }
 
     /// What seat `viewer` saw of each history entry (codes of `event_layout`).

@@ -380,3 +380,45 @@ fn views_show_the_viewers_hand_and_hide_the_others() {
         serde_json::json!(["Qc"])
     );
 }
+
+#[test]
+fn placements_observation_adds_what_each_placement_would_score() {
+    use super::rules::score_placement;
+    let t = pair_behind_straight_flush_ahead("pokeros(observation=placements)");
+    let plain = pair_behind_straight_flush_ahead("pokeros");
+    let board_size = make_game_from_string("pokeros").unwrap().observation_size();
+    let size = make_game_from_string("pokeros(observation=placements)")
+        .unwrap()
+        .observation_size();
+    assert_eq!(size, board_size + 15 * 15 * 3, "one entry per action");
+    let state = t.pokeros();
+    let config = state.config();
+    for seat in 0..2 {
+        let mut full = vec![f32::NAN; size];
+        t.state.observation_tensor(seat, &mut full);
+        let mut board = vec![f32::NAN; board_size];
+        plain.state.observation_tensor(seat, &mut board);
+        assert_eq!(full[..board_size], board[..], "the board part is unchanged");
+        let hand: Vec<_> = state.hand(seat).iter().collect();
+        for cell in 0..config.cells() {
+            for slot in 0..3 {
+                let expected = match hand.get(slot) {
+                    Some(&card) if state.board().is_legal(cell) => {
+                        score_placement(state.board(), cell, card, config).points as f32 / 100.0
+                    }
+                    _ => 0.0,
+                };
+                assert_eq!(full[board_size + cell * 3 + slot], expected, "seat {seat}");
+            }
+        }
+    }
+    // Seat 1, to move, holds 5h 3d 8d: 5h between 5d and 6h 7h pays (1 + 10) x 2.
+    let mut full = vec![0.0; size];
+    t.state.observation_tensor(1, &mut full);
+    let a = t.state.string_to_action(Player::Seat(1), "5h@1,0").unwrap();
+    assert_eq!(full[board_size + a as usize], 0.22);
+    let best = (0..15 * 15 * 3)
+        .max_by(|&i, &j| full[board_size + i].total_cmp(&full[board_size + j]))
+        .unwrap();
+    assert_eq!(best as u32, a, "the best placement is the largest entry");
+}
