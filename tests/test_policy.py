@@ -53,21 +53,39 @@ def decisions(game, seed, limit=60):
 
 
 def oracle_logits(policy, observation):
-    """The network's logits by numpy, from its tensors as the file holds them."""
-    h = np.asarray(observation, np.float32)
+    """The network's logits by numpy, from its tensors as the file holds them (with the
+    action-features link: its weight times the observation's per-action block)."""
+    x = np.asarray(observation, np.float32)
+    h = x
     for w, b in policy.layers:
         h = np.maximum(h @ w + b, np.float32(0))
     w, b = policy.head
-    return h @ w + b
+    logits = h @ w + b
+    if policy.action_features is not None:
+        offset, weight = policy.action_features
+        logits = logits + np.float32(weight) * x[offset : offset + policy.num_actions]
+    return logits
+
+
+def seen(policy, state, seat):
+    """The observation the policy reads: the seat's own, or, for a policy trained with another
+    `observation` parameter, the same history's in that variant (checked against a replay)."""
+    if cr.make(policy.game).observation_size == state.get_game().observation_size:
+        return state.observation(seat)
+    variant = cr.make(policy.game).new_initial_state()
+    for _player, action in state.full_history():
+        variant.apply_action(action)
+    np.testing.assert_array_equal(policy.net.observation(state, seat), variant.observation(seat))
+    return variant.observation(seat)
 
 
 def oracle_act(policy, state, seat):
-    logits = oracle_logits(policy, state.observation(seat))
+    logits = oracle_logits(policy, seen(policy, state, seat))
     return int(np.where(state.action_mask(seat), logits, -np.inf).argmax())
 
 
 def near_tie(policy, state, seat):
-    logits = oracle_logits(policy, state.observation(seat))
+    logits = oracle_logits(policy, seen(policy, state, seat))
     legal = np.sort(logits[state.action_mask(seat)])
     return len(legal) > 1 and legal[-1] - legal[-2] <= 1e-4 * max(1.0, abs(legal[-1]))
 
@@ -83,8 +101,8 @@ def assert_same_actions(policy, game, bot_spec, want):
             engine = cr.Bot(game, bot_spec, seed=seed).act(state, seat)
             assert policy.act(state, seat) == engine
             np.testing.assert_allclose(
-                policy.logits(state.observation(seat)),
-                oracle_logits(policy, state.observation(seat)),
+                policy.logits(seen(policy, state, seat)),
+                oracle_logits(policy, seen(policy, state, seat)),
                 rtol=1e-4,
                 atol=1e-4,
             )
@@ -101,14 +119,19 @@ def test_shipped_policy_fits_its_game(name):
     game = cr.make(name)
     policy = Policy.shipped(name)
     assert policy.metadata["format"] == FORMAT
-    assert policy.game == str(game)
-    assert policy.observation_size == game.observation_size
+    # Trained on the game's default rules, observed as the game's own observation or as a
+    # variant's (Pokeros's `observation=placements`), which differs in nothing else.
+    observed = cr.make(policy.game)
+    assert observed.name == name
+    differ = {k for k, v in observed.parameters.items() if game.parameters[k] != v}
+    assert differ <= {"observation"}, differ
+    assert policy.observation_size == observed.observation_size
     assert policy.num_actions == game.num_distinct_actions()
-    policy.check_game(game)
+    policy.check_game(observed)
     data = cr._core.shipped_policy(name)
     assert len(data) < 4 * 1024 * 1024, "a shipped policy stays a few MB"
     tensors, metadata = read_safetensors(data)
-    assert metadata["game"] == str(game)
+    assert metadata["game"] == str(observed) or cr.make(metadata["game"]) == observed
     assert all(t.dtype == np.float32 and np.isfinite(t).all() for t in tensors.values())
     assert cr.Bot(name, "policy").spec == "policy"
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import checkraise as cr
-from checkraise.policy import Policy, read_safetensors
+from checkraise.policy import ACTION_FEATURES_OFFSET, Policy, read_safetensors
 from checkraise.train import Config, _forward, evaluate, main, train
 
 SMALL = {
@@ -256,6 +256,55 @@ def test_training_on_points_is_evaluated_on_the_games_own_reward(tmp_path):
     with pytest.raises(cr.CheckraiseError, match="no reward parameter"):
         train(Config(game="prediction_chess", out=str(tmp_path / "x"), train_reward="points"))
     assert main(["pokeros", "--train-reward", "score", "--out", str(tmp_path / "y")]) == 2
+
+
+def test_the_placements_block_is_linked_into_the_logits_and_the_policy_plays_plain_pokeros(
+    tmp_path,
+):
+    """With Pokeros's `observation=placements` the trainer links the per-action block into the
+    logits (`policy.action_features`, offset in the metadata); the engine reads the link, and
+    the policy plays `pokeros` itself through that observation. `--no-action-features` trains
+    the plain network on the same observation."""
+    game = "pokeros(board_size=7,observation=placements)"
+    config = Config(
+        game=game,
+        out=str(tmp_path / "linked"),
+        max_steps=300,
+        pool=[("heuristic", 1.0)],
+        train_reward="points",
+        **{**SMALL, "num_envs": 4, "rollout": 16, "minibatch": 32},
+    )
+    train(config, log=str)
+    path = tmp_path / "linked" / "policy.safetensors"
+    policy = Policy.load(path)
+    offset = cr.make(game).action_features()
+    assert offset == cr.make("pokeros(board_size=7)").observation_size
+    assert policy.metadata[ACTION_FEATURES_OFFSET] == str(offset)
+    link_offset, weight = policy.action_features
+    assert link_offset == offset and np.isfinite(weight) and weight != 0.0, weight
+    # The engine's logits are the network's plus the link: weight x the block.
+    state = cr.make(game).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    row = np.asarray(state.observation(state.current_player()), dtype=np.float32)
+    assert row[offset:].any(), "some placement scores at the first decision"
+    h = row
+    for w, b in policy.layers:
+        h = np.maximum(h @ w + b, np.float32(0))
+    w, b = policy.head
+    np.testing.assert_allclose(
+        policy.logits(row), h @ w + b + np.float32(weight) * row[offset:], rtol=1e-4, atol=1e-4
+    )
+    # It plays plain Pokeros (a game, an arena run) by observing the placements variant.
+    played = cr.Match(cr.make("pokeros(board_size=7)"), [f"policy(path={path})", "heuristic"], 3)
+    assert played.start() == "over" and played.is_terminal()
+    with pytest.raises(cr.CheckraiseError, match="trained on"):
+        cr.Bot(cr.make("pokeros(board_size=9)"), f"policy(path={path})")
+    plain = Config(**{**config.__dict__, "out": str(tmp_path / "plain"), "action_features": False})
+    train(plain, log=str)
+    assert Policy.load(tmp_path / "plain" / "policy.safetensors").action_features is None
+    args = ["--no-action-features", "--max-steps", "1", "--out", str(tmp_path / "z")]
+    assert main([game, *args, "--eval-games", "2", "--final-eval-games", "2"]) == 0
 
 
 def test_sampling_draws_legal_actions_by_their_probabilities():

@@ -120,6 +120,9 @@ class Game:
         """Shape of ``State.observation_tensor(p)``."""
     def observation_bounds(self) -> tuple[float, float]:
         """``(low, high)``: every observation entry lies within them."""
+    def action_features(self) -> int | None:
+        """The first index of the observation's block of one entry per action (Pokeros with
+        ``observation="placements"``), or ``None``."""
     def compact_layout(self) -> dict[str, Any]:
         """The compact encoding's layout: ``observation_size``, ``bit_bytes``,
         ``scalar_indices`` (the non-binary entries, as float32 after the bits), ``row_bytes``
@@ -366,9 +369,17 @@ class PolicyNet:
         """The hidden layers' ``(weight, bias)`` (weights ``[inputs, outputs]``), copies."""
     def head(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """The logits layer's ``(weight, bias)``, copies."""
+    @property
+    def action_features(self) -> tuple[int, float] | None:
+        """The action-features link ``(offset, weight)``: ``weight * observation[offset + a]``
+        is added to action ``a``'s logit; ``None`` for a plain network."""
     def check_game(self, game: Game | str) -> None:
         """Raises :class:`PolicyFileError` unless it was trained on ``game`` (the same game
         string) and fits its observation and action sizes."""
+    def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
+        """The observation row it reads for ``seat`` at ``state``: the seat's own, or for a
+        policy trained with another ``observation`` parameter the seat's observation of the
+        same history in that variant."""
     def logits(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The logits of each row of ``observations`` (``[rows, observation_size]``,
         float32)."""

@@ -44,6 +44,14 @@ from checkraise import _core
 FORMAT = "checkraise-policy-v1"
 """The ``format`` entry of a policy file's metadata."""
 
+ACTION_FEATURES = "policy.action_features"
+"""The optional tensor (one float32 weight) linking the observation's per-action block
+(``Game.action_features()``, such as Pokeros's ``observation="placements"``) into the logits:
+``weight * observation[offset + a]`` is added to action ``a``'s logit."""
+
+ACTION_FEATURES_OFFSET = "action_features_offset"
+"""The metadata entry giving that block's first index in the observation."""
+
 PolicyFileError = _core.PolicyFileError
 """A policy or safetensors file that cannot be read, or a policy that does not fit the game it
 is used for (a :class:`checkraise.CheckraiseError`)."""
@@ -101,6 +109,8 @@ class Policy:
         """The hidden layers' ``(weight, bias)``, each followed by ReLU (copies)."""
         self.head: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] = net.head()
         """The logits layer's ``(weight, bias)`` (a copy)."""
+        self.action_features: tuple[int, float] | None = net.action_features
+        """The action-features link ``(offset, weight)``, or ``None`` (a plain network)."""
         self.observation_size = net.observation_size
         """Entries of the observation the network reads."""
         self.num_actions = net.num_actions
@@ -172,15 +182,17 @@ class Policy:
 
     def act(self, state: _core.State, seat: int | None = None) -> int:
         """The action for ``seat`` (default: the current player) at ``state``: the legal
-        action of highest logit on the seat's observation."""
-        self.check_game(state.get_game())
+        action of highest logit on the seat's observation (for a policy trained with another
+        ``observation`` parameter, such as Pokeros's ``placements``, on the seat's
+        observation of the same history in that variant, as the ``policy`` bot plays it)."""
         if seat is None:
             seat = state.current_player()
         if not 0 <= seat < state.num_players():
             raise _core.InvalidSeatError(
                 f"seat {seat} does not exist; the game has seats 0 to {state.num_players() - 1}"
             )
+        observation = self.net.observation(state, seat)  # PolicyFileError for another game
         mask = state.action_mask(seat)
         if not mask.any():
             raise _core.OutOfTurnError(f"seat {seat} has no legal action at this state")
-        return int(self.actions(state.observation(seat), mask))
+        return int(self.actions(observation, mask))

@@ -51,7 +51,14 @@ import numpy.typing as npt
 
 from checkraise import _core
 from checkraise._optional import requires
-from checkraise.policy import FORMAT, Policy, safetensors_bytes, write_safetensors
+from checkraise.policy import (
+    ACTION_FEATURES,
+    ACTION_FEATURES_OFFSET,
+    FORMAT,
+    Policy,
+    safetensors_bytes,
+    write_safetensors,
+)
 
 SELF = "self"
 """The pool entry for earlier snapshots of the learner."""
@@ -89,6 +96,7 @@ class Config:
     final_eval_games: int = 2000
     eval_seed: int = 1_000_000
     train_reward: str | None = None
+    action_features: bool = True
 
 
 def _parse_pool(items: Sequence[str]) -> list[tuple[str, float]]:
@@ -128,15 +136,36 @@ def _init_params(key: Any, sizes: Sequence[int], num_actions: int) -> dict[str, 
     return params
 
 
-def _forward(params: dict[str, Any], obs: Any, layers: int) -> tuple[Any, Any]:
+LINK_SCALE = 100.0
+"""The action-features link's weight is trained as ``LINK_SCALE`` times a parameter: Adam
+moves a parameter by about the learning rate per step whatever its scale, and a useful weight
+on Pokeros's placements (points / 100) is tens, not tenths."""
+
+
+def _forward(
+    params: dict[str, Any], obs: Any, layers: int, link: int | None = None
+) -> tuple[Any, Any]:
+    """Logits and values; with ``link`` (the observation's per-action block, at that index)
+    each action's entry times the link's weight is added to its logit."""
     import jax.numpy as jnp
 
     h = obs
     for i in range(layers):
         h = jnp.maximum(h @ params[f"layer{i}.weight"] + params[f"layer{i}.bias"], 0.0)
     logits = h @ params["policy.weight"] + params["policy.bias"]
+    if link is not None:
+        block = obs[..., link : link + logits.shape[-1]]
+        logits = logits + LINK_SCALE * params[ACTION_FEATURES][0] * block
     value = (h @ params["value.weight"] + params["value.bias"])[..., 0]
     return logits, value
+
+
+def _tensors(params: dict[str, Any]) -> dict[str, npt.NDArray[np.float32]]:
+    """The policy file's tensors from the trained parameters (the link's weight scaled)."""
+    tensors = {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}
+    if ACTION_FEATURES in tensors:
+        tensors[ACTION_FEATURES] = tensors[ACTION_FEATURES] * np.float32(LINK_SCALE)
+    return tensors
 
 
 def _masked_log_probs(logits: Any, masks: Any) -> Any:
@@ -337,8 +366,7 @@ def evaluate(
 
 
 def _policy_from(params: dict[str, Any], metadata: dict[str, str]) -> Policy:
-    tensors = {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}
-    return Policy(tensors, metadata)
+    return Policy(_tensors(params), metadata)
 
 
 def _gae(
@@ -396,6 +424,11 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     num_actions = game.num_distinct_actions()
     layers = len(config.hidden)
     params = _init_params(jax.random.PRNGKey(config.seed), [obs_size, *config.hidden], num_actions)
+    # The observation's per-action block, linked straight into each action's logit (weight 0
+    # at the start, so the first policy is the plain network's).
+    link = game.action_features() if config.action_features else None
+    if link is not None:
+        params[ACTION_FEATURES] = jnp.zeros((1,), jnp.float32)
     optimizer = optax.chain(
         optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.lr, eps=1e-5)
     )
@@ -409,18 +442,20 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
         "activation": "relu",
         "trainer": "checkraise.train (PPO)",
     }
+    if link is not None:
+        metadata[ACTION_FEATURES_OFFSET] = str(link)
 
     @jax.jit
     def act(params: Any, obs: Any, masks: Any, key: Any) -> Any:
         key, sub = jax.random.split(key)
-        logits, value = _forward(params, obs, layers)
+        logits, value = _forward(params, obs, layers, link)
         logp_all = _masked_log_probs(logits, masks)
         action = _sample(logp_all, masks, jax.random.uniform(sub, (obs.shape[0], 1)))
         logp = jnp.take_along_axis(logp_all, action[:, None], axis=-1)[:, 0]
         return action, logp, value, key
 
     def loss_fn(params: Any, batch: dict[str, Any]) -> Any:
-        logits, value = _forward(params, batch["obs"], layers)
+        logits, value = _forward(params, batch["obs"], layers, link)
         logp_all = _masked_log_probs(logits, batch["masks"])
         logp = jnp.take_along_axis(logp_all, batch["actions"][:, None], axis=-1)[:, 0]
         ratio = jnp.exp(logp - batch["logp"])
@@ -467,9 +502,7 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     self_weight = sum(w for spec, w in config.pool if spec == SELF)
 
     def snapshot() -> bytes:
-        return safetensors_bytes(
-            {k: np.asarray(v, np.float32) for k, v in params.items()}, metadata
-        )
+        return safetensors_bytes(_tensors(params), metadata)
 
     def new_env() -> Any:
         """The vector env of the current pool: bots by spec and each kept snapshot (its bytes,
@@ -544,7 +577,7 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
         }
         write_safetensors(
             out / "policy.safetensors",
-            {k: np.asarray(v, dtype=np.float32) for k, v in params.items()},
+            _tensors(params),
             meta,
         )
 
@@ -783,6 +816,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="train on this reward parameter of the game (e.g. points: each placement paid "
         "as it scores) and evaluate on the game's own",
     )
+    p.add_argument(
+        "--no-action-features",
+        dest="action_features",
+        action="store_false",
+        help="leave out the link from the observation's per-action block (Pokeros with "
+        "observation=placements) to each action's logit",
+    )
     args = p.parse_args(argv)
     try:
         hidden = tuple(int(h) for h in args.hidden.split(",") if h.strip())
@@ -821,6 +861,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         eval_games=args.eval_games,
         final_eval_games=args.final_eval_games,
         train_reward=args.train_reward,
+        action_features=args.action_features,
     )
     try:
         summary = train(config, log=lambda line: print(line, flush=True))

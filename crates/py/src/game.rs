@@ -97,6 +97,13 @@ impl PyGame {
         self.game.observation_bounds()
     }
 
+    /// Where the observation has a block of `num_distinct_actions()` entries, entry `a` of
+    /// which describes action `a` (Pokeros with `observation=placements`: the points each
+    /// placement would score): the block's first index; `None` for the other games.
+    fn action_features(&self) -> Option<usize> {
+        self.game.action_features()
+    }
+
     /// Where each observation entry goes in a compact row (`observation_encoding="compact"`;
     /// docs/observations.md): a dict of `observation_size`, `bit_bytes` (the bit part: entry
     /// `i` is bit `i % 8` of byte `i / 8`, numpy's `bitorder="little"`), `scalar_indices` (the

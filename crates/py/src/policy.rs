@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::errors::{OrRaise, PolicyFileError};
+use crate::state::PyState;
 
 /// One layer's weight and bias as numpy arrays.
 type Layer<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<f32>>);
@@ -84,6 +85,39 @@ impl PyPolicyNet {
     fn head<'py>(&self, py: Python<'py>) -> Layer<'py> {
         let (w, b) = self.net.head();
         (w.clone().into_pyarray(py), b.clone().into_pyarray(py))
+    }
+
+    /// The action-features link ``(offset, weight)``: ``weight * observation[offset + a]`` is
+    /// added to action ``a``'s logit; ``None`` for a plain network.
+    #[getter]
+    fn action_features(&self) -> Option<(usize, f32)> {
+        self.net.action_features()
+    }
+
+    /// The observation row it reads for ``seat`` at ``state``: the seat's own, or for a policy
+    /// trained with another ``observation`` parameter (Pokeros's ``placements``) the seat's
+    /// observation of the same history in that variant. :class:`PolicyFileError` when it does
+    /// not play the state's game or the seat does not exist.
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        state: &PyState,
+        seat: usize,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let observer = self
+            .net
+            .observer(state.game.as_ref())
+            .map_err(|e| PolicyFileError::new_err(format!("this policy does not fit: {e}")))?;
+        let players = state.state.num_players();
+        if seat >= players {
+            return Err(PolicyFileError::new_err(format!(
+                "seat {seat} does not exist; the game has seats 0 to {}",
+                players - 1
+            )));
+        }
+        let mut row = vec![0.0; self.net.observation_size()];
+        policy::observe_through(observer.as_deref(), state.state.as_ref(), seat, &mut row);
+        Ok(Array1::from_vec(row).into_pyarray(py))
     }
 
     /// Raises :class:`PolicyFileError` unless it was trained on ``game`` (the same game

@@ -609,24 +609,37 @@ impl IsmctsBot {
             Belief::None => return Ok(IsmctsBot::new(config)),
             Belief::Heuristic => OpponentModel::Heuristic,
             Belief::Policy => {
-                OpponentModel::Policy(crate::bots::policy::shipped(game).ok_or_else(|| {
-                    GameError::InvalidBotParameter {
-                        bot: "ismcts".to_string(),
-                        name: "belief".to_string(),
-                        value: "policy".to_string(),
-                        allowed: format!(
-                            "none or heuristic: no policy is shipped for {}",
-                            game.info().name
-                        ),
-                    }
-                })?)
+                let refuse = |why: String| GameError::InvalidBotParameter {
+                    bot: "ismcts".to_string(),
+                    name: "belief".to_string(),
+                    value: "policy".to_string(),
+                    allowed: format!("none or heuristic: {why}"),
+                };
+                let net = crate::bots::policy::shipped(game).ok_or_else(|| {
+                    refuse(format!("no policy is shipped for {}", game.info().name))
+                })?;
+                // A policy trained with another observation (`PolicyNet::observer`) weighs
+                // the histories replayed in the variant it observes: the rules are the same.
+                let observer = net.observer(game).map_err(|e| {
+                    refuse(format!(
+                        "the policy shipped for {} does not play it ({e})",
+                        game.info().name
+                    ))
+                })?;
+                let model = OpponentModel::Policy(net);
+                return Ok(match observer {
+                    Some(observed) => IsmctsBot::with_model(config, observed.as_ref(), model),
+                    None => IsmctsBot::with_model(config, game, model),
+                });
             }
         };
         Ok(IsmctsBot::with_model(config, game, model))
     }
 
     /// A belief-weighted bot with its own opponent `model` (any policy network for `game`,
-    /// or the heuristic); `config.belief` names the model's kind in the bot's spec.
+    /// or the heuristic); `config.belief` names the model's kind in the bot's spec. The
+    /// histories it weighs are replayed in `game`, which may be a variant of the game played
+    /// with the same rules (the one a policy observes: `PolicyNet::observer`).
     /// Precondition: a policy fits `game` (`PolicyNet::check_game`).
     pub fn with_model(config: IsmctsConfig, game: &dyn Game, model: OpponentModel) -> Self {
         IsmctsBot {

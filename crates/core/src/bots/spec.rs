@@ -323,12 +323,11 @@ impl BotSpec {
                         )
                     }
                 };
-                net.check_game(game).map_err(|e| {
+                Box::new(PolicyBot::for_game(net, path.clone(), game).map_err(|e| {
                     refuse(format!(
                         "a policy trained on this game, and this one is not: {e}"
                     ))
-                })?;
-                Box::new(PolicyBot::new(net, path.clone()))
+                })?)
             }
         })
     }
