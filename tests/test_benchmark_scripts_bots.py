@@ -2,6 +2,7 @@
 searches on every sequential game, and benchmarks/strength_report.py turns the committed arena
 results into tables and pictures."""
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -50,3 +51,17 @@ def test_strength_report_renders_the_committed_results(tmp_path):
     # The tables in docs/strength.md are the ones the results give.
     doc = (ROOT / "docs" / "strength.md").read_text()
     assert proc.stdout.strip() in doc
+
+
+def test_policy_actions_counts_the_policys_bets_by_street(tmp_path):
+    out = tmp_path / "actions.json"
+    proc = run(ROOT / "benchmarks" / "policy_actions.py", "--games", "6", "random", "--json", out)
+    assert proc.returncode == 0, proc.stderr
+    assert "against random:" in proc.stdout and "| preflop |" in proc.stdout
+    (result,) = json.loads(out.read_text())
+    assert result["games"] == 6 and result["ci"][0] <= result["mean"] <= result["ci"][1]
+    kinds = {k for counts in result["by_street"].values() for k in counts}
+    assert kinds <= {"fold", "check", "call", "raise", "all-in"}
+    assert sum(result["by_street"]["preflop"].values()) >= 3  # one decision a game, at least
+    bad = run(ROOT / "benchmarks" / "policy_actions.py", "--game", "pokeros", "random")
+    assert bad.returncode == 2 and "Hold'em Poker Chess" in bad.stderr
