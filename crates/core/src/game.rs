@@ -55,6 +55,18 @@ pub trait Game: Send + Sync + fmt::Debug {
     fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
         Vec::new()
     }
+    /// The same game with the parameters `given` (string values as in a game string; every
+    /// other parameter takes its default), validated and built as the registry builds games.
+    /// The default: refused (a game not written on `rules::GameDef`).
+    fn with_params(&self, given: &[(String, String)]) -> Result<Arc<dyn Game>, GameError> {
+        let _ = given;
+        Err(GameError::invalid_parameter(
+            self.info().name,
+            "(parameter list)",
+            "",
+            "a game built from its parameters",
+        ))
+    }
     /// Where the observation has a block of `num_distinct_actions` entries, entry `a` of which
     /// describes action `a` (Pokeros with `observation=placements`: the points each placement
     /// would score): the block's first index. A policy network may read it straight into

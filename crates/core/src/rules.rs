@@ -446,6 +446,13 @@ impl<D: GameDef> Game for RulesGame<D> {
     fn action_features(&self) -> Option<usize> {
         self.config.action_features()
     }
+    fn with_params(&self, given: &[(String, String)]) -> Result<Arc<dyn Game>, GameError> {
+        Self::build(crate::params::parse(
+            D::INFO.name,
+            D::PARAMS,
+            given.iter().cloned(),
+        )?)
+    }
     fn dense_observations(&self) -> bool {
         self.config.dense_observations()
     }
