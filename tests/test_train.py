@@ -272,7 +272,7 @@ def test_the_placements_block_is_linked_into_the_logits_and_the_policy_plays_pla
         max_steps=300,
         pool=[("heuristic", 1.0)],
         train_reward="points",
-        **{**SMALL, "num_envs": 4, "rollout": 16, "minibatch": 32},
+        **{**SMALL, "num_envs": 4, "rollout": 16, "minibatch": 32, "final_eval_games": 6},
     )
     train(config, log=str)
     path = tmp_path / "linked" / "policy.safetensors"
@@ -300,7 +300,15 @@ def test_the_placements_block_is_linked_into_the_logits_and_the_policy_plays_pla
     assert played.start() == "over" and played.is_terminal()
     with pytest.raises(cr.CheckraiseError, match="trained on"):
         cr.Bot(cr.make("pokeros(board_size=9)"), f"policy(path={path})")
-    plain = Config(**{**config.__dict__, "out": str(tmp_path / "plain"), "action_features": False})
+    plain = Config(
+        **{
+            **config.__dict__,
+            "out": str(tmp_path / "plain"),
+            "action_features": False,
+            "max_steps": 64,
+            "final_eval_games": 2,
+        }
+    )
     train(plain, log=str)
     assert Policy.load(tmp_path / "plain" / "policy.safetensors").action_features is None
     args = ["--no-action-features", "--max-steps", "1", "--out", str(tmp_path / "z")]
