@@ -249,12 +249,19 @@ def test_replay_of_a_finished_match_has_every_step_and_card(client):
     assert [s.version for s in replay.steps] == list(range(final.version + 1))
     assert replay.steps[0].actor == -1
     assert all(0 <= s.actor < 3 for s in replay.steps[1:])
-    assert replay.steps[-1].state == final.state
+    # The view of everyone: the spectator's at the end, with every seat's cards face up.
+    last = dict(replay.steps[-1].state)
+    assert last.pop("everyone") is True
+    assert {k: v for k, v in last.items() if k != "seats"} == {
+        k: v for k, v in final.state.items() if k != "seats"
+    }
+    assert all(None not in seat["cards"] for seat in last["seats"]), last["seats"]
 
     # Every history entry is there: replayed through the local engine they give the same
-    # match (each step's public view, the returns), and every card dealt is named.
+    # match (each step's view of everyone, the returns), and every card dealt is named.
     state = cr.make("detective_poker", **DETECTIVE).new_initial_state()
     dealt = []
+    turned_over = False  # a step whose cards the spectator could not see, all face up here
     for step in replay.steps:
         assert step.entries, step.version
         for entry in step.entries:
@@ -264,8 +271,12 @@ def test_replay_of_a_finished_match_has_every_step_and_card(client):
                 dealt.append(entry.text)
             state.apply_action(entry.action)
         assert step.entries[0].player == step.actor
-        assert step.state == state.view(None), step.version
-    assert state.is_terminal()
+        assert step.state == state.everyone_view(), step.version
+        face_down = [None in seat["cards"] for seat in state.view(None)["seats"]]
+        turned_over |= any(face_down) and all(
+            None not in seat["cards"] for seat in step.state["seats"]
+        )
+    assert state.is_terminal() and turned_over
     assert tuple(state.returns()) == replay.match.returns == final.returns
     assert dealt
     # Cards the spectator never saw (the hole cards) are named in the entries.
@@ -321,17 +332,29 @@ def test_replay_of_a_live_match_shows_only_what_a_spectator_sees(client):
     text = json.dumps([step.state for step in replay.steps])
     assert not [c for c in own if f'"{c}"' in text]
 
-    # Played to the end, the replay reveals the same steps with their entries.
+    # Played to the end, the replay reveals the same steps with their entries, each step's
+    # view now the view of everyone: the same but for the header's flag and the cards a seat
+    # held, all face up (the human's own among them).
     while not view.is_terminal:
         view = seat.act(first_action(view.legal_actions))
     finished = client.get_replay(match.match_id)
     assert finished.revealed and all(step.entries for step in finished.steps)
+
+    def without_cards(state):
+        seats = [
+            {k: v for k, v in s.items() if k not in ("cards", "action_cards")}
+            for s in state["seats"]
+        ]
+        rest = {k: v for k, v in state.items() if k not in ("seats", "everyone", "bets")}
+        return {**rest, "seats": seats}
+
     for live_step, done_step in zip(replay.steps, finished.steps, strict=False):
-        assert (live_step.version, live_step.actor, live_step.state) == (
-            done_step.version,
-            done_step.actor,
-            done_step.state,
-        )
+        assert (live_step.version, live_step.actor) == (done_step.version, done_step.actor)
+        assert done_step.state["everyone"] is True
+        assert without_cards(live_step.state) == without_cards(done_step.state)
+        assert all(None not in s["cards"] for s in done_step.state["seats"])
+    text = json.dumps([step.state for step in finished.steps])
+    assert all(f'"{c}"' in text for c in own)
 
 
 # --- Paged replays -----------------------------------------------------------------------------
@@ -356,12 +379,12 @@ def test_replay_pages_rebuild_the_same_views_whatever_their_size(client, finishe
     assert all(not s.spectator_view_json and s.spectator_view_patch for s in whole.raw.steps[1:])
     assert whole.steps[0].view_patch is None and whole.steps[1].view_patch is not None
 
-    # Each step's rebuilt view is the engine's public view after it.
+    # Each step's rebuilt view is the engine's view of everyone after it (a finished match).
     state = cr.make("detective_poker", **DETECTIVE).new_initial_state()
     for step in whole.steps:
         for entry in step.entries:
             state.apply_action(entry.action)
-        assert step.state == state.view(None), step.version
+        assert step.state == state.everyone_view(), step.version
 
     for page_size in (1, 3):
         assert tuple(client.iter_replay(match.match_id, page_size=page_size)) == whole.steps
@@ -393,7 +416,9 @@ def test_replay_pages_chain_by_next_version(client, finished_match):
     # The last step alone is a page of one; past it, INVALID_ARGUMENT.
     final = client.get_replay(match.match_id, from_version=last)
     assert [s.version for s in final.steps] == [last] and final.next_version is None
-    assert final.steps[0].state == match.spectate().state
+    # At Detective Poker's end every card is revealed: the view of everyone is the
+    # spectator's, flagged.
+    assert final.steps[0].state == {**match.spectate().state, "everyone": True}
     with pytest.raises(InvalidArgumentError):
         client.get_replay(match.match_id, from_version=last + 1)
     with pytest.raises(InvalidArgumentError):

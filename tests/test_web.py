@@ -489,6 +489,8 @@ def test_a_finished_match_replayed(server, context, game, params, others, seed):
         state = replay_state(page)
         assert state[:2] == (i, f"Step {i} of {last}"), state[:2]
         assert state[2] != drawn[-1][2], f"step {i} draws the same as step {i - 1}"
+        # A finished match's replay shows every card a seat held, at every step.
+        assert page.locator("main#play .card.back").count() == 0, f"a card face down at step {i}"
         texts.append(page.locator("#step-text").text_content())
         drawn.append(state)
     assert page.locator("#replay-forward").is_disabled()

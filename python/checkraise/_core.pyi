@@ -216,6 +216,9 @@ class State:
         observation, then a row per history entry: who acted and what this seat saw of it)."""
     def view(self, player: int | None = None) -> dict[str, Any]:
         """What seat ``player`` may know (None: a spectator) as a dict."""
+    def everyone_view(self) -> dict[str, Any]:
+        """Every seat's information together (every card a seat holds face up), as a finished
+        match's replay shows it; for after the end."""
     def action_struct(self, action: int, player: int | None = None) -> dict[str, Any] | None:
         """Seat ``player``'s ``action`` (default: the current player's) as the game's action
         struct (``docs/actions/<game>.schema.json``); None for an id outside the seat's

@@ -756,9 +756,10 @@ class ReplayEntry:
 class ReplayStep:
     """One step of a match: the deal (``version`` 0, ``actor`` -1), then each seat action
     (``actor`` the seat) or joint action at a simultaneous node (``actor`` -2) with the
-    chance that followed it. ``state`` is the public view after the step (the spectator's
-    ``View.state``); ``entries`` the step's history entries, chance included, and empty
-    unless the replay is ``revealed``.
+    chance that followed it. ``state`` is the view after the step: for a live match the public
+    view (the spectator's ``View.state``), for a finished one (``revealed``) the view of
+    everyone, every card a seat held face up (its ``"everyone"`` true); ``entries`` the step's
+    history entries, chance included, and empty unless the replay is ``revealed``.
 
     The server sends the public view whole only for a page's first step, and for each later
     step the change from the previous step's view (a JSON Patch, RFC 6902): ``state`` is

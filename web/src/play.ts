@@ -453,7 +453,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         h("span", { id: "step-counter" }, `Step ${at} of ${last}`),
         " · ",
         h("span", { id: "step-text" }, stepText(r.steps[at])),
-        r.revealed ? "" : " (live match: only what a spectator may see)"),
+        r.revealed ? " (finished match: every seat's cards face up)" : " (live match: only what a spectator may see)"),
       h("div", { class: "buttons", role: "group", "aria-label": "Step" },
         button("replay-start", "First step", "Start", 0, at === 0),
         button("replay-back", "Previous step", "◀ Back", at - 1, at === 0),

@@ -47,6 +47,50 @@ fn check_view_header(game: &dyn Game, state: &dyn State, viewer: Option<usize>) 
     }
 }
 
+/// The view of everyone (`State::everyone_view`, what a finished match's replay shows) is
+/// the union of the seats' and the spectator's views: its header names no seat and says
+/// `everyone`, and it shows exactly the texts (cards, action cards, names) some seat or a
+/// spectator sees here, leaving out only one seat's own choices (`legal_actions`, a pending
+/// `my_move`): so every card a seat holds is face up, and nothing no seat sees is.
+fn check_everyone_view(game: &dyn Game, state: &dyn State) {
+    let view = state.everyone_view();
+    assert_eq!(view.get("viewer"), Some(&serde_json::Value::Null));
+    assert_eq!(view.get("everyone"), Some(&serde_json::Value::Bool(true)));
+    let mut seen = std::collections::BTreeSet::new();
+    for viewer in std::iter::once(None).chain((0..state.num_players()).map(Some)) {
+        assert_eq!(state.view(viewer).get("everyone"), None, "view({viewer:?})");
+        texts(&state.view(viewer), &mut seen);
+    }
+    let mut everyone = std::collections::BTreeSet::new();
+    texts(&view, &mut everyone);
+    assert!(
+        everyone == seen,
+        "{}: the view of everyone is not the union of the seats' views: only in it {:?}, \
+         missing from it {:?}\n{view}",
+        game.info().name,
+        everyone.difference(&seen).collect::<Vec<_>>(),
+        seen.difference(&everyone).collect::<Vec<_>>(),
+    );
+}
+
+/// Every string in `value` but those under one seat's own keys (`legal_actions`, `my_move`).
+fn texts(value: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+    match value {
+        serde_json::Value::String(text) => {
+            out.insert(text.clone());
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|item| texts(item, out)),
+        serde_json::Value::Object(fields) => {
+            for (key, item) in fields {
+                if key != "legal_actions" && key != "my_move" {
+                    texts(item, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Checks every invariant of the random simulation at one state.
 fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool) {
     let n = game.num_players();
@@ -93,6 +137,7 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
         check_view_header(game, state, Some(p));
     }
     check_view_header(game, state, None);
+    check_everyone_view(game, state);
     // Returns within bounds, zero-sum where declared.
     let returns = state.returns();
     assert_eq!(returns.len(), n);

@@ -263,6 +263,13 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     /// A structured view for UIs and gRPC: what `viewer` may know (`None` = a spectator,
     /// public information only).
     fn view(&self, viewer: Option<usize>) -> serde_json::Value;
+    /// The structured view of every seat's information together (`view::Viewer::Everyone`):
+    /// every card any seat may see face up, its header's `everyone` true. Only for after the
+    /// end (a finished match's replay): during a game it gives each seat the others' cards.
+    /// The default (states written without views of their own) is the spectator's view.
+    fn everyone_view(&self) -> serde_json::Value {
+        self.view(None)
+    }
     /// Seat `player`'s `action` here as the game's action struct, in JSON (its schema is the
     /// registry entry's `action_schema`): what a client reads instead of parsing the action's
     /// text. `None` for an id outside the seat's action space. The default (states written

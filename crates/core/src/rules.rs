@@ -24,7 +24,7 @@ use crate::game::{
 };
 use crate::params::{ParamSpec, Params};
 use crate::rng::GameRng;
-use crate::vocabulary::{Action, GameInfo, Player, PlayerAction, RewardModel, Utility};
+use crate::vocabulary::{Action, GameInfo, Player, PlayerAction, RewardModel, Utility, Viewer};
 
 /// Why an action was refused: the reason, and optionally the action's description when the
 /// game describes refused actions differently from `Describe::action_to_string`.
@@ -267,8 +267,8 @@ pub fn schema_of<T: schemars::JsonSchema>() -> schemars::Schema {
 pub trait Visible {
     /// The game's view: a struct made of the shapes of `crate::view`.
     type View: serde::Serialize + schemars::JsonSchema;
-    /// What `viewer` may know (`None`: a spectator), given this state's `history`.
-    fn view_of(&self, history: &[PlayerAction], viewer: Option<usize>) -> Self::View;
+    /// What `viewer` may know, given this state's `history`.
+    fn view_of(&self, history: &[PlayerAction], viewer: Viewer) -> Self::View;
 }
 
 /// A game's definition, written on its typed configuration: its facts and parameters, how
@@ -767,7 +767,13 @@ impl<R: Rules> State for Played<R> {
     }
 
     fn view(&self, viewer: Option<usize>) -> serde_json::Value {
-        serde_json::to_value(self.rules.view_of(&self.history, viewer)).expect("a view serializes")
+        serde_json::to_value(self.rules.view_of(&self.history, Viewer::of(viewer)))
+            .expect("a view serializes")
+    }
+
+    fn everyone_view(&self) -> serde_json::Value {
+        serde_json::to_value(self.rules.view_of(&self.history, Viewer::Everyone))
+            .expect("a view serializes")
     }
 
     fn action_struct(&self, player: usize, action: Action) -> Option<serde_json::Value> {

@@ -22,6 +22,7 @@ use crate::cards::Card;
 use crate::chess::{Board, Color, Move, Piece, Square, piece_char};
 use crate::rules::Rules;
 use crate::vocabulary::Player;
+pub use crate::vocabulary::Viewer;
 
 /// The fields every view has, first.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
@@ -29,8 +30,13 @@ pub struct Header {
     /// The game's registered name (`pokeros`, `prediction_chess`, `poker_chess`,
     /// `holdem_chess`, `detective_poker`).
     pub game: &'static str,
-    /// Whose view this is: a seat, or null for a spectator (public information only).
+    /// Whose view this is: a seat, or null for a spectator (public information only) and
+    /// for everyone (see `everyone`).
     pub viewer: Option<usize>,
+    /// Present, and true, only in the view of every seat's information together: what a
+    /// finished match's replay shows, with every card any seat held face up.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub everyone: bool,
     /// Who acts now: a seat (0, 1, ...), -1 chance, -2 every seat at once (a simultaneous
     /// node), -4 nobody (the game is over).
     #[schemars(range(min = -4))]
@@ -43,12 +49,13 @@ pub struct Header {
 
 impl Header {
     /// The header of `rules`' view for `viewer`.
-    pub fn of<R: Rules>(rules: &R, viewer: Option<usize>) -> Header {
+    pub fn of<R: Rules>(rules: &R, viewer: Viewer) -> Header {
         let current = rules.current_player();
         let terminal = current == Player::Terminal;
         Header {
             game: rules.info().name,
-            viewer,
+            viewer: viewer.seat(),
+            everyone: viewer == Viewer::Everyone,
             current_player: current.id(),
             terminal,
             returns: terminal.then(|| rules.returns()),

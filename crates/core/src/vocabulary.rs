@@ -168,3 +168,43 @@ pub struct GameInfo {
     /// Reward model.
     pub reward_model: RewardModel,
 }
+
+/// Whose information a view shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// Public information only.
+    Spectator,
+    /// What one seat may know.
+    Seat(usize),
+    /// What any seat may know: every seat's information together. A live match never shows
+    /// it (it would give each seat the others' cards); a finished match's replay does, so
+    /// that every card a seat held is face up, while what no seat ever saw (the rest of a
+    /// deck, a card dealt face down to nobody) stays face down.
+    Everyone,
+}
+
+impl Viewer {
+    /// A seat's viewer, or a spectator's for `None` (as `State::view` takes it).
+    pub fn of(viewer: Option<usize>) -> Viewer {
+        viewer.map_or(Viewer::Spectator, Viewer::Seat)
+    }
+
+    /// The one seat whose view this is (`None` for a spectator and for everyone): whose
+    /// legal actions and own pending choices a view shows.
+    pub fn seat(self) -> Option<usize> {
+        match self {
+            Viewer::Seat(seat) => Some(seat),
+            Viewer::Spectator | Viewer::Everyone => None,
+        }
+    }
+
+    /// Whether this viewer sees what `sees` says a seat (`Some`) or a spectator (`None`)
+    /// sees: for everyone, what the spectator or any of the `players` seats sees.
+    pub fn sees(self, players: usize, sees: impl Fn(Option<usize>) -> bool) -> bool {
+        match self {
+            Viewer::Spectator => sees(None),
+            Viewer::Seat(seat) => sees(Some(seat)),
+            Viewer::Everyone => sees(None) || (0..players).any(|seat| sees(Some(seat))),
+        }
+    }
+}

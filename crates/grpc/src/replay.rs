@@ -90,8 +90,9 @@ impl ReplayPage {
 
 /// One page of a match step by step: the deal (version 0), then each decision (a seat's
 /// action or a joint action) with the chance after it. The page's first step carries the
-/// public view after it, each later step the change of that view as a JSON Patch; the
-/// history entries themselves (every card) only for a finished match. The history is
+/// view after it, each later step the change of that view as a JSON Patch: for a finished
+/// match the view of every seat's information together (`State::everyone_view`) and the
+/// history entries themselves (every card), for a live match the public view only. The history is
 /// replayed through the engine from the start, and only the page's views are built, so a
 /// page costs memory for its own steps whatever the match's length.
 pub fn replay(m: &StoredMatch, page: ReplayPage) -> Result<pb::Replay, Status> {
@@ -132,7 +133,13 @@ pub fn replay(m: &StoredMatch, page: ReplayPage) -> Result<pb::Replay, Status> {
             out.next_version = Some(version);
             break;
         }
-        let view = walk.state.view(None);
+        // A finished match's steps show every seat's cards (the rules revealed nothing more
+        // to anyone that could still matter); a live match's, public information only.
+        let view = if revealed {
+            walk.state.everyone_view()
+        } else {
+            walk.state.view(None)
+        };
         let mut step = pb::ReplayStep {
             version,
             actor,

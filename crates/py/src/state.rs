@@ -289,6 +289,13 @@ impl PyState {
         convert::json_to_py(py, &self.state.view(viewer))
     }
 
+    /// The view of everyone as a dict: every seat's information together (every card a seat
+    /// holds face up, `"everyone": True`), what a finished match's replay shows. For after
+    /// the end: during a game it gives each seat the others' cards.
+    fn everyone_view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        convert::json_to_py(py, &self.state.everyone_view())
+    }
+
     /// Seat `player`'s `action` (default: the current player's) as the game's action struct,
     /// a dict (`docs/actions/<game>.schema.json`): the card, the cell, the squares, the
     /// amount, with no parsing of the action's text. `None` for an id outside the seat's

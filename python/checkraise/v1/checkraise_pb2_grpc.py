@@ -289,8 +289,9 @@ class MatchesServicer:
     def GetReplay(self, request, context):
         """A match step by step, a page at a time (each page bounded in steps and bytes). A finished
         match: every history entry (chance outcomes, so every card, included) with its text, and
-        the public view's change at each step. A match still being played: only what a spectator
-        may see (who acted and the public view's change at each step). No token.
+        at each step the change of the view of every seat's information together (every card a
+        seat held, face up). A match still being played: only what a spectator may see (who
+        acted and the public view's change at each step). No token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

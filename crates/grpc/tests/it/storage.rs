@@ -477,9 +477,10 @@ async fn lists_and_replays(database: &str) {
         .unwrap_err();
     assert_eq!(bad.code(), Code::InvalidArgument);
 
-    // A finished match: every entry revealed, chance included, and the public view after
-    // each step (the first step's whole, the others' as patches), ending at the spectator's
-    // view; its seed shown now that it is over.
+    // A finished match: every entry revealed, chance included, and the view of everyone
+    // after each step (the first step's whole, the others' as patches): every card a seat
+    // held face up, ending at the spectator's view with the hands turned over; its seed shown
+    // now that it is over.
     let replay = matches
         .get_replay(pb::GetReplayRequest {
             match_id: finished[0].clone(),
@@ -528,7 +529,29 @@ async fn lists_and_replays(database: &str) {
         .unwrap()
         .into_inner();
     let views = page_views(&replay);
-    assert_eq!(views.last().unwrap(), &json(&end.view_json));
+    let mut held = 0;
+    for view in &views {
+        assert_eq!(view["everyone"], true, "{view}");
+        for seat in view["seats"].as_array().unwrap() {
+            let cards = seat["cards"].as_array().unwrap();
+            assert!(
+                cards.iter().all(|c| c.is_string()),
+                "a card face down: {view}"
+            );
+            held += cards.len();
+        }
+    }
+    assert!(held > 0, "the seats held cards");
+    let mut last = views.last().unwrap().clone();
+    let mut spectator = json(&end.view_json);
+    assert!(spectator.get("everyone").is_none());
+    last.as_object_mut().unwrap().remove("everyone");
+    for view in [&mut last, &mut spectator] {
+        for seat in view["seats"].as_array_mut().unwrap() {
+            seat.as_object_mut().unwrap().remove("cards");
+        }
+    }
+    assert_eq!(last, spectator);
     // Page by page, two steps at a time: the same steps, each page opening with its view.
     let mut from = 0;
     let mut paged = Vec::new();

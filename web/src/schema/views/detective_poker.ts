@@ -43,6 +43,11 @@ export interface DetectivePokerView {
    */
   dealer: number;
   /**
+   * Present, and true, only in the view of every seat's information together: what a
+   * finished match's replay shows, with every card any seat held face up.
+   */
+  everyone?: boolean;
+  /**
    * The game's registered name (`pokeros`, `prediction_chess`, `poker_chess`,
    * `holdem_chess`, `detective_poker`).
    */
@@ -80,7 +85,8 @@ export interface DetectivePokerView {
    */
   terminal: boolean;
   /**
-   * Whose view this is: a seat, or null for a spectator (public information only).
+   * Whose view this is: a seat, or null for a spectator (public information only) and
+   * for everyone (see `everyone`).
    */
   viewer: number | null;
 }

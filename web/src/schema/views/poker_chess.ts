@@ -105,6 +105,11 @@ export interface PokerChessView {
    */
   events: PokerChessEvent[];
   /**
+   * Present, and true, only in the view of every seat's information together: what a
+   * finished match's replay shows, with every card any seat held face up.
+   */
+  everyone?: boolean;
+  /**
    * The position as FEN.
    */
   fen: string;
@@ -136,7 +141,8 @@ export interface PokerChessView {
    */
   terminal: boolean;
   /**
-   * Whose view this is: a seat, or null for a spectator (public information only).
+   * Whose view this is: a seat, or null for a spectator (public information only) and
+   * for everyone (see `everyone`).
    */
   viewer: number | null;
 }

@@ -74,6 +74,11 @@ export interface PredictionChessView {
    */
   end_reason: EndReason | null;
   /**
+   * Present, and true, only in the view of every seat's information together: what a
+   * finished match's replay shows, with every card any seat held face up.
+   */
+  everyone?: boolean;
+  /**
    * The position as FEN.
    */
   fen: string;
@@ -117,7 +122,8 @@ export interface PredictionChessView {
    */
   turns: PredictionChessTurn[];
   /**
-   * Whose view this is: a seat, or null for a spectator (public information only).
+   * Whose view this is: a seat, or null for a spectator (public information only) and
+   * for everyone (see `everyone`).
    */
   viewer: number | null;
   /**

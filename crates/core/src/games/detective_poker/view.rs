@@ -11,7 +11,7 @@ use super::rules::{ActionCard, Bet, STREETS};
 use super::state::DetectivePokerState;
 use crate::game::PlayerAction;
 use crate::rules::Visible;
-use crate::view::{CardText, Header, Held, SeatCards, Street, face, faces};
+use crate::view::{CardText, Header, Held, SeatCards, Street, Viewer, face, faces};
 
 /// A Detective Poker view: the current hand (each seat's two cards, chips, action cards and
 /// points, the community cards and the bets) and the last scored hand, revealed. A seat
@@ -155,8 +155,8 @@ fn bet_view(street: usize, seat: usize, bet: Bet, card_visible: bool) -> Detecti
 impl Visible for DetectivePokerState {
     type View = DetectivePokerView;
 
-    /// What `viewer` may know (`None`: a spectator), given `history` (this state's).
-    fn view_of(&self, history: &[PlayerAction], viewer: Option<usize>) -> DetectivePokerView {
+    /// What `viewer` may know, given `history` (this state's).
+    fn view_of(&self, history: &[PlayerAction], viewer: Viewer) -> DetectivePokerView {
         let n = self.config.players;
         let h = self.hand;
         let seats = (0..n)
@@ -168,10 +168,15 @@ impl Visible for DetectivePokerState {
                 let cards = dealt
                     .into_iter()
                     .filter_map(|(private, card)| {
-                        card.map(|c| face(c, self.sees_hole(viewer, seat, private, h)))
+                        card.map(|c| {
+                            face(
+                                c,
+                                viewer.sees(n, |v| self.sees_hole(v, seat, private, h)),
+                            )
+                        })
                     })
                     .collect();
-                let own = viewer == Some(seat) || self.over;
+                let own = viewer.sees(n, |v| v == Some(seat)) || self.over;
                 DetectivePokerSeat {
                     seat,
                     hand: Held::new(cards),
@@ -189,7 +194,7 @@ impl Visible for DetectivePokerState {
         for street in 0..STREETS {
             for bettor in self.bettors(h, street) {
                 if let Some(bet) = self.cards.bets[street][bettor] {
-                    let visible = self.sees_action_card(viewer, bettor, h);
+                    let visible = viewer.sees(n, |v| self.sees_action_card(v, bettor, h));
                     bets.push(bet_view(street, bettor, bet, visible));
                 }
             }

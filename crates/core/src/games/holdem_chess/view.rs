@@ -8,7 +8,7 @@ use super::state::{HoldemState, NO_CARD, Phase};
 use crate::cards::Card;
 use crate::game::{Player, PlayerAction};
 use crate::rules::{Describe, Rules, Visible};
-use crate::view::{CardText, Cell, Header, Held, LegalAction, Street, face, faces};
+use crate::view::{CardText, Cell, Header, Held, LegalAction, Street, Viewer, face, faces};
 
 /// A Hold'em Poker Chess view: the grid, the betting state, each seat's stack, bets and hole
 /// cards, and the result of every finished hand. Hole cards are face down but for the
@@ -135,8 +135,8 @@ pub struct HoldemShowdownHand {
 impl Visible for HoldemState {
     type View = HoldemChessView;
 
-    /// What `viewer` may know (`None`: a spectator).
-    fn view_of(&self, _history: &[PlayerAction], viewer: Option<usize>) -> HoldemChessView {
+    /// What `viewer` may know.
+    fn view_of(&self, _history: &[PlayerAction], viewer: Viewer) -> HoldemChessView {
         let cfg = &self.config;
         let b = &self.betting;
         let over = self.phase == Phase::Over;
@@ -144,7 +144,10 @@ impl Visible for HoldemState {
             .grid_cards()
             .iter()
             .map(|g| {
-                let card = face(g.card, self.sees(viewer, g.card, g.owner));
+                let card = face(
+                    g.card,
+                    viewer.sees(cfg.players, |v| self.sees(v, g.card, g.owner)),
+                );
                 Cell::with_card(g.pos.0, g.pos.1, card).owned_by(g.owner)
             })
             .collect();
@@ -154,7 +157,12 @@ impl Visible for HoldemState {
                     .filter(|&slot| self.holes[s][slot] != NO_CARD && self.kept[s] >> slot & 1 == 1)
                     .map(|slot| {
                         let c = Card(self.holes[s][slot]);
-                        face(c, viewer == Some(s) || self.sees(None, c, Some(s)))
+                        face(
+                            c,
+                            viewer.sees(cfg.players, |v| {
+                                v == Some(s) || self.sees(None, c, Some(s))
+                            }),
+                        )
                     })
                     .collect();
                 HoldemSeat {
@@ -190,7 +198,7 @@ impl Visible for HoldemState {
                 chips: r.stacks_after[..cfg.players].to_vec(),
             })
             .collect();
-        let legal_actions = match (viewer, self.current_player()) {
+        let legal_actions = match (viewer.seat(), self.current_player()) {
             (Some(v), Player::Seat(s)) if v == s => {
                 let mut acts = Vec::new();
                 self.legal_actions_into(Player::Seat(s), &mut acts);

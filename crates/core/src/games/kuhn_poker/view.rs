@@ -8,7 +8,7 @@ use super::rules::{Meaning, Move, card_name};
 use super::state::{KuhnPokerState, SeatStatus};
 use crate::game::{Player, PlayerAction};
 use crate::rules::{Describe, Rules, Visible};
-use crate::view::{Header, LegalAction};
+use crate::view::{Header, LegalAction, Viewer};
 
 /// A Kuhn poker view: the deck, the pot, each seat's card, chips and standing, the betting
 /// in words and, at the end, the result. A seat sees its own card; the cards of the seats in
@@ -100,15 +100,19 @@ pub struct KuhnPokerResult {
 impl Visible for KuhnPokerState {
     type View = KuhnPokerView;
 
-    /// What `viewer` may know (`None`: a spectator).
-    fn view_of(&self, _history: &[PlayerAction], viewer: Option<usize>) -> KuhnPokerView {
+    /// What `viewer` may know.
+    fn view_of(&self, _history: &[PlayerAction], viewer: Viewer) -> KuhnPokerView {
         let n = self.config.players;
         let seats = (0..n)
             .map(|seat| KuhnPokerSeat {
                 seat,
                 card: self
                     .card(seat)
-                    .map(|c| self.sees_card(viewer, seat).then(|| KuhnCardText::of(n, c))),
+                    .map(|c| {
+                        viewer
+                            .sees(n, |v| self.sees_card(v, seat))
+                            .then(|| KuhnCardText::of(n, c))
+                    }),
                 chips: self.chips_in(seat),
                 status: self.status(seat),
             })
@@ -129,7 +133,7 @@ impl Visible for KuhnPokerState {
                 }
             })
             .collect();
-        let legal_actions = match (viewer, self.current_player()) {
+        let legal_actions = match (viewer.seat(), self.current_player()) {
             (Some(v), Player::Seat(s)) if v == s => {
                 let mut actions = Vec::new();
                 self.legal_actions_into(Player::Seat(s), &mut actions);

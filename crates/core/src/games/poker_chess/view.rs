@@ -9,7 +9,7 @@ use crate::chess::Color;
 use crate::game::PlayerAction;
 use crate::rules::Visible;
 use crate::view::{
-    CardText, Cell, Header, Held, MoveParts, PieceText, Side, chess_cells, face, faces,
+    CardText, Cell, Header, Held, MoveParts, PieceText, Side, Viewer, chess_cells, face, faces,
 };
 
 /// A Poker Chess view: the board, both hands (face down but for the viewer's own, also at
@@ -87,12 +87,12 @@ pub enum PokerChessEvent {
 }
 
 impl PokerChessEvent {
-    /// `event` as seat `viewer` saw it (`None`: a spectator).
-    fn of(event: Event, viewer: Option<usize>) -> PokerChessEvent {
+    /// `event` as `viewer` saw it.
+    fn of(event: Event, viewer: Viewer) -> PokerChessEvent {
         match event {
             Event::Deal { seat, card } => PokerChessEvent::Deal {
                 seat,
-                card: face(card, Some(seat) == viewer),
+                card: face(card, viewer.sees(2, |v| v == Some(seat))),
             },
             Event::Play { seat, card } => PokerChessEvent::Play {
                 seat,
@@ -150,8 +150,8 @@ pub struct PokerChessSeat {
 impl Visible for PokerChessState {
     type View = PokerChessView;
 
-    /// What `viewer` may know (`None`: a spectator).
-    fn view_of(&self, _history: &[PlayerAction], viewer: Option<usize>) -> PokerChessView {
+    /// What `viewer` may know.
+    fn view_of(&self, _history: &[PlayerAction], viewer: Viewer) -> PokerChessView {
         let (phase, played_card) = match self.phase {
             Phase::Deal { .. } => (PokerChessPhase::Deal, None),
             Phase::Turn(TurnStep::Card) => (PokerChessPhase::Card, None),
@@ -167,7 +167,7 @@ impl Visible for PokerChessState {
                 .map(|seat| PokerChessSeat {
                     seat,
                     color: Side::of_seat(seat),
-                    hand: Held::of(self.hands[seat].iter(), Some(seat) == viewer),
+                    hand: Held::of(self.hands[seat].iter(), viewer.sees(2, |v| v == Some(seat))),
                     points: self.points[seat],
                 })
                 .collect(),

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::state::PokerosState;
 use crate::game::PlayerAction;
 use crate::rules::Visible;
-use crate::view::{CardText, Cell, Header, Held};
+use crate::view::{CardText, Cell, Header, Held, Viewer};
 
 /// A Pokeros view: the board, each seat's hand and points, the deck and every placement.
 /// Hands are face down except the viewer's own (every hand is face up with `hand_size=0`);
@@ -69,8 +69,9 @@ pub struct PokerosScoredHand {
 impl Visible for PokerosState {
     type View = PokerosView;
 
-    /// What `viewer` may know (`None`: a spectator).
-    fn view_of(&self, _history: &[PlayerAction], viewer: Option<usize>) -> PokerosView {
+    /// What `viewer` may know.
+    fn view_of(&self, _history: &[PlayerAction], viewer: Viewer) -> PokerosView {
+        let players = self.config().players;
         let board = self
             .board()
             .cards()
@@ -79,12 +80,12 @@ impl Visible for PokerosState {
                 Cell::with_card(x, y, Some(CardText::of(card)))
             })
             .collect();
-        let seats = (0..self.config().players)
+        let seats = (0..players)
             .map(|seat| PokerosSeat {
                 seat,
                 hand: Held::of(
                     self.hand(seat).iter(),
-                    Some(seat) == viewer || self.hands_public(),
+                    viewer.sees(players, |v| v == Some(seat)) || self.hands_public(),
                 ),
                 points: self.points()[seat],
             })

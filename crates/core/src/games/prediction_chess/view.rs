@@ -10,7 +10,7 @@ use super::{action_move, seat_color};
 use crate::chess::Move;
 use crate::game::PlayerAction;
 use crate::rules::Visible;
-use crate::view::{Cell, Header, MoveParts, Side, SquareText, chess_cells};
+use crate::view::{Cell, Header, MoveParts, Side, SquareText, Viewer, chess_cells};
 
 /// A Prediction Chess view: the board, the phase, every revealed turn and, at the
 /// prediction node, the viewer's own pending move (never the opponent's).
@@ -128,8 +128,9 @@ impl PredictionChessPrediction {
 impl Visible for PredictionChessState {
     type View = PredictionChessView;
 
-    /// What `viewer` may know (`None`: a spectator).
-    fn view_of(&self, _history: &[PlayerAction], viewer: Option<usize>) -> PredictionChessView {
+    /// What `viewer` may know: a seat's own pending move is the one seat's alone (null for
+    /// everyone too; the next state shows both moves).
+    fn view_of(&self, _history: &[PlayerAction], viewer: Viewer) -> PredictionChessView {
         let turns = self
             .turns
             .iter()
@@ -145,7 +146,7 @@ impl Visible for PredictionChessState {
                     .collect(),
             })
             .collect();
-        let my_move = viewer.and_then(|v| {
+        let my_move = viewer.seat().and_then(|v| {
             (self.phase == Phase::Predict && v < 2)
                 .then(|| PredictionChessMove::of(action_move(seat_color(v), self.pending[v])))
         });

@@ -1732,17 +1732,20 @@ export type ReplayStep = Message<"checkraise.v1.ReplayStep"> & {
   entries: ReplayEntry[];
 
   /**
-   * The public view after the step (as GetSpectatorView's view_json); only on the first step
-   * of a page. Each later step carries spectator_view_patch instead.
+   * The view after the step; only on the first step of a page. Each later step carries
+   * spectator_view_patch instead. A live match: the public view (as GetSpectatorView's
+   * view_json). A finished match (Replay.revealed): the view of every seat's information
+   * together, its header's "everyone" true: every card any seat held is face up at every
+   * step, what no seat saw (the rest of a deck) stays face down.
    *
    * @generated from field: string spectator_view_json = 4;
    */
   spectatorViewJson: string;
 
   /**
-   * The change of the public view made by this step, as a JSON Patch (RFC 6902) from the
-   * previous step's public view: apply it to that view to get this step's. Empty on a page's
-   * first step.
+   * The change of the step's view (as above) made by this step, as a JSON Patch (RFC 6902)
+   * from the previous step's view: apply it to that view to get this step's. Empty on a
+   * page's first step.
    *
    * @generated from field: string spectator_view_patch = 5;
    */
@@ -1768,7 +1771,8 @@ export type Replay = Message<"checkraise.v1.Replay"> & {
   match?: MatchSummary | undefined;
 
   /**
-   * True for a finished match: entries are filled, every card is revealed.
+   * True for a finished match: entries are filled, and the steps' views show every seat's
+   * information together.
    *
    * @generated from field: bool revealed = 2;
    */
@@ -2159,8 +2163,9 @@ export const Matches: GenService<{
   /**
    * A match step by step, a page at a time (each page bounded in steps and bytes). A finished
    * match: every history entry (chance outcomes, so every card, included) with its text, and
-   * the public view's change at each step. A match still being played: only what a spectator
-   * may see (who acted and the public view's change at each step). No token.
+   * at each step the change of the view of every seat's information together (every card a
+   * seat held, face up). A match still being played: only what a spectator may see (who
+   * acted and the public view's change at each step). No token.
    *
    * @generated from rpc checkraise.v1.Matches.GetReplay
    */
