@@ -137,6 +137,11 @@ def test_every_view_of_random_games_matches_the_schema(name, params):
                 assert view["terminal"] == state.is_terminal(), where
                 assert view["returns"] == (state.returns() if state.is_terminal() else None)
                 checked += 1
+            if index % 10 == 0 or state.is_terminal():
+                # The view of everyone (a finished match's replay) has the same schema.
+                everyone = state.everyone_view()
+                assert_valid(everyone, name, f"{name} {params} seed {seed} state {index} everyone")
+                assert everyone["everyone"] is True and everyone["viewer"] is None
 
 
 def face_up_cards(value: Any) -> set[str]:
