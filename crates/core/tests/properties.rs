@@ -86,17 +86,46 @@ fn conforms(spec: &str, seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A random game string of one of the registry's games in `first..end` (of its entries).
+fn game_string_among(first: usize, end: usize) -> impl Strategy<Value = String> {
+    let entries = registry::entries();
+    (first..end).prop_flat_map(move |i| game_string(&entries[i]))
+}
+
+/// Half the registry's entries: the games are split in two tests so both cores run them.
+fn half() -> usize {
+    registry::entries().len() / 2
+}
+
 proptest! {
-    // About six random parameter sets of each game.
+    // About six random parameter sets of each game, the first half of the registry here and
+    // the second in the next test (one proptest runs its cases on one thread).
     #![proptest_config(Config {
-        cases: 6 * registry::entries().len() as u32,
+        cases: 6 * half() as u32,
         failure_persistence: None,
         ..Config::default()
     })]
 
-    /// Every game conforms on random parameters and seeds.
+    /// Every game of the registry's first half conforms on random parameters and seeds.
     #[test]
-    fn every_game_conforms(spec in any_game_string(), seed in any::<u64>()) {
+    fn every_game_conforms(spec in game_string_among(0, half()), seed in any::<u64>()) {
+        conforms(&spec, seed)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(Config {
+        cases: 6 * (registry::entries().len() - half()) as u32,
+        failure_persistence: None,
+        ..Config::default()
+    })]
+
+    /// Every game of the registry's second half conforms on random parameters and seeds.
+    #[test]
+    fn every_game_conforms_second_half(
+        spec in game_string_among(half(), registry::entries().len()),
+        seed in any::<u64>()
+    ) {
         conforms(&spec, seed)?;
     }
 }
