@@ -502,8 +502,9 @@ LOAD_CLIENTS = 200
 LOAD_MATCHES = 3
 LOAD_WAVES = 2
 # Long enough that no client thread, starved among 200 on a loaded 2-core machine, sees its
-# match expire mid-game (1 s did: a few NOT_FOUND in one wave of ten).
-LOAD_IDLE_EXPIRY_SECS = 4
+# match expire mid-game (1 s did: a few NOT_FOUND in one wave of ten; 4 s did once, for one
+# client, on a fresh clone whose other pytest worker was busier than usual).
+LOAD_IDLE_EXPIRY_SECS = 8
 LOAD_GAMES: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pokeros", {"board_size": 5}, ["human", "random"]),
     ("holdem_chess", {}, ["human", "heuristic"]),
