@@ -803,6 +803,10 @@ READ_TABLE = """() => {
       dealer: el.querySelector('.dealer') && [text(el, '.dealer [aria-hidden]'),
                                               text(el, '.dealer .sr-only')],
       hole: labels(el.querySelector('.hole')),
+      // Detective Poker: points, action cards and the bets on the seat's board.
+      points: text(el, '.points dd'),
+      actionCards: text(el, '.action-cards'),
+      boardBets: [...el.querySelectorAll('.board-bet')].map(e => e.textContent.trim()),
       box: box(el),
     })),
   };
@@ -901,4 +905,76 @@ def test_holdem_seats_around_a_poker_table(server, context):
     assert all(b["top"] >= drawn["felt"]["bottom"] and b["right"] <= 390 for b in boxes), boxes
     assert len({round(b["left"]) for b in boxes}) == 2, boxes
     shot(page, "phone-holdem-table")
+    assert errors == [], errors
+
+
+def check_detective_table(page: Page, view: dict) -> dict:
+    """Detective Poker's table drawn as `view` says: every seat with its cards (face down where
+    the view hides them), chips, points, action cards and the bets on its board, the turn
+    marker and the dealer button; the round, the hand and the community cards in the middle."""
+    drawn = page.evaluate(READ_TABLE)
+    assert drawn is not None, "no poker table"
+    assert drawn["tables"] == 0, "the seats are also drawn as a table"
+    assert drawn["community"] == [card_words(c) for c in view["community"]]
+    repeated = {"street", "hand number", "hands", "burns", "Community:"}
+    assert not repeated & set(drawn["side"]), drawn["side"]
+    seats = {s["seat"]: s for s in drawn["seats"]}
+    assert sorted(seats) == [s["seat"] for s in view["seats"]]
+    to_act = view["current_player"] if not view["terminal"] else None
+    for want in view["seats"]:
+        got = seats[want["seat"]]
+        you = " (you)" if want["seat"] == view["viewer"] else ""
+        assert got["heading"] == f"Seat {want['seat']}{you}", got
+        assert got["stack"] == str(want["chips"]) and got["points"] == str(want["points"]), got
+        assert got["toAct"] == (want["seat"] == to_act), (got, view["current_player"])
+        button = ["D", "Dealer button"] if want["seat"] == view["dealer"] else None
+        assert got["dealer"] == button, (got, view["dealer"])
+        assert got["hole"] == [card_words(c) for c in want["cards"]], (got, want)
+        hidden = want["action_cards"].count(None)
+        names = [c for c in want["action_cards"] if c is not None]
+        if not want["action_cards"]:
+            assert got["actionCards"] == "Action cards: none left", got
+        for name in names:
+            assert (name if name == "+1" else name.capitalize()) in got["actionCards"], got
+        assert (f"{hidden} face down" in got["actionCards"]) == (hidden > 0), got
+        on_board = [b for b in view["bets"] if b["target"] == want["seat"]]
+        assert len(got["boardBets"]) == len(on_board), (got, on_board)
+        for line, bet in zip(got["boardBets"], on_board, strict=True):
+            assert line.startswith(bet["street"].capitalize() + ": "), line
+            assert f"bets {bet['amount']} on seat {want['seat']}'s board" in line, line
+    return drawn
+
+
+def test_detective_poker_seats_around_a_poker_table(server, context):
+    """Detective Poker draws its seats around a table too, as the seat's own view says at each
+    of its turns and at the end: its own private card face up and its shown card face down
+    (the others' the other way round), the bets lying on each seat's board, the dealer button;
+    on a phone nothing overflows."""
+    game, params, others, seed = next(m for m in MATCHES if m[0] == "detective_poker")
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, game, params, others, seed)
+    match_id = match_id_of(page)
+    turns = bets_drawn = 0
+    while wait_turn_or_end(page):
+        reply = seat_view(server, page, match_id)
+        assert str(reply.version) == version(page)
+        drawn = check_detective_table(page, json.loads(reply.view_json))
+        turns += 1
+        bets_drawn += sum(len(s["boardBets"]) for s in drawn["seats"])
+        if turns == 1:
+            felt = drawn["felt"]
+            boxes = {s["seat"]: s["box"] for s in drawn["seats"]}
+            assert boxes[0]["top"] >= felt["bottom"], (boxes, felt)
+            assert all(boxes[s]["bottom"] <= felt["top"] for s in boxes if s != 0), boxes
+        play_one_move(page)
+    final = seat_view(server, page, match_id)
+    assert str(final.version) == version(page)
+    end = json.loads(final.view_json)
+    assert end["terminal"]
+    check_detective_table(page, end)
+    assert turns >= 2 and bets_drawn > 0, (turns, bets_drawn)
+    page.set_viewport_size({"width": 390, "height": 844})
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, width
+    shot(page, "phone-detective-table")
     assert errors == [], errors

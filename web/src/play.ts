@@ -44,7 +44,7 @@ import {
 import { linksOf, replayLink, seatLink, spectatorLink } from "./links";
 import { lastHandLines, outcomeLines, resultText, verdictText } from "./outcome";
 import { cardHelp, rulesPanel } from "./rules";
-import { pokerTable } from "./table";
+import { detectiveTable, pokerTable } from "./table";
 
 /** Who looks: a seat with its token, or a spectator (seat null). */
 export interface Viewer {
@@ -402,10 +402,13 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     const practice = practiceNotice(current.chosenSeed);
     const legal = current.mayAct ? current.legalActions : [];
     const clicks = legal.map((action) => ({ action, click: clickOf(structOf(action.actionJson)) }));
-    // Hold'em Poker Chess: the seats around a poker table, in the play area, instead of the table
-    // of seats beside it.
+    // The poker games (Hold'em Poker Chess, Detective Poker): the seats around a poker table, in
+    // the play area, instead of the table of seats beside it.
     const game = known(view);
-    const around = game?.game === "holdem_chess" ? pokerTable(current, game) : null;
+    const around =
+      game?.game === "holdem_chess" ? pokerTable(current, game)
+      : game?.game === "detective_poker" ? detectiveTable(current, game)
+      : null;
     // One panel for the page's life, so that it stays open (or closed) as the match redraws.
     if (rules === undefined || rules?.dataset.game !== view.game) rules = rulesPanel(view.game, gameTitle(view.game));
     if (viewer.replay && replay) {
@@ -951,7 +954,7 @@ function seats(sv: SeatView, v: View): HTMLElement {
 }
 
 /** What the poker table's middle draws (`table.ts`): left out of the panel beside it. */
-const ON_THE_FELT = new Set(["pot", "street", "hand number", "hands", "current bet"]);
+const ON_THE_FELT = new Set(["pot", "street", "hand number", "hands", "current bet", "burns"]);
 
 /** The view's other facts and card rows; `felt`: less what the poker table already shows. */
 function facts(v: View, felt: boolean): HTMLElement {

@@ -1,11 +1,17 @@
-// Hold'em Poker Chess as a poker client draws it: the seats around an oval table (the viewer's
-// at the bottom, the others clockwise as the seats are numbered), each with its stack, its bet
-// in front of it this street, its state (folded, all-in, sitting out), the turn marker and the
-// dealer button; the pot and the community cards in the middle. Everything is read from the
-// view: a card is drawn only as the view gives it (face down where it is null).
+// The poker games as a poker client draws them: the seats around an oval table (the viewer's
+// at the bottom, the others clockwise as the seats are numbered). Hold'em Poker Chess: each
+// seat with its stack, its bet in front of it this street, its state (folded, all-in, sitting
+// out), the turn marker and the dealer button; the pot and the community cards in the middle.
+// Detective Poker: each seat with its cards, chips, points, action cards and the bets lying on
+// its board, the turn marker and the dealer button; the hand, the round and the community cards
+// in the middle. Everything is read from the view: a card is drawn only as the view gives it
+// (face down where it is null).
 import type { SeatView } from "./gen/checkraise/v1/checkraise_pb";
 import { card, h } from "./dom";
 import type { HoldemChessView, HoldemSeat } from "./schema/views/holdem_chess";
+import type { DetectivePokerSeat, DetectivePokerView } from "./schema/views/detective_poker";
+import { detectiveBetText } from "./outcome";
+import { actionCardName } from "./rules";
 
 /** Where a seat sits around the table: its grid area and the side of the table it is on. */
 export interface Place {
@@ -107,13 +113,18 @@ function felt(v: HoldemChessView): HTMLElement {
 }
 
 /** The seats around the table, the viewer's (seat 0 for a spectator) at the bottom. */
-export function pokerTable(sv: SeatView, v: HoldemChessView): HTMLElement {
-  const count = v.seats.length;
+function ring<S>(
+  viewer: number | null | undefined,
+  seats: S[],
+  middle: HTMLElement,
+  box: (seat: S, place: Place) => HTMLElement,
+): HTMLElement {
+  const count = seats.length;
   const { places, areas } = tableLayout(count);
   const first = viewerPlace(count);
-  const from = v.viewer ?? 0;
+  const from = viewer ?? 0;
   // In the page's order: the viewer's seat, then clockwise (as a phone lists them).
-  const ordered = v.seats.map((_, i) => v.seats[(from + i) % count]);
+  const ordered = seats.map((_, i) => seats[(from + i) % count]);
   return h(
     "section",
     { class: "seats poker", "aria-label": "Seats" },
@@ -121,8 +132,73 @@ export function pokerTable(sv: SeatView, v: HoldemChessView): HTMLElement {
     h(
       "div",
       { class: "ring", style: `--areas: ${areas}`, "data-seats": count },
-      felt(v),
-      ordered.map((seat, i) => seatBox(sv, v, seat, places[(first + i) % count])),
+      middle,
+      ordered.map((seat, i) => box(seat, places[(first + i) % count])),
     ),
   );
+}
+
+/** Hold'em Poker Chess's seats around the table. */
+export function pokerTable(sv: SeatView, v: HoldemChessView): HTMLElement {
+  return ring(v.viewer, v.seats, felt(v), (seat, place) => seatBox(sv, v, seat, place));
+}
+
+/** A Detective Poker seat: its cards, chips, points, action cards and the bets on its board. */
+function detectiveSeatBox(sv: SeatView, v: DetectivePokerView, seat: DetectivePokerSeat, place: Place): HTMLElement {
+  const s = seat.seat;
+  const you = v.viewer === s;
+  const toAct = !v.terminal && v.current_player === s;
+  const kind = sv.seats[s]?.kind ?? "";
+  const classes = ["seat", place.side];
+  if (toAct) classes.push("to-act");
+  if (you) classes.push("you");
+  const onBoard = v.bets.filter((bet) => bet.target === s);
+  const shown = seat.action_cards.filter((c) => c !== null).map((c) => actionCardName(c));
+  const hidden = seat.action_cards.length - shown.length;
+  const actionCards = [shown.join(", "), hidden > 0 ? `${hidden} face down` : ""].filter(Boolean).join("; ");
+  return h(
+    "div",
+    { class: classes.join(" "), "data-seat": s, style: `--area: ${place.area}` },
+    h(
+      "div",
+      { class: "seat-head" },
+      h("h3", {}, `Seat ${s}`, you ? " (you)" : ""),
+      v.dealer === s
+        ? h("span", { class: "dealer", title: "Dealer button" },
+            h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, "Dealer button"))
+        : null,
+    ),
+    kind ? h("p", { class: "kind" }, kind) : null,
+    toAct ? h("p", { class: "turn-marker" }, you ? "▶ Your turn" : "▶ To act") : null,
+    // Only the cards the view gives: a null one is drawn face down.
+    h("div", { class: "hole", role: "group", "aria-label": `Seat ${s}'s cards` },
+      seat.cards.length > 0 ? seat.cards.map((c) => card(c)) : h("span", { class: "none" }, "No cards")),
+    h("dl", { class: "figures" }, figure("stack", "Chips", seat.chips), figure("points", "Points", seat.points)),
+    h("p", { class: "action-cards" }, "Action cards: ", actionCards || "none left"),
+    // The chips lying on this seat's board, in front of it (CSS orders it there).
+    h("div", { class: onBoard.length > 0 ? "bet chips" : "bet", "aria-label": `Bets on seat ${s}'s board` },
+      onBoard.length > 0
+        ? onBoard.map((bet) => h("p", { class: "board-bet" }, `${capitalised(bet.street)}: ${detectiveBetText(bet)}`))
+        : h("p", {}, "No bets on this board")),
+  );
+}
+
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** The middle of Detective Poker's table: the hand, the round, the community cards. */
+function detectiveFelt(v: DetectivePokerView): HTMLElement {
+  const round = v.street ? capitalised(v.street) : null;
+  return h(
+    "div",
+    { class: "felt" },
+    h("p", { class: "street" }, [round, `Hand ${v.hand_number} of ${v.hands}`].filter(Boolean).join(" · ")),
+    h("div", { class: "community", role: "group", "aria-label": "Community cards" },
+      v.community.length > 0 ? v.community.map((c) => card(c)) : h("span", { class: "none" }, "No community cards yet")),
+    v.burns > 0 ? h("p", { class: "burns" }, `Burned: ${v.burns}`) : null,
+  );
+}
+
+/** Detective Poker's seats around the table. */
+export function detectiveTable(sv: SeatView, v: DetectivePokerView): HTMLElement {
+  return ring(v.viewer, v.seats, detectiveFelt(v), (seat, place) => detectiveSeatBox(sv, v, seat, place));
 }
