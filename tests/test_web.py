@@ -324,9 +324,11 @@ def test_a_whole_match_by_clicking(server, context, browser, game, params, other
         " return { columns: getComputedStyle(b).getPropertyValue('--columns'),"
         " files: text('.coord.file'), ranks: text('.coord.rank') }; }"
     )
+    # Once the first view is drawn: before it ("Connecting…") no game has a board to read.
     page.wait_for_function(
-        f"() => {{ const r = ({read})(); return !r || !r.columns"
-        " || r.files.length === Number(r.columns); }",
+        "() => !['-1', undefined].includes(document.querySelector('main#play')?.dataset.version)"
+        f" && (() => {{ const r = ({read})(); return !r || !r.columns"
+        " || r.files.length === Number(r.columns); })()",
         timeout=10_000,
     )
     board = page.evaluate(read)
