@@ -137,7 +137,11 @@ fn check_state(game: &dyn Game, state: &dyn State, rng: &mut GameRng, deep: bool
         check_view_header(game, state, Some(p));
     }
     check_view_header(game, state, None);
-    check_everyone_view(game, state);
+    // At the deep states only: it builds every seat's view, which costs a random property
+    // test minutes on a long Hold'em game when done at every state.
+    if deep {
+        check_everyone_view(game, state);
+    }
     // Returns within bounds, zero-sum where declared.
     let returns = state.returns();
     assert_eq!(returns.len(), n);
