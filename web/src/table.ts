@@ -58,6 +58,39 @@ function figure(cls: string, term: string, value: number | string): HTMLElement 
   return h("div", { class: cls }, h("dt", {}, term), h("dd", {}, String(value)));
 }
 
+/** What both poker tables draw at the top of a seat. */
+interface SeatTop {
+  seat: number;
+  you: boolean;
+  toAct: boolean;
+  dealer: boolean;
+  kind: string;
+  states: string[];
+  cards: (string | null)[];
+}
+
+/** A seat's head (its number, the dealer button), who plays it, the turn marker, its states
+ * and its cards. */
+function seatTop(t: SeatTop): (HTMLElement | null)[] {
+  return [
+    h(
+      "div",
+      { class: "seat-head" },
+      h("h3", {}, `Seat ${t.seat}`, t.you ? " (you)" : ""),
+      t.dealer
+        ? h("span", { class: "dealer", title: "Dealer button" },
+            h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, "Dealer button"))
+        : null,
+    ),
+    t.kind ? h("p", { class: "kind" }, t.kind) : null,
+    t.toAct ? h("p", { class: "turn-marker" }, t.you ? "▶ Your turn" : "▶ To act") : null,
+    t.states.length > 0 ? h("p", { class: "states" }, t.states.map((state) => h("span", { class: "state" }, state))) : null,
+    // Only the cards the view gives: a null one is drawn face down.
+    h("div", { class: "hole", role: "group", "aria-label": `Seat ${t.seat}'s cards` },
+      t.cards.length > 0 ? t.cards.map((c) => card(c)) : h("span", { class: "none" }, "No cards")),
+  ];
+}
+
 /** One seat: its number, who plays it, its state, its cards, stack and bets, the markers. */
 function seatBox(sv: SeatView, v: HoldemChessView, seat: HoldemSeat, place: Place): HTMLElement {
   const s = seat.seat;
@@ -77,21 +110,7 @@ function seatBox(sv: SeatView, v: HoldemChessView, seat: HoldemSeat, place: Plac
   return h(
     "div",
     { class: classes.join(" "), "data-seat": s, style: `--area: ${place.area}` },
-    h(
-      "div",
-      { class: "seat-head" },
-      h("h3", {}, `Seat ${s}`, you ? " (you)" : ""),
-      v.button === s
-        ? h("span", { class: "dealer", title: "Dealer button" },
-            h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, "Dealer button"))
-        : null,
-    ),
-    kind ? h("p", { class: "kind" }, kind) : null,
-    toAct ? h("p", { class: "turn-marker" }, you ? "▶ Your turn" : "▶ To act") : null,
-    states.length > 0 ? h("p", { class: "states" }, states.map((state) => h("span", { class: "state" }, state))) : null,
-    // Only the cards the view gives: a null one is drawn face down.
-    h("div", { class: "hole", role: "group", "aria-label": `Seat ${s}'s cards` },
-      seat.cards.length > 0 ? seat.cards.map((c) => card(c)) : h("span", { class: "none" }, "No cards")),
+    seatTop({ seat: s, you, toAct, dealer: v.button === s, kind, states, cards: seat.cards }),
     h("dl", { class: "figures" }, figure("stack", "Stack", seat.chips), figure("total", "Bet this hand", seat.total_bet)),
     // In front of the seat, on the table's side of it (CSS orders it there).
     h("p", { class: seat.street_bet > 0 ? "bet chips" : "bet" }, "Bet this street: ", h("span", { class: "amount" }, String(seat.street_bet))),
@@ -159,20 +178,7 @@ function detectiveSeatBox(sv: SeatView, v: DetectivePokerView, seat: DetectivePo
   return h(
     "div",
     { class: classes.join(" "), "data-seat": s, style: `--area: ${place.area}` },
-    h(
-      "div",
-      { class: "seat-head" },
-      h("h3", {}, `Seat ${s}`, you ? " (you)" : ""),
-      v.dealer === s
-        ? h("span", { class: "dealer", title: "Dealer button" },
-            h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, "Dealer button"))
-        : null,
-    ),
-    kind ? h("p", { class: "kind" }, kind) : null,
-    toAct ? h("p", { class: "turn-marker" }, you ? "▶ Your turn" : "▶ To act") : null,
-    // Only the cards the view gives: a null one is drawn face down.
-    h("div", { class: "hole", role: "group", "aria-label": `Seat ${s}'s cards` },
-      seat.cards.length > 0 ? seat.cards.map((c) => card(c)) : h("span", { class: "none" }, "No cards")),
+    seatTop({ seat: s, you, toAct, dealer: v.dealer === s, kind, states: [], cards: seat.cards }),
     h("dl", { class: "figures" }, figure("stack", "Chips", seat.chips), figure("points", "Points", seat.points)),
     h("p", { class: "action-cards" }, "Action cards: ", actionCards || "none left"),
     // The chips lying on this seat's board, in front of it (CSS orders it there).
