@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: buf's checks of the gRPC contract, that the web page's
-# committed bundle is current, Rust formatting, the release build of the server (the README's
-# first command), then (with the virtual environment .venv, installed in the background
-# meanwhile) builds the Python wheel (manylinux2014) and installs it there, smoke-tests it in a
-# fresh venv without Rust, checks the Python with ruff and the _core stubs with stubtest, and
-# runs pytest, including the gRPC end-to-end tests against the real checkraise-server binary
-# and the web page's tests in headless Chromium; clippy and the cargo tests' build run in the
-# background at the lowest priority meanwhile, and the cargo tests run after pytest.
+# committed bundle is current, Rust formatting, clippy, cargo tests, the release build of the
+# server (the README's first command), then (with the virtual environment .venv, installed in
+# the background meanwhile) builds the Python wheel (manylinux2014) and installs it there,
+# smoke-tests it in a fresh venv without Rust, checks the Python with ruff and the _core stubs
+# with stubtest, and runs pytest, including the gRPC end-to-end tests against the real
+# checkraise-server binary and the web page's tests in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,24 +14,7 @@ cd "$(dirname "$0")/.."
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 # Each step says how long the command has run so far, so a slow step shows in CI's log.
-# It also stops the command as soon as the Rust build in the background (below) has failed.
-step() {
-  printf '\n==> [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"
-  if [ -n "${RUST_PID:-}" ] && ! kill -0 "$RUST_PID" 2>/dev/null; then
-    reap_rust
-  fi
-}
-# Waits for the background Rust build and prints its log; stops here if it failed.
-reap_rust() {
-  local status=0
-  wait "$RUST_PID" || status=$?
-  RUST_PID=
-  cat "$RUST_LOG"
-  if [ "$status" -ne 0 ]; then
-    echo "cargo clippy or the cargo tests' build failed (log above)" >&2
-    exit 1
-  fi
-}
+step() { printf '\n==> [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 # The Python virtual environment (.venv) with the test dependencies installs in the
 # background while the Rust steps below compile: pip mostly downloads and unpacks (a few GB,
@@ -53,14 +35,8 @@ PY=${PYTHON:-python3}
   .venv/bin/python -m pip install --quiet -r requirements-dev.txt
 ) >"$VENV_LOG" 2>&1 &
 VENV_PID=$!
-# A step that fails stops the background jobs (this one and the Rust build below) too.
-RUST_PID=
-kill_tree() {
-  local child
-  for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
-  kill "$1" 2>/dev/null || true
-}
-trap 'for pid in $VENV_PID $RUST_PID; do kill_tree "$pid"; done' EXIT
+# A step that fails stops the installation too.
+trap '[ -z "$VENV_PID" ] || { pkill -P "$VENV_PID"; kill "$VENV_PID"; } 2>/dev/null || true' EXIT
 
 # Games behind a feature (a folder of crates/core/src/games named like a feature of the core
 # crate, such as kuhn_poker): the Rust tests and clippy build them in, and the last step serves
@@ -116,6 +92,9 @@ rm -rf "$WEB_OUT"
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
+step "cargo clippy -D warnings"
+cargo clippy --workspace --all-targets --features "$FEATURES" -- -D warnings
+
 step "PostgreSQL for the crash test (Debian's postgresql package)"
 # crates/grpc/tests/crash.rs starts its own PostgreSQL server (initdb + pg_ctl in a temporary
 # directory); it fails, never skips, when the binaries are missing.
@@ -123,28 +102,18 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${CHECKRAISE_P
   apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
 fi
 
-step "cargo clippy -D warnings and the cargo tests' build: in the background, at the lowest priority"
-# Every step from here to the end of pytest leaves one core or more idle much of the time (pip
-# downloads, links, a server or a browser waited on), and nothing before the cargo tests needs
-# clippy or the debug build. They compile meanwhile under `nice -n 19`, which takes only the
-# CPU the steps in front leave (a test in front keeps its timing), and the cargo tests run at
-# normal priority after pytest, where a test's own time limits hold as alone. Their log is
-# printed when they end, and the next step stops the command if they failed.
-RUST_LOG=target/rust-build.log
-(
-  set -e
-  nice -n 19 cargo clippy --workspace --all-targets --features "$FEATURES" -- -D warnings
-  # Unit, integration and fuzz-corpus tests (below); the examples are not linked (clippy
-  # checked them).
-  nice -n 19 cargo test --workspace --exclude checkraise-py --features "$FEATURES" \
-    --lib --bins --tests --no-run
-) >"$RUST_LOG" 2>&1 &
-RUST_PID=$!
+step "cargo test (with the fuzz targets' seed corpus and regression inputs, uninstrumented)"
+# The coverage-guided runs are scripts/fuzz.sh (cargo-afl); here every committed input goes
+# through each fuzz target as a test (crate checkraise-fuzz), so a crash found and fixed stays
+# fixed. Unit, integration and doc tests; the examples are not linked here (clippy checked
+# them above).
+cargo test --workspace --exclude checkraise-py --features "$FEATURES" --lib --bins --tests
+cargo test --workspace --exclude checkraise-py --features "$FEATURES" --doc
 
 step "release build of checkraise-server (the README's first command)"
 # The server pytest and the wheel's smoke test run against. Parquet export and PostgreSQL (the
-# release tarball's optional features) are tested by the cargo tests, whose build of the server
-# has them: tests/test_export.py runs that one (CHECKRAISE_EXPORT_SERVER below). This
+# release tarball's optional features) were tested by cargo test above, whose build of the
+# server has them: tests/test_export.py runs that one (CHECKRAISE_EXPORT_SERVER below). This
 # build is the only one without the optional features, so a warning in it fails the test
 # command, as clippy's -D warnings does for the build with them.
 BUILD_LOG="$(mktemp)"
@@ -204,22 +173,8 @@ step "pytest"
 # two thirds of its one-worker time on the 2-core machine. The slowest tests are listed at the
 # end, to see where the time goes.
 CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" \
-  .venv/bin/python -m pytest -q -n 2 --dist loadfile --durations=15 tests \
-  --ignore tests/test_export.py
-
-step "cargo clippy and the cargo tests' build: waiting for them (started before the release build)"
-[ -z "$RUST_PID" ] || reap_rust
-
-step "cargo test (with the fuzz targets' seed corpus and regression inputs, uninstrumented)"
-# The coverage-guided runs are scripts/fuzz.sh (cargo-afl); here every committed input goes
-# through each fuzz target as a test (crate checkraise-fuzz), so a crash found and fixed stays
-# fixed. Unit, integration and doc tests.
-cargo test --workspace --exclude checkraise-py --features "$FEATURES" --lib --bins --tests
-cargo test --workspace --exclude checkraise-py --features "$FEATURES" --doc
-
-step "pytest: Parquet export, by the server cargo test built (with the optional features)"
-CHECKRAISE_EXPORT_SERVER="$PWD/target/debug/checkraise-server" \
-  .venv/bin/python -m pytest -q tests/test_export.py
+  CHECKRAISE_EXPORT_SERVER="$PWD/target/debug/checkraise-server" \
+  .venv/bin/python -m pytest -q -n 2 --dist loadfile --durations=15 tests
 
 if [ ${#GAME_FEATURES[@]} -gt 0 ]; then
   step "games behind a feature (${GAME_FEATURES[*]}): every face, by the registry-driven tests"
