@@ -73,6 +73,9 @@ pub mod arena;
 #[cfg(any(test, feature = "testing"))]
 pub mod conformance;
 
+// The ladder: pairing, duplicate sets and ratings of bots that come and go.
+pub mod ladder;
+
 pub use env::{Env, GameRng};
 pub use game::{Action, ErrorKind, Game, GameError, GameInfo, Player, PlayerAction, State};
 pub use registry::{make_bot, make_game, make_game_from_string};

@@ -1,0 +1,699 @@
+//! The ladder's rules, apart from any server: which two bots play next, the games a pairing
+//! plays (a duplicate set: one deal, every seating), and the ratings its finished games give.
+//!
+//! A ladder rates bots that come and go while it runs, so unlike the arena it never has
+//! every pair's results at once, nor the same number of games for each pair:
+//!
+//! - **Pairing** (`next_pair`): among the bots with a free slot (fewer sets in play than the
+//!   limit), the one with the fewest games plays; its opponent is the free bot it has played
+//!   the fewest sets with, then the closest in rating, then the first by name. A new bot is
+//!   therefore placed at once, and every pair is played about as often as every other.
+//! - **Duplicate sets** (`duplicate_set`): a pairing plays one deal (one chance seed) in every
+//!   seating of the two bots around the table (`arena::seatings`: A–B and B–A at two seats),
+//!   so the luck of the cards cancels within the set.
+//! - **Ratings** (`ratings`): Bradley–Terry by maximum likelihood on the Elo scale (400 ×
+//!   log10 of strength), with the anchor (`random` on a server) at 0, from every game's
+//!   outcome: a win for the bot whose seats' mean return is higher, a tie counted half. A
+//!   prior of one drawn game against the anchor for every other bot keeps every rating finite
+//!   (a bot that has won every game, a bot that has not met the anchor's opponents yet), and
+//!   shrinks a bot with few games towards the anchor. The 95% intervals come from the
+//!   likelihood's curvature (the inverse of the observed information). Beside it, a rating
+//!   on returns in the game's units: the least-squares fit of every set's mean margin (half
+//!   the difference of the two bots' mean returns per seat) by the difference of two
+//!   ratings, with the same prior, and its 95% interval from the fit's residuals.
+//!
+//! A forfeited game counts as played: the seat was played out by another bot and its return
+//! is the bot's. The forfeits are counted beside the rating.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::seatings;
+use crate::game::GameError;
+
+/// Elo points per natural-log unit of strength.
+const ELO: f64 = 400.0 / std::f64::consts::LN_10;
+
+/// The normal distribution's 97.5% quantile.
+const Z95: f64 = 1.959_964;
+
+fn invalid(name: &str, value: impl ToString, allowed: &str) -> GameError {
+    GameError::InvalidSetting {
+        name: name.to_string(),
+        value: value.to_string(),
+        allowed: allowed.to_string(),
+    }
+}
+
+/// One finished ladder game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LadderGame {
+    /// The duplicate set it belongs to: the games of one set share their deal.
+    pub set: u64,
+    /// The bot at each seat: two distinct bots, each at one seat or more.
+    pub seats: Vec<String>,
+    /// Each seat's return.
+    pub returns: Vec<f64>,
+    /// The seats whose bot forfeited (ran out of time, or did not come back).
+    pub forfeits: Vec<bool>,
+}
+
+/// A bot of a game and its mean return per seat.
+type BotReturn<'a> = (&'a str, f64);
+
+impl LadderGame {
+    /// The game's two bots, first seat's first, and each one's mean return per seat; an error
+    /// when the lengths differ or the seats do not hold exactly two bots.
+    fn pair(&self) -> Result<(BotReturn<'_>, BotReturn<'_>), GameError> {
+        let n = self.seats.len();
+        if self.returns.len() != n || self.forfeits.len() != n {
+            return Err(invalid(
+                "ladder game",
+                format!(
+                    "{n} seats, {} returns, {} forfeits",
+                    self.returns.len(),
+                    self.forfeits.len()
+                ),
+                "a return and a forfeit flag for every seat",
+            ));
+        }
+        let Some(a) = self.seats.first() else {
+            return Err(invalid("ladder game", "no seats", "two bots or more seats"));
+        };
+        let Some(b) = self.seats.iter().find(|s| *s != a) else {
+            return Err(invalid("ladder game", a, "two distinct bots"));
+        };
+        if let Some(c) = self.seats.iter().find(|s| *s != a && *s != b) {
+            return Err(invalid(
+                "ladder game",
+                format!("{a}, {b}, {c}"),
+                "exactly two distinct bots",
+            ));
+        }
+        let mean_of = |bot: &str| {
+            let mine: Vec<f64> = self
+                .seats
+                .iter()
+                .zip(&self.returns)
+                .filter(|(s, _)| *s == bot)
+                .map(|(_, r)| *r)
+                .collect();
+            mine.iter().sum::<f64>() / mine.len() as f64
+        };
+        Ok(((a.as_str(), mean_of(a)), (b.as_str(), mean_of(b))))
+    }
+}
+
+/// How many sets each bot, and each pair of bots, has played (or is playing).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    games: HashMap<String, usize>,
+    sets: HashMap<(String, String), usize>,
+}
+
+fn pair_key(a: &str, b: &str) -> (String, String) {
+    if a <= b {
+        (a.to_string(), b.to_string())
+    } else {
+        (b.to_string(), a.to_string())
+    }
+}
+
+impl Tally {
+    /// The tally of finished games (each distinct set counted once per pair).
+    pub fn from_games(games: &[LadderGame]) -> Result<Self, GameError> {
+        let mut tally = Tally::default();
+        let mut seen: BTreeMap<u64, (String, String)> = BTreeMap::new();
+        for game in games {
+            let ((a, _), (b, _)) = game.pair()?;
+            *tally.games.entry(a.to_string()).or_default() += 1;
+            *tally.games.entry(b.to_string()).or_default() += 1;
+            seen.entry(game.set).or_insert_with(|| pair_key(a, b));
+        }
+        for pair in seen.into_values() {
+            *tally.sets.entry(pair).or_default() += 1;
+        }
+        Ok(tally)
+    }
+
+    /// Counts a set of `games` games between `a` and `b` (one being scheduled or played).
+    pub fn add_set(&mut self, a: &str, b: &str, games: usize) {
+        *self.games.entry(a.to_string()).or_default() += games;
+        *self.games.entry(b.to_string()).or_default() += games;
+        *self.sets.entry(pair_key(a, b)).or_default() += 1;
+    }
+
+    /// Games a bot has played.
+    pub fn games(&self, bot: &str) -> usize {
+        self.games.get(bot).copied().unwrap_or(0)
+    }
+
+    /// Sets two bots have played together.
+    pub fn sets(&self, a: &str, b: &str) -> usize {
+        self.sets.get(&pair_key(a, b)).copied().unwrap_or(0)
+    }
+}
+
+/// A bot the matchmaker may place: its name and how many sets it is playing now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The bot's name.
+    pub name: String,
+    /// Sets in play.
+    pub playing: usize,
+}
+
+/// The next pairing, or `None` when fewer than two of `candidates` have a free slot (fewer
+/// than `limit` sets in play): the free bot with the fewest games, ties by name, against the
+/// free bot it has played the fewest sets with, ties by the closest rating (`ratings`, 0 for
+/// a bot without one), then by name.
+pub fn next_pair(
+    candidates: &[Candidate],
+    tally: &Tally,
+    ratings: &HashMap<String, f64>,
+    limit: usize,
+) -> Option<(String, String)> {
+    let mut free: Vec<&Candidate> = candidates.iter().filter(|c| c.playing < limit).collect();
+    free.sort_by(|x, y| x.name.cmp(&y.name));
+    free.dedup_by(|x, y| x.name == y.name);
+    let first = *free
+        .iter()
+        .min_by(|x, y| tally.games(&x.name).cmp(&tally.games(&y.name)))?;
+    let rating = |name: &str| ratings.get(name).copied().unwrap_or(0.0);
+    let second = free
+        .iter()
+        .filter(|c| c.name != first.name)
+        .min_by(|x, y| {
+            let sets = tally
+                .sets(&first.name, &x.name)
+                .cmp(&tally.sets(&first.name, &y.name));
+            let gap = |name: &str| (rating(name) - rating(&first.name)).abs();
+            sets.then(gap(&x.name).total_cmp(&gap(&y.name)))
+        })?;
+    Some((first.name.clone(), second.name.clone()))
+}
+
+/// One game of a duplicate set: the bot at each seat and the deal's chance seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetGame {
+    /// The bot at each seat.
+    pub seats: Vec<String>,
+    /// The chance seed, the same for every game of the set.
+    pub chance_seed: u64,
+}
+
+/// The games of a duplicate set of `a` and `b` at a table of `players` seats: every seating
+/// of the pair (`arena::seatings`), all with the chance seed `chance_seed`.
+pub fn duplicate_set(a: &str, b: &str, players: usize, chance_seed: u64) -> Vec<SetGame> {
+    seatings(players)
+        .into_iter()
+        .map(|seating| SetGame {
+            seats: seating
+                .iter()
+                .map(|&who| (if who == 0 { a } else { b }).to_string())
+                .collect(),
+            chance_seed,
+        })
+        .collect()
+}
+
+/// One bot's standing on the ladder.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LadderRating {
+    /// The bot.
+    pub bot: String,
+    /// Bradley–Terry rating on the Elo scale, the anchor at 0.
+    pub rating: f64,
+    /// Its 95% interval.
+    pub ci: (f64, f64),
+    /// Rating on returns, in the game's units (the anchor at 0).
+    pub return_rating: f64,
+    /// Its 95% interval.
+    pub return_ci: (f64, f64),
+    /// Games played.
+    pub games: usize,
+    /// Games won, ties counted half.
+    pub wins: f64,
+    /// Games it forfeited.
+    pub forfeits: usize,
+}
+
+/// Solves `a x = b` (symmetric positive definite, small) by Gaussian elimination with partial
+/// pivoting; `None` when singular.
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+    let k = a.len();
+    for col in 0..k {
+        let pivot = (col..k).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in 0..k {
+            if row != col {
+                let f = a[row][col] / a[col][col];
+                if f != 0.0 {
+                    let (pivot_a, pivot_b) = (a[col].clone(), b[col].clone());
+                    for (x, p) in a[row].iter_mut().zip(&pivot_a).skip(col) {
+                        *x -= f * p;
+                    }
+                    for (x, p) in b[row].iter_mut().zip(&pivot_b) {
+                        *x -= f * p;
+                    }
+                }
+            }
+        }
+    }
+    Some(
+        (0..k)
+            .map(|i| b[i].iter().map(|x| x / a[i][i]).collect())
+            .collect(),
+    )
+}
+
+/// The inverse of a small symmetric positive definite matrix.
+fn inverse(a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+    let k = a.len();
+    let identity = (0..k)
+        .map(|i| (0..k).map(|j| f64::from(u8::from(i == j))).collect())
+        .collect();
+    solve(a, identity)
+}
+
+/// The ladder's ratings from its finished games, best first (ties by name), every bot that
+/// has played and the anchor included; `anchor` is rated 0 (whether or not it has played).
+pub fn ratings(games: &[LadderGame], anchor: &str) -> Result<Vec<LadderRating>, GameError> {
+    // Every bot, the anchor first.
+    let mut bots: Vec<String> = vec![anchor.to_string()];
+    let mut index: HashMap<String, usize> = HashMap::from([(anchor.to_string(), 0)]);
+    let mut id = |name: &str, bots: &mut Vec<String>| {
+        *index.entry(name.to_string()).or_insert_with(|| {
+            bots.push(name.to_string());
+            bots.len() - 1
+        })
+    };
+    // Per ordered pair: wins (ties half) and games; per set: the pair and its margins.
+    let mut outcomes: Vec<(usize, usize, f64)> = Vec::new();
+    let mut sets: BTreeMap<u64, (usize, usize, Vec<f64>)> = BTreeMap::new();
+    let mut played = Vec::new();
+    let mut won = Vec::new();
+    let mut forfeited = Vec::new();
+    for game in games {
+        let ((a, ra), (b, rb)) = game.pair()?;
+        let (i, j) = (id(a, &mut bots), id(b, &mut bots));
+        for list in [&mut played, &mut forfeited] {
+            list.resize(bots.len(), 0usize);
+        }
+        won.resize(bots.len(), 0.0f64);
+        let score = if ra > rb {
+            1.0
+        } else if ra == rb {
+            0.5
+        } else {
+            0.0
+        };
+        outcomes.push((i, j, score));
+        played[i] += 1;
+        played[j] += 1;
+        won[i] += score;
+        won[j] += 1.0 - score;
+        // A bot forfeits a game once, however many of its seats were played out.
+        for (bot, who) in [(a, i), (b, j)] {
+            if game
+                .seats
+                .iter()
+                .zip(&game.forfeits)
+                .any(|(s, &f)| f && s == bot)
+            {
+                forfeited[who] += 1;
+            }
+        }
+        let entry = sets.entry(game.set).or_insert((i, j, Vec::new()));
+        let margin = (ra - rb) / 2.0;
+        // A set's games all have the same two bots; the first game's order is the set's.
+        if (entry.0, entry.1) == (i, j) {
+            entry.2.push(margin);
+        } else if (entry.0, entry.1) == (j, i) {
+            entry.2.push(-margin);
+        } else {
+            return Err(invalid(
+                "ladder set",
+                game.set,
+                "games of one set between the same two bots",
+            ));
+        }
+    }
+    let k = bots.len();
+    for list in [&mut played, &mut forfeited] {
+        list.resize(k, 0);
+    }
+    won.resize(k, 0.0);
+
+    // The prior: one drawn game, and one set of margin 0, against the anchor for every bot.
+    let prior: Vec<(usize, usize, f64)> = (1..k).map(|i| (i, 0, 0.5)).collect();
+    let all: Vec<(usize, usize, f64)> = outcomes.iter().chain(&prior).copied().collect();
+
+    // Bradley–Terry by Hunter's MM iteration, strengths normalised to the anchor's.
+    let mut wins = vec![0.0f64; k];
+    let mut count = vec![vec![0.0f64; k]; k];
+    for &(i, j, s) in &all {
+        wins[i] += s;
+        wins[j] += 1.0 - s;
+        count[i][j] += 1.0;
+        count[j][i] += 1.0;
+    }
+    let mut strength = vec![1.0f64; k];
+    for _ in 0..10_000 {
+        let next: Vec<f64> = (0..k)
+            .map(|i| {
+                let denom: f64 = (0..k)
+                    .filter(|&j| j != i)
+                    .map(|j| count[i][j] / (strength[i] + strength[j]))
+                    .sum();
+                if denom > 0.0 {
+                    wins[i] / denom
+                } else {
+                    strength[i]
+                }
+            })
+            .collect();
+        let norm = next[0];
+        let change = next
+            .iter()
+            .zip(&strength)
+            .map(|(x, y)| (x / norm - y).abs())
+            .fold(0.0, f64::max);
+        strength = next.iter().map(|x| x / norm).collect();
+        if change < 1e-10 {
+            break;
+        }
+    }
+    // The observed information in log-strength, the anchor's row and column left out.
+    let information: Vec<Vec<f64>> = (1..k)
+        .map(|i| {
+            (1..k)
+                .map(|j| {
+                    if i == j {
+                        (0..k)
+                            .filter(|&m| m != i)
+                            .map(|m| {
+                                let p = strength[i] / (strength[i] + strength[m]);
+                                count[i][m] * p * (1.0 - p)
+                            })
+                            .sum()
+                    } else {
+                        let p = strength[i] / (strength[i] + strength[j]);
+                        -count[i][j] * p * (1.0 - p)
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let covariance = inverse(information).unwrap_or_default();
+
+    // Returns: least squares over the sets' mean margins and the prior's sets.
+    let mut laplacian = vec![vec![0.0f64; k]; k];
+    let mut rhs = vec![0.0f64; k];
+    let mut fits: Vec<(usize, usize, f64)> = sets
+        .values()
+        .map(|(i, j, margins)| (*i, *j, margins.iter().sum::<f64>() / margins.len() as f64))
+        .collect();
+    let observed = fits.len();
+    fits.extend((1..k).map(|i| (i, 0, 0.0)));
+    for &(i, j, m) in &fits {
+        laplacian[i][i] += 1.0;
+        laplacian[j][j] += 1.0;
+        laplacian[i][j] -= 1.0;
+        laplacian[j][i] -= 1.0;
+        rhs[i] += m;
+        rhs[j] -= m;
+    }
+    let reduced: Vec<Vec<f64>> = (1..k).map(|i| laplacian[i][1..].to_vec()).collect();
+    let reduced_inverse = inverse(reduced).unwrap_or_default();
+    let returns: Vec<f64> = (0..k)
+        .map(|i| match i {
+            0 => 0.0,
+            _ => (1..k).map(|j| reduced_inverse[i - 1][j - 1] * rhs[j]).sum(),
+        })
+        .collect();
+    let residuals: f64 = fits
+        .iter()
+        .map(|&(i, j, m)| (m - (returns[i] - returns[j])).powi(2))
+        .sum();
+    let freedom = observed.saturating_sub(k.saturating_sub(1)).max(1);
+    let variance = residuals / freedom as f64;
+
+    let mut out: Vec<LadderRating> = (0..k)
+        .map(|i| {
+            let rating = ELO * strength[i].ln();
+            let (half, return_half) = if i == 0 || covariance.is_empty() {
+                (0.0, 0.0)
+            } else {
+                (
+                    Z95 * ELO * covariance[i - 1][i - 1].max(0.0).sqrt(),
+                    Z95 * (variance * reduced_inverse[i - 1][i - 1]).max(0.0).sqrt(),
+                )
+            };
+            LadderRating {
+                bot: bots[i].clone(),
+                rating,
+                ci: (rating - half, rating + half),
+                return_rating: returns[i],
+                return_ci: (returns[i] - return_half, returns[i] + return_half),
+                games: played[i],
+                wins: won[i],
+                forfeits: forfeited[i],
+            }
+        })
+        .collect();
+    out.sort_by(|x, y| y.rating.total_cmp(&x.rating).then(x.bot.cmp(&y.bot)));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::GameRng;
+
+    fn game(set: u64, seats: &[&str], returns: &[f64]) -> LadderGame {
+        LadderGame {
+            set,
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            returns: returns.to_vec(),
+            forfeits: vec![false; seats.len()],
+        }
+    }
+
+    fn candidate(name: &str, playing: usize) -> Candidate {
+        Candidate {
+            name: name.to_string(),
+            playing,
+        }
+    }
+
+    fn rating<'a>(table: &'a [LadderRating], bot: &str) -> &'a LadderRating {
+        table.iter().find(|r| r.bot == bot).expect("rated")
+    }
+
+    #[test]
+    fn a_duplicate_set_plays_every_seating_on_one_deal() {
+        let two = duplicate_set("a", "b", 2, 7);
+        let seats: Vec<Vec<String>> = two.iter().map(|g| g.seats.clone()).collect();
+        assert_eq!(seats, [["a", "b"], ["b", "a"]]);
+        assert!(two.iter().all(|g| g.chance_seed == 7));
+        // Three seats: every rotation of A B A and of B A B, each bot at every seat equally.
+        let three = duplicate_set("a", "b", 3, 9);
+        assert_eq!(three.len(), 6);
+        for seat in 0..3 {
+            let a_here = three.iter().filter(|g| g.seats[seat] == "a").count();
+            assert_eq!(a_here, 3, "seat {seat}");
+        }
+    }
+
+    #[test]
+    fn the_free_bot_with_fewest_games_meets_the_one_it_has_played_least() {
+        let mut tally = Tally::default();
+        tally.add_set("random", "heuristic", 2);
+        tally.add_set("random", "heuristic", 2);
+        tally.add_set("random", "mine", 2);
+        let ratings = HashMap::from([
+            ("random".to_string(), 0.0),
+            ("heuristic".to_string(), 300.0),
+            ("mine".to_string(), 250.0),
+        ]);
+        let all = [
+            candidate("random", 0),
+            candidate("heuristic", 0),
+            candidate("mine", 0),
+            candidate("new", 0),
+        ];
+        // "new" has no games, and has played no set with anyone: the closest rating (0 for a
+        // bot without one) decides, so it meets random.
+        assert_eq!(
+            next_pair(&all, &tally, &ratings, 1),
+            Some(("new".to_string(), "random".to_string()))
+        );
+        // Without "new": "mine" (2 games) has met heuristic least.
+        assert_eq!(
+            next_pair(&all[..3], &tally, &ratings, 1),
+            Some(("mine".to_string(), "heuristic".to_string()))
+        );
+        // A bot at its limit is not placed; with one bot free there is no pair.
+        let busy = [
+            candidate("random", 1),
+            candidate("heuristic", 0),
+            candidate("mine", 2),
+        ];
+        assert_eq!(
+            next_pair(&busy, &tally, &ratings, 2),
+            Some(("heuristic".to_string(), "random".to_string()))
+        );
+        assert_eq!(next_pair(&busy, &tally, &ratings, 1), None);
+        assert_eq!(next_pair(&[], &tally, &ratings, 1), None);
+    }
+
+    #[test]
+    fn the_tally_counts_games_and_each_set_once() {
+        let games = [
+            game(1, &["a", "b"], &[1.0, -1.0]),
+            game(1, &["b", "a"], &[1.0, -1.0]),
+            game(2, &["a", "c"], &[0.0, 0.0]),
+        ];
+        let tally = Tally::from_games(&games).unwrap();
+        assert_eq!(
+            (tally.games("a"), tally.games("b"), tally.games("d")),
+            (3, 2, 0)
+        );
+        assert_eq!(
+            (
+                tally.sets("a", "b"),
+                tally.sets("b", "a"),
+                tally.sets("b", "c")
+            ),
+            (1, 1, 0)
+        );
+    }
+
+    /// Games between bots of known Bradley–Terry strengths (Elo scale), each pair `sets`
+    /// duplicate sets of two games, the outcome drawn from the model.
+    fn simulated(elo: &[(&str, f64)], sets: usize, seed: u64) -> Vec<LadderGame> {
+        let mut rng = GameRng::new(seed);
+        let mut games = Vec::new();
+        let mut set = 0;
+        for (x, &(a, ra)) in elo.iter().enumerate() {
+            for &(b, rb) in &elo[x + 1..] {
+                let p = 1.0 / (1.0 + 10f64.powf((rb - ra) / 400.0));
+                for _ in 0..sets {
+                    set += 1;
+                    for seats in [[a, b], [b, a]] {
+                        let a_wins = rng.unit_f64() < p;
+                        let returns = if (seats[0] == a) == a_wins {
+                            [1.0, -1.0]
+                        } else {
+                            [-1.0, 1.0]
+                        };
+                        games.push(game(set, &seats, &returns));
+                    }
+                }
+            }
+        }
+        games
+    }
+
+    #[test]
+    fn ratings_order_bots_of_known_strength_with_intervals_apart() {
+        let truth = [("random", 0.0), ("heuristic", 200.0), ("search", 400.0)];
+        let table = ratings(&simulated(&truth, 150, 3), "random").unwrap();
+        let names: Vec<&str> = table.iter().map(|r| r.bot.as_str()).collect();
+        assert_eq!(names, ["search", "heuristic", "random"]);
+        for &(bot, elo) in &truth {
+            let r = rating(&table, bot);
+            assert!(
+                r.ci.0 <= elo && elo <= r.ci.1,
+                "{bot}: {elo} outside {:?}",
+                r.ci
+            );
+            assert_eq!(r.games, 600);
+        }
+        assert!(
+            table[0].ci.0 > table[1].ci.1 && table[1].ci.0 > table[2].ci.1,
+            "{table:?}"
+        );
+        // The anchor is 0 exactly, its interval a point.
+        assert_eq!(rating(&table, "random").ci, (0.0, 0.0));
+        // Returns: the better bot gains in every pair, so the order is the same.
+        assert!(table[0].return_rating > table[1].return_rating);
+        assert!(table[1].return_rating > 0.0);
+    }
+
+    #[test]
+    fn a_bot_that_wins_every_game_has_a_finite_rating_and_a_bot_never_met_is_near_the_anchor() {
+        let games: Vec<LadderGame> = (0..10)
+            .map(|set| game(set, &["ace", "random"], &[1.0, -1.0]))
+            .chain([game(99, &["x", "y"], &[0.0, 0.0])])
+            .collect();
+        let table = ratings(&games, "random").unwrap();
+        let ace = rating(&table, "ace");
+        assert!(ace.rating.is_finite() && ace.rating > 300.0, "{ace:?}");
+        assert!(ace.ci.0 > 0.0 && ace.ci.1.is_finite());
+        assert_eq!(ace.wins, 10.0);
+        // x and y drew one game with each other and have not met the anchor's side: the
+        // prior holds them at 0 with wide intervals.
+        let x = rating(&table, "x");
+        assert!(x.rating.abs() < 1e-6 && x.ci.1 - x.ci.0 > 500.0, "{x:?}");
+    }
+
+    #[test]
+    fn the_return_rating_is_the_mean_margin_shrunk_by_one_set_of_the_prior() {
+        // Four sets in which "up" wins 1 per seat against the anchor (a margin of 1): the
+        // fit with the prior's one set at 0 is 4/5.
+        let games: Vec<LadderGame> = (0..4)
+            .flat_map(|set| {
+                [
+                    game(set, &["up", "random"], &[1.0, -1.0]),
+                    game(set, &["random", "up"], &[-1.0, 1.0]),
+                ]
+            })
+            .collect();
+        let table = ratings(&games, "random").unwrap();
+        let up = rating(&table, "up");
+        assert!((up.return_rating - 0.8).abs() < 1e-9, "{up:?}");
+        assert!(up.return_ci.0 <= 0.8 && 0.8 <= up.return_ci.1);
+        assert_eq!(rating(&table, "random").return_rating, 0.0);
+    }
+
+    #[test]
+    fn a_forfeit_counts_once_per_game_and_the_game_counts_as_played() {
+        let mut lost = game(1, &["slow", "random", "slow"], &[-1.0, 2.0, -1.0]);
+        lost.forfeits = vec![true, false, true];
+        let table = ratings(
+            &[
+                lost,
+                game(2, &["slow", "random", "slow"], &[0.5, -1.0, 0.5]),
+            ],
+            "random",
+        )
+        .unwrap();
+        let slow = rating(&table, "slow");
+        assert_eq!((slow.games, slow.forfeits, slow.wins), (2, 1, 1.0));
+        assert_eq!(rating(&table, "random").forfeits, 0);
+    }
+
+    #[test]
+    fn a_game_without_exactly_two_bots_or_a_set_of_other_bots_is_refused() {
+        let refused = |games: &[LadderGame]| ratings(games, "random").unwrap_err().to_string();
+        assert!(
+            refused(&[game(1, &["a", "b", "c"], &[0.0; 3])]).contains("exactly two distinct bots")
+        );
+        assert!(refused(&[game(1, &["a", "a"], &[0.0; 2])]).contains("two distinct bots"));
+        assert!(refused(&[game(1, &[], &[])]).contains("no seats"));
+        assert!(refused(&[game(1, &["a", "b"], &[0.0])]).contains("a return and a forfeit flag"));
+        let mixed = [
+            game(1, &["a", "b"], &[0.0; 2]),
+            game(1, &["a", "c"], &[0.0; 2]),
+        ];
+        assert!(refused(&mixed).contains("same two bots"));
+        assert!(Tally::from_games(&[game(1, &["a"], &[0.0])]).is_err());
+    }
+}
