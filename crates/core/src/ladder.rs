@@ -24,13 +24,21 @@
 //!
 //! A forfeited game counts as played: the seat was played out by another bot and its return
 //! is the bot's. The forfeits are counted beside the rating.
+//!
+//! `Ladder` keeps one game's ladder: the house bots (bot specs the engine plays, such as
+//! `random` and `heuristic`), the bots registered from outside, which of them are connected,
+//! the sets in play and every finished game. A server asks it for the next set to start,
+//! plays the set's games, and records each one as it ends; a restarted server rebuilds it from
+//! the games it stored (`Ladder::restore`).
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
 use crate::arena::seatings;
+use crate::bots::{BOT_KINDS, BotSpec};
 use crate::game::GameError;
+use crate::registry::make_game_from_string;
 
 /// Elo points per natural-log unit of strength.
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;
@@ -471,6 +479,319 @@ pub fn ratings(games: &[LadderGame], anchor: &str) -> Result<Vec<LadderRating>, 
     Ok(out)
 }
 
+/// The shortest and longest name a bot may register.
+pub const NAME_LENGTH: (usize, usize) = (3, 32);
+
+/// A name a bot may register: 3 to 32 characters, lowercase ASCII letters, digits, `-` and
+/// `_`, starting with a letter, and not starting with the name of a kind of house bot
+/// (`random`, `heuristic`, `ismcts`, `policy`) or `human`, so that no registered bot passes
+/// for one of the server's own.
+pub fn check_bot_name(name: &str) -> Result<(), GameError> {
+    let allowed = "3 to 32 characters: lowercase letters, digits, '-' and '_', starting with a \
+                   letter";
+    let (shortest, longest) = NAME_LENGTH;
+    let well_formed = (shortest..=longest).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if !well_formed {
+        return Err(invalid("bot name", name, allowed));
+    }
+    if let Some(kind) = BOT_KINDS
+        .iter()
+        .chain(&["human"])
+        .find(|kind| name.starts_with(**kind))
+    {
+        return Err(invalid(
+            "bot name",
+            name,
+            &format!("a name that does not start with '{kind}' (the server's own bots' names)"),
+        ));
+    }
+    Ok(())
+}
+
+/// A bot on a ladder.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LadderBot {
+    /// Its name: a bot spec for a house bot, the registered name for the others.
+    pub name: String,
+    /// One of the server's own bots (always connected).
+    pub house: bool,
+    /// Connected now: only connected bots are placed.
+    pub connected: bool,
+    /// Retired: never placed again; its games still count.
+    pub retired: bool,
+    /// Sets in play.
+    pub playing: usize,
+}
+
+/// A set `Ladder::start_set` started: its number and its games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartedSet {
+    /// The set's number on this ladder.
+    pub set: u64,
+    /// Its games, to be played and recorded.
+    pub games: Vec<SetGame>,
+}
+
+/// A set in play: its two bots and how many of its games have not been recorded yet.
+#[derive(Clone, Debug)]
+struct InPlay {
+    bots: (String, String),
+    left: usize,
+}
+
+/// SplitMix64 of the ladder's seed and a set number: the set's chance seed.
+fn set_seed(seed: u64, set: u64) -> u64 {
+    let mut z = seed ^ set.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One game's ladder (see the module's documentation).
+#[derive(Clone, Debug)]
+pub struct Ladder {
+    game: String,
+    players: usize,
+    anchor: String,
+    limit: usize,
+    seed: u64,
+    bots: BTreeMap<String, LadderBot>,
+    games: Vec<LadderGame>,
+    tally: Tally,
+    in_play: BTreeMap<u64, InPlay>,
+    next_set: u64,
+}
+
+impl Ladder {
+    /// A ladder of the game `game` (a game string) with the house bots `house` (bot specs; the
+    /// anchor, rated 0, is `random` when it is one of them, else the first), at most `limit`
+    /// sets in play per bot, and chance seeds drawn from `seed`.
+    pub fn new(game: &str, house: &[&str], limit: usize, seed: u64) -> Result<Self, GameError> {
+        let made = make_game_from_string(game)?;
+        if limit == 0 {
+            return Err(invalid("sets per bot", limit, "at least 1"));
+        }
+        let Some(first) = house.first() else {
+            return Err(invalid("house bots", "none", "at least one (the anchor)"));
+        };
+        let mut bots = BTreeMap::new();
+        for spec in house {
+            BotSpec::parse::<&str, &str>(spec, [])?.build(made.as_ref())?;
+            let bot = LadderBot {
+                name: spec.to_string(),
+                house: true,
+                connected: true,
+                retired: false,
+                playing: 0,
+            };
+            if bots.insert(spec.to_string(), bot).is_some() {
+                return Err(invalid("house bots", spec, "distinct bot specs"));
+            }
+        }
+        let anchor = if bots.contains_key("random") {
+            "random"
+        } else {
+            *first
+        };
+        Ok(Ladder {
+            game: game.to_string(),
+            players: made.num_players(),
+            anchor: anchor.to_string(),
+            limit,
+            seed,
+            bots,
+            games: Vec::new(),
+            tally: Tally::default(),
+            in_play: BTreeMap::new(),
+            next_set: 1,
+        })
+    }
+
+    /// The ladder as it stood after `games` (finished games a server stored) with the
+    /// registered bots `registered` (name, retired): every set recorded counts as finished, and
+    /// the next set's number follows the last one's.
+    pub fn restore(
+        mut self,
+        registered: &[(&str, bool)],
+        games: Vec<LadderGame>,
+    ) -> Result<Self, GameError> {
+        for &(name, retired) in registered {
+            self.register(name)?;
+            if retired {
+                self.retire(name)?;
+            }
+        }
+        for game in &games {
+            let ((a, _), (b, _)) = game.pair()?;
+            for bot in [a, b] {
+                if !self.bots.contains_key(bot) {
+                    return Err(invalid("ladder game", bot, "a game of this ladder's bots"));
+                }
+            }
+        }
+        self.tally = Tally::from_games(&games)?;
+        self.next_set = games.iter().map(|g| g.set + 1).max().unwrap_or(1);
+        self.games = games;
+        Ok(self)
+    }
+
+    /// The game string.
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// The bot rated 0.
+    pub fn anchor(&self) -> &str {
+        &self.anchor
+    }
+
+    /// Every bot, by name.
+    pub fn bots(&self) -> impl Iterator<Item = &LadderBot> {
+        self.bots.values()
+    }
+
+    /// Every finished game, in the order recorded.
+    pub fn games(&self) -> &[LadderGame] {
+        &self.games
+    }
+
+    fn bot_mut(&mut self, name: &str) -> Result<&mut LadderBot, GameError> {
+        self.bots
+            .get_mut(name)
+            .ok_or_else(|| invalid("bot", name, "a bot on this ladder"))
+    }
+
+    /// Registers a bot from outside (not connected yet); its name must be free and pass
+    /// `check_bot_name`.
+    pub fn register(&mut self, name: &str) -> Result<(), GameError> {
+        check_bot_name(name)?;
+        if self.bots.contains_key(name) {
+            return Err(invalid(
+                "bot name",
+                name,
+                "a name no bot on this ladder has",
+            ));
+        }
+        let bot = LadderBot {
+            name: name.to_string(),
+            house: false,
+            connected: false,
+            retired: false,
+            playing: 0,
+        };
+        self.bots.insert(name.to_string(), bot);
+        Ok(())
+    }
+
+    /// Marks a registered bot connected or not; a bot that is not connected is not placed
+    /// (the sets it is playing go on).
+    pub fn set_connected(&mut self, name: &str, connected: bool) -> Result<(), GameError> {
+        let bot = self.bot_mut(name)?;
+        if bot.house {
+            return Err(invalid(
+                "bot",
+                name,
+                "a registered bot (house bots are always connected)",
+            ));
+        }
+        if bot.retired && connected {
+            return Err(invalid("bot", name, "a bot that is not retired"));
+        }
+        bot.connected = connected;
+        Ok(())
+    }
+
+    /// Retires a registered bot: it is never placed again, and its name stays taken.
+    pub fn retire(&mut self, name: &str) -> Result<(), GameError> {
+        let bot = self.bot_mut(name)?;
+        if bot.house {
+            return Err(invalid("bot", name, "a registered bot"));
+        }
+        bot.retired = true;
+        bot.connected = false;
+        Ok(())
+    }
+
+    /// Starts the next set (`next_pair` over the connected bots that are not retired, with the
+    /// current ratings), or `None` when no two of them have a free slot.
+    pub fn start_set(&mut self) -> Result<Option<StartedSet>, GameError> {
+        let candidates: Vec<Candidate> = self
+            .bots
+            .values()
+            .filter(|b| b.connected && !b.retired)
+            .map(|b| Candidate {
+                name: b.name.clone(),
+                playing: b.playing,
+            })
+            .collect();
+        let ratings: HashMap<String, f64> = ratings(&self.games, &self.anchor)?
+            .into_iter()
+            .map(|r| (r.bot, r.rating))
+            .collect();
+        let Some((a, b)) = next_pair(&candidates, &self.tally, &ratings, self.limit) else {
+            return Ok(None);
+        };
+        let set = self.next_set;
+        self.next_set += 1;
+        let games = duplicate_set(&a, &b, self.players, set_seed(self.seed, set));
+        self.tally.add_set(&a, &b, games.len());
+        for name in [&a, &b] {
+            self.bot_mut(name)?.playing += 1;
+        }
+        self.in_play.insert(
+            set,
+            InPlay {
+                bots: (a, b),
+                left: games.len(),
+            },
+        );
+        Ok(Some(StartedSet { set, games }))
+    }
+
+    /// Records a finished game of a set in play; the set ends (and frees its bots' slots) with
+    /// its last game.
+    pub fn record(&mut self, game: LadderGame) -> Result<(), GameError> {
+        let ((a, _), (b, _)) = game.pair()?;
+        let Some(play) = self.in_play.get_mut(&game.set) else {
+            return Err(invalid("ladder set", game.set, "a set in play"));
+        };
+        if pair_key(a, b) != pair_key(&play.bots.0, &play.bots.1) {
+            return Err(invalid(
+                "ladder game",
+                format!("{a} and {b}"),
+                &format!("the set's bots, {} and {}", play.bots.0, play.bots.1),
+            ));
+        }
+        play.left -= 1;
+        if play.left == 0 {
+            let (x, y) = self.in_play.remove(&game.set).expect("in play").bots;
+            for name in [&x, &y] {
+                let bot = self.bot_mut(name)?;
+                bot.playing = bot.playing.saturating_sub(1);
+            }
+        }
+        self.games.push(game);
+        Ok(())
+    }
+
+    /// The sets in play: number and bots.
+    pub fn in_play(&self) -> Vec<(u64, String, String)> {
+        self.in_play
+            .iter()
+            .map(|(set, p)| (*set, p.bots.0.clone(), p.bots.1.clone()))
+            .collect()
+    }
+
+    /// The ratings of every bot that has played, and of the anchor (`ratings`).
+    pub fn leaderboard(&self) -> Result<Vec<LadderRating>, GameError> {
+        ratings(&self.games, &self.anchor)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -695,5 +1016,251 @@ mod tests {
         ];
         assert!(refused(&mixed).contains("same two bots"));
         assert!(Tally::from_games(&[game(1, &["a"], &[0.0])]).is_err());
+    }
+
+    #[test]
+    fn registered_names_are_checked_and_cannot_pass_for_house_bots() {
+        for good in ["alice", "deep-bot_2", "abc"] {
+            assert!(check_bot_name(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "ab",
+            "Alice",
+            "2bot",
+            "bot name",
+            "a".repeat(33).as_str(),
+            "bøt",
+        ] {
+            let error = check_bot_name(bad).unwrap_err().to_string();
+            assert!(error.contains("3 to 32 characters"), "{bad}: {error}");
+        }
+        for impostor in [
+            "heuristic2",
+            "random-bot",
+            "ismcts_fast",
+            "policy",
+            "human1",
+        ] {
+            let error = check_bot_name(impostor).unwrap_err().to_string();
+            assert!(
+                error.contains("the server's own bots"),
+                "{impostor}: {error}"
+            );
+        }
+        let mut ladder = Ladder::new("pokeros", &["random", "heuristic"], 1, 1).unwrap();
+        ladder.register("alice").unwrap();
+        assert!(
+            ladder
+                .register("alice")
+                .unwrap_err()
+                .to_string()
+                .contains("no bot on this ladder has")
+        );
+        assert!(ladder.set_connected("random", false).is_err());
+        assert!(ladder.retire("heuristic").is_err());
+        assert!(ladder.set_connected("bob", true).is_err());
+    }
+
+    #[test]
+    fn a_ladder_is_refused_without_a_game_an_anchor_or_a_slot() {
+        assert!(Ladder::new("no_such_game", &["random"], 1, 0).is_err());
+        assert!(Ladder::new("pokeros", &[], 1, 0).is_err());
+        assert!(Ladder::new("pokeros", &["random"], 0, 0).is_err());
+        assert!(Ladder::new("pokeros", &["random", "random"], 1, 0).is_err());
+        assert!(Ladder::new("pokeros", &["nobody"], 1, 0).is_err());
+        assert_eq!(
+            Ladder::new("pokeros", &["heuristic", "random"], 1, 0)
+                .unwrap()
+                .anchor(),
+            "random"
+        );
+        assert_eq!(
+            Ladder::new("pokeros", &["heuristic"], 1, 0)
+                .unwrap()
+                .anchor(),
+            "heuristic"
+        );
+    }
+
+    /// Plays a ladder to `sets` sets in process: every bot (house or registered) is played by
+    /// the engine's bot named by `spec_of`, each set's games as the ladder gives them.
+    fn play_ladder(ladder: &mut Ladder, sets: usize, spec_of: &dyn Fn(&str) -> String) {
+        let game = make_game_from_string(ladder.game()).unwrap();
+        let mut started = 0;
+        while started < sets {
+            let mut batch = Vec::new();
+            while let Some(set) = ladder.start_set().unwrap() {
+                batch.push(set);
+                started += 1;
+                if started == sets {
+                    break;
+                }
+            }
+            assert!(!batch.is_empty(), "no set could start");
+            for set in batch {
+                for (g, play) in set.games.iter().enumerate() {
+                    let bots: Vec<Box<dyn crate::bots::Bot>> = play
+                        .seats
+                        .iter()
+                        .map(|name| {
+                            BotSpec::parse::<&str, &str>(&spec_of(name), [])
+                                .unwrap()
+                                .build(game.as_ref())
+                                .unwrap()
+                        })
+                        .collect();
+                    let refs: Vec<&dyn crate::bots::Bot> =
+                        bots.iter().map(|b| b.as_ref()).collect();
+                    let returns = crate::arena::play_game(
+                        game.as_ref(),
+                        &refs,
+                        play.chance_seed,
+                        set.set * 100 + g as u64,
+                    );
+                    ladder
+                        .record(LadderGame {
+                            set: set.set,
+                            seats: play.seats.clone(),
+                            forfeits: vec![false; returns.len()],
+                            returns,
+                        })
+                        .unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_ladder_of_real_games_places_everyone_fairly_and_rates_known_strengths_apart() {
+        let mut ladder = Ladder::new("pokeros", &["random", "heuristic"], 1, 5).unwrap();
+        for name in ["steady", "coin"] {
+            ladder.register(name).unwrap();
+            ladder.set_connected(name, true).unwrap();
+        }
+        // "steady" is played by the heuristic, "coin" by the random bot.
+        let spec_of = |name: &str| match name {
+            "steady" => "heuristic".to_string(),
+            "coin" => "random".to_string(),
+            house => house.to_string(),
+        };
+        play_ladder(&mut ladder, 120, &spec_of);
+        assert!(ladder.in_play().is_empty());
+        assert_eq!(ladder.games().len(), 240);
+        // Every pair of the four bots met 20 times: the pairing spreads the sets evenly.
+        let tally = Tally::from_games(ladder.games()).unwrap();
+        let names = ["random", "heuristic", "steady", "coin"];
+        for (i, a) in names.iter().enumerate() {
+            for b in &names[i + 1..] {
+                assert_eq!(tally.sets(a, b), 20, "{a} and {b}");
+            }
+        }
+        let table = ladder.leaderboard().unwrap();
+        let strong = ["heuristic", "steady"].map(|b| rating(&table, b).ci.0);
+        let weak = ["random", "coin"].map(|b| rating(&table, b).ci.1);
+        assert!(
+            strong.iter().cloned().fold(f64::INFINITY, f64::min)
+                > weak.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
+            "{table:#?}"
+        );
+        // A duplicate set's two games share their deal and swap the seats.
+        let first: Vec<&LadderGame> = ladder.games().iter().filter(|g| g.set == 1).collect();
+        assert_eq!(first.len(), 2);
+        assert_eq!(
+            first[0].seats,
+            [first[1].seats[1].clone(), first[1].seats[0].clone()]
+        );
+    }
+
+    #[test]
+    fn the_limit_caps_each_bots_sets_in_play_and_a_retired_or_absent_bot_is_not_placed() {
+        let mut ladder = Ladder::new("pokeros", &["random", "heuristic"], 2, 1).unwrap();
+        for name in ["alice", "bob", "carol"] {
+            ladder.register(name).unwrap();
+        }
+        ladder.set_connected("alice", true).unwrap();
+        ladder.set_connected("bob", true).unwrap();
+        // carol registered but is not connected.
+        let mut started = Vec::new();
+        while let Some(set) = ladder.start_set().unwrap() {
+            started.push(set);
+        }
+        let mut playing: HashMap<String, usize> = HashMap::new();
+        for (_, a, b) in ladder.in_play() {
+            *playing.entry(a).or_default() += 1;
+            *playing.entry(b).or_default() += 1;
+        }
+        assert!(playing.values().all(|&n| n <= 2), "{playing:?}");
+        assert!(!playing.contains_key("carol"));
+        // Four bots with two slots each: four sets.
+        assert_eq!(started.len(), 4);
+        // Finishing the sets frees their bots' slots; a retired bot is not placed again.
+        for set in &started {
+            for play in &set.games {
+                ladder
+                    .record(LadderGame {
+                        set: set.set,
+                        seats: play.seats.clone(),
+                        returns: vec![0.0; 2],
+                        forfeits: vec![false; 2],
+                    })
+                    .unwrap();
+            }
+        }
+        assert!(ladder.in_play().is_empty());
+        ladder.retire("alice").unwrap();
+        let next = ladder.start_set().unwrap().expect("a freed pair");
+        assert!(next.games[0].seats.iter().all(|s| s != "alice"));
+        // A game of a set not in play, or of other bots, is refused.
+        let stray = LadderGame {
+            set: 999,
+            seats: vec!["random".into(), "bob".into()],
+            returns: vec![0.0; 2],
+            forfeits: vec![false; 2],
+        };
+        assert!(
+            ladder
+                .record(stray)
+                .unwrap_err()
+                .to_string()
+                .contains("a set in play")
+        );
+        let wrong = LadderGame {
+            set: next.set,
+            seats: vec!["carol".into(), "alice".into()],
+            returns: vec![0.0; 2],
+            forfeits: vec![false; 2],
+        };
+        assert!(
+            ladder
+                .record(wrong)
+                .unwrap_err()
+                .to_string()
+                .contains("the set's bots")
+        );
+    }
+
+    #[test]
+    fn a_restored_ladder_has_the_same_leaderboard_and_numbers_sets_on() {
+        let mut ladder = Ladder::new("pokeros", &["random", "heuristic"], 1, 3).unwrap();
+        ladder.register("steady").unwrap();
+        ladder.set_connected("steady", true).unwrap();
+        play_ladder(&mut ladder, 9, &|name| {
+            if name == "steady" {
+                "heuristic".into()
+            } else {
+                name.into()
+            }
+        });
+        let games = ladder.games().to_vec();
+        let last = games.iter().map(|g| g.set).max().unwrap();
+        let fresh = Ladder::new("pokeros", &["random", "heuristic"], 1, 3).unwrap();
+        let mut again = fresh.restore(&[("steady", false)], games.clone()).unwrap();
+        assert_eq!(again.leaderboard().unwrap(), ladder.leaderboard().unwrap());
+        // Registered bots come back not connected; once connected, the sets go on.
+        again.set_connected("steady", true).unwrap();
+        assert!(again.start_set().unwrap().unwrap().set > last);
+        // Games of a bot the ladder does not have are refused.
+        let fresh = Ladder::new("pokeros", &["random", "heuristic"], 1, 3).unwrap();
+        assert!(fresh.restore(&[], games).is_err());
     }
 }
