@@ -119,7 +119,8 @@ pub struct ArenaResult {
     pub ratings: Vec<Rating>,
 }
 
-fn invalid(name: &str, value: impl ToString, allowed: &str) -> GameError {
+/// A setting of the arena (or the ladder built on it) outside what is allowed.
+pub(crate) fn invalid(name: &str, value: impl ToString, allowed: &str) -> GameError {
     GameError::InvalidSetting {
         name: name.to_string(),
         value: value.to_string(),
@@ -483,16 +484,30 @@ fn bradley_terry(
         games[a][b] += g as f64 + 1.0;
         games[b][a] += g as f64 + 1.0;
     }
+    let won: Vec<f64> = wins.iter().map(|row| row.iter().sum()).collect();
+    bradley_terry_strengths(&won, &games, anchor)
+        .iter()
+        .map(|s| 400.0 * s.log10())
+        .collect()
+}
+
+/// Bradley–Terry strengths by maximum likelihood (Hunter's MM iteration), the anchor's at 1:
+/// `wins[i]` is bot `i`'s wins (ties half) and `games[i][j]` the games `i` and `j` played.
+pub(crate) fn bradley_terry_strengths(wins: &[f64], games: &[Vec<f64>], anchor: usize) -> Vec<f64> {
+    let k = wins.len();
     let mut strength = vec![1.0f64; k];
     for _ in 0..10_000 {
         let mut next = vec![0.0; k];
         for i in 0..k {
-            let w: f64 = wins[i].iter().sum();
             let denom: f64 = (0..k)
                 .filter(|&j| j != i && games[i][j] > 0.0)
                 .map(|j| games[i][j] / (strength[i] + strength[j]))
                 .sum();
-            next[i] = if denom > 0.0 { w / denom } else { strength[i] };
+            next[i] = if denom > 0.0 {
+                wins[i] / denom
+            } else {
+                strength[i]
+            };
         }
         let norm = next[anchor];
         let change = next
@@ -505,7 +520,7 @@ fn bradley_terry(
             break;
         }
     }
-    strength.iter().map(|s| 400.0 * s.log10()).collect()
+    strength
 }
 
 impl ArenaResult {

@@ -35,7 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::seatings;
+use crate::arena::{bradley_terry_strengths, invalid, seatings};
 use crate::bots::{BOT_KINDS, BotSpec};
 use crate::game::GameError;
 use crate::registry::make_game_from_string;
@@ -45,14 +45,6 @@ const ELO: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// The normal distribution's 97.5% quantile.
 const Z95: f64 = 1.959_964;
-
-fn invalid(name: &str, value: impl ToString, allowed: &str) -> GameError {
-    GameError::InvalidSetting {
-        name: name.to_string(),
-        value: value.to_string(),
-        allowed: allowed.to_string(),
-    }
-}
 
 /// One finished ladder game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -362,7 +354,7 @@ pub fn ratings(games: &[LadderGame], anchor: &str) -> Result<Vec<LadderRating>, 
     let prior: Vec<(usize, usize, f64)> = (1..k).map(|i| (i, 0, 0.5)).collect();
     let all: Vec<(usize, usize, f64)> = outcomes.iter().chain(&prior).copied().collect();
 
-    // Bradley–Terry by Hunter's MM iteration, strengths normalised to the anchor's.
+    // Bradley–Terry (the arena's MM iteration), strengths relative to the anchor's.
     let mut wins = vec![0.0f64; k];
     let mut count = vec![vec![0.0f64; k]; k];
     for &(i, j, s) in &all {
@@ -371,32 +363,7 @@ pub fn ratings(games: &[LadderGame], anchor: &str) -> Result<Vec<LadderRating>, 
         count[i][j] += 1.0;
         count[j][i] += 1.0;
     }
-    let mut strength = vec![1.0f64; k];
-    for _ in 0..10_000 {
-        let next: Vec<f64> = (0..k)
-            .map(|i| {
-                let denom: f64 = (0..k)
-                    .filter(|&j| j != i)
-                    .map(|j| count[i][j] / (strength[i] + strength[j]))
-                    .sum();
-                if denom > 0.0 {
-                    wins[i] / denom
-                } else {
-                    strength[i]
-                }
-            })
-            .collect();
-        let norm = next[0];
-        let change = next
-            .iter()
-            .zip(&strength)
-            .map(|(x, y)| (x / norm - y).abs())
-            .fold(0.0, f64::max);
-        strength = next.iter().map(|x| x / norm).collect();
-        if change < 1e-10 {
-            break;
-        }
-    }
+    let strength = bradley_terry_strengths(&wins, &count, 0);
     // The observed information in log-strength, the anchor's row and column left out.
     let information: Vec<Vec<f64>> = (1..k)
         .map(|i| {
