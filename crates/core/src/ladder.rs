@@ -174,24 +174,41 @@ pub fn next_pair(
     ratings: &HashMap<String, f64>,
     limit: usize,
 ) -> Option<(String, String)> {
+    next_pair_where(candidates, tally, ratings, limit, &|_, _| true)
+}
+
+/// `next_pair` among the pairs `allowed` admits: the first bot in `next_pair`'s order that
+/// has an admitted opponent plays its best admitted one.
+pub fn next_pair_where(
+    candidates: &[Candidate],
+    tally: &Tally,
+    ratings: &HashMap<String, f64>,
+    limit: usize,
+    allowed: &dyn Fn(&str, &str) -> bool,
+) -> Option<(String, String)> {
     let mut free: Vec<&Candidate> = candidates.iter().filter(|c| c.playing < limit).collect();
     free.sort_by(|x, y| x.name.cmp(&y.name));
     free.dedup_by(|x, y| x.name == y.name);
-    let first = *free
-        .iter()
-        .min_by(|x, y| tally.games(&x.name).cmp(&tally.games(&y.name)))?;
     let rating = |name: &str| ratings.get(name).copied().unwrap_or(0.0);
-    let second = free
-        .iter()
-        .filter(|c| c.name != first.name)
-        .min_by(|x, y| {
-            let sets = tally
-                .sets(&first.name, &x.name)
-                .cmp(&tally.sets(&first.name, &y.name));
-            let gap = |name: &str| (rating(name) - rating(&first.name)).abs();
-            sets.then(gap(&x.name).total_cmp(&gap(&y.name)))
-        })?;
-    Some((first.name.clone(), second.name.clone()))
+    // Fewest games first; a stable sort keeps the names' order among ties.
+    let mut firsts = free.clone();
+    firsts.sort_by_key(|c| tally.games(&c.name));
+    for first in firsts {
+        let second = free
+            .iter()
+            .filter(|c| c.name != first.name && allowed(&first.name, &c.name))
+            .min_by(|x, y| {
+                let sets = tally
+                    .sets(&first.name, &x.name)
+                    .cmp(&tally.sets(&first.name, &y.name));
+                let gap = |name: &str| (rating(name) - rating(&first.name)).abs();
+                sets.then(gap(&x.name).total_cmp(&gap(&y.name)))
+            });
+        if let Some(second) = second {
+            return Some((first.name.clone(), second.name.clone()));
+        }
+    }
+    None
 }
 
 /// One game of a duplicate set: the bot at each seat and the deal's chance seed.
@@ -531,6 +548,7 @@ pub struct Ladder {
     tally: Tally,
     in_play: BTreeMap<u64, InPlay>,
     next_set: u64,
+    house_sets: Option<usize>,
 }
 
 impl Ladder {
@@ -575,6 +593,7 @@ impl Ladder {
             tally: Tally::default(),
             in_play: BTreeMap::new(),
             next_set: 1,
+            house_sets: None,
         })
     }
 
@@ -604,6 +623,14 @@ impl Ladder {
         self.next_set = games.iter().map(|g| g.set + 1).max().unwrap_or(1);
         self.games = games;
         Ok(self)
+    }
+
+    /// This ladder with two house bots paired at most `sets` times: enough to rate them
+    /// against each other, after which they play only the registered bots (without it a
+    /// ladder whose house bots are quick would play them against each other without end).
+    pub fn with_house_sets(mut self, sets: usize) -> Self {
+        self.house_sets = Some(sets);
+        self
     }
 
     /// The game string.
@@ -699,7 +726,13 @@ impl Ladder {
             .into_iter()
             .map(|r| (r.bot, r.rating))
             .collect();
-        let Some((a, b)) = next_pair(&candidates, &self.tally, &ratings, self.limit) else {
+        let house = |name: &str| self.bots.get(name).is_some_and(|b| b.house);
+        let allowed = |a: &str, b: &str| {
+            !(house(a) && house(b)) || self.house_sets.is_none_or(|n| self.tally.sets(a, b) < n)
+        };
+        let Some((a, b)) =
+            next_pair_where(&candidates, &self.tally, &ratings, self.limit, &allowed)
+        else {
             return Ok(None);
         };
         let set = self.next_set;
@@ -742,6 +775,21 @@ impl Ladder {
             }
         }
         self.games.push(game);
+        Ok(())
+    }
+
+    /// Gives up a set in play whose remaining games will not be played (the server could not
+    /// start them, or stopped): frees its bots' slots. Its games recorded so far stay; its
+    /// unplayed games still count towards the pair's sets, so the pair is not favoured again.
+    pub fn abandon(&mut self, set: u64) -> Result<(), GameError> {
+        let Some(play) = self.in_play.remove(&set) else {
+            return Err(invalid("ladder set", set, "a set in play"));
+        };
+        let (x, y) = play.bots;
+        for name in [&x, &y] {
+            let bot = self.bot_mut(name)?;
+            bot.playing = bot.playing.saturating_sub(1);
+        }
         Ok(())
     }
 
@@ -1139,6 +1187,44 @@ mod tests {
     }
 
     #[test]
+    fn house_bots_meet_each_other_only_as_often_as_the_cap_says() {
+        let mut ladder = Ladder::new("pokeros", &["random", "heuristic"], 1, 3)
+            .unwrap()
+            .with_house_sets(3);
+        ladder.register("alice").unwrap();
+        ladder.set_connected("alice", true).unwrap();
+        let mut house_sets = std::collections::BTreeSet::new();
+        let mut alice_sets = 0;
+        for _ in 0..30 {
+            let Some(set) = ladder.start_set().unwrap() else {
+                break;
+            };
+            let seats = &set.games[0].seats;
+            if seats.iter().any(|s| s == "alice") {
+                alice_sets += 1;
+            } else {
+                house_sets.insert(set.set);
+            }
+            for play in &set.games {
+                ladder
+                    .record(LadderGame {
+                        set: set.set,
+                        seats: play.seats.clone(),
+                        returns: vec![1.0, 0.0],
+                        forfeits: vec![false; 2],
+                    })
+                    .unwrap();
+            }
+        }
+        assert_eq!(house_sets.len(), 3);
+        // Alice goes on playing the house bots.
+        assert_eq!(alice_sets, 27);
+        // Without a registered bot the capped house bots are not paired at all.
+        ladder.set_connected("alice", false).unwrap();
+        assert!(ladder.start_set().unwrap().is_none());
+    }
+
+    #[test]
     fn the_limit_caps_each_bots_sets_in_play_and_a_retired_or_absent_bot_is_not_placed() {
         let mut ladder = Ladder::new("pokeros", &["random", "heuristic"], 2, 1).unwrap();
         for name in ["alice", "bob", "carol"] {
@@ -1204,6 +1290,12 @@ mod tests {
                 .to_string()
                 .contains("the set's bots")
         );
+        // An abandoned set frees its bots' slots and takes no more games.
+        let before: usize = ladder.bots().map(|b| b.playing).sum();
+        ladder.abandon(next.set).unwrap();
+        assert_eq!(ladder.bots().map(|b| b.playing).sum::<usize>(), before - 2);
+        assert!(ladder.in_play().iter().all(|(set, _, _)| *set != next.set));
+        assert!(ladder.abandon(next.set).is_err());
     }
 
     #[test]
