@@ -47,6 +47,13 @@ class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MATCH_STATUS_LIVE: _ClassVar[MatchStatus]
     MATCH_STATUS_FINISHED: _ClassVar[MatchStatus]
     MATCH_STATUS_EXPIRED: _ClassVar[MatchStatus]
+
+class LadderEventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    LADDER_EVENT_KIND_UNSPECIFIED: _ClassVar[LadderEventKind]
+    LADDER_EVENT_KIND_CONNECTED: _ClassVar[LadderEventKind]
+    LADDER_EVENT_KIND_GAME_STARTED: _ClassVar[LadderEventKind]
+    LADDER_EVENT_KIND_GAME_FINISHED: _ClassVar[LadderEventKind]
 PARAMETER_TYPE_UNSPECIFIED: ParameterType
 PARAMETER_TYPE_INT: ParameterType
 PARAMETER_TYPE_BOOL: ParameterType
@@ -70,6 +77,10 @@ MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_LIVE: MatchStatus
 MATCH_STATUS_FINISHED: MatchStatus
 MATCH_STATUS_EXPIRED: MatchStatus
+LADDER_EVENT_KIND_UNSPECIFIED: LadderEventKind
+LADDER_EVENT_KIND_CONNECTED: LadderEventKind
+LADDER_EVENT_KIND_GAME_STARTED: LadderEventKind
+LADDER_EVENT_KIND_GAME_FINISHED: LadderEventKind
 
 class ListGamesRequest(_message.Message):
     __slots__ = ()
@@ -596,3 +607,175 @@ class Replay(_message.Message):
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
     next_version: int
     def __init__(self, match: _Optional[_Union[MatchSummary, _Mapping]] = ..., revealed: _Optional[bool] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., next_version: _Optional[int] = ...) -> None: ...
+
+class RegisterBotRequest(_message.Message):
+    __slots__ = ("name", "games")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RegisterBotResponse(_message.Message):
+    __slots__ = ("name", "bot_token", "games")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    bot_token: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., bot_token: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RetireBotRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class RetireBotResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class EventsRequest(_message.Message):
+    __slots__ = ("name", "max_games")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MAX_GAMES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    max_games: int
+    def __init__(self, name: _Optional[str] = ..., max_games: _Optional[int] = ...) -> None: ...
+
+class LadderEvent(_message.Message):
+    __slots__ = ("kind", "game", "seats", "move_ms")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_MS_FIELD_NUMBER: _ClassVar[int]
+    kind: LadderEventKind
+    game: LadderGameSummary
+    seats: _containers.RepeatedCompositeFieldContainer[LadderSeat]
+    move_ms: int
+    def __init__(self, kind: _Optional[_Union[LadderEventKind, str]] = ..., game: _Optional[_Union[LadderGameSummary, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[LadderSeat, _Mapping]]] = ..., move_ms: _Optional[int] = ...) -> None: ...
+
+class LadderSeat(_message.Message):
+    __slots__ = ("seat", "seat_token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    seat_token: str
+    def __init__(self, seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class LadderGameSummary(_message.Message):
+    __slots__ = ("match_id", "game", "set", "bots", "live", "returns", "forfeits", "started_ms", "finished_ms")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SET_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    LIVE_FIELD_NUMBER: _ClassVar[int]
+    RETURNS_FIELD_NUMBER: _ClassVar[int]
+    FORFEITS_FIELD_NUMBER: _ClassVar[int]
+    STARTED_MS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_MS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: str
+    set: int
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    live: bool
+    returns: _containers.RepeatedScalarFieldContainer[float]
+    forfeits: _containers.RepeatedScalarFieldContainer[bool]
+    started_ms: int
+    finished_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., set: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., live: _Optional[bool] = ..., returns: _Optional[_Iterable[float]] = ..., forfeits: _Optional[_Iterable[bool]] = ..., started_ms: _Optional[int] = ..., finished_ms: _Optional[int] = ...) -> None: ...
+
+class ListLaddersRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class LadderInfo(_message.Message):
+    __slots__ = ("game", "bots", "connected", "games", "live")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    LIVE_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    bots: int
+    connected: int
+    games: int
+    live: int
+    def __init__(self, game: _Optional[str] = ..., bots: _Optional[int] = ..., connected: _Optional[int] = ..., games: _Optional[int] = ..., live: _Optional[int] = ...) -> None: ...
+
+class ListLaddersResponse(_message.Message):
+    __slots__ = ("ladders", "house_bots")
+    LADDERS_FIELD_NUMBER: _ClassVar[int]
+    HOUSE_BOTS_FIELD_NUMBER: _ClassVar[int]
+    ladders: _containers.RepeatedCompositeFieldContainer[LadderInfo]
+    house_bots: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, ladders: _Optional[_Iterable[_Union[LadderInfo, _Mapping]]] = ..., house_bots: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GetLeaderboardRequest(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    def __init__(self, game: _Optional[str] = ...) -> None: ...
+
+class LadderStanding(_message.Message):
+    __slots__ = ("bot", "house", "connected", "retired", "rating", "rating_low", "rating_high", "return_rating", "return_low", "return_high", "games", "wins", "forfeits")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    HOUSE_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    RETIRED_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    RATING_LOW_FIELD_NUMBER: _ClassVar[int]
+    RATING_HIGH_FIELD_NUMBER: _ClassVar[int]
+    RETURN_RATING_FIELD_NUMBER: _ClassVar[int]
+    RETURN_LOW_FIELD_NUMBER: _ClassVar[int]
+    RETURN_HIGH_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    FORFEITS_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    house: bool
+    connected: bool
+    retired: bool
+    rating: float
+    rating_low: float
+    rating_high: float
+    return_rating: float
+    return_low: float
+    return_high: float
+    games: int
+    wins: float
+    forfeits: int
+    def __init__(self, bot: _Optional[str] = ..., house: _Optional[bool] = ..., connected: _Optional[bool] = ..., retired: _Optional[bool] = ..., rating: _Optional[float] = ..., rating_low: _Optional[float] = ..., rating_high: _Optional[float] = ..., return_rating: _Optional[float] = ..., return_low: _Optional[float] = ..., return_high: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[float] = ..., forfeits: _Optional[int] = ...) -> None: ...
+
+class Leaderboard(_message.Message):
+    __slots__ = ("game", "anchor", "standings", "games")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    ANCHOR_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    anchor: str
+    standings: _containers.RepeatedCompositeFieldContainer[LadderStanding]
+    games: int
+    def __init__(self, game: _Optional[str] = ..., anchor: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[LadderStanding, _Mapping]]] = ..., games: _Optional[int] = ...) -> None: ...
+
+class ListLadderGamesRequest(_message.Message):
+    __slots__ = ("bot", "game", "page_size", "page_token")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    game: str
+    page_size: int
+    page_token: str
+    def __init__(self, bot: _Optional[str] = ..., game: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListLadderGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[LadderGameSummary]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[LadderGameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -838,3 +838,334 @@ class Envs:
             timeout,
             metadata,
             _registered_method=True)
+
+
+class LadderStub:
+    """---------------------------------------------------------------------------------------------
+    Ladder
+    ---------------------------------------------------------------------------------------------
+
+    A bot ladder: programs written anywhere register a bot, connect, and are placed in rated
+    games against each other and the server's house bots, continuously (docs/ladder.md). A bot
+    plays each game it is placed in through Matches (WatchSeat and Act with the seat token its
+    events give), like any client of a match. Games with chance are played as duplicate sets:
+    one deal, the two bots' seats swapped. Ratings (Bradley-Terry on the Elo scale, the house bot
+    `random` at 0, with 95% intervals) are computed from the finished games, which the server
+    stores, so they survive restarts.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.RegisterBot = channel.unary_unary(
+                '/checkraise.v1.Ladder/RegisterBot',
+                request_serializer=checkraise_dot_v1_dot_checkraise__pb2.RegisterBotRequest.SerializeToString,
+                response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.RegisterBotResponse.FromString,
+                _registered_method=True)
+        self.RetireBot = channel.unary_unary(
+                '/checkraise.v1.Ladder/RetireBot',
+                request_serializer=checkraise_dot_v1_dot_checkraise__pb2.RetireBotRequest.SerializeToString,
+                response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.RetireBotResponse.FromString,
+                _registered_method=True)
+        self.Events = channel.unary_stream(
+                '/checkraise.v1.Ladder/Events',
+                request_serializer=checkraise_dot_v1_dot_checkraise__pb2.EventsRequest.SerializeToString,
+                response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.LadderEvent.FromString,
+                _registered_method=True)
+        self.ListLadders = channel.unary_unary(
+                '/checkraise.v1.Ladder/ListLadders',
+                request_serializer=checkraise_dot_v1_dot_checkraise__pb2.ListLaddersRequest.SerializeToString,
+                response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.ListLaddersResponse.FromString,
+                _registered_method=True)
+        self.GetLeaderboard = channel.unary_unary(
+                '/checkraise.v1.Ladder/GetLeaderboard',
+                request_serializer=checkraise_dot_v1_dot_checkraise__pb2.GetLeaderboardRequest.SerializeToString,
+                response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.Leaderboard.FromString,
+                _registered_method=True)
+        self.ListLadderGames = channel.unary_unary(
+                '/checkraise.v1.Ladder/ListLadderGames',
+                request_serializer=checkraise_dot_v1_dot_checkraise__pb2.ListLadderGamesRequest.SerializeToString,
+                response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.ListLadderGamesResponse.FromString,
+                _registered_method=True)
+
+
+class LadderServicer:
+    """---------------------------------------------------------------------------------------------
+    Ladder
+    ---------------------------------------------------------------------------------------------
+
+    A bot ladder: programs written anywhere register a bot, connect, and are placed in rated
+    games against each other and the server's house bots, continuously (docs/ladder.md). A bot
+    plays each game it is placed in through Matches (WatchSeat and Act with the seat token its
+    events give), like any client of a match. Games with chance are played as duplicate sets:
+    one deal, the two bots' seats swapped. Ratings (Bradley-Terry on the Elo scale, the house bot
+    `random` at 0, with 95% intervals) are computed from the finished games, which the server
+    stores, so they survive restarts.
+    """
+
+    def RegisterBot(self, request, context):
+        """Registers a bot for one game or more and returns its token (shown once; the server keeps
+        only its hash). Needs an API key when the server has --api-keys.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RetireBot(self, request, context):
+        """Retires a bot: it is never placed again, its name stays taken, its games and ratings stay.
+        Needs the bot's token (metadata `x-bot-token`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Events(self, request, context):
+        """The bot's event stream: while it is open the bot is placed in games, each announced with
+        its seats and their tokens (games already in play are announced again on a new stream).
+        A newer stream for the same bot ends the older one (ABORTED). Needs the bot's token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLadders(self, request, context):
+        """The ladders the server runs: one per game string some bot registered for.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetLeaderboard(self, request, context):
+        """One game's standings. No token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLadderGames(self, request, context):
+        """Ladder games, those in play first, then the finished ones newest first, filtered and
+        paged. No token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_LadderServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'RegisterBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterBot,
+                    request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.RegisterBotRequest.FromString,
+                    response_serializer=checkraise_dot_v1_dot_checkraise__pb2.RegisterBotResponse.SerializeToString,
+            ),
+            'RetireBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.RetireBot,
+                    request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.RetireBotRequest.FromString,
+                    response_serializer=checkraise_dot_v1_dot_checkraise__pb2.RetireBotResponse.SerializeToString,
+            ),
+            'Events': grpc.unary_stream_rpc_method_handler(
+                    servicer.Events,
+                    request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.EventsRequest.FromString,
+                    response_serializer=checkraise_dot_v1_dot_checkraise__pb2.LadderEvent.SerializeToString,
+            ),
+            'ListLadders': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLadders,
+                    request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.ListLaddersRequest.FromString,
+                    response_serializer=checkraise_dot_v1_dot_checkraise__pb2.ListLaddersResponse.SerializeToString,
+            ),
+            'GetLeaderboard': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLeaderboard,
+                    request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.GetLeaderboardRequest.FromString,
+                    response_serializer=checkraise_dot_v1_dot_checkraise__pb2.Leaderboard.SerializeToString,
+            ),
+            'ListLadderGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLadderGames,
+                    request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.ListLadderGamesRequest.FromString,
+                    response_serializer=checkraise_dot_v1_dot_checkraise__pb2.ListLadderGamesResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'checkraise.v1.Ladder', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('checkraise.v1.Ladder', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class Ladder:
+    """---------------------------------------------------------------------------------------------
+    Ladder
+    ---------------------------------------------------------------------------------------------
+
+    A bot ladder: programs written anywhere register a bot, connect, and are placed in rated
+    games against each other and the server's house bots, continuously (docs/ladder.md). A bot
+    plays each game it is placed in through Matches (WatchSeat and Act with the seat token its
+    events give), like any client of a match. Games with chance are played as duplicate sets:
+    one deal, the two bots' seats swapped. Ratings (Bradley-Terry on the Elo scale, the house bot
+    `random` at 0, with 95% intervals) are computed from the finished games, which the server
+    stores, so they survive restarts.
+    """
+
+    @staticmethod
+    def RegisterBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/checkraise.v1.Ladder/RegisterBot',
+            checkraise_dot_v1_dot_checkraise__pb2.RegisterBotRequest.SerializeToString,
+            checkraise_dot_v1_dot_checkraise__pb2.RegisterBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RetireBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/checkraise.v1.Ladder/RetireBot',
+            checkraise_dot_v1_dot_checkraise__pb2.RetireBotRequest.SerializeToString,
+            checkraise_dot_v1_dot_checkraise__pb2.RetireBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Events(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/checkraise.v1.Ladder/Events',
+            checkraise_dot_v1_dot_checkraise__pb2.EventsRequest.SerializeToString,
+            checkraise_dot_v1_dot_checkraise__pb2.LadderEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLadders(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/checkraise.v1.Ladder/ListLadders',
+            checkraise_dot_v1_dot_checkraise__pb2.ListLaddersRequest.SerializeToString,
+            checkraise_dot_v1_dot_checkraise__pb2.ListLaddersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLeaderboard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/checkraise.v1.Ladder/GetLeaderboard',
+            checkraise_dot_v1_dot_checkraise__pb2.GetLeaderboardRequest.SerializeToString,
+            checkraise_dot_v1_dot_checkraise__pb2.Leaderboard.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLadderGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/checkraise.v1.Ladder/ListLadderGames',
+            checkraise_dot_v1_dot_checkraise__pb2.ListLadderGamesRequest.SerializeToString,
+            checkraise_dot_v1_dot_checkraise__pb2.ListLadderGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)

@@ -23,7 +23,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file checkraise/v1/checkraise.proto.
  */
 export const file_checkraise_v1_checkraise: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jaGVja3JhaXNlL3YxL2NoZWNrcmFpc2UucHJvdG8SDWNoZWNrcmFpc2UudjEiEgoQTGlzdEdhbWVzUmVxdWVzdCJaChFMaXN0R2FtZXNSZXNwb25zZRItCgVnYW1lcxgBIAMoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uEhYKDnNlcnZlcl92ZXJzaW9uGAIgASgJIpQBCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJEkEKCnBhcmFtZXRlcnMYAiADKAsyLS5jaGVja3JhaXNlLnYxLkdldEdhbWVSZXF1ZXN0LlBhcmFtZXRlcnNFbnRyeRoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJoCg9HZXRHYW1lUmVzcG9uc2USLAoEZ2FtZRgBIAEoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uEicKBXNpemVzGAIgASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMiygIKD0dhbWVEZXNjcmlwdGlvbhIMCgRuYW1lGAEgASgJEhEKCWxvbmdfbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRITCgttaW5fcGxheWVycxgEIAEoDRITCgttYXhfcGxheWVycxgFIAEoDRITCgtjaGFuY2VfbW9kZRgGIAEoCRITCgtpbmZvcm1hdGlvbhgHIAEoCRIQCghkeW5hbWljcxgIIAEoCRIPCgd1dGlsaXR5GAkgASgJEhQKDHJld2FyZF9tb2RlbBgKIAEoCRIwCgpwYXJhbWV0ZXJzGAsgAygLMhwuY2hlY2tyYWlzZS52MS5QYXJhbWV0ZXJTcGVjEhEKCWJvdF9raW5kcxgMIAMoCRIvCg1kZWZhdWx0X3NpemVzGA0gASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMioAEKDVBhcmFtZXRlclNwZWMSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIVCg1kZWZhdWx0X3ZhbHVlGAMgASgJEioKBHR5cGUYBCABKA4yHC5jaGVja3JhaXNlLnYxLlBhcmFtZXRlclR5cGUSCwoDbWluGAUgASgDEgsKA21heBgGIAEoAxIPCgdvcHRpb25zGAcgAygJItQCCglHYW1lU2l6ZXMSPAoKcGFyYW1ldGVycxgBIAMoCzIoLmNoZWNrcmFpc2UudjEuR2FtZVNpemVzLlBhcmFtZXRlcnNFbnRyeRITCgtudW1fcGxheWVycxgCIAEoDRIcChRudW1fZGlzdGluY3RfYWN0aW9ucxgDIAEoDRIbChNtYXhfY2hhbmNlX291dGNvbWVzGAQgASgNEhkKEW9ic2VydmF0aW9uX3NoYXBlGAUgAygNEhMKC21pbl91dGlsaXR5GAYgASgBEhMKC21heF91dGlsaXR5GAcgASgBEhgKC3V0aWxpdHlfc3VtGAggASgBSACIAQESFwoPbWF4X2dhbWVfbGVuZ3RoGAkgASgNGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg4KDF91dGlsaXR5X3N1bSJNCgZUZW5zb3ISJgoFZHR5cGUYASABKA4yFy5jaGVja3JhaXNlLnYxLkRhdGFUeXBlEg0KBXNoYXBlGAIgAygNEgwKBGRhdGEYAyABKAwixwEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEkUKCnBhcmFtZXRlcnMYAiADKAsyMS5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkSEQoEc2VlZBgDIAEoBEgAiAEBEg0KBXNlYXRzGAQgAygJGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgcKBV9zZWVkIogBChNDcmVhdGVNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlZWQYAiABKAQSJwoFc2l6ZXMYAyABKAsyGC5jaGVja3JhaXNlLnYxLkdhbWVTaXplcxIoCgVzZWF0cxgEIAMoCzIZLmNoZWNrcmFpc2UudjEuU2VhdFN0YXR1cyJTCg9Kb2luU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoDUgAiAEBEhIKCnJlcXVlc3RfaWQYAyABKAlCBwoFX3NlYXQiRgoQSm9pblNlYXRSZXNwb25zZRIMCgRzZWF0GAEgASgNEhIKCnNlYXRfdG9rZW4YAiABKAkSEAoIcmVwZWF0ZWQYAyABKAgiYgoOR2V0Vmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSDAoEc2VhdBgCIAEoDRIwCgx2aWV3X29wdGlvbnMYAyABKAsyGi5jaGVja3JhaXNlLnYxLlZpZXdPcHRpb25zInkKC1ZpZXdPcHRpb25zEhYKDm9taXRfdmlld19qc29uGAEgASgIEhgKEG9taXRfb2JzZXJ2YXRpb24YAiABKAgSHQoVb21pdF9vYnNlcnZhdGlvbl90ZXh0GAMgASgIEhkKEW9taXRfYWN0aW9uX3RleHRzGAQgASgIIsgBCgpBY3RSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKA0SEwoJYWN0aW9uX2lkGAMgASgNSAASFQoLYWN0aW9uX3RleHQYBCABKAlIABIwCgx2aWV3X29wdGlvbnMYBSABKAsyGi5jaGVja3JhaXNlLnYxLlZpZXdPcHRpb25zEh0KEGV4cGVjdGVkX3ZlcnNpb24YBiABKARIAYgBAUIICgZhY3Rpb25CEwoRX2V4cGVjdGVkX3ZlcnNpb24iKwoXR2V0U3BlY3RhdG9yVmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkidgoQV2F0Y2hTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgNEjAKDHZpZXdfb3B0aW9ucxgDIAEoCzIaLmNoZWNrcmFpc2UudjEuVmlld09wdGlvbnMSEAoIcHJlc2VuY2UYBCABKAgiOwoVV2F0Y2hTcGVjdGF0b3JSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhAKCHByZXNlbmNlGAIgASgIIkoKClNlYXRTdGF0dXMSDAoEc2VhdBgBIAEoDRIMCgRraW5kGAIgASgJEg0KBXRha2VuGAMgASgIEhEKCWNvbm5lY3RlZBgEIAEoCCI8CgtMZWdhbEFjdGlvbhIKCgJpZBgBIAEoDRIMCgR0ZXh0GAIgASgJEhMKC2FjdGlvbl9qc29uGAMgASgJItcDCghTZWF0VmlldxIQCghtYXRjaF9pZBgBIAEoCRIRCgRzZWF0GAIgASgNSACIAQESDwoHdmVyc2lvbhgDIAEoBBIRCgl2aWV3X2pzb24YBCABKAkSFgoOY3VycmVudF9wbGF5ZXIYBSABKAMSEwoLaXNfdGVybWluYWwYBiABKAgSDwoHbWF5X2FjdBgHIAEoCBIYChBhY3Rpb25fc3VibWl0dGVkGAggASgIEjEKDWxlZ2FsX2FjdGlvbnMYCSADKAsyGi5jaGVja3JhaXNlLnYxLkxlZ2FsQWN0aW9uEg8KB3JldHVybnMYCiADKAESEwoLc2VhdF9yZXR1cm4YCyABKAESKgoLb2JzZXJ2YXRpb24YDCABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIYChBvYnNlcnZhdGlvbl90ZXh0GA0gASgJEigKBXNlYXRzGA4gAygLMhkuY2hlY2tyYWlzZS52MS5TZWF0U3RhdHVzEiwKCmFjdF9zdGF0dXMYDyABKA4yGC5jaGVja3JhaXNlLnYxLkFjdFN0YXR1cxIVCg1vbWl0dGVkX3BhcnRzGBAgAygJEhMKC2Nob3Nlbl9zZWVkGBEgASgIQgcKBV9zZWF0IoYBCgpNYXRjaEV2ZW50Eg0KBWFjdG9yGAEgASgDEjMKCm93bl9hY3Rpb24YAiABKAsyGi5jaGVja3JhaXNlLnYxLkxlZ2FsQWN0aW9uSACIAQESJQoEdmlldxgDIAEoCzIXLmNoZWNrcmFpc2UudjEuU2VhdFZpZXdCDQoLX293bl9hY3Rpb24igAQKEUNyZWF0ZUVudnNSZXF1ZXN0EgwKBGdhbWUYASABKAkSRAoKcGFyYW1ldGVycxgCIAMoCzIwLmNoZWNrcmFpc2UudjEuQ3JlYXRlRW52c1JlcXVlc3QuUGFyYW1ldGVyc0VudHJ5EhAKCG51bV9lbnZzGAwgASgNEgwKBHNlZWQYBCABKAQSEQoJYWxsX3NlYXRzGAUgASgIEjQKDmF1dG9yZXNldF9tb2RlGAYgASgOMhwuY2hlY2tyYWlzZS52MS5BdXRvcmVzZXRNb2RlEh4KEW1heF9lcGlzb2RlX3N0ZXBzGAcgASgNSACIAQESQAoUb2JzZXJ2YXRpb25fZW5jb2RpbmcYCCABKA4yIi5jaGVja3JhaXNlLnYxLk9ic2VydmF0aW9uRW5jb2RpbmcSLQoJb3Bwb25lbnRzGAkgAygLMhouY2hlY2tyYWlzZS52MS5FbnZPcHBvbmVudBIZCgxsZWFybmVyX3NlYXQYCiABKA1IAYgBARIbChNyYW5kb21fbGVhcm5lcl9zZWF0GAsgASgIGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQhQKEl9tYXhfZXBpc29kZV9zdGVwc0IPCg1fbGVhcm5lcl9zZWF0SgQIAxAEUgVjb3VudCJWCgtFbnZPcHBvbmVudBINCgNib3QYASABKAlIABIQCgZwb2xpY3kYAiABKAxIABITCgZ3ZWlnaHQYAyABKAFIAYgBAUIGCgRraW5kQgkKB193ZWlnaHQiewoNQ29tcGFjdExheW91dBIYChBvYnNlcnZhdGlvbl9zaXplGAEgASgNEhEKCWJpdF9ieXRlcxgCIAEoDRIWCg5zY2FsYXJfaW5kaWNlcxgDIAMoDRIRCglyb3dfYnl0ZXMYBCABKA0SEgoKbWFza19ieXRlcxgFIAEoDSKsAQoSQ3JlYXRlRW52c1Jlc3BvbnNlEg8KB2VudnNfaWQYASABKAkSJwoFc2l6ZXMYAiABKAsyGC5jaGVja3JhaXNlLnYxLkdhbWVTaXplcxImCgViYXRjaBgDIAEoCzIXLmNoZWNrcmFpc2UudjEuRW52QmF0Y2gSNAoOY29tcGFjdF9sYXlvdXQYBCABKAsyHC5jaGVja3JhaXNlLnYxLkNvbXBhY3RMYXlvdXQiOwoMUmVzZXRSZXF1ZXN0Eg8KB2VudnNfaWQYASABKAkSEQoEc2VlZBgCIAEoBEgAiAEBQgcKBV9zZWVkIkYKC1N0ZXBSZXF1ZXN0Eg8KB2VudnNfaWQYASABKAkSJgoHYWN0aW9ucxgCIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yIiMKEENsb3NlRW52c1JlcXVlc3QSDwoHZW52c19pZBgBIAEoCSITChFDbG9zZUVudnNSZXNwb25zZSLiBAoIRW52QmF0Y2gSKwoMb2JzZXJ2YXRpb25zGAEgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISJgoHcmV3YXJkcxgDIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEi4KD2N1cnJlbnRfcGxheWVycxgFIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEiwKDWZpbmFsX3JldHVybnMYBiABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIrCgxhY3Rpb25fbWFza3MYByABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIpCgp0ZXJtaW5hdGVkGAggASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISKAoJdHJ1bmNhdGVkGAkgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISMQoSZmluYWxfb2JzZXJ2YXRpb25zGAogASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISMgoTcGFja2VkX29ic2VydmF0aW9ucxgLIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEjIKE3BhY2tlZF9hY3Rpb25fbWFza3MYDCABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchI4ChlwYWNrZWRfZmluYWxfb2JzZXJ2YXRpb25zGA0gASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISLAoNbGVhcm5lcl9zZWF0cxgOIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29ySgQIAhADSgQIBBAFUgtsZWdhbF9tYXNrc1IFZG9uZXMi3wEKEkxpc3RNYXRjaGVzUmVxdWVzdBIMCgRnYW1lGAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmNoZWNrcmFpc2UudjEuTWF0Y2hTdGF0dXMSHQoQY3JlYXRlZF9hZnRlcl9tcxgDIAEoA0gAiAEBEh4KEWNyZWF0ZWRfYmVmb3JlX21zGAQgASgDSAGIAQESEQoJcGFnZV9zaXplGAUgASgNEhIKCnBhZ2VfdG9rZW4YBiABKAlCEwoRX2NyZWF0ZWRfYWZ0ZXJfbXNCFAoSX2NyZWF0ZWRfYmVmb3JlX21zIoACCgxNYXRjaFN1bW1hcnkSEAoIbWF0Y2hfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIMCgRzZWVkGAMgASgEEg0KBXNlYXRzGAQgAygJEioKBnN0YXR1cxgFIAEoDjIaLmNoZWNrcmFpc2UudjEuTWF0Y2hTdGF0dXMSDwoHdmVyc2lvbhgGIAEoBBISCgpjcmVhdGVkX21zGAcgASgDEhIKCnRvdWNoZWRfbXMYCCABKAMSGAoLZmluaXNoZWRfbXMYCSABKANIAIgBARIPCgdyZXR1cm5zGAogAygBEhMKC2Nob3Nlbl9zZWVkGAsgASgIQg4KDF9maW5pc2hlZF9tcyJcChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEiwKB21hdGNoZXMYASADKAsyGy5jaGVja3JhaXNlLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiTQoQR2V0UmVwbGF5UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAQSEQoJcGFnZV9zaXplGAMgASgNIjsKC1JlcGxheUVudHJ5Eg4KBnBsYXllchgBIAEoAxIOCgZhY3Rpb24YAiABKA0SDAoEdGV4dBgDIAEoCSKUAQoKUmVwbGF5U3RlcBIPCgd2ZXJzaW9uGAEgASgEEg0KBWFjdG9yGAIgASgDEisKB2VudHJpZXMYAyADKAsyGi5jaGVja3JhaXNlLnYxLlJlcGxheUVudHJ5EhsKE3NwZWN0YXRvcl92aWV3X2pzb24YBCABKAkSHAoUc3BlY3RhdG9yX3ZpZXdfcGF0Y2gYBSABKAkinAEKBlJlcGxheRIqCgVtYXRjaBgBIAEoCzIbLmNoZWNrcmFpc2UudjEuTWF0Y2hTdW1tYXJ5EhAKCHJldmVhbGVkGAIgASgIEigKBXN0ZXBzGAMgAygLMhkuY2hlY2tyYWlzZS52MS5SZXBsYXlTdGVwEhkKDG5leHRfdmVyc2lvbhgEIAEoBEgAiAEBQg8KDV9uZXh0X3ZlcnNpb24qlAEKDVBhcmFtZXRlclR5cGUSHgoaUEFSQU1FVEVSX1RZUEVfVU5TUEVDSUZJRUQQABIWChJQQVJBTUVURVJfVFlQRV9JTlQQARIXChNQQVJBTUVURVJfVFlQRV9CT09MEAISGQoVUEFSQU1FVEVSX1RZUEVfQ0hPSUNFEAMSFwoTUEFSQU1FVEVSX1RZUEVfVEVYVBAEKnoKCERhdGFUeXBlEhkKFURBVEFfVFlQRV9VTlNQRUNJRklFRBAAEhUKEURBVEFfVFlQRV9GTE9BVDMyEAESEwoPREFUQV9UWVBFX0lOVDMyEAISEgoOREFUQV9UWVBFX0JPT0wQAxITCg9EQVRBX1RZUEVfVUlOVDgQBCpfCglBY3RTdGF0dXMSGgoWQUNUX1NUQVRVU19VTlNQRUNJRklFRBAAEhYKEkFDVF9TVEFUVVNfQVBQTElFRBABEh4KGkFDVF9TVEFUVVNfQUxSRUFEWV9BUFBMSUVEEAIqfwoTT2JzZXJ2YXRpb25FbmNvZGluZxIkCiBPQlNFUlZBVElPTl9FTkNPRElOR19VTlNQRUNJRklFRBAAEiAKHE9CU0VSVkFUSU9OX0VOQ09ESU5HX0ZMT0FUMzIQARIgChxPQlNFUlZBVElPTl9FTkNPRElOR19DT01QQUNUEAIqawoNQXV0b3Jlc2V0TW9kZRIeChpBVVRPUkVTRVRfTU9ERV9VTlNQRUNJRklFRBAAEhwKGEFVVE9SRVNFVF9NT0RFX05FWFRfU1RFUBABEhwKGEFVVE9SRVNFVF9NT0RFX1NBTUVfU1RFUBACKncKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19MSVZFEAESGQoVTUFUQ0hfU1RBVFVTX0ZJTklTSEVEEAISGAoUTUFUQ0hfU1RBVFVTX0VYUElSRUQQAzKjAQoHQ2F0YWxvZxJOCglMaXN0R2FtZXMSHy5jaGVja3JhaXNlLnYxLkxpc3RHYW1lc1JlcXVlc3QaIC5jaGVja3JhaXNlLnYxLkxpc3RHYW1lc1Jlc3BvbnNlEkgKB0dldEdhbWUSHS5jaGVja3JhaXNlLnYxLkdldEdhbWVSZXF1ZXN0Gh4uY2hlY2tyYWlzZS52MS5HZXRHYW1lUmVzcG9uc2UyugUKB01hdGNoZXMSVAoLQ3JlYXRlTWF0Y2gSIS5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoiLmNoZWNrcmFpc2UudjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJLCghKb2luU2VhdBIeLmNoZWNrcmFpc2UudjEuSm9pblNlYXRSZXF1ZXN0Gh8uY2hlY2tyYWlzZS52MS5Kb2luU2VhdFJlc3BvbnNlEkEKB0dldFZpZXcSHS5jaGVja3JhaXNlLnYxLkdldFZpZXdSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5TZWF0VmlldxI5CgNBY3QSGS5jaGVja3JhaXNlLnYxLkFjdFJlcXVlc3QaFy5jaGVja3JhaXNlLnYxLlNlYXRWaWV3ElMKEEdldFNwZWN0YXRvclZpZXcSJi5jaGVja3JhaXNlLnYxLkdldFNwZWN0YXRvclZpZXdSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5TZWF0VmlldxJJCglXYXRjaFNlYXQSHy5jaGVja3JhaXNlLnYxLldhdGNoU2VhdFJlcXVlc3QaGS5jaGVja3JhaXNlLnYxLk1hdGNoRXZlbnQwARJTCg5XYXRjaFNwZWN0YXRvchIkLmNoZWNrcmFpc2UudjEuV2F0Y2hTcGVjdGF0b3JSZXF1ZXN0GhkuY2hlY2tyYWlzZS52MS5NYXRjaEV2ZW50MAESVAoLTGlzdE1hdGNoZXMSIS5jaGVja3JhaXNlLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBoiLmNoZWNrcmFpc2UudjEuTGlzdE1hdGNoZXNSZXNwb25zZRJDCglHZXRSZXBsYXkSHy5jaGVja3JhaXNlLnYxLkdldFJlcGxheVJlcXVlc3QaFS5jaGVja3JhaXNlLnYxLlJlcGxheTKlAgoERW52cxJRCgpDcmVhdGVFbnZzEiAuY2hlY2tyYWlzZS52MS5DcmVhdGVFbnZzUmVxdWVzdBohLmNoZWNrcmFpc2UudjEuQ3JlYXRlRW52c1Jlc3BvbnNlEj0KBVJlc2V0EhsuY2hlY2tyYWlzZS52MS5SZXNldFJlcXVlc3QaFy5jaGVja3JhaXNlLnYxLkVudkJhdGNoEjsKBFN0ZXASGi5jaGVja3JhaXNlLnYxLlN0ZXBSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5FbnZCYXRjaBJOCglDbG9zZUVudnMSHy5jaGVja3JhaXNlLnYxLkNsb3NlRW52c1JlcXVlc3QaIC5jaGVja3JhaXNlLnYxLkNsb3NlRW52c1Jlc3BvbnNlYgZwcm90bzM");
+  fileDesc("Ch5jaGVja3JhaXNlL3YxL2NoZWNrcmFpc2UucHJvdG8SDWNoZWNrcmFpc2UudjEiEgoQTGlzdEdhbWVzUmVxdWVzdCJaChFMaXN0R2FtZXNSZXNwb25zZRItCgVnYW1lcxgBIAMoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uEhYKDnNlcnZlcl92ZXJzaW9uGAIgASgJIpQBCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJEkEKCnBhcmFtZXRlcnMYAiADKAsyLS5jaGVja3JhaXNlLnYxLkdldEdhbWVSZXF1ZXN0LlBhcmFtZXRlcnNFbnRyeRoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJoCg9HZXRHYW1lUmVzcG9uc2USLAoEZ2FtZRgBIAEoCzIeLmNoZWNrcmFpc2UudjEuR2FtZURlc2NyaXB0aW9uEicKBXNpemVzGAIgASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMiygIKD0dhbWVEZXNjcmlwdGlvbhIMCgRuYW1lGAEgASgJEhEKCWxvbmdfbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRITCgttaW5fcGxheWVycxgEIAEoDRITCgttYXhfcGxheWVycxgFIAEoDRITCgtjaGFuY2VfbW9kZRgGIAEoCRITCgtpbmZvcm1hdGlvbhgHIAEoCRIQCghkeW5hbWljcxgIIAEoCRIPCgd1dGlsaXR5GAkgASgJEhQKDHJld2FyZF9tb2RlbBgKIAEoCRIwCgpwYXJhbWV0ZXJzGAsgAygLMhwuY2hlY2tyYWlzZS52MS5QYXJhbWV0ZXJTcGVjEhEKCWJvdF9raW5kcxgMIAMoCRIvCg1kZWZhdWx0X3NpemVzGA0gASgLMhguY2hlY2tyYWlzZS52MS5HYW1lU2l6ZXMioAEKDVBhcmFtZXRlclNwZWMSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIVCg1kZWZhdWx0X3ZhbHVlGAMgASgJEioKBHR5cGUYBCABKA4yHC5jaGVja3JhaXNlLnYxLlBhcmFtZXRlclR5cGUSCwoDbWluGAUgASgDEgsKA21heBgGIAEoAxIPCgdvcHRpb25zGAcgAygJItQCCglHYW1lU2l6ZXMSPAoKcGFyYW1ldGVycxgBIAMoCzIoLmNoZWNrcmFpc2UudjEuR2FtZVNpemVzLlBhcmFtZXRlcnNFbnRyeRITCgtudW1fcGxheWVycxgCIAEoDRIcChRudW1fZGlzdGluY3RfYWN0aW9ucxgDIAEoDRIbChNtYXhfY2hhbmNlX291dGNvbWVzGAQgASgNEhkKEW9ic2VydmF0aW9uX3NoYXBlGAUgAygNEhMKC21pbl91dGlsaXR5GAYgASgBEhMKC21heF91dGlsaXR5GAcgASgBEhgKC3V0aWxpdHlfc3VtGAggASgBSACIAQESFwoPbWF4X2dhbWVfbGVuZ3RoGAkgASgNGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg4KDF91dGlsaXR5X3N1bSJNCgZUZW5zb3ISJgoFZHR5cGUYASABKA4yFy5jaGVja3JhaXNlLnYxLkRhdGFUeXBlEg0KBXNoYXBlGAIgAygNEgwKBGRhdGEYAyABKAwixwEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEkUKCnBhcmFtZXRlcnMYAiADKAsyMS5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkSEQoEc2VlZBgDIAEoBEgAiAEBEg0KBXNlYXRzGAQgAygJGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgcKBV9zZWVkIogBChNDcmVhdGVNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlZWQYAiABKAQSJwoFc2l6ZXMYAyABKAsyGC5jaGVja3JhaXNlLnYxLkdhbWVTaXplcxIoCgVzZWF0cxgEIAMoCzIZLmNoZWNrcmFpc2UudjEuU2VhdFN0YXR1cyJTCg9Kb2luU2VhdFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSEQoEc2VhdBgCIAEoDUgAiAEBEhIKCnJlcXVlc3RfaWQYAyABKAlCBwoFX3NlYXQiRgoQSm9pblNlYXRSZXNwb25zZRIMCgRzZWF0GAEgASgNEhIKCnNlYXRfdG9rZW4YAiABKAkSEAoIcmVwZWF0ZWQYAyABKAgiYgoOR2V0Vmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSDAoEc2VhdBgCIAEoDRIwCgx2aWV3X29wdGlvbnMYAyABKAsyGi5jaGVja3JhaXNlLnYxLlZpZXdPcHRpb25zInkKC1ZpZXdPcHRpb25zEhYKDm9taXRfdmlld19qc29uGAEgASgIEhgKEG9taXRfb2JzZXJ2YXRpb24YAiABKAgSHQoVb21pdF9vYnNlcnZhdGlvbl90ZXh0GAMgASgIEhkKEW9taXRfYWN0aW9uX3RleHRzGAQgASgIIsgBCgpBY3RSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKA0SEwoJYWN0aW9uX2lkGAMgASgNSAASFQoLYWN0aW9uX3RleHQYBCABKAlIABIwCgx2aWV3X29wdGlvbnMYBSABKAsyGi5jaGVja3JhaXNlLnYxLlZpZXdPcHRpb25zEh0KEGV4cGVjdGVkX3ZlcnNpb24YBiABKARIAYgBAUIICgZhY3Rpb25CEwoRX2V4cGVjdGVkX3ZlcnNpb24iKwoXR2V0U3BlY3RhdG9yVmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkidgoQV2F0Y2hTZWF0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgNEjAKDHZpZXdfb3B0aW9ucxgDIAEoCzIaLmNoZWNrcmFpc2UudjEuVmlld09wdGlvbnMSEAoIcHJlc2VuY2UYBCABKAgiOwoVV2F0Y2hTcGVjdGF0b3JSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhAKCHByZXNlbmNlGAIgASgIIkoKClNlYXRTdGF0dXMSDAoEc2VhdBgBIAEoDRIMCgRraW5kGAIgASgJEg0KBXRha2VuGAMgASgIEhEKCWNvbm5lY3RlZBgEIAEoCCI8CgtMZWdhbEFjdGlvbhIKCgJpZBgBIAEoDRIMCgR0ZXh0GAIgASgJEhMKC2FjdGlvbl9qc29uGAMgASgJItcDCghTZWF0VmlldxIQCghtYXRjaF9pZBgBIAEoCRIRCgRzZWF0GAIgASgNSACIAQESDwoHdmVyc2lvbhgDIAEoBBIRCgl2aWV3X2pzb24YBCABKAkSFgoOY3VycmVudF9wbGF5ZXIYBSABKAMSEwoLaXNfdGVybWluYWwYBiABKAgSDwoHbWF5X2FjdBgHIAEoCBIYChBhY3Rpb25fc3VibWl0dGVkGAggASgIEjEKDWxlZ2FsX2FjdGlvbnMYCSADKAsyGi5jaGVja3JhaXNlLnYxLkxlZ2FsQWN0aW9uEg8KB3JldHVybnMYCiADKAESEwoLc2VhdF9yZXR1cm4YCyABKAESKgoLb2JzZXJ2YXRpb24YDCABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIYChBvYnNlcnZhdGlvbl90ZXh0GA0gASgJEigKBXNlYXRzGA4gAygLMhkuY2hlY2tyYWlzZS52MS5TZWF0U3RhdHVzEiwKCmFjdF9zdGF0dXMYDyABKA4yGC5jaGVja3JhaXNlLnYxLkFjdFN0YXR1cxIVCg1vbWl0dGVkX3BhcnRzGBAgAygJEhMKC2Nob3Nlbl9zZWVkGBEgASgIQgcKBV9zZWF0IoYBCgpNYXRjaEV2ZW50Eg0KBWFjdG9yGAEgASgDEjMKCm93bl9hY3Rpb24YAiABKAsyGi5jaGVja3JhaXNlLnYxLkxlZ2FsQWN0aW9uSACIAQESJQoEdmlldxgDIAEoCzIXLmNoZWNrcmFpc2UudjEuU2VhdFZpZXdCDQoLX293bl9hY3Rpb24igAQKEUNyZWF0ZUVudnNSZXF1ZXN0EgwKBGdhbWUYASABKAkSRAoKcGFyYW1ldGVycxgCIAMoCzIwLmNoZWNrcmFpc2UudjEuQ3JlYXRlRW52c1JlcXVlc3QuUGFyYW1ldGVyc0VudHJ5EhAKCG51bV9lbnZzGAwgASgNEgwKBHNlZWQYBCABKAQSEQoJYWxsX3NlYXRzGAUgASgIEjQKDmF1dG9yZXNldF9tb2RlGAYgASgOMhwuY2hlY2tyYWlzZS52MS5BdXRvcmVzZXRNb2RlEh4KEW1heF9lcGlzb2RlX3N0ZXBzGAcgASgNSACIAQESQAoUb2JzZXJ2YXRpb25fZW5jb2RpbmcYCCABKA4yIi5jaGVja3JhaXNlLnYxLk9ic2VydmF0aW9uRW5jb2RpbmcSLQoJb3Bwb25lbnRzGAkgAygLMhouY2hlY2tyYWlzZS52MS5FbnZPcHBvbmVudBIZCgxsZWFybmVyX3NlYXQYCiABKA1IAYgBARIbChNyYW5kb21fbGVhcm5lcl9zZWF0GAsgASgIGjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQhQKEl9tYXhfZXBpc29kZV9zdGVwc0IPCg1fbGVhcm5lcl9zZWF0SgQIAxAEUgVjb3VudCJWCgtFbnZPcHBvbmVudBINCgNib3QYASABKAlIABIQCgZwb2xpY3kYAiABKAxIABITCgZ3ZWlnaHQYAyABKAFIAYgBAUIGCgRraW5kQgkKB193ZWlnaHQiewoNQ29tcGFjdExheW91dBIYChBvYnNlcnZhdGlvbl9zaXplGAEgASgNEhEKCWJpdF9ieXRlcxgCIAEoDRIWCg5zY2FsYXJfaW5kaWNlcxgDIAMoDRIRCglyb3dfYnl0ZXMYBCABKA0SEgoKbWFza19ieXRlcxgFIAEoDSKsAQoSQ3JlYXRlRW52c1Jlc3BvbnNlEg8KB2VudnNfaWQYASABKAkSJwoFc2l6ZXMYAiABKAsyGC5jaGVja3JhaXNlLnYxLkdhbWVTaXplcxImCgViYXRjaBgDIAEoCzIXLmNoZWNrcmFpc2UudjEuRW52QmF0Y2gSNAoOY29tcGFjdF9sYXlvdXQYBCABKAsyHC5jaGVja3JhaXNlLnYxLkNvbXBhY3RMYXlvdXQiOwoMUmVzZXRSZXF1ZXN0Eg8KB2VudnNfaWQYASABKAkSEQoEc2VlZBgCIAEoBEgAiAEBQgcKBV9zZWVkIkYKC1N0ZXBSZXF1ZXN0Eg8KB2VudnNfaWQYASABKAkSJgoHYWN0aW9ucxgCIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yIiMKEENsb3NlRW52c1JlcXVlc3QSDwoHZW52c19pZBgBIAEoCSITChFDbG9zZUVudnNSZXNwb25zZSLiBAoIRW52QmF0Y2gSKwoMb2JzZXJ2YXRpb25zGAEgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISJgoHcmV3YXJkcxgDIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEi4KD2N1cnJlbnRfcGxheWVycxgFIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEiwKDWZpbmFsX3JldHVybnMYBiABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIrCgxhY3Rpb25fbWFza3MYByABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchIpCgp0ZXJtaW5hdGVkGAggASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISKAoJdHJ1bmNhdGVkGAkgASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISMQoSZmluYWxfb2JzZXJ2YXRpb25zGAogASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISMgoTcGFja2VkX29ic2VydmF0aW9ucxgLIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29yEjIKE3BhY2tlZF9hY3Rpb25fbWFza3MYDCABKAsyFS5jaGVja3JhaXNlLnYxLlRlbnNvchI4ChlwYWNrZWRfZmluYWxfb2JzZXJ2YXRpb25zGA0gASgLMhUuY2hlY2tyYWlzZS52MS5UZW5zb3ISLAoNbGVhcm5lcl9zZWF0cxgOIAEoCzIVLmNoZWNrcmFpc2UudjEuVGVuc29ySgQIAhADSgQIBBAFUgtsZWdhbF9tYXNrc1IFZG9uZXMi3wEKEkxpc3RNYXRjaGVzUmVxdWVzdBIMCgRnYW1lGAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmNoZWNrcmFpc2UudjEuTWF0Y2hTdGF0dXMSHQoQY3JlYXRlZF9hZnRlcl9tcxgDIAEoA0gAiAEBEh4KEWNyZWF0ZWRfYmVmb3JlX21zGAQgASgDSAGIAQESEQoJcGFnZV9zaXplGAUgASgNEhIKCnBhZ2VfdG9rZW4YBiABKAlCEwoRX2NyZWF0ZWRfYWZ0ZXJfbXNCFAoSX2NyZWF0ZWRfYmVmb3JlX21zIoACCgxNYXRjaFN1bW1hcnkSEAoIbWF0Y2hfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIMCgRzZWVkGAMgASgEEg0KBXNlYXRzGAQgAygJEioKBnN0YXR1cxgFIAEoDjIaLmNoZWNrcmFpc2UudjEuTWF0Y2hTdGF0dXMSDwoHdmVyc2lvbhgGIAEoBBISCgpjcmVhdGVkX21zGAcgASgDEhIKCnRvdWNoZWRfbXMYCCABKAMSGAoLZmluaXNoZWRfbXMYCSABKANIAIgBARIPCgdyZXR1cm5zGAogAygBEhMKC2Nob3Nlbl9zZWVkGAsgASgIQg4KDF9maW5pc2hlZF9tcyJcChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEiwKB21hdGNoZXMYASADKAsyGy5jaGVja3JhaXNlLnYxLk1hdGNoU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiTQoQR2V0UmVwbGF5UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAQSEQoJcGFnZV9zaXplGAMgASgNIjsKC1JlcGxheUVudHJ5Eg4KBnBsYXllchgBIAEoAxIOCgZhY3Rpb24YAiABKA0SDAoEdGV4dBgDIAEoCSKUAQoKUmVwbGF5U3RlcBIPCgd2ZXJzaW9uGAEgASgEEg0KBWFjdG9yGAIgASgDEisKB2VudHJpZXMYAyADKAsyGi5jaGVja3JhaXNlLnYxLlJlcGxheUVudHJ5EhsKE3NwZWN0YXRvcl92aWV3X2pzb24YBCABKAkSHAoUc3BlY3RhdG9yX3ZpZXdfcGF0Y2gYBSABKAkinAEKBlJlcGxheRIqCgVtYXRjaBgBIAEoCzIbLmNoZWNrcmFpc2UudjEuTWF0Y2hTdW1tYXJ5EhAKCHJldmVhbGVkGAIgASgIEigKBXN0ZXBzGAMgAygLMhkuY2hlY2tyYWlzZS52MS5SZXBsYXlTdGVwEhkKDG5leHRfdmVyc2lvbhgEIAEoBEgAiAEBQg8KDV9uZXh0X3ZlcnNpb24iMQoSUmVnaXN0ZXJCb3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSDQoFZ2FtZXMYAiADKAkiRQoTUmVnaXN0ZXJCb3RSZXNwb25zZRIMCgRuYW1lGAEgASgJEhEKCWJvdF90b2tlbhgCIAEoCRINCgVnYW1lcxgDIAMoCSIgChBSZXRpcmVCb3RSZXF1ZXN0EgwKBG5hbWUYASABKAkiEwoRUmV0aXJlQm90UmVzcG9uc2UiQwoNRXZlbnRzUmVxdWVzdBIMCgRuYW1lGAEgASgJEhYKCW1heF9nYW1lcxgCIAEoDUgAiAEBQgwKCl9tYXhfZ2FtZXMipgEKC0xhZGRlckV2ZW50EiwKBGtpbmQYASABKA4yHi5jaGVja3JhaXNlLnYxLkxhZGRlckV2ZW50S2luZBIuCgRnYW1lGAIgASgLMiAuY2hlY2tyYWlzZS52MS5MYWRkZXJHYW1lU3VtbWFyeRIoCgVzZWF0cxgDIAMoCzIZLmNoZWNrcmFpc2UudjEuTGFkZGVyU2VhdBIPCgdtb3ZlX21zGAQgASgEIi4KCkxhZGRlclNlYXQSDAoEc2VhdBgBIAEoDRISCgpzZWF0X3Rva2VuGAIgASgJIr0BChFMYWRkZXJHYW1lU3VtbWFyeRIQCghtYXRjaF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEgsKA3NldBgDIAEoBBIMCgRib3RzGAQgAygJEgwKBGxpdmUYBSABKAgSDwoHcmV0dXJucxgGIAMoARIQCghmb3JmZWl0cxgHIAMoCBISCgpzdGFydGVkX21zGAggASgDEhgKC2ZpbmlzaGVkX21zGAkgASgDSACIAQFCDgoMX2ZpbmlzaGVkX21zIhQKEkxpc3RMYWRkZXJzUmVxdWVzdCJYCgpMYWRkZXJJbmZvEgwKBGdhbWUYASABKAkSDAoEYm90cxgCIAEoDRIRCgljb25uZWN0ZWQYAyABKA0SDQoFZ2FtZXMYBCABKAQSDAoEbGl2ZRgFIAEoDSJVChNMaXN0TGFkZGVyc1Jlc3BvbnNlEioKB2xhZGRlcnMYASADKAsyGS5jaGVja3JhaXNlLnYxLkxhZGRlckluZm8SEgoKaG91c2VfYm90cxgCIAMoCSIlChVHZXRMZWFkZXJib2FyZFJlcXVlc3QSDAoEZ2FtZRgBIAEoCSL4AQoOTGFkZGVyU3RhbmRpbmcSCwoDYm90GAEgASgJEg0KBWhvdXNlGAIgASgIEhEKCWNvbm5lY3RlZBgDIAEoCBIPCgdyZXRpcmVkGAQgASgIEg4KBnJhdGluZxgFIAEoARISCgpyYXRpbmdfbG93GAYgASgBEhMKC3JhdGluZ19oaWdoGAcgASgBEhUKDXJldHVybl9yYXRpbmcYCCABKAESEgoKcmV0dXJuX2xvdxgJIAEoARITCgtyZXR1cm5faGlnaBgKIAEoARINCgVnYW1lcxgLIAEoBBIMCgR3aW5zGAwgASgBEhAKCGZvcmZlaXRzGA0gASgEImwKC0xlYWRlcmJvYXJkEgwKBGdhbWUYASABKAkSDgoGYW5jaG9yGAIgASgJEjAKCXN0YW5kaW5ncxgDIAMoCzIdLmNoZWNrcmFpc2UudjEuTGFkZGVyU3RhbmRpbmcSDQoFZ2FtZXMYBCABKAQiWgoWTGlzdExhZGRlckdhbWVzUmVxdWVzdBILCgNib3QYASABKAkSDAoEZ2FtZRgCIAEoCRIRCglwYWdlX3NpemUYAyABKA0SEgoKcGFnZV90b2tlbhgEIAEoCSJjChdMaXN0TGFkZGVyR2FtZXNSZXNwb25zZRIvCgVnYW1lcxgBIAMoCzIgLmNoZWNrcmFpc2UudjEuTGFkZGVyR2FtZVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKpQBCg1QYXJhbWV0ZXJUeXBlEh4KGlBBUkFNRVRFUl9UWVBFX1VOU1BFQ0lGSUVEEAASFgoSUEFSQU1FVEVSX1RZUEVfSU5UEAESFwoTUEFSQU1FVEVSX1RZUEVfQk9PTBACEhkKFVBBUkFNRVRFUl9UWVBFX0NIT0lDRRADEhcKE1BBUkFNRVRFUl9UWVBFX1RFWFQQBCp6CghEYXRhVHlwZRIZChVEQVRBX1RZUEVfVU5TUEVDSUZJRUQQABIVChFEQVRBX1RZUEVfRkxPQVQzMhABEhMKD0RBVEFfVFlQRV9JTlQzMhACEhIKDkRBVEFfVFlQRV9CT09MEAMSEwoPREFUQV9UWVBFX1VJTlQ4EAQqXwoJQWN0U3RhdHVzEhoKFkFDVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIWChJBQ1RfU1RBVFVTX0FQUExJRUQQARIeChpBQ1RfU1RBVFVTX0FMUkVBRFlfQVBQTElFRBACKn8KE09ic2VydmF0aW9uRW5jb2RpbmcSJAogT0JTRVJWQVRJT05fRU5DT0RJTkdfVU5TUEVDSUZJRUQQABIgChxPQlNFUlZBVElPTl9FTkNPRElOR19GTE9BVDMyEAESIAocT0JTRVJWQVRJT05fRU5DT0RJTkdfQ09NUEFDVBACKmsKDUF1dG9yZXNldE1vZGUSHgoaQVVUT1JFU0VUX01PREVfVU5TUEVDSUZJRUQQABIcChhBVVRPUkVTRVRfTU9ERV9ORVhUX1NURVAQARIcChhBVVRPUkVTRVRfTU9ERV9TQU1FX1NURVAQAip3CgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfTElWRRABEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBACEhgKFE1BVENIX1NUQVRVU19FWFBJUkVEEAMqngEKD0xhZGRlckV2ZW50S2luZBIhCh1MQURERVJfRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEh8KG0xBRERFUl9FVkVOVF9LSU5EX0NPTk5FQ1RFRBABEiIKHkxBRERFUl9FVkVOVF9LSU5EX0dBTUVfU1RBUlRFRBACEiMKH0xBRERFUl9FVkVOVF9LSU5EX0dBTUVfRklOSVNIRUQQAzKjAQoHQ2F0YWxvZxJOCglMaXN0R2FtZXMSHy5jaGVja3JhaXNlLnYxLkxpc3RHYW1lc1JlcXVlc3QaIC5jaGVja3JhaXNlLnYxLkxpc3RHYW1lc1Jlc3BvbnNlEkgKB0dldEdhbWUSHS5jaGVja3JhaXNlLnYxLkdldEdhbWVSZXF1ZXN0Gh4uY2hlY2tyYWlzZS52MS5HZXRHYW1lUmVzcG9uc2UyugUKB01hdGNoZXMSVAoLQ3JlYXRlTWF0Y2gSIS5jaGVja3JhaXNlLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoiLmNoZWNrcmFpc2UudjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJLCghKb2luU2VhdBIeLmNoZWNrcmFpc2UudjEuSm9pblNlYXRSZXF1ZXN0Gh8uY2hlY2tyYWlzZS52MS5Kb2luU2VhdFJlc3BvbnNlEkEKB0dldFZpZXcSHS5jaGVja3JhaXNlLnYxLkdldFZpZXdSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5TZWF0VmlldxI5CgNBY3QSGS5jaGVja3JhaXNlLnYxLkFjdFJlcXVlc3QaFy5jaGVja3JhaXNlLnYxLlNlYXRWaWV3ElMKEEdldFNwZWN0YXRvclZpZXcSJi5jaGVja3JhaXNlLnYxLkdldFNwZWN0YXRvclZpZXdSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5TZWF0VmlldxJJCglXYXRjaFNlYXQSHy5jaGVja3JhaXNlLnYxLldhdGNoU2VhdFJlcXVlc3QaGS5jaGVja3JhaXNlLnYxLk1hdGNoRXZlbnQwARJTCg5XYXRjaFNwZWN0YXRvchIkLmNoZWNrcmFpc2UudjEuV2F0Y2hTcGVjdGF0b3JSZXF1ZXN0GhkuY2hlY2tyYWlzZS52MS5NYXRjaEV2ZW50MAESVAoLTGlzdE1hdGNoZXMSIS5jaGVja3JhaXNlLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBoiLmNoZWNrcmFpc2UudjEuTGlzdE1hdGNoZXNSZXNwb25zZRJDCglHZXRSZXBsYXkSHy5jaGVja3JhaXNlLnYxLkdldFJlcGxheVJlcXVlc3QaFS5jaGVja3JhaXNlLnYxLlJlcGxheTKlAgoERW52cxJRCgpDcmVhdGVFbnZzEiAuY2hlY2tyYWlzZS52MS5DcmVhdGVFbnZzUmVxdWVzdBohLmNoZWNrcmFpc2UudjEuQ3JlYXRlRW52c1Jlc3BvbnNlEj0KBVJlc2V0EhsuY2hlY2tyYWlzZS52MS5SZXNldFJlcXVlc3QaFy5jaGVja3JhaXNlLnYxLkVudkJhdGNoEjsKBFN0ZXASGi5jaGVja3JhaXNlLnYxLlN0ZXBSZXF1ZXN0GhcuY2hlY2tyYWlzZS52MS5FbnZCYXRjaBJOCglDbG9zZUVudnMSHy5jaGVja3JhaXNlLnYxLkNsb3NlRW52c1JlcXVlc3QaIC5jaGVja3JhaXNlLnYxLkNsb3NlRW52c1Jlc3BvbnNlMoAECgZMYWRkZXISVAoLUmVnaXN0ZXJCb3QSIS5jaGVja3JhaXNlLnYxLlJlZ2lzdGVyQm90UmVxdWVzdBoiLmNoZWNrcmFpc2UudjEuUmVnaXN0ZXJCb3RSZXNwb25zZRJOCglSZXRpcmVCb3QSHy5jaGVja3JhaXNlLnYxLlJldGlyZUJvdFJlcXVlc3QaIC5jaGVja3JhaXNlLnYxLlJldGlyZUJvdFJlc3BvbnNlEkQKBkV2ZW50cxIcLmNoZWNrcmFpc2UudjEuRXZlbnRzUmVxdWVzdBoaLmNoZWNrcmFpc2UudjEuTGFkZGVyRXZlbnQwARJUCgtMaXN0TGFkZGVycxIhLmNoZWNrcmFpc2UudjEuTGlzdExhZGRlcnNSZXF1ZXN0GiIuY2hlY2tyYWlzZS52MS5MaXN0TGFkZGVyc1Jlc3BvbnNlElIKDkdldExlYWRlcmJvYXJkEiQuY2hlY2tyYWlzZS52MS5HZXRMZWFkZXJib2FyZFJlcXVlc3QaGi5jaGVja3JhaXNlLnYxLkxlYWRlcmJvYXJkEmAKD0xpc3RMYWRkZXJHYW1lcxIlLmNoZWNrcmFpc2UudjEuTGlzdExhZGRlckdhbWVzUmVxdWVzdBomLmNoZWNrcmFpc2UudjEuTGlzdExhZGRlckdhbWVzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * Request for Catalog.ListGames.
@@ -1801,6 +1801,585 @@ export const ReplaySchema: GenMessage<Replay> = /*@__PURE__*/
   messageDesc(file_checkraise_v1_checkraise, 37);
 
 /**
+ * Request for Ladder.RegisterBot.
+ *
+ * @generated from message checkraise.v1.RegisterBotRequest
+ */
+export type RegisterBotRequest = Message<"checkraise.v1.RegisterBotRequest"> & {
+  /**
+   * 3 to 32 characters of a-z, 0-9, '_' and '-', starting with a letter; unique on the server;
+   * not starting with a house bot's kind ("random", "heuristic", "ismcts", "policy") or
+   * "human".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The games it plays, as game strings with parameters ("pokeros",
+   * "pokeros(board_size=3)"): one ladder per game string. At least one.
+   *
+   * @generated from field: repeated string games = 2;
+   */
+  games: string[];
+};
+
+/**
+ * Describes the message checkraise.v1.RegisterBotRequest.
+ * Use `create(RegisterBotRequestSchema)` to create a new message.
+ */
+export const RegisterBotRequestSchema: GenMessage<RegisterBotRequest> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 38);
+
+/**
+ * A registered bot.
+ *
+ * @generated from message checkraise.v1.RegisterBotResponse
+ */
+export type RegisterBotResponse = Message<"checkraise.v1.RegisterBotResponse"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Send as metadata `x-bot-token` on Events and RetireBot. Not recoverable.
+   *
+   * @generated from field: string bot_token = 2;
+   */
+  botToken: string;
+
+  /**
+   * Its games, each with every parameter spelled out, as the ladders name them.
+   *
+   * @generated from field: repeated string games = 3;
+   */
+  games: string[];
+};
+
+/**
+ * Describes the message checkraise.v1.RegisterBotResponse.
+ * Use `create(RegisterBotResponseSchema)` to create a new message.
+ */
+export const RegisterBotResponseSchema: GenMessage<RegisterBotResponse> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 39);
+
+/**
+ * Request for Ladder.RetireBot.
+ *
+ * @generated from message checkraise.v1.RetireBotRequest
+ */
+export type RetireBotRequest = Message<"checkraise.v1.RetireBotRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message checkraise.v1.RetireBotRequest.
+ * Use `create(RetireBotRequestSchema)` to create a new message.
+ */
+export const RetireBotRequestSchema: GenMessage<RetireBotRequest> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 40);
+
+/**
+ * Reply of Ladder.RetireBot.
+ *
+ * @generated from message checkraise.v1.RetireBotResponse
+ */
+export type RetireBotResponse = Message<"checkraise.v1.RetireBotResponse"> & {
+};
+
+/**
+ * Describes the message checkraise.v1.RetireBotResponse.
+ * Use `create(RetireBotResponseSchema)` to create a new message.
+ */
+export const RetireBotResponseSchema: GenMessage<RetireBotResponse> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 41);
+
+/**
+ * Request for Ladder.Events.
+ *
+ * @generated from message checkraise.v1.EventsRequest
+ */
+export type EventsRequest = Message<"checkraise.v1.EventsRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Stop after this many games: the server places the bot in no new duplicate set once the
+   * sets it placed it in on this stream hold this many games, and ends the stream (OK) when
+   * they have all ended. The bot plays at least this many games, and fewer than this many plus
+   * a set's size. Unset: the stream stays open until the bot closes it.
+   *
+   * @generated from field: optional uint32 max_games = 2;
+   */
+  maxGames?: number | undefined;
+};
+
+/**
+ * Describes the message checkraise.v1.EventsRequest.
+ * Use `create(EventsRequestSchema)` to create a new message.
+ */
+export const EventsRequestSchema: GenMessage<EventsRequest> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 42);
+
+/**
+ * One ladder event for a connected bot.
+ *
+ * @generated from message checkraise.v1.LadderEvent
+ */
+export type LadderEvent = Message<"checkraise.v1.LadderEvent"> & {
+  /**
+   * @generated from field: checkraise.v1.LadderEventKind kind = 1;
+   */
+  kind: LadderEventKind;
+
+  /**
+   * The game (unset in CONNECTED).
+   *
+   * @generated from field: checkraise.v1.LadderGameSummary game = 2;
+   */
+  game?: LadderGameSummary | undefined;
+
+  /**
+   * GAME_STARTED: the bot's seats in the game, each with its seat token.
+   *
+   * @generated from field: repeated checkraise.v1.LadderSeat seats = 3;
+   */
+  seats: LadderSeat[];
+
+  /**
+   * GAME_STARTED: the most milliseconds the bot may take over a move before the server plays
+   * the rest of its game for it (a forfeit).
+   *
+   * @generated from field: uint64 move_ms = 4;
+   */
+  moveMs: bigint;
+};
+
+/**
+ * Describes the message checkraise.v1.LadderEvent.
+ * Use `create(LadderEventSchema)` to create a new message.
+ */
+export const LadderEventSchema: GenMessage<LadderEvent> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 43);
+
+/**
+ * One of a bot's seats in a ladder game.
+ *
+ * @generated from message checkraise.v1.LadderSeat
+ */
+export type LadderSeat = Message<"checkraise.v1.LadderSeat"> & {
+  /**
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * Send as metadata `x-seat-token` on the match's seat calls.
+   *
+   * @generated from field: string seat_token = 2;
+   */
+  seatToken: string;
+};
+
+/**
+ * Describes the message checkraise.v1.LadderSeat.
+ * Use `create(LadderSeatSchema)` to create a new message.
+ */
+export const LadderSeatSchema: GenMessage<LadderSeat> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 44);
+
+/**
+ * One ladder game (a stored match).
+ *
+ * @generated from message checkraise.v1.LadderGameSummary
+ */
+export type LadderGameSummary = Message<"checkraise.v1.LadderGameSummary"> & {
+  /**
+   * The match: watch it, read its replay (every card once its set is over).
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * The game with every parameter.
+   *
+   * @generated from field: string game = 2;
+   */
+  game: string;
+
+  /**
+   * The duplicate set it belongs to: the games of a set share their deal.
+   *
+   * @generated from field: uint64 set = 3;
+   */
+  set: bigint;
+
+  /**
+   * The bot at each seat.
+   *
+   * @generated from field: repeated string bots = 4;
+   */
+  bots: string[];
+
+  /**
+   * Still being played.
+   *
+   * @generated from field: bool live = 5;
+   */
+  live: boolean;
+
+  /**
+   * Each seat's return, once it ended.
+   *
+   * @generated from field: repeated double returns = 6;
+   */
+  returns: number[];
+
+  /**
+   * The seats whose bot forfeited (ran out of time or did not come back; the server played
+   * the rest for it with `random`), once it ended.
+   *
+   * @generated from field: repeated bool forfeits = 7;
+   */
+  forfeits: boolean[];
+
+  /**
+   * Milliseconds since the Unix epoch.
+   *
+   * @generated from field: int64 started_ms = 8;
+   */
+  startedMs: bigint;
+
+  /**
+   * @generated from field: optional int64 finished_ms = 9;
+   */
+  finishedMs?: bigint | undefined;
+};
+
+/**
+ * Describes the message checkraise.v1.LadderGameSummary.
+ * Use `create(LadderGameSummarySchema)` to create a new message.
+ */
+export const LadderGameSummarySchema: GenMessage<LadderGameSummary> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 45);
+
+/**
+ * Request for Ladder.ListLadders.
+ *
+ * @generated from message checkraise.v1.ListLaddersRequest
+ */
+export type ListLaddersRequest = Message<"checkraise.v1.ListLaddersRequest"> & {
+};
+
+/**
+ * Describes the message checkraise.v1.ListLaddersRequest.
+ * Use `create(ListLaddersRequestSchema)` to create a new message.
+ */
+export const ListLaddersRequestSchema: GenMessage<ListLaddersRequest> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 46);
+
+/**
+ * One ladder.
+ *
+ * @generated from message checkraise.v1.LadderInfo
+ */
+export type LadderInfo = Message<"checkraise.v1.LadderInfo"> & {
+  /**
+   * The game with every parameter.
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * Every bot on it: house bots and registered ones.
+   *
+   * @generated from field: uint32 bots = 2;
+   */
+  bots: number;
+
+  /**
+   * Registered bots connected now (an open Events stream).
+   *
+   * @generated from field: uint32 connected = 3;
+   */
+  connected: number;
+
+  /**
+   * Finished games.
+   *
+   * @generated from field: uint64 games = 4;
+   */
+  games: bigint;
+
+  /**
+   * Games being played.
+   *
+   * @generated from field: uint32 live = 5;
+   */
+  live: number;
+};
+
+/**
+ * Describes the message checkraise.v1.LadderInfo.
+ * Use `create(LadderInfoSchema)` to create a new message.
+ */
+export const LadderInfoSchema: GenMessage<LadderInfo> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 47);
+
+/**
+ * The server's ladders.
+ *
+ * @generated from message checkraise.v1.ListLaddersResponse
+ */
+export type ListLaddersResponse = Message<"checkraise.v1.ListLaddersResponse"> & {
+  /**
+   * @generated from field: repeated checkraise.v1.LadderInfo ladders = 1;
+   */
+  ladders: LadderInfo[];
+
+  /**
+   * The house bots' specs, as every ladder has them (a ladder leaves out those that cannot
+   * play its game, such as `policy` for parameters no policy was trained on).
+   *
+   * @generated from field: repeated string house_bots = 2;
+   */
+  houseBots: string[];
+};
+
+/**
+ * Describes the message checkraise.v1.ListLaddersResponse.
+ * Use `create(ListLaddersResponseSchema)` to create a new message.
+ */
+export const ListLaddersResponseSchema: GenMessage<ListLaddersResponse> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 48);
+
+/**
+ * Request for Ladder.GetLeaderboard.
+ *
+ * @generated from message checkraise.v1.GetLeaderboardRequest
+ */
+export type GetLeaderboardRequest = Message<"checkraise.v1.GetLeaderboardRequest"> & {
+  /**
+   * A game string; its parameters are completed with their defaults.
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+};
+
+/**
+ * Describes the message checkraise.v1.GetLeaderboardRequest.
+ * Use `create(GetLeaderboardRequestSchema)` to create a new message.
+ */
+export const GetLeaderboardRequestSchema: GenMessage<GetLeaderboardRequest> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 49);
+
+/**
+ * One bot's standing.
+ *
+ * @generated from message checkraise.v1.LadderStanding
+ */
+export type LadderStanding = Message<"checkraise.v1.LadderStanding"> & {
+  /**
+   * @generated from field: string bot = 1;
+   */
+  bot: string;
+
+  /**
+   * One of the server's bots.
+   *
+   * @generated from field: bool house = 2;
+   */
+  house: boolean;
+
+  /**
+   * A house bot, or a registered bot with an open Events stream.
+   *
+   * @generated from field: bool connected = 3;
+   */
+  connected: boolean;
+
+  /**
+   * @generated from field: bool retired = 4;
+   */
+  retired: boolean;
+
+  /**
+   * Bradley-Terry rating on the Elo scale, the anchor at 0, with its 95% interval.
+   *
+   * @generated from field: double rating = 5;
+   */
+  rating: number;
+
+  /**
+   * @generated from field: double rating_low = 6;
+   */
+  ratingLow: number;
+
+  /**
+   * @generated from field: double rating_high = 7;
+   */
+  ratingHigh: number;
+
+  /**
+   * Rating on returns, in the game's units (half a set's mean margin between two bots is the
+   * difference of theirs), with its 95% interval.
+   *
+   * @generated from field: double return_rating = 8;
+   */
+  returnRating: number;
+
+  /**
+   * @generated from field: double return_low = 9;
+   */
+  returnLow: number;
+
+  /**
+   * @generated from field: double return_high = 10;
+   */
+  returnHigh: number;
+
+  /**
+   * @generated from field: uint64 games = 11;
+   */
+  games: bigint;
+
+  /**
+   * Games won, a tie counted half.
+   *
+   * @generated from field: double wins = 12;
+   */
+  wins: number;
+
+  /**
+   * @generated from field: uint64 forfeits = 13;
+   */
+  forfeits: bigint;
+};
+
+/**
+ * Describes the message checkraise.v1.LadderStanding.
+ * Use `create(LadderStandingSchema)` to create a new message.
+ */
+export const LadderStandingSchema: GenMessage<LadderStanding> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 50);
+
+/**
+ * One game's ladder standings, highest rating first: every bot that has played, and the
+ * anchor.
+ *
+ * @generated from message checkraise.v1.Leaderboard
+ */
+export type Leaderboard = Message<"checkraise.v1.Leaderboard"> & {
+  /**
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * The bot rated 0.
+   *
+   * @generated from field: string anchor = 2;
+   */
+  anchor: string;
+
+  /**
+   * @generated from field: repeated checkraise.v1.LadderStanding standings = 3;
+   */
+  standings: LadderStanding[];
+
+  /**
+   * Finished games.
+   *
+   * @generated from field: uint64 games = 4;
+   */
+  games: bigint;
+};
+
+/**
+ * Describes the message checkraise.v1.Leaderboard.
+ * Use `create(LeaderboardSchema)` to create a new message.
+ */
+export const LeaderboardSchema: GenMessage<Leaderboard> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 51);
+
+/**
+ * Request for Ladder.ListLadderGames. Every filter left unset matches everything.
+ *
+ * @generated from message checkraise.v1.ListLadderGamesRequest
+ */
+export type ListLadderGamesRequest = Message<"checkraise.v1.ListLadderGamesRequest"> & {
+  /**
+   * A bot's name: only its games.
+   *
+   * @generated from field: string bot = 1;
+   */
+  bot: string;
+
+  /**
+   * A game string: only that ladder's games.
+   *
+   * @generated from field: string game = 2;
+   */
+  game: string;
+
+  /**
+   * Most games in the reply: 1 to 1000; 0 (unset) means 100.
+   *
+   * @generated from field: uint32 page_size = 3;
+   */
+  pageSize: number;
+
+  /**
+   * next_page_token of the previous reply, to read on; empty for the first page.
+   *
+   * @generated from field: string page_token = 4;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message checkraise.v1.ListLadderGamesRequest.
+ * Use `create(ListLadderGamesRequestSchema)` to create a new message.
+ */
+export const ListLadderGamesRequestSchema: GenMessage<ListLadderGamesRequest> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 52);
+
+/**
+ * A page of ladder games.
+ *
+ * @generated from message checkraise.v1.ListLadderGamesResponse
+ */
+export type ListLadderGamesResponse = Message<"checkraise.v1.ListLadderGamesResponse"> & {
+  /**
+   * @generated from field: repeated checkraise.v1.LadderGameSummary games = 1;
+   */
+  games: LadderGameSummary[];
+
+  /**
+   * Pass as page_token for the next page; empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message checkraise.v1.ListLadderGamesResponse.
+ * Use `create(ListLadderGamesResponseSchema)` to create a new message.
+ */
+export const ListLadderGamesResponseSchema: GenMessage<ListLadderGamesResponse> = /*@__PURE__*/
+  messageDesc(file_checkraise_v1_checkraise, 53);
+
+/**
  * A parameter's type.
  *
  * @generated from enum checkraise.v1.ParameterType
@@ -2042,6 +2621,45 @@ export const MatchStatusSchema: GenEnum<MatchStatus> = /*@__PURE__*/
   enumDesc(file_checkraise_v1_checkraise, 5);
 
 /**
+ * What a ladder event says.
+ *
+ * @generated from enum checkraise.v1.LadderEventKind
+ */
+export enum LadderEventKind {
+  /**
+   * @generated from enum value: LADDER_EVENT_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The first event of every stream: the bot is connected and will be placed.
+   *
+   * @generated from enum value: LADDER_EVENT_KIND_CONNECTED = 1;
+   */
+  CONNECTED = 1,
+
+  /**
+   * The bot was placed in a game: its seats and their tokens. Play them through Matches.
+   *
+   * @generated from enum value: LADDER_EVENT_KIND_GAME_STARTED = 2;
+   */
+  GAME_STARTED = 2,
+
+  /**
+   * A game of the bot ended: returns and forfeits filled.
+   *
+   * @generated from enum value: LADDER_EVENT_KIND_GAME_FINISHED = 3;
+   */
+  GAME_FINISHED = 3,
+}
+
+/**
+ * Describes the enum checkraise.v1.LadderEventKind.
+ */
+export const LadderEventKindSchema: GenEnum<LadderEventKind> = /*@__PURE__*/
+  enumDesc(file_checkraise_v1_checkraise, 6);
+
+/**
  * The registered games, their facts and parameter schemas.
  *
  * @generated from service checkraise.v1.Catalog
@@ -2230,4 +2848,84 @@ export const Envs: GenService<{
   },
 }> = /*@__PURE__*/
   serviceDesc(file_checkraise_v1_checkraise, 2);
+
+/**
+ * A bot ladder: programs written anywhere register a bot, connect, and are placed in rated
+ * games against each other and the server's house bots, continuously (docs/ladder.md). A bot
+ * plays each game it is placed in through Matches (WatchSeat and Act with the seat token its
+ * events give), like any client of a match. Games with chance are played as duplicate sets:
+ * one deal, the two bots' seats swapped. Ratings (Bradley-Terry on the Elo scale, the house bot
+ * `random` at 0, with 95% intervals) are computed from the finished games, which the server
+ * stores, so they survive restarts.
+ *
+ * @generated from service checkraise.v1.Ladder
+ */
+export const Ladder: GenService<{
+  /**
+   * Registers a bot for one game or more and returns its token (shown once; the server keeps
+   * only its hash). Needs an API key when the server has --api-keys.
+   *
+   * @generated from rpc checkraise.v1.Ladder.RegisterBot
+   */
+  registerBot: {
+    methodKind: "unary";
+    input: typeof RegisterBotRequestSchema;
+    output: typeof RegisterBotResponseSchema;
+  },
+  /**
+   * Retires a bot: it is never placed again, its name stays taken, its games and ratings stay.
+   * Needs the bot's token (metadata `x-bot-token`).
+   *
+   * @generated from rpc checkraise.v1.Ladder.RetireBot
+   */
+  retireBot: {
+    methodKind: "unary";
+    input: typeof RetireBotRequestSchema;
+    output: typeof RetireBotResponseSchema;
+  },
+  /**
+   * The bot's event stream: while it is open the bot is placed in games, each announced with
+   * its seats and their tokens (games already in play are announced again on a new stream).
+   * A newer stream for the same bot ends the older one (ABORTED). Needs the bot's token.
+   *
+   * @generated from rpc checkraise.v1.Ladder.Events
+   */
+  events: {
+    methodKind: "server_streaming";
+    input: typeof EventsRequestSchema;
+    output: typeof LadderEventSchema;
+  },
+  /**
+   * The ladders the server runs: one per game string some bot registered for.
+   *
+   * @generated from rpc checkraise.v1.Ladder.ListLadders
+   */
+  listLadders: {
+    methodKind: "unary";
+    input: typeof ListLaddersRequestSchema;
+    output: typeof ListLaddersResponseSchema;
+  },
+  /**
+   * One game's standings. No token.
+   *
+   * @generated from rpc checkraise.v1.Ladder.GetLeaderboard
+   */
+  getLeaderboard: {
+    methodKind: "unary";
+    input: typeof GetLeaderboardRequestSchema;
+    output: typeof LeaderboardSchema;
+  },
+  /**
+   * Ladder games, those in play first, then the finished ones newest first, filtered and
+   * paged. No token.
+   *
+   * @generated from rpc checkraise.v1.Ladder.ListLadderGames
+   */
+  listLadderGames: {
+    methodKind: "unary";
+    input: typeof ListLadderGamesRequestSchema;
+    output: typeof ListLadderGamesResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_checkraise_v1_checkraise, 3);
 
