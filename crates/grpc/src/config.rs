@@ -138,6 +138,36 @@ pub struct Config {
     /// server stops). Default: a SQLite file in ./checkraise-data.
     #[arg(long, default_value_t = Database::default_url(), value_parser = database)]
     pub database: String,
+    /// The bot ladder's house bots, comma-separated bot specs (a comma inside a spec's
+    /// parentheses belongs to the spec); each ladder keeps those that can play its game. The
+    /// anchor, rated 0, is `random` when it is one of them.
+    #[arg(long, default_value = crate::ladder::DEFAULT_HOUSE, value_parser = house_bots)]
+    pub ladder_house: String,
+    /// Most duplicate sets each ladder bot plays at once.
+    #[arg(long, default_value_t = 2, value_parser = at_least::<1>)]
+    pub ladder_sets_per_bot: usize,
+    /// Most duplicate sets two house bots play against each other on a ladder: enough to rate
+    /// them, after which they play only registered bots (quick house bots would otherwise play
+    /// each other without end while any bot is connected).
+    #[arg(long, default_value_t = 50)]
+    pub ladder_house_sets: usize,
+    /// Most ladder games in play at once, over every ladder (each also counts under
+    /// `--max-matches`).
+    #[arg(long, default_value_t = 8, value_parser = at_least::<1>)]
+    pub ladder_max_games: usize,
+    /// Most milliseconds a ladder bot may take over a move; past it the bot forfeits the game
+    /// (the server plays the rest of its seats with `random`).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
+    pub ladder_move_ms: u64,
+    /// Most milliseconds a ladder bot whose turn it is may stay disconnected (its `Connect`
+    /// stream closed) before it forfeits, if that is later than its move time.
+    #[arg(long, default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    pub ladder_grace_ms: u64,
+    /// Give every ladder game its own deal instead of playing duplicate sets (one deal, the
+    /// seats swapped). A duplicate set's second game deals what the first dealt, which a bot
+    /// that remembers the first can use: see docs/ladder.md.
+    #[arg(long = "no-ladder-duplicate", action = clap::ArgAction::SetFalse)]
+    pub ladder_duplicate: bool,
 }
 
 /// What `checkraise-server` does instead of serving.
@@ -151,6 +181,19 @@ pub enum Command {
 /// A `--database` value the store can open.
 fn database(text: &str) -> Result<String, String> {
     Database::parse(text).map(|_| text.trim().to_string())
+}
+
+/// A `--ladder-house` value: bot specs that parse.
+fn house_bots(text: &str) -> Result<String, String> {
+    let specs = crate::ladder::split_specs(text);
+    if specs.is_empty() {
+        return Err("no bot named: give at least one bot spec (the anchor)".into());
+    }
+    for spec in &specs {
+        checkraise_core::bots::BotSpec::parse::<&str, &str>(spec, [])
+            .map_err(|e| format!("'{spec}' is not a bot spec: {e}"))?;
+    }
+    Ok(text.to_string())
 }
 
 /// A whole number of at least `MIN` (limits of 0 would refuse everything or mean nothing).
@@ -272,6 +315,19 @@ impl Config {
     /// How long a finished match may stay idle.
     pub fn finished_expiry(&self) -> Duration {
         Duration::from_secs(self.finished_expiry_secs.min(self.idle_expiry_secs))
+    }
+
+    /// How the ladders run (`--ladder-*`).
+    pub fn ladder_settings(&self) -> crate::ladder::LadderSettings {
+        crate::ladder::LadderSettings {
+            house: crate::ladder::split_specs(&self.ladder_house),
+            sets_per_bot: self.ladder_sets_per_bot,
+            move_ms: self.ladder_move_ms,
+            grace_ms: self.ladder_grace_ms,
+            duplicate: self.ladder_duplicate,
+            max_games: self.ladder_max_games,
+            house_sets: self.ladder_house_sets,
+        }
     }
 
     /// The expiry policy of matches, env batches and dm_env_rpc worlds

@@ -16,9 +16,10 @@ use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
 
 /// The calls that create something that lives on the server: they need an API key when keys
 /// are required, and count against the caller's creation quota.
-pub const CREATING_PATHS: [&str; 3] = [
+pub const CREATING_PATHS: [&str; 4] = [
     "/checkraise.v1.Matches/CreateMatch",
     "/checkraise.v1.Envs/CreateEnvs",
+    "/checkraise.v1.Ladder/RegisterBot",
     DM_ENV_PROCESS,
 ];
 

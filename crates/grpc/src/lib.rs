@@ -15,6 +15,7 @@ pub mod envs;
 pub mod errors;
 pub mod export;
 pub mod gate;
+pub mod ladder;
 pub mod live_match;
 pub mod matches;
 pub mod replay;

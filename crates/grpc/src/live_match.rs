@@ -468,6 +468,58 @@ impl LiveMatch {
         self.play.state().is_terminal()
     }
 
+    /// The steps taken (`SeatView.version`).
+    pub fn version(&self) -> u64 {
+        self.play.version()
+    }
+
+    /// Every seat's return, once the game is over.
+    pub fn final_returns(&self) -> Option<Vec<f64>> {
+        let state = self.play.state();
+        state.is_terminal().then(|| state.returns())
+    }
+
+    /// The seats whose decision the match waits for now: the seat to act, or at a
+    /// simultaneous node every seat that has not chosen yet; none at the end.
+    pub fn waiting_on(&self) -> Vec<usize> {
+        let state = self.play.state();
+        match state.current_player() {
+            Player::Seat(seat) => vec![seat],
+            Player::Simultaneous => (0..self.table.seats.len())
+                .filter(|&seat| !self.play.has_chosen(seat))
+                .collect(),
+            Player::Chance | Player::Terminal => Vec::new(),
+        }
+    }
+
+    /// Hands a human seat to a server-side bot for the rest of the game (a ladder bot that
+    /// ran out of time): its token no longer acts, its kind reads `kind_name`, and the bots,
+    /// this one included, act at once if it is their turn. Bots think on the calling thread.
+    pub fn hand_to_bot(
+        &mut self,
+        seat: usize,
+        bot: Box<dyn Bot>,
+        kind_name: String,
+    ) -> Result<(), Status> {
+        let Some(place) = self.table.seats.get_mut(seat) else {
+            return Err(Status::invalid_argument(format!("no seat {seat}")));
+        };
+        if !matches!(place.kind, SeatKind::Human { .. }) {
+            return Err(Status::failed_precondition(format!(
+                "seat {seat} is already played by the server"
+            )));
+        }
+        place.kind = SeatKind::Bot(bot);
+        place.kind_name = kind_name;
+        place.connected = false;
+        if self.play.state().is_terminal() {
+            return Ok(());
+        }
+        // Every watcher learns the seat's new kind (SeatStatus.kind) before the bot moves.
+        self.presence_changed();
+        self.resume_bots()
+    }
+
     /// When a request last touched the match.
     pub fn last_active(&self) -> Instant {
         self.last_active
@@ -557,6 +609,7 @@ impl LiveMatch {
             touched_ms: self.record.touched_ms,
             finished_ms: self.record.finished_ms,
             returns: self.returns_json(),
+            sealed: false,
         }
     }
 
@@ -1368,7 +1421,7 @@ pub fn stored_game(row: &MatchRow) -> Result<Arc<dyn Game>, String> {
 }
 
 /// Compares token hashes in time independent of where they differ.
-fn hashes_equal(expected: &str, presented: &str) -> bool {
+pub(crate) fn hashes_equal(expected: &str, presented: &str) -> bool {
     let (a, b) = (expected.as_bytes(), presented.as_bytes());
     if a.len() != b.len() {
         return false;

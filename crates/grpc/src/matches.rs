@@ -65,6 +65,8 @@ pub struct MatchStore {
     /// `--max-message-size`: views larger than it (less `REPLY_SLACK`) leave parts out, and
     /// CreateMatch refuses a match whose whole views already are.
     message_limit: usize,
+    /// Finished ladder games whose duplicate set is still being played (`StoredMatch::sealed`).
+    sealed: Arc<Mutex<std::collections::HashSet<String>>>,
 }
 
 impl MatchStore {
@@ -82,6 +84,7 @@ impl MatchStore {
             store,
             finished_expiry,
             message_limit: usize::MAX,
+            sealed: Arc::default(),
         }
     }
 
@@ -264,6 +267,59 @@ impl MatchStore {
             .reserve(peer, Weight::units(1))
             .map(MatchRoom)
             .map_err(full)
+    }
+
+    /// Keeps a match's seed and cards hidden after its end, as a live match's are, until
+    /// `unseal` (a ladder game whose deal a game still to be played shares).
+    pub fn seal(&self, match_id: &str) {
+        self.sealed_ids().insert(match_id.to_string());
+    }
+
+    /// Undoes `seal`: the finished match is revealed as any other.
+    pub fn unseal(&self, match_id: &str) {
+        self.sealed_ids().remove(match_id);
+    }
+
+    fn sealed_ids(&self) -> MutexGuard<'_, std::collections::HashSet<String>> {
+        self.sealed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `m` marked sealed if it is.
+    fn marked(&self, mut m: StoredMatch) -> StoredMatch {
+        m.sealed = self.sealed_ids().contains(&m.id);
+        m
+    }
+
+    /// Runs `f` on the match `match_id` with its lock held (on the blocking pool when
+    /// `blocking`: the bots may think), stores what it changed, and answers once that is
+    /// committed: how the server itself plays a match (the ladder).
+    pub async fn with_live<R, F>(&self, match_id: &str, blocking: bool, f: F) -> Result<R, Status>
+    where
+        R: Send + 'static,
+        F: FnOnce(&mut LiveMatch) -> Result<R, Status> + Send + 'static,
+    {
+        let shared = self.get(match_id).await?;
+        self.run(shared, blocking, f).await
+    }
+
+    /// Ends a match that will not be played on (a ladder game left unfinished by a restart):
+    /// stored as expired and removed from memory. A match not in memory is left as it is.
+    pub async fn expire_now(&self, match_id: &str) -> Result<(), Status> {
+        let Some(shared) = self.matches.remove(match_id) else {
+            return Ok(());
+        };
+        let this = self.clone();
+        let id = match_id.to_string();
+        let durable = on_blocking_pool(move || {
+            let mut live = lock(&shared);
+            live.close_watchers(&unknown_match(&id));
+            if !live.is_finished() {
+                live.expire();
+            }
+            Ok(this.persist(&mut live))
+        })
+        .await?;
+        self.durable(match_id, durable).await
     }
 
     /// Number of live matches.
@@ -794,7 +850,11 @@ impl MatchStore {
     /// from memory.
     async fn list(&self, filter: MatchFilter) -> Result<Vec<StoredMatch>, Status> {
         if let Some(store) = &self.store {
-            return store.list(&filter).await.map_err(Status::unavailable);
+            return store
+                .list(&filter)
+                .await
+                .map(|listed| listed.into_iter().map(|m| self.marked(m)).collect())
+                .map_err(Status::unavailable);
         }
         let shared: Vec<SharedMatch> = self.matches.entries().into_iter().map(|(_, m)| m).collect();
         on_blocking_pool(move || {
@@ -808,6 +868,7 @@ impl MatchStore {
             Ok(listed)
         })
         .await
+        .map(|listed| listed.into_iter().map(|m| self.marked(m)).collect())
     }
 
     /// A match as stored (from memory when it is there, which is newer), for a replay.
@@ -819,13 +880,15 @@ impl MatchStore {
                 live.touch();
                 Ok(live.snapshot())
             })
-            .await;
+            .await
+            .map(|m| self.marked(m));
         }
         match &self.store {
             Some(store) => store
                 .load(match_id)
                 .await
                 .map_err(Status::unavailable)?
+                .map(|m| self.marked(m))
                 .ok_or_else(|| unknown_match(match_id)),
             None => Err(unknown_match(match_id)),
         }

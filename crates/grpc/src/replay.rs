@@ -39,7 +39,7 @@ pub fn summary(m: &StoredMatch) -> pb::MatchSummary {
         match_id: m.id.clone(),
         game: format!("{}({})", m.row.game, parameters.join(",")),
         // The seed gives away every hidden card: shown only once the match cannot be played.
-        seed: if m.status == Stored::Live {
+        seed: if m.status == Stored::Live || m.sealed {
             0
         } else {
             m.row.seed
@@ -103,7 +103,8 @@ pub fn replay(m: &StoredMatch, page: ReplayPage) -> Result<pb::Replay, Status> {
         )));
     }
     let game = stored_game(&m.row).map_err(Status::data_loss)?;
-    let revealed = m.status == Stored::Finished;
+    // A sealed ladder game shares its deal with a game still in play: shown as a live one.
+    let revealed = m.status == Stored::Finished && !m.sealed;
     let mut walk = Walk {
         state: game.new_initial_state(),
         steps: &m.steps,

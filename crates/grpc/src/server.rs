@@ -20,6 +20,7 @@ use crate::connections::StreamCap;
 use crate::dm_env::{DmEnvService, WorldStore};
 use crate::dm_env_pb::dm_env_rpc::v1::environment_server::EnvironmentServer;
 use crate::envs::{EnvStore, EnvsService};
+use crate::ladder::LadderService;
 use crate::matches::{MatchStore, MatchesService};
 use crate::store::{Database, Store, redacted};
 use crate::{dm_env_pb, pb};
@@ -118,6 +119,13 @@ pub async fn serve(
             "stored matches resumed"
         );
     }
+    let ladders = crate::ladder::LadderHub::open(
+        config.ladder_settings(),
+        store.clone(),
+        durable.clone(),
+        config.max_bot_ms,
+    )
+    .await?;
     let env_store = EnvStore::new(config.max_envs, config.max_message_size)
         .with_peer_share(config.max_envs_per_peer())
         .with_bot_cap(config.max_bot_ms);
@@ -136,6 +144,9 @@ pub async fn serve(
         .await;
     health_reporter
         .set_serving::<EnvironmentServer<DmEnvService>>()
+        .await;
+    health_reporter
+        .set_serving::<pb::ladder_server::LadderServer<LadderService>>()
         .await;
 
     if let Some(durable) = &durable {
@@ -169,6 +180,11 @@ pub async fn serve(
     .max_decoding_message_size(limit)
     .max_encoding_message_size(limit);
 
+    let ladder =
+        pb::ladder_server::LadderServer::new(LadderService::new(ladders.clone(), streams.clone()))
+            .max_decoding_message_size(limit)
+            .max_encoding_message_size(limit);
+
     let envs = pb::envs_server::EnvsServer::new(EnvsService::new(env_store.clone()))
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);
@@ -192,6 +208,8 @@ pub async fn serve(
             }
         })
     });
+    let matchmaking = ladders.start();
+    let ladders_closing = ladders.clone();
     let expiry = tokio::spawn(expire_idle(store, env_store, worlds, config.expiry()));
 
     // Without TCP_NODELAY, small replies wait on delayed ACKs (about 40 ms a round trip).
@@ -208,6 +226,7 @@ pub async fn serve(
         .add_service(catalog)
         .add_service(matches)
         .add_service(envs)
+        .add_service(ladder)
         .add_service(dm_env);
     let mut routes = routes.routes();
     if config.web {
@@ -239,6 +258,8 @@ pub async fn serve(
         .serve_with_incoming_shutdown(incoming, async move {
             shutdown.await;
             worlds_closing.close_all_connections();
+            matchmaking.abort();
+            ladders_closing.close_all_connections();
             // Bots may hold a match's lock while they think: wait for it off the workers.
             let _ = tokio::task::spawn_blocking(move || {
                 watched.close_all_watchers(&Status::unavailable("the server is shutting down"));

@@ -41,6 +41,7 @@ fn migrator() -> Migrator {
             "chosen seed",
             include_str!("../migrations/0002_chosen_seed.sql"),
         ),
+        migration(3, "ladder", include_str!("../migrations/0003_ladder.sql")),
     ])
 }
 
@@ -180,6 +181,46 @@ pub struct StoredMatch {
     pub finished_ms: Option<i64>,
     /// Every seat's return (a JSON array) once it ended.
     pub returns: Option<String>,
+    /// A finished ladder game whose duplicate set is still being played: its deal is the
+    /// deal of a game in play, so its seed and its cards stay hidden as a live match's do.
+    /// Never stored (a restart ends every set in play).
+    pub sealed: bool,
+}
+
+/// A registered ladder bot, as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LadderBotRow {
+    /// Its unique name.
+    pub name: String,
+    /// The SHA-256 of its token (hex).
+    pub token_hash: String,
+    /// Its game strings, every parameter spelled out.
+    pub games: Vec<String>,
+    /// Retired: never placed again.
+    pub retired: bool,
+    /// When it registered (ms since the epoch).
+    pub created_ms: i64,
+}
+
+/// A ladder game, as stored: `returns`, `forfeits` and `finished_ms` are set once it ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LadderGameRow {
+    /// Its match.
+    pub match_id: String,
+    /// The game string, every parameter spelled out.
+    pub game: String,
+    /// Its duplicate set's number, in its ladder.
+    pub set: u64,
+    /// The bot at each seat.
+    pub bots: Vec<String>,
+    /// Each seat's return.
+    pub returns: Option<Vec<f64>>,
+    /// The seats whose bot forfeited.
+    pub forfeits: Option<Vec<bool>>,
+    /// When it started (ms since the epoch).
+    pub started_ms: i64,
+    /// When it ended.
+    pub finished_ms: Option<i64>,
 }
 
 /// Which matches `Store::list` reads: each filter `None` matches everything.
@@ -621,6 +662,143 @@ impl Store {
         rows.iter().map(stored_match).collect()
     }
 
+    /// Every registered ladder bot.
+    pub async fn ladder_bots(&self) -> Result<Vec<LadderBotRow>, String> {
+        let read = |e| store_error("cannot read the ladder's bots", e);
+        let rows = sqlx::query(
+            "SELECT name, token_sha256, games, retired, created_ms FROM ladder_bots ORDER BY name",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(read)?;
+        rows.iter()
+            .map(|row| {
+                let games: String = row.try_get(2).map_err(read)?;
+                let retired: i64 = row.try_get(3).map_err(read)?;
+                Ok(LadderBotRow {
+                    name: row.try_get(0).map_err(read)?,
+                    token_hash: row.try_get(1).map_err(read)?,
+                    games: serde_json::from_str(&games)
+                        .map_err(|e| store_error("a ladder bot's games do not read", e))?,
+                    retired: retired != 0,
+                    created_ms: row.try_get(4).map_err(read)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Stores a newly registered bot; refused if the name is taken.
+    pub async fn insert_ladder_bot(&self, bot: &LadderBotRow) -> Result<(), String> {
+        sqlx::query(
+            "INSERT INTO ladder_bots (name, token_sha256, games, retired, created_ms) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&bot.name)
+        .bind(&bot.token_hash)
+        .bind(serde_json::to_string(&bot.games).expect("strings serialize"))
+        .bind(i64::from(bot.retired))
+        .bind(bot.created_ms)
+        .execute(&self.pool)
+        .await
+        .map(|_| ())
+        .map_err(|e| store_error("cannot store the bot", e))
+    }
+
+    /// Marks a bot retired.
+    pub async fn retire_ladder_bot(&self, name: &str) -> Result<(), String> {
+        sqlx::query("UPDATE ladder_bots SET retired = 1 WHERE name = $1")
+            .bind(name)
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+            .map_err(|e| store_error("cannot retire the bot", e))
+    }
+
+    /// Every ladder game, in the order they started (finished or not).
+    pub async fn ladder_games(&self) -> Result<Vec<LadderGameRow>, String> {
+        let read = |e| store_error("cannot read the ladder's games", e);
+        let rows = sqlx::query(
+            "SELECT match_id, game, set_number, bots, returns, forfeits, started_ms, \
+             finished_ms FROM ladder_games ORDER BY started_ms, match_id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(read)?;
+        let json = |e| store_error("a ladder game does not read", e);
+        rows.iter()
+            .map(|row| {
+                let set: i64 = row.try_get(2).map_err(read)?;
+                let bots: String = row.try_get(3).map_err(read)?;
+                let returns: Option<String> = row.try_get(4).map_err(read)?;
+                let forfeits: Option<String> = row.try_get(5).map_err(read)?;
+                Ok(LadderGameRow {
+                    match_id: row.try_get(0).map_err(read)?,
+                    game: row.try_get(1).map_err(read)?,
+                    set: set as u64,
+                    bots: serde_json::from_str(&bots).map_err(json)?,
+                    returns: returns
+                        .map(|r| serde_json::from_str(&r))
+                        .transpose()
+                        .map_err(json)?,
+                    forfeits: forfeits
+                        .map(|f| serde_json::from_str(&f))
+                        .transpose()
+                        .map_err(json)?,
+                    started_ms: row.try_get(6).map_err(read)?,
+                    finished_ms: row.try_get(7).map_err(read)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Stores a ladder game as it starts (its match is stored already).
+    pub async fn insert_ladder_game(&self, game: &LadderGameRow) -> Result<(), String> {
+        sqlx::query(
+            "INSERT INTO ladder_games (match_id, game, set_number, bots, started_ms) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&game.match_id)
+        .bind(&game.game)
+        .bind(game.set as i64)
+        .bind(serde_json::to_string(&game.bots).expect("strings serialize"))
+        .bind(game.started_ms)
+        .execute(&self.pool)
+        .await
+        .map(|_| ())
+        .map_err(|e| store_error("cannot store the ladder game", e))
+    }
+
+    /// Stores how a ladder game ended.
+    pub async fn finish_ladder_game(
+        &self,
+        match_id: &str,
+        returns: &[f64],
+        forfeits: &[bool],
+        finished_ms: i64,
+    ) -> Result<(), String> {
+        sqlx::query(
+            "UPDATE ladder_games SET returns = $1, forfeits = $2, finished_ms = $3 \
+             WHERE match_id = $4",
+        )
+        .bind(serde_json::to_string(returns).expect("numbers serialize"))
+        .bind(serde_json::to_string(forfeits).expect("booleans serialize"))
+        .bind(finished_ms)
+        .bind(match_id)
+        .execute(&self.pool)
+        .await
+        .map(|_| ())
+        .map_err(|e| store_error("cannot store the ladder game's end", e))
+    }
+
+    /// Drops the rows of ladder games that never ended (their matches were ended as expired).
+    pub async fn drop_unfinished_ladder_games(&self) -> Result<u64, String> {
+        sqlx::query("DELETE FROM ladder_games WHERE finished_ms IS NULL")
+            .execute(&self.pool)
+            .await
+            .map(|done| done.rows_affected())
+            .map_err(|e| store_error("cannot drop the unfinished ladder games", e))
+    }
+
     /// Closes the pool (the writer ends once every queued write is done).
     pub async fn close(&self) {
         self.pool.close().await;
@@ -773,6 +951,7 @@ fn stored_match(row: &sqlx::any::AnyRow) -> Result<StoredMatch, String> {
         touched_ms: row.try_get(9).map_err(read)?,
         finished_ms: row.try_get(10).map_err(read)?,
         returns: row.try_get(11).map_err(read)?,
+        sealed: false,
     })
 }
 

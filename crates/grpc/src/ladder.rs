@@ -1,0 +1,1244 @@
+//! The Ladder service: bots written anywhere register, connect one event stream, and are
+//! placed in rated games against each other and the house bots, continuously.
+//!
+//! The rules of a ladder (who plays whom, duplicate sets, ratings) are the core's
+//! `checkraise_core::ladder::Ladder`, one per game string; this module keeps them in a
+//! `LadderHub` and plays their games as ordinary matches of the `MatchStore`:
+//!
+//! - A set's games are played one after another. Each is a match with the house bots' seats
+//!   played by the server and the registered bots' seats claimed for them, their seat tokens
+//!   announced on the bots' `Events` streams; a bot plays through `Matches` as any client.
+//! - Games of a duplicate set share their deal, so a finished game of a set stays sealed (its
+//!   seed and every card hidden, as a live match's are: `MatchStore::seal`) until the set's
+//!   last game ends.
+//! - Time control: a bot to move gets `move_ms` from the moment its turn came (while its
+//!   stream is closed, at least `grace_ms` from the moment it closed); past that it forfeits
+//!   the game: the server plays the rest of its seats with `random`, and the game is recorded
+//!   with the forfeit.
+//! - With a store, bots (their tokens' hashes) and every ladder game are stored
+//!   (`ladder_bots`, `ladder_games`), so ratings survive restarts; a game left unfinished by a
+//!   stop is ended as expired at the next start.
+
+use std::collections::{BTreeMap, HashMap};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use checkraise_core::Game;
+use checkraise_core::bots::BotSpec;
+use checkraise_core::ladder::{Ladder as Rules, LadderGame, StartedSet, check_bot_name};
+use checkraise_core::registry::make_game_from_string;
+use tokio::sync::{Notify, mpsc};
+use tokio_stream::Stream;
+use tonic::{Request, Response, Status};
+
+use crate::connections::{StreamCap, StreamPermit};
+use crate::errors::{page_size, status_from_argument_error};
+use crate::live_match::{EventQueue, LiveMatch, MatchSeed, hashes_equal, random_hex};
+use crate::matches::{HUMAN, MatchStore, build_seats};
+use crate::pb;
+use crate::store::{LadderBotRow, LadderGameRow, Store, now_ms, token_hash};
+
+/// The metadata key that carries a bot's secret token.
+pub const BOT_TOKEN_METADATA: &str = "x-bot-token";
+
+/// The house bots of a ladder unless the server says otherwise (`--ladder-house`).
+pub const DEFAULT_HOUSE: &str =
+    "random,heuristic,ismcts(iterations=200),ismcts(iterations=1000),policy";
+
+/// Most games one bot may register for.
+const MAX_GAMES_PER_BOT: usize = 16;
+
+/// Events a bot's stream may hold unread before the bot is disconnected.
+const EVENT_BUFFER: usize = 256;
+
+/// Most ladder games in one ListLadderGames reply, and the number when the request names none.
+const MAX_PAGE: u32 = 1000;
+const DEFAULT_PAGE: u32 = 100;
+
+/// How the server runs its ladders.
+#[derive(Clone, Debug)]
+pub struct LadderSettings {
+    /// The house bots' specs (each ladder keeps those that can play its game).
+    pub house: Vec<String>,
+    /// Most sets in play at once per bot.
+    pub sets_per_bot: usize,
+    /// Most milliseconds a bot may take over a move.
+    pub move_ms: u64,
+    /// Most milliseconds a bot to move may stay disconnected.
+    pub grace_ms: u64,
+    /// Games with chance are played as duplicate sets (one deal, every seating).
+    pub duplicate: bool,
+    /// Most ladder games in play at once over every ladder.
+    pub max_games: usize,
+    /// Most duplicate sets two house bots play against each other on a ladder.
+    pub house_sets: usize,
+}
+
+impl Default for LadderSettings {
+    fn default() -> Self {
+        LadderSettings {
+            house: split_specs(DEFAULT_HOUSE),
+            sets_per_bot: 2,
+            move_ms: 10_000,
+            grace_ms: 30_000,
+            duplicate: true,
+            max_games: 8,
+            house_sets: 50,
+        }
+    }
+}
+
+/// Splits a comma-separated list of bot specs at the commas outside parentheses
+/// (`random,ismcts(iterations=200,rollout=random)` is two specs).
+pub fn split_specs(text: &str) -> Vec<String> {
+    let mut specs = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                specs.push(text[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    specs.push(text[start..].trim().to_string());
+    specs.retain(|s| !s.is_empty());
+    specs
+}
+
+/// The game string of `game` with every parameter spelled out: what a ladder is named by.
+fn game_string(game: &dyn Game) -> String {
+    format!("{}({})", game.info().name, game.params().to_text())
+}
+
+/// A game string read and completed with its defaults, or INVALID_ARGUMENT.
+fn canonical(text: &str) -> Result<(Arc<dyn Game>, String), Status> {
+    let game = make_game_from_string(text).map_err(|e| status_from_argument_error(&e))?;
+    let name = game_string(game.as_ref());
+    Ok((game, name))
+}
+
+/// A registered bot.
+struct Registered {
+    token_hash: String,
+    games: Vec<String>,
+    retired: bool,
+    connection: Option<Connection>,
+    /// When its last stream closed (never connected: when the server learnt of it).
+    away_since: Instant,
+}
+
+/// A bot's open event stream.
+struct Connection {
+    id: u64,
+    events: mpsc::Sender<Result<pb::LadderEvent, Status>>,
+    /// The games the bot asked for on this stream (`EventsRequest.max_games`).
+    max_games: Option<u64>,
+    /// The games of the sets it was placed in on this stream, and how many of them ended.
+    placed: u64,
+    ended: u64,
+}
+
+impl Connection {
+    /// The bot asked for no more games than it was placed in.
+    fn placed_enough(&self) -> bool {
+        self.max_games.is_some_and(|max| self.placed >= max)
+    }
+}
+
+/// A ladder game being played.
+struct LiveGame {
+    summary: pb::LadderGameSummary,
+    /// Each registered bot's seats and their tokens.
+    seats: BTreeMap<String, Vec<pb::LadderSeat>>,
+}
+
+/// Everything the hub holds behind its lock.
+#[derive(Default)]
+struct HubState {
+    bots: BTreeMap<String, Registered>,
+    ladders: BTreeMap<String, Rules>,
+    /// Every finished ladder game, in the order they ended.
+    finished: Vec<pb::LadderGameSummary>,
+    /// The games being played, by match id.
+    live: BTreeMap<String, LiveGame>,
+    next_connection: u64,
+}
+
+struct Hub {
+    settings: LadderSettings,
+    matches: MatchStore,
+    store: Option<Store>,
+    max_bot_ms: u64,
+    state: Mutex<HubState>,
+    wake: Notify,
+}
+
+/// Every ladder of the server, their bots and their games (see the module's documentation).
+#[derive(Clone)]
+pub struct LadderHub(Arc<Hub>);
+
+impl LadderHub {
+    /// A hub playing its games in `matches`, storing bots and games in `store`; bots think
+    /// at most `max_bot_ms` per move. With a store, the bots and games stored are read back
+    /// (after `MatchStore::resume_all`): games left unfinished are ended as expired. The
+    /// matchmaking task is started by `start`.
+    pub async fn open(
+        settings: LadderSettings,
+        matches: MatchStore,
+        store: Option<Store>,
+        max_bot_ms: u64,
+    ) -> Result<Self, String> {
+        if settings.house.is_empty() {
+            return Err("--ladder-house names no bot: a ladder needs at least one".into());
+        }
+        for spec in &settings.house {
+            BotSpec::parse::<&str, &str>(spec, [])
+                .map_err(|e| format!("--ladder-house: '{spec}' is not a bot spec: {e}"))?;
+        }
+        let hub = LadderHub(Arc::new(Hub {
+            settings,
+            matches,
+            store,
+            max_bot_ms,
+            state: Mutex::new(HubState::default()),
+            wake: Notify::new(),
+        }));
+        hub.restore().await?;
+        Ok(hub)
+    }
+
+    fn state(&self) -> MutexGuard<'_, HubState> {
+        self.0.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Reads the stored bots and games back, and ends the games a stop left unfinished.
+    async fn restore(&self) -> Result<(), String> {
+        let Some(store) = &self.0.store else {
+            return Ok(());
+        };
+        let bots = store.ladder_bots().await?;
+        let games = store.ladder_games().await?;
+        let mut unfinished = 0;
+        for game in games.iter().filter(|g| g.finished_ms.is_none()) {
+            unfinished += 1;
+            if let Err(e) = self.0.matches.expire_now(&game.match_id).await {
+                tracing::warn!(match_id = %game.match_id, error = %e.message(), "an unfinished ladder game could not be ended");
+            }
+        }
+        if unfinished > 0 {
+            store.drop_unfinished_ladder_games().await?;
+        }
+        let mut state = self.state();
+        for bot in &bots {
+            state.bots.insert(
+                bot.name.clone(),
+                Registered {
+                    token_hash: bot.token_hash.clone(),
+                    games: bot.games.clone(),
+                    retired: bot.retired,
+                    connection: None,
+                    away_since: Instant::now(),
+                },
+            );
+        }
+        let mut by_game: BTreeMap<String, Vec<&LadderGameRow>> = BTreeMap::new();
+        for game in games.iter().filter(|g| g.finished_ms.is_some()) {
+            by_game.entry(game.game.clone()).or_default().push(game);
+        }
+        let mut names: Vec<String> = bots.iter().flat_map(|b| b.games.clone()).collect();
+        names.extend(by_game.keys().cloned());
+        names.sort();
+        names.dedup();
+        for name in names {
+            let rows = by_game.remove(&name).unwrap_or_default();
+            let (ladder, kept) = match self.restored_ladder(&name, &bots, &rows) {
+                Ok(restored) => restored,
+                Err(e) => {
+                    tracing::error!(game = %name, error = %e, "a stored ladder cannot be restored; it starts afresh");
+                    (self.new_ladder(&name, &[])?, Vec::new())
+                }
+            };
+            state.ladders.insert(name, ladder);
+            state.finished.extend(kept.iter().map(finished_summary));
+        }
+        state
+            .finished
+            .sort_by_key(|g| (g.finished_ms, g.match_id.clone()));
+        tracing::info!(
+            bots = bots.len(),
+            games = state.finished.len(),
+            unfinished_ended = unfinished,
+            "ladders restored"
+        );
+        Ok(())
+    }
+
+    /// A ladder of `game` rebuilt from its stored games: the house bots configured now, and
+    /// any other house bot that played in them.
+    fn restored_ladder(
+        &self,
+        game: &str,
+        bots: &[LadderBotRow],
+        rows: &[&LadderGameRow],
+    ) -> Result<(Rules, Vec<LadderGameRow>), String> {
+        let registered: Vec<(&str, bool)> = bots
+            .iter()
+            .filter(|b| b.games.iter().any(|g| g == game))
+            .map(|b| (b.name.as_str(), b.retired))
+            .collect();
+        let mut earlier_house: Vec<String> = Vec::new();
+        for row in rows {
+            for bot in &row.bots {
+                if !registered.iter().any(|(n, _)| n == bot) && !earlier_house.contains(bot) {
+                    earlier_house.push(bot.clone());
+                }
+            }
+        }
+        let ladder = self.new_ladder(game, &earlier_house)?;
+        let kept: Vec<LadderGameRow> = rows.iter().map(|r| (*r).clone()).collect();
+        let games = kept
+            .iter()
+            .map(ladder_game)
+            .collect::<Result<Vec<_>, _>>()?;
+        let ladder = ladder
+            .restore(&registered, games)
+            .map_err(|e| e.to_string())?;
+        Ok((ladder, kept))
+    }
+
+    /// A new ladder of `game` with the configured house bots that can play it, and `more`
+    /// (house bots of earlier runs).
+    fn new_ladder(&self, game: &str, more: &[String]) -> Result<Rules, String> {
+        let made = make_game_from_string(game).map_err(|e| e.to_string())?;
+        let mut house: Vec<&str> = Vec::new();
+        for spec in self.0.settings.house.iter().chain(more) {
+            let builds = BotSpec::parse::<&str, &str>(spec, [])
+                .and_then(|s| s.build(made.as_ref()))
+                .is_ok();
+            if builds && !house.contains(&spec.as_str()) {
+                house.push(spec);
+            }
+        }
+        let seed = u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits");
+        Rules::new(game, &house, self.0.settings.sets_per_bot, seed)
+            .map(|ladder| ladder.with_house_sets(self.0.settings.house_sets))
+            .map_err(|e| e.to_string())
+    }
+
+    /// Starts the matchmaking task: it starts sets whenever bots are free, until the server
+    /// stops (the task is aborted with the returned handle).
+    pub fn start(&self) -> tokio::task::JoinHandle<()> {
+        let hub = self.clone();
+        tokio::spawn(async move {
+            loop {
+                hub.schedule();
+                tokio::select! {
+                    _ = hub.0.wake.notified() => {}
+                    _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+                }
+            }
+        })
+    }
+
+    /// Starts every set the ladders allow now: a ladder plays while a registered bot of it is
+    /// connected, and at most `max_games` ladder games are in play at once.
+    fn schedule(&self) {
+        let mut started = Vec::new();
+        {
+            let mut state = self.state();
+            let mut in_play: usize = state.ladders.values().map(|l| l.in_play().len()).sum();
+            let HubState { bots, ladders, .. } = &mut *state;
+            for (game, ladder) in ladders.iter_mut() {
+                // Placeable: connected, and not placed in all the games it asked for.
+                let names: Vec<String> = ladder
+                    .bots()
+                    .filter(|b| !b.house && !b.retired)
+                    .map(|b| b.name.clone())
+                    .collect();
+                for name in names {
+                    let placeable = bots
+                        .get(&name)
+                        .and_then(|b| b.connection.as_ref())
+                        .is_some_and(|c| !c.placed_enough());
+                    let _ = ladder.set_connected(&name, placeable);
+                }
+                let someone = ladder.bots().any(|b| !b.house && b.connected);
+                if !someone {
+                    continue;
+                }
+                while in_play < self.0.settings.max_games {
+                    match ladder.start_set() {
+                        Ok(Some(set)) => {
+                            in_play += 1;
+                            let games = set.games.len() as u64;
+                            let mut pair: Vec<String> = set.games[0].seats.clone();
+                            pair.sort();
+                            pair.dedup();
+                            for name in &pair {
+                                let Some(connection) =
+                                    bots.get_mut(name).and_then(|b| b.connection.as_mut())
+                                else {
+                                    continue;
+                                };
+                                connection.placed += games;
+                                if connection.placed_enough() {
+                                    // Placed in enough: no new set on this stream.
+                                    let _ = ladder.set_connected(name, false);
+                                }
+                            }
+                            started.push((game.clone(), set));
+                        }
+                        Ok(None) => break,
+                        Err(e) => {
+                            tracing::error!(%game, error = %e, "the ladder cannot start a set");
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        for (game, set) in started {
+            let hub = self.clone();
+            tokio::spawn(async move { hub.play_set(game, set).await });
+        }
+    }
+
+    /// Plays a set's games one after another, recording each; a game that cannot be played
+    /// ends the set.
+    async fn play_set(self, game: String, set: StartedSet) {
+        let mut ids = Vec::new();
+        let sealed = self.0.settings.duplicate && set.games.len() > 1;
+        for (i, play) in set.games.iter().enumerate() {
+            let seed = if self.0.settings.duplicate {
+                play.chance_seed
+            } else {
+                mix(play.chance_seed, i as u64)
+            };
+            match self
+                .play_game(&game, set.set, &play.seats, seed, sealed)
+                .await
+            {
+                Ok(id) => ids.push(id),
+                Err(e) => {
+                    tracing::warn!(%game, set = set.set, error = %e.message(), "a ladder set was abandoned");
+                    if let Some(ladder) = self.state().ladders.get_mut(&game) {
+                        let _ = ladder.abandon(set.set);
+                    }
+                    break;
+                }
+            }
+        }
+        for id in &ids {
+            self.0.matches.unseal(id);
+        }
+        self.0.wake.notify_one();
+    }
+
+    /// Plays one ladder game to its end and records it; returns its match id.
+    async fn play_game(
+        &self,
+        game_name: &str,
+        set: u64,
+        bots: &[String],
+        seed: u64,
+        sealed: bool,
+    ) -> Result<String, Status> {
+        let (game, _) = canonical(game_name)?;
+        let house: Vec<bool> = {
+            let state = self.state();
+            bots.iter().map(|b| !state.bots.contains_key(b)).collect()
+        };
+        let kinds: Vec<String> = bots
+            .iter()
+            .zip(&house)
+            .map(|(bot, &house)| {
+                if house {
+                    bot.clone()
+                } else {
+                    HUMAN.to_string()
+                }
+            })
+            .collect();
+        let seats = build_seats(game.as_ref(), kinds, Some(self.0.max_bot_ms))?;
+        let room = self.0.matches.reserve_new(None)?;
+        let id = random_hex(16);
+        let mut tokens: BTreeMap<String, Vec<pb::LadderSeat>> = BTreeMap::new();
+        for (seat, bot) in bots.iter().enumerate() {
+            if !house[seat] {
+                tokens.entry(bot.clone()).or_default().push(pb::LadderSeat {
+                    seat: seat as u32,
+                    seat_token: random_hex(32),
+                });
+            }
+        }
+        let (live, events) = {
+            let (id, game, tokens) = (id.clone(), game.clone(), tokens.clone());
+            tokio::task::spawn_blocking(move || -> Result<_, Status> {
+                let seed = MatchSeed {
+                    seed,
+                    chosen: false,
+                };
+                let mut live = LiveMatch::new(id, game, seed, seats)?;
+                for seat in tokens.values().flatten() {
+                    live.join(Some(seat.seat), seat.seat_token.clone())?;
+                }
+                let (events, _) = live.watch(None);
+                Ok((live, events))
+            })
+            .await
+            .map_err(|e| Status::internal(format!("a ladder game's thread failed: {e}")))??
+        };
+        let started_ms = now_ms();
+        if sealed {
+            self.0.matches.seal(&id);
+        }
+        self.0.matches.store_new(live, room).await?;
+        let summary = pb::LadderGameSummary {
+            match_id: id.clone(),
+            game: game_name.to_string(),
+            set,
+            bots: bots.to_vec(),
+            live: true,
+            started_ms,
+            ..Default::default()
+        };
+        if let Some(store) = &self.0.store {
+            store
+                .insert_ladder_game(&LadderGameRow {
+                    match_id: id.clone(),
+                    game: game_name.to_string(),
+                    set,
+                    bots: bots.to_vec(),
+                    returns: None,
+                    forfeits: None,
+                    started_ms,
+                    finished_ms: None,
+                })
+                .await
+                .map_err(Status::unavailable)?;
+        }
+        {
+            let mut state = self.state();
+            for (bot, seats) in &tokens {
+                announce_start(&mut state, bot, &summary, seats, self.0.settings.move_ms);
+            }
+            state.live.insert(
+                id.clone(),
+                LiveGame {
+                    summary,
+                    seats: tokens,
+                },
+            );
+        }
+        tracing::info!(match_id = %id, game = %game_name, set, ?bots, "ladder game started");
+        let result = self.drive(&id, bots, events).await;
+        let removed = self.state().live.remove(&id);
+        let Some(live) = removed else {
+            return Err(Status::internal("a ladder game vanished"));
+        };
+        let (returns, forfeits) = result?;
+        let finished_ms = now_ms();
+        if let Some(store) = &self.0.store {
+            store
+                .finish_ladder_game(&id, &returns, &forfeits, finished_ms)
+                .await
+                .map_err(Status::unavailable)?;
+        }
+        let mut summary = live.summary;
+        summary.live = false;
+        summary.returns = returns.clone();
+        summary.forfeits = forfeits.clone();
+        summary.finished_ms = Some(finished_ms);
+        let mut state = self.state();
+        if let Some(ladder) = state.ladders.get_mut(game_name) {
+            ladder
+                .record(LadderGame {
+                    set,
+                    seats: bots.to_vec(),
+                    returns,
+                    forfeits,
+                })
+                .map_err(|e| Status::internal(e.to_string()))?;
+        }
+        for bot in live.seats.keys() {
+            send(
+                &mut state,
+                bot,
+                pb::LadderEvent {
+                    kind: pb::LadderEventKind::GameFinished as i32,
+                    game: Some(summary.clone()),
+                    ..Default::default()
+                },
+            );
+            finish_stream_if_done(&mut state, bot);
+        }
+        state.finished.push(summary);
+        tracing::info!(match_id = %id, "ladder game finished");
+        Ok(id)
+    }
+
+    /// Follows a ladder game to its end, forfeiting a registered bot that runs out of time;
+    /// returns every seat's return and which seats forfeited.
+    async fn drive(
+        &self,
+        id: &str,
+        bots: &[String],
+        mut events: EventQueue,
+    ) -> Result<(Vec<f64>, Vec<bool>), Status> {
+        let move_time = Duration::from_millis(self.0.settings.move_ms);
+        let grace = Duration::from_millis(self.0.settings.grace_ms);
+        let mut forfeits = vec![false; bots.len()];
+        let mut version = None;
+        let mut since = Instant::now();
+        loop {
+            let (returns, now_version, waiting) = self
+                .0
+                .matches
+                .with_live(id, false, |live| {
+                    Ok((live.final_returns(), live.version(), live.waiting_on()))
+                })
+                .await?;
+            if let Some(returns) = returns {
+                return Ok((returns, forfeits));
+            }
+            if version != Some(now_version) {
+                version = Some(now_version);
+                since = Instant::now();
+            }
+            // The earliest deadline of a registered bot the game waits for.
+            let deadline = {
+                let state = self.state();
+                waiting
+                    .iter()
+                    .filter(|&&seat| !forfeits[seat])
+                    .filter_map(|&seat| {
+                        let bot = state.bots.get(&bots[seat])?;
+                        let mut until = since + move_time;
+                        if bot.connection.is_none() {
+                            until = until.max(bot.away_since + grace);
+                        }
+                        Some((until, bots[seat].clone()))
+                    })
+                    .min()
+            };
+            let now = Instant::now();
+            if let Some((until, bot)) = &deadline
+                && *until <= now
+            {
+                self.forfeit(id, bots, bot, &mut forfeits).await?;
+                continue;
+            }
+            let wait = deadline
+                .map(|(until, _)| until - now)
+                .unwrap_or(Duration::from_secs(1))
+                .min(Duration::from_secs(1));
+            match tokio::time::timeout(wait, events.recv()).await {
+                Ok(Some(Err(status))) => return Err(status),
+                // The queue ends after the terminal event (the next read finds the returns);
+                // if it ended otherwise, the match is read again after a wait.
+                Ok(None) => tokio::time::sleep(wait).await,
+                Ok(Some(Ok(_))) | Err(_) => {}
+            }
+        }
+    }
+
+    /// Hands every seat of `bot` in the game to `random` for the rest of the game.
+    async fn forfeit(
+        &self,
+        id: &str,
+        bots: &[String],
+        bot: &str,
+        forfeits: &mut [bool],
+    ) -> Result<(), Status> {
+        let seats: Vec<usize> = (0..bots.len())
+            .filter(|&s| bots[s] == bot && !forfeits[s])
+            .collect();
+        tracing::info!(match_id = %id, %bot, ?seats, "a ladder bot ran out of time and forfeits");
+        for &seat in &seats {
+            forfeits[seat] = true;
+        }
+        self.0
+            .matches
+            .with_live(id, true, move |live| {
+                for seat in seats {
+                    let random = BotSpec::parse::<&str, &str>("random", [])
+                        .and_then(|s| s.build(live.game().as_ref()))
+                        .map_err(|e| Status::internal(e.to_string()))?;
+                    live.hand_to_bot(seat, random, "random".to_string())?;
+                }
+                Ok(())
+            })
+            .await
+    }
+
+    /// The bot named `name` if `token` is its token (PERMISSION_DENIED otherwise, the same
+    /// for an unknown name, so that names cannot be probed with tokens).
+    fn authenticate(state: &HubState, name: &str, token: Option<&str>) -> Result<(), Status> {
+        let Some(token) = token else {
+            return Err(Status::unauthenticated(format!(
+                "this call needs the bot's token as metadata '{BOT_TOKEN_METADATA}'"
+            )));
+        };
+        match state.bots.get(name) {
+            Some(bot) if hashes_equal(&bot.token_hash, &token_hash(token)) => Ok(()),
+            _ => Err(Status::permission_denied(format!(
+                "'{name}' is not a bot of this server with that token"
+            ))),
+        }
+    }
+
+    /// Ends every bot's event stream (at shutdown, so that graceful shutdown is not held open
+    /// by them).
+    pub fn close_all_connections(&self) {
+        let mut state = self.state();
+        for bot in state.bots.values_mut() {
+            if let Some(connection) = bot.connection.take() {
+                let _ = connection
+                    .events
+                    .try_send(Err(Status::unavailable("the server is shutting down")));
+            }
+        }
+    }
+
+    /// Marks the bot's stream `id` closed (if it is still the bot's stream).
+    fn disconnect(&self, name: &str, id: u64) {
+        let mut state = self.state();
+        let HubState { bots, ladders, .. } = &mut *state;
+        let Some(bot) = bots.get_mut(name) else {
+            return;
+        };
+        if bot.connection.as_ref().is_none_or(|c| c.id != id) {
+            return;
+        }
+        bot.connection = None;
+        bot.away_since = Instant::now();
+        for game in &bot.games {
+            if let Some(ladder) = ladders.get_mut(game) {
+                let _ = ladder.set_connected(name, false);
+            }
+        }
+        tracing::info!(bot = %name, "ladder bot disconnected");
+    }
+}
+
+/// A stored finished ladder game as listed.
+fn finished_summary(row: &LadderGameRow) -> pb::LadderGameSummary {
+    pb::LadderGameSummary {
+        match_id: row.match_id.clone(),
+        game: row.game.clone(),
+        set: row.set,
+        bots: row.bots.clone(),
+        live: false,
+        returns: row.returns.clone().unwrap_or_default(),
+        forfeits: row.forfeits.clone().unwrap_or_default(),
+        started_ms: row.started_ms,
+        finished_ms: row.finished_ms,
+    }
+}
+
+/// A stored finished ladder game as the core's ladder records it.
+fn ladder_game(row: &LadderGameRow) -> Result<LadderGame, String> {
+    Ok(LadderGame {
+        set: row.set,
+        seats: row.bots.clone(),
+        returns: row
+            .returns
+            .clone()
+            .ok_or_else(|| format!("ladder game {} has no returns", row.match_id))?,
+        forfeits: row
+            .forfeits
+            .clone()
+            .ok_or_else(|| format!("ladder game {} has no forfeits", row.match_id))?,
+    })
+}
+
+/// SplitMix64 of a set's seed and a game's index: a game's own deal when sets are not
+/// duplicate.
+fn mix(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ (index + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Sends a bot an event on its stream, if it has one; a stream that does not read its
+/// events is closed (the bot is then away).
+fn send(state: &mut HubState, bot: &str, event: pb::LadderEvent) {
+    let Some(registered) = state.bots.get_mut(bot) else {
+        return;
+    };
+    let Some(connection) = &registered.connection else {
+        return;
+    };
+    if connection.events.try_send(Ok(event)).is_err() {
+        tracing::warn!(%bot, "a ladder bot's stream fell behind and was closed");
+        let _ = connection.events.try_send(Err(Status::resource_exhausted(
+            "this bot's event stream fell behind and was closed: connect again",
+        )));
+        registered.connection = None;
+        registered.away_since = Instant::now();
+    }
+}
+
+/// Counts a game of `bot` ended on its stream, and ends the stream (OK) once every game it
+/// was placed in there has ended and it asked for no more (`EventsRequest.max_games`).
+fn finish_stream_if_done(state: &mut HubState, bot: &str) {
+    let HubState { bots, ladders, .. } = state;
+    let Some(registered) = bots.get_mut(bot) else {
+        return;
+    };
+    let Some(connection) = registered.connection.as_mut() else {
+        return;
+    };
+    connection.ended += 1;
+    if connection.placed_enough() && connection.ended >= connection.placed {
+        // Dropping the sender ends the stream once its events are read.
+        registered.connection = None;
+        registered.away_since = Instant::now();
+        for game in &registered.games {
+            if let Some(ladder) = ladders.get_mut(game) {
+                let _ = ladder.set_connected(bot, false);
+            }
+        }
+        tracing::info!(%bot, "a ladder bot played the games it asked for");
+    }
+}
+
+/// Announces a game to one of its bots: its seats and their tokens.
+fn announce_start(
+    state: &mut HubState,
+    bot: &str,
+    summary: &pb::LadderGameSummary,
+    seats: &[pb::LadderSeat],
+    move_ms: u64,
+) {
+    send(
+        state,
+        bot,
+        pb::LadderEvent {
+            kind: pb::LadderEventKind::GameStarted as i32,
+            game: Some(summary.clone()),
+            seats: seats.to_vec(),
+            move_ms,
+        },
+    );
+}
+
+fn presented_bot_token<T>(request: &Request<T>) -> Option<String> {
+    request
+        .metadata()
+        .get(BOT_TOKEN_METADATA)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().to_string())
+}
+
+/// The Ladder service.
+pub struct LadderService {
+    hub: LadderHub,
+    streams: StreamCap,
+}
+
+impl LadderService {
+    /// The service over a hub, its Events streams counted under `streams` (`--max-streams`).
+    pub fn new(hub: LadderHub, streams: StreamCap) -> Self {
+        LadderService { hub, streams }
+    }
+}
+
+/// A bot's event stream; when it goes, the bot is away.
+struct BotStream {
+    events: mpsc::Receiver<Result<pb::LadderEvent, Status>>,
+    hub: LadderHub,
+    name: String,
+    id: u64,
+    _permit: StreamPermit,
+}
+
+impl Drop for BotStream {
+    fn drop(&mut self) {
+        self.hub.disconnect(&self.name, self.id);
+    }
+}
+
+impl Stream for BotStream {
+    type Item = Result<pb::LadderEvent, Status>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.events.poll_recv(cx)
+    }
+}
+
+/// The standings of a ladder, highest rating first.
+fn leaderboard(
+    ladder: &Rules,
+    bots: &BTreeMap<String, Registered>,
+) -> Result<pb::Leaderboard, Status> {
+    let ratings = ladder
+        .leaderboard()
+        .map_err(|e| Status::internal(e.to_string()))?;
+    let flags: HashMap<&str, (bool, bool, bool)> = ladder
+        .bots()
+        .map(|b| {
+            let connected = b.house || bots.get(&b.name).is_some_and(|r| r.connection.is_some());
+            (b.name.as_str(), (b.house, connected, b.retired))
+        })
+        .collect();
+    let mut standings: Vec<pb::LadderStanding> = ratings
+        .into_iter()
+        .map(|r| {
+            let (house, connected, retired) = flags
+                .get(r.bot.as_str())
+                .copied()
+                .unwrap_or((false, false, false));
+            pb::LadderStanding {
+                bot: r.bot,
+                house,
+                connected,
+                retired,
+                rating: r.rating,
+                rating_low: r.ci.0,
+                rating_high: r.ci.1,
+                return_rating: r.return_rating,
+                return_low: r.return_ci.0,
+                return_high: r.return_ci.1,
+                games: r.games as u64,
+                wins: r.wins,
+                forfeits: r.forfeits as u64,
+            }
+        })
+        .collect();
+    standings.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.bot.cmp(&b.bot)));
+    Ok(pb::Leaderboard {
+        game: ladder.game().to_string(),
+        anchor: ladder.anchor().to_string(),
+        standings,
+        games: ladder.games().len() as u64,
+    })
+}
+
+type LadderEvents = Pin<Box<dyn Stream<Item = Result<pb::LadderEvent, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl pb::ladder_server::Ladder for LadderService {
+    async fn register_bot(
+        &self,
+        request: Request<pb::RegisterBotRequest>,
+    ) -> Result<Response<pb::RegisterBotResponse>, Status> {
+        let request = request.into_inner();
+        let name = request.name.trim().to_string();
+        check_bot_name(&name).map_err(|e| Status::invalid_argument(e.to_string()))?;
+        if request.games.is_empty() {
+            return Err(Status::invalid_argument(
+                "games is empty: name at least one game string the bot plays (\"pokeros\")",
+            ));
+        }
+        if request.games.len() > MAX_GAMES_PER_BOT {
+            return Err(Status::invalid_argument(format!(
+                "{} games named; a bot plays at most {MAX_GAMES_PER_BOT}",
+                request.games.len()
+            )));
+        }
+        let mut games = Vec::new();
+        for text in &request.games {
+            let (_, game) = canonical(text)?;
+            if !games.contains(&game) {
+                games.push(game);
+            }
+        }
+        let hub = &self.hub;
+        let token = random_hex(32);
+        let row = LadderBotRow {
+            name: name.clone(),
+            token_hash: token_hash(&token),
+            games: games.clone(),
+            retired: false,
+            created_ms: now_ms(),
+        };
+        let taken = || {
+            Status::already_exists(format!(
+                "a bot named '{name}' is registered already: choose another name"
+            ))
+        };
+        {
+            let mut state = hub.state();
+            if state.bots.contains_key(&name) {
+                return Err(taken());
+            }
+            // The ladders first, so that a game that cannot have one refuses the bot whole.
+            for game in &games {
+                if !state.ladders.contains_key(game) {
+                    let ladder = hub
+                        .new_ladder(game, &[])
+                        .map_err(Status::invalid_argument)?;
+                    state.ladders.insert(game.clone(), ladder);
+                }
+            }
+        }
+        // Stored before it exists: a bot the server forgets at a restart was never registered.
+        if let Some(store) = &hub.0.store {
+            store.insert_ladder_bot(&row).await.map_err(|e| {
+                if e.to_lowercase().contains("unique") || e.to_lowercase().contains("duplicate") {
+                    taken()
+                } else {
+                    Status::unavailable(format!("the bot could not be stored: {e}"))
+                }
+            })?;
+        }
+        {
+            let mut state = hub.state();
+            if state.bots.contains_key(&name) {
+                return Err(taken());
+            }
+            for game in &games {
+                let ladder = state.ladders.get_mut(game).expect("made above");
+                ladder
+                    .register(&name)
+                    .map_err(|e| Status::invalid_argument(e.to_string()))?;
+            }
+            state.bots.insert(
+                name.clone(),
+                Registered {
+                    token_hash: row.token_hash.clone(),
+                    games: games.clone(),
+                    retired: false,
+                    connection: None,
+                    away_since: Instant::now(),
+                },
+            );
+        }
+        tracing::info!(bot = %name, ?games, "ladder bot registered");
+        Ok(Response::new(pb::RegisterBotResponse {
+            name,
+            bot_token: token,
+            games,
+        }))
+    }
+
+    async fn retire_bot(
+        &self,
+        request: Request<pb::RetireBotRequest>,
+    ) -> Result<Response<pb::RetireBotResponse>, Status> {
+        let token = presented_bot_token(&request);
+        let name = request.into_inner().name;
+        {
+            let state = self.hub.state();
+            LadderHub::authenticate(&state, &name, token.as_deref())?;
+        }
+        if let Some(store) = &self.hub.0.store {
+            store
+                .retire_ladder_bot(&name)
+                .await
+                .map_err(Status::unavailable)?;
+        }
+        let mut state = self.hub.state();
+        let HubState { bots, ladders, .. } = &mut *state;
+        if let Some(bot) = bots.get_mut(&name) {
+            bot.retired = true;
+            if let Some(connection) = bot.connection.take() {
+                let _ = connection
+                    .events
+                    .try_send(Err(Status::failed_precondition("this bot was retired")));
+            }
+            for game in &bot.games {
+                if let Some(ladder) = ladders.get_mut(game) {
+                    let _ = ladder.retire(&name);
+                }
+            }
+        }
+        tracing::info!(bot = %name, "ladder bot retired");
+        Ok(Response::new(pb::RetireBotResponse {}))
+    }
+
+    type EventsStream = LadderEvents;
+
+    async fn events(
+        &self,
+        request: Request<pb::EventsRequest>,
+    ) -> Result<Response<LadderEvents>, Status> {
+        let token = presented_bot_token(&request);
+        let request = request.into_inner();
+        let name = request.name;
+        let max_games = request.max_games.map(u64::from);
+        if max_games == Some(0) {
+            return Err(Status::invalid_argument(
+                "max_games is 0: ask for at least one game, or leave it unset",
+            ));
+        }
+        let permit = self.streams.open()?;
+        let (sender, receiver) = mpsc::channel(EVENT_BUFFER);
+        let id = {
+            let mut state = self.hub.state();
+            LadderHub::authenticate(&state, &name, token.as_deref())?;
+            let id = state.next_connection;
+            state.next_connection += 1;
+            let HubState {
+                bots,
+                ladders,
+                live,
+                ..
+            } = &mut *state;
+            let bot = bots.get_mut(&name).expect("authenticated");
+            if bot.retired {
+                return Err(Status::failed_precondition(format!(
+                    "'{name}' is retired: register a new bot"
+                )));
+            }
+            if let Some(old) = bot.connection.take() {
+                let _ = old.events.try_send(Err(Status::aborted(
+                    "a newer Events stream for this bot took over",
+                )));
+            }
+            for game in &bot.games {
+                if let Some(ladder) = ladders.get_mut(game) {
+                    let _ = ladder.set_connected(&name, true);
+                }
+            }
+            let _ = sender.try_send(Ok(pb::LadderEvent {
+                kind: pb::LadderEventKind::Connected as i32,
+                ..Default::default()
+            }));
+            // The games in play are announced again, so a bot that reconnects plays on.
+            for game in live.values() {
+                if let Some(seats) = game.seats.get(&name) {
+                    let _ = sender.try_send(Ok(pb::LadderEvent {
+                        kind: pb::LadderEventKind::GameStarted as i32,
+                        game: Some(game.summary.clone()),
+                        seats: seats.clone(),
+                        move_ms: self.hub.0.settings.move_ms,
+                    }));
+                }
+            }
+            bot.connection = Some(Connection {
+                id,
+                events: sender,
+                max_games,
+                placed: 0,
+                ended: 0,
+            });
+            id
+        };
+        tracing::info!(bot = %name, "ladder bot connected");
+        self.hub.0.wake.notify_one();
+        Ok(Response::new(Box::pin(BotStream {
+            events: receiver,
+            hub: self.hub.clone(),
+            name,
+            id,
+            _permit: permit,
+        })))
+    }
+
+    async fn list_ladders(
+        &self,
+        _request: Request<pb::ListLaddersRequest>,
+    ) -> Result<Response<pb::ListLaddersResponse>, Status> {
+        let state = self.hub.state();
+        let ladders = state
+            .ladders
+            .values()
+            .map(|ladder| pb::LadderInfo {
+                game: ladder.game().to_string(),
+                bots: ladder.bots().count() as u32,
+                connected: ladder
+                    .bots()
+                    .filter(|b| {
+                        !b.house
+                            && state
+                                .bots
+                                .get(&b.name)
+                                .is_some_and(|r| r.connection.is_some())
+                    })
+                    .count() as u32,
+                games: ladder.games().len() as u64,
+                live: state
+                    .live
+                    .values()
+                    .filter(|g| g.summary.game == ladder.game())
+                    .count() as u32,
+            })
+            .collect();
+        Ok(Response::new(pb::ListLaddersResponse {
+            ladders,
+            house_bots: self.hub.0.settings.house.clone(),
+        }))
+    }
+
+    async fn get_leaderboard(
+        &self,
+        request: Request<pb::GetLeaderboardRequest>,
+    ) -> Result<Response<pb::Leaderboard>, Status> {
+        let (_, game) = canonical(&request.get_ref().game)?;
+        let state = self.hub.state();
+        let Some(ladder) = state.ladders.get(&game) else {
+            let known: Vec<&String> = state.ladders.keys().collect();
+            return Err(Status::not_found(format!(
+                "no ladder plays {game} (no bot registered for it); ladders: {known:?}"
+            )));
+        };
+        leaderboard(ladder, &state.bots).map(Response::new)
+    }
+
+    async fn list_ladder_games(
+        &self,
+        request: Request<pb::ListLadderGamesRequest>,
+    ) -> Result<Response<pb::ListLadderGamesResponse>, Status> {
+        let request = request.into_inner();
+        let limit = page_size(request.page_size, DEFAULT_PAGE, MAX_PAGE)? as usize;
+        let game = if request.game.trim().is_empty() {
+            None
+        } else {
+            Some(canonical(&request.game)?.1)
+        };
+        // The token is how many finished games (oldest first) lie above the next page.
+        let below: Option<usize> = if request.page_token.is_empty() {
+            None
+        } else {
+            Some(request.page_token.parse().map_err(|_| {
+                Status::invalid_argument(
+                    "page_token is not a token of a ListLadderGames reply: pass \
+                     next_page_token as it came, or nothing for the first page",
+                )
+            })?)
+        };
+        let admits = |g: &pb::LadderGameSummary| {
+            (request.bot.is_empty() || g.bots.contains(&request.bot))
+                && game.as_ref().is_none_or(|name| g.game == *name)
+        };
+        let state = self.hub.state();
+        let mut games: Vec<pb::LadderGameSummary> = Vec::new();
+        if below.is_none() {
+            let mut live: Vec<&LiveGame> = state.live.values().collect();
+            live.sort_by_key(|g| std::cmp::Reverse(g.summary.started_ms));
+            games.extend(
+                live.into_iter()
+                    .map(|g| g.summary.clone())
+                    .filter(|g| admits(g)),
+            );
+        }
+        let mut end = below
+            .unwrap_or(state.finished.len())
+            .min(state.finished.len());
+        let mut next_page_token = String::new();
+        while end > 0 {
+            if games.len() >= limit {
+                next_page_token = end.to_string();
+                break;
+            }
+            end -= 1;
+            let g = &state.finished[end];
+            if admits(g) {
+                games.push(g.clone());
+            }
+        }
+        Ok(Response::new(pb::ListLadderGamesResponse {
+            games,
+            next_page_token,
+        }))
+    }
+}
