@@ -53,15 +53,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ._compact import unpack_mask_bits, unpack_rows
-from ._core import Bot
-from ._optional import requires
+from .._compact import unpack_mask_bits, unpack_rows
+from .._core import Bot
+from .._optional import requires
 
 with requires("checkraise.client", "grpc"):
     import grpc
 
-    from .v1 import checkraise_pb2 as pb
-    from .v1 import checkraise_pb2_grpc as pb_grpc
+    from ..v1 import checkraise_pb2 as pb
+    from ..v1 import checkraise_pb2_grpc as pb_grpc
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -71,6 +71,7 @@ __all__ = [
     "SEAT_TOKEN_METADATA",
     "VIEW_PARTS",
     "AbortedError",
+    "AlreadyExistsError",
     "Client",
     "DataLossError",
     "DeadlineExceededError",
@@ -92,6 +93,7 @@ __all__ = [
     "ResourceExhaustedError",
     "Seat",
     "SeatInfo",
+    "UnauthenticatedError",
     "UnavailableError",
     "View",
     "tensor_to_array",
@@ -160,7 +162,15 @@ class NotFoundError(RemoteError, LookupError):
 
 
 class PermissionDeniedError(RemoteError):
-    """PERMISSION_DENIED: a missing or wrong seat token."""
+    """PERMISSION_DENIED: a missing or wrong seat token, or a wrong ladder bot token."""
+
+
+class AlreadyExistsError(RemoteError):
+    """ALREADY_EXISTS: a ladder bot's name that is taken."""
+
+
+class UnauthenticatedError(RemoteError):
+    """UNAUTHENTICATED: a call that needs a token (a ladder bot's) sent none."""
 
 
 class ResourceExhaustedError(RemoteError):
@@ -196,6 +206,8 @@ _ERROR_BY_CODE: dict[grpc.StatusCode, type[RemoteError]] = {
     grpc.StatusCode.INTERNAL: InternalError,
     grpc.StatusCode.ABORTED: AbortedError,
     grpc.StatusCode.DATA_LOSS: DataLossError,
+    grpc.StatusCode.ALREADY_EXISTS: AlreadyExistsError,
+    grpc.StatusCode.UNAUTHENTICATED: UnauthenticatedError,
 }
 
 
