@@ -312,6 +312,15 @@ def test_the_ladder_rates_bots_forfeits_the_slow_one_and_survives_a_kill(databas
             ladder.play(address, forged, first_legal, max_games=1)
         assert refused.value.code == grpc.StatusCode.PERMISSION_DENIED
 
+        # The rating over time: evenly spaced points, the last one today's rating.
+        history = ladder.rating_history(address, GAME, "heuristic", points=10)
+        assert 2 <= len(history) <= 10
+        assert [p.games for p in history] == sorted({p.games for p in history})
+        assert history[-1].bot_games <= history[-1].games
+        assert all(p.rating is None or p.interval[0] <= p.rating <= p.interval[1] for p in history)
+        with pytest.raises(InvalidArgumentError):
+            ladder.rating_history(address, GAME, "heuristic", points=1)
+
         # kill -9 during play: no finished game lost, the schedule resumes.
         before = {g.match_id for g in ladder.games(address, game=GAME) if not g.live}
         server.proc.send_signal(signal.SIGKILL)
@@ -399,5 +408,58 @@ def test_a_bot_that_leaves_forfeits_after_the_grace_and_registering_needs_an_api
             board = {s.bot: s for s in ladder.leaderboard(client, GAME)}
             assert board["ghost"].forfeits >= 1
             assert not board["ghost"].connected
+    finally:
+        server.stop()
+
+
+def serious_axe_violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    axe = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+    assert axe.exists(), f"{axe} is missing: run npm ci --prefix web"
+    page.add_script_tag(path=str(axe))
+    return page.evaluate(
+        """async () => (await axe.run(document)).violations
+            .filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join('; '))"""
+    )
+
+
+def test_the_web_page_shows_the_leaderboards_a_bots_chart_and_its_games(context):
+    server = Server("--ladder-house", "random,heuristic", "--ladder-sets-per-bot", "2")
+    try:
+        address = server.address
+        bot = ladder.register(address, "web-bot", [GAME])
+        report = ladder.play(address, bot, first_legal, max_games=6)
+        assert len(report.games) >= 6
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"http://{address}/")
+        page.click("#ladders-link")
+        page.wait_for_selector(f'#ladders li[data-game="{CANONICAL}"] a')
+        page.click(f'#ladders li[data-game="{CANONICAL}"] a')
+        page.wait_for_selector("#leaderboard tbody tr")
+        rows = page.locator("#leaderboard tbody tr")
+        shown = {rows.nth(i).get_attribute("data-bot") for i in range(rows.count())}
+        assert {"random", "heuristic", "web-bot"} <= shown
+        board = {s.bot: s for s in ladder.leaderboard(address, GAME)}
+        games = page.locator('#leaderboard tr[data-bot="web-bot"] td.games').text_content()
+        assert games == str(board["web-bot"].games)
+        page.wait_for_selector("#recent-games li a")
+        problems = {"leaderboard": serious_axe_violations(page)}
+        first = page.locator("#recent-games li").first.get_attribute("data-match")
+        assert first in {g.match_id for g in ladder.games(address, game=GAME)}
+        # The bot's page: its rating over time and its games, each linked to its replay.
+        page.click('#leaderboard tr[data-bot="web-bot"] a')
+        page.wait_for_selector("#rating-chart svg polyline")
+        assert "ladder games" in page.locator("#rating-chart figcaption").text_content()
+        page.wait_for_selector("#bot-games li a")
+        problems["bot"] = serious_axe_violations(page)
+        assert problems == {"leaderboard": [], "bot": []}
+        listed = page.locator("#bot-games li")
+        assert listed.count() >= 6
+        page.locator("#bot-games li a").first.click()
+        page.wait_for_url("**#replay=*")
+        assert errors == []
     finally:
         server.stop()

@@ -1,13 +1,14 @@
-// The page's only link to the server: generated gRPC-Web clients of Catalog and Matches, on
+// The page's only link to the server: generated gRPC-Web clients of Catalog, Matches and Ladder, on
 // the origin that served the page. Seat calls carry the seat's token in `x-seat-token`.
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
-import { Catalog, Matches } from "./gen/checkraise/v1/checkraise_pb";
+import { Catalog, Ladder, Matches } from "./gen/checkraise/v1/checkraise_pb";
 
 const transport = createGrpcWebTransport({ baseUrl: location.origin });
 
 export const catalog = createClient(Catalog, transport);
 export const matches = createClient(Matches, transport);
+export const ladder = createClient(Ladder, transport);
 
 /** Each game's long name, from the catalog (filled once the server answers). */
 const longNames = new Map<string, string>();

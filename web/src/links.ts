@@ -46,12 +46,20 @@ export type Place =
   | { page: "new" }
   | { page: "seat"; match: string; seat: number; token: string | null; linkToken: string | null }
   | { page: "watch"; match: string }
-  | { page: "replay"; match: string; pageSize: number };
+  | { page: "replay"; match: string; pageSize: number }
+  | { page: "ladders" }
+  | { page: "ladder"; game: string }
+  | { page: "bot"; bot: string; game: string };
 
 /** The place the fragment names; a token in it (`linkToken`) is taken out of the address, not
  * stored: `token` is the one this browser already holds for the seat. */
 export function currentPlace(): Place {
   const params = new URLSearchParams(location.hash.slice(1));
+  if (params.has("ladders")) return { page: "ladders" };
+  const bot = params.get("bot");
+  const ladder = params.get("ladder");
+  if (bot && ladder) return { page: "bot", bot, game: ladder };
+  if (ladder) return { page: "ladder", game: ladder };
   const watch = params.get("watch");
   if (watch) return { page: "watch", match: watch };
   const replay = params.get("replay");

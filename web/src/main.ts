@@ -3,6 +3,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { asSeat, catalog, errorText, matches } from "./api";
 import { h } from "./dom";
+import { botPage, ladderPage, laddersPage } from "./ladder";
 import { currentPlace, saveToken } from "./links";
 import { playPage } from "./play";
 import { setupPage } from "./setup";
@@ -59,6 +60,12 @@ function route() {
 function show(place: ReturnType<typeof currentPlace>, notice: string | null) {
   if (place.page === "new") {
     setupPage(root);
+  } else if (place.page === "ladders") {
+    laddersPage(root);
+  } else if (place.page === "ladder") {
+    ladderPage(root, place.game);
+  } else if (place.page === "bot") {
+    botPage(root, place.game, place.bot);
   } else if (place.page === "replay") {
     leave = playPage(root, { match: place.match, seat: null, token: null, replay: true, pageSize: place.pageSize });
   } else if (place.page === "watch") {

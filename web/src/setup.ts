@@ -199,7 +199,8 @@ function form(main: HTMLElement, games: GameDescription[]) {
   params.addEventListener("change", () => void validate());
   main.replaceChildren(
     h("h1", {}, "checkraise"),
-    h("p", {}, "Play the checkraise games against bots or friends, or watch a match."),
+    h("p", {}, "Play the checkraise games against bots or friends, or watch a match. ",
+      h("a", { href: "#ladders", id: "ladders-link" }, "Bot ladders"), ": programs playing rated games."),
     h("form", { onsubmit: submit },
       h("div", { class: "field" }, h("label", { for: "game" }, "Game"), gameSelect),
       description,

@@ -27,7 +27,9 @@ use std::time::{Duration, Instant};
 
 use checkraise_core::Game;
 use checkraise_core::bots::BotSpec;
-use checkraise_core::ladder::{Ladder as Rules, LadderGame, StartedSet, check_bot_name};
+use checkraise_core::ladder::{
+    Ladder as Rules, LadderGame, StartedSet, check_bot_name, ratings,
+};
 use checkraise_core::registry::make_game_from_string;
 use tokio::sync::{Notify, mpsc};
 use tokio_stream::Stream;
@@ -52,6 +54,10 @@ const MAX_GAMES_PER_BOT: usize = 16;
 
 /// Events a bot's stream may hold unread before the bot is disconnected.
 const EVENT_BUFFER: usize = 256;
+
+/// Points of a rating history: the default and the most.
+const DEFAULT_POINTS: u32 = 20;
+const MAX_POINTS: u32 = 100;
 
 /// Most ladder games in one ListLadderGames reply, and the number when the request names none.
 const MAX_PAGE: u32 = 1000;
@@ -1182,6 +1188,64 @@ impl pb::ladder_server::Ladder for LadderService {
             )));
         };
         leaderboard(ladder, &state.bots).map(Response::new)
+    }
+
+    async fn get_rating_history(
+        &self,
+        request: Request<pb::GetRatingHistoryRequest>,
+    ) -> Result<Response<pb::RatingHistory>, Status> {
+        let request = request.into_inner();
+        let (_, game) = canonical(&request.game)?;
+        let points = match request.points {
+            0 => DEFAULT_POINTS,
+            n if (2..=MAX_POINTS).contains(&n) => n,
+            n => {
+                return Err(Status::invalid_argument(format!(
+                    "points {n} is not 2 to {MAX_POINTS} (0: {DEFAULT_POINTS})"
+                )));
+            }
+        } as usize;
+        let bot = request.bot;
+        let (games, anchor) = {
+            let state = self.hub.state();
+            let Some(ladder) = state.ladders.get(&game) else {
+                return Err(Status::not_found(format!("no ladder plays {game}")));
+            };
+            if !ladder.bots().any(|b| b.name == bot) {
+                return Err(Status::not_found(format!(
+                    "'{bot}' is not a bot of the {game} ladder"
+                )));
+            }
+            (ladder.games().to_vec(), ladder.anchor().to_string())
+        };
+        let name = bot.clone();
+        // Each point rates the ladder afresh: off the async workers.
+        let points = tokio::task::spawn_blocking(move || -> Result<_, Status> {
+            let mut out: Vec<pb::RatingPoint> = Vec::new();
+            for k in 1..=points {
+                let n = games.len() * k / points;
+                if n == 0 || out.last().is_some_and(|p| p.games == n as u64) {
+                    continue;
+                }
+                let rated =
+                    ratings(&games[..n], &anchor).map_err(|e| Status::internal(e.to_string()))?;
+                let own = rated.iter().find(|r| r.bot == name);
+                out.push(pb::RatingPoint {
+                    games: n as u64,
+                    rating: own.map(|r| r.rating),
+                    rating_low: own.map_or(0.0, |r| r.ci.0),
+                    rating_high: own.map_or(0.0, |r| r.ci.1),
+                    bot_games: games[..n]
+                        .iter()
+                        .filter(|g| g.seats.contains(&name))
+                        .count() as u64,
+                });
+            }
+            Ok(out)
+        })
+        .await
+        .map_err(|e| Status::internal(format!("the rating history's thread failed: {e}")))??;
+        Ok(Response::new(pb::RatingHistory { game, bot, points }))
     }
 
     async fn list_ladder_games(

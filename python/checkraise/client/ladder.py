@@ -58,10 +58,12 @@ __all__ = [
     "Credentials",
     "LadderGame",
     "PlayReport",
+    "RatingPoint",
     "Standing",
     "games",
     "leaderboard",
     "play",
+    "rating_history",
     "register",
     "retire",
 ]
@@ -161,6 +163,17 @@ class Standing:
         )
 
 
+@dataclass(frozen=True)
+class RatingPoint:
+    """A bot's rating after the ladder's first ``games`` finished games (``None`` before
+    its first game), with its 95% interval and how many of those games were its own."""
+
+    games: int
+    rating: float | None
+    interval: tuple[float, float]
+    bot_games: int
+
+
 @dataclass
 class PlayReport:
     """What :func:`play` did: the games that ended while it played (as the server recorded
@@ -236,6 +249,32 @@ def leaderboard(target: str | Client, game: str) -> list[Standing]:
         if own:
             client.close()
     return [Standing.from_proto(s) for s in reply.standings]
+
+
+def rating_history(
+    target: str | Client, game: str, bot: str, *, points: int = 20
+) -> list[RatingPoint]:
+    """A bot's rating over the ladder's history: its rating after each of ``points`` (2 to
+    100) evenly spaced numbers of the ladder's finished games, oldest first."""
+    client, own = _client(target)
+    try:
+        reply = _unary(
+            _stub(client).GetRatingHistory,
+            pb.GetRatingHistoryRequest(game=game, bot=bot, points=points),
+            timeout=client.timeout,
+        )
+    finally:
+        if own:
+            client.close()
+    return [
+        RatingPoint(
+            p.games,
+            p.rating if p.HasField("rating") else None,
+            (p.rating_low, p.rating_high),
+            p.bot_games,
+        )
+        for p in reply.points
+    ]
 
 
 def games(

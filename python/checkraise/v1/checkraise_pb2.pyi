@@ -760,6 +760,40 @@ class Leaderboard(_message.Message):
     games: int
     def __init__(self, game: _Optional[str] = ..., anchor: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[LadderStanding, _Mapping]]] = ..., games: _Optional[int] = ...) -> None: ...
 
+class GetRatingHistoryRequest(_message.Message):
+    __slots__ = ("game", "bot", "points")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    bot: str
+    points: int
+    def __init__(self, game: _Optional[str] = ..., bot: _Optional[str] = ..., points: _Optional[int] = ...) -> None: ...
+
+class RatingPoint(_message.Message):
+    __slots__ = ("games", "rating", "rating_low", "rating_high", "bot_games")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    RATING_LOW_FIELD_NUMBER: _ClassVar[int]
+    RATING_HIGH_FIELD_NUMBER: _ClassVar[int]
+    BOT_GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: int
+    rating: float
+    rating_low: float
+    rating_high: float
+    bot_games: int
+    def __init__(self, games: _Optional[int] = ..., rating: _Optional[float] = ..., rating_low: _Optional[float] = ..., rating_high: _Optional[float] = ..., bot_games: _Optional[int] = ...) -> None: ...
+
+class RatingHistory(_message.Message):
+    __slots__ = ("game", "bot", "points")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    bot: str
+    points: _containers.RepeatedCompositeFieldContainer[RatingPoint]
+    def __init__(self, game: _Optional[str] = ..., bot: _Optional[str] = ..., points: _Optional[_Iterable[_Union[RatingPoint, _Mapping]]] = ...) -> None: ...
+
 class ListLadderGamesRequest(_message.Message):
     __slots__ = ("bot", "game", "page_size", "page_token")
     BOT_FIELD_NUMBER: _ClassVar[int]

@@ -885,6 +885,11 @@ class LadderStub:
                 request_serializer=checkraise_dot_v1_dot_checkraise__pb2.GetLeaderboardRequest.SerializeToString,
                 response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.Leaderboard.FromString,
                 _registered_method=True)
+        self.GetRatingHistory = channel.unary_unary(
+                '/checkraise.v1.Ladder/GetRatingHistory',
+                request_serializer=checkraise_dot_v1_dot_checkraise__pb2.GetRatingHistoryRequest.SerializeToString,
+                response_deserializer=checkraise_dot_v1_dot_checkraise__pb2.RatingHistory.FromString,
+                _registered_method=True)
         self.ListLadderGames = channel.unary_unary(
                 '/checkraise.v1.Ladder/ListLadderGames',
                 request_serializer=checkraise_dot_v1_dot_checkraise__pb2.ListLadderGamesRequest.SerializeToString,
@@ -945,6 +950,14 @@ class LadderServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetRatingHistory(self, request, context):
+        """One bot's rating over the ladder's history: its rating as the ladder stood after each of
+        a few evenly spaced numbers of finished games. No token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListLadderGames(self, request, context):
         """Ladder games, those in play first, then the finished ones newest first, filtered and
         paged. No token.
@@ -980,6 +993,11 @@ def add_LadderServicer_to_server(servicer, server):
                     servicer.GetLeaderboard,
                     request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.GetLeaderboardRequest.FromString,
                     response_serializer=checkraise_dot_v1_dot_checkraise__pb2.Leaderboard.SerializeToString,
+            ),
+            'GetRatingHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRatingHistory,
+                    request_deserializer=checkraise_dot_v1_dot_checkraise__pb2.GetRatingHistoryRequest.FromString,
+                    response_serializer=checkraise_dot_v1_dot_checkraise__pb2.RatingHistory.SerializeToString,
             ),
             'ListLadderGames': grpc.unary_unary_rpc_method_handler(
                     servicer.ListLadderGames,
@@ -1133,6 +1151,33 @@ class Ladder:
             '/checkraise.v1.Ladder/GetLeaderboard',
             checkraise_dot_v1_dot_checkraise__pb2.GetLeaderboardRequest.SerializeToString,
             checkraise_dot_v1_dot_checkraise__pb2.Leaderboard.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRatingHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/checkraise.v1.Ladder/GetRatingHistory',
+            checkraise_dot_v1_dot_checkraise__pb2.GetRatingHistoryRequest.SerializeToString,
+            checkraise_dot_v1_dot_checkraise__pb2.RatingHistory.FromString,
             options,
             channel_credentials,
             insecure,
