@@ -549,6 +549,10 @@ pub struct Ladder {
     in_play: BTreeMap<u64, InPlay>,
     next_set: u64,
     house_sets: Option<usize>,
+    /// The ratings pairing reads, and how many games they were computed from: computed again
+    /// once the games grew by a twentieth (a rating only breaks ties between opponents, and
+    /// rating every game at every set would cost the square of the games).
+    pairing_ratings: (usize, HashMap<String, f64>),
 }
 
 impl Ladder {
@@ -594,6 +598,7 @@ impl Ladder {
             in_play: BTreeMap::new(),
             next_set: 1,
             house_sets: None,
+            pairing_ratings: (0, HashMap::new()),
         })
     }
 
@@ -722,16 +727,21 @@ impl Ladder {
                 playing: b.playing,
             })
             .collect();
-        let ratings: HashMap<String, f64> = ratings(&self.games, &self.anchor)?
-            .into_iter()
-            .map(|r| (r.bot, r.rating))
-            .collect();
+        let (rated, _) = self.pairing_ratings;
+        if self.games.len() >= rated + (rated / 20).max(1) {
+            let fresh = ratings(&self.games, &self.anchor)?
+                .into_iter()
+                .map(|r| (r.bot, r.rating))
+                .collect();
+            self.pairing_ratings = (self.games.len(), fresh);
+        }
+        let ratings = &self.pairing_ratings.1;
         let house = |name: &str| self.bots.get(name).is_some_and(|b| b.house);
         let allowed = |a: &str, b: &str| {
             !(house(a) && house(b)) || self.house_sets.is_none_or(|n| self.tally.sets(a, b) < n)
         };
         let Some((a, b)) =
-            next_pair_where(&candidates, &self.tally, &ratings, self.limit, &allowed)
+            next_pair_where(&candidates, &self.tally, ratings, self.limit, &allowed)
         else {
             return Ok(None);
         };
