@@ -1306,3 +1306,25 @@ impl pb::ladder_server::Ladder for LadderService {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn house_specs_split_at_the_commas_outside_parentheses() {
+        assert_eq!(
+            split_specs("random, ismcts(iterations=200,rollout=random),heuristic,"),
+            ["random", "ismcts(iterations=200,rollout=random)", "heuristic"]
+        );
+        assert_eq!(split_specs(DEFAULT_HOUSE).len(), 5);
+        assert!(split_specs(" , ").is_empty());
+    }
+
+    #[test]
+    fn a_games_own_deal_differs_from_its_sets() {
+        let seed = 0x1234_5678;
+        assert_ne!(mix(seed, 0), seed);
+        assert_ne!(mix(seed, 0), mix(seed, 1));
+    }
+}

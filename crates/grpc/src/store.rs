@@ -1366,7 +1366,7 @@ mod tests {
         };
         let embedded: Vec<_> = migrator().iter().map(key).collect();
         let read: Vec<_> = folder.iter().map(key).collect();
-        assert_eq!(embedded.len(), 2);
+        assert_eq!(embedded.len(), 3);
         assert_eq!(embedded, read);
     }
 
