@@ -13,7 +13,8 @@ environment, under ``env -i PATH=/usr/bin:/bin`` (no cargo, no rustc, no reposit
 ``sys.path``), it runs this file again with ``--inside``, which imports the installed package
 and checks: the version (the server's ``--version`` and the wheel's metadata), every game
 stepped by a ``VectorEnv``, heuristic and ``policy`` bots playing every game, an arena run, and
-the gRPC client against ``--server`` (a match played to its end and a remote vector env).
+the gRPC client against ``--server`` (a match played to its end, a remote vector env and a
+ladder bot's games).
 Finally it checks the installed size.
 
 ``--tag`` is the expected tag, its platforms in any order (default: the release's,
@@ -375,6 +376,16 @@ def inside(args: argparse.Namespace) -> None:
             f"client: {server.address}, a {games[0]} match played to its end (returns "
             f"{view.returns}), a remote VectorEnv stepped 20 times"
         )
+        # The ladder, with the server's default house bots: a bot registered and played.
+        from checkraise.client import ladder
+
+        game = f"{games[0]}(board_size=3)" if games[0] == "pokeros" else games[0]
+        bot = ladder.register(server.address, "smoke-bot", [game])
+        report = ladder.play(server.address, bot, lambda view: min(view.legal_actions), max_games=2)
+        standings = {s.bot: s for s in ladder.leaderboard(server.address, game)}
+        if len(report.games) < 2 or standings["smoke-bot"].games < 2:
+            fail(f"the ladder bot played {len(report.games)} games: {standings}")
+        ok(f"ladder: smoke-bot played {len(report.games)} games of {game} against house bots")
     finally:
         server.stop()
 
