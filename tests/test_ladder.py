@@ -463,3 +463,41 @@ def test_the_web_page_shows_the_leaderboards_a_bots_chart_and_its_games(context)
         assert errors == []
     finally:
         server.stop()
+
+
+def test_an_engine_bot_plays_the_ladder_on_states_the_server_draws_for_its_seat():
+    """`ladder.play` with a `checkraise.Bot`: the bot chooses on `View.sample_state`, a whole
+    state consistent with what its seat knows, which reads back as the seat's own
+    observation."""
+    import checkraise as cr
+
+    server = Server("--ladder-house", "random", "--ladder-sets-per-bot", "1")
+    try:
+        address = server.address
+        with Client(address) as client:
+            match = client.create_match("pokeros", seats=["human", "random"], board_size=3)
+            seat = match.join()
+            game = cr.make(GAME)
+            with seat.watch(sample_state=True) as stream:
+                for event in stream:
+                    view = event.view
+                    if view.is_terminal:
+                        assert view.sample_state == ""
+                        break
+                    if not view.may_act:
+                        assert view.sample_state == ""
+                        continue
+                    state = game.deserialize_state(view.sample_state)
+                    assert state.observation_string(seat.seat) == view.observation_text
+                    assert sorted(state.legal_actions()) == sorted(view.legal_actions)
+                    seat.act(min(view.legal_actions), expected_version=view.version)
+            # Not asked for: not sent.
+            assert Seat(match, seat.seat, seat.token).view().sample_state == ""
+        bot = ladder.register(address, "engine-heuristic", [GAME])
+        report = ladder.play(address, bot, cr.Bot(GAME, "heuristic"), max_games=8)
+        assert len(report.games) >= 8 and report.forfeits == 0
+        board = {s.bot: s for s in ladder.leaderboard(address, GAME)}
+        # The heuristic, played from outside, wins most of its games against random.
+        assert board["engine-heuristic"].wins > board["engine-heuristic"].games / 2
+    finally:
+        server.stop()

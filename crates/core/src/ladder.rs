@@ -740,8 +740,7 @@ impl Ladder {
         let allowed = |a: &str, b: &str| {
             !(house(a) && house(b)) || self.house_sets.is_none_or(|n| self.tally.sets(a, b) < n)
         };
-        let Some((a, b)) =
-            next_pair_where(&candidates, &self.tally, ratings, self.limit, &allowed)
+        let Some((a, b)) = next_pair_where(&candidates, &self.tally, ratings, self.limit, &allowed)
         else {
             return Ok(None);
         };

@@ -71,6 +71,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         omit_observation: false,
         omit_observation_text: true,
         omit_action_texts: true,
+        ..Default::default()
     });
     let act_seats: Vec<String> = (0..players)
         .map(|s| if s == 0 { "human" } else { "random" }.to_string())

@@ -27,9 +27,7 @@ use std::time::{Duration, Instant};
 
 use checkraise_core::Game;
 use checkraise_core::bots::BotSpec;
-use checkraise_core::ladder::{
-    Ladder as Rules, LadderGame, StartedSet, check_bot_name, ratings,
-};
+use checkraise_core::ladder::{Ladder as Rules, LadderGame, StartedSet, check_bot_name, ratings};
 use checkraise_core::registry::make_game_from_string;
 use tokio::sync::{Notify, mpsc};
 use tokio_stream::Stream;
@@ -1315,7 +1313,11 @@ mod tests {
     fn house_specs_split_at_the_commas_outside_parentheses() {
         assert_eq!(
             split_specs("random, ismcts(iterations=200,rollout=random),heuristic,"),
-            ["random", "ismcts(iterations=200,rollout=random)", "heuristic"]
+            [
+                "random",
+                "ismcts(iterations=200,rollout=random)",
+                "heuristic"
+            ]
         );
         assert_eq!(split_specs(DEFAULT_HOUSE).len(), 5);
         assert!(split_specs(" , ").is_empty());

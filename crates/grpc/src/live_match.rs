@@ -116,6 +116,8 @@ pub struct ViewParts {
     pub observation_text: bool,
     /// The texts of `legal_actions` (their ids are always sent).
     pub action_texts: bool,
+    /// `sample_state`, while the seat may act (asked for; never part of the whole view).
+    pub sample_state: bool,
 }
 
 impl ViewParts {
@@ -125,6 +127,7 @@ impl ViewParts {
         observation: true,
         observation_text: true,
         action_texts: true,
+        sample_state: false,
     };
 
     /// The parts a request's options ask for.
@@ -136,6 +139,7 @@ impl ViewParts {
                 observation: !o.omit_observation,
                 observation_text: !o.omit_observation_text,
                 action_texts: !o.omit_action_texts,
+                sample_state: o.with_sample_state,
             },
         }
     }
@@ -979,7 +983,8 @@ fn fit_view(view: &mut pb::SeatView, limit: usize) {
         return;
     }
     type LeaveOut = fn(&mut pb::SeatView, usize);
-    let steps: [(&str, LeaveOut); 5] = [
+    let steps: [(&str, LeaveOut); 6] = [
+        ("sample_state", |v, _| v.sample_state.clear()),
         ("observation", |v, _| v.observation = None),
         ("observation_text", |v, _| v.observation_text.clear()),
         ("view_json_entries", trim_view_json),
@@ -1336,6 +1341,9 @@ fn seat_view(
             })
             .collect();
     }
+    if parts.sample_state && out.may_act {
+        out.sample_state = sample_state(state, seat);
+    }
     if parts.observation {
         let mut observation = vec![0.0f32; game.observation_size()];
         state.observation_tensor(seat, &mut observation);
@@ -1347,6 +1355,21 @@ fn seat_view(
     }
     fit_view(&mut out, limit);
     out
+}
+
+/// A state consistent with everything `seat` knows, the rest drawn from a fresh seed of the
+/// operating system's generator, as text (`SeatView.sample_state`): the engine's
+/// `resample_from_infostate`, the determinization the server's own bots choose on.
+fn sample_state(state: &dyn State, seat: usize) -> String {
+    let seed = u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits");
+    sample_state_with(state, seat, seed)
+}
+
+/// `sample_state` with the draw's seed given.
+fn sample_state_with(state: &dyn State, seat: usize, seed: u64) -> String {
+    state
+        .resample_from_infostate(seat, &mut GameRng::new(seed))
+        .serialize()
 }
 
 /// The history entries `entries` (from index `first`) as stored, each with the version of
@@ -1551,6 +1574,69 @@ mod tests {
             match_id: "m".into(),
             view_json,
             ..Default::default()
+        }
+    }
+
+    /// A seat's sample state carries nothing beyond its information: for states the seat
+    /// cannot tell apart (the true one and one redrawn from its information), the same draw
+    /// gives the same text; and it keeps what the seat knows.
+    #[test]
+    fn a_sample_state_depends_only_on_what_the_seat_knows() {
+        use checkraise_core::{GameRng, Player, make_game_from_string, registry::game_names};
+        for name in game_names() {
+            let game = make_game_from_string(name).expect("a registered game");
+            let mut rng = GameRng::new(11);
+            let mut checked = 0;
+            for game_seed in 0..6u64 {
+                let mut state = game.new_initial_state();
+                let mut rng_play = GameRng::new(game_seed);
+                let mut step = 0;
+                while !state.is_terminal() && step < 400 {
+                    if state.is_chance_node() {
+                        let outcome = state.sample_chance_outcome(&mut rng_play);
+                        state.apply_action(outcome).expect("a chance outcome");
+                        continue;
+                    }
+                    let seats: Vec<usize> = match state.current_player() {
+                        Player::Seat(seat) => vec![seat],
+                        _ => (0..game.num_players()).collect(),
+                    };
+                    if step % 5 == 0 {
+                        for &seat in &seats {
+                            let twin = state.resample_from_infostate(seat, &mut rng);
+                            assert_eq!(
+                                twin.information_state_string(seat),
+                                state.information_state_string(seat),
+                                "{name}: a redraw changed what seat {seat} knows"
+                            );
+                            let seed = 1000 + step as u64;
+                            let sample = super::sample_state_with(state.as_ref(), seat, seed);
+                            assert_eq!(
+                                sample,
+                                super::sample_state_with(twin.as_ref(), seat, seed),
+                                "{name}: seat {seat}'s sample depends on what it cannot see"
+                            );
+                            let read = game.deserialize_state(&sample).expect("a state");
+                            assert_eq!(
+                                read.information_state_string(seat),
+                                state.information_state_string(seat),
+                            );
+                            checked += 1;
+                        }
+                    }
+                    step += 1;
+                    let joint: Vec<_> = seats
+                        .iter()
+                        .map(|&seat| rng_play.choose(&state.legal_actions_for(Player::Seat(seat))))
+                        .collect();
+                    if let [action] = joint[..] {
+                        state.apply_action(action).expect("a legal action");
+                    } else {
+                        state.apply_actions(&joint).expect("a legal joint action");
+                    }
+                }
+            }
+            assert!(checked > 5, "{name}: only {checked} positions checked");
         }
     }
 

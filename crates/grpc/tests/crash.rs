@@ -205,6 +205,7 @@ async fn client(
                     omit_observation_text: true,
                     omit_action_texts: true,
                     omit_view_json: true,
+                    ..Default::default()
                 }),
                 expected_version: Some(view.version),
             };

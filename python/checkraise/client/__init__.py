@@ -311,6 +311,11 @@ class View:
     growing history) are left out, the JSON keeping its shape: that is ``"view_json_entries"``.
     Empty when the view is whole or only ``omit=`` left parts out.
 
+    ``sample_state``, when a watch asked for it (``Seat.watch(sample_state=True)``) and the
+    seat may act: a whole state of the game (``Game.deserialize_state`` reads it) consistent
+    with everything this seat knows, the rest drawn afresh by the server, on which an engine
+    :class:`checkraise.Bot` can choose the seat's action; empty otherwise.
+
     ``chosen_seed`` is true for a practice deal: the match's creator chose its seed, so the
     creator (and anyone given the seed) can compute every hidden card. False when the server
     drew a secret seed (revealed in :attr:`MatchSummary.seed` once the match is over).
@@ -335,6 +340,7 @@ class View:
     omitted_parts: tuple[str, ...] = ()
     chosen_seed: bool = False
     action_structs: dict[int, dict[str, Any]] = field(default_factory=dict, compare=False)
+    sample_state: str = field(default="", compare=False, repr=False)
 
     @classmethod
     def from_proto(cls, view: pb.SeatView) -> View:
@@ -363,6 +369,7 @@ class View:
             action_structs={
                 a.id: json.loads(a.action_json) for a in view.legal_actions if a.action_json
             },
+            sample_state=view.sample_state,
         )
 
 
@@ -455,8 +462,11 @@ class EventStream(_Ends):
 VIEW_PARTS = ("view_json", "observation", "observation_text", "action_texts")
 
 
-def _view_options(omit: Sequence[str] | str) -> pb.ViewOptions | None:
-    """The ``ViewOptions`` that leave out ``omit`` (``None``, the whole view, when empty)."""
+def _view_options(
+    omit: Sequence[str] | str, *, sample_state: bool = False
+) -> pb.ViewOptions | None:
+    """The ``ViewOptions`` that leave out ``omit`` and add the sample state when asked
+    (``None``, the whole view, when neither)."""
     if isinstance(omit, str):
         omit = (omit,)
     unknown = [part for part in omit if part not in VIEW_PARTS]
@@ -464,9 +474,9 @@ def _view_options(omit: Sequence[str] | str) -> pb.ViewOptions | None:
         raise ValueError(
             f"cannot omit {', '.join(map(repr, unknown))}: the parts are {', '.join(VIEW_PARTS)}"
         )
-    if not omit:
+    if not omit and not sample_state:
         return None
-    return pb.ViewOptions(**{f"omit_{part}": True for part in omit})
+    return pb.ViewOptions(with_sample_state=sample_state, **{f"omit_{part}": True for part in omit})
 
 
 class Seat:
@@ -566,17 +576,20 @@ class Seat:
             )
         )
 
-    def watch(self, *, omit: Sequence[str] = (), presence: bool = False) -> EventStream:
+    def watch(
+        self, *, omit: Sequence[str] = (), presence: bool = False, sample_state: bool = False
+    ) -> EventStream:
         """This seat's view now, then one event per change of the match, in order, ending
         after the terminal event (every view without the parts in ``omit``: see
         :data:`VIEW_PARTS`). With ``presence``, also an event (actor -1, the same version)
-        whenever who is connected changes (``SeatInfo.connected``)."""
+        whenever who is connected changes (``SeatInfo.connected``). With ``sample_state``,
+        each view while the seat may act carries :attr:`View.sample_state`."""
         client = self.match.client
         call = client._matches.WatchSeat(
             pb.WatchSeatRequest(
                 match_id=self.match.match_id,
                 seat=self.seat,
-                view_options=_view_options(omit),
+                view_options=_view_options(omit, sample_state=sample_state),
                 presence=presence,
             ),
             metadata=self._metadata,

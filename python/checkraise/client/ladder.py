@@ -3,7 +3,9 @@
 The server's ``Ladder`` service (``docs/ladder.md``) places connected bots in games against
 each other and its house bots (``random``, ``heuristic``, ...), continuously, and rates them.
 A bot here is a function from its seat's :class:`~checkraise.client.View` to an action (an
-id or its text), or a :class:`checkraise.policy.Policy`::
+id or its text), an engine :class:`checkraise.Bot` (it chooses on a state the server draws
+consistent with what the seat knows: ``View.sample_state``), or a
+:class:`checkraise.policy.Policy`::
 
     from checkraise.client import ladder
 
@@ -15,6 +17,7 @@ id or its text), or a :class:`checkraise.policy.Policy`::
 
     ladder.play("127.0.0.1:50051", ladder.Credentials.load("my-bot.json"), act)
     # ... until Ctrl-C, which stops cleanly (the games in play are left to the time limit)
+    # or an engine bot: ladder.play(address, bot, cr.Bot("pokeros(board_size=3)", "heuristic"))
     print(ladder.leaderboard("127.0.0.1:50051", "pokeros(board_size=3)"))
 
 :func:`play` keeps the bot's ``Events`` stream open, reconnecting after a lost connection
@@ -318,18 +321,37 @@ def _policy_act(policy: Any) -> Act:
     return act
 
 
-def _chooser(act: Any) -> Act:
+def _bot_act(bot: _core.Bot, game: str) -> Act:
+    """An engine :class:`checkraise.Bot` as a ladder bot in ``game``: it chooses on the state
+    the server draws consistent with everything the seat knows (``View.sample_state``), as
+    the server's own bots do."""
+    made = _core.make(game)
+    # One bot, several games on threads: it chooses for one at a time.
+    lock = threading.Lock()
+
+    def act(view: View) -> int:
+        if not view.sample_state:
+            raise ValueError("the view carries no sample state to choose on")
+        state = made.deserialize_state(view.sample_state)
+        with lock:
+            return bot.act(state, view.seat)
+
+    return act
+
+
+def _chooser(act: Any) -> Callable[[str], Act]:
+    """How the bot chooses in a game (by its game string)."""
     if isinstance(act, _core.Bot):
-        raise TypeError(
-            "an engine Bot acts on a whole State, which a remote seat does not have; pass a "
-            "function of the seat's View, or a checkraise.policy.Policy"
-        )
+        bot = act
+        return lambda game: _bot_act(bot, game)
     if callable(act):
-        return act
+        return lambda game: act
     if hasattr(act, "actions") and hasattr(act, "num_actions"):
-        return _policy_act(act)
+        policy = _policy_act(act)
+        return lambda game: policy
     raise TypeError(
-        f"act must be a function of a View or a checkraise.policy.Policy, not {type(act).__name__}"
+        "act must be a function of a View, a checkraise.Bot or a checkraise.policy.Policy, "
+        f"not {type(act).__name__}"
     )
 
 
@@ -340,6 +362,7 @@ def _play_seat(
     act: Act,
     stop: threading.Event,
     omit: Sequence[str],
+    sample_state: bool,
 ) -> None:
     """Plays one seat of a ladder game to its end (or until the server took it over)."""
     response = pb.CreateMatchResponse(match_id=event.game.match_id)
@@ -347,7 +370,7 @@ def _play_seat(
     player = Seat(match, seat.seat, seat.seat_token)
     acted_at: int | None = None
     try:
-        with player.watch(omit=omit) as stream:
+        with player.watch(omit=omit, sample_state=sample_state) as stream:
             for update in stream:
                 if stop.is_set():
                     return
@@ -386,7 +409,9 @@ def play(
     ``stop`` is set, or Ctrl-C; returns what happened.
 
     ``act`` is a function of the seat's :class:`~checkraise.client.View` returning a legal
-    action id or its text, or a :class:`checkraise.policy.Policy`. Each game runs on a thread
+    action id or its text, an engine :class:`checkraise.Bot` made for the bot's game (it
+    chooses on ``View.sample_state``: a state consistent with everything the seat knows, the
+    rest drawn by the server), or a :class:`checkraise.policy.Policy`. Each game runs on a thread
     of its own, so ``act`` may be called from several threads at once. ``omit`` leaves parts
     out of the views (:data:`checkraise.client.VIEW_PARTS`; a policy needs the observation).
     A lost connection is retried after ``reconnect_delay`` seconds; the server announces the
@@ -398,6 +423,8 @@ def play(
     ``stop`` and Ctrl-C stop at once: the games in play are left to the server's time limit
     (forfeits)."""
     choose = _chooser(act)
+    sample_state = isinstance(act, _core.Bot)
+    by_game: dict[str, Act] = {}
     stop = stop or threading.Event()
     client, own = _client(target)
     report = PlayReport()
@@ -438,9 +465,12 @@ def play(
                             key = (event.game.match_id, seat.seat)
                             if key in threads and threads[key].is_alive():
                                 continue
+                            game = event.game.game
+                            if game not in by_game:
+                                by_game[game] = choose(game)
                             thread = threading.Thread(
                                 target=_play_seat,
-                                args=(client, event, seat, choose, stop, omit),
+                                args=(client, event, seat, by_game[game], stop, omit, sample_state),
                                 daemon=True,
                             )
                             threads[key] = thread

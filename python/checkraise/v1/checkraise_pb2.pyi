@@ -266,16 +266,18 @@ class GetViewRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., view_options: _Optional[_Union[ViewOptions, _Mapping]] = ...) -> None: ...
 
 class ViewOptions(_message.Message):
-    __slots__ = ("omit_view_json", "omit_observation", "omit_observation_text", "omit_action_texts")
+    __slots__ = ("omit_view_json", "omit_observation", "omit_observation_text", "omit_action_texts", "with_sample_state")
     OMIT_VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     OMIT_OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     OMIT_OBSERVATION_TEXT_FIELD_NUMBER: _ClassVar[int]
     OMIT_ACTION_TEXTS_FIELD_NUMBER: _ClassVar[int]
+    WITH_SAMPLE_STATE_FIELD_NUMBER: _ClassVar[int]
     omit_view_json: bool
     omit_observation: bool
     omit_observation_text: bool
     omit_action_texts: bool
-    def __init__(self, omit_view_json: _Optional[bool] = ..., omit_observation: _Optional[bool] = ..., omit_observation_text: _Optional[bool] = ..., omit_action_texts: _Optional[bool] = ...) -> None: ...
+    with_sample_state: bool
+    def __init__(self, omit_view_json: _Optional[bool] = ..., omit_observation: _Optional[bool] = ..., omit_observation_text: _Optional[bool] = ..., omit_action_texts: _Optional[bool] = ..., with_sample_state: _Optional[bool] = ...) -> None: ...
 
 class ActRequest(_message.Message):
     __slots__ = ("match_id", "seat", "action_id", "action_text", "view_options", "expected_version")
@@ -342,7 +344,7 @@ class LegalAction(_message.Message):
     def __init__(self, id: _Optional[int] = ..., text: _Optional[str] = ..., action_json: _Optional[str] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("match_id", "seat", "version", "view_json", "current_player", "is_terminal", "may_act", "action_submitted", "legal_actions", "returns", "seat_return", "observation", "observation_text", "seats", "act_status", "omitted_parts", "chosen_seed")
+    __slots__ = ("match_id", "seat", "version", "view_json", "current_player", "is_terminal", "may_act", "action_submitted", "legal_actions", "returns", "seat_return", "observation", "observation_text", "seats", "act_status", "omitted_parts", "chosen_seed", "sample_state")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -360,6 +362,7 @@ class SeatView(_message.Message):
     ACT_STATUS_FIELD_NUMBER: _ClassVar[int]
     OMITTED_PARTS_FIELD_NUMBER: _ClassVar[int]
     CHOSEN_SEED_FIELD_NUMBER: _ClassVar[int]
+    SAMPLE_STATE_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     version: int
@@ -377,7 +380,8 @@ class SeatView(_message.Message):
     act_status: ActStatus
     omitted_parts: _containers.RepeatedScalarFieldContainer[str]
     chosen_seed: bool
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., current_player: _Optional[int] = ..., is_terminal: _Optional[bool] = ..., may_act: _Optional[bool] = ..., action_submitted: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., returns: _Optional[_Iterable[float]] = ..., seat_return: _Optional[float] = ..., observation: _Optional[_Union[Tensor, _Mapping]] = ..., observation_text: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ..., act_status: _Optional[_Union[ActStatus, str]] = ..., omitted_parts: _Optional[_Iterable[str]] = ..., chosen_seed: _Optional[bool] = ...) -> None: ...
+    sample_state: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., current_player: _Optional[int] = ..., is_terminal: _Optional[bool] = ..., may_act: _Optional[bool] = ..., action_submitted: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., returns: _Optional[_Iterable[float]] = ..., seat_return: _Optional[float] = ..., observation: _Optional[_Union[Tensor, _Mapping]] = ..., observation_text: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatStatus, _Mapping]]] = ..., act_status: _Optional[_Union[ActStatus, str]] = ..., omitted_parts: _Optional[_Iterable[str]] = ..., chosen_seed: _Optional[bool] = ..., sample_state: _Optional[str] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
     __slots__ = ("actor", "own_action", "view")

@@ -345,6 +345,7 @@ async fn view_options_leave_out_only_the_parts_asked() {
         omit_observation: true,
         omit_observation_text: true,
         omit_action_texts: true,
+        ..Default::default()
     };
     let mut seats = Vec::new();
     for _ in 0..2 {
