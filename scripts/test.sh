@@ -37,16 +37,8 @@ PY=${PYTHON:-python3}
     -r requirements-dev.txt
 ) >"$VENV_LOG" 2>&1 &
 VENV_PID=$!
-# A step that fails stops what runs in the background too (the installation here, builds
-# started beside tests below).
-RELEASE_PID=
-FEATURE_PID=
-stop_background() {
-  for pid in "$VENV_PID" "$RELEASE_PID" "$FEATURE_PID"; do
-    [ -z "$pid" ] || { pkill -P "$pid"; kill "$pid"; } 2>/dev/null || true
-  done
-}
-trap stop_background EXIT
+# A step that fails stops the installation too.
+trap '[ -z "$VENV_PID" ] || { pkill -P "$VENV_PID"; kill "$VENV_PID"; } 2>/dev/null || true' EXIT
 
 # Games behind a feature (a folder of crates/core/src/games named like a feature of the core
 # crate, such as kuhn_poker): the Rust tests and clippy build them in, and the last step serves
@@ -112,40 +104,27 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${CHECKRAISE_P
   apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
 fi
 
-step "cargo test (with the fuzz targets' seed corpus and regression inputs, uninstrumented), and the release build of checkraise-server (the README's first command) beside the test run"
+step "cargo test (with the fuzz targets' seed corpus and regression inputs, uninstrumented)"
 # The coverage-guided runs are scripts/fuzz.sh (cargo-afl); here every committed input goes
 # through each fuzz target as a test (crate checkraise-fuzz), so a crash found and fixed stays
 # fixed. Unit, integration and doc tests; the examples are not linked here (clippy checked
 # them above).
-#
-# The test binaries are built first, on both cores; while they run (about 80 s, much of it on
-# one core: servers, sockets, the PostgreSQL crash test), the release server builds beside
-# them at a lower priority (cargo locks each profile's directory apart, so the two do not
-# wait for each other). The release server is the one pytest and the wheel's smoke test run
-# against. Parquet export and PostgreSQL (the release tarball's optional features) were
-# tested by cargo test, whose build of the server has them: tests/test_export.py runs that one
-# (CHECKRAISE_EXPORT_SERVER below). The release build is the only one without the optional
-# features, so a warning in it fails the test command, as clippy's -D warnings does for the
-# build with them.
-cargo test --workspace --exclude checkraise-py --features "$FEATURES" --lib --bins --tests --no-run
-BUILD_LOG=target/release-server-build.log
-nice -n 10 cargo build --release -p checkraise-grpc --bin checkraise-server >"$BUILD_LOG" 2>&1 &
-RELEASE_PID=$!
 cargo test --workspace --exclude checkraise-py --features "$FEATURES" --lib --bins --tests
 cargo test --workspace --exclude checkraise-py --features "$FEATURES" --doc
 
-step "release build of checkraise-server: waiting for it, started beside the test run"
-if ! wait "$RELEASE_PID"; then
-  cat "$BUILD_LOG" >&2
-  echo "the release build of checkraise-server failed (log above)" >&2
-  exit 1
-fi
-RELEASE_PID=
-cat "$BUILD_LOG"
+step "release build of checkraise-server (the README's first command)"
+# The server pytest and the wheel's smoke test run against. Parquet export and PostgreSQL (the
+# release tarball's optional features) were tested by cargo test above, whose build of the
+# server has them: tests/test_export.py runs that one (CHECKRAISE_EXPORT_SERVER below). This
+# build is the only one without the optional features, so a warning in it fails the test
+# command, as clippy's -D warnings does for the build with them.
+BUILD_LOG="$(mktemp)"
+cargo build --release -p checkraise-grpc --bin checkraise-server 2>&1 | tee "$BUILD_LOG"
 if grep -q '^warning' "$BUILD_LOG"; then
   echo "the server without the optional features builds with warnings (above)" >&2
   exit 1
 fi
+rm -f "$BUILD_LOG"
 
 step "Python virtual environment (.venv): waiting for its installation, started at the beginning"
 if ! wait "$VENV_PID"; then
@@ -166,16 +145,6 @@ rm -rf "$WHEEL_DIR"
 PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin build --release --zig --compatibility manylinux2014 \
   --quiet --out "$WHEEL_DIR"
 WHEEL="$(ls "$WHEEL_DIR"/checkraise-*.whl)"
-if [ ${#GAME_FEATURES[@]} -gt 0 ]; then
-  # The wheel with the games behind a feature (for the last step) builds beside the smoke
-  # test, ruff and stubtest below, which leave a core idle, at a lower priority: only the
-  # engine and the module compile again.
-  rm -rf target/feature-games && mkdir -p target/feature-games
-  PATH="$PWD/.venv/bin:$PATH" nice -n 10 .venv/bin/maturin build --release --zig \
-    --compatibility manylinux2014 --quiet --out target/feature-games/wheel \
-    --features "${GAMES_FEATURES#,}" >target/feature-games/build.log 2>&1 &
-  FEATURE_PID=$!
-fi
 .venv/bin/python -m pip install --quiet --force-reinstall --no-deps "$WHEEL"
 .venv/bin/python -c 'import checkraise, sys; f = checkraise.__file__; print("checkraise from", f)
 sys.exit(0 if "site-packages" in f else f"checkraise is imported from {f}, not the wheel")'
@@ -216,13 +185,9 @@ if [ ${#GAME_FEATURES[@]} -gt 0 ]; then
   # with the same features). Only the tests of these games run here: the others ran above
   # against the release artifacts.
   FEATURE_PY=target/feature-games/python
-  if ! wait "$FEATURE_PID"; then
-    cat target/feature-games/build.log >&2
-    echo "the wheel with the games behind a feature failed to build (log above)" >&2
-    exit 1
-  fi
-  FEATURE_PID=
-  mkdir -p "$FEATURE_PY"
+  rm -rf target/feature-games && mkdir -p "$FEATURE_PY"
+  PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin build --release --zig --compatibility manylinux2014 \
+    --quiet --out target/feature-games/wheel --features "${GAMES_FEATURES#,}"
   .venv/bin/python -m zipfile -e target/feature-games/wheel/checkraise-*.whl "$FEATURE_PY"
   SELECT="$(printf ' or %s' "${GAME_FEATURES[@]}")"
   PYTHONPATH="$PWD/$FEATURE_PY" .venv/bin/python -c "import checkraise as cr, sys
