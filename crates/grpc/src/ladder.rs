@@ -878,52 +878,69 @@ impl Stream for BotStream {
     }
 }
 
-/// The standings of a ladder, highest rating first.
-fn leaderboard(
-    ladder: &Rules,
-    bots: &BTreeMap<String, Registered>,
-) -> Result<pb::Leaderboard, Status> {
-    let ratings = ladder
-        .leaderboard()
-        .map_err(|e| Status::internal(e.to_string()))?;
-    let flags: HashMap<&str, (bool, bool, bool)> = ladder
-        .bots()
-        .map(|b| {
-            let connected = b.house || bots.get(&b.name).is_some_and(|r| r.connection.is_some());
-            (b.name.as_str(), (b.house, connected, b.retired))
+/// What a leaderboard needs of a ladder, copied out of the hub's lock: its game, anchor and
+/// finished games, and each bot's flags (house, connected, retired).
+struct BoardInputs {
+    game: String,
+    anchor: String,
+    games: Vec<LadderGame>,
+    flags: HashMap<String, (bool, bool, bool)>,
+}
+
+impl BoardInputs {
+    fn of(ladder: &Rules, bots: &BTreeMap<String, Registered>) -> Self {
+        BoardInputs {
+            game: ladder.game().to_string(),
+            anchor: ladder.anchor().to_string(),
+            games: ladder.games().to_vec(),
+            flags: ladder
+                .bots()
+                .map(|b| {
+                    let connected =
+                        b.house || bots.get(&b.name).is_some_and(|r| r.connection.is_some());
+                    (b.name.clone(), (b.house, connected, b.retired))
+                })
+                .collect(),
+        }
+    }
+
+    /// The standings, highest rating first (the Bradley–Terry fit over every game).
+    fn leaderboard(self) -> Result<pb::Leaderboard, Status> {
+        let rated =
+            ratings(&self.games, &self.anchor).map_err(|e| Status::internal(e.to_string()))?;
+        let mut standings: Vec<pb::LadderStanding> = rated
+            .into_iter()
+            .map(|r| {
+                let (house, connected, retired) = self
+                    .flags
+                    .get(&r.bot)
+                    .copied()
+                    .unwrap_or((false, false, false));
+                pb::LadderStanding {
+                    bot: r.bot,
+                    house,
+                    connected,
+                    retired,
+                    rating: r.rating,
+                    rating_low: r.ci.0,
+                    rating_high: r.ci.1,
+                    return_rating: r.return_rating,
+                    return_low: r.return_ci.0,
+                    return_high: r.return_ci.1,
+                    games: r.games as u64,
+                    wins: r.wins,
+                    forfeits: r.forfeits as u64,
+                }
+            })
+            .collect();
+        standings.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.bot.cmp(&b.bot)));
+        Ok(pb::Leaderboard {
+            game: self.game,
+            anchor: self.anchor,
+            standings,
+            games: self.games.len() as u64,
         })
-        .collect();
-    let mut standings: Vec<pb::LadderStanding> = ratings
-        .into_iter()
-        .map(|r| {
-            let (house, connected, retired) = flags
-                .get(r.bot.as_str())
-                .copied()
-                .unwrap_or((false, false, false));
-            pb::LadderStanding {
-                bot: r.bot,
-                house,
-                connected,
-                retired,
-                rating: r.rating,
-                rating_low: r.ci.0,
-                rating_high: r.ci.1,
-                return_rating: r.return_rating,
-                return_low: r.return_ci.0,
-                return_high: r.return_ci.1,
-                games: r.games as u64,
-                wins: r.wins,
-                forfeits: r.forfeits as u64,
-            }
-        })
-        .collect();
-    standings.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.bot.cmp(&b.bot)));
-    Ok(pb::Leaderboard {
-        game: ladder.game().to_string(),
-        anchor: ladder.anchor().to_string(),
-        standings,
-        games: ladder.games().len() as u64,
-    })
+    }
 }
 
 type LadderEvents = Pin<Box<dyn Stream<Item = Result<pb::LadderEvent, Status>> + Send>>;
@@ -1178,14 +1195,21 @@ impl pb::ladder_server::Ladder for LadderService {
         request: Request<pb::GetLeaderboardRequest>,
     ) -> Result<Response<pb::Leaderboard>, Status> {
         let (_, game) = canonical(&request.get_ref().game)?;
-        let state = self.hub.state();
-        let Some(ladder) = state.ladders.get(&game) else {
-            let known: Vec<&String> = state.ladders.keys().collect();
-            return Err(Status::not_found(format!(
-                "no ladder plays {game} (no bot registered for it); ladders: {known:?}"
-            )));
+        let inputs = {
+            let state = self.hub.state();
+            let Some(ladder) = state.ladders.get(&game) else {
+                let known: Vec<&String> = state.ladders.keys().collect();
+                return Err(Status::not_found(format!(
+                    "no ladder plays {game} (no bot registered for it); ladders: {known:?}"
+                )));
+            };
+            BoardInputs::of(ladder, &state.bots)
         };
-        leaderboard(ladder, &state.bots).map(Response::new)
+        // The fit grows with the ladder's games: off the hub's lock and the async workers.
+        tokio::task::spawn_blocking(move || inputs.leaderboard())
+            .await
+            .map_err(|e| Status::internal(format!("the leaderboard's thread failed: {e}")))?
+            .map(Response::new)
     }
 
     async fn get_rating_history(
