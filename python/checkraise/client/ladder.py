@@ -196,6 +196,17 @@ def _client(target: str | Client) -> tuple[Client, bool]:
     return Client(target), True
 
 
+def _call(target: str | Client, method: str, request: Any, **kwargs: Any) -> Any:
+    """One Ladder call on ``target`` (an address, for a connection of this call's own, or a
+    :class:`~checkraise.client.Client`)."""
+    client, own = _client(target)
+    try:
+        return _unary(getattr(_stub(client), method), request, timeout=client.timeout, **kwargs)
+    finally:
+        if own:
+            client.close()
+
+
 def register(
     target: str | Client,
     name: str,
@@ -208,49 +219,29 @@ def register(
     this once. ``api_key`` is sent when the server requires one (``--api-keys``)."""
     if isinstance(games, str):
         games = [games]
-    client, own = _client(target)
-    try:
-        metadata = (("x-api-key", api_key),) if api_key else None
-        reply = _unary(
-            _stub(client).RegisterBot,
-            pb.RegisterBotRequest(name=name, games=list(games)),
-            metadata=metadata,
-            timeout=client.timeout,
-        )
-    finally:
-        if own:
-            client.close()
+    reply = _call(
+        target,
+        "RegisterBot",
+        pb.RegisterBotRequest(name=name, games=list(games)),
+        metadata=(("x-api-key", api_key),) if api_key else None,
+    )
     return Credentials(reply.name, reply.bot_token, tuple(reply.games))
 
 
 def retire(target: str | Client, credentials: Credentials) -> None:
     """Retires the bot: it is never placed again; its games and ratings stay."""
-    client, own = _client(target)
-    try:
-        _unary(
-            _stub(client).RetireBot,
-            pb.RetireBotRequest(name=credentials.name),
-            metadata=credentials.metadata,
-            timeout=client.timeout,
-        )
-    finally:
-        if own:
-            client.close()
+    _call(
+        target,
+        "RetireBot",
+        pb.RetireBotRequest(name=credentials.name),
+        metadata=credentials.metadata,
+    )
 
 
 def leaderboard(target: str | Client, game: str) -> list[Standing]:
     """A ladder's standings, highest rating first: every bot that has played, and the
     anchor. :class:`~checkraise.client.NotFoundError` if no bot registered for ``game``."""
-    client, own = _client(target)
-    try:
-        reply = _unary(
-            _stub(client).GetLeaderboard,
-            pb.GetLeaderboardRequest(game=game),
-            timeout=client.timeout,
-        )
-    finally:
-        if own:
-            client.close()
+    reply = _call(target, "GetLeaderboard", pb.GetLeaderboardRequest(game=game))
     return [Standing.from_proto(s) for s in reply.standings]
 
 
@@ -259,16 +250,11 @@ def rating_history(
 ) -> list[RatingPoint]:
     """A bot's rating over the ladder's history: its rating after each of ``points`` (2 to
     100) evenly spaced numbers of the ladder's finished games, oldest first."""
-    client, own = _client(target)
-    try:
-        reply = _unary(
-            _stub(client).GetRatingHistory,
-            pb.GetRatingHistoryRequest(game=game, bot=bot, points=points),
-            timeout=client.timeout,
-        )
-    finally:
-        if own:
-            client.close()
+    reply = _call(
+        target,
+        "GetRatingHistory",
+        pb.GetRatingHistoryRequest(game=game, bot=bot, points=points),
+    )
     return [
         RatingPoint(
             p.games,
@@ -290,12 +276,12 @@ def games(
     token = ""
     try:
         while len(out) < limit:
-            reply = _unary(
-                _stub(client).ListLadderGames,
+            reply = _call(
+                client,
+                "ListLadderGames",
                 pb.ListLadderGamesRequest(
                     bot=bot, game=game, page_size=min(1000, limit - len(out)), page_token=token
                 ),
-                timeout=client.timeout,
             )
             out.extend(LadderGame.from_proto(g) for g in reply.games)
             token = reply.next_page_token
