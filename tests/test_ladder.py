@@ -38,7 +38,7 @@ CANONICAL = (
     "pokeros(board_size=3,deck=full,hand_size=3,multiplier=hands,observation=board,players=2,"
     "reward=rank,run_cap_check=line,scores=final,wildcards=0)"
 )
-MOVE_MS = 1000
+MOVE_MS = 4000
 
 
 def ladder_server(database: str) -> Server:
