@@ -527,8 +527,10 @@ struct InPlay {
     left: usize,
 }
 
-/// SplitMix64 of the ladder's seed and a set number: the set's chance seed.
-fn set_seed(seed: u64, set: u64) -> u64 {
+/// SplitMix64 of a seed and a number: a set's chance seed from the ladder's seed and the set's
+/// number (and, for a server that gives each game of a set its own deal, a game's seed from
+/// the set's).
+pub fn set_seed(seed: u64, set: u64) -> u64 {
     let mut z = seed ^ set.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -27,7 +27,9 @@ use std::time::{Duration, Instant};
 
 use checkraise_core::Game;
 use checkraise_core::bots::BotSpec;
-use checkraise_core::ladder::{Ladder as Rules, LadderGame, StartedSet, check_bot_name, ratings};
+use checkraise_core::ladder::{
+    Ladder as Rules, LadderGame, StartedSet, check_bot_name, ratings, set_seed,
+};
 use checkraise_core::registry::make_game_from_string;
 use tokio::sync::{Notify, mpsc};
 use tokio_stream::Stream;
@@ -36,7 +38,7 @@ use tonic::{Request, Response, Status};
 use crate::connections::{StreamCap, StreamPermit};
 use crate::errors::{page_size, status_from_argument_error};
 use crate::live_match::{EventQueue, LiveMatch, MatchSeed, hashes_equal, random_hex};
-use crate::matches::{HUMAN, MatchStore, build_seats};
+use crate::matches::{HUMAN, MatchStore, build_seats, metadata_text};
 use crate::pb;
 use crate::store::{LadderBotRow, LadderGameRow, Store, now_ms, token_hash};
 
@@ -422,7 +424,7 @@ impl LadderHub {
             let seed = if self.0.settings.duplicate {
                 play.chance_seed
             } else {
-                mix(play.chance_seed, i as u64)
+                set_seed(play.chance_seed, i as u64 + 1)
             };
             match self
                 .play_game(&game, set.set, &play.seats, seed, sealed)
@@ -762,15 +764,6 @@ fn ladder_game(row: &LadderGameRow) -> Result<LadderGame, String> {
     })
 }
 
-/// SplitMix64 of a set's seed and a game's index: a game's own deal when sets are not
-/// duplicate.
-fn mix(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ (index + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Sends a bot an event on its stream, if it has one; a stream that does not read its
 /// events is closed (the bot is then away).
 fn send(state: &mut HubState, bot: &str, event: pb::LadderEvent) {
@@ -832,14 +825,6 @@ fn announce_start(
             move_ms,
         },
     );
-}
-
-fn presented_bot_token<T>(request: &Request<T>) -> Option<String> {
-    request
-        .metadata()
-        .get(BOT_TOKEN_METADATA)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.trim().to_string())
 }
 
 /// The Ladder service.
@@ -1045,7 +1030,7 @@ impl pb::ladder_server::Ladder for LadderService {
         &self,
         request: Request<pb::RetireBotRequest>,
     ) -> Result<Response<pb::RetireBotResponse>, Status> {
-        let token = presented_bot_token(&request);
+        let token = metadata_text(&request, BOT_TOKEN_METADATA);
         let name = request.into_inner().name;
         {
             let state = self.hub.state();
@@ -1082,7 +1067,7 @@ impl pb::ladder_server::Ladder for LadderService {
         &self,
         request: Request<pb::EventsRequest>,
     ) -> Result<Response<LadderEvents>, Status> {
-        let token = presented_bot_token(&request);
+        let token = metadata_text(&request, BOT_TOKEN_METADATA);
         let request = request.into_inner();
         let name = request.name;
         let max_games = request.max_games.map(u64::from);
@@ -1350,7 +1335,7 @@ mod tests {
     #[test]
     fn a_games_own_deal_differs_from_its_sets() {
         let seed = 0x1234_5678;
-        assert_ne!(mix(seed, 0), seed);
-        assert_ne!(mix(seed, 0), mix(seed, 1));
+        assert_ne!(set_seed(seed, 1), seed);
+        assert_ne!(set_seed(seed, 1), set_seed(seed, 2));
     }
 }

@@ -465,9 +465,14 @@ impl Drop for SetOnDrop {
 
 /// The seat token presented in a request's metadata, if any.
 fn presented_token<T>(request: &Request<T>) -> Option<String> {
+    metadata_text(request, crate::SEAT_TOKEN_METADATA)
+}
+
+/// A request's metadata value under `key` as text (a token), if there is one.
+pub(crate) fn metadata_text<T>(request: &Request<T>, key: &str) -> Option<String> {
     request
         .metadata()
-        .get(crate::SEAT_TOKEN_METADATA)
+        .get(key)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
 }
