@@ -49,7 +49,7 @@ use std::time::{Duration, Instant};
 use crate::bots::Bot;
 use crate::bots::policy::PolicyNet;
 use crate::env::GameRng;
-use crate::game::{Action, Game, GameError, Player, State};
+use crate::game::{Action, Game, GameError, Player, PlayerAction, State};
 
 /// Bytes of one arm (per-action statistics) in the tree.
 pub const ARM_BYTES: usize = std::mem::size_of::<Arm>();
@@ -110,11 +110,16 @@ pub const POLICY_FLOOR: f64 = 0.1;
 /// Most model answers a belief-weighted search keeps (about 8 MB); past it the cache starts
 /// again, so a long search's memory stays bounded.
 pub const BELIEF_CACHE_ENTRIES: usize = 1 << 18;
-/// Chain steps (uniform proposals, each accepted or refused) per search iteration. After a few
-/// bets in a Detective Poker hand a proposal is accepted a few times in a hundred, so with one
+/// Chain steps (proposals, each accepted or refused) per search iteration. After a few bets in
+/// a Detective Poker hand a uniform proposal is accepted a few times in a hundred, so with one
 /// step per iteration a search of 1,000 iterations kept 14 to 190 deals; more steps keep more
 /// (each costs the opponent model's answers for one proposal).
 pub const CHAIN_STEPS: usize = 8;
+/// Of an iteration's `CHAIN_STEPS`, the local moves: one hidden card of the current deal dealt
+/// again (swapped with another hidden card, or replaced by a card not dealt), a proposal that
+/// keeps the rest of a plausible deal, so it is accepted far more often than a whole new deal.
+/// The others are uniform deals: one of the chain's own first, the iteration's own last.
+pub const LOCAL_STEPS: usize = 6;
 
 /// The opponent model of a belief-weighted search.
 #[derive(Clone, Debug)]
@@ -436,8 +441,14 @@ struct Chain<'a> {
     /// The chain's own generator (acceptance draws, the heuristic model's moves), so the
     /// search's generator draws exactly what plain IS-MCTS draws.
     rng: GameRng,
-    /// The accepted determinization and its log weight.
-    current: Option<(Box<dyn State>, f64)>,
+    /// The accepted determinization, its log weight and (once a local move needed it) its
+    /// log prior.
+    current: Option<(Box<dyn State>, f64, Option<f64>)>,
+    /// The history indices of the chance outcomes the searcher has not seen (after the settled
+    /// prefix), found on the chain's first deal; the local moves deal these again.
+    hidden: Option<Vec<usize>>,
+    /// The searcher's information state string, the same in every deal the chain may hold.
+    info: String,
     /// Log likelihood ratios already computed, by (seat, observation, legal actions, action).
     cache: HashMap<u64, f64>,
     observation: Vec<f32>,
@@ -452,12 +463,179 @@ impl Chain<'_> {
         let weight = self.log_weight(proposal.as_ref(), searcher);
         let accept = match &self.current {
             None => true,
-            Some((_, current)) => weight >= *current || self.rng.unit_f64().ln() < weight - current,
+            Some((_, current, _)) => {
+                weight >= *current || self.rng.unit_f64().ln() < weight - current
+            }
         };
         if accept {
-            self.current = Some((proposal, weight));
+            self.current = Some((proposal, weight, None));
         }
         accept
+    }
+
+    /// One local move of the chain (a symmetric proposal, accepted by the ratio of prior times
+    /// weight): one of the current deal's hidden chance outcomes swapped with another hidden
+    /// one, or replaced by an outcome drawn uniformly from those legal at its node and not
+    /// dealt after it. A proposal that does not replay, or that the searcher could tell from
+    /// the current deal (its information state string differs), is refused. Whether the deal
+    /// changed. Precondition: a step was taken.
+    fn local_step(&mut self, searcher: usize) -> bool {
+        if self.hidden.is_none() {
+            let (deal, _, _) = self.current.as_ref().expect("a chain has a state");
+            let deal = deal.clone();
+            self.info = deal.information_state_string(searcher);
+            self.hidden = Some(self.find_hidden(deal.as_ref(), searcher));
+        }
+        let hidden = self.hidden.as_ref().expect("found above");
+        if hidden.is_empty() {
+            return false;
+        }
+        let (deal, weight, prior) = self.current.as_ref().expect("a chain has a state");
+        let mut history = deal.history().to_vec();
+        let i = hidden[self.rng.below(hidden.len() as u64) as usize];
+        if hidden.len() > 1 && self.rng.below(2) == 0 {
+            let mut j = hidden[self.rng.below(hidden.len() as u64 - 1) as usize];
+            if j == i {
+                j = *hidden.last().expect("two or more");
+            }
+            let (a, b) = (history[i].action, history[j].action);
+            if a == b {
+                return false;
+            }
+            history[i].action = b;
+            history[j].action = a;
+        } else {
+            let Some(outcomes) = self.undealt_at(deal.as_ref(), i) else {
+                return false;
+            };
+            let c = outcomes[self.rng.below(outcomes.len() as u64) as usize];
+            if c == history[i].action {
+                return false;
+            }
+            history[i].action = c;
+        }
+        let (weight, prior) = (*weight, *prior);
+        let Some((proposal, new_prior)) = self.redeal(&history) else {
+            return false;
+        };
+        if proposal.information_state_string(searcher) != self.info {
+            return false;
+        }
+        let prior = match prior {
+            Some(p) => p,
+            None => {
+                let (deal, _, _) = self.current.as_ref().expect("a chain has a state");
+                let history = deal.history().to_vec();
+                match self.redeal(&history) {
+                    Some((_, p)) => p,
+                    None => return false,
+                }
+            }
+        };
+        let new_weight = self.log_weight(proposal.as_ref(), searcher);
+        let log_ratio = new_weight + new_prior - weight - prior;
+        if log_ratio >= 0.0 || self.rng.unit_f64().ln() < log_ratio {
+            self.current = Some((proposal, new_weight, Some(new_prior)));
+            true
+        } else {
+            if let Some(current) = self.current.as_mut() {
+                current.2 = Some(prior);
+            }
+            false
+        }
+    }
+
+    /// The history indices of `deal`'s chance outcomes after its settled prefix that the
+    /// searcher has not seen: those where another outcome (the first one legal there and not
+    /// dealt after it) replays to a state with the searcher's information string.
+    fn find_hidden(&self, deal: &dyn State, searcher: usize) -> Vec<usize> {
+        let history = deal.history();
+        let mut hidden = Vec::new();
+        for i in deal.settled_prefix()..history.len() {
+            if history[i].player != Player::Chance {
+                continue;
+            }
+            let Some(outcomes) = self.undealt_at(deal, i) else {
+                continue;
+            };
+            let Some(&other) = outcomes.iter().find(|&&c| c != history[i].action) else {
+                continue;
+            };
+            let mut changed = history.to_vec();
+            changed[i].action = other;
+            if self
+                .redeal(&changed)
+                .is_some_and(|(s, _)| s.information_state_string(searcher) == self.info)
+            {
+                hidden.push(i);
+            }
+        }
+        hidden
+    }
+
+    /// The chance outcomes legal at `deal`'s history entry `i` (a chance entry) that no
+    /// chance entry after it deals, or `None` if it is not a chance node.
+    fn undealt_at(&self, deal: &dyn State, i: usize) -> Option<Vec<Action>> {
+        let history = deal.history();
+        let mut state = self.setup.initial.clone();
+        crate::game::replay(state.as_mut(), &history[..i]).ok()?;
+        if !state.is_chance_node() {
+            return None;
+        }
+        let later: Vec<Action> = history[i + 1..]
+            .iter()
+            .filter(|e| e.player == Player::Chance)
+            .map(|e| e.action)
+            .collect();
+        let outcomes: Vec<Action> = state
+            .chance_outcomes()
+            .into_iter()
+            .filter(|&(c, p)| p > 0.0 && !later.contains(&c))
+            .map(|(c, _)| c)
+            .collect();
+        (!outcomes.is_empty()).then_some(outcomes)
+    }
+
+    /// The state `history` replays to from the game's initial state, with the log of the
+    /// probability of its chance outcomes after the settled prefix (the deal's prior, up to a
+    /// constant); `None` if it does not replay (an outcome or action is illegal there).
+    fn redeal(&self, history: &[PlayerAction]) -> Option<(Box<dyn State>, f64)> {
+        let mut state = self.setup.initial.clone();
+        let settled = self
+            .current
+            .as_ref()
+            .map_or(0, |(deal, _, _)| deal.settled_prefix())
+            .min(history.len());
+        crate::game::replay(state.as_mut(), &history[..settled]).ok()?;
+        let n = state.num_players();
+        let mut prior = 0.0;
+        let mut i = settled;
+        while i < history.len() {
+            if state.is_simultaneous_node() {
+                let joint: Vec<Action> = history.get(i..i + n)?.iter().map(|e| e.action).collect();
+                state.apply_actions(&joint).ok()?;
+                i += n;
+            } else {
+                let entry = history[i];
+                if entry.player != state.current_player() {
+                    return None;
+                }
+                if entry.player == Player::Chance {
+                    let p = state
+                        .chance_outcomes()
+                        .into_iter()
+                        .find(|&(c, _)| c == entry.action)
+                        .map(|(_, p)| p)?;
+                    if p <= 0.0 {
+                        return None;
+                    }
+                    prior += p.ln();
+                }
+                state.apply_action(entry.action).ok()?;
+                i += 1;
+            }
+        }
+        Some((state, prior))
     }
 
     /// A copy of the current deal. Precondition: a step was taken.
@@ -696,6 +874,8 @@ impl IsmctsBot {
             setup,
             rng: GameRng::new(rng.clone().next_u64() ^ 0xB5AD_4ECE_DA1C_E2A9),
             current: None,
+            hidden: None,
+            info: String::new(),
             cache: HashMap::new(),
             observation: Vec::new(),
             legal: Vec::new(),
@@ -710,13 +890,17 @@ impl IsmctsBot {
             let mut determinization = state.resample_from_infostate(seat, &mut rng);
             let mut fresh = true;
             if let Some(chain) = chain.as_mut() {
-                // `CHAIN_STEPS - 1` proposals of the chain's own, then the search's: with
-                // equal weights every one is accepted, and the deal searched is the search's
-                // own draw, as in plain IS-MCTS.
+                // A uniform proposal and `LOCAL_STEPS` local moves of the chain's own, then
+                // the search's uniform draw: with equal weights every deal is accepted, and the
+                // deal searched is the search's own draw, as in plain IS-MCTS.
                 let mut moved = false;
-                for _ in 1..CHAIN_STEPS {
-                    let extra = state.resample_from_infostate(seat, &mut chain.rng);
-                    moved |= chain.step(extra, seat);
+                for k in 1..CHAIN_STEPS {
+                    if k <= CHAIN_STEPS - 1 - LOCAL_STEPS {
+                        let extra = state.resample_from_infostate(seat, &mut chain.rng);
+                        moved |= chain.step(extra, seat);
+                    } else {
+                        moved |= chain.local_step(seat);
+                    }
                 }
                 fresh = chain.step(determinization, seat) || moved;
                 determinization = chain.current();
@@ -763,5 +947,146 @@ impl Bot for IsmctsBot {
     }
     fn spec(&self) -> String {
         crate::bots::BotSpec::Ismcts(self.config.clone()).to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::policy::{SafetensorsFile, TensorValues};
+    use crate::registry::make_game;
+
+    /// The game's shipped policy with its policy head zeroed: every legal action is equally
+    /// likely, so every deal weighs the same.
+    fn indifferent(game: &dyn Game) -> OpponentModel {
+        let mut file = SafetensorsFile::read(game.shipped_policy().unwrap()).unwrap();
+        for (name, tensor) in &mut file.tensors {
+            if name.starts_with("policy.")
+                && let TensorValues::F32(values) = &mut tensor.values
+            {
+                values.iter_mut().for_each(|v| *v = 0.0);
+            }
+        }
+        OpponentModel::Policy(Arc::new(
+            PolicyNet::from_bytes(&file.to_bytes().unwrap()).unwrap(),
+        ))
+    }
+
+    /// A Detective Poker decision with at least `entries` history entries, reached by the
+    /// heuristic's play from `seed`.
+    fn decision(game: &dyn Game, seed: u64, entries: usize) -> Box<dyn State> {
+        let mut state = game.new_initial_state();
+        let mut rng = GameRng::new(seed);
+        loop {
+            crate::env::resolve_chance(state.as_mut(), &mut rng);
+            let Player::Seat(seat) = state.current_player() else {
+                panic!("the game ended first");
+            };
+            if state.history().len() >= entries {
+                return state;
+            }
+            let action = state.heuristic_action(seat, &mut rng);
+            state.apply_action(action).unwrap();
+        }
+    }
+
+    fn chain(setup: &BeliefSetup, seed: u64) -> Chain<'_> {
+        Chain {
+            setup,
+            rng: GameRng::new(seed),
+            current: None,
+            hidden: None,
+            info: String::new(),
+            cache: HashMap::new(),
+            observation: Vec::new(),
+            legal: Vec::new(),
+            joint: Vec::new(),
+        }
+    }
+
+    fn setup(game: &dyn Game, model: OpponentModel) -> BeliefSetup {
+        BeliefSetup {
+            initial: game.new_initial_state(),
+            model,
+            observation_size: game.observation_size(),
+        }
+    }
+
+    /// Under a belief that weighs every deal alike, the local moves alone sample the deals the
+    /// searcher cannot tell apart uniformly: at the turn round, each of the five cards it has
+    /// not seen (its own shown card, the two other private cards, two burns) takes each of the
+    /// 45 cards it has not seen about equally often, and every deal the chain holds has the
+    /// searcher's information.
+    #[test]
+    fn local_moves_deal_the_hidden_cards_evenly_under_an_indifferent_belief() {
+        let game = make_game::<&str, &str>("detective_poker", []).unwrap();
+        let state = decision(game.as_ref(), 5, 18);
+        let Player::Seat(seat) = state.current_player() else {
+            unreachable!()
+        };
+        let setup = setup(game.as_ref(), indifferent(game.as_ref()));
+        let mut chain = chain(&setup, 11);
+        let info = state.information_state_string(seat);
+        assert!(chain.step(
+            state.resample_from_infostate(seat, &mut GameRng::new(3)),
+            seat
+        ));
+        let steps = 6000;
+        let mut counts: HashMap<(usize, Action), u32> = HashMap::new();
+        let mut moved = 0;
+        for _ in 0..steps {
+            moved += usize::from(chain.local_step(seat));
+            let deal = chain.current();
+            assert_eq!(deal.information_state_string(seat), info);
+            for &i in chain.hidden.as_ref().unwrap() {
+                *counts.entry((i, deal.history()[i].action)).or_default() += 1;
+            }
+        }
+        let hidden = chain.hidden.clone().unwrap();
+        assert_eq!(hidden.len(), 5, "hidden entries {hidden:?}");
+        assert!(moved > steps / 2, "{moved} of {steps} local moves accepted");
+        let expected = steps as f64 / 45.0;
+        for &i in &hidden {
+            let seen: Vec<u32> = counts
+                .iter()
+                .filter(|((j, _), _)| *j == i)
+                .map(|(_, &n)| n)
+                .collect();
+            assert_eq!(seen.len(), 45, "entry {i} took {} cards", seen.len());
+            let (lo, hi) = (*seen.iter().min().unwrap(), *seen.iter().max().unwrap());
+            assert!(
+                lo as f64 > expected / 2.5 && (hi as f64) < expected * 2.5,
+                "entry {i}: counts from {lo} to {hi}, {expected:.0} expected"
+            );
+        }
+    }
+
+    /// With the heuristic as the belief, late in a hand a local move (one card dealt again) is
+    /// accepted far more often than a uniform proposal (a whole new deal), and the chain's
+    /// weight is always its deal's.
+    #[test]
+    fn local_moves_are_accepted_more_often_than_new_deals() {
+        let game = make_game::<&str, &str>("detective_poker", []).unwrap();
+        let state = decision(game.as_ref(), 8, 23);
+        let Player::Seat(seat) = state.current_player() else {
+            unreachable!()
+        };
+        let setup = setup(game.as_ref(), OpponentModel::Heuristic);
+        let mut chain = chain(&setup, 12);
+        let mut rng = GameRng::new(4);
+        chain.step(state.resample_from_infostate(seat, &mut rng), seat);
+        let (mut local, mut uniform) = (0, 0);
+        for _ in 0..300 {
+            local += usize::from(chain.local_step(seat));
+            uniform += usize::from(chain.step(state.resample_from_infostate(seat, &mut rng), seat));
+            let (deal, weight, _) = chain.current.as_ref().unwrap();
+            let deal = deal.clone();
+            let weight = *weight;
+            assert_eq!(chain.log_weight(deal.as_ref(), seat), weight);
+        }
+        assert!(
+            local > 2 * uniform.max(1),
+            "local moves accepted {local} times, new deals {uniform}"
+        );
     }
 }
