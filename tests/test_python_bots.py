@@ -175,8 +175,9 @@ def test_bot_action_takes_specs_and_settings():
 
 
 def test_a_belief_weighted_search_reads_the_bets_and_reports_its_deals():
-    """Later in a Detective Poker hand the other seats' bets make most uniform deals unlikely
-    under the model: the chain keeps fewer deals than it runs iterations."""
+    """Later in a Detective Poker hand the other seats' bets weigh the deals: a belief search
+    reports the deals it searched and, on the same seed, searches otherwise than plain IS-MCTS
+    (whose every iteration is a new uniform deal)."""
     game = cr.make("detective_poker")
     state = game.new_initial_state()
     rng = np.random.default_rng(3)
@@ -190,12 +191,15 @@ def test_a_belief_weighted_search_reads_the_bets_and_reports_its_deals():
     while state.is_chance_node():
         state.sample_chance(int(rng.integers(2**31)))
     seat = state.current_player()
+    plain = cr.Bot(game, "ismcts", iterations=200, rollout="random", seed=1).search(state, seat)
+    assert plain["deals"] == 200
     for belief in ("heuristic", "policy"):
         bot = cr.Bot(game, "ismcts", iterations=200, rollout="random", belief=belief, seed=1)
         assert bot.spec.endswith(f"belief={belief})")
         result = bot.search(state, seat)
         assert result["action"] in state.legal_actions(seat)
-        assert 1 <= result["deals"] < 200, result["deals"]
+        assert 1 <= result["deals"] <= 200, result["deals"]
+        assert result["root"] != plain["root"], belief
     with pytest.raises(cr.CheckraiseError, match="one of: none, heuristic, policy"):
         cr.Bot(game, "ismcts", belief="psychic")
 
