@@ -120,6 +120,9 @@ pub const CHAIN_STEPS: usize = 8;
 /// keeps the rest of a plausible deal, so it is accepted far more often than a whole new deal.
 /// The others are uniform deals: one of the chain's own first, the iteration's own last.
 pub const LOCAL_STEPS: usize = 6;
+/// The chance outcomes, latest first, that a belief-weighted search tries once per search to
+/// find the ones its seat has not seen (the cards its local moves deal again).
+pub const HIDDEN_TRIED: usize = 64;
 
 /// The opponent model of a belief-weighted search.
 #[derive(Clone, Debug)]
@@ -456,7 +459,22 @@ struct Chain<'a> {
     joint: Vec<Action>,
 }
 
-impl Chain<'_> {
+impl<'a> Chain<'a> {
+    /// A chain with no deal yet, drawing from its own generator seeded with `seed`.
+    fn new(setup: &'a BeliefSetup, seed: u64) -> Self {
+        Chain {
+            setup,
+            rng: GameRng::new(seed),
+            current: None,
+            hidden: None,
+            info: String::new(),
+            cache: HashMap::new(),
+            observation: Vec::new(),
+            legal: Vec::new(),
+            joint: Vec::new(),
+        }
+    }
+
     /// One step of the chain: `proposal` (a uniform draw) becomes the current deal if
     /// accepted; whether it was.
     fn step(&mut self, proposal: Box<dyn State>, searcher: usize) -> bool {
@@ -480,16 +498,10 @@ impl Chain<'_> {
     /// the current deal (its information state string differs), is refused. Whether the deal
     /// changed. Precondition: a step was taken.
     fn local_step(&mut self, searcher: usize) -> bool {
-        if self.hidden.is_none() {
-            let (deal, _, _) = self.current.as_ref().expect("a chain has a state");
-            let deal = deal.clone();
-            self.info = deal.information_state_string(searcher);
-            self.hidden = Some(self.find_hidden(deal.as_ref(), searcher));
-        }
-        let hidden = self.hidden.as_ref().expect("found above");
-        if hidden.is_empty() {
+        if !self.moves_locally(searcher) {
             return false;
         }
+        let hidden = self.hidden.as_ref().expect("found by moves_locally");
         let (deal, weight, prior) = self.current.as_ref().expect("a chain has a state");
         let mut history = deal.history().to_vec();
         let i = hidden[self.rng.below(hidden.len() as u64) as usize];
@@ -545,16 +557,31 @@ impl Chain<'_> {
         }
     }
 
+    /// Whether the chain has local moves: chance outcomes the searcher has not seen (found on
+    /// the current deal the first time). Precondition: a step was taken.
+    fn moves_locally(&mut self, searcher: usize) -> bool {
+        if self.hidden.is_none() {
+            let (deal, _, _) = self.current.as_ref().expect("a chain has a state");
+            let deal = deal.clone();
+            self.info = deal.information_state_string(searcher);
+            self.hidden = Some(self.find_hidden(deal.as_ref(), searcher));
+        }
+        self.hidden.as_ref().is_some_and(|h| !h.is_empty())
+    }
+
     /// The history indices of `deal`'s chance outcomes after its settled prefix that the
     /// searcher has not seen: those where another outcome (the first one legal there and not
-    /// dealt after it) replays to a state with the searcher's information string.
+    /// dealt after it) replays to a state with the searcher's information string. The latest
+    /// `HIDDEN_TRIED` chance outcomes are tried (each try replays the history), so a game
+    /// thousands of entries long costs a bounded number of replays a search.
     fn find_hidden(&self, deal: &dyn State, searcher: usize) -> Vec<usize> {
         let history = deal.history();
         let mut hidden = Vec::new();
-        for i in deal.settled_prefix()..history.len() {
-            if history[i].player != Player::Chance {
-                continue;
-            }
+        let chance = (deal.settled_prefix()..history.len())
+            .rev()
+            .filter(|&i| history[i].player == Player::Chance)
+            .take(HIDDEN_TRIED);
+        for i in chance {
             let Some(outcomes) = self.undealt_at(deal, i) else {
                 continue;
             };
@@ -570,6 +597,7 @@ impl Chain<'_> {
                 hidden.push(i);
             }
         }
+        hidden.reverse();
         hidden
     }
 
@@ -870,17 +898,10 @@ impl IsmctsBot {
             path: Vec::new(),
             slots: Vec::new(),
         };
-        let mut chain = self.belief.as_deref().map(|setup| Chain {
-            setup,
-            rng: GameRng::new(rng.clone().next_u64() ^ 0xB5AD_4ECE_DA1C_E2A9),
-            current: None,
-            hidden: None,
-            info: String::new(),
-            cache: HashMap::new(),
-            observation: Vec::new(),
-            legal: Vec::new(),
-            joint: Vec::new(),
-        });
+        let mut chain = self
+            .belief
+            .as_deref()
+            .map(|setup| Chain::new(setup, rng.clone().next_u64() ^ 0xB5AD_4ECE_DA1C_E2A9));
         let mut iterations = 0;
         let mut deals = 0;
         while iterations < self.config.iterations {
@@ -893,13 +914,15 @@ impl IsmctsBot {
                 // A uniform proposal and `LOCAL_STEPS` local moves of the chain's own, then
                 // the search's uniform draw: with equal weights every deal is accepted, and the
                 // deal searched is the search's own draw, as in plain IS-MCTS.
+                // A game whose hidden information is no chance outcome (Prediction Chess's
+                // predictions are the seats' own) takes uniform proposals instead.
                 let mut moved = false;
                 for k in 1..CHAIN_STEPS {
-                    if k <= CHAIN_STEPS - 1 - LOCAL_STEPS {
+                    if k > CHAIN_STEPS - 1 - LOCAL_STEPS && chain.moves_locally(seat) {
+                        moved |= chain.local_step(seat);
+                    } else {
                         let extra = state.resample_from_infostate(seat, &mut chain.rng);
                         moved |= chain.step(extra, seat);
-                    } else {
-                        moved |= chain.local_step(seat);
                     }
                 }
                 fresh = chain.step(determinization, seat) || moved;
@@ -990,20 +1013,6 @@ mod tests {
         }
     }
 
-    fn chain(setup: &BeliefSetup, seed: u64) -> Chain<'_> {
-        Chain {
-            setup,
-            rng: GameRng::new(seed),
-            current: None,
-            hidden: None,
-            info: String::new(),
-            cache: HashMap::new(),
-            observation: Vec::new(),
-            legal: Vec::new(),
-            joint: Vec::new(),
-        }
-    }
-
     fn setup(game: &dyn Game, model: OpponentModel) -> BeliefSetup {
         BeliefSetup {
             initial: game.new_initial_state(),
@@ -1025,7 +1034,7 @@ mod tests {
             unreachable!()
         };
         let setup = setup(game.as_ref(), indifferent(game.as_ref()));
-        let mut chain = chain(&setup, 11);
+        let mut chain = Chain::new(&setup, 11);
         let info = state.information_state_string(seat);
         assert!(chain.step(
             state.resample_from_infostate(seat, &mut GameRng::new(3)),
@@ -1072,7 +1081,7 @@ mod tests {
             unreachable!()
         };
         let setup = setup(game.as_ref(), OpponentModel::Heuristic);
-        let mut chain = chain(&setup, 12);
+        let mut chain = Chain::new(&setup, 12);
         let mut rng = GameRng::new(4);
         chain.step(state.resample_from_infostate(seat, &mut rng), seat);
         let (mut local, mut uniform) = (0, 0);
