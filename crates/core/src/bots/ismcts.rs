@@ -185,8 +185,9 @@ pub struct SearchResult {
     /// Nodes in the tree at the end.
     pub nodes: usize,
     /// Determinizations the iterations searched, counting each once: every iteration's in a
-    /// plain search; with a belief, the proposals the chain accepted (an iteration whose
-    /// proposal is refused searches the current one again).
+    /// plain search; with a belief, the iterations whose deal the chain changed (by a new deal
+    /// or a local move that dealt one card again; an iteration whose every proposal is refused
+    /// searches the current deal again).
     pub deals: u32,
     /// For each of the searcher's root actions: (action, visits, mean return of the seat).
     pub root: Vec<(Action, u32, f64)>,
