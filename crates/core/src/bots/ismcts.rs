@@ -538,8 +538,7 @@ impl<'a> Chain<'a> {
             Some(p) => p,
             None => {
                 let (deal, _, _) = self.current.as_ref().expect("a chain has a state");
-                let history = deal.history().to_vec();
-                match self.redeal(&history) {
+                match self.redeal(deal.history()) {
                     Some((_, p)) => p,
                     None => return false,
                 }
@@ -996,9 +995,10 @@ mod tests {
         ))
     }
 
-    /// A Detective Poker decision with at least `entries` history entries, reached by the
-    /// heuristic's play from `seed`.
-    fn decision(game: &dyn Game, seed: u64, entries: usize) -> Box<dyn State> {
+    /// Detective Poker and a decision in it with at least `entries` history entries, reached
+    /// by the heuristic's play from `seed`, with the seat to decide.
+    fn decision(seed: u64, entries: usize) -> (Arc<dyn Game>, Box<dyn State>, usize) {
+        let game = make_game::<&str, &str>("detective_poker", []).unwrap();
         let mut state = game.new_initial_state();
         let mut rng = GameRng::new(seed);
         loop {
@@ -1007,7 +1007,7 @@ mod tests {
                 panic!("the game ended first");
             };
             if state.history().len() >= entries {
-                return state;
+                return (game, state, seat);
             }
             let action = state.heuristic_action(seat, &mut rng);
             state.apply_action(action).unwrap();
@@ -1029,11 +1029,7 @@ mod tests {
     /// searcher's information.
     #[test]
     fn local_moves_deal_the_hidden_cards_evenly_under_an_indifferent_belief() {
-        let game = make_game::<&str, &str>("detective_poker", []).unwrap();
-        let state = decision(game.as_ref(), 5, 18);
-        let Player::Seat(seat) = state.current_player() else {
-            unreachable!()
-        };
+        let (game, state, seat) = decision(5, 18);
         let setup = setup(game.as_ref(), indifferent(game.as_ref()));
         let mut chain = Chain::new(&setup, 11);
         let info = state.information_state_string(seat);
@@ -1076,11 +1072,7 @@ mod tests {
     /// weight is always its deal's.
     #[test]
     fn local_moves_are_accepted_more_often_than_new_deals() {
-        let game = make_game::<&str, &str>("detective_poker", []).unwrap();
-        let state = decision(game.as_ref(), 8, 23);
-        let Player::Seat(seat) = state.current_player() else {
-            unreachable!()
-        };
+        let (game, state, seat) = decision(8, 23);
         let setup = setup(game.as_ref(), OpponentModel::Heuristic);
         let mut chain = Chain::new(&setup, 12);
         let mut rng = GameRng::new(4);
