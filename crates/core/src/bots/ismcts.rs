@@ -48,6 +48,7 @@ use std::time::{Duration, Instant};
 
 use crate::bots::Bot;
 use crate::bots::policy::PolicyNet;
+use crate::compact::CompactLayout;
 use crate::env::GameRng;
 use crate::game::{Action, Game, GameError, Player, PlayerAction, State};
 
@@ -140,6 +141,20 @@ struct BeliefSetup {
     initial: Box<dyn State>,
     model: OpponentModel,
     observation_size: usize,
+    /// The game's compact observation rows: the chain's cache keys hash a seat's observation
+    /// as its compact row (a few dozen words where the float32 row has thousands of entries).
+    layout: CompactLayout,
+}
+
+impl BeliefSetup {
+    fn new(game: &dyn Game, model: OpponentModel) -> Self {
+        BeliefSetup {
+            initial: game.new_initial_state(),
+            model,
+            observation_size: game.observation_size(),
+            layout: CompactLayout::for_game(game),
+        }
+    }
 }
 
 /// The settings of one IS-MCTS bot (validated by `bots::spec`).
@@ -456,6 +471,8 @@ struct Chain<'a> {
     /// Log likelihood ratios already computed, by (seat, observation, legal actions, action).
     cache: HashMap<u64, f64>,
     observation: Vec<f32>,
+    /// The deciding seat's compact observation row (`BeliefSetup::layout`).
+    row: Vec<u8>,
     legal: Vec<Action>,
     joint: Vec<Action>,
 }
@@ -471,6 +488,7 @@ impl<'a> Chain<'a> {
             info: String::new(),
             cache: HashMap::new(),
             observation: Vec::new(),
+            row: vec![0; setup.layout.row_bytes()],
             legal: Vec::new(),
             joint: Vec::new(),
         }
@@ -725,16 +743,20 @@ impl<'a> Chain<'a> {
         if self.legal.len() < 2 {
             return 0.0;
         }
-        self.observation.clear();
-        self.observation.resize(self.setup.observation_size, 0.0);
-        state.observation_tensor(seat, &mut self.observation);
+        // The compact row says exactly what the float32 row says (`crate::compact`), so the
+        // cache keeps the same answers; the float32 row is written only when one is missing.
+        self.setup
+            .layout
+            .write(state, seat, &mut self.observation, &mut self.row);
         let mut key = Mix::new(seat as u64);
         key.add(action as u64);
         for &a in &self.legal {
             key.add(a as u64);
         }
-        for &x in &self.observation {
-            key.add(x.to_bits() as u64);
+        for word in self.row.chunks(8) {
+            let mut bytes = [0u8; 8];
+            bytes[..word.len()].copy_from_slice(word);
+            key.add(u64::from_le_bytes(bytes));
         }
         let key = key.finish();
         if let Some(&ratio) = self.cache.get(&key) {
@@ -753,6 +775,9 @@ impl<'a> Chain<'a> {
                 }
             }
             OpponentModel::Policy(net) => {
+                self.observation.clear();
+                self.observation.resize(self.setup.observation_size, 0.0);
+                state.observation_tensor(seat, &mut self.observation);
                 let r = net.likelihood_ratio(&self.observation, &self.legal, action);
                 // Exactly 1 where the policy finds every action equally likely.
                 1.0 + (1.0 - POLICY_FLOOR) * (r - 1.0)
@@ -850,11 +875,7 @@ impl IsmctsBot {
     pub fn with_model(config: IsmctsConfig, game: &dyn Game, model: OpponentModel) -> Self {
         IsmctsBot {
             config,
-            belief: Some(Arc::new(BeliefSetup {
-                initial: game.new_initial_state(),
-                model,
-                observation_size: game.observation_size(),
-            })),
+            belief: Some(Arc::new(BeliefSetup::new(game, model))),
         }
     }
 
@@ -1014,14 +1035,6 @@ mod tests {
         }
     }
 
-    fn setup(game: &dyn Game, model: OpponentModel) -> BeliefSetup {
-        BeliefSetup {
-            initial: game.new_initial_state(),
-            model,
-            observation_size: game.observation_size(),
-        }
-    }
-
     /// Under a belief that weighs every deal alike, the local moves alone sample the deals the
     /// searcher cannot tell apart uniformly: at the turn round, each of the five cards it has
     /// not seen (its own shown card, the two other private cards, two burns) takes each of the
@@ -1030,7 +1043,7 @@ mod tests {
     #[test]
     fn local_moves_deal_the_hidden_cards_evenly_under_an_indifferent_belief() {
         let (game, state, seat) = decision(5, 18);
-        let setup = setup(game.as_ref(), indifferent(game.as_ref()));
+        let setup = BeliefSetup::new(game.as_ref(), indifferent(game.as_ref()));
         let mut chain = Chain::new(&setup, 11);
         let info = state.information_state_string(seat);
         assert!(chain.step(
@@ -1073,7 +1086,7 @@ mod tests {
     #[test]
     fn local_moves_are_accepted_more_often_than_new_deals() {
         let (game, state, seat) = decision(8, 23);
-        let setup = setup(game.as_ref(), OpponentModel::Heuristic);
+        let setup = BeliefSetup::new(game.as_ref(), OpponentModel::Heuristic);
         let mut chain = Chain::new(&setup, 12);
         let mut rng = GameRng::new(4);
         chain.step(state.resample_from_infostate(seat, &mut rng), seat);
