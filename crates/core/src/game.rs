@@ -374,6 +374,17 @@ pub fn action_from_struct(
 /// Applies `history` (as `State::history` gives it: a joint action as one entry per seat) to
 /// `state`, checking that each entry's actor is the one to act.
 pub fn replay(state: &mut dyn State, history: &[PlayerAction]) -> Result<(), GameError> {
+    replay_with(state, history, |_, _| Ok(()))
+}
+
+/// `replay`, calling `visit(state, entry)` before each entry is applied, with the state it is
+/// applied to (for each seat's entry of a joint action, the state before the joint action). An
+/// error from `visit` stops the replay and is returned.
+pub fn replay_with(
+    state: &mut dyn State,
+    history: &[PlayerAction],
+    mut visit: impl FnMut(&dyn State, &PlayerAction) -> Result<(), GameError>,
+) -> Result<(), GameError> {
     let n = state.num_players();
     let mut i = 0;
     while i < history.len() {
@@ -383,6 +394,9 @@ pub fn replay(state: &mut dyn State, history: &[PlayerAction]) -> Result<(), Gam
                 return Err(GameError::BadSerialization {
                     reason: "the history ends inside a joint action".to_string(),
                 });
+            }
+            for entry in &history[i..end] {
+                visit(&*state, entry)?;
             }
             let joint: Vec<Action> = history[i..end].iter().map(|h| h.action).collect();
             state.apply_actions(&joint)?;
@@ -398,6 +412,7 @@ pub fn replay(state: &mut dyn State, history: &[PlayerAction]) -> Result<(), Gam
                     ),
                 });
             }
+            visit(&*state, &entry)?;
             state.apply_action(entry.action)?;
             i += 1;
         }

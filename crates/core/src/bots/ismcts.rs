@@ -474,7 +474,6 @@ struct Chain<'a> {
     /// The deciding seat's compact observation row (`BeliefSetup::layout`).
     row: Vec<u8>,
     legal: Vec<Action>,
-    joint: Vec<Action>,
 }
 
 impl<'a> Chain<'a> {
@@ -490,7 +489,6 @@ impl<'a> Chain<'a> {
             observation: Vec::new(),
             row: vec![0; setup.layout.row_bytes()],
             legal: Vec::new(),
-            joint: Vec::new(),
         }
     }
 
@@ -653,34 +651,24 @@ impl<'a> Chain<'a> {
             .map_or(0, |(deal, _, _)| deal.settled_prefix())
             .min(history.len());
         crate::game::replay(state.as_mut(), &history[..settled]).ok()?;
-        let n = state.num_players();
         let mut prior = 0.0;
-        let mut i = settled;
-        while i < history.len() {
-            if state.is_simultaneous_node() {
-                let joint: Vec<Action> = history.get(i..i + n)?.iter().map(|e| e.action).collect();
-                state.apply_actions(&joint).ok()?;
-                i += n;
-            } else {
-                let entry = history[i];
-                if entry.player != state.current_player() {
-                    return None;
+        crate::game::replay_with(state.as_mut(), &history[settled..], |state, entry| {
+            if entry.player == Player::Chance {
+                let p = state
+                    .chance_outcomes()
+                    .into_iter()
+                    .find(|&(c, _)| c == entry.action)
+                    .map_or(0.0, |(_, p)| p);
+                if p <= 0.0 {
+                    return Err(GameError::BadSerialization {
+                        reason: "a chance outcome that cannot happen there".to_string(),
+                    });
                 }
-                if entry.player == Player::Chance {
-                    let p = state
-                        .chance_outcomes()
-                        .into_iter()
-                        .find(|&(c, _)| c == entry.action)
-                        .map(|(_, p)| p)?;
-                    if p <= 0.0 {
-                        return None;
-                    }
-                    prior += p.ln();
-                }
-                state.apply_action(entry.action).ok()?;
-                i += 1;
+                prior += p.ln();
             }
-        }
+            Ok(())
+        })
+        .ok()?;
         Some((state, prior))
     }
 
@@ -704,35 +692,16 @@ impl<'a> Chain<'a> {
         let mut replay = self.setup.initial.clone();
         crate::game::replay(replay.as_mut(), &history[..settled])
             .expect("a determinization's history replays");
-        let n = replay.num_players();
         let mut total = 0.0;
-        let mut i = settled;
-        while i < history.len() {
-            if replay.is_simultaneous_node() {
-                self.joint.clear();
-                for (seat, entry) in history[i..i + n].iter().enumerate() {
-                    if seat != searcher {
-                        total += self.log_ratio(replay.as_ref(), seat, entry.action);
-                    }
-                    self.joint.push(entry.action);
-                }
-                replay
-                    .apply_actions(&self.joint)
-                    .expect("a determinization's history replays");
-                i += n;
-            } else {
-                let entry = history[i];
-                if let Player::Seat(seat) = entry.player
-                    && seat != searcher
-                {
-                    total += self.log_ratio(replay.as_ref(), seat, entry.action);
-                }
-                replay
-                    .apply_action(entry.action)
-                    .expect("a determinization's history replays");
-                i += 1;
+        crate::game::replay_with(replay.as_mut(), &history[settled..], |state, entry| {
+            if let Player::Seat(seat) = entry.player
+                && seat != searcher
+            {
+                total += self.log_ratio(state, seat, entry.action);
             }
-        }
+            Ok(())
+        })
+        .expect("a determinization's history replays");
         total
     }
 
