@@ -814,9 +814,36 @@ def test_bots_of_every_kind_and_search_budget_can_be_chosen(server, context):
     assert options["ismcts(iterations=200)"] == "Bot: IS-MCTS search, 200 iterations"
     assert options["ismcts(iterations=1000)"] == "Bot: IS-MCTS search, 1,000 iterations"
     assert "ismcts" not in options
+    # The search that reads the bets is offered only where it was measured to beat the heuristic.
+    assert not any("belief" in value for value in options)
     create_match(page, "poker_chess", {}, ["ismcts(iterations=200)"], 3)
     page.wait_for_selector("#status")
     assert "ismcts(iterations=200," in page.locator(".seats").text_content()
+    if wait_turn_or_end(page):
+        play_one_move(page)
+    assert errors == []
+
+
+def test_detective_poker_offers_the_search_that_reads_the_bets(server, context):
+    """Detective Poker's seat menus add IS-MCTS reading the other seats' bets with the heuristic
+    as their model (the bot that beats the heuristic there); a match with it is created with
+    that spec and plays."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    page.select_option("#game", "detective_poker")
+    page.wait_for_selector("#seat-1")
+    reading = "ismcts(iterations=1000,rollout=random,belief=heuristic)"
+    options = dict(
+        zip(
+            page.locator("#seat-1 option").evaluate_all("os => os.map(o => o.value)"),
+            page.locator("#seat-1 option").all_text_contents(),
+            strict=True,
+        )
+    )
+    assert options[reading] == "Bot: IS-MCTS reading the bets, 1,000 iterations"
+    assert options["ismcts(iterations=1000)"] == "Bot: IS-MCTS search, 1,000 iterations"
+    create_match(page, "detective_poker", {}, [reading, "heuristic"], 3)
+    page.wait_for_selector("#status")
+    assert "belief=heuristic" in page.locator(".seats").text_content()
     if wait_turn_or_end(page):
         play_one_move(page)
     assert errors == []

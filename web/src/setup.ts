@@ -10,6 +10,12 @@ import { rulesPanel } from "./rules";
 const YOU = "you";
 const FRIEND = "friend";
 const ISMCTS_BUDGETS = [200, 1000];
+// The search that reads the other seats' bets (its deals weighted by how likely their bets
+// were under the heuristic), offered where it was measured to beat the heuristic
+// (docs/strength.md: Detective Poker, 1,000 iterations, random rollouts).
+const READING: Record<string, string> = {
+  detective_poker: "ismcts(iterations=1000,rollout=random,belief=heuristic)",
+};
 
 export function setupPage(root: HTMLElement) {
   const main = h("main", { id: "setup" }, h("h1", {}, "checkraise"), h("p", {}, "Loading the games…"));
@@ -113,7 +119,10 @@ function form(main: HTMLElement, games: GameDescription[]) {
     seatCount = count;
     // IS-MCTS at a few budgets (more iterations: stronger and slower; the server caps a bot's
     // time per move with --max-bot-ms).
-    const bots = game.botKinds.flatMap((k) => (k === "ismcts" ? ISMCTS_BUDGETS.map((n) => `ismcts(iterations=${n})`) : [k]));
+    const reading = game.botKinds.includes("ismcts") ? READING[game.name] : undefined;
+    const bots = game.botKinds.flatMap((k) =>
+      k === "ismcts" ? [...ISMCTS_BUDGETS.map((n) => `ismcts(iterations=${n})`), ...(reading ? [reading] : [])] : [k],
+    );
     const kinds = [YOU, FRIEND, ...bots];
     const labels: Record<string, string> = {
       [YOU]: "You",
@@ -122,6 +131,7 @@ function form(main: HTMLElement, games: GameDescription[]) {
       heuristic: "Bot: heuristic",
       policy: "Bot: trained policy",
       ...Object.fromEntries(ISMCTS_BUDGETS.map((n) => [`ismcts(iterations=${n})`, `Bot: IS-MCTS search, ${n.toLocaleString("en")} iterations`])),
+      ...(reading ? { [reading]: "Bot: IS-MCTS reading the bets, 1,000 iterations" } : {}),
     };
     const fallback = game.botKinds.includes("heuristic") ? "heuristic" : game.botKinds[0];
     seatsBox.replaceChildren(
