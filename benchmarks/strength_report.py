@@ -2,11 +2,12 @@
 """Tables and the picture of docs/strength.md from the arena results in docs/strength/.
 
 Reads ``docs/strength/<name>.json`` (written by ``benchmarks/strength_ladder.sh``, one arena
-run per game) and ``<name>.run.json`` (when and how long), prints the markdown tables, and
-writes ``docs/strength/ladder_elo.svg`` and ``ladder_return.svg``: each game's rating
-(Bradley–Terry on wins, Elo scale; and the least-squares rating on returns; ``random`` = 0)
-against the search budget, one line per rollout policy, the heuristic bot as a dashed line. Standard
-library only.
+run per game) and ``<name>.run.json`` (when and how long), with the extra runs of
+``benchmarks/strength_top.sh`` and ``benchmarks/strength_more.sh`` where there are any, prints
+the markdown tables, and writes ``docs/strength/ladder_elo.svg`` and ``ladder_return.svg``:
+each game's rating (Bradley–Terry on wins, Elo scale; and the least-squares rating on returns;
+``random`` = 0) against the search budget, one line per rollout policy, the heuristic bot as a
+dashed line. Standard library only.
 
 Usage::
 
@@ -69,6 +70,34 @@ def top_table(name: str, suffix: str = "top") -> str:
     return "\n".join(lines) + "\n"
 
 
+def more_table(name: str) -> str:
+    """The runs ``<name>_policy.json`` and ``<name>_belief.json`` of
+    ``benchmarks/strength_more.sh`` (the shipped policy and the belief-weighted search, each
+    against the heuristic on the ladder's deals), if any, as one table."""
+    rows, runs = [], []
+    for kind in ("policy", "belief"):
+        path = DIR / f"{name}_{kind}.json"
+        if not path.exists():
+            continue
+        r = json.loads(path.read_text())
+        run_path = DIR / f"{name}_{kind}.run.json"
+        run = json.loads(run_path.read_text()) if run_path.exists() else {}
+        runs.append(
+            f"{kind}: {r['deals']} deals × {r['seatings']} seatings, seed {r['seed']}, started "
+            f"{run.get('started', '?')}, {run.get('seconds', '?')} s, load after "
+            f"{run.get('load_after', '?')}"
+        )
+        rows += against_heuristic_rows(r["pairs"], "`heuristic` | ")
+    if not rows:
+        return ""
+    lines = [
+        f"Beyond the ladder (`benchmarks/strength_more.sh`; {'; '.join(runs)}).\n",
+        "| bot | against | games | mean return | 95% interval | win rate | 95% interval |",
+        "|---|---|---:|---:|---|---:|---|",
+    ]
+    return "\n".join(lines + rows) + "\n"
+
+
 def load() -> list[tuple[str, dict, dict]]:
     out = []
     for name in ORDER:
@@ -109,8 +138,7 @@ def tables(results: list[tuple[str, dict, dict]]) -> str:
         lines.append("|---|---:|---:|---|---:|---|")
         lines += against_heuristic_rows(r["pairs"])
         lines.append("")
-        for suffix in ("top", "confirm"):
-            extra = top_table(name, suffix)
+        for extra in (top_table(name, "top"), top_table(name, "confirm"), more_table(name)):
             if extra:
                 lines.append(extra)
     return "\n".join(lines)
