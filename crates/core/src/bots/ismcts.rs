@@ -140,7 +140,6 @@ pub enum OpponentModel {
 struct BeliefSetup {
     initial: Box<dyn State>,
     model: OpponentModel,
-    observation_size: usize,
     /// The game's compact observation rows: the chain's cache keys hash a seat's observation
     /// as its compact row (a few dozen words where the float32 row has thousands of entries).
     layout: CompactLayout,
@@ -151,7 +150,6 @@ impl BeliefSetup {
         BeliefSetup {
             initial: game.new_initial_state(),
             model,
-            observation_size: game.observation_size(),
             layout: CompactLayout::for_game(game),
         }
     }
@@ -745,7 +743,8 @@ impl<'a> Chain<'a> {
             }
             OpponentModel::Policy(net) => {
                 self.observation.clear();
-                self.observation.resize(self.setup.observation_size, 0.0);
+                self.observation
+                    .resize(self.setup.layout.observation_size(), 0.0);
                 state.observation_tensor(seat, &mut self.observation);
                 let r = net.likelihood_ratio(&self.observation, &self.legal, action);
                 // Exactly 1 where the policy finds every action equally likely.
