@@ -4,11 +4,7 @@
 # as JSON in docs/strength/. Then `python3 benchmarks/strength_report.py` writes the tables
 # and the picture. Usage: benchmarks/strength_ladder.sh [game-name ...] (default: all).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release -p checkraise-cli
-arena=target/release/checkraise-arena
-out=docs/strength
-mkdir -p "$out"
+source "$(dirname "$0")/strength_common.sh"
 
 # name | game string | deals per pair (sized so that every run takes minutes on two cores;
 # Prediction Chess games against weak bots last up to 200 turns, so it is the dearest)
@@ -33,13 +29,5 @@ for run in "${runs[@]}"; do
   IFS='|' read -r name game deals <<<"$run"
   if [ $# -gt 0 ] && [[ ! " $* " == *" $name "* ]]; then continue; fi
   echo "== $name: $game, $deals deals per pair ($(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg))"
-  start=$(date +%s)
-  "$arena" --game "$game" --deals "$deals" --seed 2026 --quiet --format json \
-    --out "$out/$name.json" "${bots[@]}"
-  end=$(date +%s)
-  printf '{"name":"%s","started":"%s","seconds":%d,"load_after":"%s","cpus":%d,"cpu":"%s"}\n' \
-    "$name" "$(date -u -d @"$start" +%FT%TZ)" $((end - start)) \
-    "$(cut -d' ' -f1-3 /proc/loadavg)" "$(nproc)" \
-    "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" >"$out/$name.run.json"
-  echo "   $((end - start)) s"
+  timed_arena "$out/$name" --game "$game" --deals "$deals" --seed 2026 "${bots[@]}"
 done

@@ -8,10 +8,7 @@
 # Usage: benchmarks/strength_more.sh [name ...] (default: all; a name is a game's ladder name,
 # or NAME_policy / NAME_belief for one of its two runs).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release -p checkraise-cli
-arena=target/release/checkraise-arena
-out=docs/strength
+source "$(dirname "$0")/strength_common.sh"
 
 # name | game string | deals | the belief search. Each search is the ladder's better rollout
 # at 1,000 iterations with a belief added, so that its row reads beside the same search
@@ -33,14 +30,6 @@ for run in "${runs[@]}"; do
     bot=policy
     [ "$kind" = belief ] && bot="$belief"
     echo "== $name ($kind): $game, $deals deals, $bot ($(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg))"
-    start=$(date +%s)
-    "$arena" --game "$game" --deals "$deals" --seed 2026 --quiet --format json \
-      --out "$out/${name}_$kind.json" heuristic "$bot"
-    end=$(date +%s)
-    printf '{"name":"%s_%s","started":"%s","seconds":%d,"load_after":"%s","cpus":%d,"cpu":"%s"}\n' \
-      "$name" "$kind" "$(date -u -d @"$start" +%FT%TZ)" $((end - start)) \
-      "$(cut -d' ' -f1-3 /proc/loadavg)" "$(nproc)" \
-      "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" >"$out/${name}_$kind.run.json"
-    echo "   $((end - start)) s"
+    timed_arena "$out/${name}_$kind" --game "$game" --deals "$deals" --seed 2026 heuristic "$bot"
   done
 done
