@@ -48,14 +48,23 @@ def against_heuristic_rows(pairs: list[dict], opponent: str = "") -> list[str]:
     ]
 
 
+def read_result(stem: str) -> tuple[dict, dict] | None:
+    """The arena result ``<stem>.json`` in docs/strength/ and its ``<stem>.run.json`` (when and
+    how long; empty if missing), or None if there is no result."""
+    path = DIR / f"{stem}.json"
+    if not path.exists():
+        return None
+    run_path = DIR / f"{stem}.run.json"
+    run = json.loads(run_path.read_text()) if run_path.exists() else {}
+    return json.loads(path.read_text()), run
+
+
 def top_table(name: str, suffix: str = "top") -> str:
     """The extra run ``<name>_<suffix>.json`` of ``benchmarks/strength_top.sh``, if any."""
-    path = DIR / f"{name}_{suffix}.json"
-    if not path.exists():
+    found = read_result(f"{name}_{suffix}")
+    if found is None:
         return ""
-    r = json.loads(path.read_text())
-    run_path = DIR / f"{name}_{suffix}.run.json"
-    run = json.loads(run_path.read_text()) if run_path.exists() else {}
+    r, run = found
     title = "Top rung" if suffix == "top" else "Confirmation run"
     lines = [
         (
@@ -76,12 +85,10 @@ def more_table(name: str) -> str:
     against the heuristic on the ladder's deals), if any, as one table."""
     rows, runs = [], []
     for kind in ("policy", "belief"):
-        path = DIR / f"{name}_{kind}.json"
-        if not path.exists():
+        found = read_result(f"{name}_{kind}")
+        if found is None:
             continue
-        r = json.loads(path.read_text())
-        run_path = DIR / f"{name}_{kind}.run.json"
-        run = json.loads(run_path.read_text()) if run_path.exists() else {}
+        r, run = found
         runs.append(
             f"{kind}: {r['deals']} deals × {r['seatings']} seatings, seed {r['seed']}, started "
             f"{run.get('started', '?')}, {run.get('seconds', '?')} s, load after "
@@ -101,11 +108,9 @@ def more_table(name: str) -> str:
 def load() -> list[tuple[str, dict, dict]]:
     out = []
     for name in ORDER:
-        path = DIR / f"{name}.json"
-        if path.exists():
-            run_path = DIR / f"{name}.run.json"
-            run = json.loads(run_path.read_text()) if run_path.exists() else {}
-            out.append((name, json.loads(path.read_text()), run))
+        found = read_result(name)
+        if found is not None:
+            out.append((name, *found))
     return out
 
 
