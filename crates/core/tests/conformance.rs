@@ -47,6 +47,8 @@ simulate! {
     sim_detective_poker_4p_expert: "detective_poker(players=4,expert=true,rounds=1)", 3;
     sim_detective_poker_2p_points: "detective_poker(players=2,reward=points,rounds=1)", 3;
     sim_detective_poker_6p_house: "detective_poker(players=6,rounds=1,chips=9,max_bet=4,expert=true)", 2;
+    sim_detective_poker_odds: "detective_poker(observation=odds)", 2;
+    sim_detective_poker_odds_4p_expert: "detective_poker(observation=odds,players=4,expert=true,rounds=1)", 2;
     sim_holdem_chess: "holdem_chess", 8;
     sim_holdem_chess_6p: "holdem_chess(players=6,allin_place=true)", 3;
     sim_holdem_chess_10p_hands: "holdem_chess(players=10,hands=3,stack=20)", 2;

@@ -16,6 +16,7 @@
 
 pub mod bot;
 mod observe;
+pub mod odds;
 pub mod rules;
 mod state;
 mod text;
@@ -68,6 +69,11 @@ pub static PARAMS: &[ParamSpec] = &[
         "rank: rank rewards at the end (ties broken by unused action cards of the \
          last hand); points: points minus the mean, paid as each hand is scored",
     ),
+    ParamSpec::choice("observation", &["cards", "odds"], "cards").about(
+        "cards: the cards, bets, chips and points you see; odds: also each board's chance \
+         of holding the best and the weakest hand of the betting round, from the cards you \
+         see (not a rule: the observation only)",
+    ),
 ];
 
 /// The registry entry.
@@ -91,6 +97,9 @@ pub struct Config {
     pub expert: bool,
     /// Rank rewards (false: points minus the mean).
     pub rank_reward: bool,
+    /// The observation ends with the odds block (`observation=odds`): each board's chance of
+    /// the best and of the weakest hand of the betting round (`odds::odds`).
+    pub odds: bool,
     /// Every hand's events, `[dealer * hand_length + step]` (a table of `state::event_at`).
     schedule: Vec<state::Event>,
     /// The validated parameters.
@@ -140,6 +149,7 @@ impl GameDef for Config {
             max_bet: params.int("max_bet") as usize,
             expert: params.bool("expert"),
             rank_reward: params.choice("reward") == "rank",
+            odds: params.choice("observation") == "odds",
             params,
         };
         // Every betting round must allow a bet of at least 1 after keeping one chip per later

@@ -5,7 +5,7 @@
 // Seats and betting rounds index several parallel arrays at once; index loops read best.
 #![allow(clippy::needless_range_loop)]
 
-use super::Config;
+use super::{Config, odds};
 use super::rules::{ActionCard, Bet, MAX_SEATS, STREETS};
 use super::state::{DetectivePokerState, Event, event_at};
 use crate::cards::{Card, CardSet, NUM_ORDINARY};
@@ -28,9 +28,7 @@ const BET_CODES: usize = 53;
 impl Layout for Config {
     /// Number of floats in a Detective Poker observation (see docs/games/detective_poker.md).
     fn observation_size(&self) -> usize {
-        let n = self.players;
-        let cards = NUM_ORDINARY as usize;
-        2 * n * cards + cards + STREETS * n * bet_features(n) + 4 + 2 * n + STREETS + 3 * n + 1
+        self.cards_observation_size() + self.odds_size()
     }
 
     /// The history rows of an information-state tensor (codes above).
@@ -68,9 +66,27 @@ impl Layout for Config {
             .collect();
         let seats = bets + STREETS * n * per_bet + 4;
         out.push(seats..seats + 2 * n);
-        let size = self.observation_size();
+        let size = self.cards_observation_size();
         out.push(size - 1..size);
+        if self.odds {
+            out.push(size..size + self.odds_size());
+        }
         out
+    }
+}
+
+impl Config {
+    /// Entries of the observation without the odds block (`observation=cards`).
+    fn cards_observation_size(&self) -> usize {
+        let n = self.players;
+        let cards = NUM_ORDINARY as usize;
+        2 * n * cards + cards + STREETS * n * bet_features(n) + 4 + 2 * n + STREETS + 3 * n + 1
+    }
+
+    /// Entries of the odds block: each board's chance of the best hand, then of the weakest,
+    /// with `observation=odds`; else none.
+    fn odds_size(&self) -> usize {
+        if self.odds { 2 * self.players } else { 0 }
     }
 }
 
@@ -138,6 +154,15 @@ impl Observe for DetectivePokerState {
         out.set(at + player, 1.0);
         at += n;
         out.set(at, h as f32 / self.config.hands() as f32);
+        at += 1;
+        if self.config.odds
+            && let Some((best, worst)) = odds::odds(self, player)
+        {
+            for seat in 0..n {
+                out.set(at + seat, best[seat] as f32);
+                out.set(at + n + seat, worst[seat] as f32);
+            }
+        }
     }
 
     /// What seat `viewer` saw of each entry of `history` (this state's; codes of

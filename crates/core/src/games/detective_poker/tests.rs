@@ -659,3 +659,93 @@ fn kickers_decide_the_best_board() {
     let state = play_hand(&[], "8s 7s 4c", "5d 6d 3s", "Ac Ad 2h Kc 9h", bets);
     assert_eq!(last_hand_points(&state), vec![0, 1, 2]);
 }
+
+/// Each board's chance of the best and the weakest hand of the round for `seat`, by brute
+/// force: every deal of the cards it does not see (its own shown card, the others' private
+/// cards), valued by the rules' own hands.
+fn brute_force_odds(state: &Table, seat: usize) -> (Vec<f64>, Vec<f64>) {
+    let rules = state.rules();
+    let n = rules.config().players;
+    let street = rules.street();
+    let seen = rules.cards();
+    let mut known: Vec<Card> = vec![seen.private[seat].unwrap()];
+    known.extend((0..n).filter(|&s| s != seat).map(|s| seen.shown[s].unwrap()));
+    known.extend(seen.community.iter().flatten());
+    let unseen: Vec<Card> = (0..52u8).map(Card).filter(|c| !known.contains(c)).collect();
+    let (mut best, mut worst, mut deals) = (vec![0.0; n], vec![0.0; n], 0.0);
+    super::odds::each_deal(n, unseen.len(), &mut |p| {
+        let mut hand = *seen;
+        for (s, &c) in p.iter().enumerate() {
+            if s == seat {
+                hand.shown[s] = Some(unseen[c]);
+            } else {
+                hand.private[s] = Some(unseen[c]);
+            }
+        }
+        let values: Vec<_> = (0..n).map(|s| hand.value(s, street)).collect();
+        let (hi, lo) = (values.iter().max().unwrap(), values.iter().min().unwrap());
+        for s in 0..n {
+            best[s] += (values[s] == *hi) as u8 as f64;
+            worst[s] += (values[s] == *lo) as u8 as f64;
+        }
+        deals += 1.0;
+    });
+    (
+        best.iter().map(|b| b / deals).collect(),
+        worst.iter().map(|w| w / deals).collect(),
+    )
+}
+
+/// The odds block (`observation=odds`) of `seat`'s observation, after the plain observation,
+/// which it leaves as it is.
+fn odds_block(state: &Table, plain: &DetectivePokerGame, seat: usize) -> Vec<f32> {
+    let size = game(&[("observation", "odds")]).observation_size();
+    let mut with = vec![0.0; size];
+    state.observation_tensor(seat, &mut with);
+    let mut replayed = start(plain);
+    for entry in state.history() {
+        replayed.apply_action(entry.action).unwrap();
+    }
+    let mut without = vec![0.0; plain.observation_size()];
+    replayed.observation_tensor(seat, &mut without);
+    assert_eq!(size, without.len() + 2 * state.rules().config().players);
+    assert_eq!(with[..without.len()], without[..]);
+    with[without.len()..].to_vec()
+}
+
+#[test]
+fn odds_observation_is_each_boards_exact_chance_from_the_cards_the_seat_sees() {
+    let (odds, plain) = (game(&[("observation", "odds")]), game(&[]));
+    let mut state = start(&odds);
+    // The private cards of s1 and s2 (dealt from left of the dealer): a card is still to be
+    // dealt, so the block is empty.
+    deal(&mut state, "7c Kh");
+    assert!(odds_block(&state, &plain, 0).iter().all(|&x| x == 0.0));
+    deal_hole(&mut state, "As 7c Kh", "Ad 2d Qh");
+    let check = |state: &Table, seat: usize| {
+        let block = odds_block(state, &plain, seat);
+        let (best, worst) = brute_force_odds(state, seat);
+        for s in 0..3 {
+            assert!((block[s] as f64 - best[s]).abs() < 1e-6, "{block:?} {best:?}");
+            assert!((block[3 + s] as f64 - worst[s]).abs() < 1e-6, "{block:?} {worst:?}");
+        }
+        block
+    };
+    // Preflop, s1 to act: it sees A♦ at s0 and Q♥ at s2, and its own 7♣.
+    let preflop = check(&state, 1);
+    assert!(preflop[0] > preflop[2] && preflop[2] > preflop[1], "{preflop:?}");
+    assert!(preflop[4] > preflop[5] && preflop[5] > preflop[3], "{preflop:?}");
+    for _ in 0..3 {
+        bet(&mut state, NEUTRAL);
+    }
+    deal(&mut state, "3c Ks Qs 9c");
+    // The flop, s2 to act, holding K♥ with K♠ Q♠ on the board: its board is likeliest best.
+    let flop = check(&state, 2);
+    assert!(flop[2] > flop[0] && flop[2] > flop[1], "{flop:?}");
+    // Every seat's chances: ties count for every tied board, so each sums to 1 or more.
+    for seat in 0..3 {
+        let block = odds_block(&state, &plain, seat);
+        assert!(block[..3].iter().sum::<f32>() >= 1.0 - 1e-5, "{block:?}");
+        assert!(block[3..].iter().sum::<f32>() >= 1.0 - 1e-5, "{block:?}");
+    }
+}
