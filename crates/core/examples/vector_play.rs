@@ -4,6 +4,9 @@
 //!
 //! `cargo run --release -p checkraise-core --example vector_play -- [num_envs] [seconds] [game,...]`
 //!
+//! Games are game strings (`detective_poker(observation=odds)`), separated by commas outside
+//! their parentheses.
+//!
 //! `RAYON_NUM_THREADS` sets the threads; `RETAINED=0` rewrites every mask and observation
 //! entry each step; `ALTERNATE=1` switches between the two every 20 steps and prints both
 //! rates. The main thread joins rayon's pool as the Python module's importing thread does
@@ -16,8 +19,8 @@ use std::time::{Duration, Instant};
 
 use checkraise_core::compact::{ObservationEncoding, packed_mask_bytes};
 use checkraise_core::game::Dynamics;
+use checkraise_core::registry::{self, make_game_from_string};
 use checkraise_core::vector::{Observer, StepBuffers, VectorEnv};
-use checkraise_core::{make_game, registry};
 
 /// The Python module's allocator (crates/py), so these rates match what Python gets.
 #[global_allocator]
@@ -31,7 +34,7 @@ fn main() {
     let n: usize = args.first().map_or(1024, |a| a.parse().expect("num_envs"));
     let secs: f64 = args.get(1).map_or(2.0, |a| a.parse().expect("seconds"));
     let names: Vec<String> = match args.get(2) {
-        Some(list) => list.split(',').map(str::to_string).collect(),
+        Some(list) => split_games(list),
         None => registry::entries()
             .iter()
             .map(|e| e.info.name.to_string())
@@ -42,7 +45,7 @@ fn main() {
     let alternate = std::env::var("ALTERNATE").is_ok_and(|v| v == "1");
     let compact = std::env::var("COMPACT").is_ok_and(|v| v == "1");
     for name in names {
-        let game = make_game::<&str, &str>(&name, []).expect("a registered game");
+        let game = make_game_from_string(&name).expect("a game string");
         let observer = if game.info().dynamics == Dynamics::Simultaneous {
             Observer::AllSeats
         } else {
@@ -139,4 +142,22 @@ fn main() {
             );
         }
     }
+}
+
+/// Game strings separated by commas outside parentheses.
+fn split_games(list: &str) -> Vec<String> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0usize, 0);
+    for (i, c) in list.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(list[start..i].to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(list[start..].to_string());
+    out
 }

@@ -69,6 +69,11 @@ pub fn odds(state: &DetectivePokerState, seat: usize) -> Option<Odds> {
 
 /// The odds from the table of each board's value per unseen card (`values[s][i]`: board s
 /// with card i; every board draws a distinct card, uniformly).
+///
+/// For board s with card i (value x), the cards that keep every board of a block B of the
+/// other boards at or below x are those whose highest value over B is at most x: one binary
+/// search in the sorted highest values of B (likewise the lowest values for the weakest hand),
+/// less card i itself.
 fn exact_odds(values: &[Vec<HandValue>]) -> Odds {
     let n = values.len();
     let u = values[0].len();
@@ -77,26 +82,47 @@ fn exact_odds(values: &[Vec<HandValue>]) -> Odds {
     // Ways to deal the other boards distinct cards out of the u - 1 left.
     let ways: f64 = (0..m).map(|k| (u - 1 - k) as f64).product();
     let (mut best, mut worst) = ([0.0; MAX_SEATS], [0.0; MAX_SEATS]);
+    let blocks = 1usize << m;
+    // Per block of other boards (bit k: the k-th other board), per card: the highest and the
+    // lowest value over the block, and both sorted.
+    let empty: Vec<HandValue> = Vec::new();
+    let (mut highest, mut lowest) = (vec![empty.clone(); blocks], vec![empty.clone(); blocks]);
+    let (mut high_sorted, mut low_sorted) = (vec![empty.clone(); blocks], vec![empty; blocks]);
     for s in 0..n {
         let others: Vec<&[HandValue]> = (0..n)
             .filter(|&t| t != s)
             .map(|t| values[t].as_slice())
             .collect();
+        for block in 1..blocks {
+            let (low_bit, rest) = (block.trailing_zeros() as usize, block & (block - 1));
+            let (high, low): (Vec<HandValue>, Vec<HandValue>) = if rest == 0 {
+                (others[low_bit].to_vec(), others[low_bit].to_vec())
+            } else {
+                (0..u)
+                    .map(|j| {
+                        let v = others[low_bit][j];
+                        (highest[rest][j].max(v), lowest[rest][j].min(v))
+                    })
+                    .unzip()
+            };
+            high_sorted[block] = high.clone();
+            high_sorted[block].sort_unstable();
+            low_sorted[block] = low.clone();
+            low_sorted[block].sort_unstable();
+            highest[block] = high;
+            lowest[block] = low;
+        }
         let (mut b, mut w) = (0i64, 0i64);
+        let (mut below, mut above) = ([0i64; 1 << (MAX_SEATS - 1)], [0i64; 1 << (MAX_SEATS - 1)]);
         for (i, &x) in values[s].iter().enumerate() {
-            // Cards by the set of other boards they keep at or below (or above) x.
-            let (mut below, mut above) = ([0i64; 1 << (MAX_SEATS - 1)], [0i64; 1 << (MAX_SEATS - 1)]);
-            for j in (0..u).filter(|&j| j != i) {
-                let (mut lo, mut hi) = (0usize, 0usize);
-                for (k, other) in others.iter().enumerate() {
-                    lo |= ((other[j] <= x) as usize) << k;
-                    hi |= ((other[j] >= x) as usize) << k;
-                }
-                below[lo] += 1;
-                above[hi] += 1;
+            for block in 1..blocks {
+                below[block] = high_sorted[block].partition_point(|&v| v <= x) as i64
+                    - (highest[block][i] <= x) as i64;
+                above[block] = (u - low_sorted[block].partition_point(|&v| v < x)) as i64
+                    - (lowest[block][i] >= x) as i64;
             }
-            b += injective_count(&mut below, m, partitions);
-            w += injective_count(&mut above, m, partitions);
+            b += injective_count(&below, partitions);
+            w += injective_count(&above, partitions);
         }
         best[s] = b as f64 / (u as f64 * ways);
         worst[s] = w as f64 / (u as f64 * ways);
@@ -104,20 +130,12 @@ fn exact_odds(values: &[Vec<HandValue>]) -> Odds {
     (best, worst)
 }
 
-/// From `counts[mask]` (cards that satisfy exactly the boards in `mask`, of m), the number of
-/// ways to give each board its own distinct card satisfying it. `counts` becomes, per mask,
-/// the cards that satisfy at least those boards.
-fn injective_count(counts: &mut [i64], m: usize, partitions: &[Partition]) -> i64 {
-    for bit in 0..m {
-        for mask in 0..1usize << m {
-            if mask & 1 << bit == 0 {
-                counts[mask] += counts[mask | 1 << bit];
-            }
-        }
-    }
+/// From `at_least[block]` (the cards that satisfy every board of `block` at once), the number
+/// of ways to give each board its own distinct card satisfying it.
+fn injective_count(at_least: &[i64], partitions: &[Partition]) -> i64 {
     partitions
         .iter()
-        .map(|p| p.weight * p.blocks.iter().map(|&b| counts[b]).product::<i64>())
+        .map(|p| p.weight * p.blocks.iter().map(|&b| at_least[b]).product::<i64>())
         .sum()
 }
 
@@ -216,10 +234,9 @@ mod tests {
         assert_eq!(counts, [1, 1, 2, 5, 15, 52]);
         // With every card satisfying every board, the count is the falling factorial u (u-1)...
         for m in 0..MAX_SEATS {
-            let mut counts = vec![0i64; 1 << (MAX_SEATS - 1)];
-            counts[(1 << m) - 1] = 9;
+            let counts = vec![9i64; 1 << (MAX_SEATS - 1)];
             let expected: i64 = (0..m as i64).map(|k| 9 - k).product();
-            assert_eq!(injective_count(&mut counts, m, &partitions()[m]), expected, "m={m}");
+            assert_eq!(injective_count(&counts, &partitions()[m]), expected, "m={m}");
         }
     }
 
