@@ -265,7 +265,7 @@ BEATS = {
     "prediction_chess": ["random", "heuristic"],
     "poker_chess": ["random"],
     "holdem_chess": ["random", "heuristic"],
-    "detective_poker": ["random"],
+    "detective_poker": ["random", "heuristic"],
 }
 
 
@@ -307,7 +307,7 @@ def test_safetensors_files_round_trip_through_the_engine(tmp_path):
 
 def test_policy_batches_of_any_shape_and_bad_batches():
     policy = Policy.shipped("detective_poker")
-    game = cr.make("detective_poker")
+    game = cr.make(policy.game)  # the variant it observes (observation=odds)
     pairs = decisions(game, 3, limit=6)
     obs = np.stack([st.observation(seat) for st, seat in pairs])
     masks = np.stack([st.action_mask(seat) for st, seat in pairs])
