@@ -100,7 +100,14 @@ pub trait Game: Send + Sync + fmt::Debug {
     /// Reads a state written by `State::serialize`, replaying its history from the initial
     /// state (so the rules validate it).
     fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError> {
-        let history = crate::serial::decode(text, self.info().name, self.params())?;
+        let history = crate::serial::decode(text, self.info().name, self.params(), |given| {
+            let given: Vec<(String, String)> = given
+                .values()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.to_string()))
+                .collect();
+            self.with_params(&given).ok().map(|g| g.params().clone())
+        })?;
         let mut state = self.new_initial_state();
         replay(state.as_mut(), &history).map_err(|e| match e {
             GameError::BadSerialization { .. } => e,
