@@ -104,8 +104,8 @@ def test_a_short_run_writes_curves_and_a_policy_the_engine_plays(tmp_path, game,
 
 
 def test_evaluation_is_reproducible_and_rotates_seats():
-    game = cr.make("detective_poker")
     policy = Policy.shipped("detective_poker")
+    game = cr.make(policy.game)  # the game it was trained on (observation=odds)
     a = evaluate(policy, game, "random", games=30, seed=7)
     b = evaluate(policy, game, "random", games=30, seed=7)
     assert a == b
