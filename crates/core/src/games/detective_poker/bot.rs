@@ -10,8 +10,7 @@
 
 use super::DetectivePokerState;
 use super::rules::{ActionCard, Bet, STREETS, max_amount};
-use super::state::{Event, HandCards};
-use crate::cards::{Card, CardSet};
+use super::state::Event;
 use crate::rng::GameRng;
 
 /// Deals of the unseen cards per decision.
@@ -30,23 +29,7 @@ pub fn estimate(
     let street = state.street();
     let seen = state.cards();
     // What the seat knows; a sample fills in the rest.
-    let mut known = CardSet::EMPTY;
-    let mut hand = HandCards::default();
-    hand.private[seat] = seen.private[seat];
-    for other in (0..n).filter(|&s| s != seat) {
-        hand.shown[other] = seen.shown[other];
-    }
-    hand.community = seen.community;
-    for c in hand
-        .private
-        .iter()
-        .chain(&hand.shown)
-        .chain(&hand.community)
-        .flatten()
-    {
-        known.insert(*c);
-    }
-    let mut unseen: Vec<Card> = CardSet(CardSet::full_deck().0 & !known.0).iter().collect();
+    let (hand, mut unseen) = seen.seen_by(seat, n);
     let (mut best, mut worst) = ([0.0; 6], [0.0; 6]);
     let mut values = [None; 6];
     for _ in 0..SAMPLES {

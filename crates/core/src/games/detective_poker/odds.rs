@@ -15,8 +15,7 @@
 use std::sync::OnceLock;
 
 use super::rules::MAX_SEATS;
-use super::state::{DetectivePokerState, Event, HandCards};
-use crate::cards::{Card, CardSet};
+use super::state::{DetectivePokerState, Event};
 use crate::poker::eval::HandValue;
 
 /// Chances per board (seat order), best and weakest; entries past the seats are 0.
@@ -30,23 +29,7 @@ pub fn odds(state: &DetectivePokerState, seat: usize) -> Option<Odds> {
     };
     let n = state.config().players;
     let seen = state.cards();
-    let mut hand = HandCards::default();
-    let mut known = CardSet::EMPTY;
-    hand.private[seat] = seen.private[seat];
-    for other in (0..n).filter(|&s| s != seat) {
-        hand.shown[other] = seen.shown[other];
-    }
-    hand.community = seen.community;
-    for c in hand
-        .private
-        .iter()
-        .chain(&hand.shown)
-        .chain(&hand.community)
-        .flatten()
-    {
-        known.insert(*c);
-    }
-    let unseen: Vec<Card> = CardSet(CardSet::full_deck().0 & !known.0).iter().collect();
+    let (hand, unseen) = seen.seen_by(seat, n);
     // values[s][i]: board s's hand of this round with unseen[i] as its unseen card.
     let values: Vec<Vec<HandValue>> = (0..n)
         .map(|s| {

@@ -130,6 +130,29 @@ impl HandCards {
         best_of(set)
     }
 
+    /// What `seat` knows of these cards (its private card, the others' shown cards, the
+    /// community cards; bets are not copied), and every card it has not seen, in card order.
+    pub fn seen_by(&self, seat: usize, n: usize) -> (HandCards, Vec<Card>) {
+        let mut hand = HandCards::default();
+        hand.private[seat] = self.private[seat];
+        for other in (0..n).filter(|&s| s != seat) {
+            hand.shown[other] = self.shown[other];
+        }
+        hand.community = self.community;
+        let mut known = CardSet::EMPTY;
+        for c in hand
+            .private
+            .iter()
+            .chain(&hand.shown)
+            .chain(&hand.community)
+            .flatten()
+        {
+            known.insert(*c);
+        }
+        let unseen = CardSet(CardSet::full_deck().0 & !known.0).iter().collect();
+        (hand, unseen)
+    }
+
     /// Every board's value in each betting round (`None` past the seats).
     pub fn values(&self, n: usize) -> [[Option<HandValue>; MAX_SEATS]; STREETS] {
         let mut out = [[None; MAX_SEATS]; STREETS];
