@@ -43,6 +43,8 @@ simulate! {
     sim_poker_chess: "poker_chess", 4;
     sim_poker_chess_variants: "poker_chess(jokers=0,hand_size=2,en_passant=false,reward=points)", 3;
     sim_poker_chess_hand8: "poker_chess(hand_size=8,jokers=1,piece_values=k=50 q=10 p=2)", 2;
+    sim_poker_chess_scores: "poker_chess(observation=scores)", 2;
+    sim_poker_chess_scores_hand3: "poker_chess(observation=scores,hand_size=3,jokers=0,reward=points)", 2;
     sim_detective_poker: "detective_poker", 4;
     sim_detective_poker_4p_expert: "detective_poker(players=4,expert=true,rounds=1)", 3;
     sim_detective_poker_2p_points: "detective_poker(players=2,reward=points,rounds=1)", 3;

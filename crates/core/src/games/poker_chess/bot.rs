@@ -91,6 +91,46 @@ fn best_move_for(state: &PokerChessState, card: Card) -> Option<(i64, Action)> {
     best
 }
 
+/// The heuristic's score of every legal action of the side to move, ids in no set order: at
+/// a move step each move's score with the played card; at a card step, for each playable
+/// card the score of the best move it allows, and for each pair of dead cards the score of
+/// doing nothing (minus 60 times the most valuable own piece attacked now) less 10 times what
+/// keeping the two cards is worth. The greedy action plays the best of these, except that it
+/// plays a card whenever one scores above doing nothing, and of the dead cards discards the two
+/// least worth keeping (ties to the lowest id, as here). Outside a turn: nothing.
+pub fn for_each_action_score(state: &PokerChessState, mut f: impl FnMut(Action, i64)) {
+    match state.step() {
+        Some(TurnStep::Move(card)) => moves::for_each_allowed(
+            state.board(),
+            state.move_options(),
+            CARD_CLASS[card.0 as usize] as u32,
+            |id, mv| f(id, score_move(state, card, mv)),
+        ),
+        Some(TurnStep::Card) => {
+            let seat = state.to_move();
+            let mut dead: Vec<Card> = Vec::new();
+            for card in state.hand(seat).iter() {
+                if !state.is_playable(card) {
+                    dead.push(card);
+                } else if let Some((s, _)) = best_move_for(state, card) {
+                    f(state.play_action(card).expect("held"), s);
+                }
+            }
+            let baseline = -60 * most_valuable_attacked(state, state.board(), side(seat));
+            for (i, &a) in dead.iter().enumerate() {
+                for &b in &dead[i + 1..] {
+                    let keep = card_keep_value(a) + card_keep_value(b);
+                    f(
+                        state.discard_action(a, b).expect("dead cards are held"),
+                        baseline - 10 * keep,
+                    );
+                }
+            }
+        }
+        None => {}
+    }
+}
+
 /// The heuristic action for the side to move.
 pub fn greedy_action(state: &PokerChessState) -> Action {
     let seat = state.to_move();

@@ -78,6 +78,11 @@ pub static PARAMS: &[ParamSpec] = &[
         "the starting position as FEN (for tests and studies): one king per \
          side, at most 16 pieces per side, no pawn on rank 1 or 8",
     ),
+    ParamSpec::choice("observation", &["board", "scores"], "board").about(
+        "board: the board, your hand, the cards played and discarded, points and counts; \
+         scores: also, per action, the heuristic bot's score of that action when you are \
+         to move (not a rule: the observation only)",
+    ),
 ];
 
 /// The registry entry.
@@ -106,6 +111,9 @@ pub struct Config {
     pub rank_reward: bool,
     /// The starting position.
     pub start: Board,
+    /// The observation ends with the scores block (`observation=scores`): per action, the
+    /// heuristic's score of it for the seat to move (`bot::for_each_action_score`).
+    pub scores: bool,
     /// The validated parameters.
     params: Params,
 }
@@ -158,6 +166,7 @@ impl GameDef for Config {
             values,
             rank_reward: params.choice("reward") == "rank",
             start,
+            scores: params.choice("observation") == "scores",
             params,
         })
     }

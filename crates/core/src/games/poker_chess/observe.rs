@@ -10,7 +10,8 @@ use crate::game::{Action, EventLayout, ObservationSink, PlayerAction};
 use crate::rng::GameRng;
 use crate::rules::{GameDef, Layout, Observe, Played};
 
-/// Number of floats in an observation (see docs/games/poker_chess.md).
+/// Number of floats in an observation without the scores block (see
+/// docs/games/poker_chess.md).
 pub const OBSERVATION_SIZE: usize = 12 * 64 + 3 * NUM_CARD_IDS + 2 + 2 + 2 + 4 + 8 + 2 + 3;
 
 /// Codes of the history rows of an information-state tensor, in blocks: a card seen dealt
@@ -21,9 +22,21 @@ const MOVE_CODES: usize = PLAY_CODES + NUM_CARD_IDS;
 const DISCARD_CODES: usize = MOVE_CODES + 64 * 64 * 6;
 const EVENT_CODES: usize = DISCARD_CODES + NUM_CARD_IDS * NUM_CARD_IDS;
 
+/// The scores block's unit: score points (100 per pawn) per entry unit.
+const SCORE_UNIT: f32 = 1000.0;
+/// The scores block's largest entry (a king capture scores above every other move by far).
+const SCORE_CAP: f32 = 10.0;
+
+impl Config {
+    /// Entries of the scores block: one per action with `observation=scores`; else none.
+    fn scores_size(&self) -> usize {
+        if self.scores { self.num_actions() } else { 0 }
+    }
+}
+
 impl Layout for Config {
     fn observation_size(&self) -> usize {
-        OBSERVATION_SIZE
+        OBSERVATION_SIZE + self.scores_size()
     }
 
     /// The history rows of an information-state tensor (codes: `EVENT_CODES`' blocks).
@@ -33,7 +46,8 @@ impl Layout for Config {
 
     fn observation_bounds(&self) -> (f32, f32) {
         // Points are written as points / 100, and a seat scores at most `max_points`.
-        (0.0, (self.max_points() as f32 / 100.0).max(1.0))
+        let top = (self.max_points() as f32 / 100.0).max(1.0);
+        (0.0, if self.scores { top.max(SCORE_CAP) } else { top })
     }
 
     /// Batched float32 writes rewrite whole rows: faster than diffing entries at this size
@@ -43,9 +57,18 @@ impl Layout for Config {
     }
 
     /// Both seats' points / 100, hand sizes / hand size and the draw pile / deck (the last
-    /// five entries).
+    /// five entries before the scores block), and the scores block.
     fn observation_scalars(&self) -> Vec<std::ops::Range<usize>> {
-        std::iter::once(OBSERVATION_SIZE - 5..OBSERVATION_SIZE).collect()
+        let counts = OBSERVATION_SIZE - 5..OBSERVATION_SIZE;
+        let scores = OBSERVATION_SIZE..OBSERVATION_SIZE + self.scores_size();
+        std::iter::once(counts)
+            .chain(self.scores.then_some(scores))
+            .collect()
+    }
+
+    /// The scores block (`observation=scores`), one entry per action.
+    fn action_features(&self) -> Option<usize> {
+        self.scores.then_some(OBSERVATION_SIZE)
     }
 }
 
@@ -110,6 +133,22 @@ impl Observe for PokerChessState {
             at + 2,
             self.pile.len() as f32 / self.config.deck.len() as f32,
         );
+        at += 3;
+        if self.config.scores
+            && matches!(self.phase, Phase::Turn(_))
+            && self.to_move() == player
+        {
+            // Per legal action: the heuristic's score of it, less the lowest legal action's,
+            // / SCORE_UNIT, capped at SCORE_CAP; 0 for the others and when the observer is not
+            // to move. A function of the board, the cards played and the observer's own hand.
+            let mut scored: Vec<(Action, i64)> = Vec::new();
+            super::bot::for_each_action_score(self, |a, s| scored.push((a, s)));
+            let low = scored.iter().map(|&(_, s)| s).min().unwrap_or(0);
+            for (a, s) in scored {
+                let entry = ((s - low) as f32 / SCORE_UNIT).min(SCORE_CAP);
+                out.set(at + a as usize, entry);
+            }
+        }
     }
 
     /// What seat `viewer` saw of each history entry (codes of `event_layout`). A move's

@@ -870,3 +870,89 @@ fn resampling_changes_the_hidden_cards_but_not_what_the_seat_sees() {
     }
     assert!(changed, "the opponent's hand was never resampled");
 }
+
+/// Seat `seat`'s scores block in `state` (a game with `observation=scores`), checking that
+/// the rest of its observation is the plain game's, replayed from the same history.
+fn scores_block(state: &dyn State, plain: &dyn crate::Game, seat: usize) -> Vec<f32> {
+    let mut with = vec![0.0; plain.observation_size() + plain.num_distinct_actions()];
+    state.observation_tensor(seat, &mut with);
+    let mut replayed = plain.new_initial_state();
+    for entry in state.history() {
+        replayed.apply_action(entry.action).unwrap();
+    }
+    let mut without = vec![0.0; plain.observation_size()];
+    replayed.observation_tensor(seat, &mut without);
+    assert_eq!(with.len(), without.len() + plain.num_distinct_actions());
+    assert_eq!(with[..without.len()], without[..]);
+    with[without.len()..].to_vec()
+}
+
+#[test]
+fn scores_observation_is_the_heuristics_score_of_each_action_for_the_seat_to_move() {
+    // The white queen on a4 can take the black rook on a8 with the red ace (a move ending on
+    // file a) or the red queen (any queen move); the queen is worth more in hand, so playing
+    // the ace scores higher by what keeping a red queen is worth (10 score points).
+    let fen = "r6k/8/8/8/Q7/8/8/4K3 w - - 0 1";
+    let plain_fen = [("fen", fen), ("hand_size", "2")];
+    let plain = PokerChessGame::new(parse_params(&ENTRY, plain_fen).unwrap()).unwrap();
+    let mut s = dealt(fen, "Ah Qh", "2d 3d", &[("observation", "scores")]);
+    let play = |s: &S, text: &str| s.string_to_action(Player::Seat(0), text).unwrap() as usize;
+    let block = scores_block(&s, &plain, 0);
+    let (ace, queen) = (play(&s, "play Ah"), play(&s, "play Qh"));
+    assert!((block[ace] - block[queen] - 10.0 / 1000.0).abs() < 1e-6, "{block:?}");
+    assert!(scores_block(&s, &plain, 1).iter().all(|&x| x == 0.0));
+    act(&mut s, "play Ah");
+    let block = scores_block(&s, &plain, 0);
+    let best = |block: &[f32], s: &S| {
+        let legal = s.legal_actions();
+        for (a, &x) in block.iter().enumerate() {
+            assert!(x == 0.0 || legal.contains(&(a as u32)), "illegal action {a} scored");
+        }
+        *legal
+            .iter()
+            .max_by(|&&a, &&b| block[a as usize].total_cmp(&block[b as usize]).then(b.cmp(&a)))
+            .unwrap()
+    };
+    assert_eq!(s.action_to_string(Player::Seat(0), best(&block, &s)), "a4a8");
+    // The rook taken is worth 5 pawns: 500 score points over the quietest move at least.
+    let quiet = play(&s, "a4a5");
+    assert!(block[best(&block, &s) as usize] - block[quiet] >= 0.5, "{block:?}");
+
+    // Whole heuristic games: the block is 0 for the seat not to move and off the legal
+    // actions, and the heuristic's own choice is a best-scored action (among the discards,
+    // when it discards).
+    let game = crate::registry::make_game_from_string("poker_chess(observation=scores)").unwrap();
+    let plain = crate::registry::make_game_from_string("poker_chess").unwrap();
+    let mut rng = crate::env::GameRng::new(5);
+    let (mut decisions, mut discards) = (0, 0);
+    for _ in 0..3 {
+        let mut s = game.new_initial_state();
+        while !s.is_terminal() {
+            let a = match s.current_player() {
+                Player::Chance => s.sample_chance_outcome(&mut rng),
+                Player::Seat(p) => {
+                    assert!(scores_block(s.as_ref(), plain.as_ref(), 1 - p).iter().all(|&x| x == 0.0));
+                    let block = scores_block(s.as_ref(), plain.as_ref(), p);
+                    let legal = s.legal_actions();
+                    let a = s.heuristic_action(p, &mut rng);
+                    let discard = a >= CARD_BASE + 5;
+                    discards += usize::from(discard);
+                    let top = legal
+                        .iter()
+                        .filter(|&&b| !discard || b >= CARD_BASE + 5)
+                        .map(|&b| block[b as usize])
+                        .fold(f32::MIN, f32::max);
+                    assert_eq!(block[a as usize], top, "{:?}", s.history());
+                    for (b, &x) in block.iter().enumerate() {
+                        assert!(x == 0.0 || legal.contains(&(b as u32)));
+                    }
+                    decisions += 1;
+                    a
+                }
+                _ => unreachable!(),
+            };
+            s.apply_action(a).unwrap();
+        }
+    }
+    assert!(decisions > 100 && discards > 0, "{decisions} decisions, {discards} discards");
+}
