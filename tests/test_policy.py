@@ -129,7 +129,9 @@ def test_shipped_policy_fits_its_game(name):
     assert policy.num_actions == game.num_distinct_actions()
     policy.check_game(observed)
     data = cr._core.shipped_policy(name)
-    assert len(data) < 4 * 1024 * 1024, "a shipped policy stays a few MB"
+    # A few MB: the largest, Poker Chess's, is 4.7 MiB (its first layer reads the 4,207-entry
+    # scores block, its head writes 4,207 logits).
+    assert len(data) < 5 * 1024 * 1024, "a shipped policy stays a few MB"
     tensors, metadata = read_safetensors(data)
     assert metadata["game"] == str(observed) or cr.make(metadata["game"]) == observed
     assert all(t.dtype == np.float32 and np.isfinite(t).all() for t in tensors.values())
@@ -263,7 +265,7 @@ def test_grpc_bot_seats_play_the_shipped_policies_and_never_read_a_client_file(c
 BEATS = {
     "pokeros": ["random"],
     "prediction_chess": ["random", "heuristic"],
-    "poker_chess": ["random"],
+    "poker_chess": ["random", "heuristic"],
     "holdem_chess": ["random", "heuristic"],
     "detective_poker": ["random", "heuristic"],
 }
