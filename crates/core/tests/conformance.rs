@@ -40,6 +40,8 @@ simulate! {
     sim_pokeros_hand5: "pokeros(hand_size=5,players=4,wildcards=1)", 2;
     sim_pokeros_placements: "pokeros(observation=placements,players=3,wildcards=1)", 2;
     sim_pokeros_placements_hand0: "pokeros(observation=placements,hand_size=0,board_size=7)", 2;
+    sim_pokeros_lookahead: "pokeros(observation=lookahead,players=3,wildcards=1)", 2;
+    sim_pokeros_lookahead_hand0: "pokeros(observation=lookahead,hand_size=0,board_size=7)", 2;
     sim_poker_chess: "poker_chess", 4;
     sim_poker_chess_variants: "poker_chess(jokers=0,hand_size=2,en_passant=false,reward=points)", 3;
     sim_poker_chess_hand8: "poker_chess(hand_size=8,jokers=1,piece_values=k=50 q=10 p=2)", 2;

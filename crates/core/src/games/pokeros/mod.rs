@@ -14,6 +14,7 @@
 //! Chance outcomes are card ids (`0..55`, see `cards.rs`).
 
 pub mod bot;
+pub mod lookahead;
 mod observe;
 pub mod rules;
 mod state;
@@ -74,9 +75,11 @@ pub static PARAMS: &[ParamSpec] = &[
         "rank: rank rewards at the end; points: points minus the mean, paid as \
          they are scored",
     ),
-    ParamSpec::choice("observation", &["board", "placements"], "board").about(
+    ParamSpec::choice("observation", &["board", "placements", "lookahead"], "board").about(
         "board: the board, the hands and the scores; placements: also, per action, the \
-         points that placement of one of your cards would score now (not a rule: the \
+         points that placement of one of your cards would score now; lookahead: instead, \
+         per action, those points less the next seat's expected best reply after it, plus \
+         half your best placement next turn with the cards you keep (not a rule: the \
          observation only)",
     ),
 ];
@@ -86,6 +89,19 @@ pub const ENTRY: GameEntry = PokerosGame::ENTRY;
 
 /// A Pokeros game: validated parameters and the tables derived from them.
 pub type PokerosGame = RulesGame<Config>;
+
+/// The block of one entry per action that ends the observation (`observation`): not a rule,
+/// only what the observation shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionBlock {
+    /// No block (`observation=board`).
+    None,
+    /// The points each placement of the observer's own card would score now, / 100
+    /// (`observation=placements`).
+    Placements,
+    /// Each placement's two-ply estimate (`observation=lookahead`, see `lookahead.rs`).
+    Lookahead,
+}
 
 /// How a placement's run length is capped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,9 +151,8 @@ pub struct Config {
     pub deck: CardSet,
     /// Rank rewards (false: points minus the mean).
     pub rank_reward: bool,
-    /// The observation ends with the placements block (`observation=placements`): per
-    /// action, the points it would score for the observer's own card, / 100.
-    pub placement_features: bool,
+    /// The observation's per-action block, if any (the `observation` parameter).
+    pub action_block: ActionBlock,
     /// The validated parameters.
     params: Params,
 }
@@ -209,7 +224,11 @@ impl GameDef for Config {
                 params.int("wildcards") as u8,
             ),
             rank_reward: params.choice("reward") == "rank",
-            placement_features: params.choice("observation") == "placements",
+            action_block: match params.choice("observation") {
+                "placements" => ActionBlock::Placements,
+                "lookahead" => ActionBlock::Lookahead,
+                _ => ActionBlock::None,
+            },
             params,
         };
         let cards_needed = 1 + config.players * config.hand_size;

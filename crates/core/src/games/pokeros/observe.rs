@@ -2,7 +2,7 @@
 //! information-state tensor's history rows (layout and event codes), and resampling the
 //! cards a seat cannot see.
 
-use super::Config;
+use super::{ActionBlock, Config, lookahead};
 use super::rules::score_placement;
 use super::state::{MAX_SEATS, Phase, PokerosState};
 use crate::cards::{Card, HiddenCards, NUM_CARD_IDS};
@@ -33,6 +33,8 @@ impl Layout for Config {
 
     fn observation_bounds(&self) -> (f32, f32) {
         // Points are written as points / 100; a seat scores at most every card's best placement.
+        // A lookahead entry spans at most two and a half placements' points (now and half a
+        // follow-up, less a reply), within the same bound.
         let most = self.deck.len() as f32 * self.max_placement_points() as f32;
         (0.0, (most / 100.0).max(1.0))
     }
@@ -43,16 +45,15 @@ impl Layout for Config {
         let at = CELL_PLANES * self.cells() + 2 * NUM_CARD_IDS;
         let board = self.board_observation_size();
         let mut scalars = vec![at..at + 2 * MAX_SEATS, board - 1..board];
-        if self.placement_features {
+        if self.action_block != ActionBlock::None {
             scalars.push(board..board + self.placements_size());
         }
         scalars
     }
 
-    /// The placements block (`observation=placements`), one entry per action.
+    /// The per-action block (`observation=placements` or `lookahead`), one entry per action.
     fn action_features(&self) -> Option<usize> {
-        self.placement_features
-            .then(|| self.board_observation_size())
+        (self.action_block != ActionBlock::None).then(|| self.board_observation_size())
     }
 }
 
@@ -62,9 +63,10 @@ impl Config {
         CELL_PLANES * self.cells() + 2 * NUM_CARD_IDS + 4 * MAX_SEATS + 1
     }
 
-    /// The placements block's entries: one per action with `observation=placements`.
+    /// The per-action block's entries: one per action with `observation=placements` or
+    /// `lookahead`.
     fn placements_size(&self) -> usize {
-        if self.placement_features {
+        if self.action_block != ActionBlock::None {
             self.cells() * self.slots()
         } else {
             0
@@ -112,7 +114,24 @@ impl Observe for PokerosState {
         at += MAX_SEATS;
         out.set(at, self.deck.len() as f32 / self.config.deck.len() as f32);
         at += 1;
-        if self.config.placement_features {
+        if self.config.action_block == ActionBlock::Lookahead {
+            // Per action, the two-ply estimate (`lookahead::for_each_estimate`) less the
+            // lowest legal action's, / 100; 0 off the legal actions and for a seat not to
+            // move. From the public board, the observer's own hand and the cards it cannot
+            // see (a set the rest of the observation already tells).
+            if self.phase == Phase::Turn && self.to_move == player {
+                let mut estimates = Vec::new();
+                lookahead::for_each_estimate(self, |action, value| {
+                    estimates.push((action, value))
+                });
+                let low = estimates.iter().map(|&(_, v)| v).fold(f64::INFINITY, f64::min);
+                for (action, value) in estimates {
+                    if value > low {
+                        out.set(at + action as usize, ((value - low) / 100.0) as f32);
+                    }
+                }
+            }
+        } else if self.config.action_block == ActionBlock::Placements {
             // Per action `cell * slots + slot`: the points placing the observer's card in
             // `slot` on `cell` would score now, / 100; 0 where the cell is not legal. A
             // function of the public board and the observer's own hand, so it tells nothing

@@ -117,18 +117,27 @@ impl Board {
             }
         }
         // Only runs along this row and column changed, and only for the first empty cell past
-        // the run through the new card in each direction: an empty cell behind a gap is not
-        // connected to the new card.
-        for dir in [EAST, WEST, SOUTH, NORTH] {
+        // the run through the new card in each direction.
+        for end in self.run_ends(cell).into_iter().flatten() {
+            self.recheck(end);
+        }
+    }
+
+    /// The empty cells a card on `cell` is connected to along its row and column: in each
+    /// direction, the first empty cell past the run of cards next to `cell` (an empty cell
+    /// behind a gap is not connected). A card on `cell` changes what a placement scores and
+    /// whether it is legal on these cells and on no other empty cell.
+    pub fn run_ends(&self, cell: usize) -> [Option<usize>; 4] {
+        [EAST, WEST, SOUTH, NORTH].map(|dir| {
             let mut at = cell;
             while let Some(next) = self.step(at, dir) {
                 at = next;
                 if self.cells[at] == EMPTY {
-                    self.recheck(at);
-                    break;
+                    return Some(at);
                 }
             }
-        }
+            None
+        })
     }
 
     fn recheck(&mut self, cell: usize) {

@@ -422,3 +422,152 @@ fn placements_observation_adds_what_each_placement_would_score() {
         .unwrap();
     assert_eq!(best as u32, a, "the best placement is the largest entry");
 }
+
+/// The lookahead estimate computed the slow way: every legal cell of the new board scored
+/// for every card, no shortcuts.
+fn lookahead_by_brute_force(state: &PokerosState) -> Vec<(u32, f64)> {
+    use super::rules::score_placement;
+    let config = state.config();
+    let mover = state.to_move();
+    let slots = config.slots();
+    let hand: Vec<Card> = state.hand(mover).iter().collect();
+    let public = config.hand_size == 0;
+    let unseen: Vec<Card> = config
+        .deck
+        .iter()
+        .filter(|&c| {
+            state.board().cards().all(|(_, b)| b != c)
+                && !state.hand(mover).contains(c)
+                && (!public || (0..config.players).all(|s| !state.hand(s).contains(c)))
+        })
+        .collect();
+    let next = (mover + 1) % config.players;
+    let m = slots.min(state.hand(next).len() as usize + state.deck().len() as usize);
+    let best_on = |board: &super::rules::Board, card: Card| {
+        let mut best = 0;
+        board.for_each_legal(|cell| {
+            best = best.max(score_placement(board, cell, card, config).points);
+        });
+        best
+    };
+    let mut out = Vec::new();
+    state.board().for_each_legal(|cell| {
+        for (slot, &card) in hand.iter().enumerate() {
+            let now = score_placement(state.board(), cell, card, config).points;
+            let mut after = state.board().clone();
+            after.place(cell, card);
+            let mut replies: Vec<f64> = unseen.iter().map(|&u| best_on(&after, u) as f64).collect();
+            // The expected best of m cards drawn from the unseen ones: the chance that the
+            // i-th best is the best drawn is C(n - 1 - i, m - 1) / C(n, m).
+            replies.sort_by(|a, b| b.total_cmp(a));
+            let n = replies.len();
+            let choose = |a: usize, b: usize| -> f64 {
+                if b > a {
+                    return 0.0;
+                }
+                (0..b).map(|j| (a - j) as f64 / (j + 1) as f64).product()
+            };
+            let m = m.min(n);
+            let reply: f64 = if m == 0 {
+                0.0
+            } else {
+                (0..n)
+                    .map(|i| replies[i] * choose(n - 1 - i, m - 1) / choose(n, m))
+                    .sum()
+            };
+            let keep = hand
+                .iter()
+                .enumerate()
+                .filter(|&(s, _)| s != slot)
+                .map(|(_, &k)| best_on(&after, k))
+                .max()
+                .unwrap_or(0);
+            let estimate = now as f64 - reply + keep as f64 / 2.0;
+            out.push(((cell * slots + slot) as u32, estimate));
+        }
+    });
+    out
+}
+
+#[test]
+fn lookahead_observation_is_the_two_ply_estimate_of_each_placement() {
+    // Seat 1 holds 5h 3d 8d (the rules' example above): 5h between 5d and 6h 7h pays 22 now.
+    let t = pair_behind_straight_flush_ahead("pokeros(observation=lookahead)");
+    let game = make_game_from_string("pokeros(observation=lookahead)").unwrap();
+    let plain_size = make_game_from_string("pokeros").unwrap().observation_size();
+    assert_eq!(game.observation_size(), plain_size + 15 * 15 * 3);
+    assert_eq!(game.action_features(), Some(plain_size));
+    let mut obs = vec![0.0; game.observation_size()];
+    t.state.observation_tensor(1, &mut obs);
+    let a = t.state.string_to_action(Player::Seat(1), "5h@1,0").unwrap();
+    let best = (0..15 * 15 * 3)
+        .max_by(|&i, &j| obs[plain_size + i].total_cmp(&obs[plain_size + j]))
+        .unwrap();
+    assert_eq!(best as u32, a, "22 points now is still the best two-ply estimate");
+
+    // Whole games in several variants: every turn's block against the slow computation, zero
+    // for every seat not to move, and the rest of the observation as the plain game's.
+    for (spec, plain_spec) in [
+        ("pokeros(observation=lookahead)", "pokeros"),
+        ("pokeros(observation=lookahead,players=3,wildcards=2)", "pokeros(players=3,wildcards=2)"),
+        ("pokeros(observation=lookahead,hand_size=0,board_size=7)", "pokeros(hand_size=0,board_size=7)"),
+        (
+            "pokeros(observation=lookahead,board_size=5,run_cap_check=prototype,multiplier=cross)",
+            "pokeros(board_size=5,run_cap_check=prototype,multiplier=cross)",
+        ),
+        ("pokeros(observation=lookahead,players=4,hand_size=2,deck=stripped)", "pokeros(players=4,hand_size=2,deck=stripped)"),
+    ] {
+        let game = make_game_from_string(spec).unwrap();
+        let plain = make_game_from_string(plain_spec).unwrap();
+        let at = plain.observation_size();
+        let bots = [
+            make_bot("pokeros", "heuristic").unwrap(),
+            make_bot("pokeros", "random").unwrap(),
+        ];
+        let mut rng = GameRng::new(7);
+        let mut state = game.new_initial_state();
+        let mut turns = 0;
+        loop {
+            match state.current_player() {
+                Player::Terminal => break,
+                Player::Chance => {
+                    let a = state.sample_chance_outcome(&mut rng);
+                    state.apply_action(a).unwrap();
+                }
+                Player::Seat(seat) => {
+                    turns += 1;
+                    let pokeros: &PokerosState = crate::rules::rules_of(state.as_ref()).unwrap();
+                    let want = lookahead_by_brute_force(pokeros);
+                    let low = want.iter().map(|&(_, v)| v).fold(f64::INFINITY, f64::min);
+                    let mut plain_state = plain.new_initial_state();
+                    for entry in state.history() {
+                        plain_state.apply_action(entry.action).unwrap();
+                    }
+                    for viewer in 0..game.num_players() {
+                        let mut obs = vec![f32::NAN; game.observation_size()];
+                        state.observation_tensor(viewer, &mut obs);
+                        let mut plain_obs = vec![f32::NAN; at];
+                        plain_state.observation_tensor(viewer, &mut plain_obs);
+                        assert_eq!(obs[..at], plain_obs[..], "{spec}: the plain part");
+                        let mut expected = vec![0.0f32; game.num_distinct_actions()];
+                        if viewer == seat {
+                            for &(a, v) in &want {
+                                expected[a as usize] = ((v - low) / 100.0) as f32;
+                            }
+                        }
+                        for (a, (&got, &want)) in obs[at..].iter().zip(&expected).enumerate() {
+                            assert!(
+                                (got - want).abs() < 1e-6,
+                                "{spec}, turn {turns}, viewer {viewer}, action {a}: {got} against {want}"
+                            );
+                        }
+                    }
+                    let a = bots[turns % 2].act(state.as_ref(), seat, &mut rng);
+                    state.apply_action(a).unwrap();
+                }
+                _ => unreachable!(),
+            }
+        }
+        assert!(turns > 10, "{spec}: a whole game");
+    }
+}
