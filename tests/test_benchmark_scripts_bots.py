@@ -65,3 +65,34 @@ def test_policy_actions_counts_the_policys_bets_by_street(tmp_path):
     assert sum(result["by_street"]["preflop"].values()) >= 3  # one decision a game, at least
     bad = run(ROOT / "benchmarks" / "policy_actions.py", "--game", "pokeros", "random")
     assert bad.returncode == 2 and "Hold'em Poker Chess" in bad.stderr
+
+
+def test_block_policy_plays_the_largest_entry_of_the_block(tmp_path):
+    import numpy as np
+
+    import checkraise as cr
+
+    game_string = "pokeros(board_size=7,observation=lookahead)"
+    out = tmp_path / "block.safetensors"
+    proc = run(ROOT / "benchmarks" / "block_policy.py", game_string, out)
+    assert proc.returncode == 0, proc.stderr
+    game = cr.make(game_string)
+    bot = cr.Bot(game, f"policy(path={out})")
+    at = game.action_features()
+    state, decisions = game.new_initial_state(), 0
+    rng = np.random.default_rng(3)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            continue
+        seat = state.current_player()
+        block = state.observation_tensor(seat)[at : at + game.num_distinct_actions()]
+        legal = state.legal_actions()
+        best = max(block[a] for a in legal)
+        action = bot.act(state)
+        assert block[action] == best, (decisions, action)
+        decisions += 1
+        state.apply_action(int(rng.choice(legal)))
+    assert decisions > 10
+    bad = run(ROOT / "benchmarks" / "block_policy.py", "pokeros", tmp_path / "none.safetensors")
+    assert bad.returncode == 2 and "no per-action observation block" in bad.stderr
