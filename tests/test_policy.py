@@ -120,7 +120,7 @@ def test_shipped_policy_fits_its_game(name):
     policy = Policy.shipped(name)
     assert policy.metadata["format"] == FORMAT
     # Trained on the game's default rules, observed as the game's own observation or as a
-    # variant's (Pokeros's `observation=placements`), which differs in nothing else.
+    # variant's (Pokeros's `observation=lookahead`), which differs in nothing else.
     observed = cr.make(policy.game)
     assert observed.name == name
     differ = {k for k, v in observed.parameters.items() if game.parameters[k] != v}
@@ -263,7 +263,7 @@ def test_grpc_bot_seats_play_the_shipped_policies_and_never_read_a_client_file(c
 
 # What docs/training.md reports each shipped policy beating (2,000 games per opponent there).
 BEATS = {
-    "pokeros": ["random"],
+    "pokeros": ["random", "heuristic"],
     "prediction_chess": ["random", "heuristic"],
     "poker_chess": ["random", "heuristic"],
     "holdem_chess": ["random", "heuristic"],
