@@ -7,7 +7,9 @@ raise, all-in; placements left out) and its mean return in chips, against each o
 Game ``k`` seats the policy at ``k % 2`` (seats rotated), deals chance from a generator seeded
 with ``--seed`` and the opponent bot with the same seed, so a run is repeatable. The interval is
 95% over games (normal approximation). ``--policy`` plays a policy file instead of the shipped
-one; ``--json`` writes the results too.
+one; ``--json`` writes the results too. Each game's preflop line (the seats' betting kinds in
+order, ``P`` the policy and ``O`` the opponent, and ``+flop`` when the hand went on) is counted
+with its mean return, to show where the chips were won and lost.
 """
 
 from __future__ import annotations
@@ -41,10 +43,12 @@ def play(policy: Policy, game_text: str, opponent: str, games: int, seed: int) -
     other = cr.Bot(game, opponent, seed=seed)
     rng = np.random.default_rng(seed)
     by_street: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    by_line: dict[str, list[float]] = collections.defaultdict(list)
     returns = []
     for k in range(games):
         me = k % 2
         state = game.new_initial_state()
+        line, flop = [], False
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
@@ -52,10 +56,16 @@ def play(policy: Policy, game_text: str, opponent: str, games: int, seed: int) -
                 continue
             seat = state.current_player()
             action = policy.act(state, seat) if seat == me else other.act(state, seat)
-            if seat == me and (k_ := kind(state.action_to_string(seat, action))):
-                by_street[state.view(None)["street"]][k_] += 1
+            street = state.view(None)["street"]
+            k_ = kind(state.action_to_string(seat, action))
+            if seat == me and k_:
+                by_street[street][k_] += 1
+            if street == "preflop" and k_:
+                line.append(("P " if seat == me else "O ") + k_)
+            flop |= street != "preflop"
             state.apply_action(action)
         returns.append(state.returns()[me])
+        by_line[", ".join(line) + (" +flop" if flop else "")].append(returns[-1])
     r = np.asarray(returns)
     half = 1.96 * float(r.std(ddof=1)) / math.sqrt(games) if games > 1 else 0.0
     return {
@@ -64,6 +74,10 @@ def play(policy: Policy, game_text: str, opponent: str, games: int, seed: int) -
         "mean": float(r.mean()),
         "ci": [float(r.mean()) - half, float(r.mean()) + half],
         "by_street": {street: dict(c) for street, c in by_street.items()},
+        "by_line": {
+            line: {"games": len(v), "mean": float(np.mean(v))}
+            for line, v in sorted(by_line.items(), key=lambda kv: -len(kv[1]))
+        },
     }
 
 
@@ -94,6 +108,11 @@ def main(argv: list[str] | None = None) -> int:
             total = sum(counts.values())
             shares = " | ".join(f"{100 * counts.get(k, 0) / total:.1f}%" for k in KINDS)
             print(f"| {street} | {total} | {shares} |")
+        print("\n| preflop line | games | mean | share of the mean |")
+        print("|---|---:|---:|---:|")
+        for line, row in res["by_line"].items():
+            share = row["games"] * row["mean"] / res["games"]
+            print(f"| {line} | {row['games']} | {row['mean']:+.1f} | {share:+.2f} |")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
     return 0

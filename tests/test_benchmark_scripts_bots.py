@@ -63,6 +63,13 @@ def test_policy_actions_counts_the_policys_bets_by_street(tmp_path):
     kinds = {k for counts in result["by_street"].values() for k in counts}
     assert kinds <= {"fold", "check", "call", "raise", "all-in"}
     assert sum(result["by_street"]["preflop"].values()) >= 3  # one decision a game, at least
+    # Every game has one preflop line, and the lines' means add up to the mean.
+    lines = result["by_line"]
+    assert sum(row["games"] for row in lines.values()) == 6
+    total = sum(row["games"] * row["mean"] for row in lines.values())
+    assert abs(total / 6 - result["mean"]) < 1e-9
+    assert all(line.startswith(("P ", "O ")) for line in lines)
+    assert "| preflop line |" in proc.stdout
     bad = run(ROOT / "benchmarks" / "policy_actions.py", "--game", "pokeros", "random")
     assert bad.returncode == 2 and "Hold'em Poker Chess" in bad.stderr
 
