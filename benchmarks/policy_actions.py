@@ -56,13 +56,15 @@ def play(policy: Policy, game_text: str, opponent: str, games: int, seed: int) -
                 continue
             seat = state.current_player()
             action = policy.act(state, seat) if seat == me else other.act(state, seat)
-            street = state.view(None)["street"]
-            k_ = kind(state.action_to_string(seat, action))
-            if seat == me and k_:
-                by_street[street][k_] += 1
-            if street == "preflop" and k_:
-                line.append(("P " if seat == me else "O ") + k_)
-            flop |= street != "preflop"
+            # Placements (no betting kind) come only after the flop, before a bet that counts.
+            if k_ := kind(state.action_to_string(seat, action)):
+                street = state.view(None)["street"]
+                if seat == me:
+                    by_street[street][k_] += 1
+                if street == "preflop":
+                    line.append(("P " if seat == me else "O ") + k_)
+                else:
+                    flop = True
             state.apply_action(action)
         returns.append(state.returns()[me])
         by_line[", ".join(line) + (" +flop" if flop else "")].append(returns[-1])

@@ -266,7 +266,7 @@ BEATS = {
     "pokeros": ["random", "heuristic"],
     "prediction_chess": ["random", "heuristic"],
     "poker_chess": ["random", "heuristic"],
-    # And the search the issue sets as the bar for strength rather than an exploit.
+    # And the search docs/training.md measures it against (strength, not a heuristic exploit).
     "holdem_chess": ["random", "heuristic", "ismcts(iterations=1000,rollout=heuristic)"],
     "detective_poker": ["random", "heuristic"],
 }
