@@ -60,6 +60,9 @@ pub mod games;
 // every game, the arena.
 pub mod env;
 
+// Solving small games exactly: CFR, best responses, exploitability.
+pub mod solve;
+
 pub mod bots;
 
 pub mod driver;

@@ -24,6 +24,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("view", 6),
     ("games", 7),
     ("env", 8),
+    ("solve", 8),
     ("bots", 9),
     ("driver", 10),
     ("table", 11),
