@@ -211,7 +211,8 @@ sys.exit(f'the module built with the features lacks {missing}' if missing else 0
     .venv/bin/python -m pytest -q -n 2 --dist loadfile -k "${SELECT# or }" \
     tests/test_python_games.py tests/test_python_vector.py tests/test_gymnasium.py \
     tests/test_gymnasium_vector.py tests/test_pettingzoo.py tests/test_arena.py tests/test_render.py \
-    tests/test_views.py tests/test_grpc_matches.py tests/test_client.py tests/test_web.py
+    tests/test_views.py tests/test_grpc_matches.py tests/test_client.py tests/test_web.py \
+    tests/test_solve.py
 fi
 
 step "done"

@@ -52,6 +52,7 @@ from ._core import (
     Match,
     OutOfTurnError,
     ParameterError,
+    SolveError,
     State,
     UnknownGameError,
     UnknownParameterError,
@@ -80,6 +81,7 @@ __all__ = [
     "MissingDependencyError",
     "OutOfTurnError",
     "ParameterError",
+    "SolveError",
     "State",
     "UnknownGameError",
     "UnknownParameterError",
@@ -103,6 +105,7 @@ _SUBMODULES = (
     "arena",
     "rllib",
     "sb3",
+    "solve",
 )
 
 # The extra each submodule's imports need (the others need none, or say so themselves).

@@ -19,6 +19,7 @@ __all__ = [
     "Env",
     "Game",
     "GameOverError",
+    "GameTree",
     "IllegalActionError",
     "InvalidSeatError",
     "Match",
@@ -26,6 +27,8 @@ __all__ = [
     "ParameterError",
     "PolicyFileError",
     "PolicyNet",
+    "SolveError",
+    "Solver",
     "State",
     "UnknownGameError",
     "UnknownParameterError",
@@ -77,6 +80,10 @@ class ActionStringError(CheckraiseError):
 
 class DeserializationError(CheckraiseError):
     """A serialized state that cannot be read back."""
+
+class SolveError(CheckraiseError):
+    """A game too large (or of the wrong kind) to solve exactly, or a policy that does not fit
+    the game it is measured on."""
 
 class PolicyFileError(CheckraiseError):
     """A policy or safetensors file that cannot be read, or a policy that does not fit the
@@ -427,6 +434,74 @@ def arena_run(
     progress: Callable[[int, int], object] | None = None,
 ) -> ArenaReport:
     """Plays every pair of ``bots`` at ``game`` and rates them (``checkraise.arena.run``)."""
+
+_SolvePolicy: TypeAlias = dict[str, dict[int, float]]
+
+@final
+class GameTree:
+    """A game's whole tree, enumerated once, and exact measures of tabular policies on it
+    (``checkraise.solve``)."""
+
+    def __new__(cls, game: Game | str, *, max_nodes: int = 10_000_000) -> GameTree: ...
+    @property
+    def game(self) -> str:
+        """The game string."""
+    @property
+    def num_players(self) -> int:
+        """Seats."""
+    @property
+    def num_nodes(self) -> int:
+        """Nodes (histories, chance and terminal included)."""
+    @property
+    def num_terminals(self) -> int:
+        """Terminal histories."""
+    def infosets(self) -> list[tuple[str, int, list[int]]]:
+        """Every information state as ``(key, seat, legal actions)``."""
+    def uniform_policy(self) -> _SolvePolicy:
+        """The uniform policy on every information state."""
+    def policy_values(self, policy: _SolvePolicy) -> list[float]:
+        """Every seat's expected return when every seat plays ``policy``."""
+    def best_response(self, policy: _SolvePolicy, seat: int) -> tuple[float, _SolvePolicy]:
+        """``(value, response)`` of ``seat``'s best response to the others' parts of ``policy``."""
+    def nash_conv(self, policy: _SolvePolicy) -> float:
+        """NashConv of ``policy``."""
+    def exploitability(self, policy: _SolvePolicy) -> float:
+        """Exploitability of ``policy`` (constant-sum games)."""
+
+@final
+class Solver:
+    """A CFR-family solver of one game (``checkraise.solve``)."""
+
+    def __new__(
+        cls,
+        game: Game | str,
+        algorithm: str = "cfr+",
+        *,
+        seed: int = 0,
+        alpha: float = 1.5,
+        beta: float = 0.0,
+        gamma: float = 2.0,
+        max_nodes: int = 10_000_000,
+    ) -> Solver: ...
+    def run(self, iterations: int) -> None:
+        """Runs ``iterations`` more iterations."""
+    @property
+    def iterations(self) -> int:
+        """Iterations run so far."""
+    @property
+    def algorithm(self) -> str:
+        """The algorithm's name."""
+    @property
+    def game(self) -> str:
+        """The game string."""
+    def average_policy(self) -> _SolvePolicy:
+        """The average policy."""
+    def current_policy(self) -> _SolvePolicy:
+        """The current policy."""
+    def nash_conv(self) -> float:
+        """NashConv of the average policy."""
+    def exploitability(self) -> float:
+        """Exploitability of the average policy."""
 
 @final
 class Env:

@@ -68,6 +68,13 @@ create_exception!(
 );
 create_exception!(
     checkraise,
+    SolveError,
+    CheckraiseError,
+    "A game too large (or of the wrong kind) to solve exactly, or a policy that does not fit \
+     the game it is measured on."
+);
+create_exception!(
+    checkraise,
     DeserializationError,
     CheckraiseError,
     "A serialized state that cannot be read back."
@@ -176,5 +183,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<DeserializationError>(),
     )?;
     m.add("PolicyFileError", py.get_type::<PolicyFileError>())?;
+    m.add("SolveError", py.get_type::<SolveError>())?;
     Ok(())
 }

@@ -12,6 +12,7 @@ mod env;
 mod errors;
 mod game;
 mod policy;
+mod solve;
 mod state;
 mod vector;
 
@@ -54,5 +55,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(driver::_restore_match, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_catalog, m)?)?;
     arena::register(m)?;
+    solve::register(m)?;
     Ok(())
 }
