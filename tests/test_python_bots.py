@@ -68,7 +68,8 @@ def acting_seat(state):
 
 def test_bots_lists_the_kinds_and_their_settings():
     entries = {entry["kind"]: entry for entry in cr.bots()}
-    assert list(entries) == ["random", "heuristic", "ismcts", "policy"]
+    assert list(entries) == ["random", "heuristic", "ismcts", "policy", "cfr"]
+    assert [s["name"] for s in entries["cfr"]["settings"]] == ["iterations", "algorithm", "seed"]
     assert [s["name"] for s in entries["policy"]["settings"]] == ["path"]
     assert entries["random"]["settings"] == [] == entries["heuristic"]["settings"]
     settings = {s["name"]: s for s in entries["ismcts"]["settings"]}

@@ -208,3 +208,47 @@ def test_large_games_are_refused_with_their_size(game: str) -> None:
 def test_the_callers_node_limit_is_kept() -> None:
     with pytest.raises(cr.SolveError, match="over the limit of 50"):
         solve.GameTree("pokeros", max_nodes=50)
+
+
+@pytest.mark.parametrize("game", KUHN)
+def test_the_cfr_bot_plays_the_solved_policy(game: str) -> None:
+    bot = cr.Bot(game, "cfr(iterations=300)")
+    assert bot.kind == "cfr"
+    assert bot.spec == "cfr(iterations=300,algorithm=cfr+)"
+    policy = solve.solve(game, "cfr+", iterations=300).policy
+    state = cr.make(game).new_initial_state()
+    for card in (0, 1):  # seat 0 holds the jack, seat 1 the queen
+        state.apply_action(card)
+    key = state.information_state_string(0)
+    counts = [0, 0]
+    for seed in range(2000):
+        counts[cr.Bot(game, bot.spec, seed=seed).act(state)] += 1
+    bet = policy[key][1]
+    assert abs(counts[1] / 2000 - bet) < 0.04, (counts, bet)
+
+
+@pytest.mark.parametrize("game", KUHN)
+def test_the_cfr_bot_reads_only_what_its_seat_knows(game: str) -> None:
+    """The information rule: the bot's action depends on the seat's information state only,
+    so a state resampled from it (other hidden cards) gives the same action from the same
+    seed."""
+    spec = "cfr(iterations=50,algorithm=mccfr,seed=4)"
+    for deal in ((0, 1), (0, 2), (2, 0), (1, 2)):
+        state = cr.make(game).new_initial_state()
+        for card in deal:
+            state.apply_action(card)
+        for resample_seed in range(5):
+            other = state.resample_from_infostate(0, resample_seed)
+            for seed in range(5):
+                assert cr.Bot(game, spec, seed=seed).act(other) == cr.Bot(
+                    game, spec, seed=seed
+                ).act(state)
+
+
+def test_the_cfr_bot_refuses_games_too_large_to_solve() -> None:
+    with pytest.raises(cr.ParameterError, match="too large to solve exactly"):
+        cr.Bot("pokeros", "cfr")
+    with pytest.raises(cr.ParameterError, match="one of: cfr, cfr\\+, dcfr, mccfr"):
+        cr.Bot("pokeros", "cfr(algorithm=fictitious)")
+    with pytest.raises(cr.ParameterError, match="an integer from 1 to 100000"):
+        cr.Bot("pokeros", "cfr(iterations=0)")

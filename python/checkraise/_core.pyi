@@ -252,21 +252,21 @@ class State:
 @final
 class Bot:
     """An engine bot for one game from a bot spec (``random``, ``heuristic``, ``ismcts``,
-    ``ismcts(iterations=2000,rollout=random)``, ``policy``, ``policy(path=FILE)``), with its
-    own seeded generator. Keyword settings override the spec's; ``None`` leaves a setting as
+    ``ismcts(iterations=2000,rollout=random)``, ``policy``, ``policy(path=FILE)``, and for small
+    games ``cfr`` / ``cfr(iterations=1000,algorithm=cfr+)``), with its own seeded generator. Keyword settings override the spec's; ``None`` leaves a setting as
     it is. A ``policy`` bot plays only the game (parameters included) it was trained on."""
 
     def __new__(
         cls,
         game: Game | str,
         # The literals are completions for editors; any bot spec string is accepted.
-        kind: Literal["heuristic", "random", "ismcts", "policy"] | str = "heuristic",  # noqa: PYI051
+        kind: Literal["heuristic", "random", "ismcts", "policy", "cfr"] | str = "heuristic",  # noqa: PYI051
         seed: int = 0,
         **settings: float | str | None,
     ) -> Bot: ...
     @property
     def kind(self) -> str:
-        """``random``, ``heuristic``, ``ismcts`` or ``policy``."""
+        """``random``, ``heuristic``, ``ismcts``, ``policy`` or ``cfr``."""
     @property
     def spec(self) -> str:
         """The canonical spec, every setting included; ``Bot(game, bot.spec)`` is the same bot."""

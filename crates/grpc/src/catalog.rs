@@ -59,11 +59,24 @@ pub fn describe_game(entry: &GameEntry) -> pb::GameDescription {
         utility: fact_word(&info.utility),
         reward_model: fact_word(&info.reward_model),
         parameters: entry.params.iter().map(describe_parameter).collect(),
-        bot_kinds: BOT_KINDS.iter().map(|k| k.to_string()).collect(),
+        bot_kinds: bot_kinds(info.name),
         default_sizes: make_game(info.name, no_params)
             .ok()
             .map(|game| game_sizes(game.as_ref())),
     }
+}
+
+/// The bot kinds offered for a game at its default parameters: every kind but `cfr`, which
+/// only small games (Kuhn and Leduc poker) can be solved for.
+fn bot_kinds(game: &str) -> Vec<String> {
+    let no_params: [(&str, &str); 0] = [];
+    let solvable =
+        make_game(game, no_params).is_ok_and(|g| checkraise_core::solve::solvable(g.as_ref()));
+    BOT_KINDS
+        .iter()
+        .filter(|k| **k != "cfr" || solvable)
+        .map(|k| k.to_string())
+        .collect()
 }
 
 fn describe_parameter(spec: &registry::ParamSpec) -> pb::ParameterSpec {

@@ -1,9 +1,10 @@
 //! Bots: a uniformly random bot for every game, each game's heuristic bot, IS-MCTS
-//! (`ismcts`) for every game, and trained policies (`policy`); `spec` turns bot spec strings
-//! into bots.
+//! (`ismcts`) for every game, trained policies (`policy`), and small games' solved policies
+//! (`cfr`, `solved`); `spec` turns bot spec strings into bots.
 
 pub mod ismcts;
 pub mod policy;
+pub mod solved;
 pub mod spec;
 
 use crate::env::GameRng;
@@ -11,6 +12,7 @@ use crate::game::{Action, GameError, Player, State};
 
 pub use ismcts::{Belief, IsmctsBot, IsmctsConfig, OpponentModel, Rollout, SearchResult};
 pub use policy::{PolicyBot, PolicyNet};
+pub use solved::{SolvedBot, SolvedConfig};
 pub use spec::{BOT_KINDS, BotSpec, bot_params};
 
 /// Something that picks actions for a seat.
@@ -18,7 +20,7 @@ pub trait Bot: Send + Sync {
     /// The action for `seat` at `state`. Precondition: `seat` may act there (see `try_act`,
     /// which checks it; callers with input from outside the engine use that).
     fn act(&self, state: &dyn State, seat: usize, rng: &mut GameRng) -> Action;
-    /// The bot's kind (`random`, `heuristic`, `ismcts`, `policy`).
+    /// The bot's kind (`random`, `heuristic`, `ismcts`, `policy`, `cfr`).
     fn name(&self) -> &'static str;
     /// The bot's full spec string (its kind and every setting), which `make_bot` reads
     /// back.
@@ -133,11 +135,13 @@ mod tests {
             let game = make_game::<&str, &str>(entry.info.name, []).unwrap();
             let mut state = game.new_initial_state();
             let mut rng = GameRng::new(0);
-            // The `policy` bot only where the game ships a policy.
+            // The `policy` bot only where the game ships a policy, `cfr` where the game is
+            // small enough to solve.
             let kinds: Vec<&str> = BOT_KINDS
                 .iter()
                 .copied()
                 .filter(|k| *k != "policy" || entry.policy.is_some())
+                .filter(|k| *k != "cfr" || make_bot(entry.info.name, "cfr").is_ok())
                 .collect();
             for &kind in &kinds {
                 let bot = make_bot(entry.info.name, kind).unwrap();

@@ -1,7 +1,7 @@
 //! Bot specs: one string that names a bot and its settings, accepted by every face.
 //!
 //! `random`, `heuristic`, `ismcts`, `ismcts(iterations=2000,rollout=heuristic)`, `policy`,
-//! `policy(path=runs/pokeros/policy.safetensors)`. Settings
+//! `policy(path=runs/pokeros/policy.safetensors)`, `cfr(iterations=1000,algorithm=cfr+)`. Settings
 //! are validated like game parameters: an unknown bot, an unknown setting or a bad value is
 //! an error naming the bot, the setting, the value and what is allowed.
 
@@ -11,11 +11,16 @@ use std::sync::Arc;
 
 use crate::bots::ismcts::{Belief, IsmctsBot, IsmctsConfig, Rollout};
 use crate::bots::policy::{self, PolicyBot, PolicyNet};
+use crate::bots::solved::{SolvedBot, SolvedConfig};
 use crate::bots::{Bot, HeuristicBot, RandomBot};
 use crate::game::{Game, GameError};
+use crate::solve::Algorithm;
 
 /// The bot kinds every game offers.
-pub const BOT_KINDS: &[&str] = &["random", "heuristic", "ismcts", "policy"];
+pub const BOT_KINDS: &[&str] = &["random", "heuristic", "ismcts", "policy", "cfr"];
+
+/// Most iterations a `cfr` bot's solver runs.
+pub const MAX_SOLVER_ITERATIONS: u32 = 100_000;
 
 /// Most IS-MCTS iterations per move (bounds a search's memory; see `ismcts`).
 pub const MAX_ITERATIONS: u32 = 1_000_000;
@@ -91,11 +96,36 @@ pub static POLICY_PARAMS: &[BotParamSpec] = &[BotParamSpec {
                   shipped ones are trained on each game's default parameters)",
 }];
 
+/// The settings of `cfr` bots (small games only: the solver enumerates the whole tree).
+pub static CFR_PARAMS: &[BotParamSpec] = &[
+    BotParamSpec {
+        name: "iterations",
+        allowed: "an integer from 1 to 100000",
+        default: "1000",
+        description: "iterations of the solver, run once when the bot is made; the bot plays \
+                      the average policy",
+    },
+    BotParamSpec {
+        name: "algorithm",
+        allowed: "one of: cfr, cfr+, dcfr, mccfr",
+        default: "cfr+",
+        description: "the solver: vanilla CFR, CFR+, discounted CFR (1.5, 0, 2) or \
+                      external-sampling Monte Carlo CFR",
+    },
+    BotParamSpec {
+        name: "seed",
+        allowed: "an integer from 0 to 18446744073709551615",
+        default: "0",
+        description: "the sampling seed of mccfr (the other solvers draw nothing)",
+    },
+];
+
 /// The settings of a bot kind.
 pub fn bot_params(kind: &str) -> &'static [BotParamSpec] {
     match kind {
         "ismcts" => ISMCTS_PARAMS,
         "policy" => POLICY_PARAMS,
+        "cfr" => CFR_PARAMS,
         _ => &[],
     }
 }
@@ -114,6 +144,8 @@ pub enum BotSpec {
         /// The policy file (`None`: the shipped policy).
         path: Option<String>,
     },
+    /// A small game solved exactly: the solver's average policy.
+    Solved(SolvedConfig),
 }
 
 impl BotSpec {
@@ -193,6 +225,36 @@ impl BotSpec {
                 }
                 Ok(BotSpec::Policy { path })
             }
+            "cfr" => {
+                let mut config = SolvedConfig::default();
+                let (mut name, mut seed) = ("cfr+".to_string(), 0);
+                for (setting, value) in &pairs {
+                    let spec = specs.iter().find(|s| s.name == setting).expect("checked");
+                    let bad = || GameError::InvalidBotParameter {
+                        bot: kind.to_string(),
+                        name: setting.clone(),
+                        value: value.clone(),
+                        allowed: spec.allowed.to_string(),
+                    };
+                    match setting.as_str() {
+                        "iterations" => {
+                            config.iterations = value
+                                .parse()
+                                .ok()
+                                .filter(|v| (1..=MAX_SOLVER_ITERATIONS).contains(v))
+                                .ok_or_else(bad)?
+                        }
+                        "algorithm" => {
+                            Algorithm::parse(value, 0).map_err(|_| bad())?;
+                            name = value.clone();
+                        }
+                        "seed" => seed = value.parse().map_err(|_| bad())?,
+                        _ => unreachable!("checked against the table"),
+                    }
+                }
+                config.algorithm = Algorithm::parse(&name, seed)?;
+                Ok(BotSpec::Solved(config))
+            }
             _ => {
                 let mut config = IsmctsConfig::default();
                 for (name, value) in &pairs {
@@ -258,6 +320,7 @@ impl BotSpec {
             BotSpec::Heuristic => "heuristic",
             BotSpec::Ismcts(_) => "ismcts",
             BotSpec::Policy { .. } => "policy",
+            BotSpec::Solved(_) => "cfr",
         }
     }
 
@@ -301,6 +364,7 @@ impl BotSpec {
             BotSpec::Random => Box::new(RandomBot),
             BotSpec::Heuristic => Box::new(HeuristicBot),
             BotSpec::Ismcts(c) => Box::new(IsmctsBot::for_game(c.clone(), game)?),
+            BotSpec::Solved(c) => Box::new(SolvedBot::for_game(c.clone(), game)?),
             BotSpec::Policy { path } => {
                 let refuse = |why: String| GameError::InvalidBotParameter {
                     bot: "policy".to_string(),
@@ -353,6 +417,7 @@ impl fmt::Display for BotSpec {
                 f.write_str(")")
             }
             BotSpec::Policy { path: Some(path) } => write!(f, "policy(path={path})"),
+            BotSpec::Solved(c) => f.write_str(&c.spec()),
             other => f.write_str(other.kind()),
         }
     }
@@ -395,7 +460,7 @@ mod tests {
     fn bad_specs_name_the_setting_the_value_and_what_is_allowed() {
         assert_eq!(
             err("alphazero"),
-            "unknown bot 'alphazero'; bots: random, heuristic, ismcts, policy"
+            "unknown bot 'alphazero'; bots: random, heuristic, ismcts, policy, cfr"
         );
         assert_eq!(
             err("ismcts(iterations=0)"),

@@ -328,6 +328,14 @@ impl Solver {
     }
 }
 
+/// Whether `game` is estimated small enough for the solvers (at most `DEFAULT_MAX_NODES`
+/// nodes, one seat acting at a time): what the gRPC catalog asks before it offers the `cfr`
+/// bot for a game. Cheap: 64 random playouts.
+pub fn solvable(game: &dyn Game) -> bool {
+    game.num_players() <= MAX_SEATS
+        && tree::estimate_size(game, "").is_ok_and(|n| n <= DEFAULT_MAX_NODES as f64)
+}
+
 /// Exploitability of flat probabilities on `tree`.
 fn exploitability_flat(tree: &Tree, policy: &[f64]) -> Result<f64, SolveError> {
     let Some(sum) = tree.utility_sum else {

@@ -189,6 +189,32 @@ fn games_too_large_to_enumerate_are_refused_with_their_size() {
 }
 
 #[test]
+fn the_python_faces_default_limit_is_the_engines() {
+    // crates/py/src/solve.rs writes the default out (pyo3 shows a constant as `...`).
+    assert_eq!(DEFAULT_MAX_NODES, 10_000_000);
+}
+
+#[test]
+fn only_small_sequential_games_are_solvable() {
+    for name in [
+        "pokeros",
+        "poker_chess",
+        "holdem_chess",
+        "detective_poker",
+        "prediction_chess",
+    ] {
+        assert!(
+            !solvable(make_game_from_string(name).unwrap().as_ref()),
+            "{name}"
+        );
+    }
+    #[cfg(feature = "kuhn_poker")]
+    assert!(solvable(
+        make_game_from_string("kuhn_poker").unwrap().as_ref()
+    ));
+}
+
+#[test]
 fn algorithms_parse_by_name() {
     assert_eq!(Algorithm::parse("CFR+", 0).unwrap(), Algorithm::CfrPlus);
     assert_eq!(Algorithm::parse("dcfr", 0).unwrap(), Algorithm::DCFR);

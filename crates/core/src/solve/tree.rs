@@ -286,7 +286,7 @@ pub fn game_string(game: &dyn Game) -> String {
 /// Knuth's estimate of the number of nodes: over random descents from the root, the mean of
 /// the sum, over depths, of the product of the branching factors above that depth (an unbiased
 /// estimate of the nodes at each depth). A descent stops adding once its sum passes 1e300.
-fn estimate_size(game: &dyn Game, name: &str) -> Result<f64, SolveError> {
+pub(crate) fn estimate_size(game: &dyn Game, name: &str) -> Result<f64, SolveError> {
     let mut rng = GameRng::new(0x5eed_7ee5);
     let mut total = 0.0;
     for _ in 0..DESCENTS {
