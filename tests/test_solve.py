@@ -8,6 +8,7 @@ their names), the others with the rest of the suite."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -17,6 +18,7 @@ from open_spiel.python.algorithms import exploitability as os_exploitability
 
 import checkraise as cr
 import checkraise.solve as solve
+from run_util import run_python
 
 TOLERANCE = 1e-9
 
@@ -252,3 +254,16 @@ def test_the_cfr_bot_refuses_games_too_large_to_solve() -> None:
         cr.Bot("pokeros", "cfr(algorithm=fictitious)")
     with pytest.raises(cr.ParameterError, match="an integer from 1 to 100000"):
         cr.Bot("pokeros", "cfr(iterations=0)")
+
+
+@pytest.mark.parametrize("game", KUHN if built("leduc_poker") else [])
+def test_the_cfr_benchmark_runs_on_kuhn_poker_and_leduc_poker(game: str, tmp_path) -> None:
+    out = tmp_path / "solve_cfr.json"
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "solve_cfr.py"
+    proc = run_python(script, "--scale", "0.002", "--json", str(out), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["game"] for r in rows] == [game, "leduc_poker"]
+    for row in rows:
+        assert row["exploitability_difference"] < TOLERANCE
+        assert row["checkraise_per_second"] > 0 and row["openspiel_per_second"] > 0
