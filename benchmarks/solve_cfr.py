@@ -76,9 +76,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
                 "checkraise_exploitability": ours[2],
             }
         )
-    print(
-        f"{'game':<12} {'checkraise it/s':>16} {'OpenSpiel it/s':>15} {'ratio':>8} {'|Δ expl.|':>10}"
-    )
+    header = ("game", "checkraise it/s", "OpenSpiel it/s", "ratio", "|diff|")
+    print(f"{header[0]:<12} {header[1]:>16} {header[2]:>15} {header[3]:>8} {header[4]:>10}")
     for r in rows:
         print(
             f"{r['game']:<12} {r['checkraise_per_second']:>16,.0f}"
