@@ -333,3 +333,28 @@ def test_sampling_draws_legal_actions_by_their_probabilities():
     # The ends of the uniform: the first legal action, and the last one.
     ends = sample(logp[:2], masks[:2], np.float32([[0.0], [1.0]]))
     assert np.asarray(ends).tolist() == [1, 2]
+
+
+def test_best_response_to_a_bot_reports_a_lower_bound_with_its_interval(tmp_path, capsys):
+    """A fixed-seed smoke run of the learned best response (ABR): the pool and the evaluation
+    are the target alone, and the summary carries the exploiter's value against it."""
+    out = tmp_path / "abr"
+    args = ["pokeros", "--best-response-to", "random", "--out", str(out), "--seed", "3"]
+    small = ["--max-steps", "200", "--num-envs", "4", "--rollout", "8", "--minibatch", "16"]
+    evals = ["--hidden", "8", "--eval-games", "6", "--final-eval-games", "10"]
+    assert main([*args, *small, *evals]) == 0
+    capsys.readouterr()
+    config = json.loads((out / "config.json").read_text())
+    assert config["pool"] == [["random", 1.0]] and config["eval_opponents"] == ["random"]
+    summary = json.loads((out / "summary.json").read_text())
+    response = summary["best_response"]
+    assert response["target"] == "random" and response["games"] == 10
+    low, high = response["ci"]
+    assert low <= response["value"] <= high
+    # The pool is the target's alone: other opponents are refused beside it.
+    for bad in ([*args, "--opponent", "heuristic"], ["pokeros", "--best-response-to", " "]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(bad)
+        assert exit_info.value.code == 2
+    assert "--best-response-to" in capsys.readouterr().err
+    assert main(["pokeros", "--best-response-to", "alphazero", "--out", str(out), *small]) == 2

@@ -26,6 +26,14 @@ learner; its reward is the learner's return gained since its previous decision (
 return summed over its decisions), and returns are not discounted. A PPO update moves its
 samples to the device once and runs every epoch and minibatch in one compiled call.
 
+``--best-response-to SPEC`` trains an exploiter of one frozen bot (a learned best response,
+as Timbers et al.'s ABR): the pool is that bot alone, evaluation is against it, and
+``summary.json`` gains ``best_response``: the exploiter's final mean return against the bot
+over ``--final-eval-games`` games (seats rotated) with its 95% interval. In a two-seat
+zero-sum game that mean is a lower bound on the bot's exploitability (a best response wins
+at least as much); in games of more seats, on what a best response of one seat wins against
+the bot in every other seat.
+
 Evaluation plays fixed deals from every seat as engine matches (:class:`Games`): the
 vector env skips games that end before the learner's first decision, which an exact
 evaluation must count.
@@ -97,6 +105,7 @@ class Config:
     eval_seed: int = 1_000_000
     train_reward: str | None = None
     action_features: bool = True
+    best_response_to: str | None = None
 
 
 def _parse_pool(items: Sequence[str]) -> list[tuple[str, float]]:
@@ -694,6 +703,16 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
         "profile": _profile(profile, seconds),
         "final": [asdict(e) for e in final],
     }
+    if config.best_response_to is not None:
+        against = next(e for e in final if e.opponent == config.best_response_to)
+        summary["best_response"] = {
+            "target": config.best_response_to,
+            "games": against.games,
+            "value": against.mean,
+            "ci": list(against.ci),
+            "meaning": "the exploiter's mean return against the target, seats rotated: a "
+            "lower bound on what a best response to the target wins",
+        }
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
@@ -817,6 +836,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "as it scores) and evaluate on the game's own",
     )
     p.add_argument(
+        "--best-response-to",
+        metavar="SPEC",
+        default=None,
+        help="train an exploiter of this frozen bot (the pool and the evaluation are that bot "
+        "alone); summary.json's best_response is its value with a 95%% interval, a lower "
+        "bound on the bot's exploitability",
+    )
+    p.add_argument(
         "--no-action-features",
         dest="action_features",
         action="store_false",
@@ -834,6 +861,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         pool = _parse_pool(args.opponent) if args.opponent else d.pool
     except ValueError as error:
         p.error(str(error))
+    eval_opponents = args.eval_opponent or d.eval_opponents
+    if args.best_response_to is not None:
+        target = args.best_response_to.strip()
+        if not target:
+            p.error("--best-response-to needs a bot spec")
+        if args.opponent or args.eval_opponent:
+            p.error(
+                "--best-response-to sets the pool and the evaluation: leave out --opponent "
+                "and --eval-opponent"
+            )
+        pool, eval_opponents = [(target, 1.0)], [target]
     for name, value in (
         ("--num-envs", args.num_envs),
         ("--rollout", args.rollout),
@@ -856,12 +894,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         lr=args.lr,
         entropy=args.entropy,
         pool=pool,
-        eval_opponents=args.eval_opponent or d.eval_opponents,
+        eval_opponents=eval_opponents,
         eval_every_s=args.eval_every,
         eval_games=args.eval_games,
         final_eval_games=args.final_eval_games,
         train_reward=args.train_reward,
         action_features=args.action_features,
+        best_response_to=None if args.best_response_to is None else pool[0][0],
     )
     try:
         summary = train(config, log=lambda line: print(line, flush=True))
