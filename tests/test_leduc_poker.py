@@ -120,7 +120,7 @@ def test_leduc_poker_facts_match_openspiel():
     assert ours.max_chance_outcomes() == theirs.max_chance_outcomes() == 6
     assert ours.max_utility() == theirs.max_utility() == 13
     assert ours.min_utility() == theirs.min_utility() == -13
-    assert ours.observation_shape() == theirs.observation_tensor_shape() == [16]
+    assert list(ours.observation_shape()) == theirs.observation_tensor_shape() == [16]
     # OpenSpiel counts the seats' actions only (2 rounds of 4); ours the 3 deals too.
     assert ours.max_game_length() == theirs.max_game_length() + 3
     assert cr.make("leduc_poker", players=2).num_players() == 2
