@@ -197,7 +197,8 @@ if [ ${#GAME_FEATURES[@]} -gt 0 ]; then
   # A wheel built as the one above but with the game features (only the engine and the module
   # compile again), unpacked first on PYTHONPATH; the servers cargo test built (target/debug,
   # with the same features). Only the tests of these games run here: the others ran above
-  # against the release artifacts.
+  # against the release artifacts. A game's own test file (tests/test_leduc_poker.py: the game
+  # against OpenSpiel's) is listed here too; without its feature it skips itself, saying so.
   FEATURE_PY=target/feature-games/python
   rm -rf target/feature-games && mkdir -p "$FEATURE_PY"
   PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin build --release --zig --compatibility manylinux2014 \
@@ -212,7 +213,7 @@ sys.exit(f'the module built with the features lacks {missing}' if missing else 0
     tests/test_python_games.py tests/test_python_vector.py tests/test_gymnasium.py \
     tests/test_gymnasium_vector.py tests/test_pettingzoo.py tests/test_arena.py tests/test_render.py \
     tests/test_views.py tests/test_grpc_matches.py tests/test_client.py tests/test_web.py \
-    tests/test_solve.py
+    tests/test_leduc_poker.py tests/test_solve.py
 fi
 
 step "done"
