@@ -425,3 +425,131 @@ fn tree_sizes_match_the_documented_bound() {
     assert_eq!(checkraise_core::bots::ismcts::NODE_BYTES, 48);
     assert_eq!(checkraise_core::bots::ismcts::ARM_BYTES, 24);
 }
+
+/// The bot of a best-response spec for `game`.
+fn best_response_for(game: &str, spec: &str) -> IsmctsBot {
+    let game = make_game_from_string(game).unwrap();
+    match BotSpec::parse::<&str, &str>(spec, []).unwrap() {
+        BotSpec::BestResponse { target, config } => {
+            IsmctsBot::best_response(config, target, game.as_ref()).unwrap()
+        }
+        other => panic!("not a best-response spec: {other}"),
+    }
+}
+
+/// The information rule for best-response searches: the target decides on states resampled
+/// from its own seat's information inside the search's determinizations, so the move is the
+/// same on every resample of the searcher's information.
+#[test]
+fn a_best_response_move_is_the_same_on_every_resample_of_the_seats_information() {
+    for e in entries() {
+        let name = e.info.name;
+        let targets: &[&str] = if e.policy.is_some() {
+            &["random", "heuristic", "policy"]
+        } else {
+            &["random", "heuristic"]
+        };
+        for target in targets {
+            let bot = best_response_for(
+                name,
+                &format!("br(target={target},iterations=30,seed=3,rollout=random)"),
+            );
+            for (k, state) in decision_points(name, 29, 3, 5).into_iter().enumerate() {
+                for seat in seats_to_act(state.as_ref()) {
+                    let truth = bot.search(state.as_ref(), seat, &mut GameRng::new(0));
+                    let mut rng = GameRng::new(300 + k as u64);
+                    for _ in 0..2 {
+                        let other = state.resample_from_infostate(seat, &mut rng);
+                        let seen = bot.search(other.as_ref(), seat, &mut GameRng::new(0));
+                        assert_eq!(
+                            truth, seen,
+                            "{name} (br target={target}): seat {seat}'s search read hidden \
+                             information\n{state}\n---\n{other}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn best_response_specs_parse_print_and_refuse() {
+    let spec = BotSpec::parse::<&str, &str>("br(target=heuristic,iterations=50)", []).unwrap();
+    assert_eq!(
+        spec.to_string(),
+        "br(target=heuristic,iterations=50,c=0.7,rollout=heuristic)"
+    );
+    assert_eq!(
+        BotSpec::parse::<&str, &str>(&spec.to_string(), []).unwrap(),
+        spec
+    );
+    let bot = make_bot("pokeros", "br(iterations=20)").unwrap();
+    assert_eq!(bot.name(), "br");
+    assert_eq!(
+        bot.spec(),
+        "br(target=policy,iterations=20,c=0.7,rollout=heuristic)"
+    );
+    let err = |spec: &str| {
+        BotSpec::parse::<&str, &str>(spec, [])
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(err("br(target=ismcts)").contains("one of: random, heuristic, policy"));
+    assert!(err("br(belief=policy)").contains("bot 'br' has no setting 'belief'"));
+    let capped = BotSpec::parse::<&str, &str>("br(max_ms=9000)", [])
+        .unwrap()
+        .capped(2000, "the cap")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        capped,
+        "setting 'max_ms' of bot 'br' cannot be '9000': at most 2000 (the cap)"
+    );
+    #[cfg(feature = "kuhn_poker")]
+    {
+        let e = make_bot("kuhn_poker", "br").err().unwrap().to_string();
+        assert_eq!(
+            e,
+            "setting 'target' of bot 'br' cannot be 'policy': random or heuristic: no policy \
+             is shipped for kuhn_poker"
+        );
+    }
+}
+
+/// In Kuhn poker the search's value against a random opponent approaches the exact best
+/// response's (`solve`: 0.4583 a game, both seats averaged), and beats what an equilibrium
+/// wins from random play.
+#[cfg(feature = "kuhn_poker")]
+#[test]
+fn a_best_response_search_wins_what_the_exact_best_response_wins_in_kuhn_poker() {
+    use checkraise_core::solve::{DEFAULT_MAX_NODES, TabularPolicy, Tree};
+    let game = make_game_from_string("kuhn_poker").unwrap();
+    let tree = Tree::build(game.as_ref(), DEFAULT_MAX_NODES).unwrap();
+    let exact = tree.exploitability(&TabularPolicy::uniform(&tree)).unwrap();
+    let search = best_response_for("kuhn_poker", "br(target=random,iterations=400)");
+    let random = make_bot("kuhn_poker", "random").unwrap();
+    let mut rng = GameRng::new(11);
+    let games = 3000;
+    let mut returns = Vec::with_capacity(games);
+    for g in 0..games {
+        let me = g % 2;
+        let mut state = game.new_initial_state();
+        while !state.is_terminal() {
+            resolve_chance(state.as_mut(), &mut rng);
+            if let Player::Seat(s) = state.current_player() {
+                let bot: &dyn Bot = if s == me { &search } else { random.as_ref() };
+                let a = bot.try_act(state.as_ref(), s, &mut rng).unwrap();
+                state.apply_action(a).unwrap();
+            }
+        }
+        returns.push(state.returns()[me]);
+    }
+    let mean = returns.iter().sum::<f64>() / games as f64;
+    let var = returns.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (games - 1) as f64;
+    let half = 1.96 * (var / games as f64).sqrt();
+    assert!(
+        (mean - exact).abs() <= half,
+        "search {mean:.3} ± {half:.3}, exact best response {exact:.4}"
+    );
+}

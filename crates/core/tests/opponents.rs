@@ -505,7 +505,7 @@ fn bad_pools_are_refused_with_their_messages() {
     assert_eq!(
         refuse(pool(fixed, &[("heuristic", 1.0), ("polcy", 1.0)])),
         "'opponent 1' cannot be 'polcy': a bot spec that plays pokeros (unknown bot 'polcy'; \
-         bots: random, heuristic, ismcts, policy, cfr)"
+         bots: random, heuristic, ismcts, policy, cfr, br)"
     );
     assert_eq!(
         refuse(pool(fixed, &[("ismcts(iterations=0)", 1.0)])),

@@ -137,11 +137,12 @@ impl PyBot {
                 state.game.info().name
             )));
         }
-        if matches!(self.spec, BotSpec::Policy { .. })
+        if matches!(self.spec, BotSpec::Policy { .. } | BotSpec::Solved(_))
             && state.game.params() != self.full_game.params()
         {
             return Err(CheckraiseError::new_err(format!(
-                "this policy bot plays {}, not {}",
+                "this {} bot plays {}, not {}",
+                self.spec.kind(),
                 convert::game_string(self.full_game.as_ref()),
                 convert::game_string(state.game.as_ref())
             )));
@@ -154,6 +155,9 @@ impl PyBot {
         let ismcts = match &spec {
             BotSpec::Ismcts(config) => {
                 Some(IsmctsBot::for_game(config.clone(), game.as_ref()).or_raise()?)
+            }
+            BotSpec::BestResponse { target, config } => {
+                Some(IsmctsBot::best_response(config.clone(), *target, game.as_ref()).or_raise()?)
             }
             _ => None,
         };

@@ -101,6 +101,42 @@ impl Belief {
     }
 }
 
+/// The bot a best-response search (`br`) plays against, known to it: at the target's seats
+/// the search plays the target's own actions instead of searching them, and it weights its
+/// determinizations by the target's likelihood of the actions taken so far (uniformly for
+/// `random`, by the trembling heuristic for `heuristic`, by the shipped policy for `policy`).
+/// What the search reads of its target is the target's policy, never a hidden card: the
+/// target decides on states resampled from its own seat's information.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The uniformly random bot.
+    Random,
+    /// The game's heuristic bot.
+    Heuristic,
+    /// The game's shipped policy (the `policy` bot).
+    Policy,
+}
+
+impl Target {
+    /// The target's bot spec (`random`, `heuristic`, `policy`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Random => "random",
+            Target::Heuristic => "heuristic",
+            Target::Policy => "policy",
+        }
+    }
+
+    /// How the search weights its determinizations against this target.
+    pub fn belief(self) -> Belief {
+        match self {
+            Target::Random => Belief::None,
+            Target::Heuristic => Belief::Heuristic,
+            Target::Policy => Belief::Policy,
+        }
+    }
+}
+
 /// The heuristic opponent model's chance of a uniformly random action instead of the
 /// heuristic's own (its actions are not a distribution; without a tremble one action the
 /// heuristic would not have taken rules a determinization out entirely).
@@ -273,6 +309,10 @@ impl Scale {
 /// One search's tree and scratch buffers.
 struct Search<'a> {
     config: &'a IsmctsConfig,
+    /// The seat searching.
+    searcher: usize,
+    /// A best-response search's target, which plays every other seat.
+    target: Option<&'a dyn Bot>,
     nodes: Vec<Node>,
     scale: Scale,
     legal: Vec<Action>,
@@ -338,6 +378,40 @@ impl Search<'_> {
         (best.1, false)
     }
 
+    /// The arm of `seat`'s `action` at `node` (a target's move, not chosen by the search),
+    /// inserted if missing. Returns the arm's index and whether it is new.
+    fn follow(&mut self, node: u32, seat: usize, action: Action) -> (usize, bool) {
+        let arms = &mut self.nodes[node as usize].arms;
+        let key = arm_key(seat, action);
+        match arms.binary_search_by_key(&key, |a| a.key) {
+            Ok(i) => (i, false),
+            Err(at) => {
+                arms.insert(
+                    at,
+                    Arm {
+                        key,
+                        child: NO_CHILD,
+                        visits: 0,
+                        avail: 1,
+                        total: 0.0,
+                    },
+                );
+                (at, true)
+            }
+        }
+    }
+
+    /// The target's move for `seat`, where the search has a target and `seat` is not the
+    /// searcher's.
+    fn target_move(&self, state: &dyn State, seat: usize, rng: &mut GameRng) -> Option<Action> {
+        let target = self.target.filter(|_| seat != self.searcher)?;
+        Some(
+            target
+                .try_act(state, seat, rng)
+                .expect("the target may act where its seat is to act"),
+        )
+    }
+
     fn new_node(&mut self) -> u32 {
         self.nodes.push(Node::default());
         (self.nodes.len() - 1) as u32
@@ -353,8 +427,13 @@ impl Search<'_> {
             match state.current_player() {
                 Player::Terminal | Player::Chance => break,
                 Player::Seat(seat) => {
-                    state.legal_actions_into(Player::Seat(seat), &mut self.legal);
-                    let (i, new) = self.choose(node, seat, rng);
+                    let (i, new) = match self.target_move(state.as_ref(), seat, rng) {
+                        Some(action) => self.follow(node, seat, action),
+                        None => {
+                            state.legal_actions_into(Player::Seat(seat), &mut self.legal);
+                            self.choose(node, seat, rng)
+                        }
+                    };
                     let arm = self.nodes[node as usize].arms[i];
                     self.path.push((node, i as u32));
                     state
@@ -374,12 +453,17 @@ impl Search<'_> {
                     // the indices recorded for seats below k valid.
                     self.joint.clear();
                     for seat in 0..state.num_players() {
-                        state.legal_actions_into(Player::Seat(seat), &mut self.legal);
-                        assert!(
-                            !self.legal.is_empty(),
-                            "every seat has an action at a simultaneous node"
-                        );
-                        let (i, new) = self.choose(node, seat, rng);
+                        let (i, new) = match self.target_move(state.as_ref(), seat, rng) {
+                            Some(action) => self.follow(node, seat, action),
+                            None => {
+                                state.legal_actions_into(Player::Seat(seat), &mut self.legal);
+                                assert!(
+                                    !self.legal.is_empty(),
+                                    "every seat has an action at a simultaneous node"
+                                );
+                                self.choose(node, seat, rng)
+                            }
+                        };
                         expanded |= new;
                         self.path.push((node, i as u32));
                         self.joint
@@ -442,6 +526,9 @@ impl Search<'_> {
     }
 
     fn policy(&mut self, state: &dyn State, seat: usize, rng: &mut GameRng) -> Action {
+        if let Some(action) = self.target_move(state, seat, rng) {
+            return action;
+        }
         match self.config.rollout {
             Rollout::Heuristic => state.heuristic_action(seat, rng),
             Rollout::Random => {
@@ -783,6 +870,18 @@ impl Mix {
 pub struct IsmctsBot {
     config: IsmctsConfig,
     belief: Option<Arc<BeliefSetup>>,
+    /// A best-response search's target (`br`): its kind and its bot.
+    target: Option<(Target, TargetBot)>,
+}
+
+/// A target's bot, shown by its spec.
+#[derive(Clone)]
+struct TargetBot(Arc<dyn Bot>);
+
+impl std::fmt::Debug for TargetBot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TargetBot({})", self.0.spec())
+    }
 }
 
 impl IsmctsBot {
@@ -798,6 +897,7 @@ impl IsmctsBot {
         IsmctsBot {
             config,
             belief: None,
+            target: None,
         }
     }
 
@@ -844,7 +944,49 @@ impl IsmctsBot {
         IsmctsBot {
             config,
             belief: Some(Arc::new(BeliefSetup::new(game, model))),
+            target: None,
         }
+    }
+
+    /// A best-response search against `target` for `game` (the `br` bot): `config`'s belief
+    /// is replaced by the target's (`Target::belief`). A `policy` target needs a policy shipped
+    /// for the game, else the error names the setting.
+    pub fn best_response(
+        mut config: IsmctsConfig,
+        target: Target,
+        game: &dyn Game,
+    ) -> Result<Self, GameError> {
+        let refuse = |why: String| GameError::InvalidBotParameter {
+            bot: "br".to_string(),
+            name: "target".to_string(),
+            value: target.name().to_string(),
+            allowed: why,
+        };
+        let bot: Arc<dyn Bot> = match target {
+            Target::Random => Arc::new(crate::bots::RandomBot),
+            Target::Heuristic => Arc::new(crate::bots::HeuristicBot),
+            Target::Policy => {
+                let net = crate::bots::policy::shipped(game).ok_or_else(|| {
+                    refuse(format!(
+                        "random or heuristic: no policy is shipped for {}",
+                        game.info().name
+                    ))
+                })?;
+                Arc::new(
+                    crate::bots::policy::PolicyBot::for_game(net, None, game)
+                        .map_err(|e| refuse(format!("random or heuristic: {e}")))?,
+                )
+            }
+        };
+        config.belief = target.belief();
+        let mut searcher = IsmctsBot::for_game(config, game)?;
+        searcher.target = Some((target, TargetBot(bot)));
+        Ok(searcher)
+    }
+
+    /// A best-response search's target, if the bot is one.
+    pub fn target(&self) -> Option<Target> {
+        self.target.as_ref().map(|t| t.0)
     }
 
     /// The bot's settings.
@@ -877,6 +1019,8 @@ impl IsmctsBot {
         let budget = self.config.max_ms.map(Duration::from_millis);
         let mut search = Search {
             config: &self.config,
+            searcher: seat,
+            target: self.target.as_ref().map(|t| t.1.0.as_ref()),
             nodes: vec![Node::default()],
             scale: Scale {
                 lo: f64::INFINITY,
@@ -955,10 +1099,21 @@ impl Bot for IsmctsBot {
         self.search(state, seat, rng).action
     }
     fn name(&self) -> &'static str {
-        "ismcts"
+        if self.target.is_some() {
+            "br"
+        } else {
+            "ismcts"
+        }
     }
     fn spec(&self) -> String {
-        crate::bots::BotSpec::Ismcts(self.config.clone()).to_string()
+        match &self.target {
+            Some((target, _)) => crate::bots::BotSpec::BestResponse {
+                target: *target,
+                config: self.config.clone(),
+            }
+            .to_string(),
+            None => crate::bots::BotSpec::Ismcts(self.config.clone()).to_string(),
+        }
     }
 }
 

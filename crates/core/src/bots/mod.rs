@@ -10,7 +10,7 @@ pub mod spec;
 use crate::env::GameRng;
 use crate::game::{Action, GameError, Player, State};
 
-pub use ismcts::{Belief, IsmctsBot, IsmctsConfig, OpponentModel, Rollout, SearchResult};
+pub use ismcts::{Belief, IsmctsBot, IsmctsConfig, OpponentModel, Rollout, SearchResult, Target};
 pub use policy::{PolicyBot, PolicyNet};
 pub use solved::{SolvedBot, SolvedConfig};
 pub use spec::{BOT_KINDS, BotSpec, bot_params};
@@ -135,12 +135,12 @@ mod tests {
             let game = make_game::<&str, &str>(entry.info.name, []).unwrap();
             let mut state = game.new_initial_state();
             let mut rng = GameRng::new(0);
-            // The `policy` bot only where the game ships a policy, `cfr` where the game is
-            // small enough to solve.
+            // The `policy` bot (and `br`, whose target is the policy by default) only where
+            // the game ships a policy, `cfr` where the game is small enough to solve.
             let kinds: Vec<&str> = BOT_KINDS
                 .iter()
                 .copied()
-                .filter(|k| *k != "policy" || entry.policy.is_some())
+                .filter(|k| !matches!(*k, "policy" | "br") || entry.policy.is_some())
                 .filter(|k| *k != "cfr" || make_bot(entry.info.name, "cfr").is_ok())
                 .collect();
             for &kind in &kinds {

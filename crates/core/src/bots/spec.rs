@@ -9,7 +9,7 @@ use std::fmt;
 
 use std::sync::Arc;
 
-use crate::bots::ismcts::{Belief, IsmctsBot, IsmctsConfig, Rollout};
+use crate::bots::ismcts::{Belief, IsmctsBot, IsmctsConfig, Rollout, Target};
 use crate::bots::policy::{self, PolicyBot, PolicyNet};
 use crate::bots::solved::{SolvedBot, SolvedConfig};
 use crate::bots::{Bot, HeuristicBot, RandomBot};
@@ -17,7 +17,7 @@ use crate::game::{Game, GameError};
 use crate::solve::Algorithm;
 
 /// The bot kinds every game offers.
-pub const BOT_KINDS: &[&str] = &["random", "heuristic", "ismcts", "policy", "cfr"];
+pub const BOT_KINDS: &[&str] = &["random", "heuristic", "ismcts", "policy", "cfr", "br"];
 
 /// Most iterations a `cfr` bot's solver runs.
 pub const MAX_SOLVER_ITERATIONS: u32 = 100_000;
@@ -28,7 +28,7 @@ pub const MAX_ITERATIONS: u32 = 1_000_000;
 pub const MAX_MS: u64 = 3_600_000;
 
 /// One setting of a bot kind: name, allowed values, default and meaning.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct BotParamSpec {
     /// The setting's name.
     pub name: &'static str,
@@ -41,7 +41,10 @@ pub struct BotParamSpec {
 }
 
 /// The settings of IS-MCTS bots.
-pub static ISMCTS_PARAMS: &[BotParamSpec] = &[
+pub static ISMCTS_PARAMS: &[BotParamSpec] = &ISMCTS_SETTINGS;
+
+/// `ISMCTS_PARAMS` as an array (the best-response search shares its first five).
+const ISMCTS_SETTINGS: [BotParamSpec; 6] = [
     BotParamSpec {
         name: "iterations",
         allowed: "an integer from 1 to 1000000",
@@ -120,12 +123,31 @@ pub static CFR_PARAMS: &[BotParamSpec] = &[
     },
 ];
 
+/// The settings of best-response searches (`br`): the target, then IS-MCTS's own but
+/// `belief` (the target's is used).
+pub static BR_PARAMS: &[BotParamSpec] = &[
+    BotParamSpec {
+        name: "target",
+        allowed: "one of: random, heuristic, policy",
+        default: "policy",
+        description: "the bot responded to: the search plays its actions at every other seat \
+                      and weights its deals by how likely the target was to act as it did \
+                      (policy: the game's shipped policy)",
+    },
+    ISMCTS_SETTINGS[0],
+    ISMCTS_SETTINGS[1],
+    ISMCTS_SETTINGS[2],
+    ISMCTS_SETTINGS[3],
+    ISMCTS_SETTINGS[4],
+];
+
 /// The settings of a bot kind.
 pub fn bot_params(kind: &str) -> &'static [BotParamSpec] {
     match kind {
         "ismcts" => ISMCTS_PARAMS,
         "policy" => POLICY_PARAMS,
         "cfr" => CFR_PARAMS,
+        "br" => BR_PARAMS,
         _ => &[],
     }
 }
@@ -146,6 +168,13 @@ pub enum BotSpec {
     },
     /// A small game solved exactly: the solver's average policy.
     Solved(SolvedConfig),
+    /// A best-response search against a known bot (IS-MCTS playing the target at its seats).
+    BestResponse {
+        /// The bot responded to.
+        target: Target,
+        /// The search's settings (its belief is the target's).
+        config: IsmctsConfig,
+    },
 }
 
 impl BotSpec {
@@ -257,6 +286,7 @@ impl BotSpec {
             }
             _ => {
                 let mut config = IsmctsConfig::default();
+                let mut target = Target::Policy;
                 for (name, value) in &pairs {
                     let spec = specs.iter().find(|s| s.name == name).expect("checked");
                     let bad = || GameError::InvalidBotParameter {
@@ -297,6 +327,14 @@ impl BotSpec {
                             }
                         }
                         "seed" => config.seed = Some(value.parse().map_err(|_| bad())?),
+                        "target" => {
+                            target = match value.as_str() {
+                                "random" => Target::Random,
+                                "heuristic" => Target::Heuristic,
+                                "policy" => Target::Policy,
+                                _ => return Err(bad()),
+                            }
+                        }
                         "belief" => {
                             config.belief = match value.as_str() {
                                 "none" => Belief::None,
@@ -307,6 +345,10 @@ impl BotSpec {
                         }
                         _ => unreachable!("checked against the table"),
                     }
+                }
+                if kind == "br" {
+                    config.belief = target.belief();
+                    return Ok(BotSpec::BestResponse { target, config });
                 }
                 Ok(BotSpec::Ismcts(config))
             }
@@ -321,13 +363,14 @@ impl BotSpec {
             BotSpec::Ismcts(_) => "ismcts",
             BotSpec::Policy { .. } => "policy",
             BotSpec::Solved(_) => "cfr",
+            BotSpec::BestResponse { .. } => "br",
         }
     }
 
     /// The time budget per move, if the spec has one.
     pub fn max_ms(&self) -> Option<u64> {
         match self {
-            BotSpec::Ismcts(c) => c.max_ms,
+            BotSpec::Ismcts(c) | BotSpec::BestResponse { config: c, .. } => c.max_ms,
             _ => None,
         }
     }
@@ -336,6 +379,23 @@ impl BotSpec {
     /// without a budget gets `cap_ms`; one asking for more than `cap_ms` is refused, naming
     /// `what` (the limit) in the error.
     pub fn capped(self, cap_ms: u64, what: &str) -> Result<BotSpec, GameError> {
+        if let BotSpec::BestResponse { target, config } = self {
+            return match BotSpec::Ismcts(config).capped(cap_ms, what) {
+                Ok(BotSpec::Ismcts(config)) => Ok(BotSpec::BestResponse { target, config }),
+                Err(GameError::InvalidBotParameter {
+                    name,
+                    value,
+                    allowed,
+                    ..
+                }) => Err(GameError::InvalidBotParameter {
+                    bot: "br".to_string(),
+                    name,
+                    value,
+                    allowed,
+                }),
+                other => other,
+            };
+        }
         match self {
             BotSpec::Ismcts(mut c) => {
                 match c.max_ms {
@@ -365,6 +425,9 @@ impl BotSpec {
             BotSpec::Heuristic => Box::new(HeuristicBot),
             BotSpec::Ismcts(c) => Box::new(IsmctsBot::for_game(c.clone(), game)?),
             BotSpec::Solved(c) => Box::new(SolvedBot::for_game(c.clone(), game)?),
+            BotSpec::BestResponse { target, config } => {
+                Box::new(IsmctsBot::best_response(config.clone(), *target, game)?)
+            }
             BotSpec::Policy { path } => {
                 let refuse = |why: String| GameError::InvalidBotParameter {
                     bot: "policy".to_string(),
@@ -418,6 +481,17 @@ impl fmt::Display for BotSpec {
             }
             BotSpec::Policy { path: Some(path) } => write!(f, "policy(path={path})"),
             BotSpec::Solved(c) => f.write_str(&c.spec()),
+            BotSpec::BestResponse { target, config: c } => {
+                write!(f, "br(target={},iterations={}", target.name(), c.iterations)?;
+                if let Some(ms) = c.max_ms {
+                    write!(f, ",max_ms={ms}")?;
+                }
+                write!(f, ",c={},rollout={}", c.c, c.rollout.name())?;
+                if let Some(seed) = c.seed {
+                    write!(f, ",seed={seed}")?;
+                }
+                f.write_str(")")
+            }
             other => f.write_str(other.kind()),
         }
     }
@@ -460,7 +534,7 @@ mod tests {
     fn bad_specs_name_the_setting_the_value_and_what_is_allowed() {
         assert_eq!(
             err("alphazero"),
-            "unknown bot 'alphazero'; bots: random, heuristic, ismcts, policy, cfr"
+            "unknown bot 'alphazero'; bots: random, heuristic, ismcts, policy, cfr, br"
         );
         assert_eq!(
             err("ismcts(iterations=0)"),
