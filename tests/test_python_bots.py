@@ -68,7 +68,15 @@ def acting_seat(state):
 
 def test_bots_lists_the_kinds_and_their_settings():
     entries = {entry["kind"]: entry for entry in cr.bots()}
-    assert list(entries) == ["random", "heuristic", "ismcts", "policy", "cfr"]
+    assert list(entries) == ["random", "heuristic", "ismcts", "policy", "cfr", "br"]
+    assert [s["name"] for s in entries["br"]["settings"]] == [
+        "target",
+        "iterations",
+        "max_ms",
+        "c",
+        "rollout",
+        "seed",
+    ]
     assert [s["name"] for s in entries["cfr"]["settings"]] == ["iterations", "algorithm", "seed"]
     assert [s["name"] for s in entries["policy"]["settings"]] == ["path"]
     assert entries["random"]["settings"] == [] == entries["heuristic"]["settings"]

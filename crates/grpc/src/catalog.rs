@@ -67,14 +67,19 @@ pub fn describe_game(entry: &GameEntry) -> pb::GameDescription {
 }
 
 /// The bot kinds offered for a game at its default parameters: every kind but `cfr`, which
-/// only small games (Kuhn and Leduc poker) can be solved for.
+/// only small games (Kuhn and Leduc poker) can be solved for, and `br`, whose default target
+/// is the game's shipped policy, where the game ships none.
 fn bot_kinds(game: &str) -> Vec<String> {
     let no_params: [(&str, &str); 0] = [];
-    let solvable =
-        make_game(game, no_params).is_ok_and(|g| checkraise_core::solve::solvable(g.as_ref()));
+    let made = make_game(game, no_params).ok();
+    let solvable = made
+        .as_ref()
+        .is_some_and(|g| checkraise_core::solve::solvable(g.as_ref()));
+    let has_policy = made.as_ref().is_some_and(|g| g.shipped_policy().is_some());
     BOT_KINDS
         .iter()
         .filter(|k| **k != "cfr" || solvable)
+        .filter(|k| **k != "br" || has_policy)
         .map(|k| k.to_string())
         .collect()
 }
