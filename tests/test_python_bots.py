@@ -280,3 +280,17 @@ def test_search_releases_the_gil():
         time.sleep(0.001)
     worker.join()
     assert ticks > 20
+
+
+def test_the_best_response_search_plays_its_targets_games():
+    """``br``: IS-MCTS that plays its target at the other seats (docs/solve.md)."""
+    bot = cr.Bot("pokeros", "br(target=heuristic,iterations=30)", seed=1)
+    assert bot.kind == "br"
+    assert bot.spec == "br(target=heuristic,iterations=30,c=0.7,rollout=heuristic)"
+    state = cr.Env("pokeros", seed=2).state()
+    result = bot.search(state)
+    assert result["action"] in state.legal_actions() and result["iterations"] == 30
+    with pytest.raises(cr.ParameterError, match="one of: random, heuristic, policy"):
+        cr.Bot("pokeros", "br(target=ismcts)")
+    with pytest.raises(cr.ParameterError, match="has no setting 'belief'"):
+        cr.Bot("pokeros", "br(belief=policy)")

@@ -252,21 +252,23 @@ class State:
 @final
 class Bot:
     """An engine bot for one game from a bot spec (``random``, ``heuristic``, ``ismcts``,
-    ``ismcts(iterations=2000,rollout=random)``, ``policy``, ``policy(path=FILE)``, and for small
-    games ``cfr`` / ``cfr(iterations=1000,algorithm=cfr+)``), with its own seeded generator. Keyword settings override the spec's; ``None`` leaves a setting as
-    it is. A ``policy`` bot plays only the game (parameters included) it was trained on."""
+    ``ismcts(iterations=2000,rollout=random)``, ``policy``, ``policy(path=FILE)``, the
+    best-response search ``br(target=policy,iterations=2000)``, and for small games ``cfr`` /
+    ``cfr(iterations=1000,algorithm=cfr+)``), with its own seeded generator. Keyword settings
+    override the spec's; ``None`` leaves a setting as it is. A ``policy`` bot plays only the
+    game (parameters included) it was trained on, a ``cfr`` bot the game it solved."""
 
     def __new__(
         cls,
         game: Game | str,
         # The literals are completions for editors; any bot spec string is accepted.
-        kind: Literal["heuristic", "random", "ismcts", "policy", "cfr"] | str = "heuristic",  # noqa: PYI051
+        kind: Literal["heuristic", "random", "ismcts", "policy", "cfr", "br"] | str = "heuristic",  # noqa: PYI051
         seed: int = 0,
         **settings: float | str | None,
     ) -> Bot: ...
     @property
     def kind(self) -> str:
-        """``random``, ``heuristic``, ``ismcts``, ``policy`` or ``cfr``."""
+        """``random``, ``heuristic``, ``ismcts``, ``policy``, ``cfr`` or ``br``."""
     @property
     def spec(self) -> str:
         """The canonical spec, every setting included; ``Bot(game, bot.spec)`` is the same bot."""
@@ -274,8 +276,8 @@ class Bot:
         """The bot's action for ``seat`` (default: the current player), decided on a state
         resampled from the seat's information state."""
     def search(self, state: State, seat: int | None = None) -> SearchResult:
-        """An IS-MCTS bot's search: the action, iterations, nodes, deals (determinizations
-        searched) and root statistics."""
+        """An IS-MCTS (or ``br``) bot's search: the action, iterations, nodes, deals
+        (determinizations searched) and root statistics."""
 
 @final
 class Driver:

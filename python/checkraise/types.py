@@ -43,7 +43,7 @@ class BotSetting(TypedDict):
 class BotEntry(TypedDict):
     """A bot kind and its settings (``checkraise.bots()``)."""
 
-    kind: str  # "random", "heuristic" or "ismcts"
+    kind: str  # "random", "heuristic", "ismcts", "policy", "cfr" or "br"
     settings: list[BotSetting]
 
 
