@@ -482,8 +482,11 @@ pub fn check_bot_name(name: &str) -> Result<(), GameError> {
     if !well_formed {
         return Err(invalid("bot name", name, allowed));
     }
+    // `cfr` and `br` are left out: their specs always carry settings in parentheses, which no
+    // registered name can, and their names begin ordinary words (bravo).
     if let Some(kind) = BOT_KINDS
         .iter()
+        .filter(|kind| !matches!(**kind, "cfr" | "br"))
         .chain(&["human"])
         .find(|kind| name.starts_with(**kind))
     {
