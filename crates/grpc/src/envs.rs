@@ -22,9 +22,9 @@ use checkraise_core::vector::{
 use checkraise_core::{Action, Game, Player, make_game};
 use tonic::{Request, Response, Status};
 
+use crate::auth::random_hex;
 use crate::catalog::game_sizes;
 use crate::errors::{server_fault, status_from_argument_error, unknown_envs};
-use crate::live_match::random_hex;
 use crate::pb;
 use crate::tensor::{bool_tensor, f32_tensor, i32_tensor, read_i32, u8_tensor};
 

@@ -35,12 +35,13 @@ use tokio::sync::{Notify, mpsc};
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
+use crate::auth::{hashes_equal, random_hex, token_hash};
 use crate::connections::{StreamCap, StreamPermit};
 use crate::errors::{page_size, status_from_argument_error};
-use crate::live_match::{EventQueue, LiveMatch, MatchSeed, hashes_equal, random_hex};
+use crate::live_match::{EventQueue, LiveMatch, MatchSeed};
 use crate::matches::{HUMAN, MatchStore, build_seats, metadata_text};
 use crate::pb;
-use crate::store::{LadderBotRow, LadderGameRow, Store, now_ms, token_hash};
+use crate::store::{LadderBotRow, LadderGameRow, Store, now_ms};
 
 /// The metadata key that carries a bot's secret token.
 pub const BOT_TOKEN_METADATA: &str = "x-bot-token";

@@ -7,6 +7,7 @@
 //! services; and a web page to play and watch matches (gRPC-Web, assets embedded).
 //! Everything about the games comes from `checkraise-core`; this crate only translates.
 
+pub mod auth;
 pub mod catalog;
 pub mod config;
 pub mod connections;

@@ -25,18 +25,17 @@ use tokio::sync::watch;
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
+use crate::auth::{random_hex, token_for_request};
 use crate::catalog::game_sizes;
 use crate::connections::{StreamCap, StreamPermit};
 use crate::errors::{page_size, status_from_argument_error, unknown_match};
 use crate::live_match::{
     ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, MatchSeed, REPLY_SLACK, Seat,
-    SeatKind, ViewParts, random_hex, stored_game,
+    SeatKind, ViewParts, stored_game,
 };
 use crate::pb;
 use crate::replay::{ReplayPage, replay, stored_status, summary};
-use crate::store::{
-    Durability, MatchFilter, Status as Stored, Store, StoredMatch, now_ms, token_for_request,
-};
+use crate::store::{Durability, MatchFilter, Status as Stored, Store, StoredMatch, now_ms};
 
 /// The seat kind that a person or client program plays.
 pub const HUMAN: &str = "human";

@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use sha2::{Digest, Sha256};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Row, SqlSafeStr};
@@ -327,28 +326,6 @@ pub fn now_ms() -> i64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
-}
-
-/// The SHA-256 of a token, as hex: what the store keeps instead of the token.
-pub fn token_hash(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
-}
-
-/// The token a JoinSeat with `request_id` gets for `seat` of `match_id`: the same on every
-/// repeat, so a lost reply does not lose the seat (the request id must be as secret as a token).
-pub fn token_for_request(match_id: &str, seat: usize, request_id: &str) -> String {
-    let mut hasher = Sha256::new();
-    for part in [b"checkraise seat token".as_slice(), match_id.as_bytes()] {
-        hasher.update(part);
-        hasher.update([0]);
-    }
-    hasher.update(seat.to_le_bytes());
-    hasher.update(request_id.as_bytes());
-    hex(&hasher.finalize())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A database URL without its password, for logs and messages.
@@ -1239,7 +1216,7 @@ mod tests {
 
     use super::{
         Database, Durability, MatchRow, MatchWrite, Status, StepRow, commit_text, migrator,
-        redacted, sql_text, token_for_request, token_hash,
+        redacted, sql_text,
     };
 
     fn write(id: &str, held: &str) -> MatchWrite {
@@ -1330,17 +1307,6 @@ mod tests {
         );
         assert_eq!(Database::parse("memory"), Ok(Database::Memory));
         assert!(Database::parse("mysql://x").is_err());
-    }
-
-    #[test]
-    fn request_tokens_depend_on_every_part_and_only_hashes_are_kept() {
-        let token = token_for_request("m", 0, "request-id-0123456789");
-        assert_eq!(token, token_for_request("m", 0, "request-id-0123456789"));
-        assert_ne!(token, token_for_request("m", 1, "request-id-0123456789"));
-        assert_ne!(token, token_for_request("n", 0, "request-id-0123456789"));
-        assert_ne!(token, token_for_request("m", 0, "request-id-0123456780"));
-        assert_eq!(token_hash(&token).len(), 64);
-        assert_ne!(token_hash(&token), token);
     }
 
     /// The embedded migrations are every file of `migrations/`, as sqlx reads that folder:
