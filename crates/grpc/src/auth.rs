@@ -34,6 +34,11 @@ pub(crate) fn hashes_equal(expected: &str, presented: &str) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// Whether `token` is the token whose hash is `hash` (compared in constant time).
+pub fn token_matches(hash: &str, token: &str) -> bool {
+    hashes_equal(hash, &token_hash(token))
+}
+
 /// A fresh secret: `bytes` random bytes from the operating system, as hex.
 pub fn random_hex(bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];

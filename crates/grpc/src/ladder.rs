@@ -646,7 +646,7 @@ impl LadderHub {
                 .unwrap_or(Duration::from_secs(1))
                 .min(Duration::from_secs(1));
             match tokio::time::timeout(wait, events.recv()).await {
-                Ok(Some(Err(status))) => return Err(status),
+                Ok(Some(Err(error))) => return Err(error.into()),
                 // The queue ends after the terminal event (the next read finds the returns);
                 // if it ended otherwise, the match is read again after a wait.
                 Ok(None) => tokio::time::sleep(wait).await,

@@ -30,8 +30,8 @@ use crate::catalog::game_sizes;
 use crate::connections::{StreamCap, StreamPermit};
 use crate::errors::{page_size, status_from_argument_error, unknown_match};
 use crate::live_match::{
-    ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, MatchSeed, REPLY_SLACK, Seat,
-    SeatKind, ViewParts, stored_game,
+    ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, MatchError, MatchSeed, REPLY_SLACK,
+    Seat, SeatKind, StoredGameError, ViewParts, stored_game,
 };
 use crate::pb;
 use crate::replay::{ReplayPage, replay, stored_status, summary};
@@ -155,14 +155,14 @@ impl MatchStore {
 
     /// Makes a stored match live again: its history replayed, then its bots let act if it is
     /// their turn (on the blocking pool), what they did stored.
-    async fn resume(&self, stored: StoredMatch) -> Result<(), String> {
+    async fn resume(&self, stored: StoredMatch) -> Result<(), ResumeError> {
         let game = stored_game(&stored.row)?;
-        let kinds: Vec<String> = serde_json::from_str(&stored.row.seats)
-            .map_err(|e| format!("its seats do not read: {e}"))?;
-        let seats = build_seats(game.as_ref(), kinds, None).map_err(|e| e.message().to_string())?;
+        let kinds: Vec<String> =
+            serde_json::from_str(&stored.row.seats).map_err(ResumeError::Seats)?;
+        let seats = build_seats(game.as_ref(), kinds, None).map_err(ResumeError::Refused)?;
         let this = self.clone();
         let (durable, id) = on_blocking_pool(move || {
-            let mut live = LiveMatch::restore(game, &stored, seats).map_err(Status::data_loss)?;
+            let mut live = LiveMatch::restore(game, &stored, seats).map_err(MatchError::from)?;
             live.limit_views(this.message_limit);
             live.resume_bots()?;
             let durable = this.persist(&mut live);
@@ -176,10 +176,10 @@ impl MatchStore {
             Ok((durable, id))
         })
         .await
-        .map_err(|e| e.message().to_string())?;
+        .map_err(ResumeError::Refused)?;
         self.durable(&id, durable)
             .await
-            .map_err(|e| e.message().to_string())
+            .map_err(ResumeError::Refused)
     }
 
     /// Queues the match's change since its last write (with a store), and says what a reply
@@ -210,9 +210,8 @@ impl MatchStore {
             Err(_) => "the store's writer has stopped".to_string(),
         };
         if let Some(shared) = self.matches.remove(match_id) {
-            let why = Status::unavailable("the match's last change could not be stored");
             if let Ok(mut live) = shared.live.try_lock() {
-                live.close_watchers(&why);
+                live.close_watchers(&MatchError::NotStored);
             }
         }
         Err(Status::unavailable(format!(
@@ -311,7 +310,7 @@ impl MatchStore {
         let id = match_id.to_string();
         let durable = on_blocking_pool(move || {
             let mut live = lock(&shared);
-            live.close_watchers(&unknown_match(&id));
+            live.close_watchers(&MatchError::NotFound { match_id: id });
             if !live.is_finished() {
                 live.expire();
             }
@@ -350,7 +349,9 @@ impl MatchStore {
             let keep = expiry.keeps(activity, now);
             if !keep {
                 tracing::info!(match_id = %id, "match expired after being idle");
-                live.close_watchers(&unknown_match(id));
+                live.close_watchers(&MatchError::NotFound {
+                    match_id: id.to_string(),
+                });
                 if !live.is_finished() {
                     live.expire();
                 }
@@ -363,7 +364,7 @@ impl MatchStore {
     /// Ends every watch stream (at shutdown, so that graceful shutdown is not held open by
     /// streams of unfinished matches). It waits for each match's lock, which bots may hold
     /// while they think: call it on the blocking pool.
-    pub fn close_all_watchers(&self, why: &Status) {
+    pub fn close_all_watchers(&self, why: &MatchError) {
         for (_, shared) in self.matches.entries() {
             lock(&shared).close_watchers(why);
         }
@@ -386,6 +387,21 @@ impl MatchStore {
             let _ = self.durable(&id, durable).await;
         }
     }
+}
+
+/// Why a stored match cannot be made live again (what follows "cannot be resumed: ").
+#[derive(Debug, thiserror::Error)]
+enum ResumeError {
+    /// Its game cannot be made again.
+    #[error(transparent)]
+    Game(#[from] StoredGameError),
+    /// Its seats are not the JSON array of seat kinds the store writes.
+    #[error("its seats do not read: {0}")]
+    Seats(#[source] serde_json::Error),
+    /// Refused on the way: its seats, its replay, its bots or storing it (the status's
+    /// message).
+    #[error("{}", .0.message())]
+    Refused(Status),
 }
 
 /// Room reserved in the store for a match being made (`MatchStore::reserve_new`); dropped
@@ -459,6 +475,20 @@ struct SetOnDrop(Arc<AtomicBool>);
 impl Drop for SetOnDrop {
     fn drop(&mut self) {
         self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The parts of a seat's view a request's options ask for (all of them without options).
+fn view_parts(options: Option<&pb::ViewOptions>) -> ViewParts {
+    match options {
+        None => ViewParts::ALL,
+        Some(o) => ViewParts {
+            view_json: !o.omit_view_json,
+            observation: !o.omit_observation,
+            observation_text: !o.omit_observation_text,
+            action_texts: !o.omit_action_texts,
+            sample_state: o.with_sample_state,
+        },
     }
 }
 
@@ -700,7 +730,7 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<pb::SeatView>, Status> {
         let token = presented_token(&request);
         let request = request.into_inner();
-        let parts = ViewParts::from_options(request.view_options.as_ref());
+        let parts = view_parts(request.view_options.as_ref());
         self.with_seat(&request.match_id, request.seat, token, move |live, seat| {
             Ok(live.view_parts(Some(seat), parts))
         })
@@ -723,7 +753,7 @@ impl pb::matches_server::Matches for MatchesService {
                 ));
             }
         };
-        let parts = ViewParts::from_options(request.view_options.as_ref());
+        let parts = view_parts(request.view_options.as_ref());
         let expected = request.expected_version;
         let shared = self.store.get(&request.match_id).await?;
         let store = self.store.clone();
@@ -774,7 +804,7 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<EventStream>, Status> {
         let token = presented_token(&request);
         let request = request.into_inner();
-        let parts = ViewParts::from_options(request.view_options.as_ref());
+        let parts = view_parts(request.view_options.as_ref());
         let budget = self.watch_bytes;
         let permit = self.streams.open()?;
         let (events, lagged) = self
@@ -1022,7 +1052,7 @@ impl Stream for WatchStream {
                 self.backlog.sent(queued.bytes);
                 Poll::Ready(Some(Ok(Arc::unwrap_or_clone(queued.event))))
             }
-            Poll::Ready(Some(Err(status))) => Poll::Ready(Some(Err(status))),
+            Poll::Ready(Some(Err(error))) => Poll::Ready(Some(Err(error.into()))),
             Poll::Pending => Poll::Pending,
         }
     }

@@ -102,7 +102,7 @@ pub fn replay(m: &StoredMatch, page: ReplayPage) -> Result<pb::Replay, Status> {
             page.from_version, m.id, m.version
         )));
     }
-    let game = stored_game(&m.row).map_err(Status::data_loss)?;
+    let game = stored_game(&m.row).map_err(|e| Status::data_loss(e.to_string()))?;
     // A sealed ladder game shares its deal with a game still in play: shown as a live one.
     let revealed = m.status == Stored::Finished && !m.sealed;
     let mut walk = Walk {

@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use checkraise_core::sessions::Expiry;
 use tokio::net::TcpListener;
-use tonic::Status;
 use tonic::service::Routes;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
@@ -21,6 +20,7 @@ use crate::dm_env::{DmEnvService, WorldStore};
 use crate::dm_env_pb::dm_env_rpc::v1::environment_server::EnvironmentServer;
 use crate::envs::{EnvStore, EnvsService};
 use crate::ladder::LadderService;
+use crate::live_match::MatchError;
 use crate::matches::{MatchStore, MatchesService};
 use crate::store::{Database, Store, redacted};
 use crate::{dm_env_pb, pb};
@@ -262,7 +262,7 @@ pub async fn serve(
             ladders_closing.close_all_connections();
             // Bots may hold a match's lock while they think: wait for it off the workers.
             let _ = tokio::task::spawn_blocking(move || {
-                watched.close_all_watchers(&Status::unavailable("the server is shutting down"));
+                watched.close_all_watchers(&MatchError::ShuttingDown);
             })
             .await;
         })

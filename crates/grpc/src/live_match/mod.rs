@@ -16,17 +16,16 @@ use checkraise_core::driver::{Driver, Halt, Step};
 use checkraise_core::table::{ActError, Match, OnStep};
 use checkraise_core::{Action, Game, GameError, Player, State};
 use tokio::sync::watch;
-use tonic::Status;
 
-use crate::auth::token_hash;
-use crate::auth::{hashes_equal, random_hex};
-use crate::errors::{server_fault, status_from_game_error};
+use crate::auth::{random_hex, token_matches};
 use crate::store::{Durability, now_ms};
 
+mod error;
 mod record;
 mod views;
 mod watchers;
 
+pub use error::{MatchError, RestoreError, StoredGameError};
 pub use record::{parameters_json, stored_game};
 pub use views::{REPLY_SLACK, ViewParts};
 pub use watchers::{Backlog, EventQueue, QueuedEvent, WATCH_BUFFER, WATCH_BYTES};
@@ -129,7 +128,7 @@ impl LiveMatch {
         game: Arc<dyn Game>,
         seed: impl Into<MatchSeed>,
         seats: Vec<Seat>,
-    ) -> Result<Self, Status> {
+    ) -> Result<Self, MatchError> {
         Self::new_unless(id, game, seed, seats, &AtomicBool::new(false))
     }
 
@@ -141,7 +140,7 @@ impl LiveMatch {
         seed: impl Into<MatchSeed>,
         seats: Vec<Seat>,
         stop: &AtomicBool,
-    ) -> Result<Self, Status> {
+    ) -> Result<Self, MatchError> {
         let seed = seed.into();
         let game_players = game.num_players();
         // A match with seed s deals exactly as an `Env` with seed s, whatever its bots do.
@@ -194,7 +193,7 @@ impl LiveMatch {
 
     /// After `restore`: lets chance and bots act if it is their turn (the server stopped while
     /// they were to move). Bots think on the calling thread.
-    pub fn resume_bots(&mut self) -> Result<(), Status> {
+    pub fn resume_bots(&mut self) -> Result<(), MatchError> {
         let version = self.play.version();
         self.run_bots(None)?;
         if self.play.version() != version {
@@ -268,14 +267,12 @@ impl LiveMatch {
         seat: usize,
         bot: Box<dyn Bot>,
         kind_name: String,
-    ) -> Result<(), Status> {
+    ) -> Result<(), MatchError> {
         let Some(place) = self.table.seats.get_mut(seat) else {
-            return Err(Status::invalid_argument(format!("no seat {seat}")));
+            return Err(MatchError::NoSeat { seat });
         };
         if !matches!(place.kind, SeatKind::Human { .. }) {
-            return Err(Status::failed_precondition(format!(
-                "seat {seat} is already played by the server"
-            )));
+            return Err(MatchError::PlayedByServer { seat });
         }
         place.kind = SeatKind::Bot(bot);
         place.kind_name = kind_name;
@@ -312,7 +309,7 @@ impl LiveMatch {
 
     /// Claims a human seat (the first free one when `seat` is `None`) with a new token (only
     /// its hash is kept).
-    pub fn join(&mut self, seat: Option<u32>, token: String) -> Result<usize, Status> {
+    pub fn join(&mut self, seat: Option<u32>, token: String) -> Result<usize, MatchError> {
         self.join_with(seat, |_| token.clone(), false)
             .map(|(seat, _)| seat)
     }
@@ -326,21 +323,21 @@ impl LiveMatch {
         seat: Option<u32>,
         token: impl Fn(usize) -> String,
         repeatable: bool,
-    ) -> Result<(usize, bool), Status> {
+    ) -> Result<(usize, bool), MatchError> {
         let table = &mut self.table;
         // A repeat of a join: the seat whose stored hash is that of the token this request
         // makes for it. One request id claims one seat: asking it for another is refused.
         let repeat = (0..table.seats.len()).filter(|_| repeatable).find(|&s| {
             matches!(&table.seats[s].kind, SeatKind::Human { token_hash: Some(h) }
-                    if hashes_equal(h, &token_hash(&token(s))))
+                    if token_matches(h, &token(s)))
         });
         if let Some(joined) = repeat {
             return match seat {
-                Some(want) if want as usize != joined => Err(Status::failed_precondition(format!(
-                    "this request_id already claimed seat {joined} of match '{}'; one request \
-                     id claims one seat: use a new request_id for seat {want}",
-                    table.id
-                ))),
+                Some(wanted) if wanted as usize != joined => Err(MatchError::ClaimedOtherSeat {
+                    match_id: table.id.clone(),
+                    joined,
+                    wanted,
+                }),
                 _ => Ok((joined, true)),
             };
         }
@@ -350,27 +347,24 @@ impl LiveMatch {
                 .seats
                 .iter()
                 .position(|s| matches!(s.kind, SeatKind::Human { token_hash: None }))
-                .ok_or_else(|| {
-                    Status::failed_precondition(format!(
-                        "match '{}' has no free human seat",
-                        table.id
-                    ))
+                .ok_or_else(|| MatchError::NoFreeSeat {
+                    match_id: table.id.clone(),
                 })?,
         };
         match &mut table.seats[seat].kind {
-            SeatKind::Bot(_) => Err(Status::failed_precondition(format!(
-                "seat {seat} of match '{}' is played by the {} bot; only human seats can be \
-                 joined",
-                table.id, table.seats[seat].kind_name
-            ))),
+            SeatKind::Bot(_) => Err(MatchError::BotSeat {
+                match_id: table.id.clone(),
+                seat,
+                bot: table.seats[seat].kind_name.clone(),
+            }),
             SeatKind::Human {
                 token_hash: Some(_),
-            } => Err(Status::failed_precondition(format!(
-                "seat {seat} of match '{}' is already taken",
-                table.id
-            ))),
+            } => Err(MatchError::SeatTaken {
+                match_id: table.id.clone(),
+                seat,
+            }),
             SeatKind::Human { token_hash: slot } => {
-                let hash = token_hash(&token(seat));
+                let hash = crate::auth::token_hash(&token(seat));
                 *slot = Some(hash.clone());
                 self.record.token = Some((seat, hash));
                 self.changed();
@@ -380,29 +374,24 @@ impl LiveMatch {
     }
 
     /// Checks a seat number and the token presented for it.
-    pub fn authorize(&self, seat: u32, presented: Option<&str>) -> Result<usize, Status> {
+    pub fn authorize(&self, seat: u32, presented: Option<&str>) -> Result<usize, MatchError> {
         let seat = self.table.seat_index(seat)?;
-        let presented = presented.ok_or_else(|| {
-            Status::permission_denied(format!(
-                "seat {seat} needs its token in the `{}` metadata",
-                crate::SEAT_TOKEN_METADATA
-            ))
-        })?;
+        let presented = presented.ok_or(MatchError::TokenMissing { seat })?;
         match &self.table.seats[seat].kind {
             SeatKind::Human {
                 token_hash: Some(hash),
-            } if hashes_equal(hash, &token_hash(presented)) => Ok(seat),
-            _ => Err(Status::permission_denied(format!(
-                "wrong token for seat {seat} of match '{}'",
-                self.table.id
-            ))),
+            } if token_matches(hash, presented) => Ok(seat),
+            _ => Err(MatchError::WrongToken {
+                match_id: self.table.id.clone(),
+                seat,
+            }),
         }
     }
 
     /// Plays `seat`'s action (already authorized), then chance and bots up to the next human
     /// decision. At a simultaneous node the choice waits, hidden, until every seat has chosen.
     /// Bots think on the calling thread: the service calls this on the blocking pool.
-    pub fn act(&mut self, seat: usize, choice: ActionChoice) -> Result<(), Status> {
+    pub fn act(&mut self, seat: usize, choice: ActionChoice) -> Result<(), MatchError> {
         self.act_expecting(seat, choice, None).map(|_| ())
     }
 
@@ -414,7 +403,7 @@ impl LiveMatch {
         seat: usize,
         choice: ActionChoice,
         expected: Option<u64>,
-    ) -> Result<ActOutcome, Status> {
+    ) -> Result<ActOutcome, MatchError> {
         let before = self.play.version();
         let simultaneous = self.play.state().is_simultaneous_node();
         let LiveMatch { table, play, .. } = self;
@@ -437,26 +426,34 @@ impl LiveMatch {
         if self.play.version() != before {
             self.changed();
         }
-        acted.map_err(|e| self.act_status(e))
+        acted.map_err(|e| self.act_error(e))
     }
 
-    /// The status of a refused `Act`.
-    fn act_status(&self, e: ActError) -> Status {
+    /// Why an `Act` was refused, as this layer says it.
+    fn act_error(&self, e: ActError) -> MatchError {
         match e {
-            ActError::Game(e) => status_from_game_error(&e),
+            ActError::Game(e) => MatchError::Engine(e),
             ActError::Moved {
                 seat,
                 expected,
                 current,
-            } => Status::aborted(format!(
-                "match '{}' is at version {current}, not {expected} as expected, and seat {seat} did not act at version {expected}: read the view and act again",
-                self.table.id
-            )),
-            e @ ActError::Decided { .. } => Status::failed_precondition(e.to_string()),
-            ActError::Stopped => {
-                Status::cancelled("the request was abandoned before the match's bots had played")
-            }
-            ActError::Bot(e) => server_fault("a bot could not act", &e),
+            } => MatchError::Moved {
+                match_id: self.table.id.clone(),
+                seat,
+                expected,
+                current,
+            },
+            ActError::Decided {
+                seat,
+                expected,
+                decision,
+            } => MatchError::Decided {
+                seat,
+                expected,
+                decision,
+            },
+            ActError::Stopped => MatchError::Stopped,
+            ActError::Bot(e) => MatchError::Bot(e),
         }
     }
 
@@ -483,14 +480,14 @@ impl LiveMatch {
 
     /// Lets chance and bot seats act (core's driver) until a human must decide or the game
     /// ends (or, before a bot move, until `stop` is set: CANCELLED).
-    fn run_bots(&mut self, stop: Option<&AtomicBool>) -> Result<(), Status> {
+    fn run_bots(&mut self, stop: Option<&AtomicBool>) -> Result<(), MatchError> {
         let LiveMatch { table, play, .. } = self;
         let halt = table.run(|bots, on_step| play.advance(bots, stop, on_step));
         self.stamp_finished();
         match halt {
-            Ok(Halt::Stopped) => Err(self.act_status(ActError::Stopped)),
+            Ok(Halt::Stopped) => Err(MatchError::Stopped),
             Ok(Halt::Decide | Halt::Over) => Ok(()),
-            Err(e) => Err(self.act_status(e)),
+            Err(e) => Err(self.act_error(e)),
         }
     }
 
@@ -503,12 +500,12 @@ impl LiveMatch {
 }
 
 impl Table {
-    fn seat_index(&self, seat: u32) -> Result<usize, Status> {
+    fn seat_index(&self, seat: u32) -> Result<usize, MatchError> {
         let seat = seat as usize;
         if seat < self.seats.len() {
             Ok(seat)
         } else {
-            Err(status_from_game_error(&GameError::InvalidSeat {
+            Err(MatchError::Engine(GameError::InvalidSeat {
                 seat: seat as i64,
                 num_players: self.seats.len(),
             }))

@@ -9,7 +9,7 @@ use checkraise_core::driver::{BOT_SEED_OFFSET, Driver};
 use checkraise_core::{Action, Game, GameRng, Player};
 use tokio::sync::watch;
 
-use super::{LiveMatch, MatchSeed, Seat, SeatKind, Table};
+use super::{LiveMatch, MatchSeed, RestoreError, Seat, SeatKind, StoredGameError, Table};
 use crate::store::{
     Durability, DurabilityWatch, MatchRow, MatchWrite, Status as Stored, StepRow, StoredMatch,
     now_ms,
@@ -52,22 +52,18 @@ impl LiveMatch {
         game: Arc<dyn Game>,
         stored: &StoredMatch,
         mut seats: Vec<Seat>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, RestoreError> {
         let players = game.num_players();
         if seats.len() != players {
-            return Err(format!(
-                "{} seats stored for a game of {players}",
-                seats.len()
-            ));
+            return Err(RestoreError::SeatCount {
+                seats: seats.len(),
+                players,
+            });
         }
         for (seat, hash) in &stored.tokens {
             match seats.get_mut(*seat).map(|s| &mut s.kind) {
                 Some(SeatKind::Human { token_hash }) => *token_hash = Some(hash.clone()),
-                _ => {
-                    return Err(format!(
-                        "a token is stored for seat {seat}, not a human seat"
-                    ));
-                }
+                _ => return Err(RestoreError::TokenForBot { seat: *seat }),
             }
         }
         let seed = stored.row.seed;
@@ -95,10 +91,10 @@ impl LiveMatch {
             .map(|s| (s.player as usize, s.action))
             .chain(stored.held.iter().map(|&(seat, a)| (seat, i64::from(a))));
         for (seat, action) in decisions {
-            let action = Action::try_from(action)
-                .map_err(|_| format!("a stored action ({action}) is out of range"))?;
+            let action =
+                Action::try_from(action).map_err(|_| RestoreError::ActionOutOfRange { action })?;
             live.decide(seat, action)
-                .map_err(|e| format!("the stored history does not replay: {e}"))?;
+                .map_err(RestoreError::DoesNotReplay)?;
         }
         let replayed: Vec<(i64, i64)> = live
             .play
@@ -110,13 +106,12 @@ impl LiveMatch {
         let stored_history: Vec<(i64, i64)> =
             stored.steps.iter().map(|s| (s.player, s.action)).collect();
         if replayed != stored_history || live.play.version() != stored.version {
-            return Err(format!(
-                "replaying gives {} history entries at version {}, the store has {} at version {}",
-                replayed.len(),
-                live.play.version(),
-                stored_history.len(),
-                stored.version
-            ));
+            return Err(RestoreError::Diverges {
+                replayed: replayed.len(),
+                version: live.play.version(),
+                stored: stored_history.len(),
+                stored_version: stored.version,
+            });
         }
         let r = &mut live.record;
         r.written = stored_history.len();
@@ -295,9 +290,8 @@ pub fn parameters_json(game: &dyn Game) -> String {
 }
 
 /// The game a stored match is of: its name and its parameters as `parameters_json` wrote them.
-pub fn stored_game(row: &MatchRow) -> Result<Arc<dyn Game>, String> {
+pub fn stored_game(row: &MatchRow) -> Result<Arc<dyn Game>, StoredGameError> {
     let parameters: std::collections::BTreeMap<String, String> =
-        serde_json::from_str(&row.parameters)
-            .map_err(|e| format!("its parameters do not read: {e}"))?;
-    checkraise_core::make_game(&row.game, &parameters).map_err(|e| e.to_string())
+        serde_json::from_str(&row.parameters).map_err(StoredGameError::Parameters)?;
+    Ok(checkraise_core::make_game(&row.game, &parameters)?)
 }

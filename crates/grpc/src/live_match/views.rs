@@ -38,20 +38,6 @@ impl ViewParts {
         action_texts: true,
         sample_state: false,
     };
-
-    /// The parts a request's options ask for.
-    pub fn from_options(options: Option<&pb::ViewOptions>) -> Self {
-        match options {
-            None => Self::ALL,
-            Some(o) => ViewParts {
-                view_json: !o.omit_view_json,
-                observation: !o.omit_observation,
-                observation_text: !o.omit_observation_text,
-                action_texts: !o.omit_action_texts,
-                sample_state: o.with_sample_state,
-            },
-        }
-    }
 }
 
 impl LiveMatch {

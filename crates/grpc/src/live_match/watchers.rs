@@ -9,10 +9,9 @@ use checkraise_core::driver::Step;
 use checkraise_core::{Player, State};
 use prost::Message;
 use tokio::sync::mpsc;
-use tonic::Status;
 
 use super::views::ViewParts;
-use super::{LiveMatch, SeatKind};
+use super::{LiveMatch, MatchError, SeatKind};
 use crate::pb;
 
 /// Events a watcher may fall behind by before its stream is cut.
@@ -74,14 +73,14 @@ pub(super) struct Watcher {
     pub(super) parts: ViewParts,
     /// Also told when who is connected changes (`WatchSeatRequest.presence`).
     pub(super) presence: bool,
-    pub(super) events: mpsc::Sender<Result<QueuedEvent, Status>>,
+    pub(super) events: mpsc::Sender<Result<QueuedEvent, MatchError>>,
     pub(super) backlog: Arc<Backlog>,
 }
 
 /// A watcher's queue of events: each event shared by every watcher of the match that sees the
 /// same view (all spectators, a seat's several watchers), so that a thousand spectators of a
 /// match hold its events once, not a thousand times.
-pub type EventQueue = mpsc::Receiver<Result<QueuedEvent, Status>>;
+pub type EventQueue = mpsc::Receiver<Result<QueuedEvent, MatchError>>;
 
 /// An event in a watcher's queue, with its encoded size (measured once, when it was built,
 /// however many watchers it goes to).
@@ -184,11 +183,9 @@ impl LiveMatch {
     }
 
     /// Tells every watcher the match is gone, and drops them.
-    pub fn close_watchers(&mut self, why: &Status) {
+    pub fn close_watchers(&mut self, why: &MatchError) {
         for watcher in self.table.watchers.drain(..) {
-            let _ = watcher
-                .events
-                .try_send(Err(Status::new(why.code(), why.message().to_string())));
+            let _ = watcher.events.try_send(Err(why.clone()));
         }
     }
 }
