@@ -283,7 +283,8 @@ impl EnvBatch {
         } else {
             vec![num_envs as u32]
         };
-        let given = read_i32(actions, &[shape]).map_err(Status::invalid_argument)?;
+        let given =
+            read_i32(actions, &[shape]).map_err(|e| Status::invalid_argument(e.to_string()))?;
         self.read_actions(&given)?;
         self.venv
             .step(&self.actions, self.buffers.view(true))
