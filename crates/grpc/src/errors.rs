@@ -5,6 +5,7 @@ use checkraise_core::{ErrorKind, GameError};
 use tonic::{Code, Status};
 
 use crate::live_match::MatchError;
+use crate::store::StoreError;
 
 /// The status for an engine error, by the engine's own classification.
 pub fn status_from_game_error(error: &GameError) -> Status {
@@ -57,6 +58,14 @@ impl From<MatchError> for Status {
             MatchError::NotStored | MatchError::ShuttingDown => Code::Unavailable,
         };
         Status::new(code, error.to_string())
+    }
+}
+
+/// The store cannot read or write: UNAVAILABLE, with the store's text (which quotes the
+/// database's own error).
+impl From<StoreError> for Status {
+    fn from(error: StoreError) -> Self {
+        Status::unavailable(error.to_string())
     }
 }
 

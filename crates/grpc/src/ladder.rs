@@ -25,23 +25,23 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use checkraise_core::Game;
 use checkraise_core::bots::BotSpec;
 use checkraise_core::ladder::{
     Ladder as Rules, LadderGame, StartedSet, check_bot_name, ratings, set_seed,
 };
 use checkraise_core::registry::make_game_from_string;
+use checkraise_core::{Game, GameError};
 use tokio::sync::{Notify, mpsc};
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
-use crate::auth::{hashes_equal, random_hex, token_hash};
+use crate::auth::{random_hex, token_hash, token_matches};
 use crate::connections::{StreamCap, StreamPermit};
 use crate::errors::{page_size, status_from_argument_error};
 use crate::live_match::{EventQueue, LiveMatch, MatchSeed};
 use crate::matches::{HUMAN, MatchStore, build_seats, metadata_text};
 use crate::pb;
-use crate::store::{LadderBotRow, LadderGameRow, Store, now_ms};
+use crate::store::{LadderBotRow, LadderGameRow, Store, StoreError, now_ms};
 
 /// The metadata key that carries a bot's secret token.
 pub const BOT_TOKEN_METADATA: &str = "x-bot-token";
@@ -200,13 +200,15 @@ impl LadderHub {
         matches: MatchStore,
         store: Option<Store>,
         max_bot_ms: u64,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, LadderError> {
         if settings.house.is_empty() {
-            return Err("--ladder-house names no bot: a ladder needs at least one".into());
+            return Err(LadderError::NoHouseBot);
         }
         for spec in &settings.house {
-            BotSpec::parse::<&str, &str>(spec, [])
-                .map_err(|e| format!("--ladder-house: '{spec}' is not a bot spec: {e}"))?;
+            BotSpec::parse::<&str, &str>(spec, []).map_err(|source| LadderError::HouseSpec {
+                spec: spec.clone(),
+                source: Box::new(source),
+            })?;
         }
         let hub = LadderHub(Arc::new(Hub {
             settings,
@@ -225,7 +227,7 @@ impl LadderHub {
     }
 
     /// Reads the stored bots and games back, and ends the games a stop left unfinished.
-    async fn restore(&self) -> Result<(), String> {
+    async fn restore(&self) -> Result<(), LadderError> {
         let Some(store) = &self.0.store else {
             return Ok(());
         };
@@ -293,7 +295,7 @@ impl LadderHub {
         game: &str,
         bots: &[LadderBotRow],
         rows: &[&LadderGameRow],
-    ) -> Result<(Rules, Vec<LadderGameRow>), String> {
+    ) -> Result<(Rules, Vec<LadderGameRow>), LadderError> {
         let registered: Vec<(&str, bool)> = bots
             .iter()
             .filter(|b| b.games.iter().any(|g| g == game))
@@ -313,16 +315,14 @@ impl LadderHub {
             .iter()
             .map(ladder_game)
             .collect::<Result<Vec<_>, _>>()?;
-        let ladder = ladder
-            .restore(&registered, games)
-            .map_err(|e| e.to_string())?;
+        let ladder = ladder.restore(&registered, games)?;
         Ok((ladder, kept))
     }
 
     /// A new ladder of `game` with the configured house bots that can play it, and `more`
     /// (house bots of earlier runs).
-    fn new_ladder(&self, game: &str, more: &[String]) -> Result<Rules, String> {
-        let made = make_game_from_string(game).map_err(|e| e.to_string())?;
+    fn new_ladder(&self, game: &str, more: &[String]) -> Result<Rules, GameError> {
+        let made = make_game_from_string(game)?;
         let mut house: Vec<&str> = Vec::new();
         for spec in self.0.settings.house.iter().chain(more) {
             let builds = BotSpec::parse::<&str, &str>(spec, [])
@@ -335,7 +335,6 @@ impl LadderHub {
         let seed = u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits");
         Rules::new(game, &house, self.0.settings.sets_per_bot, seed)
             .map(|ladder| ladder.with_house_sets(self.0.settings.house_sets))
-            .map_err(|e| e.to_string())
     }
 
     /// Starts the matchmaking task: it starts sets whenever bots are free, until the server
@@ -528,7 +527,7 @@ impl LadderHub {
                     finished_ms: None,
                 })
                 .await
-                .map_err(Status::unavailable)?;
+                .map_err(Status::from)?;
         }
         {
             let mut state = self.state();
@@ -555,7 +554,7 @@ impl LadderHub {
             store
                 .finish_ladder_game(&id, &returns, &forfeits, finished_ms)
                 .await
-                .map_err(Status::unavailable)?;
+                .map_err(Status::from)?;
         }
         let mut summary = live.summary;
         summary.live = false;
@@ -693,7 +692,7 @@ impl LadderHub {
             )));
         };
         match state.bots.get(name) {
-            Some(bot) if hashes_equal(&bot.token_hash, &token_hash(token)) => Ok(()),
+            Some(bot) if token_matches(&bot.token_hash, token) => Ok(()),
             _ => Err(Status::permission_denied(format!(
                 "'{name}' is not a bot of this server with that token"
             ))),
@@ -750,19 +749,48 @@ fn finished_summary(row: &LadderGameRow) -> pb::LadderGameSummary {
 }
 
 /// A stored finished ladder game as the core's ladder records it.
-fn ladder_game(row: &LadderGameRow) -> Result<LadderGame, String> {
+fn ladder_game(row: &LadderGameRow) -> Result<LadderGame, LadderError> {
+    let unfinished = |what| LadderError::Unfinished {
+        match_id: row.match_id.clone(),
+        what,
+    };
     Ok(LadderGame {
         set: row.set,
         seats: row.bots.clone(),
-        returns: row
-            .returns
-            .clone()
-            .ok_or_else(|| format!("ladder game {} has no returns", row.match_id))?,
-        forfeits: row
-            .forfeits
-            .clone()
-            .ok_or_else(|| format!("ladder game {} has no forfeits", row.match_id))?,
+        returns: row.returns.clone().ok_or_else(|| unfinished("returns"))?,
+        forfeits: row.forfeits.clone().ok_or_else(|| unfinished("forfeits"))?,
     })
+}
+
+/// Why the ladders cannot start, or a stored ladder cannot be restored.
+#[derive(Debug, thiserror::Error)]
+pub enum LadderError {
+    /// `--ladder-house` names no bot.
+    #[error("--ladder-house names no bot: a ladder needs at least one")]
+    NoHouseBot,
+    /// A `--ladder-house` spec that does not parse.
+    #[error("--ladder-house: '{spec}' is not a bot spec: {source}")]
+    HouseSpec {
+        /// The spec.
+        spec: String,
+        /// Why.
+        #[source]
+        source: Box<GameError>,
+    },
+    /// The store cannot read or write the ladders.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The engine refuses a ladder (its game, its bots, its stored games).
+    #[error(transparent)]
+    Engine(#[from] GameError),
+    /// A stored game counted as finished lacks its end.
+    #[error("ladder game {match_id} has no {what}")]
+    Unfinished {
+        /// The game's match.
+        match_id: String,
+        /// `returns` or `forfeits`.
+        what: &'static str,
+    },
 }
 
 /// Sends a bot an event on its stream, if it has one; a stream that does not read its
@@ -982,7 +1010,7 @@ impl pb::ladder_server::Ladder for LadderService {
                 if !state.ladders.contains_key(game) {
                     let ladder = hub
                         .new_ladder(game, &[])
-                        .map_err(Status::invalid_argument)?;
+                        .map_err(|e| Status::invalid_argument(e.to_string()))?;
                     state.ladders.insert(game.clone(), ladder);
                 }
             }
@@ -990,6 +1018,7 @@ impl pb::ladder_server::Ladder for LadderService {
         // Stored before it exists: a bot the server forgets at a restart was never registered.
         if let Some(store) = &hub.0.store {
             store.insert_ladder_bot(&row).await.map_err(|e| {
+                let e = e.to_string();
                 if e.to_lowercase().contains("unique") || e.to_lowercase().contains("duplicate") {
                     taken()
                 } else {
@@ -1038,10 +1067,7 @@ impl pb::ladder_server::Ladder for LadderService {
             LadderHub::authenticate(&state, &name, token.as_deref())?;
         }
         if let Some(store) = &self.hub.0.store {
-            store
-                .retire_ladder_bot(&name)
-                .await
-                .map_err(Status::unavailable)?;
+            store.retire_ladder_bot(&name).await.map_err(Status::from)?;
         }
         let mut state = self.hub.state();
         let HubState { bots, ladders, .. } = &mut *state;

@@ -35,6 +35,7 @@ use crate::live_match::{
 };
 use crate::pb;
 use crate::replay::{ReplayPage, replay, stored_status, summary};
+use crate::store::StoreError;
 use crate::store::{Durability, MatchFilter, Status as Stored, Store, StoredMatch, now_ms};
 
 /// The seat kind that a person or client program plays.
@@ -114,7 +115,7 @@ impl MatchStore {
         let stored = store
             .load(match_id)
             .await
-            .map_err(Status::unavailable)?
+            .map_err(Status::from)?
             .filter(|m| match m.status {
                 Stored::Live => true,
                 Stored::Finished => {
@@ -135,7 +136,7 @@ impl MatchStore {
     }
 
     /// Resumes every live match of the store (at start); returns how many.
-    pub async fn resume_all(&self) -> Result<usize, String> {
+    pub async fn resume_all(&self) -> Result<usize, StoreError> {
         let Some(store) = &self.store else {
             return Ok(0);
         };
@@ -209,10 +210,10 @@ impl MatchStore {
             Ok(d) => d.failed.clone().unwrap_or_default(),
             Err(_) => "the store's writer has stopped".to_string(),
         };
-        if let Some(shared) = self.matches.remove(match_id) {
-            if let Ok(mut live) = shared.live.try_lock() {
-                live.close_watchers(&MatchError::NotStored);
-            }
+        if let Some(shared) = self.matches.remove(match_id)
+            && let Ok(mut live) = shared.live.try_lock()
+        {
+            live.close_watchers(&MatchError::NotStored);
         }
         Err(Status::unavailable(format!(
             "the change to match '{match_id}' could not be stored ({failed}); it is undone: \
@@ -888,7 +889,7 @@ impl MatchStore {
                 .list(&filter)
                 .await
                 .map(|listed| listed.into_iter().map(|m| self.marked(m)).collect())
-                .map_err(Status::unavailable);
+                .map_err(Status::from);
         }
         let shared: Vec<SharedMatch> = self.matches.entries().into_iter().map(|(_, m)| m).collect();
         on_blocking_pool(move || {
@@ -921,7 +922,7 @@ impl MatchStore {
             Some(store) => store
                 .load(match_id)
                 .await
-                .map_err(Status::unavailable)?
+                .map_err(Status::from)?
                 .map(|m| self.marked(m))
                 .ok_or_else(|| unknown_match(match_id)),
             None => Err(unknown_match(match_id)),

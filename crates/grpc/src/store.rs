@@ -264,6 +264,203 @@ macro_rules! select_matches {
     };
 }
 
+/// Why the store refused or failed: each text is one line naming what could not be done and
+/// why, the database's own error last (carried as the `source` too).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A query failed.
+    #[error("{what}: {source}")]
+    Query {
+        /// What could not be done.
+        what: &'static str,
+        /// The database's error.
+        #[source]
+        source: sqlx::Error,
+    },
+    /// Stored JSON does not read.
+    #[error("{what}: {source}")]
+    Json {
+        /// What does not read.
+        what: &'static str,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A stored match's status is none the store writes.
+    #[error("a stored match has an unknown status '{0}'")]
+    UnknownStatus(String),
+    /// The database cannot be opened.
+    #[error("cannot open the database {url}: {cause}")]
+    Open {
+        /// The database, its password hidden.
+        url: String,
+        /// Why.
+        #[source]
+        cause: OpenError,
+    },
+    /// The schema's migrations failed.
+    #[error("cannot migrate the database {url}: {source}")]
+    Migrate {
+        /// The database, its password hidden.
+        url: String,
+        /// Why.
+        #[source]
+        source: sqlx::migrate::MigrateError,
+    },
+    /// The database takes no writes.
+    #[error("the database {url} cannot be written: {cause}")]
+    NotWritable {
+        /// The database, its password hidden.
+        url: String,
+        /// Why.
+        #[source]
+        cause: ProbeError,
+    },
+    /// A SQLite file refused before it is opened.
+    #[error(transparent)]
+    File(#[from] FileError),
+}
+
+/// `StoreError::Query` for `what`, as a `map_err` argument.
+fn query_error(what: &'static str) -> impl Fn(sqlx::Error) -> StoreError + Copy {
+    move |source| StoreError::Query { what, source }
+}
+
+/// `StoreError::Json` for `what`, as a `map_err` argument.
+fn json_error(what: &'static str) -> impl Fn(serde_json::Error) -> StoreError + Copy {
+    move |source| StoreError::Json { what, source }
+}
+
+/// Why a database cannot be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The connection was refused or failed.
+    #[error(transparent)]
+    Connect(sqlx::Error),
+    /// No answer in time.
+    #[error("no answer in {} s", .0.as_secs())]
+    NoAnswer(std::time::Duration),
+    /// An open SQLite database that is damaged, read-only or not a store.
+    #[error(transparent)]
+    Sqlite(SqliteError),
+}
+
+/// Why an open SQLite database is refused (`check_sqlite`).
+#[derive(Debug, thiserror::Error)]
+pub enum SqliteError {
+    /// SQLite cannot check it.
+    #[error("the file is damaged: {0}")]
+    Unreadable(#[source] sqlx::Error),
+    /// SQLite's `quick_check` found problems.
+    #[error(
+        "the file is damaged: SQLite's quick_check found {problems} problem(s), first: {first}; \
+         restore it from a backup"
+    )]
+    Damaged {
+        /// How many.
+        problems: usize,
+        /// The first three, `; `-separated.
+        first: String,
+    },
+    /// Its header does not read.
+    #[error("cannot read its header: {0}")]
+    Header(#[source] sqlx::Error),
+    /// It can only be read.
+    #[error("the file cannot be written: {0}")]
+    ReadOnly(#[source] sqlx::Error),
+    /// Its tables do not read.
+    #[error("cannot read its tables: {0}")]
+    Tables(#[source] sqlx::Error),
+    /// It holds another program's tables.
+    #[error(
+        "it holds another program's tables ({}), not a checkraise store; point --database at \
+         another file",
+        .0.join(", ")
+    )]
+    Foreign(Vec<String>),
+}
+
+/// Why a SQLite file is refused before SQLite opens it.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// Its directory cannot be made.
+    #[error("cannot create the data directory {}: {source}", dir.display())]
+    CreateDir {
+        /// The directory.
+        dir: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// It cannot be opened.
+    #[error("cannot open the database file {path}: {source}")]
+    Open {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// It cannot be read.
+    #[error("cannot read the database file {path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// It is empty.
+    #[error(
+        "the database file {path} is empty (0 bytes), not a checkraise store: its matches are \
+         gone or it was never one; restore it from a backup, or remove it to start an empty store"
+    )]
+    Empty {
+        /// The file.
+        path: String,
+    },
+    /// It is not a SQLite database.
+    #[error(
+        "the database file {path} is not a SQLite database (it does not start with SQLite's \
+         header): point --database at the store's file, or remove this one to start an empty \
+         store"
+    )]
+    NotSqlite {
+        /// The file.
+        path: String,
+    },
+}
+
+/// Why the probe row cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// The write failed.
+    #[error(transparent)]
+    Write(#[from] sqlx::Error),
+    /// The row is gone.
+    #[error("its probe row is missing")]
+    RowMissing,
+}
+
+/// Why a `--database` value is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DatabaseUrlError {
+    /// A PostgreSQL URL, in a build without PostgreSQL.
+    #[error(
+        "this checkraise-server was built without PostgreSQL (the `postgres` feature): use \
+         'memory' or 'sqlite://PATH', the release tarball's server, or a server built with \
+         `cargo build --release -p checkraise-grpc --bin checkraise-server --features postgres` \
+         (refused: '{url}')"
+    )]
+    NoPostgres {
+        /// The URL, its password hidden.
+        url: String,
+    },
+    /// Not a database URL.
+    #[error("'{0}' is not a database: use 'memory', 'sqlite://PATH' or 'postgres://USER@HOST/DB'")]
+    Unknown(String),
+}
+
 /// The store: a connection pool and the writer task's queue.
 #[derive(Clone)]
 pub struct Store {
@@ -286,7 +483,7 @@ pub enum Database {
 impl Database {
     /// Reads a `--database` value: `memory`, `sqlite://PATH` (a file, created if missing, its
     /// directory too), or `postgres://...` / `postgresql://...`.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, DatabaseUrlError> {
         let text = text.trim();
         if text == MEMORY {
             return Ok(Database::Memory);
@@ -298,17 +495,11 @@ impl Database {
             if cfg!(feature = "postgres") {
                 return Ok(Database::Url(text.to_string()));
             }
-            return Err(format!(
-                "this checkraise-server was built without PostgreSQL (the `postgres` feature): \
-                 use 'memory' or 'sqlite://PATH', the release tarball's server, or a server \
-                 built with `cargo build --release -p checkraise-grpc --bin checkraise-server \
-                 --features postgres` (refused: '{}')",
-                redacted(text)
-            ));
+            return Err(DatabaseUrlError::NoPostgres {
+                url: redacted(text),
+            });
         }
-        Err(format!(
-            "'{text}' is not a database: use 'memory', 'sqlite://PATH' or 'postgres://USER@HOST/DB'"
-        ))
+        Err(DatabaseUrlError::Unknown(text.to_string()))
     }
 
     /// The default: a SQLite file in `./checkraise-data`.
@@ -342,17 +533,12 @@ pub fn redacted(url: &str) -> String {
     }
 }
 
-/// A store error as text for a status message.
-fn store_error(what: &str, error: impl std::fmt::Display) -> String {
-    format!("{what}: {error}")
-}
-
 impl Store {
     /// Connects to `url` (creating a SQLite file and its directory if missing), checks it
     /// (`check_sqlite_file`, `check_sqlite`; a store that cannot be written is refused), runs
     /// the migrations, and starts the writer task. Every refusal is one line naming the
     /// database and the cause.
-    pub async fn open(url: &str) -> Result<Self, String> {
+    pub async fn open(url: &str) -> Result<Self, StoreError> {
         install_default_drivers();
         let connect_url = if let Some(path) = url.strip_prefix("sqlite://") {
             sqlite_file(path)?;
@@ -375,18 +561,24 @@ impl Store {
         let why = match connected {
             Ok(Ok(mut connection)) => {
                 let checked = if connect_url.starts_with("sqlite:") {
-                    check_sqlite(&mut connection).await.err()
+                    check_sqlite(&mut connection)
+                        .await
+                        .err()
+                        .map(OpenError::Sqlite)
                 } else {
                     None
                 };
                 let _ = sqlx::Connection::close(connection).await;
                 checked
             }
-            Ok(Err(e)) => Some(e.to_string()),
-            Err(_) => Some(format!("no answer in {} s", CONNECT_TIMEOUT.as_secs())),
+            Ok(Err(e)) => Some(OpenError::Connect(e)),
+            Err(_) => Some(OpenError::NoAnswer(CONNECT_TIMEOUT)),
         };
-        if let Some(why) = why {
-            return Err(format!("cannot open the database {}: {why}", redacted(url)));
+        if let Some(cause) = why {
+            return Err(StoreError::Open {
+                url: redacted(url),
+                cause,
+            });
         }
         let pool = AnyPoolOptions::new()
             .max_connections(8)
@@ -414,13 +606,23 @@ impl Store {
             })
             .connect(&connect_url)
             .await
-            .map_err(|e| store_error(&format!("cannot open the database {}", redacted(url)), e))?;
-        migrator().run(&pool).await.map_err(|e| {
-            store_error(&format!("cannot migrate the database {}", redacted(url)), e)
-        })?;
+            .map_err(|e| StoreError::Open {
+                url: redacted(url),
+                cause: OpenError::Connect(e),
+            })?;
+        migrator()
+            .run(&pool)
+            .await
+            .map_err(|source| StoreError::Migrate {
+                url: redacted(url),
+                source,
+            })?;
         probe(&pool)
             .await
-            .map_err(|e| format!("the database {} cannot be written: {e}", redacted(url)))?;
+            .map_err(|cause| StoreError::NotWritable {
+                url: redacted(url),
+                cause,
+            })?;
         let (writes, queue) = mpsc::unbounded_channel();
         let (failing, _) = watch::channel(None);
         let failing = Arc::new(failing);
@@ -441,7 +643,7 @@ impl Store {
 
     /// Writes the probe row: `Ok` once the store takes writes again (the writer's next
     /// commit would too). Clears `failing` when it succeeds.
-    pub async fn probe(&self) -> Result<(), String> {
+    pub async fn probe(&self) -> Result<(), ProbeError> {
         let outcome = probe(&self.pool).await;
         if outcome.is_ok() {
             self.failing.send_if_modified(|f| f.take().is_some());
@@ -465,8 +667,11 @@ impl Store {
 
     /// Every match with `status`, history and tokens included (`Live` at start: the matches to
     /// resume).
-    pub async fn matches_with_status(&self, status: Status) -> Result<Vec<StoredMatch>, String> {
-        let read = |e| store_error("cannot read the stored matches", e);
+    pub async fn matches_with_status(
+        &self,
+        status: Status,
+    ) -> Result<Vec<StoredMatch>, StoreError> {
+        let read = query_error("cannot read the stored matches");
         let rows = sqlx::query(select_matches!("WHERE status = $1 ORDER BY id"))
             .bind(status.as_str())
             .fetch_all(&self.pool)
@@ -514,8 +719,8 @@ impl Store {
     }
 
     /// One match, history and tokens included, if the store has it.
-    pub async fn load(&self, id: &str) -> Result<Option<StoredMatch>, String> {
-        let read = |e| store_error("cannot read the stored match", e);
+    pub async fn load(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
+        let read = query_error("cannot read the stored match");
         let Some(row) = sqlx::query(select_matches!("WHERE id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
@@ -552,8 +757,11 @@ impl Store {
     /// The histories of the matches `ids` (each in order; a match without entries, or not
     /// stored, is absent), read in one query: `list` a page of matches, then this for their
     /// histories (export reads the whole store that way, a page at a time).
-    pub async fn histories(&self, ids: &[String]) -> Result<HashMap<String, Vec<StepRow>>, String> {
-        let read = |e| store_error("cannot read the stored histories", e);
+    pub async fn histories(
+        &self,
+        ids: &[String],
+    ) -> Result<HashMap<String, Vec<StepRow>>, StoreError> {
+        let read = query_error("cannot read the stored histories");
         let mut histories: HashMap<String, Vec<StepRow>> = HashMap::new();
         if ids.is_empty() {
             return Ok(histories);
@@ -581,7 +789,7 @@ impl Store {
 
     /// The matches `filter` admits, without their histories, in the listing's order
     /// (creation time, then id).
-    pub async fn list(&self, filter: &MatchFilter) -> Result<Vec<StoredMatch>, String> {
+    pub async fn list(&self, filter: &MatchFilter) -> Result<Vec<StoredMatch>, StoreError> {
         enum Bind {
             Text(String),
             Int(i64),
@@ -635,13 +843,13 @@ impl Store {
         let rows = query
             .fetch_all(&self.pool)
             .await
-            .map_err(|e| store_error("cannot list the stored matches", e))?;
+            .map_err(query_error("cannot list the stored matches"))?;
         rows.iter().map(stored_match).collect()
     }
 
     /// Every registered ladder bot.
-    pub async fn ladder_bots(&self) -> Result<Vec<LadderBotRow>, String> {
-        let read = |e| store_error("cannot read the ladder's bots", e);
+    pub async fn ladder_bots(&self) -> Result<Vec<LadderBotRow>, StoreError> {
+        let read = query_error("cannot read the ladder's bots");
         let rows = sqlx::query(
             "SELECT name, token_sha256, games, retired, created_ms FROM ladder_bots ORDER BY name",
         )
@@ -656,7 +864,7 @@ impl Store {
                     name: row.try_get(0).map_err(read)?,
                     token_hash: row.try_get(1).map_err(read)?,
                     games: serde_json::from_str(&games)
-                        .map_err(|e| store_error("a ladder bot's games do not read", e))?,
+                        .map_err(json_error("a ladder bot's games do not read"))?,
                     retired: retired != 0,
                     created_ms: row.try_get(4).map_err(read)?,
                 })
@@ -665,7 +873,7 @@ impl Store {
     }
 
     /// Stores a newly registered bot; refused if the name is taken.
-    pub async fn insert_ladder_bot(&self, bot: &LadderBotRow) -> Result<(), String> {
+    pub async fn insert_ladder_bot(&self, bot: &LadderBotRow) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO ladder_bots (name, token_sha256, games, retired, created_ms) \
              VALUES ($1, $2, $3, $4, $5)",
@@ -678,22 +886,22 @@ impl Store {
         .execute(&self.pool)
         .await
         .map(|_| ())
-        .map_err(|e| store_error("cannot store the bot", e))
+        .map_err(query_error("cannot store the bot"))
     }
 
     /// Marks a bot retired.
-    pub async fn retire_ladder_bot(&self, name: &str) -> Result<(), String> {
+    pub async fn retire_ladder_bot(&self, name: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE ladder_bots SET retired = 1 WHERE name = $1")
             .bind(name)
             .execute(&self.pool)
             .await
             .map(|_| ())
-            .map_err(|e| store_error("cannot retire the bot", e))
+            .map_err(query_error("cannot retire the bot"))
     }
 
     /// Every ladder game, in the order they started (finished or not).
-    pub async fn ladder_games(&self) -> Result<Vec<LadderGameRow>, String> {
-        let read = |e| store_error("cannot read the ladder's games", e);
+    pub async fn ladder_games(&self) -> Result<Vec<LadderGameRow>, StoreError> {
+        let read = query_error("cannot read the ladder's games");
         let rows = sqlx::query(
             "SELECT match_id, game, set_number, bots, returns, forfeits, started_ms, \
              finished_ms FROM ladder_games ORDER BY started_ms, match_id",
@@ -701,7 +909,7 @@ impl Store {
         .fetch_all(&self.pool)
         .await
         .map_err(read)?;
-        let json = |e| store_error("a ladder game does not read", e);
+        let json = json_error("a ladder game does not read");
         rows.iter()
             .map(|row| {
                 let set: i64 = row.try_get(2).map_err(read)?;
@@ -729,7 +937,7 @@ impl Store {
     }
 
     /// Stores a ladder game as it starts (its match is stored already).
-    pub async fn insert_ladder_game(&self, game: &LadderGameRow) -> Result<(), String> {
+    pub async fn insert_ladder_game(&self, game: &LadderGameRow) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO ladder_games (match_id, game, set_number, bots, started_ms) \
              VALUES ($1, $2, $3, $4, $5)",
@@ -742,7 +950,7 @@ impl Store {
         .execute(&self.pool)
         .await
         .map(|_| ())
-        .map_err(|e| store_error("cannot store the ladder game", e))
+        .map_err(query_error("cannot store the ladder game"))
     }
 
     /// Stores how a ladder game ended.
@@ -752,7 +960,7 @@ impl Store {
         returns: &[f64],
         forfeits: &[bool],
         finished_ms: i64,
-    ) -> Result<(), String> {
+    ) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE ladder_games SET returns = $1, forfeits = $2, finished_ms = $3 \
              WHERE match_id = $4",
@@ -764,16 +972,16 @@ impl Store {
         .execute(&self.pool)
         .await
         .map(|_| ())
-        .map_err(|e| store_error("cannot store the ladder game's end", e))
+        .map_err(query_error("cannot store the ladder game's end"))
     }
 
     /// Drops the rows of ladder games that never ended (their matches were ended as expired).
-    pub async fn drop_unfinished_ladder_games(&self) -> Result<u64, String> {
+    pub async fn drop_unfinished_ladder_games(&self) -> Result<u64, StoreError> {
         sqlx::query("DELETE FROM ladder_games WHERE finished_ms IS NULL")
             .execute(&self.pool)
             .await
             .map(|done| done.rows_affected())
-            .map_err(|e| store_error("cannot drop the unfinished ladder games", e))
+            .map_err(query_error("cannot drop the unfinished ladder games"))
     }
 
     /// Closes the pool (the writer ends once every queued write is done).
@@ -783,7 +991,7 @@ impl Store {
 }
 
 /// Makes sure the directory of a SQLite file exists (a clear error if it cannot).
-fn sqlite_file(path: &str) -> Result<(), String> {
+fn sqlite_file(path: &str) -> Result<(), FileError> {
     let path = path.split('?').next().unwrap_or(path);
     if path.is_empty() || path.starts_with(":memory:") {
         return Ok(());
@@ -791,8 +999,10 @@ fn sqlite_file(path: &str) -> Result<(), String> {
     if let Some(dir) = std::path::Path::new(path).parent()
         && !dir.as_os_str().is_empty()
     {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| FileError::CreateDir {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
     }
     Ok(())
 }
@@ -802,7 +1012,7 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 
 /// Refuses, before SQLite opens it, a database file that is not one: an empty file (SQLite
 /// would silently start an empty store in it) or a file of another kind.
-fn check_sqlite_file(path: &str) -> Result<(), String> {
+fn check_sqlite_file(path: &str) -> Result<(), FileError> {
     use std::io::Read;
     let path = path.split('?').next().unwrap_or(path);
     if path.is_empty() || path.starts_with(":memory:") {
@@ -811,26 +1021,30 @@ fn check_sqlite_file(path: &str) -> Result<(), String> {
     let mut file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(format!("cannot open the database file {path}: {e}")),
+        Err(source) => {
+            return Err(FileError::Open {
+                path: path.to_string(),
+                source,
+            });
+        }
     };
     let mut header = Vec::with_capacity(SQLITE_HEADER.len());
     file.by_ref()
         .take(SQLITE_HEADER.len() as u64)
         .read_to_end(&mut header)
-        .map_err(|e| format!("cannot read the database file {path}: {e}"))?;
+        .map_err(|source| FileError::Read {
+            path: path.to_string(),
+            source,
+        })?;
     if header.is_empty() {
-        return Err(format!(
-            "the database file {path} is empty (0 bytes), not a checkraise store: its matches \
-             are gone or it was never one; restore it from a backup, or remove it to start an \
-             empty store"
-        ));
+        return Err(FileError::Empty {
+            path: path.to_string(),
+        });
     }
     if header != SQLITE_HEADER {
-        return Err(format!(
-            "the database file {path} is not a SQLite database (it does not start with SQLite's \
-             header): point --database at the store's file, or remove this one to start an \
-             empty store"
-        ));
+        return Err(FileError::NotSqlite {
+            path: path.to_string(),
+        });
     }
     Ok(())
 }
@@ -838,23 +1052,21 @@ fn check_sqlite_file(path: &str) -> Result<(), String> {
 /// Checks an open SQLite database: SQLite's `quick_check` (a damaged file is refused with
 /// what SQLite found), and that it is a checkraise store or an empty database (a file of
 /// another program's tables is refused rather than written into).
-async fn check_sqlite(connection: &mut sqlx::AnyConnection) -> Result<(), String> {
+async fn check_sqlite(connection: &mut sqlx::AnyConnection) -> Result<(), SqliteError> {
     let rows = sqlx::query("PRAGMA quick_check")
         .fetch_all(&mut *connection)
         .await
-        .map_err(|e| format!("the file is damaged: {e}"))?;
+        .map_err(SqliteError::Unreadable)?;
     let found: Vec<String> = rows
         .iter()
         .filter_map(|row| row.try_get::<String, _>(0).ok())
         .collect();
     if found.first().map(String::as_str) != Some("ok") {
         let first: Vec<&str> = found.iter().take(3).map(String::as_str).collect();
-        return Err(format!(
-            "the file is damaged: SQLite's quick_check found {} problem(s), first: {}; restore \
-             it from a backup",
-            found.len(),
-            first.join("; ")
-        ));
+        return Err(SqliteError::Damaged {
+            problems: found.len(),
+            first: first.join("; "),
+        });
     }
     // Rewriting the header's user version (unchanged) is a write SQLite refuses at once on a
     // file it could open only for reading (read-only, immutable), where the pool would retry
@@ -863,46 +1075,41 @@ async fn check_sqlite(connection: &mut sqlx::AnyConnection) -> Result<(), String
         .fetch_one(&mut *connection)
         .await
         .and_then(|row| row.try_get(0))
-        .map_err(|e| format!("cannot read its header: {e}"))?;
+        .map_err(SqliteError::Header)?;
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "PRAGMA user_version = {version}"
     )))
     .execute(&mut *connection)
     .await
-    .map_err(|e| format!("the file cannot be written: {e}"))?;
+    .map_err(SqliteError::ReadOnly)?;
     let tables = sqlx::query("SELECT name FROM sqlite_master WHERE type = 'table'")
         .fetch_all(&mut *connection)
         .await
-        .map_err(|e| format!("cannot read its tables: {e}"))?;
+        .map_err(SqliteError::Tables)?;
     let names: Vec<String> = tables
         .iter()
         .filter_map(|row| row.try_get::<String, _>(0).ok())
         .collect();
     if !names.is_empty() && !names.iter().any(|n| n == "_sqlx_migrations") {
-        return Err(format!(
-            "it holds another program's tables ({}), not a checkraise store; point --database \
-             at another file",
-            names.join(", ")
-        ));
+        return Err(SqliteError::Foreign(names));
     }
     Ok(())
 }
 
 /// Rewrites the probe row (`store_probe`): fails when the store cannot be written.
-async fn probe(pool: &AnyPool) -> Result<(), String> {
+async fn probe(pool: &AnyPool) -> Result<(), ProbeError> {
     let done = sqlx::query("UPDATE store_probe SET probed_ms = $1 WHERE id = 1")
         .bind(now_ms())
         .execute(pool)
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
     if done.rows_affected() != 1 {
-        return Err("its probe row is missing".to_string());
+        return Err(ProbeError::RowMissing);
     }
     Ok(())
 }
 
-fn stored_match(row: &sqlx::any::AnyRow) -> Result<StoredMatch, String> {
-    let read = |e| store_error("cannot read a stored match", e);
+fn stored_match(row: &sqlx::any::AnyRow) -> Result<StoredMatch, StoreError> {
+    let read = query_error("cannot read a stored match");
     let status: String = row.try_get(5).map_err(read)?;
     let held: String = row.try_get(7).map_err(read)?;
     let seed: i64 = row.try_get(3).map_err(read)?;
@@ -918,12 +1125,11 @@ fn stored_match(row: &sqlx::any::AnyRow) -> Result<StoredMatch, String> {
             seats: row.try_get(4).map_err(read)?,
             created_ms: row.try_get(8).map_err(read)?,
         },
-        status: Status::parse(&status)
-            .ok_or_else(|| format!("a stored match has an unknown status '{status}'"))?,
+        status: Status::parse(&status).ok_or_else(|| StoreError::UnknownStatus(status.clone()))?,
         version: version as u64,
         steps: Vec::new(),
         held: serde_json::from_str(&held)
-            .map_err(|e| store_error("a stored match's held choices do not read", e))?,
+            .map_err(json_error("a stored match's held choices do not read"))?,
         tokens: HashMap::new(),
         touched_ms: row.try_get(9).map_err(read)?,
         finished_ms: row.try_get(10).map_err(read)?,
@@ -1345,7 +1551,7 @@ mod tests {
             if cfg!(feature = "postgres") {
                 assert!(matches!(parsed, Ok(Database::Url(ref u)) if u == url));
             } else {
-                let error = parsed.unwrap_err();
+                let error = parsed.unwrap_err().to_string();
                 assert!(error.contains("--features postgres"), "{error}");
                 assert!(!error.contains("secret"), "{error}");
             }
