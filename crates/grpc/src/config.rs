@@ -4,10 +4,10 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use checkraise_core::bots::spec::MAX_MS;
-use checkraise_core::sessions::Expiry;
 use clap::{Parser, Subcommand};
 
 use crate::gate::ApiKeysError;
+use crate::sessions::Expiry;
 use crate::store::{Database, DatabaseUrlError};
 
 /// Settings of `checkraise-server`.

@@ -15,7 +15,6 @@ use std::time::Instant;
 use checkraise_core::bots::BotSpec;
 use checkraise_core::compact::{ObservationEncoding, packed_mask_bytes};
 use checkraise_core::game::Dynamics;
-use checkraise_core::sessions::{Activity, Expiry, Limits, Over, Refusal, Sessions, Weight};
 use checkraise_core::vector::{
     AutoresetMode, LearnerSeat, Observer, Opponent, Opponents, OwnedBuffers, VectorEnv, VectorError,
 };
@@ -26,6 +25,7 @@ use crate::auth::random_hex;
 use crate::catalog::game_sizes;
 use crate::errors::{server_fault, status_from_argument_error, unknown_envs};
 use crate::pb;
+use crate::sessions::{Activity, Expiry, Limits, Over, Refusal, Sessions, Weight};
 use crate::tensor::{bool_tensor, f32_tensor, i32_tensor, read_i32, u8_tensor};
 
 /// How a batch is made: `CreateEnvsRequest`'s options.

@@ -21,6 +21,7 @@ pub mod live_match;
 pub mod matches;
 pub mod replay;
 pub mod server;
+pub mod sessions;
 pub mod store;
 pub mod tensor;
 pub mod web;

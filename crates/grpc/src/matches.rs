@@ -16,9 +16,6 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
-use checkraise_core::sessions::{
-    Activity, Expiry, Limits, Over, Refusal, Reservation, Sessions, Weight,
-};
 use checkraise_core::table::SeatRules;
 use checkraise_core::{Game, make_game};
 use tokio::sync::watch;
@@ -35,8 +32,10 @@ use crate::live_match::{
 };
 use crate::pb;
 use crate::replay::{ReplayPage, replay, stored_status, summary};
-use crate::store::StoreError;
-use crate::store::{Durability, MatchFilter, Status as Stored, Store, StoredMatch, now_ms};
+use crate::sessions::{Activity, Expiry, Limits, Over, Refusal, Reservation, Sessions, Weight};
+use crate::store::{
+    Durability, MatchFilter, Status as Stored, Store, StoreError, StoredMatch, now_ms,
+};
 
 /// The seat kind that a person or client program plays.
 pub const HUMAN: &str = "human";

@@ -6,7 +6,6 @@ use std::future::Future;
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use checkraise_core::sessions::Expiry;
 use tokio::net::TcpListener;
 use tonic::service::Routes;
 use tonic::transport::Server;
@@ -22,6 +21,7 @@ use crate::envs::{EnvStore, EnvsService};
 use crate::ladder::LadderService;
 use crate::live_match::MatchError;
 use crate::matches::{MatchStore, MatchesService};
+use crate::sessions::Expiry;
 use crate::store::{Database, Store, redacted};
 use crate::{dm_env_pb, pb};
 use tracing_subscriber::filter::Targets;
