@@ -1,4 +1,4 @@
-//! Assembles the services into one tonic server: Catalog, Matches, Envs, dm_env_rpc's
+//! Assembles the services into one tonic server: Catalog, Matches, Envs, Ladder, dm_env_rpc's
 //! Environment, health and reflection, and the web page (gRPC-Web and its assets, unless
 //! `--no-web`), with logging, message-size limits, idle expiry and graceful shutdown.
 
