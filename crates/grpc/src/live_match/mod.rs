@@ -5,7 +5,14 @@
 //!
 //! Beside the match itself (this file): `watchers` (the watchers that receive every change,
 //! their event queues and backlogs), `views` (what each seat and spectator may see, fitted to
-//! the reply size) and `record` (what the match stores, and a stored match resumed).
+//! the reply size), `record` (what the match stores, and a stored match resumed) and `error`
+//! (`MatchError`: why the match refuses, which the service maps to statuses at its edge).
+//!
+//! No gRPC status is made here. Views and watch events are still built as the protobuf
+//! messages they are sent as (`pb::SeatView`, `pb::SeatStatus`, `pb::MatchEvent`): a view is
+//! fitted to the largest reply by its encoded size (`views::fit_view`), and an event is
+//! encoded once and shared by every watcher that sees the same view, so building them from
+//! domain values in the service would measure and copy each one again.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -17,7 +24,7 @@ use checkraise_core::table::{ActError, Match, OnStep};
 use checkraise_core::{Action, Game, GameError, Player, State};
 use tokio::sync::watch;
 
-use crate::auth::{random_hex, token_matches};
+use crate::auth::{random_hex, token_hash, token_matches};
 use crate::store::{Durability, now_ms};
 
 mod error;
@@ -364,7 +371,7 @@ impl LiveMatch {
                 seat,
             }),
             SeatKind::Human { token_hash: slot } => {
-                let hash = crate::auth::token_hash(&token(seat));
+                let hash = token_hash(&token(seat));
                 *slot = Some(hash.clone());
                 self.record.token = Some((seat, hash));
                 self.changed();
