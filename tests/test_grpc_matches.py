@@ -4,7 +4,7 @@ game, checked against the engine itself.
 Every seat of a match is a client driven by the test, so the test knows every action and
 replays the match locally: the server samples chance from the match seed exactly as
 ``checkraise.Env(game, seed)`` does (one stream from that seed, resolved after creation and
-after every step; see crates/grpc/src/live_match.rs), so ``Env.step``/``step_joint`` with the
+after every step; see crates/grpc/src/live_match/), so ``Env.step``/``step_joint`` with the
 same actions gives the server's state. Then every response a seat receives (``Act`` replies,
 ``GetView``, every event of its watch stream) must equal what the engine computes for that
 seat on the replica: the view dict, the observation tensor's bytes, the observation text, the

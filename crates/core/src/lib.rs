@@ -28,8 +28,6 @@
 
 // Vocabulary; errors, the generator and bit helpers; cards and chess primitives.
 pub mod vocabulary;
-// The store of sessions a face keeps open for its clients (std only).
-pub mod sessions;
 
 pub mod error;
 

@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 /// Each top-level module and its layer, lowest first (as `lib.rs` lists them).
 const LAYERS: &[(&str, u32)] = &[
     ("vocabulary", 0),
-    ("sessions", 0),
     ("error", 1),
     ("rng", 1),
     ("cards", 2),

@@ -11,8 +11,9 @@
 
 use std::time::{Duration, Instant};
 
+use checkraise_grpc::auth::random_hex;
 use checkraise_grpc::config::Config;
-use checkraise_grpc::live_match::{ActionChoice, LiveMatch, random_hex};
+use checkraise_grpc::live_match::{ActionChoice, LiveMatch};
 use checkraise_grpc::matches::{MatchStore, build_seats};
 use checkraise_grpc::pb;
 use checkraise_grpc::pb::matches_client::MatchesClient;

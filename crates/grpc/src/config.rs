@@ -4,10 +4,11 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use checkraise_core::bots::spec::MAX_MS;
-use checkraise_core::sessions::Expiry;
 use clap::{Parser, Subcommand};
 
-use crate::store::Database;
+use crate::gate::ApiKeysError;
+use crate::sessions::Expiry;
+use crate::store::{Database, DatabaseUrlError};
 
 /// Settings of `checkraise-server`.
 #[derive(Clone, Debug, Parser)]
@@ -178,43 +179,118 @@ pub enum Command {
     Export(crate::export::ExportArgs),
 }
 
+/// Why a flag's value or the flags together are refused: each text names the flag or the
+/// file, and says what would do.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// `--ladder-house` names no bot.
+    #[error("no bot named: give at least one bot spec (the anchor)")]
+    NoHouseBot,
+    /// A `--ladder-house` spec that does not parse.
+    #[error("'{spec}' is not a bot spec: {source}")]
+    BotSpec {
+        /// The spec.
+        spec: String,
+        /// Why.
+        #[source]
+        source: Box<checkraise_core::GameError>,
+    },
+    /// A limit that is not a whole number.
+    #[error("'{0}' is not a whole number")]
+    NotWhole(String),
+    /// A limit below its least.
+    #[error("{n} is below the least allowed, {least}")]
+    BelowLeast {
+        /// The value.
+        n: usize,
+        /// The least allowed.
+        least: usize,
+    },
+    /// `--log` that tracing does not read.
+    #[error("not a log filter ({0}); examples: info, warn, checkraise_grpc=debug")]
+    LogFilter(#[source] tracing_subscriber::filter::ParseError),
+    /// An idle limit that keepalive acknowledgements could not keep ahead of.
+    #[error(
+        "--idle-connection-secs ({idle}) must exceed --keepalive-secs ({keepalive}) plus \
+         --keepalive-timeout-secs ({timeout}), or live clients would be cut off"
+    )]
+    IdleBelowKeepalive {
+        /// `--idle-connection-secs`.
+        idle: u64,
+        /// `--keepalive-secs`.
+        keepalive: u64,
+        /// `--keepalive-timeout-secs`.
+        timeout: u64,
+    },
+    /// A TLS file that cannot be read.
+    #[error("cannot read the TLS {what} {}: {source}", path.display())]
+    TlsRead {
+        /// `certificate` or `key`.
+        what: &'static str,
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A TLS certificate file without a PEM certificate.
+    #[error(
+        "the TLS certificate {} holds no PEM certificate (a '-----BEGIN CERTIFICATE-----' \
+         block)",
+        .0.display()
+    )]
+    NoCertificate(std::path::PathBuf),
+    /// A TLS key file without a PEM private key.
+    #[error(
+        "the TLS key {} holds no PEM private key (a '-----BEGIN PRIVATE KEY-----', \
+         'RSA PRIVATE KEY' or 'EC PRIVATE KEY' block)",
+        .0.display()
+    )]
+    NoPrivateKey(std::path::PathBuf),
+    /// An API key file refused.
+    #[error(transparent)]
+    ApiKeys(#[from] ApiKeysError),
+}
+
 /// A `--database` value the store can open.
-fn database(text: &str) -> Result<String, String> {
+fn database(text: &str) -> Result<String, DatabaseUrlError> {
     Database::parse(text).map(|_| text.trim().to_string())
 }
 
 /// A `--ladder-house` value: bot specs that parse.
-fn house_bots(text: &str) -> Result<String, String> {
+fn house_bots(text: &str) -> Result<String, ConfigError> {
     let specs = crate::ladder::split_specs(text);
     if specs.is_empty() {
-        return Err("no bot named: give at least one bot spec (the anchor)".into());
+        return Err(ConfigError::NoHouseBot);
     }
     for spec in &specs {
-        checkraise_core::bots::BotSpec::parse::<&str, &str>(spec, [])
-            .map_err(|e| format!("'{spec}' is not a bot spec: {e}"))?;
+        checkraise_core::bots::BotSpec::parse::<&str, &str>(spec, []).map_err(|source| {
+            ConfigError::BotSpec {
+                spec: spec.to_string(),
+                source: Box::new(source),
+            }
+        })?;
     }
     Ok(text.to_string())
 }
 
 /// A whole number of at least `MIN` (limits of 0 would refuse everything or mean nothing).
-fn at_least<const MIN: usize>(text: &str) -> Result<usize, String> {
+fn at_least<const MIN: usize>(text: &str) -> Result<usize, ConfigError> {
     let n: usize = text
         .parse()
-        .map_err(|_| format!("'{text}' is not a whole number"))?;
+        .map_err(|_| ConfigError::NotWhole(text.to_string()))?;
     if n < MIN {
-        return Err(format!("{n} is below the least allowed, {MIN}"));
+        return Err(ConfigError::BelowLeast { n, least: MIN });
     }
     Ok(n)
 }
 
 /// A log filter: comma-separated `LEVEL` (the default) and `TARGET=LEVEL` directives, as
 /// tracing's `Targets` reads them.
-fn log_filter(text: &str) -> Result<String, String> {
+fn log_filter(text: &str) -> Result<String, ConfigError> {
     text.parse::<tracing_subscriber::filter::Targets>()
         .map(|_| text.to_string())
-        .map_err(|error| {
-            format!("not a log filter ({error}); examples: info, warn, checkraise_grpc=debug")
-        })
+        .map_err(ConfigError::LogFilter)
 }
 
 impl Config {
@@ -243,12 +319,13 @@ impl Config {
 
     /// The limits on each connection; an idle limit that a live client's keepalive
     /// acknowledgements could not keep ahead of is an error.
-    pub fn connection_limits(&self) -> Result<crate::connections::ConnectionLimits, String> {
+    pub fn connection_limits(&self) -> Result<crate::connections::ConnectionLimits, ConfigError> {
         if self.idle_connection_secs <= self.keepalive_secs + self.keepalive_timeout_secs {
-            return Err(format!(
-                "--idle-connection-secs ({}) must exceed --keepalive-secs ({}) plus --keepalive-timeout-secs ({}), or live clients would be cut off",
-                self.idle_connection_secs, self.keepalive_secs, self.keepalive_timeout_secs
-            ));
+            return Err(ConfigError::IdleBelowKeepalive {
+                idle: self.idle_connection_secs,
+                keepalive: self.keepalive_secs,
+                timeout: self.keepalive_timeout_secs,
+            });
         }
         Ok(crate::connections::ConnectionLimits {
             max_connections: self.max_connections,
@@ -262,13 +339,16 @@ impl Config {
 
     /// The TLS identity (certificate chain and key, PEM) when `--tls-cert` and `--tls-key`
     /// are set; a file that cannot be read is an error naming it.
-    pub fn tls_identity(&self) -> Result<Option<tonic::transport::Identity>, String> {
+    pub fn tls_identity(&self) -> Result<Option<tonic::transport::Identity>, ConfigError> {
         let (Some(cert), Some(key)) = (&self.tls_cert, &self.tls_key) else {
             return Ok(None);
         };
-        let read = |path: &std::path::Path, what: &str| {
-            std::fs::read(path)
-                .map_err(|error| format!("cannot read the TLS {what} {}: {error}", path.display()))
+        let read = |path: &std::path::Path, what: &'static str| {
+            std::fs::read(path).map_err(|source| ConfigError::TlsRead {
+                what,
+                path: path.to_path_buf(),
+                source,
+            })
         };
         let (cert_pem, key_pem) = (read(cert, "certificate")?, read(key, "key")?);
         let holds = |pem: &[u8], begin: &str, end: &str| {
@@ -277,18 +357,10 @@ impl Config {
                 .any(|l| l.starts_with(begin) && l.trim_end().ends_with(end))
         };
         if !holds(&cert_pem, "-----BEGIN CERTIFICATE", "-----") {
-            return Err(format!(
-                "the TLS certificate {} holds no PEM certificate (a '-----BEGIN CERTIFICATE-----' \
-                 block)",
-                cert.display()
-            ));
+            return Err(ConfigError::NoCertificate(cert.clone()));
         }
         if !holds(&key_pem, "-----BEGIN ", "PRIVATE KEY-----") {
-            return Err(format!(
-                "the TLS key {} holds no PEM private key (a '-----BEGIN PRIVATE KEY-----', \
-                 'RSA PRIVATE KEY' or 'EC PRIVATE KEY' block)",
-                key.display()
-            ));
+            return Err(ConfigError::NoPrivateKey(key.clone()));
         }
         Ok(Some(tonic::transport::Identity::from_pem(
             cert_pem, key_pem,
@@ -296,7 +368,7 @@ impl Config {
     }
 
     /// The gate's settings, reading the API key file if there is one.
-    pub fn gate(&self) -> Result<crate::gate::GateConfig, String> {
+    pub fn gate(&self) -> Result<crate::gate::GateConfig, ConfigError> {
         let api_keys = match &self.api_keys {
             Some(path) => Some(crate::gate::read_api_keys(path)?),
             None => None,

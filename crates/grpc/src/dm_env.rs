@@ -30,7 +30,6 @@ use std::time::Instant;
 
 use checkraise_core::bots::{Bot, BotSpec};
 use checkraise_core::driver::Driver;
-use checkraise_core::sessions::{Activity, Expiry, Limits, Over, Sessions, Weight};
 use checkraise_core::table::{ActError, Choice, Match, SeatSpec};
 use checkraise_core::{Action, Game, Player, State, make_game_from_string};
 use tokio::sync::mpsc;
@@ -38,12 +37,13 @@ use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
+use crate::auth::random_hex;
 use crate::connections::StreamCap;
 use crate::dm_env_pb::dm_env_rpc::v1 as pb;
 use crate::dm_env_pb::google::rpc::Status as RpcStatus;
 use crate::errors::{capped_message, server_fault, status_from_argument_error};
 use crate::gate::CreationQuota;
-use crate::live_match::random_hex;
+use crate::sessions::{Activity, Expiry, Limits, Over, Sessions, Weight};
 use pb::environment_request::Payload as Req;
 use pb::environment_response::Payload as Resp;
 use pb::tensor::Payload as Data;

@@ -15,17 +15,17 @@ use std::time::Instant;
 use checkraise_core::bots::BotSpec;
 use checkraise_core::compact::{ObservationEncoding, packed_mask_bytes};
 use checkraise_core::game::Dynamics;
-use checkraise_core::sessions::{Activity, Expiry, Limits, Over, Refusal, Sessions, Weight};
 use checkraise_core::vector::{
     AutoresetMode, LearnerSeat, Observer, Opponent, Opponents, OwnedBuffers, VectorEnv, VectorError,
 };
 use checkraise_core::{Action, Game, Player, make_game};
 use tonic::{Request, Response, Status};
 
+use crate::auth::random_hex;
 use crate::catalog::game_sizes;
 use crate::errors::{server_fault, status_from_argument_error, unknown_envs};
-use crate::live_match::random_hex;
 use crate::pb;
+use crate::sessions::{Activity, Expiry, Limits, Over, Refusal, Sessions, Weight};
 use crate::tensor::{bool_tensor, f32_tensor, i32_tensor, read_i32, u8_tensor};
 
 /// How a batch is made: `CreateEnvsRequest`'s options.
@@ -283,7 +283,8 @@ impl EnvBatch {
         } else {
             vec![num_envs as u32]
         };
-        let given = read_i32(actions, &[shape]).map_err(Status::invalid_argument)?;
+        let given =
+            read_i32(actions, &[shape]).map_err(|e| Status::invalid_argument(e.to_string()))?;
         self.read_actions(&given)?;
         self.venv
             .step(&self.actions, self.buffers.view(true))

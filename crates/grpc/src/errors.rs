@@ -1,7 +1,11 @@
-//! Engine errors and service mistakes as gRPC statuses.
+//! Engine errors, the live-match layer's errors and service mistakes as gRPC statuses: the
+//! service's edge, where each domain error gets its code.
 
 use checkraise_core::{ErrorKind, GameError};
-use tonic::Status;
+use tonic::{Code, Status};
+
+use crate::live_match::MatchError;
+use crate::store::StoreError;
 
 /// The status for an engine error, by the engine's own classification.
 pub fn status_from_game_error(error: &GameError) -> Status {
@@ -24,9 +28,45 @@ pub fn status_from_argument_error(error: &GameError) -> Status {
 
 /// A match that does not exist (never created, or expired).
 pub fn unknown_match(match_id: &str) -> Status {
-    Status::not_found(format!(
-        "no match '{match_id}' (never created, or expired after being idle)"
-    ))
+    MatchError::NotFound {
+        match_id: match_id.to_string(),
+    }
+    .into()
+}
+
+/// The one mapping of the live-match layer's errors to statuses: each error's text is its
+/// message, and its kind gives the code.
+impl From<MatchError> for Status {
+    fn from(error: MatchError) -> Self {
+        let code = match &error {
+            MatchError::Engine(e) => return status_from_game_error(e),
+            MatchError::Bot(e) => return server_fault("a bot could not act", e),
+            MatchError::NoSeat { .. } => Code::InvalidArgument,
+            MatchError::PlayedByServer { .. }
+            | MatchError::ClaimedOtherSeat { .. }
+            | MatchError::NoFreeSeat { .. }
+            | MatchError::BotSeat { .. }
+            | MatchError::SeatTaken { .. }
+            | MatchError::Decided { .. } => Code::FailedPrecondition,
+            MatchError::TokenMissing { .. } | MatchError::WrongToken { .. } => {
+                Code::PermissionDenied
+            }
+            MatchError::Moved { .. } => Code::Aborted,
+            MatchError::Stopped => Code::Cancelled,
+            MatchError::Restore(_) => Code::DataLoss,
+            MatchError::NotFound { .. } => Code::NotFound,
+            MatchError::NotStored | MatchError::ShuttingDown => Code::Unavailable,
+        };
+        Status::new(code, error.to_string())
+    }
+}
+
+/// The store cannot read or write: UNAVAILABLE, with the store's text (which quotes the
+/// database's own error).
+impl From<StoreError> for Status {
+    fn from(error: StoreError) -> Self {
+        Status::unavailable(error.to_string())
+    }
 }
 
 /// A batch of envs that does not exist.

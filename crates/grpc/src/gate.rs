@@ -41,11 +41,36 @@ pub struct GateConfig {
     pub creates_per_minute: u32,
 }
 
+/// Why an API key file is refused: each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiKeysError {
+    /// It cannot be read.
+    #[error("cannot read the API key file {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// It holds no key.
+    #[error(
+        "the API key file {} holds no key (one per line; # starts a comment)",
+        path.display()
+    )]
+    Empty {
+        /// The file.
+        path: std::path::PathBuf,
+    },
+}
+
 /// Reads an API key file: one key per line; blank lines and lines starting with `#` are
 /// skipped. A file that cannot be read or holds no key is an error naming the file.
-pub fn read_api_keys(path: &Path) -> Result<HashSet<String>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read the API key file {}: {error}", path.display()))?;
+pub fn read_api_keys(path: &Path) -> Result<HashSet<String>, ApiKeysError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ApiKeysError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let keys: HashSet<String> = text
         .lines()
         .map(str::trim)
@@ -53,10 +78,9 @@ pub fn read_api_keys(path: &Path) -> Result<HashSet<String>, String> {
         .map(str::to_string)
         .collect();
     if keys.is_empty() {
-        return Err(format!(
-            "the API key file {} holds no key (one per line; # starts a comment)",
-            path.display()
-        ));
+        return Err(ApiKeysError::Empty {
+            path: path.to_path_buf(),
+        });
     }
     Ok(keys)
 }
@@ -328,9 +352,9 @@ mod tests {
         assert_eq!(keys.len(), 2);
         assert!(keys.contains("alpha") && keys.contains("beta"));
         std::fs::write(&path, "# nothing\n\n").unwrap();
-        let error = read_api_keys(&path).unwrap_err();
+        let error = read_api_keys(&path).unwrap_err().to_string();
         assert!(error.contains("holds no key"), "{error}");
-        let error = read_api_keys(&dir.join("missing")).unwrap_err();
+        let error = read_api_keys(&dir.join("missing")).unwrap_err().to_string();
         assert!(error.contains("cannot read the API key file"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

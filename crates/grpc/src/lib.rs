@@ -1,12 +1,23 @@
 //! checkraise-grpc: the tonic face of the checkraise engine.
 //!
-//! Three services over one registry of games: `Catalog` (games, facts, parameter schemas),
-//! `Matches` (networked matches with secret seat tokens; chance and bots act on the server)
-//! and `Envs` (batched envs for remote RL); DeepMind's dm_env_rpc protocol
-//! (`dm_env_rpc.v1.Environment`, every game a world); and the standard health and reflection
-//! services; and a web page to play and watch matches (gRPC-Web, assets embedded).
+//! Four services of our own over one registry of games: `Catalog` (games, facts, parameter
+//! schemas), `Matches` (networked matches with secret seat tokens; chance and bots act on the
+//! server), `Envs` (batched envs for remote RL) and `Ladder` (bots registered to play rated
+//! duplicate sets); DeepMind's dm_env_rpc protocol (`dm_env_rpc.v1.Environment`, every game a
+//! world); the standard health and reflection (v1 and v1alpha) services; a web page to play
+//! and watch matches (gRPC-Web, assets embedded); and Prometheus metrics on their own address.
 //! Everything about the games comes from `checkraise-core`; this crate only translates.
+//!
+//! The service modules (`catalog`, `matches`, `envs`, `ladder`, `dm_env`) speak the wire:
+//! they read requests, call the layers below and build replies and statuses. Below them,
+//! `live_match` is a match in play as a domain of its own (its seats, tokens, watchers, views
+//! and what it stores), returning its own `MatchError`; `store` keeps matches and the ladder
+//! in SQLite or PostgreSQL (`StoreError`); `sessions` holds what the server keeps open for
+//! its clients, with per-address quotas and expiry; `auth` holds the secrets (tokens, their
+//! hashes). `errors` is the edge where the domains' errors become gRPC statuses, each in one
+//! place.
 
+pub mod auth;
 pub mod catalog;
 pub mod config;
 pub mod connections;
@@ -20,6 +31,7 @@ pub mod live_match;
 pub mod matches;
 pub mod replay;
 pub mod server;
+pub mod sessions;
 pub mod store;
 pub mod tensor;
 pub mod web;

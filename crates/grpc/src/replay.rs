@@ -102,7 +102,7 @@ pub fn replay(m: &StoredMatch, page: ReplayPage) -> Result<pb::Replay, Status> {
             page.from_version, m.id, m.version
         )));
     }
-    let game = stored_game(&m.row).map_err(Status::data_loss)?;
+    let game = stored_game(&m.row).map_err(|e| Status::data_loss(e.to_string()))?;
     // A sealed ladder game shares its deal with a game still in play: shown as a live one.
     let revealed = m.status == Stored::Finished && !m.sealed;
     let mut walk = Walk {
@@ -122,8 +122,9 @@ pub fn replay(m: &StoredMatch, page: ReplayPage) -> Result<pb::Replay, Status> {
     let mut previous: Option<serde_json::Value> = None;
     loop {
         let in_page = walk.next_version() >= page.from_version;
-        let Some((version, actor, entries)) =
-            walk.step(revealed && in_page).map_err(Status::data_loss)?
+        let Some((version, actor, entries)) = walk
+            .step(revealed && in_page)
+            .map_err(|e| Status::data_loss(e.to_string()))?
         else {
             break;
         };
@@ -191,7 +192,10 @@ impl Walk<'_> {
     /// decision with the chance after it. Returns the version it made, who acted, and (with
     /// `texts`) its history entries with their texts; `None` after the last step.
     #[allow(clippy::type_complexity)]
-    fn step(&mut self, texts: bool) -> Result<Option<(u64, i64, Vec<pb::ReplayEntry>)>, String> {
+    fn step(
+        &mut self,
+        texts: bool,
+    ) -> Result<Option<(u64, i64, Vec<pb::ReplayEntry>)>, ReplayError> {
         let mut entries = Vec::new();
         let actor = match self.version {
             None => Player::Chance.id(),
@@ -200,7 +204,7 @@ impl Walk<'_> {
                 let joint = self
                     .steps
                     .get(self.next..self.next + self.players)
-                    .ok_or("the stored history ends inside a joint action")?;
+                    .ok_or(ReplayError::InsideJointAction)?;
                 let mut actions = Vec::with_capacity(self.players);
                 for (seat, e) in joint.iter().enumerate() {
                     let action = stored_action(e)?;
@@ -251,13 +255,31 @@ fn stored_player(entry: &StepRow) -> Player {
     }
 }
 
-fn stored_action(entry: &StepRow) -> Result<Action, String> {
-    Action::try_from(entry.action)
-        .map_err(|_| format!("a stored action ({}) is out of range", entry.action))
+fn stored_action(entry: &StepRow) -> Result<Action, ReplayError> {
+    Action::try_from(entry.action).map_err(|_| ReplayError::ActionOutOfRange {
+        action: entry.action,
+    })
 }
 
-fn not_replayed(e: checkraise_core::GameError) -> String {
-    format!("the stored history does not replay: {e}")
+fn not_replayed(e: checkraise_core::GameError) -> ReplayError {
+    ReplayError::DoesNotReplay(e)
+}
+
+/// Why a stored history does not replay (DATA_LOSS).
+#[derive(Debug, thiserror::Error)]
+enum ReplayError {
+    /// It stops between the entries of one joint action.
+    #[error("the stored history ends inside a joint action")]
+    InsideJointAction,
+    /// An action id that no action can have.
+    #[error("a stored action ({action}) is out of range")]
+    ActionOutOfRange {
+        /// The stored action.
+        action: i64,
+    },
+    /// The engine refuses an entry.
+    #[error("the stored history does not replay: {0}")]
+    DoesNotReplay(#[source] checkraise_core::GameError),
 }
 
 /// The JSON Patch (RFC 6902) that turns `before` into `after`: objects field by field, lists

@@ -1,4 +1,4 @@
-//! Assembles the services into one tonic server: Catalog, Matches, Envs, dm_env_rpc's
+//! Assembles the services into one tonic server: Catalog, Matches, Envs, Ladder, dm_env_rpc's
 //! Environment, health and reflection, and the web page (gRPC-Web and its assets, unless
 //! `--no-web`), with logging, message-size limits, idle expiry and graceful shutdown.
 
@@ -6,9 +6,7 @@ use std::future::Future;
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use checkraise_core::sessions::Expiry;
 use tokio::net::TcpListener;
-use tonic::Status;
 use tonic::service::Routes;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
@@ -21,7 +19,9 @@ use crate::dm_env::{DmEnvService, WorldStore};
 use crate::dm_env_pb::dm_env_rpc::v1::environment_server::EnvironmentServer;
 use crate::envs::{EnvStore, EnvsService};
 use crate::ladder::LadderService;
+use crate::live_match::MatchError;
 use crate::matches::{MatchStore, MatchesService};
+use crate::sessions::Expiry;
 use crate::store::{Database, Store, redacted};
 use crate::{dm_env_pb, pb};
 use tracing_subscriber::filter::Targets;
@@ -262,7 +262,7 @@ pub async fn serve(
             ladders_closing.close_all_connections();
             // Bots may hold a match's lock while they think: wait for it off the workers.
             let _ = tokio::task::spawn_blocking(move || {
-                watched.close_all_watchers(&Status::unavailable("the server is shutting down"));
+                watched.close_all_watchers(&MatchError::ShuttingDown);
             })
             .await;
         })

@@ -47,32 +47,60 @@ pub fn u8_tensor(shape: Vec<u32>, values: &[u8]) -> Tensor {
     tensor(DataType::Uint8, shape, values.to_vec())
 }
 
+/// Why a tensor of actions is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TensorError {
+    /// Not int32 (the type's name, or `dtype N` for one the contract does not name).
+    #[error("actions must be DATA_TYPE_INT32, got {0}")]
+    NotInt32(String),
+    /// None of the accepted shapes.
+    #[error("actions have shape {shape:?}; expected {}", either(.accepted))]
+    Shape {
+        /// Its shape.
+        shape: Vec<u32>,
+        /// The shapes accepted.
+        accepted: Vec<Vec<u32>>,
+    },
+    /// Not as many bytes as its shape needs.
+    #[error("actions hold {bytes} bytes; shape {shape:?} of int32 needs {needed}")]
+    Size {
+        /// Its bytes.
+        bytes: usize,
+        /// Its shape.
+        shape: Vec<u32>,
+        /// The bytes its shape needs.
+        needed: usize,
+    },
+}
+
+/// `shapes` as a refusal lists them: `[2] or [1, 2]`.
+fn either(shapes: &[Vec<u32>]) -> String {
+    let shapes: Vec<String> = shapes.iter().map(|s| format!("{s:?}")).collect();
+    shapes.join(" or ")
+}
+
 /// Reads an int32 tensor of one of the accepted shapes; the error says what was wrong.
-pub fn read_i32(tensor: &Tensor, accepted: &[Vec<u32>]) -> Result<Vec<i32>, String> {
+pub fn read_i32(tensor: &Tensor, accepted: &[Vec<u32>]) -> Result<Vec<i32>, TensorError> {
     if tensor.dtype != DataType::Int32 as i32 {
-        return Err(format!(
-            "actions must be DATA_TYPE_INT32, got {}",
+        return Err(TensorError::NotInt32(
             DataType::try_from(tensor.dtype)
                 .map(|d| d.as_str_name().to_string())
-                .unwrap_or_else(|_| format!("dtype {}", tensor.dtype))
+                .unwrap_or_else(|_| format!("dtype {}", tensor.dtype)),
         ));
     }
     if !accepted.contains(&tensor.shape) {
-        let shapes: Vec<String> = accepted.iter().map(|s| format!("{s:?}")).collect();
-        return Err(format!(
-            "actions have shape {:?}; expected {}",
-            tensor.shape,
-            shapes.join(" or ")
-        ));
+        return Err(TensorError::Shape {
+            shape: tensor.shape.clone(),
+            accepted: accepted.to_vec(),
+        });
     }
     let count: usize = tensor.shape.iter().map(|&d| d as usize).product();
     if tensor.data.len() != count * 4 {
-        return Err(format!(
-            "actions hold {} bytes; shape {:?} of int32 needs {}",
-            tensor.data.len(),
-            tensor.shape,
-            count * 4
-        ));
+        return Err(TensorError::Size {
+            bytes: tensor.data.len(),
+            shape: tensor.shape.clone(),
+            needed: count * 4,
+        });
     }
     Ok(tensor
         .data
@@ -94,12 +122,25 @@ mod tests {
         );
         let a = i32_tensor(vec![3], &[7, -1, 300]);
         assert_eq!(read_i32(&a, &[vec![3]]).unwrap(), vec![7, -1, 300]);
-        assert!(read_i32(&a, &[vec![2]]).unwrap_err().contains("shape"));
-        assert!(read_i32(&t, &[vec![2]]).unwrap_err().contains("INT32"));
+        assert_eq!(
+            read_i32(&a, &[vec![2], vec![1, 2]])
+                .unwrap_err()
+                .to_string(),
+            "actions have shape [3]; expected [2] or [1, 2]"
+        );
+        assert!(
+            read_i32(&t, &[vec![2]])
+                .unwrap_err()
+                .to_string()
+                .contains("INT32")
+        );
         let short = Tensor {
             data: vec![0; 11],
             ..a
         };
-        assert!(read_i32(&short, &[vec![3]]).unwrap_err().contains("bytes"));
+        assert_eq!(
+            read_i32(&short, &[vec![3]]).unwrap_err().to_string(),
+            "actions hold 11 bytes; shape [3] of int32 needs 12"
+        );
     }
 }

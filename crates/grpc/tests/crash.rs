@@ -18,7 +18,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use checkraise_core::make_game;
-use checkraise_grpc::live_match::{LiveMatch, random_hex};
+use checkraise_grpc::auth::random_hex;
+use checkraise_grpc::live_match::LiveMatch;
 use checkraise_grpc::matches::build_seats;
 use checkraise_grpc::pb;
 use checkraise_grpc::pb::matches_client::MatchesClient;

@@ -15,7 +15,7 @@ use checkraise_grpc::pb::catalog_client::CatalogClient;
 use checkraise_grpc::pb::matches_client::MatchesClient;
 use clap::Parser;
 use tonic::transport::Channel;
-use tonic::{Code, Request};
+use tonic::{Code, Request, Status};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
@@ -74,7 +74,7 @@ fn a_creation_told_to_stop_plays_no_bot_move() {
     let Err(status) = LiveMatch::new_unless("m".into(), game.clone(), 1, seats, &stop) else {
         panic!("the bots played although told to stop");
     };
-    assert_eq!(status.code(), Code::Cancelled);
+    assert_eq!(Status::from(status).code(), Code::Cancelled);
     stop.store(false, Ordering::Relaxed);
     let seats = vec![bot("random"), bot("random")];
     let live = LiveMatch::new_unless("m".into(), game, 1, seats, &stop).unwrap();

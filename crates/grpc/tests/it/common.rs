@@ -117,7 +117,7 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "checkraise-{name}-{}-{}",
         std::process::id(),
-        checkraise_grpc::live_match::random_hex(4)
+        checkraise_grpc::auth::random_hex(4)
     ));
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -7,7 +7,7 @@ use checkraise_grpc::envs::{EnvBatch, EnvOptions};
 use checkraise_grpc::live_match::{ActionChoice, LiveMatch, Seat, SeatKind};
 use checkraise_grpc::pb;
 use checkraise_grpc::tensor::i32_tensor;
-use tonic::Code;
+use tonic::{Code, Status};
 
 fn human() -> Seat {
     Seat {
@@ -57,11 +57,11 @@ fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
         spectator.view_json
     );
 
-    let again = live.act(0, ActionChoice::Id(1)).unwrap_err();
+    let again = Status::from(live.act(0, ActionChoice::Id(1)).unwrap_err());
     assert_eq!(again.code(), Code::FailedPrecondition);
-    let illegal = live.act(1, ActionChoice::Id(7)).unwrap_err();
+    let illegal = Status::from(live.act(1, ActionChoice::Id(7)).unwrap_err());
     assert_eq!(illegal.code(), Code::InvalidArgument);
-    let bad_text = live.act(1, ActionChoice::Text("pick9".into())).unwrap_err();
+    let bad_text = Status::from(live.act(1, ActionChoice::Text("pick9".into())).unwrap_err());
     assert_eq!(bad_text.code(), Code::InvalidArgument);
 
     live.act(1, ActionChoice::Text("pick1".into())).unwrap();
@@ -85,7 +85,7 @@ fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
     let last = live.view(Some(0));
     assert!(last.is_terminal);
     assert_eq!(last.returns, vec![1.0, -1.0]);
-    let over = live.act(0, ActionChoice::Id(0)).unwrap_err();
+    let over = Status::from(live.act(0, ActionChoice::Id(0)).unwrap_err());
     assert_eq!(over.code(), Code::FailedPrecondition);
 }
 

@@ -706,6 +706,9 @@ async fn an_unreachable_postgresql_is_named_with_the_reason_at_start() {
         .await
         .err()
         .expect("nothing to connect to");
+    // The database's own error travels as the source, beside the one line.
+    assert!(std::error::Error::source(&error).is_some(), "{error:?}");
+    let error = error.to_string();
     assert!(
         error.contains("cannot open the database postgres://nobody:***@127.0.0.1:1/db"),
         "{error}"

@@ -18,29 +18,30 @@
 //! - With a store, bots (their tokens' hashes) and every ladder game are stored
 //!   (`ladder_bots`, `ladder_games`), so ratings survive restarts; a game left unfinished by a
 //!   stop is ended as expired at the next start.
+//!
+//! The hub is this file; the `Ladder` RPCs over it are `service`.
 
-use std::collections::{BTreeMap, HashMap};
-use std::pin::Pin;
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use checkraise_core::Game;
 use checkraise_core::bots::BotSpec;
-use checkraise_core::ladder::{
-    Ladder as Rules, LadderGame, StartedSet, check_bot_name, ratings, set_seed,
-};
+use checkraise_core::ladder::{Ladder as Rules, LadderGame, StartedSet, set_seed};
 use checkraise_core::registry::make_game_from_string;
+use checkraise_core::{Game, GameError};
 use tokio::sync::{Notify, mpsc};
-use tokio_stream::Stream;
-use tonic::{Request, Response, Status};
+use tonic::Status;
 
-use crate::connections::{StreamCap, StreamPermit};
-use crate::errors::{page_size, status_from_argument_error};
-use crate::live_match::{EventQueue, LiveMatch, MatchSeed, hashes_equal, random_hex};
-use crate::matches::{HUMAN, MatchStore, build_seats, metadata_text};
+use crate::auth::{random_hex, token_matches};
+use crate::errors::status_from_argument_error;
+use crate::live_match::{EventQueue, LiveMatch, MatchSeed};
+use crate::matches::{HUMAN, MatchStore, build_seats};
 use crate::pb;
-use crate::store::{LadderBotRow, LadderGameRow, Store, now_ms, token_hash};
+use crate::store::{LadderBotRow, LadderGameRow, Store, StoreError, now_ms};
+
+mod service;
+
+pub use service::LadderService;
 
 /// The metadata key that carries a bot's secret token.
 pub const BOT_TOKEN_METADATA: &str = "x-bot-token";
@@ -199,13 +200,15 @@ impl LadderHub {
         matches: MatchStore,
         store: Option<Store>,
         max_bot_ms: u64,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, LadderError> {
         if settings.house.is_empty() {
-            return Err("--ladder-house names no bot: a ladder needs at least one".into());
+            return Err(LadderError::NoHouseBot);
         }
         for spec in &settings.house {
-            BotSpec::parse::<&str, &str>(spec, [])
-                .map_err(|e| format!("--ladder-house: '{spec}' is not a bot spec: {e}"))?;
+            BotSpec::parse::<&str, &str>(spec, []).map_err(|source| LadderError::HouseSpec {
+                spec: spec.clone(),
+                source: Box::new(source),
+            })?;
         }
         let hub = LadderHub(Arc::new(Hub {
             settings,
@@ -224,7 +227,7 @@ impl LadderHub {
     }
 
     /// Reads the stored bots and games back, and ends the games a stop left unfinished.
-    async fn restore(&self) -> Result<(), String> {
+    async fn restore(&self) -> Result<(), LadderError> {
         let Some(store) = &self.0.store else {
             return Ok(());
         };
@@ -292,7 +295,7 @@ impl LadderHub {
         game: &str,
         bots: &[LadderBotRow],
         rows: &[&LadderGameRow],
-    ) -> Result<(Rules, Vec<LadderGameRow>), String> {
+    ) -> Result<(Rules, Vec<LadderGameRow>), LadderError> {
         let registered: Vec<(&str, bool)> = bots
             .iter()
             .filter(|b| b.games.iter().any(|g| g == game))
@@ -312,16 +315,14 @@ impl LadderHub {
             .iter()
             .map(ladder_game)
             .collect::<Result<Vec<_>, _>>()?;
-        let ladder = ladder
-            .restore(&registered, games)
-            .map_err(|e| e.to_string())?;
+        let ladder = ladder.restore(&registered, games)?;
         Ok((ladder, kept))
     }
 
     /// A new ladder of `game` with the configured house bots that can play it, and `more`
     /// (house bots of earlier runs).
-    fn new_ladder(&self, game: &str, more: &[String]) -> Result<Rules, String> {
-        let made = make_game_from_string(game).map_err(|e| e.to_string())?;
+    fn new_ladder(&self, game: &str, more: &[String]) -> Result<Rules, GameError> {
+        let made = make_game_from_string(game)?;
         let mut house: Vec<&str> = Vec::new();
         for spec in self.0.settings.house.iter().chain(more) {
             let builds = BotSpec::parse::<&str, &str>(spec, [])
@@ -334,7 +335,6 @@ impl LadderHub {
         let seed = u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits");
         Rules::new(game, &house, self.0.settings.sets_per_bot, seed)
             .map(|ladder| ladder.with_house_sets(self.0.settings.house_sets))
-            .map_err(|e| e.to_string())
     }
 
     /// Starts the matchmaking task: it starts sets whenever bots are free, until the server
@@ -527,7 +527,7 @@ impl LadderHub {
                     finished_ms: None,
                 })
                 .await
-                .map_err(Status::unavailable)?;
+                .map_err(Status::from)?;
         }
         {
             let mut state = self.state();
@@ -554,7 +554,7 @@ impl LadderHub {
             store
                 .finish_ladder_game(&id, &returns, &forfeits, finished_ms)
                 .await
-                .map_err(Status::unavailable)?;
+                .map_err(Status::from)?;
         }
         let mut summary = live.summary;
         summary.live = false;
@@ -645,7 +645,7 @@ impl LadderHub {
                 .unwrap_or(Duration::from_secs(1))
                 .min(Duration::from_secs(1));
             match tokio::time::timeout(wait, events.recv()).await {
-                Ok(Some(Err(status))) => return Err(status),
+                Ok(Some(Err(error))) => return Err(error.into()),
                 // The queue ends after the terminal event (the next read finds the returns);
                 // if it ended otherwise, the match is read again after a wait.
                 Ok(None) => tokio::time::sleep(wait).await,
@@ -692,7 +692,7 @@ impl LadderHub {
             )));
         };
         match state.bots.get(name) {
-            Some(bot) if hashes_equal(&bot.token_hash, &token_hash(token)) => Ok(()),
+            Some(bot) if token_matches(&bot.token_hash, token) => Ok(()),
             _ => Err(Status::permission_denied(format!(
                 "'{name}' is not a bot of this server with that token"
             ))),
@@ -749,19 +749,48 @@ fn finished_summary(row: &LadderGameRow) -> pb::LadderGameSummary {
 }
 
 /// A stored finished ladder game as the core's ladder records it.
-fn ladder_game(row: &LadderGameRow) -> Result<LadderGame, String> {
+fn ladder_game(row: &LadderGameRow) -> Result<LadderGame, LadderError> {
+    let unfinished = |what| LadderError::Unfinished {
+        match_id: row.match_id.clone(),
+        what,
+    };
     Ok(LadderGame {
         set: row.set,
         seats: row.bots.clone(),
-        returns: row
-            .returns
-            .clone()
-            .ok_or_else(|| format!("ladder game {} has no returns", row.match_id))?,
-        forfeits: row
-            .forfeits
-            .clone()
-            .ok_or_else(|| format!("ladder game {} has no forfeits", row.match_id))?,
+        returns: row.returns.clone().ok_or_else(|| unfinished("returns"))?,
+        forfeits: row.forfeits.clone().ok_or_else(|| unfinished("forfeits"))?,
     })
+}
+
+/// Why the ladders cannot start, or a stored ladder cannot be restored.
+#[derive(Debug, thiserror::Error)]
+pub enum LadderError {
+    /// `--ladder-house` names no bot.
+    #[error("--ladder-house names no bot: a ladder needs at least one")]
+    NoHouseBot,
+    /// A `--ladder-house` spec that does not parse.
+    #[error("--ladder-house: '{spec}' is not a bot spec: {source}")]
+    HouseSpec {
+        /// The spec.
+        spec: String,
+        /// Why.
+        #[source]
+        source: Box<GameError>,
+    },
+    /// The store cannot read or write the ladders.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The engine refuses a ladder (its game, its bots, its stored games).
+    #[error(transparent)]
+    Engine(#[from] GameError),
+    /// A stored game counted as finished lacks its end.
+    #[error("ladder game {match_id} has no {what}")]
+    Unfinished {
+        /// The game's match.
+        match_id: String,
+        /// `returns` or `forfeits`.
+        what: &'static str,
+    },
 }
 
 /// Sends a bot an event on its stream, if it has one; a stream that does not read its
@@ -825,493 +854,6 @@ fn announce_start(
             move_ms,
         },
     );
-}
-
-/// The Ladder service.
-pub struct LadderService {
-    hub: LadderHub,
-    streams: StreamCap,
-}
-
-impl LadderService {
-    /// The service over a hub, its Events streams counted under `streams` (`--max-streams`).
-    pub fn new(hub: LadderHub, streams: StreamCap) -> Self {
-        LadderService { hub, streams }
-    }
-}
-
-/// A bot's event stream; when it goes, the bot is away.
-struct BotStream {
-    events: mpsc::Receiver<Result<pb::LadderEvent, Status>>,
-    hub: LadderHub,
-    name: String,
-    id: u64,
-    _permit: StreamPermit,
-}
-
-impl Drop for BotStream {
-    fn drop(&mut self) {
-        self.hub.disconnect(&self.name, self.id);
-    }
-}
-
-impl Stream for BotStream {
-    type Item = Result<pb::LadderEvent, Status>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.events.poll_recv(cx)
-    }
-}
-
-/// What a leaderboard needs of a ladder, copied out of the hub's lock: its game, anchor and
-/// finished games, and each bot's flags (house, connected, retired).
-struct BoardInputs {
-    game: String,
-    anchor: String,
-    games: Vec<LadderGame>,
-    flags: HashMap<String, (bool, bool, bool)>,
-}
-
-impl BoardInputs {
-    fn of(ladder: &Rules, bots: &BTreeMap<String, Registered>) -> Self {
-        BoardInputs {
-            game: ladder.game().to_string(),
-            anchor: ladder.anchor().to_string(),
-            games: ladder.games().to_vec(),
-            flags: ladder
-                .bots()
-                .map(|b| {
-                    let connected =
-                        b.house || bots.get(&b.name).is_some_and(|r| r.connection.is_some());
-                    (b.name.clone(), (b.house, connected, b.retired))
-                })
-                .collect(),
-        }
-    }
-
-    /// The standings, highest rating first (the Bradley–Terry fit over every game).
-    fn leaderboard(self) -> Result<pb::Leaderboard, Status> {
-        let rated =
-            ratings(&self.games, &self.anchor).map_err(|e| Status::internal(e.to_string()))?;
-        let mut standings: Vec<pb::LadderStanding> = rated
-            .into_iter()
-            .map(|r| {
-                let (house, connected, retired) = self
-                    .flags
-                    .get(&r.bot)
-                    .copied()
-                    .unwrap_or((false, false, false));
-                pb::LadderStanding {
-                    bot: r.bot,
-                    house,
-                    connected,
-                    retired,
-                    rating: r.rating,
-                    rating_low: r.ci.0,
-                    rating_high: r.ci.1,
-                    return_rating: r.return_rating,
-                    return_low: r.return_ci.0,
-                    return_high: r.return_ci.1,
-                    games: r.games as u64,
-                    wins: r.wins,
-                    forfeits: r.forfeits as u64,
-                }
-            })
-            .collect();
-        standings.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.bot.cmp(&b.bot)));
-        Ok(pb::Leaderboard {
-            game: self.game,
-            anchor: self.anchor,
-            standings,
-            games: self.games.len() as u64,
-        })
-    }
-}
-
-type LadderEvents = Pin<Box<dyn Stream<Item = Result<pb::LadderEvent, Status>> + Send>>;
-
-#[tonic::async_trait]
-impl pb::ladder_server::Ladder for LadderService {
-    async fn register_bot(
-        &self,
-        request: Request<pb::RegisterBotRequest>,
-    ) -> Result<Response<pb::RegisterBotResponse>, Status> {
-        let request = request.into_inner();
-        let name = request.name.trim().to_string();
-        check_bot_name(&name).map_err(|e| Status::invalid_argument(e.to_string()))?;
-        if request.games.is_empty() {
-            return Err(Status::invalid_argument(
-                "games is empty: name at least one game string the bot plays (\"pokeros\")",
-            ));
-        }
-        if request.games.len() > MAX_GAMES_PER_BOT {
-            return Err(Status::invalid_argument(format!(
-                "{} games named; a bot plays at most {MAX_GAMES_PER_BOT}",
-                request.games.len()
-            )));
-        }
-        let mut games = Vec::new();
-        for text in &request.games {
-            let (_, game) = canonical(text)?;
-            if !games.contains(&game) {
-                games.push(game);
-            }
-        }
-        let hub = &self.hub;
-        let token = random_hex(32);
-        let row = LadderBotRow {
-            name: name.clone(),
-            token_hash: token_hash(&token),
-            games: games.clone(),
-            retired: false,
-            created_ms: now_ms(),
-        };
-        let taken = || {
-            Status::already_exists(format!(
-                "a bot named '{name}' is registered already: choose another name"
-            ))
-        };
-        {
-            let mut state = hub.state();
-            if state.bots.contains_key(&name) {
-                return Err(taken());
-            }
-            // The ladders first, so that a game that cannot have one refuses the bot whole.
-            for game in &games {
-                if !state.ladders.contains_key(game) {
-                    let ladder = hub
-                        .new_ladder(game, &[])
-                        .map_err(Status::invalid_argument)?;
-                    state.ladders.insert(game.clone(), ladder);
-                }
-            }
-        }
-        // Stored before it exists: a bot the server forgets at a restart was never registered.
-        if let Some(store) = &hub.0.store {
-            store.insert_ladder_bot(&row).await.map_err(|e| {
-                if e.to_lowercase().contains("unique") || e.to_lowercase().contains("duplicate") {
-                    taken()
-                } else {
-                    Status::unavailable(format!("the bot could not be stored: {e}"))
-                }
-            })?;
-        }
-        {
-            let mut state = hub.state();
-            if state.bots.contains_key(&name) {
-                return Err(taken());
-            }
-            for game in &games {
-                let ladder = state.ladders.get_mut(game).expect("made above");
-                ladder
-                    .register(&name)
-                    .map_err(|e| Status::invalid_argument(e.to_string()))?;
-            }
-            state.bots.insert(
-                name.clone(),
-                Registered {
-                    token_hash: row.token_hash.clone(),
-                    games: games.clone(),
-                    retired: false,
-                    connection: None,
-                    away_since: Instant::now(),
-                },
-            );
-        }
-        tracing::info!(bot = %name, ?games, "ladder bot registered");
-        Ok(Response::new(pb::RegisterBotResponse {
-            name,
-            bot_token: token,
-            games,
-        }))
-    }
-
-    async fn retire_bot(
-        &self,
-        request: Request<pb::RetireBotRequest>,
-    ) -> Result<Response<pb::RetireBotResponse>, Status> {
-        let token = metadata_text(&request, BOT_TOKEN_METADATA);
-        let name = request.into_inner().name;
-        {
-            let state = self.hub.state();
-            LadderHub::authenticate(&state, &name, token.as_deref())?;
-        }
-        if let Some(store) = &self.hub.0.store {
-            store
-                .retire_ladder_bot(&name)
-                .await
-                .map_err(Status::unavailable)?;
-        }
-        let mut state = self.hub.state();
-        let HubState { bots, ladders, .. } = &mut *state;
-        if let Some(bot) = bots.get_mut(&name) {
-            bot.retired = true;
-            if let Some(connection) = bot.connection.take() {
-                let _ = connection
-                    .events
-                    .try_send(Err(Status::failed_precondition("this bot was retired")));
-            }
-            for game in &bot.games {
-                if let Some(ladder) = ladders.get_mut(game) {
-                    let _ = ladder.retire(&name);
-                }
-            }
-        }
-        tracing::info!(bot = %name, "ladder bot retired");
-        Ok(Response::new(pb::RetireBotResponse {}))
-    }
-
-    type EventsStream = LadderEvents;
-
-    async fn events(
-        &self,
-        request: Request<pb::EventsRequest>,
-    ) -> Result<Response<LadderEvents>, Status> {
-        let token = metadata_text(&request, BOT_TOKEN_METADATA);
-        let request = request.into_inner();
-        let name = request.name;
-        let max_games = request.max_games.map(u64::from);
-        if max_games == Some(0) {
-            return Err(Status::invalid_argument(
-                "max_games is 0: ask for at least one game, or leave it unset",
-            ));
-        }
-        let permit = self.streams.open()?;
-        let (sender, receiver) = mpsc::channel(EVENT_BUFFER);
-        let id = {
-            let mut state = self.hub.state();
-            LadderHub::authenticate(&state, &name, token.as_deref())?;
-            let id = state.next_connection;
-            state.next_connection += 1;
-            let HubState {
-                bots,
-                ladders,
-                live,
-                ..
-            } = &mut *state;
-            let bot = bots.get_mut(&name).expect("authenticated");
-            if bot.retired {
-                return Err(Status::failed_precondition(format!(
-                    "'{name}' is retired: register a new bot"
-                )));
-            }
-            if let Some(old) = bot.connection.take() {
-                let _ = old.events.try_send(Err(Status::aborted(
-                    "a newer Events stream for this bot took over",
-                )));
-            }
-            for game in &bot.games {
-                if let Some(ladder) = ladders.get_mut(game) {
-                    let _ = ladder.set_connected(&name, true);
-                }
-            }
-            let _ = sender.try_send(Ok(pb::LadderEvent {
-                kind: pb::LadderEventKind::Connected as i32,
-                ..Default::default()
-            }));
-            // The games in play are announced again, so a bot that reconnects plays on.
-            for game in live.values() {
-                if let Some(seats) = game.seats.get(&name) {
-                    let _ = sender.try_send(Ok(pb::LadderEvent {
-                        kind: pb::LadderEventKind::GameStarted as i32,
-                        game: Some(game.summary.clone()),
-                        seats: seats.clone(),
-                        move_ms: self.hub.0.settings.move_ms,
-                    }));
-                }
-            }
-            bot.connection = Some(Connection {
-                id,
-                events: sender,
-                max_games,
-                placed: 0,
-                ended: 0,
-            });
-            id
-        };
-        tracing::info!(bot = %name, "ladder bot connected");
-        self.hub.0.wake.notify_one();
-        Ok(Response::new(Box::pin(BotStream {
-            events: receiver,
-            hub: self.hub.clone(),
-            name,
-            id,
-            _permit: permit,
-        })))
-    }
-
-    async fn list_ladders(
-        &self,
-        _request: Request<pb::ListLaddersRequest>,
-    ) -> Result<Response<pb::ListLaddersResponse>, Status> {
-        let state = self.hub.state();
-        let ladders = state
-            .ladders
-            .values()
-            .map(|ladder| pb::LadderInfo {
-                game: ladder.game().to_string(),
-                bots: ladder.bots().count() as u32,
-                connected: ladder
-                    .bots()
-                    .filter(|b| {
-                        !b.house
-                            && state
-                                .bots
-                                .get(&b.name)
-                                .is_some_and(|r| r.connection.is_some())
-                    })
-                    .count() as u32,
-                games: ladder.games().len() as u64,
-                live: state
-                    .live
-                    .values()
-                    .filter(|g| g.summary.game == ladder.game())
-                    .count() as u32,
-            })
-            .collect();
-        Ok(Response::new(pb::ListLaddersResponse {
-            ladders,
-            house_bots: self.hub.0.settings.house.clone(),
-        }))
-    }
-
-    async fn get_leaderboard(
-        &self,
-        request: Request<pb::GetLeaderboardRequest>,
-    ) -> Result<Response<pb::Leaderboard>, Status> {
-        let (_, game) = canonical(&request.get_ref().game)?;
-        let inputs = {
-            let state = self.hub.state();
-            let Some(ladder) = state.ladders.get(&game) else {
-                let known: Vec<&String> = state.ladders.keys().collect();
-                return Err(Status::not_found(format!(
-                    "no ladder plays {game} (no bot registered for it); ladders: {known:?}"
-                )));
-            };
-            BoardInputs::of(ladder, &state.bots)
-        };
-        // The fit grows with the ladder's games: off the hub's lock and the async workers.
-        tokio::task::spawn_blocking(move || inputs.leaderboard())
-            .await
-            .map_err(|e| Status::internal(format!("the leaderboard's thread failed: {e}")))?
-            .map(Response::new)
-    }
-
-    async fn get_rating_history(
-        &self,
-        request: Request<pb::GetRatingHistoryRequest>,
-    ) -> Result<Response<pb::RatingHistory>, Status> {
-        let request = request.into_inner();
-        let (_, game) = canonical(&request.game)?;
-        let points = match request.points {
-            0 => DEFAULT_POINTS,
-            n if (2..=MAX_POINTS).contains(&n) => n,
-            n => {
-                return Err(Status::invalid_argument(format!(
-                    "points {n} is not 2 to {MAX_POINTS} (0: {DEFAULT_POINTS})"
-                )));
-            }
-        } as usize;
-        let bot = request.bot;
-        let (games, anchor) = {
-            let state = self.hub.state();
-            let Some(ladder) = state.ladders.get(&game) else {
-                return Err(Status::not_found(format!("no ladder plays {game}")));
-            };
-            if !ladder.bots().any(|b| b.name == bot) {
-                return Err(Status::not_found(format!(
-                    "'{bot}' is not a bot of the {game} ladder"
-                )));
-            }
-            (ladder.games().to_vec(), ladder.anchor().to_string())
-        };
-        let name = bot.clone();
-        // Each point rates the ladder afresh: off the async workers.
-        let points = tokio::task::spawn_blocking(move || -> Result<_, Status> {
-            let mut out: Vec<pb::RatingPoint> = Vec::new();
-            for k in 1..=points {
-                let n = games.len() * k / points;
-                if n == 0 || out.last().is_some_and(|p| p.games == n as u64) {
-                    continue;
-                }
-                let rated =
-                    ratings(&games[..n], &anchor).map_err(|e| Status::internal(e.to_string()))?;
-                let own = rated.iter().find(|r| r.bot == name);
-                out.push(pb::RatingPoint {
-                    games: n as u64,
-                    rating: own.map(|r| r.rating),
-                    rating_low: own.map_or(0.0, |r| r.ci.0),
-                    rating_high: own.map_or(0.0, |r| r.ci.1),
-                    bot_games: games[..n]
-                        .iter()
-                        .filter(|g| g.seats.contains(&name))
-                        .count() as u64,
-                });
-            }
-            Ok(out)
-        })
-        .await
-        .map_err(|e| Status::internal(format!("the rating history's thread failed: {e}")))??;
-        Ok(Response::new(pb::RatingHistory { game, bot, points }))
-    }
-
-    async fn list_ladder_games(
-        &self,
-        request: Request<pb::ListLadderGamesRequest>,
-    ) -> Result<Response<pb::ListLadderGamesResponse>, Status> {
-        let request = request.into_inner();
-        let limit = page_size(request.page_size, DEFAULT_PAGE, MAX_PAGE)? as usize;
-        let game = if request.game.trim().is_empty() {
-            None
-        } else {
-            Some(canonical(&request.game)?.1)
-        };
-        // The token is how many finished games (oldest first) lie above the next page.
-        let below: Option<usize> = if request.page_token.is_empty() {
-            None
-        } else {
-            Some(request.page_token.parse().map_err(|_| {
-                Status::invalid_argument(
-                    "page_token is not a token of a ListLadderGames reply: pass \
-                     next_page_token as it came, or nothing for the first page",
-                )
-            })?)
-        };
-        let admits = |g: &pb::LadderGameSummary| {
-            (request.bot.is_empty() || g.bots.contains(&request.bot))
-                && game.as_ref().is_none_or(|name| g.game == *name)
-        };
-        let state = self.hub.state();
-        let mut games: Vec<pb::LadderGameSummary> = Vec::new();
-        if below.is_none() {
-            let mut live: Vec<&LiveGame> = state.live.values().collect();
-            live.sort_by_key(|g| std::cmp::Reverse(g.summary.started_ms));
-            games.extend(
-                live.into_iter()
-                    .map(|g| g.summary.clone())
-                    .filter(|g| admits(g)),
-            );
-        }
-        let mut end = below
-            .unwrap_or(state.finished.len())
-            .min(state.finished.len());
-        let mut next_page_token = String::new();
-        while end > 0 {
-            if games.len() >= limit {
-                next_page_token = end.to_string();
-                break;
-            }
-            end -= 1;
-            let g = &state.finished[end];
-            if admits(g) {
-                games.push(g.clone());
-            }
-        }
-        Ok(Response::new(pb::ListLadderGamesResponse {
-            games,
-            next_page_token,
-        }))
-    }
 }
 
 #[cfg(test)]

@@ -7,451 +7,41 @@
 //! thread and back cost more than the whole move. Requests that only read or join a match take its lock at once when it is free, and
 //! otherwise wait for it on the blocking pool too, so a match whose bots are thinking never
 //! stalls a worker (and with it health checks and every other match).
+//!
+//! Every live match by id, behind its lock, with the store under them (`MatchStore`), is in
+//! `match_store`; this file is the service itself.
 
-use std::net::IpAddr;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
 
 use checkraise_core::bots::{BOT_KINDS, BotSpec};
-use checkraise_core::sessions::{
-    Activity, Expiry, Limits, Over, Refusal, Reservation, Sessions, Weight,
-};
 use checkraise_core::table::SeatRules;
 use checkraise_core::{Game, make_game};
-use tokio::sync::watch;
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
+use crate::auth::{random_hex, token_for_request};
 use crate::catalog::game_sizes;
 use crate::connections::{StreamCap, StreamPermit};
-use crate::errors::{page_size, status_from_argument_error, unknown_match};
+use crate::errors::{page_size, status_from_argument_error};
 use crate::live_match::{
     ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, MatchSeed, REPLY_SLACK, Seat,
-    SeatKind, ViewParts, random_hex, stored_game,
+    SeatKind, ViewParts,
 };
 use crate::pb;
 use crate::replay::{ReplayPage, replay, stored_status, summary};
-use crate::store::{
-    Durability, MatchFilter, Status as Stored, Store, StoredMatch, now_ms, token_for_request,
-};
+use crate::store::MatchFilter;
+
+mod match_store;
+
+pub use match_store::{Durable, MatchRoom, MatchStore};
+
+use match_store::on_blocking_pool;
 
 /// The seat kind that a person or client program plays.
 pub const HUMAN: &str = "human";
-
-/// A match in the store: the match behind its lock, and whether any seat is a bot that may
-/// think for long (fixed at creation, so readable without the lock).
-struct MatchEntry {
-    live: Mutex<LiveMatch>,
-    thinking_bots: bool,
-}
-
-type SharedMatch = Arc<MatchEntry>;
-
-/// What a reply must wait for before it is sent: the match's writes up to `seq` committed
-/// (nothing with no store).
-pub struct Durable(Option<(watch::Receiver<Durability>, u64)>);
-
-/// Every live match, by id, with the server's limits (the engine's session store: each match
-/// counts one unit, against `--max-matches` and `--max-matches-per-peer`), and the durable store
-/// behind them (none with `--database memory`).
-#[derive(Clone)]
-pub struct MatchStore {
-    matches: Sessions<SharedMatch>,
-    store: Option<Store>,
-    finished_expiry: Duration,
-    /// `--max-message-size`: views larger than it (less `REPLY_SLACK`) leave parts out, and
-    /// CreateMatch refuses a match whose whole views already are.
-    message_limit: usize,
-    /// Finished ladder games whose duplicate set is still being played (`StoredMatch::sealed`).
-    sealed: Arc<Mutex<std::collections::HashSet<String>>>,
-}
-
-impl MatchStore {
-    /// An empty store that holds at most `max_matches`, in memory only.
-    pub fn new(max_matches: usize) -> Self {
-        Self::with_store(max_matches, None, Duration::ZERO)
-    }
-
-    /// An empty store that holds at most `max_matches` and stores them in `store`; a finished
-    /// match is read back from it while no request has touched it for `finished_expiry` (so a
-    /// retry of the call that ended the game finds it after a restart).
-    pub fn with_store(max_matches: usize, store: Option<Store>, finished_expiry: Duration) -> Self {
-        MatchStore {
-            matches: Sessions::new(Limits::units(max_matches)),
-            store,
-            finished_expiry,
-            message_limit: usize::MAX,
-            sealed: Arc::default(),
-        }
-    }
-
-    /// This store holding at most `matches` created from one client address
-    /// (`--max-matches-per-peer`), so that one client cannot fill `--max-matches` alone.
-    pub fn with_peer_share(self, matches: usize) -> Self {
-        let mut limits = self.matches.limits();
-        limits.per_peer.units = matches;
-        self.matches.set_limits(limits);
-        self
-    }
-
-    /// This store with every match's views capped by `bytes` (`--max-message-size`).
-    pub fn with_message_limit(mut self, bytes: usize) -> Self {
-        self.message_limit = bytes;
-        self
-    }
-
-    /// The match with this id: in memory, or else (with a store) a live match, or a finished
-    /// one not yet expired, read back from the store and resumed.
-    async fn get(&self, match_id: &str) -> Result<SharedMatch, Status> {
-        if let Some(shared) = self.matches.get(match_id) {
-            return Ok(shared);
-        }
-        let Some(store) = &self.store else {
-            return Err(unknown_match(match_id));
-        };
-        let stored = store
-            .load(match_id)
-            .await
-            .map_err(Status::unavailable)?
-            .filter(|m| match m.status {
-                Stored::Live => true,
-                Stored::Finished => {
-                    now_ms().saturating_sub(m.touched_ms) < self.finished_expiry.as_millis() as i64
-                }
-                Stored::Expired => false,
-            })
-            .ok_or_else(|| unknown_match(match_id))?;
-        self.resume(stored).await.map_err(|e| {
-            tracing::error!(%match_id, error = %e, "a stored match cannot be resumed");
-            Status::unavailable(format!(
-                "match '{match_id}' is stored but cannot be resumed: {e}"
-            ))
-        })?;
-        self.matches
-            .get(match_id)
-            .ok_or_else(|| unknown_match(match_id))
-    }
-
-    /// Resumes every live match of the store (at start); returns how many.
-    pub async fn resume_all(&self) -> Result<usize, String> {
-        let Some(store) = &self.store else {
-            return Ok(0);
-        };
-        let stored = store.matches_with_status(Stored::Live).await?;
-        let mut resumed = 0;
-        for m in stored {
-            let id = m.id.clone();
-            match self.resume(m).await {
-                Ok(()) => resumed += 1,
-                Err(error) => {
-                    tracing::error!(match_id = %id, %error, "a stored match cannot be resumed")
-                }
-            }
-        }
-        Ok(resumed)
-    }
-
-    /// Makes a stored match live again: its history replayed, then its bots let act if it is
-    /// their turn (on the blocking pool), what they did stored.
-    async fn resume(&self, stored: StoredMatch) -> Result<(), String> {
-        let game = stored_game(&stored.row)?;
-        let kinds: Vec<String> = serde_json::from_str(&stored.row.seats)
-            .map_err(|e| format!("its seats do not read: {e}"))?;
-        let seats = build_seats(game.as_ref(), kinds, None).map_err(|e| e.message().to_string())?;
-        let this = self.clone();
-        let (durable, id) = on_blocking_pool(move || {
-            let mut live = LiveMatch::restore(game, &stored, seats).map_err(Status::data_loss)?;
-            live.limit_views(this.message_limit);
-            live.resume_bots()?;
-            let durable = this.persist(&mut live);
-            let id = live.id().to_string();
-            this.matches.restore(&id, Weight::units(1), || {
-                Arc::new(MatchEntry {
-                    thinking_bots: live.has_thinking_bots(),
-                    live: Mutex::new(live),
-                })
-            });
-            Ok((durable, id))
-        })
-        .await
-        .map_err(|e| e.message().to_string())?;
-        self.durable(&id, durable)
-            .await
-            .map_err(|e| e.message().to_string())
-    }
-
-    /// Queues the match's change since its last write (with a store), and says what a reply
-    /// showing the match now must wait for. Call it with the match locked.
-    fn persist(&self, live: &mut LiveMatch) -> Durable {
-        let Some(store) = &self.store else {
-            return Durable(None);
-        };
-        if let Some(write) = live.take_write() {
-            store.send(write);
-        }
-        Durable(Some(live.durable_point()))
-    }
-
-    /// Waits until the writes a reply depends on are committed. If one failed, the match is
-    /// dropped from memory (the next request reads it back from the store, as it was last
-    /// stored) and the caller gets UNAVAILABLE.
-    async fn durable(&self, match_id: &str, durable: Durable) -> Result<(), Status> {
-        let Durable(Some((mut watch, seq))) = durable else {
-            return Ok(());
-        };
-        let failed = match watch
-            .wait_for(|d| d.committed >= seq || d.failed.is_some())
-            .await
-        {
-            Ok(d) if d.committed >= seq => return Ok(()),
-            Ok(d) => d.failed.clone().unwrap_or_default(),
-            Err(_) => "the store's writer has stopped".to_string(),
-        };
-        if let Some(shared) = self.matches.remove(match_id) {
-            let why = Status::unavailable("the match's last change could not be stored");
-            if let Ok(mut live) = shared.live.try_lock() {
-                live.close_watchers(&why);
-            }
-        }
-        Err(Status::unavailable(format!(
-            "the change to match '{match_id}' could not be stored ({failed}); it is undone: \
-             read the match again and retry"
-        )))
-    }
-
-    /// Runs `f` on the match with its lock held (on the blocking pool when `blocking`, else
-    /// as `with_match` does), stores what it changed, and answers once that is committed.
-    async fn run<R, F>(&self, shared: SharedMatch, blocking: bool, f: F) -> Result<R, Status>
-    where
-        R: Send + 'static,
-        F: FnOnce(&mut LiveMatch) -> Result<R, Status> + Send + 'static,
-    {
-        let this = self.clone();
-        let work = move |live: &mut LiveMatch| {
-            let result = f(live);
-            let id = live.id().to_string();
-            Ok((result, this.persist(live), id))
-        };
-        let (result, durable, id) = if blocking {
-            on_blocking_pool(move || work(&mut lock(&shared))).await?
-        } else {
-            with_match(shared, work).await?
-        };
-        self.durable(&id, durable).await?;
-        result
-    }
-
-    /// Adds a new match in the room reserved for it (`reserve_new`), stored before anyone can
-    /// know its id, and answers once it is committed.
-    pub async fn store_new(&self, mut live: LiveMatch, room: MatchRoom) -> Result<(), Status> {
-        let MatchRoom(room) = room;
-        live.limit_views(self.message_limit);
-        let id = live.id().to_string();
-        let durable = self.persist(&mut live);
-        let entry = MatchEntry {
-            thinking_bots: live.has_thinking_bots(),
-            live: Mutex::new(live),
-        };
-        room.keep(id.clone(), Arc::new(entry));
-        self.durable(&id, durable).await
-    }
-
-    /// Room for a new match made by the client at `peer`, held until the match is stored or
-    /// the reservation dropped; RESOURCE_EXHAUSTED when the store is full, or the client has
-    /// its share.
-    pub fn reserve_new(&self, peer: Option<IpAddr>) -> Result<MatchRoom, Status> {
-        self.matches
-            .reserve(peer, Weight::units(1))
-            .map(MatchRoom)
-            .map_err(full)
-    }
-
-    /// Keeps a match's seed and cards hidden after its end, as a live match's are, until
-    /// `unseal` (a ladder game whose deal a game still to be played shares).
-    pub fn seal(&self, match_id: &str) {
-        self.sealed_ids().insert(match_id.to_string());
-    }
-
-    /// Undoes `seal`: the finished match is revealed as any other.
-    pub fn unseal(&self, match_id: &str) {
-        self.sealed_ids().remove(match_id);
-    }
-
-    fn sealed_ids(&self) -> MutexGuard<'_, std::collections::HashSet<String>> {
-        self.sealed.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// `m` marked sealed if it is.
-    fn marked(&self, mut m: StoredMatch) -> StoredMatch {
-        m.sealed = self.sealed_ids().contains(&m.id);
-        m
-    }
-
-    /// Runs `f` on the match `match_id` with its lock held (on the blocking pool when
-    /// `blocking`: the bots may think), stores what it changed, and answers once that is
-    /// committed: how the server itself plays a match (the ladder).
-    pub async fn with_live<R, F>(&self, match_id: &str, blocking: bool, f: F) -> Result<R, Status>
-    where
-        R: Send + 'static,
-        F: FnOnce(&mut LiveMatch) -> Result<R, Status> + Send + 'static,
-    {
-        let shared = self.get(match_id).await?;
-        self.run(shared, blocking, f).await
-    }
-
-    /// Ends a match that will not be played on (a ladder game left unfinished by a restart):
-    /// stored as expired and removed from memory. A match not in memory is left as it is.
-    pub async fn expire_now(&self, match_id: &str) -> Result<(), Status> {
-        let Some(shared) = self.matches.remove(match_id) else {
-            return Ok(());
-        };
-        let this = self.clone();
-        let id = match_id.to_string();
-        let durable = on_blocking_pool(move || {
-            let mut live = lock(&shared);
-            live.close_watchers(&unknown_match(&id));
-            if !live.is_finished() {
-                live.expire();
-            }
-            Ok(this.persist(&mut live))
-        })
-        .await?;
-        self.durable(match_id, durable).await
-    }
-
-    /// Number of live matches.
-    pub fn len(&self) -> usize {
-        self.matches.len()
-    }
-
-    /// Whether no match is live.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Removes the matches the expiry policy does not keep (no request for `expiry.idle`, or
-    /// `expiry.finished` once the game is over); returns how many. With a store, an unfinished
-    /// match removed is stored as expired. (The time of a match's last request is not stored,
-    /// since a request such as a hidden choice must leave no trace anyone can read: after a
-    /// restart, idle expiry counts from the match's last public change.)
-    pub fn expire_idle(&self, expiry: Expiry) -> usize {
-        let now = Instant::now();
-        self.matches.retain(|id, shared| {
-            // A match locked right now is in use, so not idle.
-            let Ok(mut live) = shared.live.try_lock() else {
-                return true;
-            };
-            let activity = Activity::Idle {
-                since: live.last_active(),
-                finished: live.is_finished(),
-            };
-            let keep = expiry.keeps(activity, now);
-            if !keep {
-                tracing::info!(match_id = %id, "match expired after being idle");
-                live.close_watchers(&unknown_match(id));
-                if !live.is_finished() {
-                    live.expire();
-                }
-                let _ = self.persist(&mut live);
-            }
-            keep
-        })
-    }
-
-    /// Ends every watch stream (at shutdown, so that graceful shutdown is not held open by
-    /// streams of unfinished matches). It waits for each match's lock, which bots may hold
-    /// while they think: call it on the blocking pool.
-    pub fn close_all_watchers(&self, why: &Status) {
-        for (_, shared) in self.matches.entries() {
-            lock(&shared).close_watchers(why);
-        }
-    }
-
-    /// Stores whatever each match has not stored yet and waits until every write is committed
-    /// (at shutdown, before the store closes).
-    pub async fn store_all(&self) {
-        let matches = self.matches.entries();
-        let this = self.clone();
-        let pending = on_blocking_pool(move || {
-            Ok(matches
-                .into_iter()
-                .map(|(id, shared)| (id, this.persist(&mut lock(&shared))))
-                .collect::<Vec<_>>())
-        })
-        .await
-        .unwrap_or_default();
-        for (id, durable) in pending {
-            let _ = self.durable(&id, durable).await;
-        }
-    }
-}
-
-/// Room reserved in the store for a match being made (`MatchStore::reserve_new`); dropped
-/// unused, it is freed.
-#[must_use = "dropping the room frees it"]
-pub struct MatchRoom(Reservation<SharedMatch>);
-
-/// What a match refused for room is told (RESOURCE_EXHAUSTED).
-fn full(refusal: Refusal) -> Status {
-    Status::resource_exhausted(match refusal.over {
-        Over::PeerUnits(peer) => format!(
-            "this client address ({peer}) holds {} matches, its most (--max-matches-per-peer); \
-             finish or let some expire",
-            refusal.held
-        ),
-        _ => format!(
-            "the server holds its maximum of {} matches; finish or let some expire",
-            refusal.most
-        ),
-    })
-}
-
-fn lock(shared: &SharedMatch) -> MutexGuard<'_, LiveMatch> {
-    shared.live.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Runs `f` on tokio's blocking pool: bots thinking, or waiting for a match's lock while they
-/// think, never occupy an async worker.
-async fn on_blocking_pool<R, F>(f: F) -> Result<R, Status>
-where
-    R: Send + 'static,
-    F: FnOnce() -> Result<R, Status> + Send + 'static,
-{
-    tokio::task::spawn_blocking(f).await.map_err(|error| {
-        tracing::error!(%error, "a blocking task of the Matches service failed");
-        Status::internal(format!("the server failed on this request: {error}"))
-    })?
-}
-
-/// Runs `f` on the match with its lock held, never blocking an async worker on the lock: at
-/// once when the match is free (the common case, with no thread hop), else on the blocking
-/// pool, where the request waits for the bots holding the lock to finish.
-async fn with_match<R, F>(shared: SharedMatch, f: F) -> Result<R, Status>
-where
-    R: Send + 'static,
-    F: FnOnce(&mut LiveMatch) -> Result<R, Status> + Send + 'static,
-{
-    let f = match try_with_match(&shared, f) {
-        Ok(done) => return done,
-        Err(f) => f,
-    };
-    on_blocking_pool(move || f(&mut lock(&shared))).await
-}
-
-/// `f` on the match if its lock is free now; `f` back if bots hold it.
-fn try_with_match<R, F>(shared: &SharedMatch, f: F) -> Result<Result<R, Status>, F>
-where
-    F: FnOnce(&mut LiveMatch) -> Result<R, Status>,
-{
-    match shared.live.try_lock() {
-        Ok(mut live) => Ok(f(&mut live)),
-        Err(TryLockError::Poisoned(poisoned)) => Ok(f(&mut poisoned.into_inner())),
-        Err(TryLockError::WouldBlock) => Err(f),
-    }
-}
 
 /// Sets its flag when dropped: a request handler dropped before its blocking work ended (the
 /// client cancelled or its deadline passed) tells that work to stop.
@@ -460,6 +50,20 @@ struct SetOnDrop(Arc<AtomicBool>);
 impl Drop for SetOnDrop {
     fn drop(&mut self) {
         self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The parts of a seat's view a request's options ask for (all of them without options).
+fn view_parts(options: Option<&pb::ViewOptions>) -> ViewParts {
+    match options {
+        None => ViewParts::ALL,
+        Some(o) => ViewParts {
+            view_json: !o.omit_view_json,
+            observation: !o.omit_observation,
+            observation_text: !o.omit_observation_text,
+            action_texts: !o.omit_action_texts,
+            sample_state: o.with_sample_state,
+        },
     }
 }
 
@@ -701,7 +305,7 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<pb::SeatView>, Status> {
         let token = presented_token(&request);
         let request = request.into_inner();
-        let parts = ViewParts::from_options(request.view_options.as_ref());
+        let parts = view_parts(request.view_options.as_ref());
         self.with_seat(&request.match_id, request.seat, token, move |live, seat| {
             Ok(live.view_parts(Some(seat), parts))
         })
@@ -724,7 +328,7 @@ impl pb::matches_server::Matches for MatchesService {
                 ));
             }
         };
-        let parts = ViewParts::from_options(request.view_options.as_ref());
+        let parts = view_parts(request.view_options.as_ref());
         let expected = request.expected_version;
         let shared = self.store.get(&request.match_id).await?;
         let store = self.store.clone();
@@ -775,7 +379,7 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<EventStream>, Status> {
         let token = presented_token(&request);
         let request = request.into_inner();
-        let parts = ViewParts::from_options(request.view_options.as_ref());
+        let parts = view_parts(request.view_options.as_ref());
         let budget = self.watch_bytes;
         let permit = self.streams.open()?;
         let (events, lagged) = self
@@ -849,56 +453,6 @@ impl pb::matches_server::Matches for MatchesService {
 /// Most matches in one ListMatches reply, and the number when the request names none.
 const MAX_PAGE: u32 = 1000;
 const DEFAULT_PAGE: u32 = 100;
-
-impl MatchStore {
-    /// The matches `filter` admits, in the listing's order: from the store, or without one
-    /// from memory.
-    async fn list(&self, filter: MatchFilter) -> Result<Vec<StoredMatch>, Status> {
-        if let Some(store) = &self.store {
-            return store
-                .list(&filter)
-                .await
-                .map(|listed| listed.into_iter().map(|m| self.marked(m)).collect())
-                .map_err(Status::unavailable);
-        }
-        let shared: Vec<SharedMatch> = self.matches.entries().into_iter().map(|(_, m)| m).collect();
-        on_blocking_pool(move || {
-            let mut listed: Vec<StoredMatch> = shared
-                .iter()
-                .map(|m| lock(m).snapshot())
-                .filter(|m| filter.admits(m))
-                .collect();
-            listed.sort_by(|a, b| (a.row.created_ms, &a.id).cmp(&(b.row.created_ms, &b.id)));
-            listed.truncate(filter.limit);
-            Ok(listed)
-        })
-        .await
-        .map(|listed| listed.into_iter().map(|m| self.marked(m)).collect())
-    }
-
-    /// A match as stored (from memory when it is there, which is newer), for a replay.
-    async fn stored(&self, match_id: &str) -> Result<StoredMatch, Status> {
-        let in_memory = self.matches.get(match_id);
-        if let Some(shared) = in_memory {
-            return with_match(shared, |live| {
-                // Reading a replay is a request like any other: the match stays while it is read.
-                live.touch();
-                Ok(live.snapshot())
-            })
-            .await
-            .map(|m| self.marked(m));
-        }
-        match &self.store {
-            Some(store) => store
-                .load(match_id)
-                .await
-                .map_err(Status::unavailable)?
-                .map(|m| self.marked(m))
-                .ok_or_else(|| unknown_match(match_id)),
-            None => Err(unknown_match(match_id)),
-        }
-    }
-}
 
 /// The filter of a ListMatches request, with its page token read.
 fn list_filter(request: &pb::ListMatchesRequest) -> Result<MatchFilter, Status> {
@@ -1023,7 +577,7 @@ impl Stream for WatchStream {
                 self.backlog.sent(queued.bytes);
                 Poll::Ready(Some(Ok(Arc::unwrap_or_clone(queued.event))))
             }
-            Poll::Ready(Some(Err(status))) => Poll::Ready(Some(Err(status))),
+            Poll::Ready(Some(Err(error))) => Poll::Ready(Some(Err(error.into()))),
             Poll::Pending => Poll::Pending,
         }
     }

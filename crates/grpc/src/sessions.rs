@@ -1,4 +1,4 @@
-//! One store for whatever a face keeps open for its clients between calls: matches, env
+//! One store for whatever the server keeps open for its clients between calls: matches, env
 //! batches, dm_env_rpc worlds. Each session is kept by id with the client address that made
 //! it and what it holds against the store's limits (its `Weight`: units, such as one match or
 //! a batch's envs, and bytes, such as a batch's opponent policies). The store refuses a new

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use checkraise_core::{Action, Player};
 use serde::Serialize;
 
-use crate::live_match::stored_game;
+use crate::live_match::{StoredGameError, stored_game};
 use crate::store::{Database, MatchFilter, Status, Store, StoredMatch};
 
 /// Matches read from the store (and written) at a time.
@@ -74,18 +74,28 @@ pub enum Format {
 
 impl Format {
     /// The format named `text` (`jsonl` or `parquet`).
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, FormatError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "jsonl" => Ok(Format::Jsonl),
             #[cfg(feature = "parquet")]
             "parquet" => Ok(Format::Parquet),
             #[cfg(not(feature = "parquet"))]
-            "parquet" => Err(NO_PARQUET.to_owned()),
-            _ => Err(format!(
-                "unknown format '{text}': use --format jsonl or --format parquet"
-            )),
+            "parquet" => Err(FormatError::NoParquet),
+            _ => Err(FormatError::Unknown(text.to_string())),
         }
     }
+}
+
+/// Why `--format` is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// Parquet, in a build without it.
+    #[cfg(not(feature = "parquet"))]
+    #[error("{}", NO_PARQUET)]
+    NoParquet,
+    /// No format of that name.
+    #[error("unknown format '{0}': use --format jsonl or --format parquet")]
+    Unknown(String),
 }
 
 /// What to export, and where.
@@ -167,7 +177,7 @@ impl std::error::Error for ExportError {}
 impl ExportArgs {
     /// The options these flags ask for (format and game checked).
     pub fn options(&self) -> Result<ExportOptions, ExportError> {
-        let format = Format::parse(&self.format).map_err(ExportError::input)?;
+        let format = Format::parse(&self.format).map_err(|e| ExportError::input(e.to_string()))?;
         if let Some(game) = &self.game {
             checkraise_core::registry::entry(game)
                 .map_err(|e| ExportError::input(format!("--game: {e}")))?;
@@ -193,7 +203,7 @@ pub async fn run(args: &ExportArgs) -> Result<ExportSummary, ExportError> {
 /// Opens the store at `url` for export: an existing SQLite file or a PostgreSQL database
 /// (`memory` holds nothing to export, and a SQLite file that does not exist is not created).
 pub async fn open_store(url: &str) -> Result<Store, ExportError> {
-    let url = match Database::parse(url).map_err(ExportError::input)? {
+    let url = match Database::parse(url).map_err(|e| ExportError::input(e.to_string()))? {
         Database::Memory => {
             return Err(ExportError::input(
                 "--database memory holds no stored matches: name the database the server \
@@ -210,7 +220,8 @@ pub async fn open_store(url: &str) -> Result<Store, ExportError> {
             )));
         }
     }
-    let one_line = |e: String| ExportError::input(e.replace('\n', " "));
+    let one_line =
+        |e: crate::store::StoreError| ExportError::input(e.to_string().replace('\n', " "));
     Store::open(&url).await.map_err(one_line)
 }
 
@@ -243,15 +254,17 @@ pub async fn export(store: &Store, options: &ExportOptions) -> Result<ExportSumm
         ..MatchFilter::default()
     };
     loop {
-        let mut page = store.list(&filter).await.map_err(ExportError::failed)?;
+        let failed = |e: crate::store::StoreError| ExportError::failed(e.to_string());
+        let mut page = store.list(&filter).await.map_err(failed)?;
         let ids: Vec<String> = page.iter().map(|m| m.id.clone()).collect();
-        let mut histories = store.histories(&ids).await.map_err(ExportError::failed)?;
+        let mut histories = store.histories(&ids).await.map_err(failed)?;
         for m in &mut page {
             m.steps = histories.remove(&m.id).unwrap_or_default();
             let record = record(m, options.observations).map_err(|e| {
                 ExportError::failed(format!("match '{}' cannot be exported: {e}", m.id))
             })?;
-            sink.write(&record).map_err(ExportError::failed)?;
+            sink.write(&record)
+                .map_err(|e| ExportError::failed(e.to_string()))?;
             summary.matches += 1;
             summary.steps += record.steps.len();
         }
@@ -262,7 +275,9 @@ pub async fn export(store: &Store, options: &ExportOptions) -> Result<ExportSumm
             _ => break,
         }
     }
-    summary.files = sink.finish().map_err(ExportError::failed)?;
+    summary.files = sink
+        .finish()
+        .map_err(|e| ExportError::failed(e.to_string()))?;
     Ok(summary)
 }
 
@@ -317,10 +332,9 @@ pub struct StepRecord {
 /// A finished match's record: its history replayed through the engine from the initial
 /// state, entry by entry, as `GetReplay` replays it, checked to end the game with the stored
 /// returns.
-pub fn record(m: &StoredMatch, observations: bool) -> Result<MatchRecord, String> {
-    let game = stored_game(&m.row).map_err(|e| format!("its game does not load: {e}"))?;
-    let seats: Vec<String> =
-        serde_json::from_str(&m.row.seats).map_err(|e| format!("its seats do not read: {e}"))?;
+pub fn record(m: &StoredMatch, observations: bool) -> Result<MatchRecord, RecordError> {
+    let game = stored_game(&m.row).map_err(RecordError::Game)?;
+    let seats: Vec<String> = serde_json::from_str(&m.row.seats).map_err(RecordError::Seats)?;
     let n = game.num_players();
     let observation_size = game.observation_size();
     let mut state = game.new_initial_state();
@@ -329,7 +343,7 @@ pub fn record(m: &StoredMatch, observations: bool) -> Result<MatchRecord, String
     let mut i = 0;
     while i < m.steps.len() {
         if state.is_terminal() {
-            return Err(format!("history entry {i} comes after the end of the game"));
+            return Err(RecordError::AfterTheEnd { entry: i });
         }
         // A joint action is one entry per seat, in seat order, applied at once.
         let joint = state.is_simultaneous_node();
@@ -337,7 +351,7 @@ pub fn record(m: &StoredMatch, observations: bool) -> Result<MatchRecord, String
         let entries = m
             .steps
             .get(i..i + group)
-            .ok_or("the stored history ends inside a joint action")?;
+            .ok_or(RecordError::InsideJointAction)?;
         actions.clear();
         for (k, entry) in entries.iter().enumerate() {
             let expected = if joint {
@@ -346,19 +360,17 @@ pub fn record(m: &StoredMatch, observations: bool) -> Result<MatchRecord, String
                 state.current_player()
             };
             if Player::from_id(entry.player) != Some(expected) {
-                return Err(format!(
-                    "history entry {} is by {}, but {expected} is to act",
-                    i + k,
-                    entry.player
-                ));
+                return Err(RecordError::OutOfTurn {
+                    entry: i + k,
+                    player: entry.player,
+                    expected,
+                });
             }
-            let action = Action::try_from(entry.action).map_err(|_| {
-                format!(
-                    "history entry {}: the action {} is out of range",
-                    i + k,
-                    entry.action
-                )
-            })?;
+            let action =
+                Action::try_from(entry.action).map_err(|_| RecordError::ActionOutOfRange {
+                    entry: i + k,
+                    action: entry.action,
+                })?;
             let observation = match expected {
                 Player::Seat(seat) if observations => {
                     let mut tensor = vec![0.0; observation_size];
@@ -382,34 +394,34 @@ pub fn record(m: &StoredMatch, observations: bool) -> Result<MatchRecord, String
         } else {
             state.apply_action(actions[0])
         };
-        applied.map_err(|e| format!("history entry {i} does not replay: {e}"))?;
+        applied.map_err(|source| RecordError::DoesNotReplay { entry: i, source })?;
         let rewards = state.rewards();
         if rewards.len() != n {
-            return Err(format!(
-                "the engine gives {} rewards for {n} seats",
-                rewards.len()
-            ));
+            return Err(RecordError::Rewards {
+                rewards: rewards.len(),
+                seats: n,
+            });
         }
         steps.last_mut().expect("a step was pushed").rewards = rewards;
         i += group;
     }
     if !state.is_terminal() {
-        return Err(format!(
-            "its stored history ({} entries) ends before the game does",
-            m.steps.len()
-        ));
+        return Err(RecordError::EndsEarly {
+            entries: m.steps.len(),
+        });
     }
     let returns = state.returns();
     let stored: Vec<f64> = m
         .returns
         .as_deref()
-        .ok_or("no final returns are stored")
-        .and_then(|r| serde_json::from_str(r).map_err(|_| "its stored returns do not read"))?;
+        .ok_or(RecordError::NoReturns)
+        .and_then(|r| serde_json::from_str(r).map_err(|_| RecordError::ReturnsUnreadable))?;
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
     if returns.len() != stored.len() || !returns.iter().zip(&stored).all(|(&a, &b)| close(a, b)) {
-        return Err(format!(
-            "replaying gives the returns {returns:?}, the store has {stored:?}"
-        ));
+        return Err(RecordError::Returns {
+            replayed: returns,
+            stored,
+        });
     }
     Ok(MatchRecord {
         match_id: m.id.clone(),
@@ -427,12 +439,132 @@ pub fn record(m: &StoredMatch, observations: bool) -> Result<MatchRecord, String
     })
 }
 
+/// Why a finished match cannot be exported: its stored history does not replay as the engine
+/// plays it, or does not end with the stored returns.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// Its game cannot be made again.
+    #[error("its game does not load: {0}")]
+    Game(#[source] StoredGameError),
+    /// Its seats are not the JSON array the store writes.
+    #[error("its seats do not read: {0}")]
+    Seats(#[source] serde_json::Error),
+    /// An entry after the game ended.
+    #[error("history entry {entry} comes after the end of the game")]
+    AfterTheEnd {
+        /// The entry's index.
+        entry: usize,
+    },
+    /// The history stops between the entries of one joint action.
+    #[error("the stored history ends inside a joint action")]
+    InsideJointAction,
+    /// An entry by a player who is not to act.
+    #[error("history entry {entry} is by {player}, but {expected} is to act")]
+    OutOfTurn {
+        /// The entry's index.
+        entry: usize,
+        /// The stored player.
+        player: i64,
+        /// The player to act.
+        expected: Player,
+    },
+    /// An action id that no action can have.
+    #[error("history entry {entry}: the action {action} is out of range")]
+    ActionOutOfRange {
+        /// The entry's index.
+        entry: usize,
+        /// The stored action.
+        action: i64,
+    },
+    /// The engine refuses an entry.
+    #[error("history entry {entry} does not replay: {source}")]
+    DoesNotReplay {
+        /// The entry's index.
+        entry: usize,
+        /// Why.
+        #[source]
+        source: checkraise_core::GameError,
+    },
+    /// Not one reward per seat.
+    #[error("the engine gives {rewards} rewards for {seats} seats")]
+    Rewards {
+        /// Rewards given.
+        rewards: usize,
+        /// Seats.
+        seats: usize,
+    },
+    /// The history ends before the game does.
+    #[error("its stored history ({entries} entries) ends before the game does")]
+    EndsEarly {
+        /// Entries stored.
+        entries: usize,
+    },
+    /// No returns stored.
+    #[error("no final returns are stored")]
+    NoReturns,
+    /// Stored returns that are not a JSON array of numbers.
+    #[error("its stored returns do not read")]
+    ReturnsUnreadable,
+    /// The replay ends with other returns than the stored ones.
+    #[error("replaying gives the returns {replayed:?}, the store has {stored:?}")]
+    Returns {
+        /// The returns replayed.
+        replayed: Vec<f64>,
+        /// The returns stored.
+        stored: Vec<f64>,
+    },
+}
+
+/// Why an export's file cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// Writing the file failed.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why (an I/O, JSON, Arrow or Parquet error).
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The complete file cannot be given its name.
+    #[error("cannot rename {} to {}: {source}", from.display(), to.display())]
+    Rename {
+        /// The temporary file.
+        from: PathBuf,
+        /// Its name.
+        to: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A match's stored parameters are not a JSON object.
+    #[error("match '{match_id}': its parameters do not read: {source}")]
+    Parameters {
+        /// The match.
+        match_id: String,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+impl WriteError {
+    /// A failed write of `path`.
+    fn write(path: &Path, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        WriteError::Write {
+            path: path.to_path_buf(),
+            source: source.into(),
+        }
+    }
+}
+
 /// Where records go: a format's files, written under temporary names until `finish`.
 trait Sink {
     /// Writes one match.
-    fn write(&mut self, record: &MatchRecord) -> Result<(), String>;
+    fn write(&mut self, record: &MatchRecord) -> Result<(), WriteError>;
     /// Completes the files and gives them their names; returns them.
-    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, String>;
+    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, WriteError>;
 }
 
 /// An output file: written at `partial`, renamed to `path` when complete, removed if the
@@ -461,13 +593,11 @@ impl Output {
     }
 
     /// Gives the complete file its name.
-    fn complete(mut self) -> Result<PathBuf, String> {
-        std::fs::rename(&self.partial, &self.path).map_err(|e| {
-            format!(
-                "cannot rename {} to {}: {e}",
-                self.partial.display(),
-                self.path.display()
-            )
+    fn complete(mut self) -> Result<PathBuf, WriteError> {
+        std::fs::rename(&self.partial, &self.path).map_err(|source| WriteError::Rename {
+            from: self.partial.clone(),
+            to: self.path.clone(),
+            source,
         })?;
         self.done = true;
         Ok(self.path.clone())
@@ -534,13 +664,17 @@ impl JsonlSink {
 }
 
 impl Sink for JsonlSink {
-    fn write(&mut self, r: &MatchRecord) -> Result<(), String> {
+    fn write(&mut self, r: &MatchRecord) -> Result<(), WriteError> {
         let line = JsonMatch {
             match_id: &r.match_id,
             game: &r.game,
             game_string: &r.game_string,
-            parameters: serde_json::from_str(&r.parameters)
-                .map_err(|e| format!("match '{}': its parameters do not read: {e}", r.match_id))?,
+            parameters: serde_json::from_str(&r.parameters).map_err(|source| {
+                WriteError::Parameters {
+                    match_id: r.match_id.clone(),
+                    source,
+                }
+            })?,
             seed: r.seed,
             seats: &r.seats,
             created_ms: r.created_ms,
@@ -564,19 +698,20 @@ impl Sink for JsonlSink {
                 })
                 .collect(),
         };
-        let written = serde_json::to_writer(&mut self.file, &line)
-            .map_err(|e| e.to_string())
-            .and_then(|()| self.file.write_all(b"\n").map_err(|e| e.to_string()));
-        written.map_err(|e| format!("cannot write {}: {e}", self.output.path.display()))
+        let path = &self.output.path;
+        serde_json::to_writer(&mut self.file, &line).map_err(|e| WriteError::write(path, e))?;
+        self.file
+            .write_all(b"\n")
+            .map_err(|e| WriteError::write(path, e))
     }
 
-    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, String> {
+    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, WriteError> {
         let JsonlSink {
             output, mut file, ..
         } = *self;
         file.flush()
             .and_then(|()| file.get_ref().sync_all())
-            .map_err(|e| format!("cannot write {}: {e}", output.path.display()))?;
+            .map_err(|e| WriteError::write(&output.path, e))?;
         drop(file);
         Ok(vec![output.complete()?])
     }
@@ -585,272 +720,4 @@ impl Sink for JsonlSink {
 /// `matches.parquet` and `steps.parquet` (the `parquet` feature: arrow and parquet are most of
 /// the server's build time, so the quick build leaves them out).
 #[cfg(feature = "parquet")]
-mod parquet_files {
-    use std::fmt;
-    use std::fs::File;
-    use std::path::{Path, PathBuf};
-    use std::sync::Arc;
-
-    use arrow_array::builder::{
-        Float32Builder, Float64Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
-        UInt64Builder,
-    };
-    use arrow_array::{ArrayRef, RecordBatch};
-    use arrow_schema::{DataType, Field, Schema, SchemaRef};
-    use parquet::arrow::ArrowWriter;
-    use parquet::basic::Compression;
-    use parquet::file::properties::WriterProperties;
-
-    use super::{ExportError, MatchRecord, Output, Sink};
-
-    /// Bytes of Parquet data buffered before a row group is written out.
-    const ROW_GROUP_BYTES: usize = 64 << 20;
-
-    /// Matches (Parquet) buffered before they are handed to the writers as a record batch.
-    const BATCH_MATCHES: usize = 256;
-
-    /// A list column's type, as arrow's `ListBuilder` makes it.
-    fn list_of(item: DataType) -> DataType {
-        DataType::List(Arc::new(Field::new_list_field(item, true)))
-    }
-
-    /// The schema of `matches.parquet`.
-    pub fn matches_schema(observations: bool) -> SchemaRef {
-        let mut fields = vec![
-            Field::new("match_id", DataType::Utf8, false),
-            Field::new("game", DataType::Utf8, false),
-            Field::new("game_string", DataType::Utf8, false),
-            Field::new("parameters", DataType::Utf8, false),
-            Field::new("seed", DataType::UInt64, false),
-            Field::new("seats", list_of(DataType::Utf8), false),
-            Field::new("created_ms", DataType::Int64, false),
-            Field::new("finished_ms", DataType::Int64, true),
-            Field::new("version", DataType::Int64, false),
-            Field::new("num_steps", DataType::Int64, false),
-            Field::new("returns", list_of(DataType::Float64), false),
-        ];
-        if observations {
-            fields.push(Field::new(
-                "observation_shape",
-                list_of(DataType::Int64),
-                false,
-            ));
-        }
-        Arc::new(Schema::new(fields))
-    }
-
-    /// The schema of `steps.parquet`.
-    pub fn steps_schema(observations: bool) -> SchemaRef {
-        let mut fields = vec![
-            Field::new("match_id", DataType::Utf8, false),
-            Field::new("idx", DataType::Int64, false),
-            Field::new("version", DataType::Int64, false),
-            Field::new("player", DataType::Int32, false),
-            Field::new("action", DataType::Int64, false),
-            Field::new("action_text", DataType::Utf8, false),
-            Field::new("rewards", list_of(DataType::Float64), false),
-        ];
-        if observations {
-            fields.push(Field::new("observation", list_of(DataType::Float32), true));
-        }
-        Arc::new(Schema::new(fields))
-    }
-
-    /// The columns of `matches.parquet` being filled.
-    #[derive(Default)]
-    struct MatchColumns {
-        match_id: StringBuilder,
-        game: StringBuilder,
-        game_string: StringBuilder,
-        parameters: StringBuilder,
-        seed: UInt64Builder,
-        seats: ListBuilder<StringBuilder>,
-        created_ms: Int64Builder,
-        finished_ms: Int64Builder,
-        version: Int64Builder,
-        num_steps: Int64Builder,
-        returns: ListBuilder<Float64Builder>,
-        observation_shape: ListBuilder<Int64Builder>,
-    }
-
-    /// The columns of `steps.parquet` being filled.
-    #[derive(Default)]
-    struct StepColumns {
-        match_id: StringBuilder,
-        idx: Int64Builder,
-        version: Int64Builder,
-        player: Int32Builder,
-        action: Int64Builder,
-        action_text: StringBuilder,
-        rewards: ListBuilder<Float64Builder>,
-        observation: ListBuilder<Float32Builder>,
-    }
-
-    /// `matches.parquet` and `steps.parquet`.
-    pub(super) struct ParquetSink {
-        observations: bool,
-        matches: (Output, ArrowWriter<File>, SchemaRef),
-        steps: (Output, ArrowWriter<File>, SchemaRef),
-        match_columns: MatchColumns,
-        step_columns: StepColumns,
-        buffered: usize,
-    }
-
-    fn parquet_error(path: &Path, e: impl fmt::Display) -> String {
-        format!("cannot write {}: {e}", path.display())
-    }
-
-    /// A Parquet writer of `schema` into `dir/name` (snappy-compressed, as pandas and polars
-    /// write by default).
-    fn parquet_file(
-        dir: &Path,
-        name: &str,
-        schema: SchemaRef,
-    ) -> Result<(Output, ArrowWriter<File>, SchemaRef), ExportError> {
-        let (output, file) = Output::create(dir, name)?;
-        let properties = WriterProperties::builder()
-            .set_compression(Compression::SNAPPY)
-            .build();
-        let writer = ArrowWriter::try_new(file, schema.clone(), Some(properties))
-            .map_err(|e| ExportError::failed(parquet_error(&output.path, e)))?;
-        Ok((output, writer, schema))
-    }
-
-    impl ParquetSink {
-        pub(super) fn create(dir: &Path, observations: bool) -> Result<Self, ExportError> {
-            Ok(ParquetSink {
-                observations,
-                matches: parquet_file(dir, "matches.parquet", matches_schema(observations))?,
-                steps: parquet_file(dir, "steps.parquet", steps_schema(observations))?,
-                match_columns: MatchColumns::default(),
-                step_columns: StepColumns::default(),
-                buffered: 0,
-            })
-        }
-
-        /// Hands the buffered rows to the writers as one record batch per file, and writes out
-        /// a row group of a file whose buffered data passed `ROW_GROUP_BYTES`.
-        fn flush(&mut self) -> Result<(), String> {
-            if self.buffered == 0 {
-                return Ok(());
-            }
-            self.buffered = 0;
-            let m = &mut self.match_columns;
-            let mut columns: Vec<ArrayRef> = vec![
-                Arc::new(m.match_id.finish()),
-                Arc::new(m.game.finish()),
-                Arc::new(m.game_string.finish()),
-                Arc::new(m.parameters.finish()),
-                Arc::new(m.seed.finish()),
-                Arc::new(m.seats.finish()),
-                Arc::new(m.created_ms.finish()),
-                Arc::new(m.finished_ms.finish()),
-                Arc::new(m.version.finish()),
-                Arc::new(m.num_steps.finish()),
-                Arc::new(m.returns.finish()),
-            ];
-            if self.observations {
-                columns.push(Arc::new(m.observation_shape.finish()));
-            }
-            write_batch(&mut self.matches, columns)?;
-            let s = &mut self.step_columns;
-            let mut columns: Vec<ArrayRef> = vec![
-                Arc::new(s.match_id.finish()),
-                Arc::new(s.idx.finish()),
-                Arc::new(s.version.finish()),
-                Arc::new(s.player.finish()),
-                Arc::new(s.action.finish()),
-                Arc::new(s.action_text.finish()),
-                Arc::new(s.rewards.finish()),
-            ];
-            if self.observations {
-                columns.push(Arc::new(s.observation.finish()));
-            }
-            write_batch(&mut self.steps, columns)
-        }
-    }
-
-    /// Writes `columns` as a record batch of `file`'s schema.
-    fn write_batch(
-        (output, writer, schema): &mut (Output, ArrowWriter<File>, SchemaRef),
-        columns: Vec<ArrayRef>,
-    ) -> Result<(), String> {
-        let batch = RecordBatch::try_new(schema.clone(), columns)
-            .map_err(|e| parquet_error(&output.path, e))?;
-        writer
-            .write(&batch)
-            .map_err(|e| parquet_error(&output.path, e))?;
-        if writer.in_progress_size() >= ROW_GROUP_BYTES {
-            writer.flush().map_err(|e| parquet_error(&output.path, e))?;
-        }
-        Ok(())
-    }
-
-    impl Sink for ParquetSink {
-        fn write(&mut self, r: &MatchRecord) -> Result<(), String> {
-            let m = &mut self.match_columns;
-            m.match_id.append_value(&r.match_id);
-            m.game.append_value(&r.game);
-            m.game_string.append_value(&r.game_string);
-            m.parameters.append_value(&r.parameters);
-            m.seed.append_value(r.seed);
-            for seat in &r.seats {
-                m.seats.values().append_value(seat);
-            }
-            m.seats.append(true);
-            m.created_ms.append_value(r.created_ms);
-            m.finished_ms.append_option(r.finished_ms);
-            m.version.append_value(r.version as i64);
-            m.num_steps.append_value(r.steps.len() as i64);
-            m.returns.values().append_slice(&r.returns);
-            m.returns.append(true);
-            if self.observations {
-                for &d in r.observation_shape.as_deref().unwrap_or_default() {
-                    m.observation_shape.values().append_value(d as i64);
-                }
-                m.observation_shape.append(true);
-            }
-            let s = &mut self.step_columns;
-            for (idx, step) in r.steps.iter().enumerate() {
-                s.match_id.append_value(&r.match_id);
-                s.idx.append_value(idx as i64);
-                s.version.append_value(step.version as i64);
-                s.player.append_value(step.player as i32);
-                s.action.append_value(step.action);
-                s.action_text.append_value(&step.action_text);
-                s.rewards.values().append_slice(&step.rewards);
-                s.rewards.append(true);
-                if self.observations {
-                    match &step.observation {
-                        Some(tensor) => {
-                            s.observation.values().append_slice(tensor);
-                            s.observation.append(true);
-                        }
-                        None => s.observation.append(false),
-                    }
-                }
-            }
-            self.buffered += 1;
-            if self.buffered >= BATCH_MATCHES {
-                self.flush()?;
-            }
-            Ok(())
-        }
-
-        fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, String> {
-            self.flush()?;
-            let ParquetSink { matches, steps, .. } = *self;
-            let mut files = Vec::new();
-            for (output, writer, _) in [matches, steps] {
-                let file = writer
-                    .into_inner()
-                    .map_err(|e| parquet_error(&output.path, e))?;
-                file.sync_all()
-                    .map_err(|e| parquet_error(&output.path, e))?;
-                drop(file);
-                files.push(output);
-            }
-            files.into_iter().map(Output::complete).collect()
-        }
-    }
-}
+mod parquet_files;

@@ -1,0 +1,251 @@
+//! The watchers of a match: each seat's and spectator's queue of events (shared by every
+//! watcher that sees the same view), how far each is behind, and the notification of every
+//! change.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use checkraise_core::driver::Step;
+use checkraise_core::{Player, State};
+use prost::Message;
+use tokio::sync::mpsc;
+
+use super::views::ViewParts;
+use super::{LiveMatch, MatchError, SeatKind};
+use crate::pb;
+
+/// Events a watcher may fall behind by before its stream is cut.
+pub const WATCH_BUFFER: usize = 1024;
+/// Bytes of events (encoded) a watcher may fall behind by before its stream is cut, unless
+/// the server says otherwise (`--watch-buffer-kib`): what a client that does not read can make
+/// the server hold for it.
+pub const WATCH_BYTES: usize = 256 * 1024;
+
+/// How far a watcher is behind: the encoded bytes of the events queued for it, and whether it
+/// was cut off for falling too far behind.
+#[derive(Debug)]
+pub struct Backlog {
+    budget: usize,
+    bytes: AtomicUsize,
+    lagged: AtomicBool,
+}
+
+impl Backlog {
+    /// No events queued yet; at most `budget` bytes of them.
+    pub fn new(budget: usize) -> Self {
+        Backlog {
+            budget,
+            bytes: AtomicUsize::new(0),
+            lagged: AtomicBool::new(false),
+        }
+    }
+
+    /// The most bytes of events this watcher may fall behind by.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// Counts an event queued; `false` (and the watcher marked as cut off) when it would put
+    /// the watcher past its budget. The first event is always queued.
+    fn queue(&self, bytes: usize) -> bool {
+        let before = self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        if before > 0 && before + bytes > self.budget {
+            self.lagged.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    /// Counts an event handed to the client's stream.
+    pub fn sent(&self, bytes: usize) {
+        self.bytes.fetch_sub(bytes, Ordering::Relaxed);
+    }
+
+    /// Whether the watcher was cut off for falling behind.
+    pub fn lagged(&self) -> bool {
+        self.lagged.load(Ordering::Relaxed)
+    }
+}
+
+/// One subscriber of a match's changes: a seat or a spectator.
+pub(super) struct Watcher {
+    pub(super) viewer: Option<usize>,
+    pub(super) parts: ViewParts,
+    /// Also told when who is connected changes (`WatchSeatRequest.presence`).
+    pub(super) presence: bool,
+    pub(super) events: mpsc::Sender<Result<QueuedEvent, MatchError>>,
+    pub(super) backlog: Arc<Backlog>,
+}
+
+/// A watcher's queue of events: each event shared by every watcher of the match that sees the
+/// same view (all spectators, a seat's several watchers), so that a thousand spectators of a
+/// match hold its events once, not a thousand times.
+pub type EventQueue = mpsc::Receiver<Result<QueuedEvent, MatchError>>;
+
+/// An event in a watcher's queue, with its encoded size (measured once, when it was built,
+/// however many watchers it goes to).
+#[derive(Clone, Debug)]
+pub struct QueuedEvent {
+    /// The event, shared.
+    pub event: Arc<pb::MatchEvent>,
+    /// Its encoded size in bytes.
+    pub bytes: usize,
+}
+
+impl std::ops::Deref for QueuedEvent {
+    type Target = pb::MatchEvent;
+
+    fn deref(&self) -> &pb::MatchEvent {
+        &self.event
+    }
+}
+
+impl LiveMatch {
+    /// Subscribes a viewer (an authorized seat, or `None` for a spectator): the current view
+    /// at once, then every change. The receiver ends after the terminal event.
+    pub fn watch(&mut self, viewer: Option<usize>) -> (EventQueue, Arc<Backlog>) {
+        self.watch_parts(viewer, ViewParts::ALL, WATCH_BYTES, false)
+    }
+
+    /// `watch`, with only `parts` of each of the seat's views filled, a watcher cut off once
+    /// `budget` bytes of events wait for it, and with `presence` also told (an event that is
+    /// not a step) when who is connected changes.
+    pub fn watch_parts(
+        &mut self,
+        viewer: Option<usize>,
+        parts: ViewParts,
+        budget: usize,
+        presence: bool,
+    ) -> (EventQueue, Arc<Backlog>) {
+        let (events, receiver) = mpsc::channel(WATCH_BUFFER);
+        let backlog = Arc::new(Backlog::new(budget));
+        let terminal = self.play.state().is_terminal();
+        // A human seat's first watcher connects it: the other watchers are told.
+        if let Some(seat) = viewer.and_then(|s| self.table.seats.get_mut(s))
+            && matches!(seat.kind, SeatKind::Human { .. })
+            && !seat.connected
+            && !terminal
+        {
+            seat.connected = true;
+            self.presence_changed();
+        }
+        let first = pb::MatchEvent {
+            actor: Player::Chance.id(),
+            own_action: None,
+            view: Some(self.view_parts(viewer, parts)),
+        };
+        let bytes = first.encoded_len();
+        backlog.queue(bytes);
+        let _ = events.try_send(Ok(QueuedEvent {
+            event: Arc::new(first),
+            bytes,
+        }));
+        if !terminal {
+            self.table.watchers.push(Watcher {
+                viewer,
+                parts,
+                presence,
+                events,
+                backlog: backlog.clone(),
+            });
+        }
+        (receiver, backlog)
+    }
+
+    /// Reads again which human seats have an open watch stream (after one closed), and tells
+    /// every watcher if that changed.
+    pub fn refresh_presence(&mut self) {
+        let t = &mut self.table;
+        t.watchers.retain(|w| !w.events.is_closed());
+        let mut changed = false;
+        for (i, seat) in t.seats.iter_mut().enumerate() {
+            let now = matches!(seat.kind, SeatKind::Human { .. })
+                && t.watchers.iter().any(|w| w.viewer == Some(i));
+            changed |= seat.connected != now;
+            seat.connected = now;
+        }
+        if changed && !self.play.state().is_terminal() {
+            self.presence_changed();
+        }
+    }
+
+    /// Sends every watcher that asked for presence its view again, as an event that is not a
+    /// step (actor -1, the same version): who is connected changed.
+    pub(super) fn presence_changed(&mut self) {
+        let state = self.play.state();
+        let version = self.play.version();
+        let submitted = |seat: usize| state.is_simultaneous_node() && self.play.has_chosen(seat);
+        let (viewing, watchers, _) = self.table.split();
+        notify(watchers, state, None, |viewer, parts| {
+            let submitted = viewer.is_some_and(submitted);
+            viewing.view(version, state, submitted, viewer, parts)
+        });
+    }
+
+    /// Tells every watcher the match is gone, and drops them.
+    pub fn close_watchers(&mut self, why: &MatchError) {
+        for watcher in self.table.watchers.drain(..) {
+            let _ = watcher.events.try_send(Err(why.clone()));
+        }
+    }
+}
+
+/// Sends each watcher its view after `step` (`None`: a change of who is connected, not a step,
+/// actor -1, only to the watchers that asked for presence); drops watchers that are gone or
+/// lag behind, and all of them once the game is over.
+pub(super) fn notify(
+    watchers: &mut Vec<Watcher>,
+    state: &dyn State,
+    step: Option<&Step>,
+    view: impl Fn(Option<usize>, ViewParts) -> pb::SeatView,
+) {
+    if watchers.is_empty() {
+        return;
+    }
+    let terminal = state.is_terminal();
+    // One event per distinct (viewer, parts), built once and shared by its watchers.
+    let mut built: Vec<(Option<usize>, ViewParts, Arc<pb::MatchEvent>, usize)> = Vec::new();
+    watchers.retain(|watcher| {
+        if step.is_none() && !watcher.presence {
+            return true;
+        }
+        let shared = built
+            .iter()
+            .find(|(viewer, parts, _, _)| *viewer == watcher.viewer && *parts == watcher.parts);
+        let (event, bytes) = match shared {
+            Some((_, _, event, bytes)) => (event.clone(), *bytes),
+            None => {
+                let own_action = watcher.viewer.zip(step).and_then(|(seat, step)| {
+                    step.chosen
+                        .iter()
+                        .find(|(s, _, _)| *s == seat)
+                        .map(|(_, id, text)| pb::LegalAction {
+                            id: *id,
+                            text: text.clone(),
+                            ..Default::default()
+                        })
+                });
+                let event = pb::MatchEvent {
+                    actor: step.map_or(Player::Chance.id(), |step| step.actor.id()),
+                    own_action,
+                    view: Some(view(watcher.viewer, watcher.parts)),
+                };
+                let bytes = event.encoded_len();
+                let event = Arc::new(event);
+                built.push((watcher.viewer, watcher.parts, event.clone(), bytes));
+                (event, bytes)
+            }
+        };
+        if !watcher.backlog.queue(bytes) {
+            return false;
+        }
+        match watcher.events.try_send(Ok(QueuedEvent { event, bytes })) {
+            Ok(()) => !terminal,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                watcher.backlog.lagged.store(true, Ordering::Relaxed);
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    });
+}

@@ -1,0 +1,360 @@
+//! The writer task: queued writes committed in order, many at once (group commit), each
+//! match told how far its writes are committed.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use sqlx::AnyPool;
+use tokio::sync::{mpsc, watch};
+
+use super::{MatchWrite, StepRow};
+
+/// Most writes committed in one transaction.
+const GROUP_COMMIT: usize = 512;
+
+/// Commits queued writes in order, as many as are waiting in one transaction; then tells each
+/// match how far it is committed. If a group fails, its writes are retried one by one, and a
+/// match whose write fails has its later writes of the group failed too.
+pub(super) async fn write_loop(
+    pool: AnyPool,
+    mut queue: mpsc::UnboundedReceiver<MatchWrite>,
+    failing: Arc<watch::Sender<Option<String>>>,
+) {
+    let mut writer = Writer {
+        pool,
+        connection: None,
+    };
+    let mut group = Vec::with_capacity(GROUP_COMMIT);
+    while queue.recv_many(&mut group, GROUP_COMMIT).await > 0 {
+        let started = std::time::Instant::now();
+        let outcome = writer.commit(&group).await;
+        metrics::histogram!("checkraise_store_commit_seconds")
+            .record(started.elapsed().as_secs_f64());
+        match outcome {
+            Ok(()) => {
+                failing.send_if_modified(|f| f.take().is_some());
+                for write in group.drain(..) {
+                    committed(&write);
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, writes = group.len(), "a group commit failed; retrying its writes one by one");
+                let mut failed: HashMap<String, String> = HashMap::new();
+                for write in group.drain(..) {
+                    let outcome = match failed.get(&write.id) {
+                        Some(why) => Err(why.clone()),
+                        None => writer
+                            .commit(std::slice::from_ref(&write))
+                            .await
+                            .map_err(|e| e.to_string()),
+                    };
+                    match outcome {
+                        Ok(()) => committed(&write),
+                        Err(why) => {
+                            tracing::error!(match_id = %write.id, error = %why, "a match's change could not be stored");
+                            failing.send_replace(Some(why.clone()));
+                            failed.insert(write.id.clone(), why.clone());
+                            write.durability.send_modify(|d| d.failed = Some(why));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn committed(write: &MatchWrite) {
+    write.durability.send_if_modified(|d| {
+        let moved = write.seq > d.committed;
+        d.committed = d.committed.max(write.seq);
+        moved
+    });
+}
+
+/// Most history entries inserted by one statement (five values each).
+const STEPS_PER_INSERT: usize = 100;
+
+/// The writer task's connection: one connection kept for every commit (taken out of the pool,
+/// so that SQLite's page cache stays warm and no other connection's writes invalidate it),
+/// replaced by a new one after any error.
+struct Writer {
+    pool: AnyPool,
+    connection: Option<sqlx::AnyConnection>,
+}
+
+impl Writer {
+    /// Stores `writes` in one transaction. A group of changes to existing matches (what every
+    /// `Act` and bot move sends) goes as one text, one round trip to the database
+    /// (`commit_text`); a group that creates a match or stores a token binds its values,
+    /// statement by statement (`commit_bound`). A connection that failed is dropped (which
+    /// rolls back what it had begun), so the next commit starts clean on a new one.
+    async fn commit(&mut self, writes: &[MatchWrite]) -> Result<(), sqlx::Error> {
+        let mut connection = match self.connection.take() {
+            Some(connection) => connection,
+            None => self.pool.acquire().await?.detach(),
+        };
+        let outcome = match commit_text(writes) {
+            // Safe: `commit_text` writes only numbers and quoted literals (see `sql_text`).
+            Some(text) => sqlx::raw_sql(sqlx::AssertSqlSafe(text))
+                .execute(&mut connection)
+                .await
+                .map(|_| ()),
+            None => commit_bound(&mut connection, writes).await,
+        };
+        if outcome.is_ok() {
+            self.connection = Some(connection);
+        }
+        outcome
+    }
+}
+
+/// A SQL string literal of `text`, or `None` for text a literal cannot carry (a NUL).
+fn sql_text(text: &str) -> Option<String> {
+    if text.contains('\0') {
+        return None;
+    }
+    Some(format!("'{}'", text.replace('\'', "''")))
+}
+
+/// `writes` as one transaction's text (`BEGIN`, each match's `UPDATE`, the new history
+/// entries' `INSERT`s, `COMMIT`), or `None` when a write creates a match or stores a token
+/// (those bind their values instead) or holds text a literal cannot carry.
+fn commit_text(writes: &[MatchWrite]) -> Option<String> {
+    use std::fmt::Write as _;
+    if writes
+        .iter()
+        .any(|w| w.create.is_some() || w.token.is_some())
+    {
+        return None;
+    }
+    let mut text = String::with_capacity(256 * writes.len());
+    text.push_str("BEGIN;\n");
+    let mut ids = Vec::with_capacity(writes.len());
+    for w in writes {
+        let id = sql_text(&w.id)?;
+        let returns = match &w.returns {
+            Some(returns) => sql_text(returns)?,
+            None => "NULL".to_string(),
+        };
+        let finished = w
+            .finished_ms
+            .map_or_else(|| "NULL".to_string(), |t| t.to_string());
+        writeln!(
+            text,
+            "UPDATE matches SET status = {}, version = {}, held = {}, final_returns = {returns}, \
+             touched_ms = {}, finished_ms = {finished} WHERE id = {id};",
+            sql_text(w.status.as_str())?,
+            w.version as i64,
+            sql_text(&w.held)?,
+            w.touched_ms,
+        )
+        .ok()?;
+        ids.push(id);
+    }
+    let steps: Vec<(&str, usize, &StepRow)> = writes
+        .iter()
+        .zip(&ids)
+        .flat_map(|(w, id)| {
+            w.steps
+                .iter()
+                .enumerate()
+                .map(move |(i, step)| (id.as_str(), w.first_step + i, step))
+        })
+        .collect();
+    for chunk in steps.chunks(STEPS_PER_INSERT) {
+        text.push_str("INSERT INTO steps (match_id, idx, version, player, action) VALUES ");
+        for (k, (id, idx, step)) in chunk.iter().enumerate() {
+            let comma = if k == 0 { "" } else { ", " };
+            write!(
+                text,
+                "{comma}({id}, {idx}, {}, {}, {})",
+                step.version as i64, step.player, step.action
+            )
+            .ok()?;
+        }
+        text.push_str(";\n");
+    }
+    text.push_str("COMMIT;");
+    Some(text)
+}
+
+/// Stores `writes` in one transaction: each match's row, then every new history entry of the
+/// group in as few statements as `STEPS_PER_INSERT` allows.
+async fn commit_bound(
+    connection: &mut sqlx::AnyConnection,
+    writes: &[MatchWrite],
+) -> Result<(), sqlx::Error> {
+    let mut tx = sqlx::Connection::begin(connection).await?;
+    for w in writes {
+        if let Some(row) = &w.create {
+            sqlx::query(
+                "INSERT INTO matches (id, game, parameters, seed, seats, status, version, held, \
+                 final_returns, created_ms, touched_ms, finished_ms, chosen_seed) VALUES ($1, $2, \
+                 $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+            )
+            .bind(&w.id)
+            .bind(&row.game)
+            .bind(&row.parameters)
+            .bind(row.seed as i64)
+            .bind(&row.seats)
+            .bind(w.status.as_str())
+            .bind(w.version as i64)
+            .bind(&w.held)
+            .bind(w.returns.as_deref())
+            .bind(row.created_ms)
+            .bind(w.touched_ms)
+            .bind(w.finished_ms)
+            .bind(i64::from(row.chosen_seed))
+            .execute(&mut *tx)
+            .await?;
+        } else {
+            sqlx::query(
+                "UPDATE matches SET status = $2, version = $3, held = $4, final_returns = $5, \
+                 touched_ms = $6, finished_ms = $7 WHERE id = $1",
+            )
+            .bind(&w.id)
+            .bind(w.status.as_str())
+            .bind(w.version as i64)
+            .bind(&w.held)
+            .bind(w.returns.as_deref())
+            .bind(w.touched_ms)
+            .bind(w.finished_ms)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some((seat, hash)) = &w.token {
+            sqlx::query(
+                "INSERT INTO seat_tokens (match_id, seat, token_sha256, joined_ms) VALUES ($1, \
+                 $2, $3, $4)",
+            )
+            .bind(&w.id)
+            .bind(*seat as i64)
+            .bind(hash)
+            .bind(w.touched_ms)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    let steps: Vec<(&str, usize, &StepRow)> = writes
+        .iter()
+        .flat_map(|w| {
+            w.steps
+                .iter()
+                .enumerate()
+                .map(move |(i, step)| (w.id.as_str(), w.first_step + i, step))
+        })
+        .collect();
+    for chunk in steps.chunks(STEPS_PER_INSERT) {
+        let values: Vec<String> = (0..chunk.len())
+            .map(|r| {
+                let p = 5 * r;
+                format!(
+                    "(${}, ${}, ${}, ${}, ${})",
+                    p + 1,
+                    p + 2,
+                    p + 3,
+                    p + 4,
+                    p + 5
+                )
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO steps (match_id, idx, version, player, action) VALUES {}",
+            values.join(", ")
+        );
+        // Safe: the text holds only placeholders; every value is bound.
+        let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for &(id, idx, step) in chunk {
+            insert = insert
+                .bind(id)
+                .bind(idx as i64)
+                .bind(step.version as i64)
+                .bind(step.player)
+                .bind(step.action);
+        }
+        insert.execute(&mut *tx).await?;
+    }
+    tx.commit().await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use tokio::sync::watch;
+
+    use super::super::{Durability, MatchRow, MatchWrite, Status, StepRow};
+    use super::{commit_text, sql_text};
+
+    fn write(id: &str, held: &str) -> MatchWrite {
+        MatchWrite {
+            id: id.into(),
+            create: None,
+            first_step: 4,
+            steps: vec![
+                StepRow {
+                    player: 0,
+                    action: 12,
+                    version: 3,
+                },
+                StepRow {
+                    player: -1,
+                    action: 40,
+                    version: 3,
+                },
+            ],
+            token: None,
+            version: 3,
+            status: Status::Live,
+            held: held.into(),
+            returns: None,
+            touched_ms: 1_700_000_000_000,
+            finished_ms: None,
+            seq: 1,
+            durability: Arc::new(watch::channel(Durability::default()).0),
+        }
+    }
+
+    #[test]
+    fn a_group_of_changes_is_one_transaction_of_quoted_literals() {
+        assert_eq!(sql_text("it's"), Some("'it''s'".to_string()));
+        assert_eq!(sql_text("a\0b"), None);
+        let text = commit_text(&[
+            write("m1", "[[0,1]]"),
+            write("x'; DROP TABLE matches; --", "[]"),
+        ])
+        .expect("plain changes are written as text");
+        assert!(
+            text.starts_with("BEGIN;\n") && text.ends_with("COMMIT;"),
+            "{text}"
+        );
+        assert!(
+            text.contains("WHERE id = 'x''; DROP TABLE matches; --';"),
+            "{text}"
+        );
+        assert!(
+            text.contains("('m1', 4, 3, 0, 12), ('m1', 5, 3, -1, 40)"),
+            "{text}"
+        );
+        assert_eq!(text.matches("UPDATE matches").count(), 2);
+        assert_eq!(text.matches("INSERT INTO steps").count(), 1);
+    }
+
+    #[test]
+    fn creations_tokens_and_unquotable_text_are_bound_instead() {
+        let mut created = write("m1", "[]");
+        created.create = Some(MatchRow {
+            game: "pokeros".into(),
+            parameters: "{}".into(),
+            seed: 1,
+            chosen_seed: true,
+            seats: "[]".into(),
+            created_ms: 0,
+        });
+        assert!(commit_text(&[write("m0", "[]"), created]).is_none());
+        let mut joined = write("m1", "[]");
+        joined.token = Some((0, "ab".into()));
+        assert!(commit_text(&[joined]).is_none());
+        assert!(commit_text(&[write("m\0", "[]")]).is_none());
+    }
+}
