@@ -57,8 +57,11 @@ pub struct SolvedBot {
     policy: Arc<TabularPolicy>,
 }
 
-/// The solutions made so far, by game string and spec.
-static SOLUTIONS: Mutex<Option<HashMap<(String, String), Arc<TabularPolicy>>>> = Mutex::new(None);
+/// Solutions by game string and spec.
+type Solutions = HashMap<(String, String), Arc<TabularPolicy>>;
+
+/// The solutions made so far.
+static SOLUTIONS: Mutex<Option<Solutions>> = Mutex::new(None);
 
 impl SolvedBot {
     /// Solves `game` with `config` (or reuses the solution made before); a game too large to

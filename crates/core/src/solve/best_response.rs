@@ -23,20 +23,12 @@ pub struct BestResponse {
 /// information state and action).
 pub(crate) fn values(tree: &Tree, policy: &[f64]) -> Vec<f64> {
     let mut out = vec![0.0; tree.seats];
-    let mut scratch = vec![0.0; tree.seats];
-    add_values(tree, policy, 0, 1.0, &mut out, &mut scratch);
+    add_values(tree, policy, 0, 1.0, &mut out);
     out
 }
 
 /// Adds `weight` times the values at `node` to `out`.
-fn add_values(
-    tree: &Tree,
-    policy: &[f64],
-    node: u32,
-    weight: f64,
-    out: &mut [f64],
-    scratch: &mut [f64],
-) {
+fn add_values(tree: &Tree, policy: &[f64], node: u32, weight: f64, out: &mut [f64]) {
     match tree.nodes[node as usize] {
         Node::Terminal { returns } => {
             for (o, r) in out.iter_mut().zip(tree.terminal_returns(returns)) {
@@ -45,7 +37,7 @@ fn add_values(
         }
         Node::Chance { edges, len } => {
             for e in &tree.edges[edges as usize..(edges + len) as usize] {
-                add_values(tree, policy, e.child, weight * e.prob, out, scratch);
+                add_values(tree, policy, e.child, weight * e.prob, out);
             }
         }
         Node::Decision {
@@ -61,7 +53,7 @@ fn add_values(
             {
                 let p = policy[at + i];
                 if p > 0.0 {
-                    add_values(tree, policy, e.child, weight * p, out, scratch);
+                    add_values(tree, policy, e.child, weight * p, out);
                 }
             }
         }
