@@ -811,6 +811,8 @@ def test_bots_of_every_kind_and_search_budget_can_be_chosen(server, context):
         )
     )
     assert options["policy"] == "Bot: trained policy"
+    assert options["br"] == "Bot: search that exploits the trained policy, 1,000 iterations"
+    assert "cfr" not in options  # Poker Chess is far too large to solve
     assert options["ismcts(iterations=200)"] == "Bot: IS-MCTS search, 200 iterations"
     assert options["ismcts(iterations=1000)"] == "Bot: IS-MCTS search, 1,000 iterations"
     assert "ismcts" not in options

@@ -130,6 +130,8 @@ function form(main: HTMLElement, games: GameDescription[]) {
       random: "Bot: random",
       heuristic: "Bot: heuristic",
       policy: "Bot: trained policy",
+      br: "Bot: search that exploits the trained policy, 1,000 iterations",
+      cfr: "Bot: solved equilibrium (CFR+, 1,000 iterations)",
       ...Object.fromEntries(ISMCTS_BUDGETS.map((n) => [`ismcts(iterations=${n})`, `Bot: IS-MCTS search, ${n.toLocaleString("en")} iterations`])),
       ...(reading ? { [reading]: "Bot: IS-MCTS reading the bets, 1,000 iterations" } : {}),
     };
