@@ -267,3 +267,18 @@ def test_the_cfr_benchmark_runs_on_kuhn_poker_and_leduc_poker(game: str, tmp_pat
     for row in rows:
         assert row["exploitability_difference"] < TOLERANCE
         assert row["checkraise_per_second"] > 0 and row["openspiel_per_second"] > 0
+
+
+@pytest.mark.parametrize("game", KUHN if built("leduc_poker") else [])
+def test_the_small_games_exploitability_script_runs_on_kuhn_poker_and_leduc_poker(
+    game: str, tmp_path
+) -> None:
+    out = tmp_path / "exploitability_small.json"
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "exploitability_small.py"
+    proc = run_python(script, "--seeds", "40", "--json", str(out), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = {(r["game"], r["bot"]): r for r in json.loads(out.read_text())}
+    assert abs(rows[(game, "random")]["exploitability"] - 0.458333333333333) < 1e-9
+    assert abs(rows[("leduc_poker", "heuristic")]["exploitability"] - 1.05) < 1e-9
+    assert rows[("leduc_poker", "heuristic")]["how"] == "exact (pure)"
+    assert rows[("leduc_poker", "cfr")]["exploitability"] < 3e-4
