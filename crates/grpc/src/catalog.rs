@@ -1,6 +1,7 @@
 //! The Catalog service: every registered game, its facts, parameter schema and sizes.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use checkraise_core::bots::BOT_KINDS;
 use checkraise_core::registry::{self, GameEntry, ParamKind};
@@ -59,7 +60,7 @@ pub fn describe_game(entry: &GameEntry) -> pb::GameDescription {
         utility: fact_word(&info.utility),
         reward_model: fact_word(&info.reward_model),
         parameters: entry.params.iter().map(describe_parameter).collect(),
-        bot_kinds: bot_kinds(info.name),
+        bot_kinds: bot_kinds(entry),
         default_sizes: make_game(info.name, no_params)
             .ok()
             .map(|game| game_sizes(game.as_ref())),
@@ -69,19 +70,31 @@ pub fn describe_game(entry: &GameEntry) -> pb::GameDescription {
 /// The bot kinds offered for a game at its default parameters: every kind but `cfr`, which
 /// only small games (Kuhn and Leduc poker) can be solved for, and `br`, whose default target
 /// is the game's shipped policy, where the game ships none.
-fn bot_kinds(game: &str) -> Vec<String> {
-    let no_params: [(&str, &str); 0] = [];
-    let made = make_game(game, no_params).ok();
-    let solvable = made
-        .as_ref()
-        .is_some_and(|g| checkraise_core::solve::solvable(g.as_ref()));
-    let has_policy = made.as_ref().is_some_and(|g| g.shipped_policy().is_some());
+fn bot_kinds(entry: &GameEntry) -> Vec<String> {
+    let solvable = solvable_games().contains(&entry.info.name);
     BOT_KINDS
         .iter()
         .filter(|k| **k != "cfr" || solvable)
-        .filter(|k| **k != "br" || has_policy)
+        .filter(|k| **k != "br" || entry.policy.is_some())
         .map(|k| k.to_string())
         .collect()
+}
+
+/// The registered games small enough to solve at their default parameters, found once (the
+/// estimate plays 64 random games of each, too much work for every catalog call).
+fn solvable_games() -> &'static [&'static str] {
+    static SOLVABLE: OnceLock<Vec<&'static str>> = OnceLock::new();
+    SOLVABLE.get_or_init(|| {
+        let no_params: [(&str, &str); 0] = [];
+        registry::entries()
+            .iter()
+            .filter(|e| {
+                make_game(e.info.name, no_params)
+                    .is_ok_and(|g| checkraise_core::solve::solvable(g.as_ref()))
+            })
+            .map(|e| e.info.name)
+            .collect()
+    })
 }
 
 fn describe_parameter(spec: &registry::ParamSpec) -> pb::ParameterSpec {
