@@ -32,16 +32,20 @@ fn regret_matching(regret: &[f64], out: &mut [f64]) {
 }
 
 /// Draws an index from `probs` (summing to 1).
-fn draw(probs: &[f64], rng: &mut GameRng) -> usize {
+fn draw(probs: impl IntoIterator<Item = f64>, rng: &mut GameRng) -> usize {
     let mut u = rng.unit_f64();
-    for (i, p) in probs.iter().enumerate() {
-        if u < *p {
+    let mut last = 0;
+    for (i, p) in probs.into_iter().enumerate() {
+        if u < p {
             return i;
         }
         u -= p;
+        if p > 0.0 {
+            last = i;
+        }
     }
     // Rounding left `u` past the last bucket: the last action with any probability.
-    probs.iter().rposition(|p| *p > 0.0).unwrap_or(0)
+    last
 }
 
 /// The sampled value of `node` for `seat`.
@@ -49,11 +53,8 @@ fn visit(tree: &Tree, tables: &mut Tables, rng: &mut GameRng, seat: usize, node:
     match tree.nodes[node as usize] {
         Node::Terminal { returns } => tree.terminal_returns(returns)[seat],
         Node::Chance { edges, len } => {
-            let probs: Vec<f64> = tree.edges[edges as usize..(edges + len) as usize]
-                .iter()
-                .map(|e| e.prob)
-                .collect();
-            let pick = draw(&probs, rng);
+            let chance = &tree.edges[edges as usize..(edges + len) as usize];
+            let pick = draw(chance.iter().map(|e| e.prob), rng);
             visit(
                 tree,
                 tables,
@@ -74,7 +75,7 @@ fn visit(tree: &Tree, tables: &mut Tables, rng: &mut GameRng, seat: usize, node:
             let mut policy = vec![0.0; len];
             regret_matching(&tables.regret[at..at + len], &mut policy);
             let value = if actor != seat {
-                let pick = draw(&policy, rng);
+                let pick = draw(policy.iter().copied(), rng);
                 visit(
                     tree,
                     tables,
