@@ -137,8 +137,17 @@ pub struct Config {
     /// Where matches are stored: `sqlite://PATH` (a file, created with its directory if
     /// missing), `postgres://USER@HOST/DB`, or `memory` (kept in memory only: lost when the
     /// server stops). Default: a SQLite file in ./checkraise-data.
-    #[arg(long, default_value_t = Database::default_url(), value_parser = database)]
+    #[arg(long, env = "CHECKRAISE_DATABASE", default_value_t = Database::default_url(), value_parser = database)]
     pub database: String,
+    /// Share the database with other checkraise servers (cluster mode; PostgreSQL only): any
+    /// server then serves any call of any match, behind one load balancer. See
+    /// docs/cluster.md.
+    #[arg(long, env = "CHECKRAISE_CLUSTER")]
+    pub cluster: bool,
+    /// Cluster mode: how long a server's heartbeat stays valid, in milliseconds; the matches
+    /// of a server silent for longer are taken over by the others.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(200..=60_000))]
+    pub cluster_lease_ms: u64,
     /// The bot ladder's house bots, comma-separated bot specs (a comma inside a spec's
     /// parentheses belongs to the spec); each ladder keeps those that can play its game. The
     /// anchor, rated 0, is `random` when it is one of them.
@@ -186,6 +195,12 @@ pub enum ConfigError {
     /// `--ladder-house` names no bot.
     #[error("no bot named: give at least one bot spec (the anchor)")]
     NoHouseBot,
+    /// `--cluster` with a store other servers cannot share.
+    #[error(
+        "--cluster needs a PostgreSQL database (--database postgres://...), which every server \
+         of the cluster shares; {0} serves one server only"
+    )]
+    ClusterNeedsPostgres(&'static str),
     /// A `--ladder-house` spec that does not parse.
     #[error("'{spec}' is not a bot spec: {source}")]
     BotSpec {
@@ -302,6 +317,21 @@ impl Config {
     /// What `--database` asks for.
     pub fn database(&self) -> Database {
         Database::parse(&self.database).expect("checked when parsed")
+    }
+
+    /// Cluster mode's lease, when `--cluster` is set; an error when the database cannot be
+    /// shared (memory, SQLite).
+    pub fn cluster_lease(&self) -> Result<Option<Duration>, ConfigError> {
+        if !self.cluster {
+            return Ok(None);
+        }
+        match self.database() {
+            Database::Memory => Err(ConfigError::ClusterNeedsPostgres("a memory store")),
+            Database::Url(url) if url.starts_with("sqlite:") => {
+                Err(ConfigError::ClusterNeedsPostgres("a SQLite file"))
+            }
+            Database::Url(_) => Ok(Some(Duration::from_millis(self.cluster_lease_ms))),
+        }
     }
 
     /// How long a match or env batch may stay idle.

@@ -98,17 +98,22 @@ pub async fn serve(
         tracing::info!(%metrics_address, "serving Prometheus metrics");
     }
     let gate = crate::gate::GateLayer::new(config.gate()?);
+    let lease = config.cluster_lease()?;
     let durable = match config.database() {
         Database::Memory => None,
-        Database::Url(url) => Some(Store::open(&url).await?),
+        Database::Url(url) => Some(Store::open_with(&url, lease.is_some()).await?),
     };
-    let store = MatchStore::with_store(
+    let mut store = MatchStore::with_store(
         config.max_matches,
         durable.clone(),
         config.finished_expiry(),
     )
     .with_message_limit(config.max_message_size)
     .with_peer_share(config.max_matches_per_peer);
+    if let Some(lease) = lease {
+        store = store.with_cluster(std::sync::Arc::new(crate::matches::Cluster::new(lease)));
+    }
+    let cluster_tasks = store.start_cluster();
     if let Some(durable) = &durable {
         let started = std::time::Instant::now();
         let resumed = store.resume_all().await?;
@@ -268,6 +273,9 @@ pub async fn serve(
         })
         .await;
     expiry.abort();
+    for task in cluster_tasks {
+        task.abort();
+    }
     if let Some(gauges) = gauges {
         gauges.abort();
     }

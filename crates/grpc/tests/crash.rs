@@ -7,11 +7,12 @@
 
 #[path = "it/common.rs"]
 mod common;
+#[cfg(feature = "postgres")]
+#[path = "support/postgres.rs"]
+mod postgres;
 
 use std::net::SocketAddr;
 use std::path::Path;
-#[cfg(feature = "postgres")]
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -318,145 +319,11 @@ async fn kills_lose_nothing_acknowledged_on_sqlite() {
 }
 
 #[cfg(feature = "postgres")]
-/// A PostgreSQL server in a temporary directory, stopped when dropped.
-struct Postgres {
-    bin: PathBuf,
-    data: PathBuf,
-    dir: PathBuf,
-    user: Option<&'static str>,
-    port: u16,
-}
-
-#[cfg(feature = "postgres")]
-impl Postgres {
-    /// The PostgreSQL binaries: `$CHECKRAISE_PG_BIN`, else Debian's newest
-    /// `/usr/lib/postgresql/*/bin`. Missing is a failure, not a skip: `scripts/test.sh`
-    /// installs Debian's `postgresql`.
-    fn bin() -> PathBuf {
-        if let Ok(dir) = std::env::var("CHECKRAISE_PG_BIN") {
-            return PathBuf::from(dir);
-        }
-        let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| {
-                let version = e.file_name().to_str()?.parse().ok()?;
-                let bin = e.path().join("bin");
-                bin.join("initdb").exists().then_some((version, bin))
-            })
-            .collect();
-        versions.sort();
-        versions.pop().map(|(_, bin)| bin).expect(
-            "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): install it with \
-             `apt-get install -y postgresql` (scripts/test.sh does), or set CHECKRAISE_PG_BIN",
-        )
-    }
-
-    /// `command` as the user that runs PostgreSQL (it refuses to run as root).
-    fn command(&self, program: &str) -> Command {
-        let path = self.bin.join(program);
-        match self.user {
-            Some(user) => {
-                let mut c = Command::new("runuser");
-                c.args(["-u", user, "--"]).arg(path);
-                c
-            }
-            None => Command::new(path),
-        }
-    }
-
-    fn start() -> Self {
-        let dir = temp_dir("crash-postgres");
-        // SAFETY-free check for root: `id -u`.
-        let root = Command::new("id")
-            .arg("-u")
-            .output()
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-            .unwrap_or(false);
-        let user = root.then(|| {
-            let exists = |u: &str| {
-                Command::new("id")
-                    .arg(u)
-                    .output()
-                    .is_ok_and(|o| o.status.success())
-            };
-            if exists("postgres") {
-                "postgres"
-            } else {
-                "nobody"
-            }
-        });
-        if let Some(user) = user {
-            let status = Command::new("chown")
-                .args(["-R", user])
-                .arg(&dir)
-                .status()
-                .unwrap();
-            assert!(status.success(), "cannot give {} to {user}", dir.display());
-        }
-        let pg = Postgres {
-            bin: Self::bin(),
-            data: dir.join("data"),
-            dir,
-            user,
-            port: free_port(),
-        };
-        let out = pg
-            .command("initdb")
-            .args(["-A", "trust", "-U", "checkraise", "-E", "UTF8", "-D"])
-            .arg(&pg.data)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "initdb: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=on",
-            pg.port,
-            pg.dir.display()
-        );
-        let out = pg
-            .command("pg_ctl")
-            .args(["-w", "-t", "60", "-o", &options, "-l"])
-            .arg(pg.dir.join("postgres.log"))
-            .arg("-D")
-            .arg(&pg.data)
-            .arg("start")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "pg_ctl start: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        pg
-    }
-
-    fn url(&self) -> String {
-        format!("postgres://checkraise@127.0.0.1:{}/postgres", self.port)
-    }
-}
-
-#[cfg(feature = "postgres")]
-impl Drop for Postgres {
-    fn drop(&mut self) {
-        let _ = self
-            .command("pg_ctl")
-            .args(["-m", "immediate", "-D"])
-            .arg(&self.data)
-            .arg("stop")
-            .output();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-#[cfg(feature = "postgres")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kills_lose_nothing_acknowledged_on_postgres() {
-    let pg = tokio::task::spawn_blocking(Postgres::start).await.unwrap();
+    let pg = tokio::task::spawn_blocking(|| postgres::Postgres::start(temp_dir("crash-postgres")))
+        .await
+        .unwrap();
     let log = temp_dir("crash-postgres-log");
     crash_test(&pg.url(), &log.join("server.log")).await;
     std::fs::remove_dir_all(log).unwrap();

@@ -35,7 +35,7 @@ mod watchers;
 pub use error::{MatchError, RestoreError, StoredGameError};
 pub use record::{parameters_json, stored_game};
 pub use views::{REPLY_SLACK, ViewParts};
-pub use watchers::{Backlog, EventQueue, QueuedEvent, WATCH_BUFFER, WATCH_BYTES};
+pub use watchers::{Backlog, EventQueue, Gate, QueuedEvent, WATCH_BUFFER, WATCH_BYTES};
 
 use record::Record;
 use watchers::{Watcher, notify};
@@ -82,6 +82,12 @@ struct Table {
     view_limit: usize,
     /// The creator chose the seed (a practice deal): every view says so.
     chosen_seed: bool,
+    /// This server plays the bot seats (always, but in cluster mode on a server that does not
+    /// own the match: there the bots wait for their owner).
+    plays_bots: bool,
+    /// Steps up to this version are not told to the watchers (they were shown them already:
+    /// a match reloaded under its watchers).
+    shown: u64,
 }
 
 /// What an `Act` did (core's `table::Acted`): applied now, or a retry recognised.
@@ -177,6 +183,8 @@ impl LiveMatch {
                 marks: Vec::new(),
                 view_limit: usize::MAX,
                 chosen_seed: seed.chosen,
+                plays_bots: true,
+                shown: 0,
             },
             last_active: Instant::now(),
             record: Record {
@@ -194,6 +202,11 @@ impl LiveMatch {
                 finished_ms: None,
                 seq: 0,
                 durability: Arc::new(watch::channel(Durability::default()).0),
+                stored: false,
+                replaying: false,
+                revision: 0,
+                base_version: 0,
+                owner: None,
             },
         }
     }
@@ -413,9 +426,11 @@ impl LiveMatch {
     ) -> Result<ActOutcome, MatchError> {
         let before = self.play.version();
         let simultaneous = self.play.state().is_simultaneous_node();
+        let gate = self.record.gate(true);
         let LiveMatch { table, play, .. } = self;
-        let acted =
-            table.run(|bots, on_step| play.act(seat, &choice, expected, bots, None, on_step));
+        let acted = table.run(gate, |bots, on_step| {
+            play.act(seat, &choice, expected, bots, None, on_step)
+        });
         if self.play.version() != before {
             self.record.held.clear();
         } else if acted == Ok(ActOutcome::Applied)
@@ -475,8 +490,9 @@ impl LiveMatch {
     /// seat has chosen), the bots not moving: a stored match's history replayed.
     fn decide(&mut self, seat: usize, action: Action) -> Result<(), GameError> {
         let before = self.play.version();
+        let gate = self.record.gate(true);
         let LiveMatch { table, play, .. } = self;
-        let held = table.run(|_, on_step| play.decide(seat, action, on_step))?;
+        let held = table.run(gate, |_, on_step| play.decide(seat, action, on_step))?;
         if self.play.version() != before {
             self.record.held.clear();
         } else if held && self.is_human(seat) {
@@ -488,8 +504,9 @@ impl LiveMatch {
     /// Lets chance and bot seats act (core's driver) until a human must decide or the game
     /// ends (or, before a bot move, until `stop` is set: CANCELLED).
     fn run_bots(&mut self, stop: Option<&AtomicBool>) -> Result<(), MatchError> {
+        let gate = self.record.gate(true);
         let LiveMatch { table, play, .. } = self;
-        let halt = table.run(|bots, on_step| play.advance(bots, stop, on_step));
+        let halt = table.run(gate, |bots, on_step| play.advance(bots, stop, on_step));
         self.stamp_finished();
         match halt {
             Ok(Halt::Stopped) => Err(MatchError::Stopped),
@@ -522,21 +539,33 @@ impl Table {
     /// Runs `f` with the seats' engine bots (`Some` for a bot seat) and what each step the
     /// match applies does here: it is marked for the store, and every watcher receives its
     /// own view of the change.
-    fn run<R>(&mut self, f: impl FnOnce(&[Option<&dyn Bot>], &mut OnStep<'_>) -> R) -> R {
+    /// What watchers are sent waits for `gate` (see `Record::gate`).
+    fn run<R>(
+        &mut self,
+        gate: Option<watchers::Gate>,
+        f: impl FnOnce(&[Option<&dyn Bot>], &mut OnStep<'_>) -> R,
+    ) -> R {
+        let (plays_bots, shown) = (self.plays_bots, self.shown);
         let (viewing, watchers, marks) = self.split();
         let bots: Vec<Option<&dyn Bot>> = viewing
             .seats
             .iter()
             .map(|seat| match &seat.kind {
-                SeatKind::Bot(bot) => Some(bot.as_ref()),
-                SeatKind::Human { .. } => None,
+                SeatKind::Bot(bot) if plays_bots => Some(bot.as_ref()),
+                SeatKind::Bot(_) | SeatKind::Human { .. } => None,
             })
             .collect();
         let mut on_step = |state: &dyn State, step: &Step, version: u64| {
             marks.push((state.history().len(), version));
-            notify(watchers, state, Some(step), |viewer, parts| {
-                viewing.view(version, state, false, viewer, parts)
-            });
+            if version > shown {
+                notify(
+                    watchers,
+                    state,
+                    Some(step),
+                    gate.clone(),
+                    |viewer, parts| viewing.view(version, state, false, viewer, parts),
+                );
+            }
         };
         f(&bots, &mut on_step)
     }

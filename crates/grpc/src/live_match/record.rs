@@ -9,6 +9,7 @@ use checkraise_core::driver::{BOT_SEED_OFFSET, Driver};
 use checkraise_core::{Action, Game, GameRng, Player};
 use tokio::sync::watch;
 
+use super::watchers::{Gate, Watcher};
 use super::{LiveMatch, MatchSeed, RestoreError, Seat, SeatKind, StoredGameError, Table};
 use crate::store::{
     Durability, DurabilityWatch, MatchRow, MatchWrite, Status as Stored, StepRow, StoredMatch,
@@ -41,6 +42,31 @@ pub(super) struct Record {
     /// Writes made so far; the durability watch counts them as committed.
     pub(super) seq: u64,
     pub(super) durability: DurabilityWatch,
+    /// Writes go to a store: what watchers are sent waits for them to be committed.
+    pub(super) stored: bool,
+    /// Replaying what is stored already (a restore, or changes another server made): the
+    /// events this makes wait for nothing.
+    pub(super) replaying: bool,
+    /// The match's revision after the last write (its writes over every server).
+    pub(super) revision: u64,
+    /// The version of the match as last read from the store (restored or followed): with the
+    /// committed writes' version, how far watchers have been shown the match.
+    pub(super) base_version: u64,
+    /// Cluster mode: this server owns the match (it plays the bots and expires the match),
+    /// with the ownership epoch its writes are fenced by.
+    pub(super) owner: Option<(Arc<str>, u64)>,
+}
+
+impl Record {
+    /// What an event must wait for before it is sent: the next write (`step`: the event shows
+    /// a change not written yet) or the writes made so far; nothing without a store or while
+    /// replaying what is stored.
+    pub(super) fn gate(&self, step: bool) -> Option<Gate> {
+        (self.stored && !self.replaying).then(|| Gate {
+            durability: self.durability.subscribe(),
+            seq: self.seq + u64::from(step),
+        })
+    }
 }
 
 impl LiveMatch {
@@ -51,7 +77,19 @@ impl LiveMatch {
     pub fn restore(
         game: Arc<dyn Game>,
         stored: &StoredMatch,
+        seats: Vec<Seat>,
+    ) -> Result<Self, RestoreError> {
+        Self::restore_watched(game, stored, seats, Vec::new(), 0)
+    }
+
+    /// `restore`, with `watchers` kept: they are told of every step replayed past version
+    /// `shown` (what they were last sent), in order.
+    fn restore_watched(
+        game: Arc<dyn Game>,
+        stored: &StoredMatch,
         mut seats: Vec<Seat>,
+        watchers: Vec<Watcher>,
+        shown: u64,
     ) -> Result<Self, RestoreError> {
         let players = game.num_players();
         if seats.len() != players {
@@ -83,6 +121,16 @@ impl LiveMatch {
             driver,
             stored.row.created_ms,
         );
+        for watcher in &watchers {
+            if let Some(seat) = watcher.viewer.and_then(|s| live.table.seats.get_mut(s))
+                && matches!(seat.kind, SeatKind::Human { .. })
+            {
+                seat.connected = true;
+            }
+        }
+        live.table.watchers = watchers;
+        live.table.shown = shown;
+        live.record.replaying = true;
         live.play.deal();
         let decisions = stored
             .steps
@@ -113,7 +161,11 @@ impl LiveMatch {
                 stored_version: stored.version,
             });
         }
+        live.table.shown = 0;
         let r = &mut live.record;
+        r.replaying = false;
+        r.revision = stored.revision;
+        r.base_version = stored.version;
         r.written = stored_history.len();
         r.created = false;
         r.held_written = r.held.clone();
@@ -128,6 +180,149 @@ impl LiveMatch {
             .checked_sub(idle)
             .unwrap_or_else(Instant::now);
         Ok(live)
+    }
+
+    /// Brings this copy of the match up to `stored`, a newer state that another server wrote
+    /// (cluster mode): the steps it lacks are applied as a restore applies them, its watchers
+    /// told of each in order, the seats' tokens and the held choices taken over. `Ok(false)`:
+    /// this copy is as new already. An error: this copy cannot follow (it holds changes not
+    /// stored, or its history is not a beginning of the stored one); `reload` it instead.
+    pub fn follow(&mut self, stored: &StoredMatch) -> Result<bool, RestoreError> {
+        if stored.revision <= self.record.revision {
+            return Ok(false);
+        }
+        let history = self.play.state().history();
+        let mine = history.len();
+        let pending = self.record.seq != self.record.durability.borrow().committed;
+        let prefix = stored.steps.len() >= mine
+            && history
+                .iter()
+                .zip(&stored.steps)
+                .all(|(h, s)| h.player.id() == s.player && i64::from(h.action) == s.action);
+        let diverges = |live: &Self| RestoreError::Diverges {
+            replayed: live.play.state().history().len(),
+            version: live.play.version(),
+            stored: stored.steps.len(),
+            stored_version: stored.version,
+        };
+        if pending || !prefix || !self.record.held.is_empty() || !self.table.marks.is_empty() {
+            return Err(diverges(self));
+        }
+        self.record.replaying = true;
+        let applied = self.apply_stored(&stored.steps[mine..], &stored.held);
+        self.record.replaying = false;
+        self.table.marks.clear();
+        applied?;
+        let now = self.play.state().history();
+        let same = now.len() == stored.steps.len()
+            && now
+                .iter()
+                .zip(&stored.steps)
+                .all(|(h, s)| h.player.id() == s.player && i64::from(h.action) == s.action);
+        if !same || self.play.version() != stored.version {
+            return Err(diverges(self));
+        }
+        for (seat, hash) in &stored.tokens {
+            if let Some(SeatKind::Human { token_hash }) =
+                self.table.seats.get_mut(*seat).map(|s| &mut s.kind)
+            {
+                *token_hash = Some(hash.clone());
+            }
+        }
+        self.stamp_finished();
+        let r = &mut self.record;
+        r.written = stored.steps.len();
+        r.held_written = r.held.clone();
+        r.status_written = Some(stored.status);
+        r.touched_ms = stored.touched_ms;
+        r.touched_written = stored.touched_ms;
+        if stored.finished_ms.is_some() {
+            r.finished_ms = stored.finished_ms;
+        }
+        r.revision = stored.revision;
+        r.base_version = stored.version;
+        if stored.status == Stored::Expired {
+            r.expired = true;
+        }
+        Ok(true)
+    }
+
+    /// Applies stored decisions (`steps`, chance drawn again) and then `held` choices not
+    /// made here yet.
+    fn apply_stored(
+        &mut self,
+        steps: &[StepRow],
+        held: &[(usize, u32)],
+    ) -> Result<(), RestoreError> {
+        for step in steps.iter().filter(|s| s.player >= 0) {
+            let action =
+                Action::try_from(step.action).map_err(|_| RestoreError::ActionOutOfRange {
+                    action: step.action,
+                })?;
+            self.decide(step.player as usize, action)
+                .map_err(RestoreError::DoesNotReplay)?;
+        }
+        for &(seat, action) in held {
+            if !self.play.has_chosen(seat) {
+                let action = Action::try_from(i64::from(action)).map_err(|_| {
+                    RestoreError::ActionOutOfRange {
+                        action: i64::from(action),
+                    }
+                })?;
+                self.decide(seat, action)
+                    .map_err(RestoreError::DoesNotReplay)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces this copy by `stored` replayed (cluster mode: a write of this copy was refused
+    /// because another server wrote first, or it cannot `follow`), with `seats` as the match
+    /// makes them. Its watchers stay, and are told of every stored step they were not sent yet;
+    /// who owns it, its view limit and its idle time stay too.
+    pub fn reload(&mut self, stored: &StoredMatch, seats: Vec<Seat>) -> Result<(), RestoreError> {
+        let shown = self
+            .record
+            .base_version
+            .max(self.record.durability.borrow().version);
+        let watchers = std::mem::take(&mut self.table.watchers);
+        let mut fresh =
+            Self::restore_watched(self.table.game.clone(), stored, seats, watchers, shown)?;
+        fresh.table.view_limit = self.table.view_limit;
+        fresh.table.plays_bots = self.table.plays_bots;
+        fresh.record.owner = self.record.owner.clone();
+        fresh.record.stored = self.record.stored;
+        fresh.last_active = fresh.last_active.max(self.last_active);
+        *self = fresh;
+        Ok(())
+    }
+
+    /// The match's revision as this copy knows it (its own writes included, committed or not).
+    pub fn revision(&self) -> u64 {
+        self.record.revision
+    }
+
+    /// Whether a write of this copy failed: it is to be reloaded.
+    pub fn write_failed(&self) -> bool {
+        self.record.durability.borrow().failed.is_some()
+    }
+
+    /// Marks the match's writes as going to a store (what watchers are sent then waits for
+    /// them to be committed).
+    pub fn set_stored(&mut self) {
+        self.record.stored = true;
+    }
+
+    /// Cluster mode: whether this server owns the match (with the epoch its writes are fenced
+    /// by). Only the owner plays the bots.
+    pub fn set_owner(&mut self, owner: Option<(Arc<str>, u64)>) {
+        self.table.plays_bots = owner.is_some();
+        self.record.owner = owner;
+    }
+
+    /// Cluster mode: this server's ownership of the match, if it owns it.
+    pub fn owner(&self) -> Option<&(Arc<str>, u64)> {
+        self.record.owner.as_ref()
     }
 
     /// The change to store since the last write, if anything changed. Call it with the match
@@ -170,9 +365,12 @@ impl LiveMatch {
             touched_ms: r.touched_ms,
             finished_ms: r.finished_ms,
             seq: r.seq + 1,
+            revision: r.revision + 1,
+            owner: r.owner.clone(),
             durability: r.durability.clone(),
         };
         r.seq += 1;
+        r.revision += 1;
         r.created = false;
         r.written = history.len();
         r.held_written = r.held.clone();
@@ -198,6 +396,12 @@ impl LiveMatch {
             finished_ms: self.record.finished_ms,
             returns: self.returns_json(),
             sealed: false,
+            revision: self.record.revision,
+            owner: self
+                .record
+                .owner
+                .as_ref()
+                .map(|(owner, epoch)| (owner.to_string(), *epoch)),
         }
     }
 

@@ -231,6 +231,7 @@ impl Table {
             marks,
             view_limit,
             chosen_seed,
+            ..
         } = self;
         let viewing = Viewing {
             id,

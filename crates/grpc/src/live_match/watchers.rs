@@ -8,11 +8,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use checkraise_core::driver::Step;
 use checkraise_core::{Player, State};
 use prost::Message;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use super::views::ViewParts;
 use super::{LiveMatch, MatchError, SeatKind};
 use crate::pb;
+use crate::store::Durability;
 
 /// Events a watcher may fall behind by before its stream is cut.
 pub const WATCH_BUFFER: usize = 1024;
@@ -90,6 +91,57 @@ pub struct QueuedEvent {
     pub event: Arc<pb::MatchEvent>,
     /// Its encoded size in bytes.
     pub bytes: usize,
+    /// What must be stored before the event may be sent (`None`: nothing, it is stored).
+    pub gate: Option<Gate>,
+}
+
+/// The write an event shows: the event is sent once that write is committed, and dropped if
+/// it failed (the change it shows was undone), so that no watcher ever sees a state that is
+/// not stored.
+#[derive(Clone, Debug)]
+pub struct Gate {
+    /// The match's committed-writes watch.
+    pub durability: watch::Receiver<Durability>,
+    /// The write (its number among the match's writes) that stores what the event shows.
+    pub seq: u64,
+}
+
+impl Gate {
+    /// Waits until the write is committed (`true`) or failed (`false`: drop the event).
+    pub async fn passed(mut self) -> bool {
+        let seq = self.seq;
+        match self
+            .durability
+            .wait_for(|d| d.committed >= seq || d.failed.is_some())
+            .await
+        {
+            Ok(d) => d.committed >= seq,
+            Err(_) => false,
+        }
+    }
+
+    /// Whether the write is committed already (`Some(true)`), failed (`Some(false)`) or
+    /// pending (`None`).
+    pub fn now(&self) -> Option<bool> {
+        let d = self.durability.borrow();
+        if d.committed >= self.seq {
+            Some(true)
+        } else if d.failed.is_some() {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+impl QueuedEvent {
+    /// Waits until the event may be sent: `false` if the change it shows was undone.
+    pub async fn sendable(&self) -> bool {
+        match &self.gate {
+            None => true,
+            Some(gate) => gate.clone().passed().await,
+        }
+    }
 }
 
 impl std::ops::Deref for QueuedEvent {
@@ -139,6 +191,7 @@ impl LiveMatch {
         let _ = events.try_send(Ok(QueuedEvent {
             event: Arc::new(first),
             bytes,
+            gate: self.record.gate(false),
         }));
         if !terminal {
             self.table.watchers.push(Watcher {
@@ -175,11 +228,17 @@ impl LiveMatch {
         let state = self.play.state();
         let version = self.play.version();
         let submitted = |seat: usize| state.is_simultaneous_node() && self.play.has_chosen(seat);
+        let gate = self.record.gate(false);
         let (viewing, watchers, _) = self.table.split();
-        notify(watchers, state, None, |viewer, parts| {
+        notify(watchers, state, None, gate, |viewer, parts| {
             let submitted = viewer.is_some_and(submitted);
             viewing.view(version, state, submitted, viewer, parts)
         });
+    }
+
+    /// Whether any watcher still follows the match.
+    pub fn has_watchers(&self) -> bool {
+        self.table.watchers.iter().any(|w| !w.events.is_closed())
     }
 
     /// Tells every watcher the match is gone, and drops them.
@@ -197,6 +256,7 @@ pub(super) fn notify(
     watchers: &mut Vec<Watcher>,
     state: &dyn State,
     step: Option<&Step>,
+    gate: Option<Gate>,
     view: impl Fn(Option<usize>, ViewParts) -> pb::SeatView,
 ) {
     if watchers.is_empty() {
@@ -239,7 +299,11 @@ pub(super) fn notify(
         if !watcher.backlog.queue(bytes) {
             return false;
         }
-        match watcher.events.try_send(Ok(QueuedEvent { event, bytes })) {
+        let gate = gate.clone();
+        match watcher
+            .events
+            .try_send(Ok(QueuedEvent { event, bytes, gate }))
+        {
             Ok(()) => !terminal,
             Err(mpsc::error::TrySendError::Full(_)) => {
                 watcher.backlog.lagged.store(true, Ordering::Relaxed);

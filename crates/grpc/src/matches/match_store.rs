@@ -20,7 +20,7 @@ use crate::store::{
 /// A match in the store: the match behind its lock, and whether any seat is a bot that may
 /// think for long (fixed at creation, so readable without the lock).
 pub(super) struct MatchEntry {
-    live: Mutex<LiveMatch>,
+    pub(super) live: Mutex<LiveMatch>,
     pub(super) thinking_bots: bool,
 }
 
@@ -36,13 +36,15 @@ pub struct Durable(Option<(watch::Receiver<Durability>, u64)>);
 #[derive(Clone)]
 pub struct MatchStore {
     pub(super) matches: Sessions<SharedMatch>,
-    store: Option<Store>,
+    pub(super) store: Option<Store>,
     finished_expiry: Duration,
     /// `--max-message-size`: views larger than it (less `REPLY_SLACK`) leave parts out, and
     /// CreateMatch refuses a match whose whole views already are.
     pub(super) message_limit: usize,
     /// Finished ladder games whose duplicate set is still being played (`StoredMatch::sealed`).
     sealed: Arc<Mutex<std::collections::HashSet<String>>>,
+    /// Cluster mode: the store is shared with other servers (see `cluster`).
+    pub(super) cluster: Option<Arc<super::cluster::Cluster>>,
 }
 
 impl MatchStore {
@@ -61,6 +63,7 @@ impl MatchStore {
             finished_expiry,
             message_limit: usize::MAX,
             sealed: Arc::default(),
+            cluster: None,
         }
     }
 
@@ -83,6 +86,8 @@ impl MatchStore {
     /// one not yet expired, read back from the store and resumed.
     pub(super) async fn get(&self, match_id: &str) -> Result<SharedMatch, Status> {
         if let Some(shared) = self.matches.get(match_id) {
+            // Cluster mode: another server may have moved the match since.
+            self.freshen(match_id, &shared).await?;
             return Ok(shared);
         }
         let Some(store) = &self.store else {
@@ -116,6 +121,11 @@ impl MatchStore {
         let Some(store) = &self.store else {
             return Ok(0);
         };
+        // Cluster mode: live matches are served by their owners; those of stopped servers
+        // are taken over by the heartbeat.
+        if self.cluster.is_some() {
+            return Ok(0);
+        }
         let stored = store.matches_with_status(Stored::Live).await?;
         let mut resumed = 0;
         for m in stored {
@@ -138,10 +148,18 @@ impl MatchStore {
             serde_json::from_str(&stored.row.seats).map_err(ResumeError::Seats)?;
         let seats = build_seats(game.as_ref(), kinds, None).map_err(ResumeError::Refused)?;
         let this = self.clone();
+        let owner = self.cluster.as_ref().map(|c| c.ownership(&stored));
         let (durable, id) = on_blocking_pool(move || {
             let mut live = LiveMatch::restore(game, &stored, seats).map_err(MatchError::from)?;
             live.limit_views(this.message_limit);
-            live.resume_bots()?;
+            live.set_stored();
+            // Cluster mode: only the match's owner plays its bots.
+            if let Some(owner) = owner {
+                live.set_owner(owner);
+            }
+            if live.owner().is_some() || this.cluster.is_none() {
+                live.resume_bots()?;
+            }
             let durable = this.persist(&mut live);
             let id = live.id().to_string();
             this.matches.restore(&id, Weight::units(1), || {
@@ -178,14 +196,21 @@ impl MatchStore {
         let Durable(Some((mut watch, seq))) = durable else {
             return Ok(());
         };
-        let failed = match watch
+        let (failed, conflict) = match watch
             .wait_for(|d| d.committed >= seq || d.failed.is_some())
             .await
         {
             Ok(d) if d.committed >= seq => return Ok(()),
-            Ok(d) => d.failed.clone().unwrap_or_default(),
-            Err(_) => "the store's writer has stopped".to_string(),
+            Ok(d) => (d.failed.clone().unwrap_or_default(), d.conflict),
+            Err(_) => ("the store's writer has stopped".to_string(), false),
         };
+        if conflict && self.cluster.is_some() {
+            self.recover_boxed(match_id.to_string()).await;
+            return Err(Status::aborted(format!(
+                "match '{match_id}' was changed through another server at the same moment, so \
+                 this request's change was not applied; read the view and try again"
+            )));
+        }
         if let Some(shared) = self.matches.remove(match_id)
             && let Ok(mut live) = shared.live.try_lock()
         {
@@ -229,6 +254,13 @@ impl MatchStore {
     pub async fn store_new(&self, mut live: LiveMatch, room: MatchRoom) -> Result<(), Status> {
         let MatchRoom(room) = room;
         live.limit_views(self.message_limit);
+        if self.store.is_some() {
+            live.set_stored();
+        }
+        // Cluster mode: the server that creates a match owns it first.
+        if let Some(cluster) = &self.cluster {
+            live.set_owner(Some((cluster.instance.clone(), 1)));
+        }
         let id = live.id().to_string();
         let durable = self.persist(&mut live);
         let entry = MatchEntry {
@@ -329,6 +361,11 @@ impl MatchStore {
                 finished: live.is_finished(),
             };
             let keep = expiry.keeps(activity, now);
+            // Cluster mode: a match another server owns is only this server's copy; it is
+            // dropped from memory, not expired (its owner decides that), unless it is watched.
+            if self.cluster.is_some() && live.owner().is_none() {
+                return keep || live.has_watchers();
+            }
             if !keep {
                 tracing::info!(match_id = %id, "match expired after being idle");
                 live.close_watchers(&MatchError::NotFound {

@@ -11,6 +11,7 @@
 //! Every live match by id, behind its lock, with the store under them (`MatchStore`), is in
 //! `match_store`; this file is the service itself.
 
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,8 +28,8 @@ use crate::catalog::game_sizes;
 use crate::connections::{StreamCap, StreamPermit};
 use crate::errors::{page_size, status_from_argument_error};
 use crate::live_match::{
-    ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, MatchSeed, REPLY_SLACK, Seat,
-    SeatKind, ViewParts,
+    ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, MatchSeed, QueuedEvent, REPLY_SLACK,
+    Seat, SeatKind, ViewParts,
 };
 use crate::pb;
 use crate::replay::{ReplayPage, replay, stored_status, summary};
@@ -39,6 +40,10 @@ mod match_store;
 pub use match_store::{Durable, MatchRoom, MatchStore};
 
 use match_store::on_blocking_pool;
+
+mod cluster;
+
+pub use cluster::{Cluster, DEFAULT_LEASE};
 
 /// The seat kind that a person or client program plays.
 pub const HUMAN: &str = "human";
@@ -490,6 +495,8 @@ struct WatchStream {
     _permit: StreamPermit,
     /// Run once the stream is gone (its client left, or it ended), after its queue is dropped.
     on_drop: Option<Box<dyn FnOnce() + Send>>,
+    /// An event waiting for the write that stores what it shows (`QueuedEvent::gate`).
+    waiting: Option<(QueuedEvent, Pin<Box<dyn Future<Output = bool> + Send>>)>,
 }
 
 impl WatchStream {
@@ -499,6 +506,7 @@ impl WatchStream {
             backlog,
             _permit: permit,
             on_drop: None,
+            waiting: None,
         }
     }
 
@@ -568,17 +576,40 @@ impl Stream for WatchStream {
         if self.backlog.lagged() {
             return self.end();
         }
-        let Some(events) = self.events.as_mut() else {
-            return Poll::Ready(None);
-        };
-        match events.poll_recv(cx) {
-            Poll::Ready(None) => self.end(),
-            Poll::Ready(Some(Ok(queued))) => {
+        loop {
+            // An event is sent once what it shows is stored, and dropped if that was undone.
+            if let Some((_, gate)) = self.waiting.as_mut() {
+                let passed = std::task::ready!(gate.as_mut().poll(cx));
+                let (queued, _) = self.waiting.take().expect("an event waits");
                 self.backlog.sent(queued.bytes);
-                Poll::Ready(Some(Ok(Arc::unwrap_or_clone(queued.event))))
+                if passed {
+                    return Poll::Ready(Some(Ok(Arc::unwrap_or_clone(queued.event))));
+                }
+                continue;
             }
-            Poll::Ready(Some(Err(error))) => Poll::Ready(Some(Err(error.into()))),
-            Poll::Pending => Poll::Pending,
+            let Some(events) = self.events.as_mut() else {
+                return Poll::Ready(None);
+            };
+            return match events.poll_recv(cx) {
+                Poll::Ready(None) => self.end(),
+                Poll::Ready(Some(Ok(queued))) => match queued.gate.as_ref().map(|g| g.now()) {
+                    None | Some(Some(true)) => {
+                        self.backlog.sent(queued.bytes);
+                        Poll::Ready(Some(Ok(Arc::unwrap_or_clone(queued.event))))
+                    }
+                    Some(Some(false)) => {
+                        self.backlog.sent(queued.bytes);
+                        continue;
+                    }
+                    Some(None) => {
+                        let gate = queued.gate.clone().expect("a gate");
+                        self.waiting = Some((queued, Box::pin(gate.passed())));
+                        continue;
+                    }
+                },
+                Poll::Ready(Some(Err(error))) => Poll::Ready(Some(Err(error.into()))),
+                Poll::Pending => Poll::Pending,
+            };
         }
     }
 }

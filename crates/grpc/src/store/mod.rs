@@ -21,10 +21,14 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sqlx::{AnyPool, Row};
 use tokio::sync::{mpsc, watch};
 
+mod cluster;
 mod error;
 mod open;
 mod writer;
 
+#[cfg(feature = "postgres")]
+pub use cluster::ChangeListener;
+pub use cluster::{Change, Heard, Revision};
 pub use error::{DatabaseUrlError, FileError, OpenError, ProbeError, SqliteError, StoreError};
 
 use error::{json_error, query_error};
@@ -42,8 +46,13 @@ pub const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 pub struct Durability {
     /// Writes of the match committed so far.
     pub committed: u64,
+    /// The match's version as of its last committed write.
+    pub version: u64,
     /// Why a write of the match could not be committed, if one could not.
     pub failed: Option<String>,
+    /// The write that failed was refused because another server wrote the match first (cluster
+    /// mode): the store is fine, this server's copy of the match was behind.
+    pub conflict: bool,
 }
 
 /// A match's committed-writes watch, shared by the match and the writer.
@@ -136,6 +145,14 @@ pub struct MatchWrite {
     pub finished_ms: Option<i64>,
     /// This write's number among the match's writes (from 1).
     pub seq: u64,
+    /// The match's revision after this write (its writes counted over every server): in
+    /// cluster mode the write is refused unless the stored revision is one less.
+    pub revision: u64,
+    /// The server that owns the match as this server believes (its instance id) and the
+    /// ownership epoch: stored at creation; in cluster mode a later write is refused unless
+    /// the stored owner and epoch are still these (a former owner cannot write past a
+    /// takeover).
+    pub owner: Option<(Arc<str>, u64)>,
     /// Told when this write is committed or failed.
     pub durability: DurabilityWatch,
 }
@@ -167,6 +184,10 @@ pub struct StoredMatch {
     /// deal of a game in play, so its seed and its cards stay hidden as a live match's do.
     /// Never stored (a restart ends every set in play).
     pub sealed: bool,
+    /// Writes the match has had, over every server.
+    pub revision: u64,
+    /// The server that owns it (cluster mode) and the ownership epoch.
+    pub owner: Option<(String, u64)>,
 }
 
 /// A registered ladder bot, as stored.
@@ -241,7 +262,8 @@ macro_rules! select_matches {
     ($rest:literal) => {
         concat!(
             "SELECT id, game, parameters, seed, seats, status, version, held, created_ms, \
-             touched_ms, finished_ms, final_returns, chosen_seed FROM matches ",
+             touched_ms, finished_ms, final_returns, chosen_seed, revision, owner, owner_epoch \
+             FROM matches ",
             $rest
         )
     };
@@ -253,6 +275,9 @@ pub struct Store {
     pool: AnyPool,
     writes: mpsc::UnboundedSender<MatchWrite>,
     url: Arc<str>,
+    /// Shared with other servers (cluster mode): every write is fenced by revision and owner,
+    /// and announced (`NOTIFY`) when committed.
+    shared: bool,
     /// Why the last commit failed, while commits fail.
     failing: Arc<watch::Sender<Option<String>>>,
 }
@@ -334,6 +359,13 @@ impl Store {
             self.failing.send_if_modified(|f| f.take().is_some());
         }
         outcome
+    }
+
+    /// Marks the store as failing (`why`) until a commit or a probe succeeds: the server is
+    /// NOT_SERVING meanwhile (cluster mode: the heartbeat or the change listener lost the
+    /// database).
+    pub fn report_failure(&self, why: String) {
+        self.failing.send_replace(Some(why));
     }
 
     /// The database URL.
@@ -682,6 +714,9 @@ fn stored_match(row: &sqlx::any::AnyRow) -> Result<StoredMatch, StoreError> {
     let seed: i64 = row.try_get(3).map_err(read)?;
     let version: i64 = row.try_get(6).map_err(read)?;
     let chosen_seed: i64 = row.try_get(12).map_err(read)?;
+    let revision: i64 = row.try_get(13).map_err(read)?;
+    let owner: Option<String> = row.try_get(14).map_err(read)?;
+    let owner_epoch: i64 = row.try_get(15).map_err(read)?;
     Ok(StoredMatch {
         id: row.try_get(0).map_err(read)?,
         row: MatchRow {
@@ -702,6 +737,8 @@ fn stored_match(row: &sqlx::any::AnyRow) -> Result<StoredMatch, StoreError> {
         finished_ms: row.try_get(10).map_err(read)?,
         returns: row.try_get(11).map_err(read)?,
         sealed: false,
+        revision: revision as u64,
+        owner: owner.map(|owner| (owner, owner_epoch as u64)),
     })
 }
 

@@ -45,6 +45,11 @@ fn migrator() -> Migrator {
             "ladder",
             include_str!("../../migrations/0003_ladder.sql"),
         ),
+        migration(
+            4,
+            "cluster",
+            include_str!("../../migrations/0004_cluster.sql"),
+        ),
     ])
 }
 
@@ -54,6 +59,13 @@ impl Store {
     /// the migrations, and starts the writer task. Every refusal is one line naming the
     /// database and the cause.
     pub async fn open(url: &str) -> Result<Self, StoreError> {
+        Self::open_with(url, false).await
+    }
+
+    /// `open`, the store `shared` with other servers (cluster mode: a PostgreSQL database,
+    /// which the caller has checked): every write is fenced by the match's revision and owner
+    /// and announced when committed (see `writer`).
+    pub async fn open_with(url: &str, shared: bool) -> Result<Self, StoreError> {
         install_default_drivers();
         let connect_url = if let Some(path) = url.strip_prefix("sqlite://") {
             sqlite_file(path)?;
@@ -141,11 +153,12 @@ impl Store {
         let (writes, queue) = mpsc::unbounded_channel();
         let (failing, _) = watch::channel(None);
         let failing = Arc::new(failing);
-        tokio::spawn(write_loop(pool.clone(), queue, failing.clone()));
+        tokio::spawn(write_loop(pool.clone(), queue, failing.clone(), shared));
         Ok(Store {
             pool,
             writes,
             url: url.into(),
+            shared,
             failing,
         })
     }
@@ -298,7 +311,7 @@ mod tests {
         };
         let embedded: Vec<_> = migrator().iter().map(key).collect();
         let read: Vec<_> = folder.iter().map(key).collect();
-        assert_eq!(embedded.len(), 3);
+        assert_eq!(embedded.len(), 4);
         assert_eq!(embedded, read);
     }
 }

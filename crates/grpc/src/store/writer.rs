@@ -19,13 +19,22 @@ pub(super) async fn write_loop(
     pool: AnyPool,
     mut queue: mpsc::UnboundedReceiver<MatchWrite>,
     failing: Arc<watch::Sender<Option<String>>>,
+    shared: bool,
 ) {
     let mut writer = Writer {
         pool,
         connection: None,
+        shared,
     };
     let mut group = Vec::with_capacity(GROUP_COMMIT);
     while queue.recv_many(&mut group, GROUP_COMMIT).await > 0 {
+        // A write made on top of one that failed was made on a state that is undone: it is
+        // refused too, whatever its fence says (a later write of the same copy could otherwise
+        // pass the revision check against another server's write of the same revision).
+        group.retain(|write| write.durability.borrow().failed.is_none());
+        if group.is_empty() {
+            continue;
+        }
         let started = std::time::Instant::now();
         let outcome = writer.commit(&group).await;
         metrics::histogram!("checkraise_store_commit_seconds")
@@ -38,23 +47,34 @@ pub(super) async fn write_loop(
                 }
             }
             Err(error) => {
-                tracing::warn!(%error, writes = group.len(), "a group commit failed; retrying its writes one by one");
-                let mut failed: HashMap<String, String> = HashMap::new();
+                if writer.shared && group.len() == 1 {
+                    tracing::debug!(%error, "a commit failed; retrying it alone");
+                } else {
+                    tracing::warn!(%error, writes = group.len(), "a group commit failed; retrying its writes one by one");
+                }
+                let mut failed: HashMap<String, (String, bool)> = HashMap::new();
                 for write in group.drain(..) {
                     let outcome = match failed.get(&write.id) {
                         Some(why) => Err(why.clone()),
                         None => writer
                             .commit(std::slice::from_ref(&write))
                             .await
-                            .map_err(|e| e.to_string()),
+                            .map_err(|e| (e.to_string(), matches!(e, CommitError::Conflict))),
                     };
                     match outcome {
                         Ok(()) => committed(&write),
-                        Err(why) => {
-                            tracing::error!(match_id = %write.id, error = %why, "a match's change could not be stored");
-                            failing.send_replace(Some(why.clone()));
-                            failed.insert(write.id.clone(), why.clone());
-                            write.durability.send_modify(|d| d.failed = Some(why));
+                        Err((why, conflict)) => {
+                            if conflict {
+                                tracing::info!(match_id = %write.id, "a change was refused: another server wrote the match first");
+                            } else {
+                                tracing::error!(match_id = %write.id, error = %why, "a match's change could not be stored");
+                                failing.send_replace(Some(why.clone()));
+                            }
+                            failed.insert(write.id.clone(), (why.clone(), conflict));
+                            write.durability.send_modify(|d| {
+                                d.failed = Some(why);
+                                d.conflict = conflict;
+                            });
                         }
                     }
                 }
@@ -66,10 +86,29 @@ pub(super) async fn write_loop(
 fn committed(write: &MatchWrite) {
     write.durability.send_if_modified(|d| {
         let moved = write.seq > d.committed;
-        d.committed = d.committed.max(write.seq);
+        if moved {
+            d.committed = write.seq;
+            d.version = write.version;
+        }
         moved
     });
 }
+
+/// Why a commit failed.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum CommitError {
+    /// The database refused or failed.
+    #[error(transparent)]
+    Sql(#[from] sqlx::Error),
+    /// Cluster mode: another server wrote the match since this server's copy of it was read
+    /// (its revision moved), or took it over (its owner or epoch moved).
+    #[error("another server changed the match first")]
+    Conflict,
+}
+
+/// The channel every commit of a shared store is announced on (`NOTIFY`), with the payload
+/// `"<match id> <revision>"`.
+pub const CHANGES_CHANNEL: &str = "checkraise_matches";
 
 /// Most history entries inserted by one statement (five values each).
 const STEPS_PER_INSERT: usize = 100;
@@ -80,6 +119,8 @@ const STEPS_PER_INSERT: usize = 100;
 struct Writer {
     pool: AnyPool,
     connection: Option<sqlx::AnyConnection>,
+    /// Cluster mode: writes are fenced and announced.
+    shared: bool,
 }
 
 impl Writer {
@@ -88,18 +129,27 @@ impl Writer {
     /// (`commit_text`); a group that creates a match or stores a token binds its values,
     /// statement by statement (`commit_bound`). A connection that failed is dropped (which
     /// rolls back what it had begun), so the next commit starts clean on a new one.
-    async fn commit(&mut self, writes: &[MatchWrite]) -> Result<(), sqlx::Error> {
+    async fn commit(&mut self, writes: &[MatchWrite]) -> Result<(), CommitError> {
         let mut connection = match self.connection.take() {
             Some(connection) => connection,
             None => self.pool.acquire().await?.detach(),
         };
-        let outcome = match commit_text(writes) {
+        // A group is sent as text, but a single write of a shared store is bound, so that a
+        // refused fence is told apart from a failure (the text aborts on it by dividing by
+        // zero, which reads as any other error).
+        let text = if self.shared && writes.len() == 1 {
+            None
+        } else {
+            commit_text(writes, self.shared)
+        };
+        let outcome = match text {
             // Safe: `commit_text` writes only numbers and quoted literals (see `sql_text`).
             Some(text) => sqlx::raw_sql(sqlx::AssertSqlSafe(text))
                 .execute(&mut connection)
                 .await
-                .map(|_| ()),
-            None => commit_bound(&mut connection, writes).await,
+                .map(|_| ())
+                .map_err(CommitError::from),
+            None => commit_bound(&mut connection, writes, self.shared).await,
         };
         if outcome.is_ok() {
             self.connection = Some(connection);
@@ -118,8 +168,9 @@ fn sql_text(text: &str) -> Option<String> {
 
 /// `writes` as one transaction's text (`BEGIN`, each match's `UPDATE`, the new history
 /// entries' `INSERT`s, `COMMIT`), or `None` when a write creates a match or stores a token
-/// (those bind their values instead) or holds text a literal cannot carry.
-fn commit_text(writes: &[MatchWrite]) -> Option<String> {
+/// (those bind their values instead) or holds text a literal cannot carry. With `shared`, each
+/// `UPDATE` is fenced (see `fence_text`) and each write announced on `CHANGES_CHANNEL`.
+fn commit_text(writes: &[MatchWrite], shared: bool) -> Option<String> {
     use std::fmt::Write as _;
     if writes
         .iter()
@@ -139,16 +190,29 @@ fn commit_text(writes: &[MatchWrite]) -> Option<String> {
         let finished = w
             .finished_ms
             .map_or_else(|| "NULL".to_string(), |t| t.to_string());
-        writeln!(
-            text,
+        let update = format!(
             "UPDATE matches SET status = {}, version = {}, held = {}, final_returns = {returns}, \
-             touched_ms = {}, finished_ms = {finished} WHERE id = {id};",
+             touched_ms = {}, finished_ms = {finished}, revision = {} WHERE id = {id}",
             sql_text(w.status.as_str())?,
             w.version as i64,
             sql_text(&w.held)?,
             w.touched_ms,
-        )
-        .ok()?;
+            w.revision as i64,
+        );
+        if shared {
+            // The statement fails (division by zero) unless exactly the fenced row was
+            // updated: the whole group is then retried write by write (`commit_bound`),
+            // which tells which write was refused.
+            let fence = fence_text(w)?;
+            writeln!(
+                text,
+                "WITH fenced AS ({update} AND {fence} RETURNING 1) SELECT 1 / (SELECT count(*) \
+                 FROM fenced);"
+            )
+            .ok()?;
+        } else {
+            writeln!(text, "{update};").ok()?;
+        }
         ids.push(id);
     }
     let steps: Vec<(&str, usize, &StepRow)> = writes
@@ -174,8 +238,28 @@ fn commit_text(writes: &[MatchWrite]) -> Option<String> {
         }
         text.push_str(";\n");
     }
+    if shared {
+        for w in writes {
+            let payload = sql_text(&format!("{} {}", w.id, w.revision))?;
+            writeln!(text, "SELECT pg_notify('{CHANGES_CHANNEL}', {payload});").ok()?;
+        }
+    }
     text.push_str("COMMIT;");
     Some(text)
+}
+
+/// The condition a shared store's write is fenced by, as SQL text: the stored revision is the
+/// one this write was made on, and the owner and epoch are still the ones it believes.
+fn fence_text(w: &MatchWrite) -> Option<String> {
+    let before = w.revision.saturating_sub(1) as i64;
+    Some(match &w.owner {
+        Some((owner, epoch)) => format!(
+            "revision = {before} AND owner = {} AND owner_epoch = {}",
+            sql_text(owner)?,
+            *epoch as i64
+        ),
+        None => format!("revision = {before}"),
+    })
 }
 
 /// Stores `writes` in one transaction: each match's row, then every new history entry of the
@@ -183,14 +267,16 @@ fn commit_text(writes: &[MatchWrite]) -> Option<String> {
 async fn commit_bound(
     connection: &mut sqlx::AnyConnection,
     writes: &[MatchWrite],
-) -> Result<(), sqlx::Error> {
+    shared: bool,
+) -> Result<(), CommitError> {
     let mut tx = sqlx::Connection::begin(connection).await?;
     for w in writes {
         if let Some(row) = &w.create {
             sqlx::query(
                 "INSERT INTO matches (id, game, parameters, seed, seats, status, version, held, \
-                 final_returns, created_ms, touched_ms, finished_ms, chosen_seed) VALUES ($1, $2, \
-                 $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                 final_returns, created_ms, touched_ms, finished_ms, chosen_seed, revision, \
+                 owner, owner_epoch) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \
+                 $13, $14, $15, $16)",
             )
             .bind(&w.id)
             .bind(&row.game)
@@ -205,22 +291,45 @@ async fn commit_bound(
             .bind(w.touched_ms)
             .bind(w.finished_ms)
             .bind(i64::from(row.chosen_seed))
+            .bind(w.revision as i64)
+            .bind(w.owner.as_ref().map(|(owner, _)| owner.to_string()))
+            .bind(w.owner.as_ref().map_or(0, |(_, epoch)| *epoch as i64))
             .execute(&mut *tx)
             .await?;
         } else {
-            sqlx::query(
+            let fence = if shared {
+                match &w.owner {
+                    Some(_) => " AND revision = $9 AND owner = $10 AND owner_epoch = $11",
+                    None => " AND revision = $9",
+                }
+            } else {
+                ""
+            };
+            let sql = format!(
                 "UPDATE matches SET status = $2, version = $3, held = $4, final_returns = $5, \
-                 touched_ms = $6, finished_ms = $7 WHERE id = $1",
-            )
-            .bind(&w.id)
-            .bind(w.status.as_str())
-            .bind(w.version as i64)
-            .bind(&w.held)
-            .bind(w.returns.as_deref())
-            .bind(w.touched_ms)
-            .bind(w.finished_ms)
-            .execute(&mut *tx)
-            .await?;
+                 touched_ms = $6, finished_ms = $7, revision = $8 WHERE id = $1{fence}"
+            );
+            // Safe: the text holds only placeholders; every value is bound.
+            let mut update = sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(&w.id)
+                .bind(w.status.as_str())
+                .bind(w.version as i64)
+                .bind(&w.held)
+                .bind(w.returns.as_deref())
+                .bind(w.touched_ms)
+                .bind(w.finished_ms)
+                .bind(w.revision as i64);
+            if shared {
+                update = update.bind(w.revision.saturating_sub(1) as i64);
+                if let Some((owner, epoch)) = &w.owner {
+                    update = update.bind(owner.to_string()).bind(*epoch as i64);
+                }
+            }
+            let done = update.execute(&mut *tx).await?;
+            if shared && done.rows_affected() != 1 {
+                // Dropping the transaction rolls it back.
+                return Err(CommitError::Conflict);
+            }
         }
         if let Some((seat, hash)) = &w.token {
             sqlx::query(
@@ -274,7 +383,17 @@ async fn commit_bound(
         }
         insert.execute(&mut *tx).await?;
     }
-    tx.commit().await
+    if shared {
+        for w in writes {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANGES_CHANNEL)
+                .bind(format!("{} {}", w.id, w.revision))
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -311,6 +430,8 @@ mod tests {
             touched_ms: 1_700_000_000_000,
             finished_ms: None,
             seq: 1,
+            revision: 3,
+            owner: None,
             durability: Arc::new(watch::channel(Durability::default()).0),
         }
     }
@@ -319,10 +440,13 @@ mod tests {
     fn a_group_of_changes_is_one_transaction_of_quoted_literals() {
         assert_eq!(sql_text("it's"), Some("'it''s'".to_string()));
         assert_eq!(sql_text("a\0b"), None);
-        let text = commit_text(&[
-            write("m1", "[[0,1]]"),
-            write("x'; DROP TABLE matches; --", "[]"),
-        ])
+        let text = commit_text(
+            &[
+                write("m1", "[[0,1]]"),
+                write("x'; DROP TABLE matches; --", "[]"),
+            ],
+            false,
+        )
         .expect("plain changes are written as text");
         assert!(
             text.starts_with("BEGIN;\n") && text.ends_with("COMMIT;"),
@@ -341,6 +465,31 @@ mod tests {
     }
 
     #[test]
+    fn a_shared_store_fences_every_change_and_announces_it() {
+        let mut owned = write("m2", "[]");
+        owned.owner = Some(("inst'1".into(), 4));
+        let text = commit_text(&[write("m1", "[]"), owned], true).expect("plain changes");
+        assert!(
+            text.contains("revision = 3 WHERE id = 'm1' AND revision = 2 RETURNING 1) SELECT 1 / (SELECT count(*) FROM fenced);"),
+            "{text}"
+        );
+        assert!(
+            text.contains("AND revision = 2 AND owner = 'inst''1' AND owner_epoch = 4 RETURNING 1"),
+            "{text}"
+        );
+        assert!(
+            text.contains("SELECT pg_notify('checkraise_matches', 'm1 3');"),
+            "{text}"
+        );
+        assert_eq!(text.matches("pg_notify").count(), 2);
+        let alone = commit_text(&[write("m1", "[]")], false).expect("plain changes");
+        assert!(
+            !alone.contains("fenced") && !alone.contains("pg_notify"),
+            "{alone}"
+        );
+    }
+
+    #[test]
     fn creations_tokens_and_unquotable_text_are_bound_instead() {
         let mut created = write("m1", "[]");
         created.create = Some(MatchRow {
@@ -351,10 +500,10 @@ mod tests {
             seats: "[]".into(),
             created_ms: 0,
         });
-        assert!(commit_text(&[write("m0", "[]"), created]).is_none());
+        assert!(commit_text(&[write("m0", "[]"), created], false).is_none());
         let mut joined = write("m1", "[]");
         joined.token = Some((0, "ab".into()));
-        assert!(commit_text(&[joined]).is_none());
-        assert!(commit_text(&[write("m\0", "[]")]).is_none());
+        assert!(commit_text(&[joined], false).is_none());
+        assert!(commit_text(&[write("m\0", "[]")], false).is_none());
     }
 }

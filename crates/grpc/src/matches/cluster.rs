@@ -1,0 +1,393 @@
+//! Cluster mode: several servers on one PostgreSQL database, any of them serving any call of
+//! any match (see docs/cluster.md for the design and its failure cases).
+//!
+//! - Every server keeps copies of the matches it is asked about. A write states the revision
+//!   it was made on and is refused if another server wrote since (`store::writer`): the
+//!   history never forks. Before a call uses its copy, the server reads the stored revision
+//!   and catches up if another server moved the match (`freshen`).
+//! - Watchers are sent a change only once it is stored (`live_match::Gate`); changes another
+//!   server made reach this server's watchers through PostgreSQL's `LISTEN`/`NOTIFY`, each
+//!   applied in order (`LiveMatch::follow`).
+//! - One server owns each match: it plays the bots and expires the match. Owners keep a
+//!   heartbeat; a match whose owner's heartbeat is older than the lease is taken over by a
+//!   survivor, its ownership epoch raised, so that a former owner that was only paused cannot
+//!   write past the new one.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tonic::Status;
+
+use super::build_seats;
+use super::match_store::{MatchStore, SharedMatch, on_blocking_pool, with_match};
+use crate::errors::unknown_match;
+use crate::live_match::{LiveMatch, MatchError, Seat};
+use crate::store::{Status as Stored, Store, StoreError, StoredMatch, now_ms};
+
+/// This server's place in a cluster.
+#[derive(Debug)]
+pub struct Cluster {
+    /// This server's instance id (random at each start).
+    pub instance: Arc<str>,
+    /// How long an owner's heartbeat stays valid: past it, its matches are taken over.
+    pub lease: Duration,
+    started_ms: i64,
+}
+
+impl Cluster {
+    /// A new member with a random instance id and `lease`.
+    pub fn new(lease: Duration) -> Self {
+        Cluster {
+            instance: crate::auth::random_hex(8).into(),
+            lease,
+            started_ms: now_ms(),
+        }
+    }
+
+    /// The ownership `stored` records, if it is this server's.
+    pub(super) fn ownership(&self, stored: &StoredMatch) -> Option<(Arc<str>, u64)> {
+        match &stored.owner {
+            Some((owner, epoch)) if **owner == *self.instance => {
+                Some((self.instance.clone(), *epoch))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The default lease: an owner silent this long has its matches taken over.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(2);
+
+/// What a call is told when the database cannot be read for a match: the service's own
+/// sentence (the database's text goes to the log).
+fn unavailable(match_id: &str, error: &StoreError) -> Status {
+    tracing::warn!(%match_id, %error, "the database cannot be read for a match");
+    Status::unavailable(format!(
+        "match '{match_id}' cannot be read from the database right now; retry in a moment"
+    ))
+}
+
+impl MatchStore {
+    /// This store as a member of `cluster`: its matches are shared with the other servers.
+    pub fn with_cluster(mut self, cluster: Arc<Cluster>) -> Self {
+        self.cluster = Some(cluster);
+        self
+    }
+
+    /// The cluster this store is a member of.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.as_ref()
+    }
+
+    fn shared_store(&self) -> Option<(&Arc<Cluster>, &Store)> {
+        self.cluster.as_ref().zip(self.store.as_ref())
+    }
+
+    /// Cluster mode: brings this server's copy of `match_id` up to the stored match if another
+    /// server moved it (one read of the revision when it did not).
+    pub(super) async fn freshen(&self, match_id: &str, shared: &SharedMatch) -> Result<(), Status> {
+        let Some((_, store)) = self.shared_store() else {
+            return Ok(());
+        };
+        let stored = store
+            .revision(match_id)
+            .await
+            .map_err(|e| unavailable(match_id, &e))?;
+        let Some(stored) = stored else {
+            self.forget(match_id);
+            return Err(unknown_match(match_id));
+        };
+        let ours = with_match(shared.clone(), |live| Ok(live.revision())).await?;
+        if stored.revision <= ours && stored.status != Stored::Expired {
+            return Ok(());
+        }
+        self.catch_up(match_id, shared).await
+    }
+
+    /// Reads `match_id` from the store and brings this server's copy up to it: the steps it
+    /// lacks applied in order (or, when it cannot follow, the copy reloaded under its
+    /// watchers); then, on its owner, the bots move if it is their turn.
+    async fn catch_up(&self, match_id: &str, shared: &SharedMatch) -> Result<(), Status> {
+        let Some((cluster, store)) = self.shared_store() else {
+            return Ok(());
+        };
+        let stored = store
+            .load(match_id)
+            .await
+            .map_err(|e| unavailable(match_id, &e))?;
+        let Some(stored) = stored.filter(|m| m.status != Stored::Expired) else {
+            self.forget(match_id);
+            return Err(unknown_match(match_id));
+        };
+        let owner = cluster.ownership(&stored);
+        self.run(shared.clone(), shared.thinking_bots, move |live| {
+            if live.follow(&stored).is_err() {
+                let seats = stored_seats(live, &stored)?;
+                live.reload(&stored, seats).map_err(MatchError::from)?;
+            }
+            live.set_owner(owner);
+            if live.owner().is_some() && !live.is_finished() {
+                live.resume_bots()?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// After a write of this server's copy was refused (another server wrote first): the copy
+    /// reloaded from the store under its watchers, who are told of what they missed and never
+    /// of the refused change. Then, on the owner, the bots move if it is their turn.
+    pub(super) async fn recover(&self, match_id: &str) {
+        let Some((cluster, store)) = self.shared_store() else {
+            return;
+        };
+        let Some(shared) = self.matches.get(match_id) else {
+            return;
+        };
+        let stored = match store.load(match_id).await {
+            Ok(Some(stored)) if stored.status != Stored::Expired => stored,
+            Ok(_) => {
+                self.forget(match_id);
+                return;
+            }
+            Err(error) => {
+                tracing::warn!(%match_id, %error, "a refused match cannot be read again; it is dropped from memory");
+                self.forget(match_id);
+                return;
+            }
+        };
+        let owner = cluster.ownership(&stored);
+        let reloaded = with_match(shared.clone(), move |live| {
+            if live.write_failed() {
+                let seats = stored_seats(live, &stored)?;
+                live.reload(&stored, seats).map_err(MatchError::from)?;
+            }
+            live.set_owner(owner);
+            Ok(live.owner().is_some())
+        })
+        .await;
+        match reloaded {
+            Ok(true) => {
+                let this = self.clone();
+                let id = match_id.to_string();
+                tokio::spawn(async move {
+                    if let Some(shared) = this.matches.get(&id) {
+                        let _ = this.catch_up(&id, &shared).await;
+                    }
+                });
+            }
+            Ok(false) => {}
+            Err(error) => {
+                tracing::warn!(%match_id, error = %error.message(), "a refused match cannot be reloaded; it is dropped from memory");
+                self.forget(match_id);
+            }
+        }
+    }
+
+    /// `recover`, boxed: it is awaited inside `durable`, which `recover` reaches again (a
+    /// type that names itself needs a box to be known `Send`).
+    pub(super) fn recover_boxed(
+        &self,
+        match_id: String,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>> {
+        let this = self.clone();
+        Box::pin(async move { this.recover(&match_id).await })
+    }
+
+    /// Drops this server's copy of a match (its watchers told it is gone).
+    fn forget(&self, match_id: &str) {
+        if let Some(shared) = self.matches.remove(match_id)
+            && let Ok(mut live) = shared.live.try_lock()
+        {
+            live.close_watchers(&MatchError::NotFound {
+                match_id: match_id.to_string(),
+            });
+        }
+    }
+
+    /// A change another server announced: this server's copy follows it, if it has one and
+    /// it is behind.
+    async fn heard(&self, match_id: &str, revision: u64) {
+        let Some(shared) = self.matches.get(match_id) else {
+            return;
+        };
+        // A copy locked right now is busy: it is read again below, after the lock.
+        let behind = match shared.live.try_lock() {
+            Ok(live) => live.revision() < revision,
+            Err(_) => true,
+        };
+        if behind && let Err(status) = self.freshen(match_id, &shared).await {
+            tracing::debug!(%match_id, error = %status.message(), "a change could not be followed");
+        }
+    }
+
+    /// Every copy checked against the store (after the listener lost the database for a
+    /// while and may have missed changes).
+    async fn freshen_all(&self) {
+        for (id, shared) in self.matches.entries() {
+            let _ = self.freshen(&id, &shared).await;
+        }
+    }
+
+    /// Starts the cluster's background work: the change listener and the heartbeat (with
+    /// taking over the matches of stopped servers). Returns their tasks.
+    pub fn start_cluster(&self) -> Vec<tokio::task::JoinHandle<()>> {
+        let Some((cluster, store)) = self.shared_store() else {
+            return Vec::new();
+        };
+        tracing::info!(instance = %cluster.instance, lease_ms = cluster.lease.as_millis() as u64, "cluster mode: sharing the database with other servers");
+        vec![
+            tokio::spawn(self.clone().listen(store.clone())),
+            tokio::spawn(self.clone().beat(cluster.clone(), store.clone())),
+        ]
+    }
+
+    /// Follows every change announced on the database, reconnecting when it is lost.
+    async fn listen(self, store: Store) {
+        #[cfg(feature = "postgres")]
+        loop {
+            let mut listener = match crate::store::ChangeListener::connect(store.url()).await {
+                Ok(listener) => listener,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot listen to the other servers' changes; retrying");
+                    store.report_failure(
+                        "this server cannot hear the other servers' changes".to_string(),
+                    );
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    continue;
+                }
+            };
+            // Changes made while no one listened are caught up with at once.
+            let this = self.clone();
+            tokio::spawn(async move { this.freshen_all().await });
+            loop {
+                match listener.next().await {
+                    Ok(crate::store::Heard::Change(change)) => {
+                        let this = self.clone();
+                        tokio::spawn(async move {
+                            this.heard(&change.match_id, change.revision).await;
+                        });
+                    }
+                    Ok(crate::store::Heard::Reconnected) => {
+                        let this = self.clone();
+                        tokio::spawn(async move { this.freshen_all().await });
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, "lost the other servers' changes; listening again");
+                        break;
+                    }
+                }
+            }
+        }
+        #[cfg(not(feature = "postgres"))]
+        {
+            let _ = store;
+        }
+    }
+
+    /// The heartbeat: every quarter lease, this server's heartbeat recorded, the matches of
+    /// stopped servers taken over, and which matches this server owns read again (a server
+    /// that was paused past its lease learns it owns them no more). A server whose heartbeat
+    /// cannot be recorded for a whole lease gives up playing bots: the others take over.
+    async fn beat(self, cluster: Arc<Cluster>, store: Store) {
+        let mut ticker = tokio::time::interval(cluster.lease / 4);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut last_ok = Instant::now();
+        loop {
+            ticker.tick().await;
+            if let Err(error) = store.heartbeat(&cluster.instance, cluster.started_ms).await {
+                tracing::warn!(%error, "cannot record this server's heartbeat");
+                store.report_failure("this server cannot record its heartbeat".to_string());
+                if last_ok.elapsed() > cluster.lease {
+                    self.disown_all().await;
+                }
+                continue;
+            }
+            // Paused (or starved) past the lease: whatever it owned may be another's now.
+            if last_ok.elapsed() > cluster.lease {
+                self.disown_all().await;
+            }
+            last_ok = Instant::now();
+            let lease_ms = cluster.lease.as_millis() as i64;
+            match store.take_over(&cluster.instance, lease_ms).await {
+                Ok(taken) => {
+                    for (id, epoch) in taken {
+                        tracing::info!(match_id = %id, epoch, "took over a match of a stopped server");
+                        let this = self.clone();
+                        tokio::spawn(async move { this.adopt(&id).await });
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "cannot take over the matches of stopped servers")
+                }
+            }
+            match store.owned(&cluster.instance).await {
+                Ok(owned) => self.reconcile(&cluster, &owned),
+                Err(error) => tracing::warn!(%error, "cannot read which matches this server owns"),
+            }
+        }
+    }
+
+    /// A match this server took over: read from the store (or caught up), its bots let move.
+    async fn adopt(&self, match_id: &str) {
+        let outcome = match self.matches.get(match_id) {
+            Some(shared) => self.catch_up(match_id, &shared).await,
+            None => self.get(match_id).await.map(|_| ()),
+        };
+        if let Err(status) = outcome {
+            tracing::warn!(%match_id, error = %status.message(), "a match taken over cannot be served yet");
+        }
+    }
+
+    /// Sets each copy's ownership to what the store says (`owned`: this server's matches and
+    /// epochs); a copy locked right now is left for the next beat.
+    fn reconcile(&self, cluster: &Cluster, owned: &[(String, u64)]) {
+        let owned: std::collections::HashMap<&str, u64> =
+            owned.iter().map(|(id, e)| (id.as_str(), *e)).collect();
+        for (id, shared) in self.matches.entries() {
+            let Ok(mut live) = shared.live.try_lock() else {
+                continue;
+            };
+            let should = owned
+                .get(id.as_str())
+                .map(|&e| (cluster.instance.clone(), e));
+            if live.owner().map(|(_, e)| *e) != should.as_ref().map(|(_, e)| *e) {
+                let gained = should.is_some() && live.owner().is_none();
+                live.set_owner(should);
+                drop(live);
+                if gained {
+                    let this = self.clone();
+                    tokio::spawn(async move {
+                        if let Some(shared) = this.matches.get(&id) {
+                            let _ = this.catch_up(&id, &shared).await;
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    /// Stops playing the bots of every copy (this server's lease lapsed).
+    async fn disown_all(&self) {
+        let matches = self.matches.entries();
+        let _ = on_blocking_pool(move || {
+            for (_, shared) in matches {
+                let mut live = shared.live.lock().unwrap_or_else(|e| e.into_inner());
+                live.set_owner(None);
+            }
+            Ok(())
+        })
+        .await;
+    }
+}
+
+/// The seats of a stored match, made again (bots built from their specs) for a reload.
+fn stored_seats(live: &LiveMatch, stored: &StoredMatch) -> Result<Vec<Seat>, Status> {
+    let kinds: Vec<String> = serde_json::from_str(&stored.row.seats).map_err(|error| {
+        Status::data_loss(format!(
+            "match '{}' is stored with seats that do not read: {error}",
+            stored.id
+        ))
+    })?;
+    build_seats(live.game().as_ref(), kinds, None)
+}

@@ -1,0 +1,543 @@
+//! Cluster mode against the real binaries: three `checkraise-server` processes with
+//! `--cluster` on one PostgreSQL server the test starts. Every call lands on any of them:
+//! - a match played with each call on a different server, watched from every server, is seen
+//!   by every watcher version by version, in order, exactly as stored;
+//! - two servers told different actions for one seat at one version at once: one is applied,
+//!   the other refused, and no watcher anywhere sees the refused one;
+//! - the bots of a match move once, on its owner, whichever server the human acts through;
+//!   the owner killed (SIGKILL), a survivor takes the match over and its bot moves again;
+//! - an owner paused (SIGSTOP) past its lease loses its matches, and once resumed it follows
+//!   the match as it is stored, without forking its history.
+#![cfg(feature = "postgres")]
+
+#[path = "it/common.rs"]
+mod common;
+#[path = "support/postgres.rs"]
+mod postgres;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use checkraise_grpc::pb;
+use checkraise_grpc::pb::matches_client::MatchesClient;
+use checkraise_grpc::store::Store;
+use common::temp_dir;
+use tokio_stream::StreamExt;
+use tonic::transport::Channel;
+use tonic::{Code, Request};
+
+/// The lease the servers run with: short, so that takeovers happen within the test.
+const LEASE_MS: u64 = 1000;
+
+struct Server {
+    child: Child,
+    address: SocketAddr,
+}
+
+impl Server {
+    fn start(database: &str, log: &Path) -> Self {
+        let address: SocketAddr = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_checkraise-server"))
+            .args(["--address", &address.to_string(), "--database", database])
+            .args(["--cluster", "--cluster-lease-ms", &LEASE_MS.to_string()])
+            .args(["--log-level", "info", "--no-web"])
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while std::net::TcpStream::connect(address).is_err() {
+            if let Some(status) = child.try_wait().unwrap() {
+                panic!("checkraise-server exited at start: {status}");
+            }
+            assert!(Instant::now() < deadline, "the server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Server { child, address }
+    }
+
+    fn client(&self) -> MatchesClient<Channel> {
+        MatchesClient::new(
+            Channel::from_shared(format!("http://{}", self.address))
+                .unwrap()
+                .connect_lazy(),
+        )
+    }
+
+    fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.signal_quietly();
+        self.kill();
+    }
+}
+
+impl Server {
+    fn signal_quietly(&self) {
+        let _ = Command::new("kill")
+            .args(["-CONT", &self.child.id().to_string()])
+            .status();
+    }
+}
+
+fn with_token<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.set_timeout(Duration::from_secs(20));
+    request
+        .metadata_mut()
+        .insert("x-seat-token", token.parse().unwrap());
+    request
+}
+
+const LEAN: pb::ViewOptions = pb::ViewOptions {
+    omit_observation: true,
+    omit_observation_text: true,
+    omit_action_texts: false,
+    omit_view_json: true,
+    with_sample_state: false,
+};
+
+async fn create(client: &mut MatchesClient<Channel>, seats: &[&str], seed: u64) -> String {
+    client
+        .create_match(pb::CreateMatchRequest {
+            game: "pokeros".into(),
+            parameters: [("board_size".to_string(), "5".to_string())].into(),
+            seed: Some(seed),
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+        })
+        .await
+        .expect("CreateMatch")
+        .into_inner()
+        .match_id
+}
+
+async fn join(client: &mut MatchesClient<Channel>, id: &str, seat: u32) -> String {
+    client
+        .join_seat(pb::JoinSeatRequest {
+            match_id: id.into(),
+            seat: Some(seat),
+            request_id: String::new(),
+        })
+        .await
+        .expect("JoinSeat")
+        .into_inner()
+        .seat_token
+}
+
+async fn view(
+    client: &mut MatchesClient<Channel>,
+    id: &str,
+    seat: u32,
+    token: &str,
+) -> Result<pb::SeatView, tonic::Status> {
+    client
+        .get_view(with_token(
+            pb::GetViewRequest {
+                match_id: id.into(),
+                seat,
+                view_options: Some(LEAN),
+            },
+            token,
+        ))
+        .await
+        .map(|r| r.into_inner())
+}
+
+async fn act(
+    client: &mut MatchesClient<Channel>,
+    id: &str,
+    seat: u32,
+    token: &str,
+    action: u32,
+    expected: u64,
+) -> Result<pb::SeatView, tonic::Status> {
+    client
+        .act(with_token(
+            pb::ActRequest {
+                match_id: id.into(),
+                seat,
+                action: Some(pb::act_request::Action::ActionId(action)),
+                view_options: Some(LEAN),
+                expected_version: Some(expected),
+            },
+            token,
+        ))
+        .await
+        .map(|r| r.into_inner())
+}
+
+/// Collects a watch stream's events (actor, version, own action) until it ends.
+fn collect(
+    mut stream: tonic::Streaming<pb::MatchEvent>,
+) -> tokio::task::JoinHandle<Vec<(i64, u64, Option<u32>)>> {
+    tokio::spawn(async move {
+        let mut seen = Vec::new();
+        while let Some(Ok(event)) = stream.next().await {
+            let version = event.view.as_ref().map_or(0, |v| v.version);
+            seen.push((event.actor, version, event.own_action.map(|a| a.id)));
+        }
+        seen
+    })
+}
+
+/// Polls a seat's view through `client` until `done` holds for it, up to `within`.
+async fn wait_view(
+    client: &MatchesClient<Channel>,
+    id: &str,
+    seat: u32,
+    token: &str,
+    within: Duration,
+    what: &str,
+    done: impl Fn(&pb::SeatView) -> bool,
+) -> pb::SeatView {
+    let started = Instant::now();
+    loop {
+        let mut c = client.clone();
+        if let Ok(v) = view(&mut c, id, seat, token).await
+            && done(&v)
+        {
+            return v;
+        }
+        assert!(started.elapsed() < within, "{what} within {within:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The distinct versions of a watcher's step events, in the order seen.
+fn versions(seen: &[(i64, u64, Option<u32>)]) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::new();
+    for &(_, version, _) in seen {
+        if out.last() != Some(&version) {
+            out.push(version);
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_servers_on_one_database_serve_every_call_of_every_match() {
+    let dir = temp_dir("cluster");
+    let pg_dir = dir.join("pg");
+    std::fs::create_dir_all(&pg_dir).unwrap();
+    let pg = tokio::task::spawn_blocking(move || postgres::Postgres::start(pg_dir))
+        .await
+        .unwrap();
+    let url = pg.url();
+    let logs: Vec<PathBuf> = (0..3)
+        .map(|k| dir.join(format!("server-{k}.log")))
+        .collect();
+    let mut servers: Vec<Server> = logs.iter().map(|log| Server::start(&url, log)).collect();
+    let mut clients: Vec<MatchesClient<Channel>> = servers.iter().map(Server::client).collect();
+
+    // 1. Two humans, every call on another server, watched from all three.
+    let id = create(&mut clients[0], &["human", "human"], 7).await;
+    let tokens = [
+        join(&mut clients[1], &id, 0).await,
+        join(&mut clients[2], &id, 1).await,
+    ];
+    let mut watches = Vec::new();
+    for (k, client) in clients.iter_mut().enumerate() {
+        let spectator = client
+            .watch_spectator(pb::WatchSpectatorRequest {
+                match_id: id.clone(),
+                presence: false,
+            })
+            .await
+            .expect("WatchSpectator")
+            .into_inner();
+        watches.push(("spectator", k, collect(spectator)));
+        let seat = (k % 2) as u32;
+        let seat_stream = client
+            .watch_seat(with_token(
+                pb::WatchSeatRequest {
+                    match_id: id.clone(),
+                    seat,
+                    view_options: Some(LEAN),
+                    presence: false,
+                },
+                &tokens[seat as usize],
+            ))
+            .await
+            .expect("WatchSeat")
+            .into_inner();
+        watches.push(("seat", k, collect(seat_stream)));
+    }
+    let mut call = 0usize;
+    let mut final_version = 0;
+    for _ in 0..400 {
+        call += 1;
+        let on = call % 3;
+        let mut mover = None;
+        for seat in 0..2u32 {
+            let v = view(&mut clients[on], &id, seat, &tokens[seat as usize])
+                .await
+                .expect("GetView");
+            assert!(
+                v.version >= final_version,
+                "server {on} showed version {} after version {final_version} was acknowledged",
+                v.version
+            );
+            if v.may_act {
+                mover = Some((seat, v));
+            } else if v.is_terminal {
+                final_version = v.version;
+            }
+        }
+        let Some((seat, v)) = mover else {
+            break;
+        };
+        let action = v.legal_actions[call % v.legal_actions.len()].id;
+        let next = (call + 1) % 3;
+        let reply = act(
+            &mut clients[next],
+            &id,
+            seat,
+            &tokens[seat as usize],
+            action,
+            v.version,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("Act through server {next}: {e:?}"));
+        assert!(reply.version > v.version);
+        final_version = reply.version;
+    }
+    let store = Store::open(&url).await.unwrap();
+    let stored = store.load(&id).await.unwrap().expect("stored");
+    let mut stored_versions: Vec<u64> = stored.steps.iter().map(|s| s.version).collect();
+    stored_versions.dedup();
+    stored_versions.retain(|&v| v > 0);
+    assert_eq!(stored.version, final_version);
+    for (kind, server, watch) in watches {
+        let seen = tokio::time::timeout(Duration::from_secs(20), watch)
+            .await
+            .unwrap_or_else(|_| panic!("the {kind} watcher on server {server} never ended"))
+            .unwrap();
+        let mut seen_versions = versions(&seen);
+        // The first event is the view at the moment of watching (version 0 here).
+        assert_eq!(seen_versions.first(), Some(&0), "{kind} on {server}");
+        seen_versions.remove(0);
+        assert_eq!(
+            seen_versions, stored_versions,
+            "the {kind} watcher on server {server} saw other versions than the stored ones"
+        );
+    }
+    eprintln!(
+        "a match of {} versions through 3 servers: every watcher saw each, in order",
+        stored.version
+    );
+
+    // 2. One seat, two different actions at one version, sent to two servers at once.
+    let id = create(&mut clients[0], &["human", "human"], 11).await;
+    let tokens = [
+        join(&mut clients[0], &id, 0).await,
+        join(&mut clients[0], &id, 1).await,
+    ];
+    let mut watchers = Vec::new();
+    for client in clients.iter_mut() {
+        let stream = client
+            .watch_seat(with_token(
+                pb::WatchSeatRequest {
+                    match_id: id.clone(),
+                    seat: 0,
+                    view_options: Some(LEAN),
+                    presence: false,
+                },
+                &tokens[0],
+            ))
+            .await
+            .expect("WatchSeat")
+            .into_inner();
+        watchers.push(collect(stream));
+    }
+    let v = view(&mut clients[1], &id, 0, &tokens[0]).await.unwrap();
+    let seat = if v.may_act { 0 } else { 1 };
+    let v = view(&mut clients[1], &id, seat, &tokens[seat as usize])
+        .await
+        .unwrap();
+    assert!(v.legal_actions.len() >= 2);
+    let (a, b) = (v.legal_actions[0].id, v.legal_actions[1].id);
+    let (mut c1, mut c2) = (clients[1].clone(), clients[2].clone());
+    let (t1, t2) = (tokens[seat as usize].clone(), tokens[seat as usize].clone());
+    let (id1, id2) = (id.clone(), id.clone());
+    let version = v.version;
+    let (r1, r2) = tokio::join!(
+        async move { act(&mut c1, &id1, seat, &t1, a, version).await },
+        async move { act(&mut c2, &id2, seat, &t2, b, version).await },
+    );
+    let applied: Vec<u32> = [(&r1, a), (&r2, b)]
+        .iter()
+        .filter(|(r, _)| r.is_ok())
+        .map(|(_, action)| *action)
+        .collect();
+    assert_eq!(
+        applied.len(),
+        1,
+        "exactly one of two rival actions: {r1:?} {r2:?}"
+    );
+    for r in [&r1, &r2] {
+        if let Err(status) = r {
+            assert_eq!(status.code(), Code::Aborted, "{status:?}");
+        }
+    }
+    let stored = store.load(&id).await.unwrap().unwrap();
+    let step = stored
+        .steps
+        .iter()
+        .find(|s| s.player == i64::from(seat) && s.version == version + 1)
+        .expect("the applied action is stored");
+    assert_eq!(step.action, i64::from(applied[0]));
+    // Every server's view shows the stored action, never the refused one.
+    for client in clients.iter_mut() {
+        let now = view(client, &id, seat, &tokens[seat as usize])
+            .await
+            .unwrap();
+        assert_eq!(now.version, version + 1);
+    }
+    drop(watchers);
+
+    // 3. A human against a bot, created on server 0 (its owner): acting through server 1 and
+    // 2, the bot answers once each turn; then the owner is killed and a survivor takes over.
+    let id = create(&mut clients[0], &["human", "random"], 21).await;
+    let token = join(&mut clients[1], &id, 0).await;
+    let mut moves = 0;
+    for k in 0..3usize {
+        let on = 1 + k % 2;
+        let mut c = clients[on].clone();
+        let v = wait_view(
+            &c,
+            &id,
+            0,
+            &token,
+            Duration::from_secs(10),
+            "the bot moves",
+            |v| v.may_act || v.is_terminal,
+        )
+        .await;
+        if v.is_terminal {
+            break;
+        }
+        act(&mut c, &id, 0, &token, v.legal_actions[0].id, v.version)
+            .await
+            .expect("Act through a server that does not own the match");
+        moves += 1;
+    }
+    assert!(moves > 0);
+    servers[0].kill();
+    let killed = Instant::now();
+    let survivor = clients[2].clone();
+    let mut took = Duration::ZERO;
+    for _ in 0..3 {
+        let v = wait_view(
+            &survivor,
+            &id,
+            0,
+            &token,
+            Duration::from_secs(15),
+            "a survivor plays the bot",
+            |v| v.may_act || v.is_terminal,
+        )
+        .await;
+        if took == Duration::ZERO {
+            took = killed.elapsed();
+        }
+        if v.is_terminal {
+            break;
+        }
+        let mut c = survivor.clone();
+        act(&mut c, &id, 0, &token, v.legal_actions[0].id, v.version)
+            .await
+            .expect("Act after the owner died");
+    }
+    eprintln!("the owner killed: its bot played again after {took:?}");
+    let stored = store.load(&id).await.unwrap().unwrap();
+    let game = checkraise_core::make_game("pokeros", [("board_size", "5")]).unwrap();
+    let seats = checkraise_grpc::matches::build_seats(
+        game.as_ref(),
+        vec!["human".into(), "random".into()],
+        None,
+    )
+    .unwrap();
+    checkraise_grpc::live_match::LiveMatch::restore(game, &stored, seats)
+        .expect("the history replays: no bot move stored twice, no fork");
+
+    // 4. The new owner paused past its lease: another survivor takes over; once resumed, it
+    // follows the match as stored.
+    let owner = stored.owner.clone().expect("an owner").0;
+    let _ = owner;
+    let id = create(&mut clients[1], &["human", "random"], 31).await;
+    let token = join(&mut clients[1], &id, 0).await;
+    servers[1].signal("-STOP");
+    tokio::time::sleep(Duration::from_millis(3 * LEASE_MS)).await;
+    let mut other = clients[2].clone();
+    let v = view(&mut other, &id, 0, &token)
+        .await
+        .expect("GetView on a survivor");
+    if v.may_act {
+        act(&mut other, &id, 0, &token, v.legal_actions[0].id, v.version)
+            .await
+            .expect("Act on a survivor while the owner is paused");
+        wait_view(
+            &other,
+            &id,
+            0,
+            &token,
+            Duration::from_secs(10),
+            "the new owner plays the bot",
+            |v| v.may_act || v.is_terminal,
+        )
+        .await;
+    }
+    servers[1].signal("-CONT");
+    let after = view(&mut other, &id, 0, &token).await.unwrap();
+    let resumed = view(&mut clients[1], &id, 0, &token)
+        .await
+        .expect("the resumed server serves the match");
+    assert_eq!(
+        resumed.version, after.version,
+        "the resumed server follows the store"
+    );
+    let stored = store.load(&id).await.unwrap().unwrap();
+    assert_ne!(
+        stored.owner.as_ref().map(|(o, _)| o.as_str()),
+        None,
+        "the match has an owner"
+    );
+    let game = checkraise_core::make_game("pokeros", [("board_size", "5")]).unwrap();
+    let seats = checkraise_grpc::matches::build_seats(
+        game.as_ref(),
+        vec!["human".into(), "random".into()],
+        None,
+    )
+    .unwrap();
+    checkraise_grpc::live_match::LiveMatch::restore(game, &stored, seats)
+        .expect("the history replays after the pause");
+    store.close().await;
+    for server in &mut servers {
+        server.kill();
+    }
+    drop(pg);
+    let _ = std::fs::remove_dir_all(&dir);
+}
