@@ -124,10 +124,17 @@ pub async fn serve(
             "stored matches resumed"
         );
     }
+    // Cluster mode: the ladder is not shared yet (see docs/cluster.md), so it is not served:
+    // its hub never reads or ends the stored ladder games, which a server without --cluster
+    // may own.
     let ladders = crate::ladder::LadderHub::open(
         config.ladder_settings(),
         store.clone(),
-        durable.clone(),
+        if lease.is_some() {
+            None
+        } else {
+            durable.clone()
+        },
         config.max_bot_ms,
     )
     .await?;
@@ -150,9 +157,15 @@ pub async fn serve(
     health_reporter
         .set_serving::<EnvironmentServer<DmEnvService>>()
         .await;
-    health_reporter
-        .set_serving::<pb::ladder_server::LadderServer<LadderService>>()
-        .await;
+    if lease.is_some() {
+        health_reporter
+            .set_not_serving::<pb::ladder_server::LadderServer<LadderService>>()
+            .await;
+    } else {
+        health_reporter
+            .set_serving::<pb::ladder_server::LadderServer<LadderService>>()
+            .await;
+    }
 
     if let Some(durable) = &durable {
         tokio::spawn(report_store_health(
@@ -213,7 +226,11 @@ pub async fn serve(
             }
         })
     });
-    let matchmaking = ladders.start();
+    let matchmaking = if lease.is_some() {
+        tokio::spawn(std::future::pending())
+    } else {
+        ladders.start()
+    };
     let ladders_closing = ladders.clone();
     let expiry = tokio::spawn(expire_idle(store, env_store, worlds, config.expiry()));
 
@@ -231,8 +248,12 @@ pub async fn serve(
         .add_service(catalog)
         .add_service(matches)
         .add_service(envs)
-        .add_service(ladder)
         .add_service(dm_env);
+    if lease.is_some() {
+        routes.add_service(LadderOff);
+    } else {
+        routes.add_service(ladder);
+    }
     let mut routes = routes.routes();
     if config.web {
         routes = crate::web::with_page(routes);
@@ -442,6 +463,37 @@ async fn expire_idle(store: MatchStore, env_store: EnvStore, worlds: WorldStore,
             worlds.expire_idle(expiry)
                 => worlds = worlds.len(), "idle dm_env_rpc worlds removed";
         }
+    }
+}
+
+/// The Ladder service in cluster mode: every call is answered FAILED_PRECONDITION with what to
+/// do instead (the ladder is not shared by a cluster's servers yet).
+#[derive(Clone)]
+struct LadderOff;
+
+impl tonic::server::NamedService for LadderOff {
+    const NAME: &'static str =
+        <pb::ladder_server::LadderServer<LadderService> as tonic::server::NamedService>::NAME;
+}
+
+impl<B> tower::Service<http::Request<B>> for LadderOff {
+    type Response = http::Response<tonic::body::Body>;
+    type Error = std::convert::Infallible;
+    type Future = std::future::Ready<Result<Self::Response, Self::Error>>;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, _: http::Request<B>) -> Self::Future {
+        std::future::ready(Ok(tonic::Status::failed_precondition(
+            "the bot ladder is not served in cluster mode (--cluster) yet: run it on a server \
+             without --cluster, with its own database (see docs/cluster.md)",
+        )
+        .into_http()))
     }
 }
 

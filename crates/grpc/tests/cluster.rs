@@ -252,6 +252,19 @@ async fn three_servers_on_one_database_serve_every_call_of_every_match() {
     let mut servers: Vec<Server> = logs.iter().map(|log| Server::start(&url, log)).collect();
     let mut clients: Vec<MatchesClient<Channel>> = servers.iter().map(Server::client).collect();
 
+    // The ladder is not shared yet: it says so, rather than running one per server.
+    let mut ladder = checkraise_grpc::pb::ladder_client::LadderClient::new(
+        Channel::from_shared(format!("http://{}", servers[0].address))
+            .unwrap()
+            .connect_lazy(),
+    );
+    let refused = ladder
+        .list_ladders(pb::ListLaddersRequest::default())
+        .await
+        .expect_err("the ladder is off in cluster mode");
+    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+    assert!(refused.message().contains("cluster mode"), "{refused:?}");
+
     // 1. Two humans, every call on another server, watched from all three.
     let id = create(&mut clients[0], &["human", "human"], 7).await;
     let tokens = [
@@ -539,5 +552,28 @@ async fn three_servers_on_one_database_serve_every_call_of_every_match() {
         server.kill();
     }
     drop(pg);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--cluster` with a store other servers cannot share: the binary refuses to start, and says
+/// what it needs.
+#[test]
+fn cluster_mode_needs_postgres_and_says_so() {
+    let dir = temp_dir("cluster-refused");
+    for database in [
+        "memory".to_string(),
+        format!("sqlite://{}/c.sqlite3", dir.display()),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_checkraise-server"))
+            .args(["--address", "127.0.0.1:0", "--database", &database, "--cluster"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{database}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("--cluster needs a PostgreSQL database"),
+            "{database}: {stderr}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
