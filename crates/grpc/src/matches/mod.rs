@@ -496,8 +496,11 @@ struct WatchStream {
     /// Run once the stream is gone (its client left, or it ended), after its queue is dropped.
     on_drop: Option<Box<dyn FnOnce() + Send>>,
     /// An event waiting for the write that stores what it shows (`QueuedEvent::gate`).
-    waiting: Option<(QueuedEvent, Pin<Box<dyn Future<Output = bool> + Send>>)>,
+    waiting: Option<(QueuedEvent, GateWait)>,
 }
+
+/// Waiting for an event's write (`Gate::passed`): `true` once committed, `false` if undone.
+type GateWait = Pin<Box<dyn Future<Output = bool> + Send>>;
 
 impl WatchStream {
     fn new(events: EventQueue, backlog: Arc<Backlog>, permit: StreamPermit) -> Self {
