@@ -435,12 +435,21 @@ impl Store {
         Ok(matches)
     }
 
-    /// One match, history and tokens included, if the store has it.
+    /// One match, history and tokens included, if the store has it: read in one transaction,
+    /// a snapshot (on PostgreSQL `REPEATABLE READ`; SQLite's read transaction is one), so that
+    /// a write committed meanwhile shows in all of it or none.
     pub async fn load(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
         let read = query_error("cannot read the stored match");
+        let mut tx = self.pool.begin().await.map_err(read)?;
+        if self.url.starts_with("postgres") {
+            sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                .execute(&mut *tx)
+                .await
+                .map_err(read)?;
+        }
         let Some(row) = sqlx::query(select_matches!("WHERE id = $1"))
             .bind(id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *tx)
             .await
             .map_err(read)?
         else {
@@ -451,7 +460,7 @@ impl Store {
             "SELECT player, action, version FROM steps WHERE match_id = $1 ORDER BY idx",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *tx)
         .await
         .map_err(read)?
         {
@@ -459,7 +468,7 @@ impl Store {
         }
         for row in sqlx::query("SELECT seat, token_sha256 FROM seat_tokens WHERE match_id = $1")
             .bind(id)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *tx)
             .await
             .map_err(read)?
         {
@@ -468,6 +477,7 @@ impl Store {
                 .tokens
                 .insert(seat as usize, row.try_get(1).map_err(read)?);
         }
+        tx.commit().await.map_err(read)?;
         Ok(Some(stored))
     }
 
