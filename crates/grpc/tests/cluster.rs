@@ -457,9 +457,14 @@ async fn three_servers_on_one_database_serve_every_call_of_every_match() {
         if v.is_terminal {
             break;
         }
-        act(&mut c, &id, 0, &token, v.legal_actions[0].id, v.version)
+        let reply = act(&mut c, &id, 0, &token, v.legal_actions[0].id, v.version)
             .await
             .expect("Act through a server that does not own the match");
+        // As on one server, the reply shows the match once the bot (on its owner) has moved.
+        assert!(
+            reply.may_act || reply.is_terminal,
+            "the reply came before the bot's move: {reply:?}"
+        );
         moves += 1;
     }
     assert!(moves > 0);

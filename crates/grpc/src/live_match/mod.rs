@@ -279,6 +279,14 @@ impl LiveMatch {
         }
     }
 
+    /// Whether the match waits for a bot seat (in cluster mode, on a server that does not own
+    /// the match, the owner plays it).
+    pub fn awaits_bot(&self) -> bool {
+        self.waiting_on()
+            .iter()
+            .any(|&seat| matches!(self.table.seats[seat].kind, SeatKind::Bot(_)))
+    }
+
     /// Hands a human seat to a server-side bot for the rest of the game (a ladder bot that
     /// ran out of time): its token no longer acts, its kind reads `kind_name`, and the bots,
     /// this one included, act at once if it is their turn. Bots think on the calling thread.

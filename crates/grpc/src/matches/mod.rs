@@ -169,6 +169,49 @@ impl MatchesService {
         self
     }
 
+    /// Cluster mode: waits (up to the bots' move time and a lease) until the bots the match
+    /// waits for have moved on their owner, then `seat`'s view as it is (`view` if they did not
+    /// move in that time, or the match is not waiting for a bot).
+    async fn after_bots(
+        &self,
+        shared: match_store::SharedMatch,
+        seat: u32,
+        parts: ViewParts,
+        view: pb::SeatView,
+    ) -> pb::SeatView {
+        let lease = self
+            .store
+            .cluster()
+            .map_or(std::time::Duration::ZERO, |c| c.lease);
+        let deadline =
+            std::time::Instant::now() + std::time::Duration::from_millis(self.max_bot_ms) + lease;
+        let status = view.act_status;
+        loop {
+            let waiting = match_store::with_match(shared.clone(), |live| Ok(live.awaits_bot()))
+                .await
+                .unwrap_or(false);
+            if !waiting {
+                break;
+            }
+            if std::time::Instant::now() >= deadline {
+                return view;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+        let seat_index = seat as usize;
+        match match_store::with_match(shared, move |live| {
+            Ok(live.view_parts(Some(seat_index), parts))
+        })
+        .await
+        {
+            Ok(mut now) => {
+                now.act_status = status;
+                now
+            }
+            Err(_) => view,
+        }
+    }
+
     /// Runs `f` on the match with its lock held, after checking the seat's token (see
     /// `with_match`: for requests that make no bot move).
     async fn with_seat<R, F>(
@@ -357,7 +400,15 @@ impl pb::matches_server::Matches for MatchesService {
         // decide; humans and random bots only: nothing that thinks for long, so no thread hop
         // when the match is free.
         let blocking = shared.thinking_bots;
-        let view = self.store.run(shared, blocking, act).await?;
+        let view = self.store.run(shared.clone(), blocking, act).await?;
+        // Cluster mode, on a server that does not own the match: the owner plays the bots.
+        // The reply still shows the match once they have moved, as on one server.
+        let view = match self.store.cluster() {
+            Some(_) if !view.is_terminal && !view.may_act => {
+                self.after_bots(shared, request.seat, parts, view).await
+            }
+            _ => view,
+        };
         Ok(Response::new(view))
     }
 
