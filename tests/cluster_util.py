@@ -160,7 +160,9 @@ class Instance:
         self.binary = binary or cluster_binary()
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self.log_path = Path(tempfile.mkstemp(prefix=f"checkraise-{self.name}-", suffix=".log")[1])
+        fd, log = tempfile.mkstemp(prefix=f"checkraise-{self.name}-", suffix=".log")
+        os.close(fd)
+        self.log_path = Path(log)
         self.proc: subprocess.Popen | None = None
         self.restart()
 
