@@ -5,7 +5,8 @@ packaging/haproxy/haproxy.cfg with only its addresses rewritten.
 
     pg = Postgres.start()
     instances = [Instance(k, pg.url, "--cluster") for k in range(3)]
-    lb = HAProxy.over(instances)        # or HAProxy(addresses, names)
+    lb = HAProxy.over(instances)        # or HAProxy(addresses, names); --no-web instances
+                                        # get the file's native gRPC health check
     lb.wait_state("instance-1", "UP")
     instances[1].pause()                # SIGSTOP; .resume() is SIGCONT, .kill() SIGKILL
     lb.wait_state("instance-1", "DOWN")
@@ -249,18 +250,32 @@ def haproxy_binary() -> str:
     return found
 
 
+# The health check's lines in the file: the gRPC-Web one in force, the native one commented
+# out (for servers run with --no-web).
+_WEB_CHECK = ("option httpchk", "http-check ")
+_NATIVE_CHECK = ("# option tcp-check", "# tcp-check ")
+
+
 def render_config(
     servers: list[tuple[str, str]],
     replace: dict[str, str] | None = None,
     source: Path = HAPROXY_CONFIG,
+    native_check: bool = False,
 ) -> str:
     """packaging/haproxy/haproxy.cfg with its `server` lines replaced by one line per
     (name, address), and each line starting (after indentation) with a key of `replace`
-    replaced by its value (e.g. {"timeout server": "timeout server 5s"})."""
+    replaced by its value (e.g. {"timeout server": "timeout server 5s"}). With
+    `native_check`, the file's commented-out native gRPC check replaces the gRPC-Web one (for
+    instances run with --no-web)."""
     out: list[str] = []
     placed = False
     for line in source.read_text().splitlines():
         body = line.strip()
+        if native_check and body.startswith(_WEB_CHECK):
+            continue
+        if native_check and body.startswith(_NATIVE_CHECK):
+            line = "    " + body[2:]
+            body = line.strip()
         if re.match(r"server\s", body):
             if not placed:
                 out += [f"    server {name} {address}" for name, address in servers]
@@ -284,12 +299,15 @@ class HAProxy:
         addresses: list[str],
         names: list[str] | None = None,
         replace: dict[str, str] | None = None,
+        native_check: bool = False,
     ):
         self.names = names or [f"instance-{k}" for k in range(len(addresses))]
         self.dir = Path(tempfile.mkdtemp(prefix="checkraise-haproxy-"))
         self.config = self.dir / "haproxy.cfg"
         self.config.write_text(
-            render_config(list(zip(self.names, addresses, strict=True)), replace)
+            render_config(
+                list(zip(self.names, addresses, strict=True)), replace, native_check=native_check
+            )
         )
         self.address = f"127.0.0.1:{free_port()}"
         self.stats = f"127.0.0.1:{free_port()}"
@@ -317,9 +335,18 @@ class HAProxy:
         wait_until(self._stats_up, 20, f"HAProxy did not serve its stats on {self.stats}")
 
     @classmethod
-    def over(cls, instances: list[Instance], replace: dict[str, str] | None = None) -> HAProxy:
-        """HAProxy over `instances`, each under its own name (`instance-k`)."""
-        return cls([i.address for i in instances], [i.name for i in instances], replace)
+    def over(
+        cls,
+        instances: list[Instance],
+        replace: dict[str, str] | None = None,
+        native_check: bool | None = None,
+    ) -> HAProxy:
+        """HAProxy over `instances`, each under its own name (`instance-k`); the native
+        health check when they run with --no-web (unless `native_check` says otherwise)."""
+        if native_check is None:
+            native_check = any("--no-web" in i.flags for i in instances)
+        addresses, names = [i.address for i in instances], [i.name for i in instances]
+        return cls(addresses, names, replace, native_check=native_check)
 
     def _stats_up(self) -> bool:
         if self.proc.poll() is not None:
