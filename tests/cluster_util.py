@@ -243,9 +243,10 @@ def haproxy_binary() -> str:
         "haproxy", path=f"{os.environ.get('PATH', '')}:/usr/sbin:/usr/local/sbin"
     )
     if not found or not Path(found).exists():
+        where = f"not at $CHECKRAISE_HAPROXY ({found})" if found else "not on PATH or in /usr/sbin"
         raise RuntimeError(
-            "HAProxy is not installed: install Debian's with `apt-get install -y haproxy` "
-            "(scripts/test.sh does), or point CHECKRAISE_HAPROXY at a haproxy 2.6 or later"
+            f"HAProxy is not installed ({where}): install Debian's with `apt-get install -y "
+            "haproxy` (scripts/test.sh does), or point CHECKRAISE_HAPROXY at a haproxy 2.6 or later"
         )
     return found
 
