@@ -119,9 +119,14 @@ class Postgres:
             exists = subprocess.run(["id", "postgres"], capture_output=True).returncode == 0
             user = "postgres" if exists else "nobody"
             shutil.chown(directory, user)
-        pg = cls(cls.bin_dir(), directory, user, free_port())
-        pg._run("initdb", "-A", "trust", "-U", "checkraise", "-E", "UTF8", "-D", str(pg.data))
-        pg.start_again()
+        pg = cls(Path(), directory, user, free_port())
+        try:
+            pg.bin = cls.bin_dir()
+            pg._run("initdb", "-A", "trust", "-U", "checkraise", "-E", "UTF8", "-D", str(pg.data))
+            pg.start_again()
+        except BaseException:
+            pg.remove()
+            raise
         return pg
 
     def start_again(self) -> None:
@@ -165,7 +170,12 @@ class Instance:
         os.close(fd)
         self.log_path = Path(log)
         self.proc: subprocess.Popen | None = None
-        self.restart()
+        try:
+            self.restart()
+        except BaseException:
+            # The error carries the log.
+            self.remove()
+            raise
 
     def restart(self, timeout: float = 60) -> None:
         """Starts the instance (again), once it says it listens."""
