@@ -99,9 +99,9 @@ step "cargo clippy -D warnings: the Python module's crate"
 # which cargo test leaves out) is checked alone: only the engine's dependencies and pyo3's.
 cargo clippy -p checkraise-py --all-targets --features "${GAMES_FEATURES#,}" -- -D warnings
 
-step "PostgreSQL for the crash test (Debian's postgresql package)"
-# crates/grpc/tests/crash.rs starts its own PostgreSQL server (initdb + pg_ctl in a temporary
-# directory); it fails, never skips, when the binaries are missing.
+step "PostgreSQL for the crash test and the balancer's test (Debian's postgresql package)"
+# crates/grpc/tests/crash.rs and tests/test_haproxy.py start their own PostgreSQL server (initdb
+# + pg_ctl in a temporary directory); they fail, never skip, when the binaries are missing.
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${CHECKRAISE_PG_BIN:-}" ]; then
   apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
 fi
@@ -172,7 +172,7 @@ step "ruff check, ruff format --check, stubtest of _core.pyi"
 .venv/bin/ruff format --check .
 .venv/bin/python -m mypy.stubtest checkraise._core
 
-step "Chromium for the web page's browser tests"
+step "Chromium for the web page's browser tests, HAProxy for the balancer's"
 # Debian's chromium, driven by Playwright (tests/test_web.py); a missing browser fails the
 # tests rather than skipping them.
 if ! command -v chromium >/dev/null; then
@@ -182,14 +182,22 @@ fi
 if ! command -v openssl >/dev/null; then
   apt-get update -qq && apt-get install -y -qq openssl >/dev/null
 fi
+# HAProxy (Debian's haproxy, 2.6) runs packaging/haproxy/haproxy.cfg in front of the server in
+# tests/test_haproxy.py, on the PostgreSQL installed above; missing, the test fails saying so.
+if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ] && [ -z "${CHECKRAISE_HAPROXY:-}" ]; then
+  apt-get update -qq && apt-get install -y -qq haproxy >/dev/null
+fi
 
 step "pytest"
 # Two workers (pytest-xdist), each taking whole files, so a module's server fixture stays in
 # one worker: many tests wait on a server, a browser or a subprocess, and the suite takes about
 # two thirds of its one-worker time on the 2-core machine. The slowest tests are listed at the
 # end, to see where the time goes.
+# The servers on PostgreSQL behind HAProxy (tests/test_haproxy.py) are cargo test's build too:
+# the release build has no PostgreSQL.
 CHECKRAISE_SERVER="$PWD/target/release/checkraise-server" \
   CHECKRAISE_EXPORT_SERVER="$PWD/target/debug/checkraise-server" \
+  CHECKRAISE_CLUSTER_SERVER="$PWD/target/debug/checkraise-server" \
   .venv/bin/python -m pytest -q -n 2 --dist loadfile --durations=15 tests
 
 if [ ${#GAME_FEATURES[@]} -gt 0 ]; then
