@@ -1,0 +1,216 @@
+"""A cluster behind HAProxy, as packaging/haproxy/haproxy.cfg deploys it: three
+`checkraise-server --cluster` instances on one PostgreSQL server the test starts, every call
+through the balancer (so each lands on any instance).
+
+- 30 clients play Pokeros against the random bot while a random instance is killed (SIGKILL)
+  and restarted, ten times: no acknowledged action is lost, no action or bot move is stored
+  twice, every match plays to its end, every seat's token keeps working. The interruptions
+  clients saw (first failed call to the next answered one) are printed as p50/p99.
+- An env batch made through the balancer is stepped through it: every call reaches the
+  instance that holds the batch.
+
+The server is $CHECKRAISE_CLUSTER_SERVER (one built with PostgreSQL; scripts/test.sh points it
+at the build cargo test made with the optional features). HAProxy and PostgreSQL missing fail
+the test, saying how to install them."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+
+import grpc
+import numpy as np
+import pytest
+
+from cluster_util import HAProxy, Instance, Postgres
+
+CLIENTS = 30
+KILLS = 10
+LEASE_MS = 1000
+
+TRANSIENT = {
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.UNKNOWN,
+    grpc.StatusCode.CANCELLED,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+    grpc.StatusCode.INTERNAL,
+}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    pg = Postgres.start()
+    instances: list[Instance] = []
+    lb = None
+    try:
+        for k in range(3):
+            instances.append(Instance(k, pg.url, "--cluster", "--cluster-lease-ms", str(LEASE_MS)))
+        lb = HAProxy.over(instances)
+        for instance in instances:
+            lb.wait_state(instance.name, "UP")
+        yield pg, instances, lb
+    finally:
+        if lb is not None:
+            lb.remove()
+        for instance in instances:
+            instance.remove()
+        pg.remove()
+
+
+@dataclass
+class Played:
+    matches: list[tuple[str, list[tuple[int, int]]]] = field(default_factory=list)
+    interruptions: list[float] = field(default_factory=list)
+    repeats: int = 0
+    aborted: int = 0
+
+
+def answered(played: Played, call, deadline: float = 120.0):
+    """`call()` until it is answered (not a transient error); the time from its first failure
+    to its answer is recorded as an interruption."""
+    from checkraise.client import RemoteError
+
+    failed_at = None
+    start = time.monotonic()
+    while True:
+        try:
+            result = call()
+        except RemoteError as error:
+            if error.code not in TRANSIENT or time.monotonic() - start > deadline:
+                raise
+            failed_at = failed_at or time.monotonic()
+            time.sleep(0.03)
+            continue
+        if failed_at is not None:
+            played.interruptions.append(time.monotonic() - failed_at)
+        return result
+
+
+def play(k: int, address: str, stop: threading.Event, played: Played, errors: list) -> None:
+    from checkraise.client import AbortedError, Client
+
+    rng = random.Random(k)
+    try:
+        with Client(address, timeout=10) as client:
+            n = 0
+            while not stop.is_set() or not played.matches:
+                n += 1
+                match = answered(
+                    played,
+                    lambda: client.create_match(
+                        "pokeros", seats=["human", "random"], board_size=5, seed=k * 1000 + n
+                    ),
+                )
+                seat = answered(
+                    played,
+                    lambda: match.join(0, request_id=f"cluster-client-{k:04d}-match-{n:06d}"),
+                )
+                acked: list[tuple[int, int]] = []
+                view = answered(played, seat.view)
+                while not view.is_terminal:
+                    if not view.may_act:
+                        # The bot's owner died: a survivor takes the match over.
+                        time.sleep(0.02)
+                        view = answered(played, seat.view)
+                        continue
+                    action = rng.choice(sorted(view.legal_actions))
+                    version = view.version
+                    try:
+                        view = answered(
+                            played,
+                            lambda: seat.act(
+                                action, expected_version=version, omit=("observation",)
+                            ),
+                        )
+                    except AbortedError:
+                        played.aborted += 1
+                        view = answered(played, seat.view)
+                        continue
+                    if view.act_status == "already_applied":
+                        played.repeats += 1
+                    acked.append((version, action))
+                played.matches.append((match.match_id, acked))
+    except Exception as error:  # noqa: BLE001 - reported by the test
+        errors.append((k, error))
+
+
+def test_kills_under_load_lose_nothing_acknowledged(cluster):
+    from checkraise.client import Client
+
+    _, instances, lb = cluster
+    stop = threading.Event()
+    played = [Played() for _ in range(CLIENTS)]
+    errors: list = []
+    threads = [
+        threading.Thread(target=play, args=(k, lb.address, stop, played[k], errors), daemon=True)
+        for k in range(CLIENTS)
+    ]
+    for thread in threads:
+        thread.start()
+    rng = random.Random(2026)
+    for _ in range(KILLS):
+        time.sleep(rng.uniform(0.5, 1.5))
+        victim = rng.choice(instances)
+        victim.kill()
+        victim.restart()
+    stop.set()
+    for thread in threads:
+        thread.join(180)
+    assert not errors, errors[:3]
+    assert not any(t.is_alive() for t in threads), "a client did not finish"
+
+    matches = actions = 0
+    with Client(lb.address, timeout=30) as client:
+        for p in played:
+            for match_id, acked in p.matches:
+                replay = answered(Played(), lambda: client.get_replay(match_id))
+                assert replay.match.status == "finished", (match_id, replay.match)
+                seat_steps = [
+                    (step.version, entry.action)
+                    for step in replay.steps
+                    for entry in step.entries
+                    if entry.player == 0
+                ]
+                for version, action in acked:
+                    assert seat_steps.count((version + 1, action)) == 1, (
+                        f"{match_id}: the action {action} acknowledged at version {version} is "
+                        f"stored {seat_steps.count((version + 1, action))} times"
+                    )
+                versions = [step.version for step in replay.steps]
+                assert versions == sorted(set(versions)), f"{match_id}: a version twice"
+                bot_moves = [
+                    step.version
+                    for step in replay.steps
+                    for entry in step.entries
+                    if entry.player == 1
+                ]
+                assert len(bot_moves) == len(set(bot_moves)), f"{match_id}: a bot moved twice"
+                matches += 1
+                actions += len(acked)
+    interruptions = sorted(i for p in played for i in p.interruptions)
+    p50 = np.percentile(interruptions, 50) if interruptions else 0.0
+    p99 = np.percentile(interruptions, 99) if interruptions else 0.0
+    print(
+        f"\n{matches} matches, {actions} acknowledged actions checked through {KILLS} kills; "
+        f"{len(interruptions)} interrupted calls, answered after p50 {p50:.3f} s, p99 "
+        f"{p99:.3f} s; {sum(p.repeats for p in played)} acts found already applied, "
+        f"{sum(p.aborted for p in played)} aborted as stale"
+    )
+    assert matches >= CLIENTS
+
+
+def test_an_env_batch_is_stepped_through_the_balancer(cluster):
+    from checkraise.client import Client
+
+    _, _, lb = cluster
+    with Client(lb.address, timeout=30) as client:
+        batch = client.envs("pokeros", num_envs=4, seed=3, board_size=5)
+        try:
+            stepped = batch.reset(seed=3)
+            for _ in range(20):
+                masks = np.asarray(stepped.action_masks)
+                stepped = batch.step([int(np.flatnonzero(row)[0]) for row in masks])
+        finally:
+            batch.close()
