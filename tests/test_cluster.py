@@ -67,16 +67,17 @@ class Played:
     aborted: int = 0
 
 
-def answered(played: Played, call, deadline: float = 120.0):
-    """`call()` until it is answered (not a transient error); the time from its first failure
-    to its answer is recorded as an interruption."""
+def answered(played: Played, call, *args, **kwargs):
+    """`call(*args, **kwargs)` until it is answered (not a transient error); the time from
+    its first failure to its answer is recorded as an interruption."""
     from checkraise.client import RemoteError
 
+    deadline = 120.0
     failed_at = None
     start = time.monotonic()
     while True:
         try:
-            result = call()
+            result = call(*args, **kwargs)
         except RemoteError as error:
             if error.code not in TRANSIENT or time.monotonic() - start > deadline:
                 raise
@@ -99,14 +100,14 @@ def play(k: int, address: str, stop: threading.Event, played: Played, errors: li
                 n += 1
                 match = answered(
                     played,
-                    lambda: client.create_match(
-                        "pokeros", seats=["human", "random"], board_size=5, seed=k * 1000 + n
-                    ),
+                    client.create_match,
+                    "pokeros",
+                    seats=["human", "random"],
+                    board_size=5,
+                    seed=k * 1000 + n,
                 )
-                seat = answered(
-                    played,
-                    lambda: match.join(0, request_id=f"cluster-client-{k:04d}-match-{n:06d}"),
-                )
+                join_id = f"cluster-client-{k:04d}-match-{n:06d}"
+                seat = answered(played, match.join, 0, request_id=join_id)
                 acked: list[tuple[int, int]] = []
                 view = answered(played, seat.view)
                 while not view.is_terminal:
@@ -120,9 +121,10 @@ def play(k: int, address: str, stop: threading.Event, played: Played, errors: li
                     try:
                         view = answered(
                             played,
-                            lambda: seat.act(
-                                action, expected_version=version, omit=("observation",)
-                            ),
+                            seat.act,
+                            action,
+                            expected_version=version,
+                            omit=("observation",),
                         )
                     except AbortedError:
                         played.aborted += 1
@@ -165,7 +167,7 @@ def test_kills_under_load_lose_nothing_acknowledged(cluster):
     with Client(lb.address, timeout=30) as client:
         for p in played:
             for match_id, acked in p.matches:
-                replay = answered(Played(), lambda: client.get_replay(match_id))
+                replay = answered(Played(), client.get_replay, match_id)
                 assert replay.match.status == "finished", (match_id, replay.match)
                 seat_steps = [
                     (step.version, entry.action)
