@@ -63,6 +63,8 @@ def cluster():
 class Played:
     matches: list[tuple[str, list[tuple[int, int]]]] = field(default_factory=list)
     interruptions: list[float] = field(default_factory=list)
+    # Each acknowledged act's start and end (time.monotonic()).
+    acts: list[tuple[float, float]] = field(default_factory=list)
     repeats: int = 0
     aborted: int = 0
 
@@ -118,6 +120,7 @@ def play(k: int, address: str, stop: threading.Event, played: Played, errors: li
                         continue
                     action = rng.choice(sorted(view.legal_actions))
                     version = view.version
+                    started = time.monotonic()
                     try:
                         view = answered(
                             played,
@@ -130,6 +133,7 @@ def play(k: int, address: str, stop: threading.Event, played: Played, errors: li
                         played.aborted += 1
                         view = answered(played, seat.view)
                         continue
+                    played.acts.append((started, time.monotonic()))
                     if view.act_status == "already_applied":
                         played.repeats += 1
                     acked.append((version, action))
@@ -152,9 +156,11 @@ def test_kills_under_load_lose_nothing_acknowledged(cluster):
     for thread in threads:
         thread.start()
     rng = random.Random(2026)
+    kills = []
     for _ in range(KILLS):
         time.sleep(rng.uniform(0.5, 1.5))
         victim = rng.choice(instances)
+        kills.append(time.monotonic())
         victim.kill()
         victim.restart()
     stop.set()
@@ -191,6 +197,20 @@ def test_kills_under_load_lose_nothing_acknowledged(cluster):
                 assert len(bot_moves) == len(set(bot_moves)), f"{match_id}: a bot moved twice"
                 matches += 1
                 actions += len(acked)
+    # Failover: from each kill to each client's first acknowledged act begun after it (the
+    # slowest are the clients whose match the killed instance owned: their bot moves once a
+    # survivor takes the match over).
+    failovers = []
+    for kill in kills:
+        for p in played:
+            after = [end - kill for start, end in p.acts if start >= kill]
+            if after:
+                failovers.append(after[0])
+    f50, f99 = np.percentile(failovers, 50), np.percentile(failovers, 99)
+    print(
+        f"\nkill to each client's next acknowledged act: p50 {f50:.3f} s, p99 {f99:.3f} s, "
+        f"max {max(failovers):.3f} s over {len(failovers)} (kill, client) pairs"
+    )
     interruptions = sorted(i for p in played for i in p.interruptions)
     p50 = np.percentile(interruptions, 50) if interruptions else 0.0
     p99 = np.percentile(interruptions, 99) if interruptions else 0.0

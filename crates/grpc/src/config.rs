@@ -26,7 +26,7 @@ pub struct Config {
     #[command(subcommand)]
     pub command: Option<Command>,
     /// Address to listen on (port 0 picks a free port; the chosen address is logged).
-    #[arg(long, default_value = "127.0.0.1:50051")]
+    #[arg(long, env = "CHECKRAISE_ADDRESS", default_value = "127.0.0.1:50051")]
     pub address: SocketAddr,
     /// Most matches alive at once; creating one more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = 10_000, value_parser = at_least::<1>)]
@@ -186,6 +186,24 @@ pub enum Command {
     /// Writes every finished match of a store as trajectories (JSON lines or Parquet) and
     /// exits; see docs/storage.md ("Export").
     Export(crate::export::ExportArgs),
+    /// Asks a running server's gRPC health service whether it serves (the whole server, or
+    /// one service) and exits 0 if it does, 1 if it does not or does not answer: a probe for
+    /// container health checks, which have no other gRPC client.
+    Health(HealthArgs),
+}
+
+/// `checkraise-server health`'s flags.
+#[derive(Clone, Debug, clap::Args)]
+pub struct HealthArgs {
+    /// The server to ask.
+    #[arg(long, env = "CHECKRAISE_ADDRESS", default_value = "127.0.0.1:50051")]
+    pub address: String,
+    /// The service to ask about (empty: the whole server).
+    #[arg(long, default_value = "")]
+    pub service: String,
+    /// Seconds to wait for the answer.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub timeout_secs: u64,
 }
 
 /// Why a flag's value or the flags together are refused: each text names the flag or the

@@ -13,8 +13,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     let config = Config::parse();
-    if let Some(Command::Export(args)) = &config.command {
-        return export(args);
+    match &config.command {
+        Some(Command::Export(args)) => return export(args),
+        Some(Command::Health(args)) => return health(args),
+        None => {}
     }
     server::init_logging(&config);
     report_bus_errors();
@@ -60,6 +62,56 @@ fn export(args: &checkraise_grpc::export::ExportArgs) -> std::process::ExitCode 
         Err(error) => {
             eprintln!("checkraise-server export: {error}");
             std::process::ExitCode::from(error.exit_code())
+        }
+    }
+}
+
+/// `checkraise-server health`: 0 and `SERVING` on standard output when the server says it
+/// serves; 1 with the answer (or why none came) on standard error otherwise.
+fn health(args: &checkraise_grpc::config::HealthArgs) -> std::process::ExitCode {
+    use tonic_health::pb::health_check_response::ServingStatus;
+    use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+    let address = if args.address.contains("://") {
+        args.address.clone()
+    } else {
+        format!("http://{}", args.address)
+    };
+    let timeout = std::time::Duration::from_secs(args.timeout_secs);
+    let asked = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start the runtime: {error}"))
+        .and_then(|runtime| {
+            runtime.block_on(async {
+                let endpoint = tonic::transport::Endpoint::from_shared(address.clone())
+                    .map_err(|error| format!("'{address}' is not an address: {error}"))?
+                    .connect_timeout(timeout)
+                    .timeout(timeout);
+                let channel = endpoint
+                    .connect()
+                    .await
+                    .map_err(|error| format!("cannot connect to {address}: {error}"))?;
+                let answer = HealthClient::new(channel)
+                    .check(HealthCheckRequest {
+                        service: args.service.clone(),
+                    })
+                    .await
+                    .map_err(|status| format!("{address} answered {status}"))?;
+                Ok(answer.into_inner().status())
+            })
+        });
+    match asked {
+        Ok(ServingStatus::Serving) => {
+            println!("SERVING");
+            std::process::ExitCode::SUCCESS
+        }
+        Ok(status) => {
+            eprintln!("checkraise-server health: {address} is {}", status.as_str_name());
+            std::process::ExitCode::FAILURE
+        }
+        Err(why) => {
+            eprintln!("checkraise-server health: {why}");
+            std::process::ExitCode::FAILURE
         }
     }
 }

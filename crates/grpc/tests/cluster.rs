@@ -252,6 +252,31 @@ async fn three_servers_on_one_database_serve_every_call_of_every_match() {
     let mut servers: Vec<Server> = logs.iter().map(|log| Server::start(&url, log)).collect();
     let mut clients: Vec<MatchesClient<Channel>> = servers.iter().map(Server::client).collect();
 
+    // `checkraise-server health`, the probe for container health checks.
+    let health = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_checkraise-server"))
+            .arg("health")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let address = servers[0].address.to_string();
+    let serving = health(&["--address", &address]);
+    assert!(serving.status.success(), "{serving:?}");
+    assert_eq!(String::from_utf8_lossy(&serving.stdout).trim(), "SERVING");
+    let ladder = health(&["--address", &address, "--service", "checkraise.v1.Ladder"]);
+    assert!(!ladder.status.success(), "{ladder:?}");
+    assert!(
+        String::from_utf8_lossy(&ladder.stderr).contains("NOT_SERVING"),
+        "{ladder:?}"
+    );
+    let nobody = health(&["--address", "127.0.0.1:1", "--timeout-secs", "2"]);
+    assert!(!nobody.status.success(), "{nobody:?}");
+    assert!(
+        String::from_utf8_lossy(&nobody.stderr).contains("cannot connect"),
+        "{nobody:?}"
+    );
+
     // The ladder is not shared yet: it says so, rather than running one per server.
     let mut ladder = checkraise_grpc::pb::ladder_client::LadderClient::new(
         Channel::from_shared(format!("http://{}", servers[0].address))

@@ -120,18 +120,21 @@ impl MatchStore {
             return Err(unknown_match(match_id));
         };
         let owner = cluster.ownership(&stored);
-        self.run(shared.clone(), shared.thinking_bots, move |live| {
-            if live.follow(&stored).is_err() {
-                let seats = stored_seats(live, &stored)?;
-                live.reload(&stored, seats).map_err(MatchError::from)?;
-            }
-            live.set_owner(owner);
-            if live.owner().is_some() && !live.is_finished() {
-                live.resume_bots()?;
-            }
-            Ok(())
-        })
-        .await
+        let caught_up = self
+            .run(shared.clone(), shared.thinking_bots, move |live| {
+                if live.follow(&stored).is_err() {
+                    let seats = stored_seats(live, &stored)?;
+                    live.reload(&stored, seats).map_err(MatchError::from)?;
+                }
+                live.set_owner(owner);
+                if live.owner().is_some() && !live.is_finished() {
+                    live.resume_bots()?;
+                }
+                Ok(())
+            })
+            .await;
+        shared.followed.notify_waiters();
+        caught_up
     }
 
     /// After a write of this server's copy was refused (another server wrote first): the copy

@@ -21,6 +21,8 @@ use crate::store::{
 /// think for long (fixed at creation, so readable without the lock).
 pub(super) struct MatchEntry {
     pub(super) live: Mutex<LiveMatch>,
+    /// Cluster mode: told each time this copy caught up with another server's change.
+    pub(super) followed: tokio::sync::Notify,
     pub(super) thinking_bots: bool,
 }
 
@@ -166,6 +168,7 @@ impl MatchStore {
                 Arc::new(MatchEntry {
                     thinking_bots: live.has_thinking_bots(),
                     live: Mutex::new(live),
+                    followed: tokio::sync::Notify::new(),
                 })
             });
             Ok((durable, id))
@@ -266,6 +269,7 @@ impl MatchStore {
         let entry = MatchEntry {
             thinking_bots: live.has_thinking_bots(),
             live: Mutex::new(live),
+            followed: tokio::sync::Notify::new(),
         };
         room.keep(id.clone(), Arc::new(entry));
         self.durable(&id, durable).await

@@ -187,16 +187,24 @@ impl MatchesService {
             std::time::Instant::now() + std::time::Duration::from_millis(self.max_bot_ms) + lease;
         let status = view.act_status;
         loop {
+            // Registered before the copy is read, so that a change in between is not missed.
+            let followed = shared.followed.notified();
+            tokio::pin!(followed);
+            followed.as_mut().enable();
             let waiting = match_store::with_match(shared.clone(), |live| Ok(live.awaits_bot()))
                 .await
                 .unwrap_or(false);
             if !waiting {
                 break;
             }
-            if std::time::Instant::now() >= deadline {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
                 return view;
             }
-            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            // Woken by the copy following the owner's bot move, or every few milliseconds in
+            // case a change came another way.
+            let _ = tokio::time::timeout(left.min(std::time::Duration::from_millis(50)), followed)
+                .await;
         }
         let seat_index = seat as usize;
         match match_store::with_match(shared, move |live| {

@@ -1,0 +1,115 @@
+"""Act round trips on PostgreSQL: one server alone, then through HAProxy, then cluster mode
+with one and with three instances behind HAProxy, in one run (ratios are what to compare).
+
+    CHECKRAISE_CLUSTER_SERVER=target/release/checkraise-server \\
+        .venv/bin/python benchmarks/cluster_act.py [ACTS]
+
+The server must be built with PostgreSQL (`cargo build --release -p checkraise-grpc
+--features postgres`). PostgreSQL (Debian's) and HAProxy are started on loopback by
+tests/cluster_util.py, as the tests start them. Each configuration plays Pokeros (board 5) with
+one client, sequentially: `human` against `random` (the bot answers inside the Act; in a
+cluster, on the match's owner), and two humans (the client plays both seats). Reported: Act
+p50 / p99 in microseconds, and the servers' CPU (user + system, all instances) per Act."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from cluster_util import HAProxy, Instance, Postgres  # noqa: E402
+
+LEAN = ("observation", "observation_text", "view_json")
+
+
+def cpu_seconds(instances: list[Instance]) -> float:
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for instance in instances:
+        fields = Path(f"/proc/{instance.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def play(address: str, seats: list[str], acts: int, seed: int) -> list[float]:
+    from checkraise.client import Client
+
+    latencies: list[float] = []
+    with Client(address, timeout=30) as client:
+        client.wait_ready()
+        n = 0
+        while len(latencies) < acts:
+            n += 1
+            match = client.create_match("pokeros", seats=seats, board_size=5, seed=seed + n)
+            mine = [match.join(s) for s, kind in enumerate(seats) if kind == "human"]
+            views = {seat.seat: seat.view(omit=LEAN) for seat in mine}
+            while not next(iter(views.values())).is_terminal and len(latencies) < acts:
+                seat = next((s for s in mine if views[s.seat].may_act), None)
+                if seat is None:
+                    views = {s.seat: s.view(omit=LEAN) for s in mine}
+                    continue
+                view = views[seat.seat]
+                action = min(view.legal_actions)
+                started = time.perf_counter()
+                views[seat.seat] = seat.act(action, expected_version=view.version, omit=LEAN)
+                latencies.append(time.perf_counter() - started)
+                for other in mine:
+                    if other is not seat:
+                        views[other.seat] = other.view(omit=LEAN)
+    return latencies
+
+
+def measure(name: str, address: str, instances: list[Instance], acts: int) -> None:
+    play(address, ["human", "random"], 50, seed=1)  # warm up
+    for seats in (["human", "random"], ["human", "human"]):
+        before = cpu_seconds(instances)
+        latencies = np.array(play(address, seats, acts, seed=1000)) * 1e6
+        cpu = (cpu_seconds(instances) - before) / len(latencies) * 1e6
+        print(
+            f"| {name} | {' vs '.join(seats)} | {np.percentile(latencies, 50):.0f} | "
+            f"{np.percentile(latencies, 99):.0f} | {cpu:.0f} |",
+            flush=True,
+        )
+
+
+def main() -> None:
+    acts = int(sys.argv[1]) if len(sys.argv) > 1 else 600
+    pg = Postgres.start()
+    print("| configuration | seats | Act p50 µs | Act p99 µs | server CPU µs/Act |")
+    print("|---|---|---:|---:|---:|")
+    try:
+        single = Instance(0, pg.url, "--log-level", "warn")
+        try:
+            measure("one server, direct", single.address, [single], acts)
+            lb = HAProxy.over([single])
+            try:
+                lb.wait_state(single.name, "UP")
+                measure("one server, HAProxy", lb.address, [single], acts)
+            finally:
+                lb.remove()
+        finally:
+            single.remove()
+        for count in (1, 3):
+            instances = [
+                Instance(10 + k, pg.url, "--cluster", "--log-level", "warn") for k in range(count)
+            ]
+            lb = HAProxy.over(instances)
+            try:
+                for instance in instances:
+                    lb.wait_state(instance.name, "UP")
+                measure(f"cluster of {count}, HAProxy", lb.address, instances, acts)
+            finally:
+                lb.remove()
+                for instance in instances:
+                    instance.remove()
+    finally:
+        pg.remove()
+
+
+if __name__ == "__main__":
+    main()
