@@ -101,10 +101,15 @@ pub struct Config {
     #[arg(long, default_value_t = 256, value_parser = at_least::<1>)]
     pub max_streams_per_connection: usize,
     /// Most long-lived streams open at once over all connections: match watchers
-    /// (`WatchSeat`, `WatchSpectator`) and dm_env_rpc sessions; one more is
-    /// RESOURCE_EXHAUSTED.
+    /// (`WatchSeat`, `WatchSpectator`), ladder bots' `Events` streams and dm_env_rpc
+    /// sessions; one more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = crate::connections::DEFAULT_MAX_STREAMS, value_parser = at_least::<1>)]
     pub max_streams: usize,
+    /// Most long-lived streams open at once from one client address, so that one client
+    /// cannot open every place under `--max-streams` and leave the others none; one more is
+    /// RESOURCE_EXHAUSTED. Default: a quarter of `--max-streams` (at least 1).
+    #[arg(long, value_parser = at_least::<1>)]
+    pub max_streams_per_peer: Option<usize>,
     /// A file of API keys, one per line (`#` starts a comment). When set, creating a match,
     /// an env batch or a dm_env_rpc world needs one, sent as `x-api-key: KEY` or
     /// `authorization: Bearer KEY` metadata; everything else stays open.
@@ -377,6 +382,12 @@ impl Config {
             api_keys,
             creates_per_minute: u32::try_from(self.max_creates_per_minute).unwrap_or(u32::MAX),
         })
+    }
+
+    /// Most long-lived streams one client address may have open (`--max-streams-per-peer`).
+    pub fn max_streams_per_peer(&self) -> usize {
+        self.max_streams_per_peer
+            .unwrap_or_else(|| crate::connections::default_streams_per_peer(self.max_streams))
     }
 
     /// Most envs one client address may hold (`--max-envs-per-peer`).

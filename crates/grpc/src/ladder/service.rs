@@ -261,6 +261,7 @@ impl pb::ladder_server::Ladder for LadderService {
         request: Request<pb::EventsRequest>,
     ) -> Result<Response<LadderEvents>, Status> {
         let token = metadata_text(&request, BOT_TOKEN_METADATA);
+        let peer = request.remote_addr().map(|a| a.ip());
         let request = request.into_inner();
         let name = request.name;
         let max_games = request.max_games.map(u64::from);
@@ -269,7 +270,7 @@ impl pb::ladder_server::Ladder for LadderService {
                 "max_games is 0: ask for at least one game, or leave it unset",
             ));
         }
-        let permit = self.streams.open()?;
+        let permit = self.streams.open(peer)?;
         let (sender, receiver) = mpsc::channel(EVENT_BUFFER);
         let id = {
             let mut state = self.hub.state();

@@ -378,10 +378,11 @@ impl pb::matches_server::Matches for MatchesService {
         request: Request<pb::WatchSeatRequest>,
     ) -> Result<Response<EventStream>, Status> {
         let token = presented_token(&request);
+        let peer = request.remote_addr().map(|a| a.ip());
         let request = request.into_inner();
         let parts = view_parts(request.view_options.as_ref());
         let budget = self.watch_bytes;
-        let permit = self.streams.open()?;
+        let permit = self.streams.open(peer)?;
         let (events, lagged) = self
             .with_seat(&request.match_id, request.seat, token, move |live, seat| {
                 Ok(live.watch_parts(Some(seat), parts, budget, request.presence))
@@ -433,10 +434,11 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::WatchSpectatorRequest>,
     ) -> Result<Response<EventStream>, Status> {
+        let peer = request.remote_addr().map(|a| a.ip());
         let request = request.into_inner();
         let shared = self.store.get(&request.match_id).await?;
         let budget = self.watch_bytes;
-        let permit = self.streams.open()?;
+        let permit = self.streams.open(peer)?;
         let (events, lagged) = self
             .store
             .run(shared, false, move |live| {
