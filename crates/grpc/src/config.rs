@@ -158,9 +158,20 @@ pub struct Config {
     #[arg(long, default_value_t = 50)]
     pub ladder_house_sets: usize,
     /// Most ladder games in play at once, over every ladder (each also counts under
-    /// `--max-matches`).
+    /// `--max-matches`). Each client address whose bots can be placed, and the house (for
+    /// games of two house bots), has an equal share of them (this divided by their number,
+    /// rounded up).
     #[arg(long, default_value_t = 8, value_parser = at_least::<1>)]
     pub ladder_max_games: usize,
+    /// Most ladder bots registered from one client address since the server started (retired
+    /// ones too), so that one client cannot grow the server's bots without bound; one more is
+    /// RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = crate::ladder::DEFAULT_BOTS_PER_PEER, value_parser = at_least::<1>)]
+    pub ladder_max_bots_per_peer: usize,
+    /// Most ladders (one per game string a bot registered for) the server runs; a
+    /// registration naming a game string past it is RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = crate::ladder::DEFAULT_MAX_LADDERS, value_parser = at_least::<1>)]
+    pub ladder_max_ladders: usize,
     /// Most milliseconds a ladder bot may take over a move; past it the bot forfeits the game
     /// (the server plays the rest of its seats with `random`).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
@@ -410,6 +421,8 @@ impl Config {
             duplicate: self.ladder_duplicate,
             max_games: self.ladder_max_games,
             house_sets: self.ladder_house_sets,
+            max_bots_per_peer: self.ladder_max_bots_per_peer,
+            max_ladders: self.ladder_max_ladders,
         }
     }
 

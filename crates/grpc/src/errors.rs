@@ -69,6 +69,16 @@ impl From<StoreError> for Status {
     }
 }
 
+/// A stored match whose row does not read (its game, seats, returns or history): DATA_LOSS,
+/// naming the match and what is wrong, from every call that reads it (`GetView`, `JoinSeat`,
+/// `GetReplay`, ...), since no retry can succeed.
+pub fn unreadable_match(match_id: &str, what: &dyn std::fmt::Display) -> Status {
+    Status::data_loss(format!(
+        "match '{match_id}' is stored but cannot be read: {what}; restore the store from a \
+         backup to play or replay it"
+    ))
+}
+
 /// A batch of envs that does not exist.
 pub fn unknown_envs(envs_id: &str) -> Status {
     Status::not_found(format!(

@@ -408,9 +408,23 @@ impl pb::matches_server::Matches for MatchesService {
             Some(last) if listed.len() == limit => format!("{}:{}", last.row.created_ms, last.id),
             _ => String::new(),
         };
+        // A row that does not read is left out, never listed with a made-up game: its id is
+        // named instead (GetReplay on it says what is wrong).
+        let mut matches = Vec::with_capacity(listed.len());
+        let mut unreadable_match_ids = Vec::new();
+        for m in &listed {
+            match summary(m) {
+                Ok(listed) => matches.push(listed),
+                Err(error) => {
+                    tracing::error!(match_id = %m.id, %error, "a stored match cannot be listed");
+                    unreadable_match_ids.push(m.id.clone());
+                }
+            }
+        }
         Ok(Response::new(pb::ListMatchesResponse {
-            matches: listed.iter().map(summary).collect(),
+            matches,
             next_page_token,
+            unreadable_match_ids,
         }))
     }
 
