@@ -196,8 +196,8 @@ impl Registered {
         }
         self.forfeits_in_a_row += 1;
         let beyond = self.forfeits_in_a_row.checked_sub(FORFEITS_BEFORE_PAUSE)?;
-        let pause = Duration::from_millis(move_ms.saturating_mul(1 << beyond.min(30)))
-            .min(MAX_PAUSE);
+        let pause =
+            Duration::from_millis(move_ms.saturating_mul(1 << beyond.min(30))).min(MAX_PAUSE);
         self.paused_until = Some(Instant::now() + pause);
         Some(self.pause_event(pause))
     }
@@ -445,7 +445,10 @@ impl LadderHub {
             let mut in_play: usize = state.ladders.values().map(|l| l.in_play().len()).sum();
             let now = Instant::now();
             let HubState {
-                bots, ladders, sets, ..
+                bots,
+                ladders,
+                sets,
+                ..
             } = &mut *state;
             // Placeable: connected, not placed in all the games it asked for, not paused.
             let mut active: BTreeSet<Owner> = BTreeSet::new();

@@ -234,11 +234,12 @@ fn check_sqlite_writable(path: &str) -> Result<(), FileError> {
     };
     let file = Path::new(path);
     let beside = |suffix: &str| PathBuf::from(format!("{path}{suffix}"));
-    let mut made_beside = true;
-    for (candidate, main) in [(file.to_path_buf(), true), (beside("-wal"), false), (beside("-shm"), false)] {
+    for (candidate, main) in [
+        (file.to_path_buf(), true),
+        (beside("-wal"), false),
+        (beside("-shm"), false),
+    ] {
         match std::fs::OpenOptions::new().write(true).open(&candidate) {
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => made_beside = false,
             Err(e) if refused(&e) => {
                 let why = if main {
                     super::error::NotWritable::File
@@ -247,20 +248,20 @@ fn check_sqlite_writable(path: &str) -> Result<(), FileError> {
                 };
                 return Err(not_writable(why, e));
             }
-            Err(_) => {}
+            // Missing (made by SQLite when needed, in the directory tried below), or written.
+            _ => {}
         }
     }
-    if made_beside {
-        // The file and both of SQLite's files beside it exist and can be written.
-        return Ok(());
-    }
+    // SQLite makes and removes the files beside the store in its directory, even when they
+    // exist now (the log is removed at the last close, and made again at the next open).
     let dir = match file.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
     let probe = dir.join(format!(
         ".{}.checkraise-probe-{}",
-        file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+        file.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
         std::process::id()
     ));
     match std::fs::OpenOptions::new()
