@@ -57,7 +57,9 @@ const MAX_GAMES_PER_BOT: usize = 16;
 /// Forfeits in a row after which a bot is paused (placed in no new game for a while).
 const FORFEITS_BEFORE_PAUSE: u32 = 2;
 
-/// The longest pause of a bot that keeps forfeiting.
+/// The longest pause of a bot that keeps forfeiting, in move times (`--ladder-move-ms`), and
+/// at most.
+const MAX_PAUSE_MOVES: u64 = 4;
 const MAX_PAUSE: Duration = Duration::from_secs(600);
 
 /// Events a bot's stream may hold unread before the bot is disconnected.
@@ -187,8 +189,9 @@ impl Registered {
 
     /// Counts one of its games ended, with or without a forfeit of its own; after
     /// `FORFEITS_BEFORE_PAUSE` in a row it is paused, `move_ms` at first and twice as long
-    /// after each further one (at most `MAX_PAUSE`). Returns the event saying so when it is
-    /// paused.
+    /// after each further one, up to `MAX_PAUSE_MOVES` move times (and `MAX_PAUSE`): a bot
+    /// that only plays slowly still plays now and then. Returns the event saying so when it
+    /// is paused.
     fn count_game(&mut self, forfeited: bool, move_ms: u64) -> Option<pb::LadderEvent> {
         if !forfeited {
             self.forfeits_in_a_row = 0;
@@ -197,7 +200,8 @@ impl Registered {
         self.forfeits_in_a_row += 1;
         let beyond = self.forfeits_in_a_row.checked_sub(FORFEITS_BEFORE_PAUSE)?;
         let pause =
-            Duration::from_millis(move_ms.saturating_mul(1 << beyond.min(30))).min(MAX_PAUSE);
+            Duration::from_millis(move_ms.saturating_mul(1 << beyond.min(MAX_PAUSE_MOVES.ilog2())))
+                .min(MAX_PAUSE);
         self.paused_until = Some(Instant::now() + pause);
         Some(self.pause_event(pause))
     }
@@ -479,53 +483,59 @@ impl LadderHub {
                     *held.entry(owner.clone()).or_default() += 1;
                 }
             }
-            for (game, ladder) in ladders.iter_mut() {
-                let someone = ladder.bots().any(|b| !b.house && b.connected);
-                if !someone {
-                    continue;
-                }
-                while in_play < max_games {
-                    let chosen = {
-                        let admits = |a: &str, b: &str| {
-                            owners(bots, a, b)
-                                .iter()
-                                .all(|o| held.get(o).copied().unwrap_or(0) < share)
-                        };
-                        ladder.start_set_where(&admits)
-                    };
-                    match chosen {
-                        Ok(Some(set)) => {
-                            in_play += 1;
-                            let games = set.games.len() as u64;
-                            let mut pair: Vec<String> = set.games[0].seats.clone();
-                            pair.sort();
-                            pair.dedup();
-                            let owners = match pair.as_slice() {
-                                [a, b] => owners(bots, a, b),
-                                _ => vec![Owner::House],
+            // First every owner within its share; then, so that no place stays empty while a
+            // set could be played, anyone in the places left (a place freed later goes to an
+            // owner within its share first again).
+            for within_shares in [true, false] {
+                for (game, ladder) in ladders.iter_mut() {
+                    let someone = ladder.bots().any(|b| !b.house && b.connected);
+                    if !someone {
+                        continue;
+                    }
+                    while in_play < max_games {
+                        let chosen = {
+                            let admits = |a: &str, b: &str| {
+                                !within_shares
+                                    || owners(bots, a, b)
+                                        .iter()
+                                        .all(|o| held.get(o).copied().unwrap_or(0) < share)
                             };
-                            for owner in &owners {
-                                *held.entry(owner.clone()).or_default() += 1;
-                            }
-                            sets.insert((game.clone(), set.set), owners);
-                            for name in &pair {
-                                let Some(connection) =
-                                    bots.get_mut(name).and_then(|b| b.connection.as_mut())
-                                else {
-                                    continue;
+                            ladder.start_set_where(&admits)
+                        };
+                        match chosen {
+                            Ok(Some(set)) => {
+                                in_play += 1;
+                                let games = set.games.len() as u64;
+                                let mut pair: Vec<String> = set.games[0].seats.clone();
+                                pair.sort();
+                                pair.dedup();
+                                let owners = match pair.as_slice() {
+                                    [a, b] => owners(bots, a, b),
+                                    _ => vec![Owner::House],
                                 };
-                                connection.placed += games;
-                                if connection.placed_enough() {
-                                    // Placed in enough: no new set on this stream.
-                                    let _ = ladder.set_connected(name, false);
+                                for owner in &owners {
+                                    *held.entry(owner.clone()).or_default() += 1;
                                 }
+                                sets.insert((game.clone(), set.set), owners);
+                                for name in &pair {
+                                    let Some(connection) =
+                                        bots.get_mut(name).and_then(|b| b.connection.as_mut())
+                                    else {
+                                        continue;
+                                    };
+                                    connection.placed += games;
+                                    if connection.placed_enough() {
+                                        // Placed in enough: no new set on this stream.
+                                        let _ = ladder.set_connected(name, false);
+                                    }
+                                }
+                                started.push((game.clone(), set));
                             }
-                            started.push((game.clone(), set));
-                        }
-                        Ok(None) => break,
-                        Err(e) => {
-                            tracing::error!(%game, error = %e, "the ladder cannot start a set");
-                            break;
+                            Ok(None) => break,
+                            Err(e) => {
+                                tracing::error!(%game, error = %e, "the ladder cannot start a set");
+                                break;
+                            }
                         }
                     }
                 }
