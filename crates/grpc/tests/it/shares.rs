@@ -788,7 +788,7 @@ async fn an_unreadable_stored_row_is_data_loss_everywhere() {
         listed.matches.iter().all(|m| m.match_id != id),
         "{listed:?}"
     );
-    assert_eq!(listed.unreadable_match_ids, [id.clone()]);
+    assert_eq!(listed.unreadable_match_ids, std::slice::from_ref(&id));
     drop(matches);
     stop(server).await;
     std::fs::remove_dir_all(&dir).unwrap();
