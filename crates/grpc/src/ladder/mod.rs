@@ -57,8 +57,8 @@ const MAX_GAMES_PER_BOT: usize = 16;
 /// Forfeits in a row after which a bot is paused (placed in no new game for a while).
 const FORFEITS_BEFORE_PAUSE: u32 = 2;
 
-/// The longest pause of a bot that keeps forfeiting, in move times (`--ladder-move-ms`), and
-/// at most.
+/// The longest pause of a bot that keeps forfeiting, in move times (`--ladder-move-ms`, a
+/// power of two: the pause doubles up to it), and at most.
 const MAX_PAUSE_MOVES: u64 = 4;
 const MAX_PAUSE: Duration = Duration::from_secs(600);
 
@@ -439,8 +439,8 @@ impl LadderHub {
     /// Starts every set the ladders allow now: a ladder plays while a registered bot of it is
     /// connected, at most `max_games` ladder games are in play at once, and each client
     /// address of a bot that can be placed (and the house, for sets of two house bots) has an
-    /// equal share of them: at most `max_games` divided by their number, rounded up. A bot
-    /// paused for its forfeits is not placed.
+    /// equal share of them: at most `max_games` divided by their number, rounded up, before
+    /// the places left are filled by anyone. A bot paused for its forfeits is not placed.
     fn schedule(&self) {
         let mut started = Vec::new();
         {

@@ -179,7 +179,7 @@ impl pb::ladder_server::Ladder for LadderService {
                 if held >= settings.max_bots_per_peer {
                     return Err(Status::resource_exhausted(format!(
                         "this client address ({ip}) has registered {held} bots, its most \
-                         (--ladder-max-bots-per-peer); register again with a bot it has"
+                         (--ladder-max-bots-per-peer); play with the bots it registered"
                     )));
                 }
             }
