@@ -62,10 +62,17 @@ impl From<MatchError> for Status {
 }
 
 /// The store cannot read or write: UNAVAILABLE, with the store's text (which quotes the
-/// database's own error).
+/// database's own error); a stored row that does not read (JSON the store did not write, a
+/// status it does not know) is DATA_LOSS, since no retry reads it.
 impl From<StoreError> for Status {
     fn from(error: StoreError) -> Self {
-        Status::unavailable(error.to_string())
+        match error {
+            StoreError::Json { .. } | StoreError::UnknownStatus(_) => Status::data_loss(format!(
+                "the store holds a row that cannot be read: {error}; restore the store from a \
+                 backup"
+            )),
+            _ => Status::unavailable(error.to_string()),
+        }
     }
 }
 
