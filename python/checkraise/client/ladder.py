@@ -256,9 +256,9 @@ def retire(target: str | Client, credentials: Credentials) -> None:
     )
 
 
-def ladders(target: str | Client) -> list[LadderInfo]:
-    """Every ladder the server runs, by game string (read page by page: the server sends at
-    most 1000 a reply)."""
+def ladders(target: str | Client, *, page_size: int = 1000) -> list[LadderInfo]:
+    """Every ladder the server runs, by game string, read ``page_size`` (1 to 1000) a reply
+    until the last page."""
     client, own = _client(target)
     out: list[LadderInfo] = []
     token = ""
@@ -267,7 +267,7 @@ def ladders(target: str | Client) -> list[LadderInfo]:
             reply = _call(
                 client,
                 "ListLadders",
-                pb.ListLaddersRequest(page_size=1000, page_token=token),
+                pb.ListLaddersRequest(page_size=page_size, page_token=token),
             )
             out.extend(LadderInfo.from_proto(info) for info in reply.ladders)
             token = reply.next_page_token
