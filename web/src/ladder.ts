@@ -3,7 +3,7 @@
 // Ladder service. Games link to the match pages: watch a live one, replay a finished one.
 import { errorText, gameTitle, ladder } from "./api";
 import { h } from "./dom";
-import type { LadderGameSummary, LadderStanding, RatingPoint } from "./gen/checkraise/v1/checkraise_pb";
+import type { LadderGameSummary, LadderInfo, LadderStanding, RatingPoint } from "./gen/checkraise/v1/checkraise_pb";
 import { replayLink } from "./links";
 
 /** The link to a ladder's leaderboard. */
@@ -37,6 +37,18 @@ function gameText(game: string): string {
   return open < 0 ? gameTitle(name) : `${gameTitle(name)} ${game.slice(open)}`;
 }
 
+/** Every ladder the server runs, read page by page (a reply holds at most 1000). */
+async function everyLadder(): Promise<LadderInfo[]> {
+  const ladders: LadderInfo[] = [];
+  let pageToken = "";
+  do {
+    const reply = await ladder.listLadders({ pageSize: 1000, pageToken });
+    ladders.push(...reply.ladders);
+    pageToken = reply.nextPageToken;
+  } while (pageToken !== "");
+  return ladders;
+}
+
 /** Every ladder the server runs. */
 export function laddersPage(root: HTMLElement) {
   const list = h("ul", { id: "ladders", class: "links" }, h("li", {}, "Loading…"));
@@ -44,12 +56,12 @@ export function laddersPage(root: HTMLElement) {
     h("p", {}, "Programs written in any language play rated games here, against each other and the server's bots. ",
       "A bot registers and connects through the Ladder service (docs/ladder.md in the repository)."),
     list);
-  ladder.listLadders({}).then(
-    (reply) => {
+  everyLadder().then(
+    (ladders) => {
       list.replaceChildren(
-        ...(reply.ladders.length === 0
+        ...(ladders.length === 0
           ? [h("li", {}, "No ladder yet: none starts until a bot registers for a game.")]
-          : reply.ladders.map((l) =>
+          : ladders.map((l) =>
               h("li", { "data-game": l.game },
                 h("a", { href: ladderLink(l.game) }, gameText(l.game)),
                 ` · ${l.bots} bots, ${l.connected} connected · ${l.games} games played, ${l.live} live`))),

@@ -723,6 +723,15 @@ impl Ladder {
     /// Starts the next set (`next_pair` over the connected bots that are not retired, with the
     /// current ratings), or `None` when no two of them have a free slot.
     pub fn start_set(&mut self) -> Result<Option<StartedSet>, GameError> {
+        self.start_set_where(&|_, _| true)
+    }
+
+    /// `start_set` among the pairs `admits` admits (besides the ladder's own rules): how a
+    /// server keeps each client's share of the games it plays at once.
+    pub fn start_set_where(
+        &mut self,
+        admits: &dyn Fn(&str, &str) -> bool,
+    ) -> Result<Option<StartedSet>, GameError> {
         let candidates: Vec<Candidate> = self
             .bots
             .values()
@@ -743,7 +752,8 @@ impl Ladder {
         let ratings = &self.pairing_ratings.1;
         let house = |name: &str| self.bots.get(name).is_some_and(|b| b.house);
         let allowed = |a: &str, b: &str| {
-            !(house(a) && house(b)) || self.house_sets.is_none_or(|n| self.tally.sets(a, b) < n)
+            (!(house(a) && house(b)) || self.house_sets.is_none_or(|n| self.tally.sets(a, b) < n))
+                && admits(a, b)
         };
         let Some((a, b)) = next_pair_where(&candidates, &self.tally, ratings, self.limit, &allowed)
         else {

@@ -101,10 +101,15 @@ pub struct Config {
     #[arg(long, default_value_t = 256, value_parser = at_least::<1>)]
     pub max_streams_per_connection: usize,
     /// Most long-lived streams open at once over all connections: match watchers
-    /// (`WatchSeat`, `WatchSpectator`) and dm_env_rpc sessions; one more is
-    /// RESOURCE_EXHAUSTED.
+    /// (`WatchSeat`, `WatchSpectator`), ladder bots' `Events` streams and dm_env_rpc
+    /// sessions; one more is RESOURCE_EXHAUSTED.
     #[arg(long, default_value_t = crate::connections::DEFAULT_MAX_STREAMS, value_parser = at_least::<1>)]
     pub max_streams: usize,
+    /// Most long-lived streams open at once from one client address, so that one client
+    /// cannot open every place under `--max-streams` and leave the others none; one more is
+    /// RESOURCE_EXHAUSTED. Default: a quarter of `--max-streams` (at least 1).
+    #[arg(long, value_parser = at_least::<1>)]
+    pub max_streams_per_peer: Option<usize>,
     /// A file of API keys, one per line (`#` starts a comment). When set, creating a match,
     /// an env batch or a dm_env_rpc world needs one, sent as `x-api-key: KEY` or
     /// `authorization: Bearer KEY` metadata; everything else stays open.
@@ -162,9 +167,20 @@ pub struct Config {
     #[arg(long, default_value_t = 50)]
     pub ladder_house_sets: usize,
     /// Most ladder games in play at once, over every ladder (each also counts under
-    /// `--max-matches`).
+    /// `--max-matches`). Each client address whose bots can be placed, and the house (for
+    /// games of two house bots), has an equal share of them (this divided by their number,
+    /// rounded up).
     #[arg(long, default_value_t = 8, value_parser = at_least::<1>)]
     pub ladder_max_games: usize,
+    /// Most ladder bots registered from one client address since the server started (retired
+    /// ones too), so that one client cannot grow the server's bots without bound; one more is
+    /// RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = crate::ladder::DEFAULT_BOTS_PER_PEER, value_parser = at_least::<1>)]
+    pub ladder_max_bots_per_peer: usize,
+    /// Most ladders (one per game string a bot registered for) the server runs; a
+    /// registration naming a game string past it is RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = crate::ladder::DEFAULT_MAX_LADDERS, value_parser = at_least::<1>)]
+    pub ladder_max_ladders: usize,
     /// Most milliseconds a ladder bot may take over a move; past it the bot forfeits the game
     /// (the server plays the rest of its seats with `random`).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
@@ -427,6 +443,12 @@ impl Config {
         })
     }
 
+    /// Most long-lived streams one client address may have open (`--max-streams-per-peer`).
+    pub fn max_streams_per_peer(&self) -> usize {
+        self.max_streams_per_peer
+            .unwrap_or_else(|| crate::connections::default_streams_per_peer(self.max_streams))
+    }
+
     /// Most envs one client address may hold (`--max-envs-per-peer`).
     pub fn max_envs_per_peer(&self) -> usize {
         self.max_envs_per_peer.unwrap_or((self.max_envs / 4).max(1))
@@ -447,6 +469,8 @@ impl Config {
             duplicate: self.ladder_duplicate,
             max_games: self.ladder_max_games,
             house_sets: self.ladder_house_sets,
+            max_bots_per_peer: self.ladder_max_bots_per_peer,
+            max_ladders: self.ladder_max_ladders,
         }
     }
 

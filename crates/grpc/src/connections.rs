@@ -321,40 +321,68 @@ mod tests {
 }
 
 /// The cap on long-lived streams open at once over every connection (`--max-streams`): match
-/// watchers (`WatchSeat`, `WatchSpectator`) and dm_env_rpc sessions. Each open stream holds a
-/// [`StreamPermit`]; one more is RESOURCE_EXHAUSTED.
+/// watchers (`WatchSeat`, `WatchSpectator`), ladder bots' `Events` streams and dm_env_rpc
+/// sessions; and each client address's share of it (`--max-streams-per-peer`), so that one
+/// client cannot open every place and leave the others none. Each open stream holds a
+/// [`StreamPermit`]; one more is RESOURCE_EXHAUSTED naming the flag it is over.
 #[derive(Clone, Debug)]
 pub struct StreamCap {
     open: Arc<Semaphore>,
     max: usize,
+    per_peer: usize,
+    peers: PeerCounts,
 }
 
-/// A place under `--max-streams`, freed when the stream holding it is dropped.
+/// A place under `--max-streams` (and its address's share), freed when the stream holding it
+/// is dropped.
 #[derive(Debug)]
 pub struct StreamPermit {
     _permit: OwnedSemaphorePermit,
+    _slot: PeerSlot,
 }
 
 impl StreamCap {
-    /// At most `max` streams open at once.
+    /// At most `max` streams open at once, a quarter of them (at least one) from one address.
     pub fn new(max: usize) -> Self {
         let max = max.min(Semaphore::MAX_PERMITS);
         StreamCap {
             open: Arc::new(Semaphore::new(max)),
             max,
+            per_peer: default_streams_per_peer(max),
+            peers: PeerCounts::default(),
         }
     }
 
-    /// A place for one more stream, or RESOURCE_EXHAUSTED when `max` are open.
-    pub fn open(&self) -> Result<StreamPermit, Status> {
+    /// This cap with at most `per_peer` streams open at once from one client address.
+    pub fn with_peer_share(mut self, per_peer: usize) -> Self {
+        self.per_peer = per_peer.max(1);
+        self
+    }
+
+    /// A place for one more stream from `peer` (`None`: an address unknown, counted only
+    /// under `max`), or RESOURCE_EXHAUSTED when its address has its share open or `max` are
+    /// open.
+    pub fn open(&self, peer: Option<IpAddr>) -> Result<StreamPermit, Status> {
+        let Some(slot) = self.peers.take(peer, self.per_peer) else {
+            let peer = peer.map_or_else(|| "unknown".to_string(), |p| p.to_string());
+            return Err(Status::resource_exhausted(format!(
+                "this client address ({peer}) has its most streams open ({}, \
+                 --max-streams-per-peer: match watchers, ladder Events streams and dm_env_rpc \
+                 sessions); close one or try again later",
+                self.per_peer
+            )));
+        };
         match self.open.clone().try_acquire_owned() {
             Ok(permit) => {
                 metrics::gauge!("checkraise_open_streams").increment(1.0);
-                Ok(StreamPermit { _permit: permit })
+                Ok(StreamPermit {
+                    _permit: permit,
+                    _slot: slot,
+                })
             }
             Err(_) => Err(Status::resource_exhausted(format!(
-                "the server has its most streams open ({}, --max-streams: match watchers and \
-                 dm_env_rpc sessions); close one or try again later",
+                "the server has its most streams open ({}, --max-streams: match watchers, \
+                 ladder Events streams and dm_env_rpc sessions); close one or try again later",
                 self.max
             ))),
         }
@@ -371,8 +399,51 @@ impl Default for StreamCap {
 /// `--max-streams` unless set.
 pub const DEFAULT_MAX_STREAMS: usize = 4096;
 
+/// `--max-streams-per-peer` unless set: a quarter of `--max-streams`, at least one.
+pub fn default_streams_per_peer(max_streams: usize) -> usize {
+    (max_streams / 4).max(1)
+}
+
 impl Drop for StreamPermit {
     fn drop(&mut self) {
         metrics::gauge!("checkraise_open_streams").decrement(1.0);
+    }
+}
+
+#[cfg(test)]
+mod stream_tests {
+    use super::*;
+
+    #[test]
+    fn one_address_gets_its_share_and_another_still_gets_in() {
+        let cap = StreamCap::new(8).with_peer_share(3);
+        let a: IpAddr = "127.0.0.2".parse().unwrap();
+        let b: IpAddr = "127.0.0.3".parse().unwrap();
+        let held: Vec<_> = (0..3).map(|_| cap.open(Some(a)).unwrap()).collect();
+        let refused = cap.open(Some(a)).unwrap_err();
+        assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+        assert!(refused.message().contains("--max-streams-per-peer"));
+        assert!(refused.message().contains("127.0.0.2"));
+        let other = cap.open(Some(b)).unwrap();
+        drop(held);
+        // Freed places are taken again.
+        let again: Vec<_> = (0..3).map(|_| cap.open(Some(a)).unwrap()).collect();
+        drop((other, again));
+        assert_eq!(StreamCap::new(4096).per_peer, 1024);
+    }
+
+    #[test]
+    fn the_server_wide_cap_still_holds() {
+        let cap = StreamCap::new(2).with_peer_share(2);
+        let peers: Vec<IpAddr> = ["10.0.0.1", "10.0.0.2", "10.0.0.3"]
+            .iter()
+            .map(|p| p.parse().unwrap())
+            .collect();
+        let _a = cap.open(Some(peers[0])).unwrap();
+        let _b = cap.open(Some(peers[1])).unwrap();
+        let refused = cap.open(Some(peers[2])).unwrap_err();
+        assert!(refused.message().contains("--max-streams:"), "{refused:?}");
+        // The refused stream holds no place in its address's count.
+        assert!(!cap.peers.0.lock().unwrap().contains_key(&peers[2]));
     }
 }

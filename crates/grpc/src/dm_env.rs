@@ -927,8 +927,8 @@ impl pb::environment_server::Environment for DmEnvService {
         &self,
         request: Request<Streaming<pb::EnvironmentRequest>>,
     ) -> Result<Response<Self::ProcessStream>, Status> {
-        let permit = self.streams.open()?;
         let peer = request.remote_addr().map(|address| address.ip());
+        let permit = self.streams.open(peer)?;
         let mut requests = request.into_inner();
         let (tx, rx) = mpsc::channel(RESPONSE_BUFFER);
         let mut connection = Connection {

@@ -62,11 +62,28 @@ impl From<MatchError> for Status {
 }
 
 /// The store cannot read or write: UNAVAILABLE, with the store's text (which quotes the
-/// database's own error).
+/// database's own error); a stored row that does not read (JSON the store did not write, a
+/// status it does not know) is DATA_LOSS, since no retry reads it.
 impl From<StoreError> for Status {
     fn from(error: StoreError) -> Self {
-        Status::unavailable(error.to_string())
+        match error {
+            StoreError::Json { .. } | StoreError::UnknownStatus(_) => Status::data_loss(format!(
+                "the store holds a row that cannot be read: {error}; restore the store from a \
+                 backup"
+            )),
+            _ => Status::unavailable(error.to_string()),
+        }
     }
+}
+
+/// A stored match whose row does not read (its game, seats, returns or history): DATA_LOSS,
+/// naming the match and what is wrong, from every call that reads it (`GetView`, `JoinSeat`,
+/// `GetReplay`, ...), since no retry can succeed.
+pub fn unreadable_match(match_id: &str, what: &dyn std::fmt::Display) -> Status {
+    Status::data_loss(format!(
+        "match '{match_id}' is stored but cannot be read: {what}; restore the store from a \
+         backup to play or replay it"
+    ))
 }
 
 /// A batch of envs that does not exist.

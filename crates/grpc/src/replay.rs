@@ -6,7 +6,7 @@ use checkraise_core::{Action, Player};
 use prost::Message;
 use tonic::Status;
 
-use crate::errors::page_size;
+use crate::errors::{page_size, unreadable_match};
 use crate::live_match::stored_game;
 use crate::pb;
 use crate::store::{Status as Stored, StepRow, StoredMatch};
@@ -30,12 +30,17 @@ pub fn stored_status(status: pb::MatchStatus) -> Option<Stored> {
     }
 }
 
-/// A match as listed.
-pub fn summary(m: &StoredMatch) -> pb::MatchSummary {
+/// A match as listed, or what of its stored row does not read (a listing never makes up a
+/// game, seats or returns for a row it cannot read).
+pub fn summary(m: &StoredMatch) -> Result<pb::MatchSummary, UnreadableRow> {
     let parameters: std::collections::BTreeMap<String, String> =
-        serde_json::from_str(&m.row.parameters).unwrap_or_default();
+        serde_json::from_str(&m.row.parameters).map_err(UnreadableRow::Parameters)?;
     let parameters: Vec<String> = parameters.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    pb::MatchSummary {
+    let returns = match m.returns.as_deref() {
+        Some(r) => serde_json::from_str(r).map_err(UnreadableRow::Returns)?,
+        None => Vec::new(),
+    };
+    Ok(pb::MatchSummary {
         match_id: m.id.clone(),
         game: format!("{}({})", m.row.game, parameters.join(",")),
         // The seed gives away every hidden card: shown only once the match cannot be played.
@@ -45,18 +50,28 @@ pub fn summary(m: &StoredMatch) -> pb::MatchSummary {
             m.row.seed
         },
         chosen_seed: m.row.chosen_seed,
-        seats: serde_json::from_str(&m.row.seats).unwrap_or_default(),
+        seats: serde_json::from_str(&m.row.seats).map_err(UnreadableRow::Seats)?,
         status: match_status(m.status) as i32,
         version: m.version,
         created_ms: m.row.created_ms,
         touched_ms: m.touched_ms,
         finished_ms: m.finished_ms,
-        returns: m
-            .returns
-            .as_deref()
-            .and_then(|r| serde_json::from_str(r).ok())
-            .unwrap_or_default(),
-    }
+        returns,
+    })
+}
+
+/// What of a stored match's row does not read.
+#[derive(Debug, thiserror::Error)]
+pub enum UnreadableRow {
+    /// Its parameters are not the JSON object the store writes.
+    #[error("its parameters do not read: {0}")]
+    Parameters(#[source] serde_json::Error),
+    /// Its seats are not the JSON array of seat kinds the store writes.
+    #[error("its seats do not read: {0}")]
+    Seats(#[source] serde_json::Error),
+    /// Its returns are not the JSON array of numbers the store writes.
+    #[error("its returns do not read: {0}")]
+    Returns(#[source] serde_json::Error),
 }
 
 /// Most steps in one GetReplay page, and the number when the request names none.
@@ -102,7 +117,8 @@ pub fn replay(m: &StoredMatch, page: ReplayPage) -> Result<pb::Replay, Status> {
             page.from_version, m.id, m.version
         )));
     }
-    let game = stored_game(&m.row).map_err(|e| Status::data_loss(e.to_string()))?;
+    let game = stored_game(&m.row).map_err(|e| unreadable_match(&m.id, &e))?;
+    let listed = summary(m).map_err(|e| unreadable_match(&m.id, &e))?;
     // A sealed ladder game shares its deal with a game still in play: shown as a live one.
     let revealed = m.status == Stored::Finished && !m.sealed;
     let mut walk = Walk {
@@ -113,7 +129,7 @@ pub fn replay(m: &StoredMatch, page: ReplayPage) -> Result<pb::Replay, Status> {
         players: game.num_players(),
     };
     let mut out = pb::Replay {
-        r#match: Some(summary(m)),
+        r#match: Some(listed),
         revealed,
         steps: Vec::new(),
         next_version: None,
@@ -124,7 +140,7 @@ pub fn replay(m: &StoredMatch, page: ReplayPage) -> Result<pb::Replay, Status> {
         let in_page = walk.next_version() >= page.from_version;
         let Some((version, actor, entries)) = walk
             .step(revealed && in_page)
-            .map_err(|e| Status::data_loss(e.to_string()))?
+            .map_err(|e| unreadable_match(&m.id, &e))?
         else {
             break;
         };

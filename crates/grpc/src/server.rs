@@ -186,7 +186,7 @@ pub async fn serve(
         .build_v1alpha()?;
 
     let limit = config.max_message_size;
-    let streams = StreamCap::new(config.max_streams);
+    let streams = StreamCap::new(config.max_streams).with_peer_share(config.max_streams_per_peer());
     let catalog = pb::catalog_server::CatalogServer::new(CatalogService)
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);

@@ -60,10 +60,12 @@ __all__ = [
     "BOT_TOKEN_METADATA",
     "Credentials",
     "LadderGame",
+    "LadderInfo",
     "PlayReport",
     "RatingPoint",
     "Standing",
     "games",
+    "ladders",
     "leaderboard",
     "play",
     "rating_history",
@@ -129,6 +131,22 @@ class LadderGame:
             tuple(game.returns),
             tuple(game.forfeits),
         )
+
+
+@dataclass(frozen=True)
+class LadderInfo:
+    """One ladder the server runs: its game string, its bots (house and registered), the
+    registered ones connected now, its finished games and the games being played."""
+
+    game: str
+    bots: int
+    connected: int
+    games: int
+    live: int
+
+    @classmethod
+    def from_proto(cls, info: pb.LadderInfo) -> LadderInfo:
+        return cls(info.game, info.bots, info.connected, info.games, info.live)
 
 
 @dataclass(frozen=True)
@@ -236,6 +254,28 @@ def retire(target: str | Client, credentials: Credentials) -> None:
         pb.RetireBotRequest(name=credentials.name),
         metadata=credentials.metadata,
     )
+
+
+def ladders(target: str | Client, *, page_size: int = 1000) -> list[LadderInfo]:
+    """Every ladder the server runs, by game string, read ``page_size`` (1 to 1000) a reply
+    until the last page."""
+    client, own = _client(target)
+    out: list[LadderInfo] = []
+    token = ""
+    try:
+        while True:
+            reply = _call(
+                client,
+                "ListLadders",
+                pb.ListLaddersRequest(page_size=page_size, page_token=token),
+            )
+            out.extend(LadderInfo.from_proto(info) for info in reply.ladders)
+            token = reply.next_page_token
+            if not token:
+                return out
+    finally:
+        if own:
+            client.close()
 
 
 def leaderboard(target: str | Client, game: str) -> list[Standing]:

@@ -54,6 +54,7 @@ class LadderEventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LADDER_EVENT_KIND_CONNECTED: _ClassVar[LadderEventKind]
     LADDER_EVENT_KIND_GAME_STARTED: _ClassVar[LadderEventKind]
     LADDER_EVENT_KIND_GAME_FINISHED: _ClassVar[LadderEventKind]
+    LADDER_EVENT_KIND_PAUSED: _ClassVar[LadderEventKind]
 PARAMETER_TYPE_UNSPECIFIED: ParameterType
 PARAMETER_TYPE_INT: ParameterType
 PARAMETER_TYPE_BOOL: ParameterType
@@ -81,6 +82,7 @@ LADDER_EVENT_KIND_UNSPECIFIED: LadderEventKind
 LADDER_EVENT_KIND_CONNECTED: LadderEventKind
 LADDER_EVENT_KIND_GAME_STARTED: LadderEventKind
 LADDER_EVENT_KIND_GAME_FINISHED: LadderEventKind
+LADDER_EVENT_KIND_PAUSED: LadderEventKind
 
 class ListGamesRequest(_message.Message):
     __slots__ = ()
@@ -559,12 +561,14 @@ class MatchSummary(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., created_ms: _Optional[int] = ..., touched_ms: _Optional[int] = ..., finished_ms: _Optional[int] = ..., returns: _Optional[_Iterable[float]] = ..., chosen_seed: _Optional[bool] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
-    __slots__ = ("matches", "next_page_token")
+    __slots__ = ("matches", "next_page_token", "unreadable_match_ids")
     MATCHES_FIELD_NUMBER: _ClassVar[int]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    UNREADABLE_MATCH_IDS_FIELD_NUMBER: _ClassVar[int]
     matches: _containers.RepeatedCompositeFieldContainer[MatchSummary]
     next_page_token: str
-    def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+    unreadable_match_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., unreadable_match_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetReplayRequest(_message.Message):
     __slots__ = ("match_id", "from_version", "page_size")
@@ -649,16 +653,20 @@ class EventsRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ..., max_games: _Optional[int] = ...) -> None: ...
 
 class LadderEvent(_message.Message):
-    __slots__ = ("kind", "game", "seats", "move_ms")
+    __slots__ = ("kind", "game", "seats", "move_ms", "paused_ms", "forfeits_in_a_row")
     KIND_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     MOVE_MS_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_MS_FIELD_NUMBER: _ClassVar[int]
+    FORFEITS_IN_A_ROW_FIELD_NUMBER: _ClassVar[int]
     kind: LadderEventKind
     game: LadderGameSummary
     seats: _containers.RepeatedCompositeFieldContainer[LadderSeat]
     move_ms: int
-    def __init__(self, kind: _Optional[_Union[LadderEventKind, str]] = ..., game: _Optional[_Union[LadderGameSummary, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[LadderSeat, _Mapping]]] = ..., move_ms: _Optional[int] = ...) -> None: ...
+    paused_ms: int
+    forfeits_in_a_row: int
+    def __init__(self, kind: _Optional[_Union[LadderEventKind, str]] = ..., game: _Optional[_Union[LadderGameSummary, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[LadderSeat, _Mapping]]] = ..., move_ms: _Optional[int] = ..., paused_ms: _Optional[int] = ..., forfeits_in_a_row: _Optional[int] = ...) -> None: ...
 
 class LadderSeat(_message.Message):
     __slots__ = ("seat", "seat_token")
@@ -691,8 +699,12 @@ class LadderGameSummary(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., set: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., live: _Optional[bool] = ..., returns: _Optional[_Iterable[float]] = ..., forfeits: _Optional[_Iterable[bool]] = ..., started_ms: _Optional[int] = ..., finished_ms: _Optional[int] = ...) -> None: ...
 
 class ListLaddersRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class LadderInfo(_message.Message):
     __slots__ = ("game", "bots", "connected", "games", "live")
@@ -709,12 +721,14 @@ class LadderInfo(_message.Message):
     def __init__(self, game: _Optional[str] = ..., bots: _Optional[int] = ..., connected: _Optional[int] = ..., games: _Optional[int] = ..., live: _Optional[int] = ...) -> None: ...
 
 class ListLaddersResponse(_message.Message):
-    __slots__ = ("ladders", "house_bots")
+    __slots__ = ("ladders", "house_bots", "next_page_token")
     LADDERS_FIELD_NUMBER: _ClassVar[int]
     HOUSE_BOTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     ladders: _containers.RepeatedCompositeFieldContainer[LadderInfo]
     house_bots: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, ladders: _Optional[_Iterable[_Union[LadderInfo, _Mapping]]] = ..., house_bots: _Optional[_Iterable[str]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, ladders: _Optional[_Iterable[_Union[LadderInfo, _Mapping]]] = ..., house_bots: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetLeaderboardRequest(_message.Message):
     __slots__ = ("game",)

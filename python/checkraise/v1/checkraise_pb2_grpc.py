@@ -937,7 +937,8 @@ class LadderServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListLadders(self, request, context):
-        """The ladders the server runs: one per game string some bot registered for.
+        """The ladders the server runs: one per game string some bot registered for, by game string,
+        paged. No token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

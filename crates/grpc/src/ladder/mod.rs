@@ -21,7 +21,8 @@
 //!
 //! The hub is this file; the `Ladder` RPCs over it are `service`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -53,6 +54,14 @@ pub const DEFAULT_HOUSE: &str =
 /// Most games one bot may register for.
 const MAX_GAMES_PER_BOT: usize = 16;
 
+/// Forfeits in a row after which a bot is paused (placed in no new game for a while).
+const FORFEITS_BEFORE_PAUSE: u32 = 2;
+
+/// The longest pause of a bot that keeps forfeiting, in move times (`--ladder-move-ms`, a
+/// power of two: the pause doubles up to it), and at most.
+const MAX_PAUSE_MOVES: u64 = 4;
+const MAX_PAUSE: Duration = Duration::from_secs(600);
+
 /// Events a bot's stream may hold unread before the bot is disconnected.
 const EVENT_BUFFER: usize = 256;
 
@@ -81,6 +90,10 @@ pub struct LadderSettings {
     pub max_games: usize,
     /// Most duplicate sets two house bots play against each other on a ladder.
     pub house_sets: usize,
+    /// Most bots registered from one client address (since the server started).
+    pub max_bots_per_peer: usize,
+    /// Most ladders (game strings) the server runs.
+    pub max_ladders: usize,
 }
 
 impl Default for LadderSettings {
@@ -93,9 +106,17 @@ impl Default for LadderSettings {
             duplicate: true,
             max_games: 8,
             house_sets: 50,
+            max_bots_per_peer: DEFAULT_BOTS_PER_PEER,
+            max_ladders: DEFAULT_MAX_LADDERS,
         }
     }
 }
+
+/// `--ladder-max-bots-per-peer` unless set.
+pub const DEFAULT_BOTS_PER_PEER: usize = 100;
+
+/// `--ladder-max-ladders` unless set.
+pub const DEFAULT_MAX_LADDERS: usize = 1000;
 
 /// Splits a comma-separated list of bot specs at the commas outside parentheses
 /// (`random,ismcts(iterations=200,rollout=random)` is two specs).
@@ -138,11 +159,78 @@ struct Registered {
     connection: Option<Connection>,
     /// When its last stream closed (never connected: when the server learnt of it).
     away_since: Instant,
+    /// The client address it was registered from (`None`: read back from the store).
+    peer: Option<IpAddr>,
+    /// Its games ended one after another with a forfeit of its own.
+    forfeits_in_a_row: u32,
+    /// Placed in no new game before this (it kept forfeiting).
+    paused_until: Option<Instant>,
+}
+
+impl Registered {
+    /// A bot the server has just learnt of (registered from `peer`, or read back).
+    fn new(token_hash: String, games: Vec<String>, retired: bool, peer: Option<IpAddr>) -> Self {
+        Registered {
+            token_hash,
+            games,
+            retired,
+            connection: None,
+            away_since: Instant::now(),
+            peer,
+            forfeits_in_a_row: 0,
+            paused_until: None,
+        }
+    }
+
+    /// Paused now: it kept forfeiting.
+    fn paused(&self, now: Instant) -> bool {
+        self.paused_until.is_some_and(|until| until > now)
+    }
+
+    /// Counts one of its games ended, with or without a forfeit of its own; after
+    /// `FORFEITS_BEFORE_PAUSE` in a row it is paused, `move_ms` at first and twice as long
+    /// after each further one, up to `MAX_PAUSE_MOVES` move times (and `MAX_PAUSE`): a bot
+    /// that only plays slowly still plays now and then. Returns the event saying so when it
+    /// is paused.
+    fn count_game(&mut self, forfeited: bool, move_ms: u64) -> Option<pb::LadderEvent> {
+        if !forfeited {
+            self.forfeits_in_a_row = 0;
+            return None;
+        }
+        self.forfeits_in_a_row += 1;
+        let beyond = self.forfeits_in_a_row.checked_sub(FORFEITS_BEFORE_PAUSE)?;
+        let pause =
+            Duration::from_millis(move_ms.saturating_mul(1 << beyond.min(MAX_PAUSE_MOVES.ilog2())))
+                .min(MAX_PAUSE);
+        self.paused_until = Some(Instant::now() + pause);
+        Some(self.pause_event(pause))
+    }
+
+    /// The event telling a bot it is paused for `pause`.
+    fn pause_event(&self, pause: Duration) -> pb::LadderEvent {
+        pb::LadderEvent {
+            kind: pb::LadderEventKind::Paused as i32,
+            paused_ms: pause.as_millis() as u64,
+            forfeits_in_a_row: self.forfeits_in_a_row,
+            ..Default::default()
+        }
+    }
+}
+
+/// Whose share of `--ladder-max-games` a set in play counts against: each client address of
+/// its registered bots (that of their `Events` stream), or the house's for a set of two house
+/// bots.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Owner {
+    House,
+    Peer(Option<IpAddr>),
 }
 
 /// A bot's open event stream.
 struct Connection {
     id: u64,
+    /// The client address of the stream.
+    peer: Option<IpAddr>,
     events: mpsc::Sender<Result<pb::LadderEvent, Status>>,
     /// The games the bot asked for on this stream (`EventsRequest.max_games`).
     max_games: Option<u64>,
@@ -174,6 +262,8 @@ struct HubState {
     finished: Vec<pb::LadderGameSummary>,
     /// The games being played, by match id.
     live: BTreeMap<String, LiveGame>,
+    /// The sets in play (by ladder and set) and whose shares they count against.
+    sets: BTreeMap<(String, u64), Vec<Owner>>,
     next_connection: u64,
 }
 
@@ -247,13 +337,7 @@ impl LadderHub {
         for bot in &bots {
             state.bots.insert(
                 bot.name.clone(),
-                Registered {
-                    token_hash: bot.token_hash.clone(),
-                    games: bot.games.clone(),
-                    retired: bot.retired,
-                    connection: None,
-                    away_since: Instant::now(),
-                },
+                Registered::new(bot.token_hash.clone(), bot.games.clone(), bot.retired, None),
             );
         }
         let mut by_game: BTreeMap<String, Vec<&LadderGameRow>> = BTreeMap::new();
@@ -353,57 +437,105 @@ impl LadderHub {
     }
 
     /// Starts every set the ladders allow now: a ladder plays while a registered bot of it is
-    /// connected, and at most `max_games` ladder games are in play at once.
+    /// connected, at most `max_games` ladder games are in play at once, and each client
+    /// address of a bot that can be placed (and the house, for sets of two house bots) has an
+    /// equal share of them: at most `max_games` divided by their number, rounded up, before
+    /// the places left are filled by anyone. A bot paused for its forfeits is not placed.
     fn schedule(&self) {
         let mut started = Vec::new();
         {
             let mut state = self.state();
+            let max_games = self.0.settings.max_games;
             let mut in_play: usize = state.ladders.values().map(|l| l.in_play().len()).sum();
-            let HubState { bots, ladders, .. } = &mut *state;
-            for (game, ladder) in ladders.iter_mut() {
-                // Placeable: connected, and not placed in all the games it asked for.
+            let now = Instant::now();
+            let HubState {
+                bots,
+                ladders,
+                sets,
+                ..
+            } = &mut *state;
+            // Placeable: connected, not placed in all the games it asked for, not paused.
+            let mut active: BTreeSet<Owner> = BTreeSet::new();
+            for ladder in ladders.values_mut() {
                 let names: Vec<String> = ladder
                     .bots()
                     .filter(|b| !b.house && !b.retired)
                     .map(|b| b.name.clone())
                     .collect();
                 for name in names {
-                    let placeable = bots
-                        .get(&name)
-                        .and_then(|b| b.connection.as_ref())
-                        .is_some_and(|c| !c.placed_enough());
-                    let _ = ladder.set_connected(&name, placeable);
+                    let placeable = bots.get(&name).and_then(|b| {
+                        let connection = b.connection.as_ref()?;
+                        (!connection.placed_enough() && !b.paused(now)).then_some(connection.peer)
+                    });
+                    if let Some(peer) = placeable {
+                        active.insert(Owner::Peer(peer));
+                    }
+                    let _ = ladder.set_connected(&name, placeable.is_some());
                 }
-                let someone = ladder.bots().any(|b| !b.house && b.connected);
-                if !someone {
-                    continue;
+            }
+            if !active.is_empty() {
+                active.insert(Owner::House);
+            }
+            let share = max_games.div_ceil(active.len().max(1));
+            let mut held: HashMap<Owner, usize> = HashMap::new();
+            for owners in sets.values() {
+                for owner in owners {
+                    *held.entry(owner.clone()).or_default() += 1;
                 }
-                while in_play < self.0.settings.max_games {
-                    match ladder.start_set() {
-                        Ok(Some(set)) => {
-                            in_play += 1;
-                            let games = set.games.len() as u64;
-                            let mut pair: Vec<String> = set.games[0].seats.clone();
-                            pair.sort();
-                            pair.dedup();
-                            for name in &pair {
-                                let Some(connection) =
-                                    bots.get_mut(name).and_then(|b| b.connection.as_mut())
-                                else {
-                                    continue;
+            }
+            // First every owner within its share; then, so that no place stays empty while a
+            // set could be played, anyone in the places left (a place freed later goes to an
+            // owner within its share first again).
+            for within_shares in [true, false] {
+                for (game, ladder) in ladders.iter_mut() {
+                    let someone = ladder.bots().any(|b| !b.house && b.connected);
+                    if !someone {
+                        continue;
+                    }
+                    while in_play < max_games {
+                        let chosen = {
+                            let admits = |a: &str, b: &str| {
+                                !within_shares
+                                    || owners(bots, a, b)
+                                        .iter()
+                                        .all(|o| held.get(o).copied().unwrap_or(0) < share)
+                            };
+                            ladder.start_set_where(&admits)
+                        };
+                        match chosen {
+                            Ok(Some(set)) => {
+                                in_play += 1;
+                                let games = set.games.len() as u64;
+                                let mut pair: Vec<String> = set.games[0].seats.clone();
+                                pair.sort();
+                                pair.dedup();
+                                let owners = match pair.as_slice() {
+                                    [a, b] => owners(bots, a, b),
+                                    _ => vec![Owner::House],
                                 };
-                                connection.placed += games;
-                                if connection.placed_enough() {
-                                    // Placed in enough: no new set on this stream.
-                                    let _ = ladder.set_connected(name, false);
+                                for owner in &owners {
+                                    *held.entry(owner.clone()).or_default() += 1;
                                 }
+                                sets.insert((game.clone(), set.set), owners);
+                                for name in &pair {
+                                    let Some(connection) =
+                                        bots.get_mut(name).and_then(|b| b.connection.as_mut())
+                                    else {
+                                        continue;
+                                    };
+                                    connection.placed += games;
+                                    if connection.placed_enough() {
+                                        // Placed in enough: no new set on this stream.
+                                        let _ = ladder.set_connected(name, false);
+                                    }
+                                }
+                                started.push((game.clone(), set));
                             }
-                            started.push((game.clone(), set));
-                        }
-                        Ok(None) => break,
-                        Err(e) => {
-                            tracing::error!(%game, error = %e, "the ladder cannot start a set");
-                            break;
+                            Ok(None) => break,
+                            Err(e) => {
+                                tracing::error!(%game, error = %e, "the ladder cannot start a set");
+                                break;
+                            }
                         }
                     }
                 }
@@ -443,6 +575,7 @@ impl LadderHub {
         for id in &ids {
             self.0.matches.unseal(id);
         }
+        self.state().sets.remove(&(game, set.set));
         self.0.wake.notify_one();
     }
 
@@ -572,7 +705,7 @@ impl LadderHub {
                 })
                 .map_err(|e| Status::internal(e.to_string()))?;
         }
-        for bot in live.seats.keys() {
+        for (bot, seats) in &live.seats {
             send(
                 &mut state,
                 bot,
@@ -582,6 +715,17 @@ impl LadderHub {
                     ..Default::default()
                 },
             );
+            let forfeited = seats
+                .iter()
+                .any(|s| summary.forfeits.get(s.seat as usize) == Some(&true));
+            let paused = state
+                .bots
+                .get_mut(bot)
+                .and_then(|b| b.count_game(forfeited, self.0.settings.move_ms));
+            if let Some(event) = paused {
+                tracing::info!(%bot, paused_ms = event.paused_ms, forfeits_in_a_row = event.forfeits_in_a_row, "a ladder bot that keeps forfeiting is paused");
+                send(&mut state, bot, event);
+            }
             finish_stream_if_done(&mut state, bot);
         }
         state.finished.push(summary);
@@ -793,6 +937,20 @@ pub enum LadderError {
     },
 }
 
+/// Whose shares a set of bots `a` and `b` counts against (see `Owner`).
+fn owners(bots: &BTreeMap<String, Registered>, a: &str, b: &str) -> Vec<Owner> {
+    let mut owners: Vec<Owner> = [a, b]
+        .iter()
+        .filter_map(|name| bots.get(*name))
+        .map(|bot| Owner::Peer(bot.connection.as_ref().and_then(|c| c.peer)))
+        .collect();
+    owners.dedup();
+    if owners.is_empty() {
+        owners.push(Owner::House);
+    }
+    owners
+}
+
 /// Sends a bot an event on its stream, if it has one; a stream that does not read its
 /// events is closed (the bot is then away).
 fn send(state: &mut HubState, bot: &str, event: pb::LadderEvent) {
@@ -852,6 +1010,7 @@ fn announce_start(
             game: Some(summary.clone()),
             seats: seats.to_vec(),
             move_ms,
+            ..Default::default()
         },
     );
 }

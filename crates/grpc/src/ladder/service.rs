@@ -2,6 +2,7 @@
 //! the standings and the games.
 
 use std::collections::{BTreeMap, HashMap};
+use std::ops::Bound;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Instant;
@@ -131,6 +132,7 @@ impl pb::ladder_server::Ladder for LadderService {
         &self,
         request: Request<pb::RegisterBotRequest>,
     ) -> Result<Response<pb::RegisterBotResponse>, Status> {
+        let peer = request.remote_addr().map(|a| a.ip());
         let request = request.into_inner();
         let name = request.name.trim().to_string();
         check_bot_name(&name).map_err(|e| Status::invalid_argument(e.to_string()))?;
@@ -171,6 +173,27 @@ impl pb::ladder_server::Ladder for LadderService {
             if state.bots.contains_key(&name) {
                 return Err(taken());
             }
+            let settings = &hub.0.settings;
+            if let Some(ip) = peer {
+                let held = state.bots.values().filter(|b| b.peer == Some(ip)).count();
+                if held >= settings.max_bots_per_peer {
+                    return Err(Status::resource_exhausted(format!(
+                        "this client address ({ip}) has registered {held} bots, its most \
+                         (--ladder-max-bots-per-peer); play with the bots it registered"
+                    )));
+                }
+            }
+            let new = games
+                .iter()
+                .filter(|g| !state.ladders.contains_key(*g))
+                .count();
+            if new > 0 && state.ladders.len() + new > settings.max_ladders {
+                return Err(Status::resource_exhausted(format!(
+                    "the server runs its most ladders ({}, --ladder-max-ladders) and {new} of \
+                     these games have none; register for games that have a ladder (ListLadders)",
+                    settings.max_ladders
+                )));
+            }
             // The ladders first, so that a game that cannot have one refuses the bot whole.
             for game in &games {
                 if !state.ladders.contains_key(game) {
@@ -205,13 +228,7 @@ impl pb::ladder_server::Ladder for LadderService {
             }
             state.bots.insert(
                 name.clone(),
-                Registered {
-                    token_hash: row.token_hash.clone(),
-                    games: games.clone(),
-                    retired: false,
-                    connection: None,
-                    away_since: Instant::now(),
-                },
+                Registered::new(row.token_hash.clone(), games.clone(), false, peer),
             );
         }
         tracing::info!(bot = %name, ?games, "ladder bot registered");
@@ -261,6 +278,7 @@ impl pb::ladder_server::Ladder for LadderService {
         request: Request<pb::EventsRequest>,
     ) -> Result<Response<LadderEvents>, Status> {
         let token = metadata_text(&request, BOT_TOKEN_METADATA);
+        let peer = request.remote_addr().map(|a| a.ip());
         let request = request.into_inner();
         let name = request.name;
         let max_games = request.max_games.map(u64::from);
@@ -269,7 +287,7 @@ impl pb::ladder_server::Ladder for LadderService {
                 "max_games is 0: ask for at least one game, or leave it unset",
             ));
         }
-        let permit = self.streams.open()?;
+        let permit = self.streams.open(peer)?;
         let (sender, receiver) = mpsc::channel(EVENT_BUFFER);
         let id = {
             let mut state = self.hub.state();
@@ -310,11 +328,18 @@ impl pb::ladder_server::Ladder for LadderService {
                         game: Some(game.summary.clone()),
                         seats: seats.clone(),
                         move_ms: self.hub.0.settings.move_ms,
+                        ..Default::default()
                     }));
                 }
             }
+            // A bot paused for its forfeits stays paused on a new stream, and is told so.
+            let now = Instant::now();
+            if let Some(until) = bot.paused_until.filter(|&until| until > now) {
+                let _ = sender.try_send(Ok(bot.pause_event(until - now)));
+            }
             bot.connection = Some(Connection {
                 id,
+                peer,
                 events: sender,
                 max_games,
                 placed: 0,
@@ -335,13 +360,37 @@ impl pb::ladder_server::Ladder for LadderService {
 
     async fn list_ladders(
         &self,
-        _request: Request<pb::ListLaddersRequest>,
+        request: Request<pb::ListLaddersRequest>,
     ) -> Result<Response<pb::ListLaddersResponse>, Status> {
+        let request = request.into_inner();
+        let limit = page_size(request.page_size, DEFAULT_PAGE, MAX_PAGE)? as usize;
+        // The token is the last game string of the page before, in hex.
+        let after = if request.page_token.is_empty() {
+            None
+        } else {
+            Some(from_hex(&request.page_token).ok_or_else(|| {
+                Status::invalid_argument(
+                    "page_token is not a token of a ListLadders reply: pass next_page_token \
+                     as it came, or nothing for the first page",
+                )
+            })?)
+        };
         let state = self.hub.state();
-        let ladders = state
-            .ladders
-            .values()
-            .map(|ladder| pb::LadderInfo {
+        let range = match &after {
+            Some(after) => state
+                .ladders
+                .range::<String, _>((Bound::Excluded(after), Bound::Unbounded)),
+            None => state.ladders.range::<String, _>(..),
+        };
+        let mut ladders = Vec::new();
+        let mut next_page_token = String::new();
+        for ladder in range {
+            if ladders.len() == limit {
+                next_page_token = to_hex(ladders.last().map_or("", |l: &pb::LadderInfo| &l.game));
+                break;
+            }
+            let ladder = ladder.1;
+            ladders.push(pb::LadderInfo {
                 game: ladder.game().to_string(),
                 bots: ladder.bots().count() as u32,
                 connected: ladder
@@ -360,11 +409,12 @@ impl pb::ladder_server::Ladder for LadderService {
                     .values()
                     .filter(|g| g.summary.game == ladder.game())
                     .count() as u32,
-            })
-            .collect();
+            });
+        }
         Ok(Response::new(pb::ListLaddersResponse {
             ladders,
             house_bots: self.hub.0.settings.house.clone(),
+            next_page_token,
         }))
     }
 
@@ -504,5 +554,36 @@ impl pb::ladder_server::Ladder for LadderService {
             games,
             next_page_token,
         }))
+    }
+}
+
+/// `text` as hex digits (a page token that reads as no game string).
+fn to_hex(text: &str) -> String {
+    text.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The text `to_hex` made, or `None`.
+fn from_hex(hex: &str) -> Option<String> {
+    if !hex.len().is_multiple_of(2) || !hex.is_ascii() {
+        return None;
+    }
+    let bytes = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok())
+        .collect::<Option<Vec<u8>>>()?;
+    String::from_utf8(bytes).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{from_hex, to_hex};
+
+    #[test]
+    fn page_tokens_read_back_and_refuse_what_they_did_not_make() {
+        let game = "pokeros(board_size=3,hand=2)";
+        assert_eq!(from_hex(&to_hex(game)).as_deref(), Some(game));
+        assert_eq!(from_hex("zz"), None);
+        assert_eq!(from_hex("abc"), None);
+        assert_eq!(from_hex("é0"), None);
     }
 }

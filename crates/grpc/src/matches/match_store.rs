@@ -109,9 +109,24 @@ impl MatchStore {
             .ok_or_else(|| unknown_match(match_id))?;
         self.resume(stored).await.map_err(|e| {
             tracing::error!(%match_id, error = %e, "a stored match cannot be resumed");
-            Status::unavailable(format!(
-                "match '{match_id}' is stored but cannot be resumed: {e}"
-            ))
+            match &e {
+                // The store or the server failing on the way: worth a retry.
+                ResumeError::Refused(status)
+                    if matches!(
+                        status.code(),
+                        tonic::Code::Unavailable
+                            | tonic::Code::ResourceExhausted
+                            | tonic::Code::Cancelled
+                    ) =>
+                {
+                    Status::new(
+                        status.code(),
+                        format!("match '{match_id}' is stored but cannot be resumed now: {e}"),
+                    )
+                }
+                // Its row does not read: no retry can succeed.
+                _ => crate::errors::unreadable_match(match_id, &e),
+            }
         })?;
         self.matches
             .get(match_id)

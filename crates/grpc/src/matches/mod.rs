@@ -442,10 +442,11 @@ impl pb::matches_server::Matches for MatchesService {
         request: Request<pb::WatchSeatRequest>,
     ) -> Result<Response<EventStream>, Status> {
         let token = presented_token(&request);
+        let peer = request.remote_addr().map(|a| a.ip());
         let request = request.into_inner();
         let parts = view_parts(request.view_options.as_ref());
         let budget = self.watch_bytes;
-        let permit = self.streams.open()?;
+        let permit = self.streams.open(peer)?;
         let (events, lagged) = self
             .with_seat(&request.match_id, request.seat, token, move |live, seat| {
                 Ok(live.watch_parts(Some(seat), parts, budget, request.presence))
@@ -471,9 +472,23 @@ impl pb::matches_server::Matches for MatchesService {
             Some(last) if listed.len() == limit => format!("{}:{}", last.row.created_ms, last.id),
             _ => String::new(),
         };
+        // A row that does not read is left out, never listed with a made-up game: its id is
+        // named instead (GetReplay on it says what is wrong).
+        let mut matches = Vec::with_capacity(listed.len());
+        let mut unreadable_match_ids = Vec::new();
+        for m in &listed {
+            match summary(m) {
+                Ok(listed) => matches.push(listed),
+                Err(error) => {
+                    tracing::error!(match_id = %m.id, %error, "a stored match cannot be listed");
+                    unreadable_match_ids.push(m.id.clone());
+                }
+            }
+        }
         Ok(Response::new(pb::ListMatchesResponse {
-            matches: listed.iter().map(summary).collect(),
+            matches,
             next_page_token,
+            unreadable_match_ids,
         }))
     }
 
@@ -497,10 +512,11 @@ impl pb::matches_server::Matches for MatchesService {
         &self,
         request: Request<pb::WatchSpectatorRequest>,
     ) -> Result<Response<EventStream>, Status> {
+        let peer = request.remote_addr().map(|a| a.ip());
         let request = request.into_inner();
         let shared = self.store.get(&request.match_id).await?;
         let budget = self.watch_bytes;
-        let permit = self.streams.open()?;
+        let permit = self.streams.open(peer)?;
         let (events, lagged) = self
             .store
             .run(shared, false, move |live| {

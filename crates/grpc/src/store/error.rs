@@ -156,6 +156,20 @@ pub enum FileError {
         /// The file.
         path: String,
     },
+    /// It, a file SQLite keeps beside it, or its directory, cannot be written.
+    #[error(
+        "the database file {path} cannot be written: {why}; make it writable by the server's \
+         user, or point --database at a store it can write: {source}"
+    )]
+    NotWritable {
+        /// The file.
+        path: String,
+        /// What cannot be written.
+        why: NotWritable,
+        /// The operating system's refusal.
+        #[source]
+        source: std::io::Error,
+    },
     /// It is not a SQLite database.
     #[error(
         "the database file {path} is not a SQLite database (it does not start with SQLite's \
@@ -166,6 +180,25 @@ pub enum FileError {
         /// The file.
         path: String,
     },
+}
+
+/// What of a SQLite store cannot be written (`FileError::NotWritable`).
+#[derive(Debug, thiserror::Error)]
+pub enum NotWritable {
+    /// The database file itself.
+    #[error("the file is read-only")]
+    File,
+    /// The write-ahead log or shared-memory file beside it.
+    #[error("{} is read-only", .0.display())]
+    Beside(std::path::PathBuf),
+    /// The directory, where SQLite makes its write-ahead log (`-wal`) and shared-memory
+    /// (`-shm`) files, or the file itself when it is new.
+    #[error(
+        "its directory {} is read-only, and SQLite makes the store's write-ahead log (-wal) and \
+         shared-memory (-shm) files there",
+        .0.display()
+    )]
+    Directory(std::path::PathBuf),
 }
 
 /// Why the probe row cannot be written.

@@ -70,6 +70,7 @@ impl Store {
         let connect_url = if let Some(path) = url.strip_prefix("sqlite://") {
             sqlite_file(path)?;
             check_sqlite_file(path)?;
+            check_sqlite_writable(path)?;
             if path.contains('?') {
                 url.to_string()
             } else {
@@ -221,6 +222,73 @@ fn check_sqlite_file(path: &str) -> Result<(), FileError> {
         });
     }
     Ok(())
+}
+
+/// Refuses, before SQLite opens it, a store SQLite could not write: a read-only file (or
+/// `-wal`, `-shm` file beside it), or a read-only directory where those files (or the file,
+/// when new) must be made. SQLite itself says only that the file cannot be opened, or that it
+/// is a read-only database, after its checks, which read as damage. The test is a write, not
+/// the permission bits, so that it holds for root too (whom `chmod` does not stop, but an
+/// immutable file or a read-only mount does); nothing is written to the store.
+fn check_sqlite_writable(path: &str) -> Result<(), FileError> {
+    use std::path::{Path, PathBuf};
+    let path = path.split('?').next().unwrap_or(path);
+    if path.is_empty() || path.starts_with(":memory:") {
+        return Ok(());
+    }
+    let refused = |e: &std::io::Error| {
+        e.kind() == std::io::ErrorKind::PermissionDenied
+            || matches!(e.raw_os_error(), Some(1 | 13 | 30))
+    };
+    let not_writable = |why, source| FileError::NotWritable {
+        path: path.to_string(),
+        why,
+        source,
+    };
+    let file = Path::new(path);
+    let beside = |suffix: &str| PathBuf::from(format!("{path}{suffix}"));
+    for (candidate, main) in [
+        (file.to_path_buf(), true),
+        (beside("-wal"), false),
+        (beside("-shm"), false),
+    ] {
+        match std::fs::OpenOptions::new().write(true).open(&candidate) {
+            Err(e) if refused(&e) => {
+                let why = if main {
+                    super::error::NotWritable::File
+                } else {
+                    super::error::NotWritable::Beside(candidate)
+                };
+                return Err(not_writable(why, e));
+            }
+            // Missing (made by SQLite when needed, in the directory tried below), or written.
+            _ => {}
+        }
+    }
+    // SQLite makes and removes the files beside the store in its directory, even when they
+    // exist now (the log is removed at the last close, and made again at the next open).
+    let dir = match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let probe = dir.join(format!(
+        ".{}.checkraise-probe-{}",
+        file.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+        std::process::id()
+    ));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) if refused(&e) => Err(not_writable(super::error::NotWritable::Directory(dir), e)),
+        Err(_) => Ok(()),
+    }
 }
 
 /// Checks an open SQLite database: SQLite's `quick_check` (a damaged file is refused with

@@ -16,6 +16,7 @@ mod export;
 mod fixture;
 mod malformed;
 mod matches;
+mod shares;
 mod simultaneous;
 mod storage;
 mod web;

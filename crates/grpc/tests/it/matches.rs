@@ -583,6 +583,8 @@ async fn a_match_whose_views_cannot_be_sent_is_refused_at_creation() {
 async fn streams_are_capped_over_all_connections() {
     let server = TestServer::start(Config {
         max_streams: 2,
+        // The server-wide cap, not an address's share: every call here comes from 127.0.0.1.
+        max_streams_per_peer: Some(2),
         ..Config::in_memory()
     })
     .await;
