@@ -83,7 +83,7 @@ def main() -> None:
     print("| configuration | seats | Act p50 µs | Act p99 µs | server CPU µs/Act |")
     print("|---|---|---:|---:|---:|")
     try:
-        single = Instance(0, pg.url, "--log-level", "warn")
+        single = Instance(0, pg.url, "--log-level", "info,checkraise_grpc::access=warn")
         try:
             measure("one server, direct", single.address, [single], acts)
             lb = HAProxy.over([single])
@@ -96,7 +96,7 @@ def main() -> None:
             single.remove()
         for count in (1, 3):
             instances = [
-                Instance(10 + k, pg.url, "--cluster", "--log-level", "warn") for k in range(count)
+                Instance(10 + k, pg.url, "--cluster", "--log-level", "info,checkraise_grpc::access=warn") for k in range(count)
             ]
             lb = HAProxy.over(instances)
             try:

@@ -67,10 +67,12 @@ impl From<MatchError> for Status {
 impl From<StoreError> for Status {
     fn from(error: StoreError) -> Self {
         match error {
-            StoreError::Json { .. } | StoreError::UnknownStatus(_) => Status::data_loss(format!(
-                "the store holds a row that cannot be read: {error}; restore the store from a \
-                 backup"
-            )),
+            StoreError::Json { .. } | StoreError::UnknownStatus(_) | StoreError::Unreadable(_) => {
+                Status::data_loss(format!(
+                    "the store holds a row that cannot be read: {error}; restore the store from \
+                     a backup"
+                ))
+            }
             _ => Status::unavailable(error.to_string()),
         }
     }

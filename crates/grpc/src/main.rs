@@ -106,7 +106,10 @@ fn health(args: &checkraise_grpc::config::HealthArgs) -> std::process::ExitCode 
             std::process::ExitCode::SUCCESS
         }
         Ok(status) => {
-            eprintln!("checkraise-server health: {address} is {}", status.as_str_name());
+            eprintln!(
+                "checkraise-server health: {address} is {}",
+                status.as_str_name()
+            );
             std::process::ExitCode::FAILURE
         }
         Err(why) => {

@@ -207,6 +207,8 @@ impl LiveMatch {
                 revision: 0,
                 base_version: 0,
                 owner: None,
+                stored_epoch: 0,
+                claiming: false,
             },
         }
     }
@@ -279,12 +281,15 @@ impl LiveMatch {
         }
     }
 
-    /// Whether the match waits for a bot seat (in cluster mode, on a server that does not own
-    /// the match, the owner plays it).
+    /// Whether the match waits for bot seats only (in cluster mode, on a server that does not
+    /// own the match, the owner plays them): the seat to act is a bot, or at a simultaneous
+    /// node every human has chosen.
     pub fn awaits_bot(&self) -> bool {
-        self.waiting_on()
-            .iter()
-            .any(|&seat| matches!(self.table.seats[seat].kind, SeatKind::Bot(_)))
+        let waiting = self.waiting_on();
+        !waiting.is_empty()
+            && waiting
+                .iter()
+                .all(|&seat| matches!(self.table.seats[seat].kind, SeatKind::Bot(_)))
     }
 
     /// Hands a human seat to a server-side bot for the rest of the game (a ladder bot that
@@ -513,8 +518,14 @@ impl LiveMatch {
     /// ends (or, before a bot move, until `stop` is set: CANCELLED).
     fn run_bots(&mut self, stop: Option<&AtomicBool>) -> Result<(), MatchError> {
         let gate = self.record.gate(true);
+        let before = self.play.version();
         let LiveMatch { table, play, .. } = self;
         let halt = table.run(gate, |bots, on_step| play.advance(bots, stop, on_step));
+        // The bots completed a simultaneous node whose human choices were held (a restart, or
+        // in cluster mode an owner that took the match over): those choices are played now.
+        if self.play.version() != before {
+            self.record.held.clear();
+        }
         self.stamp_finished();
         match halt {
             Ok(Halt::Stopped) => Err(MatchError::Stopped),

@@ -55,6 +55,10 @@ pub(super) struct Record {
     /// Cluster mode: this server owns the match (it plays the bots and expires the match),
     /// with the ownership epoch its writes are fenced by.
     pub(super) owner: Option<(Arc<str>, u64)>,
+    /// Cluster mode: the ownership epoch stored with the revision this copy is at.
+    pub(super) stored_epoch: u64,
+    /// Cluster mode: the next write claims the match for this server (`claim`).
+    pub(super) claiming: bool,
 }
 
 impl Record {
@@ -166,6 +170,7 @@ impl LiveMatch {
         r.replaying = false;
         r.revision = stored.revision;
         r.base_version = stored.version;
+        r.stored_epoch = stored.owner.as_ref().map_or(0, |(_, e)| *e);
         r.written = stored_history.len();
         r.created = false;
         r.held_written = r.held.clone();
@@ -241,6 +246,7 @@ impl LiveMatch {
         }
         r.revision = stored.revision;
         r.base_version = stored.version;
+        r.stored_epoch = stored.owner.as_ref().map_or(0, |(_, e)| *e);
         if stored.status == Stored::Expired {
             r.expired = true;
         }
@@ -302,6 +308,11 @@ impl LiveMatch {
         self.record.revision
     }
 
+    /// Whether a write of this copy is not committed yet.
+    pub fn write_pending(&self) -> bool {
+        self.record.seq != self.record.durability.borrow().committed || self.record.claiming
+    }
+
     /// Whether a write of this copy failed: it is to be reloaded.
     pub fn write_failed(&self) -> bool {
         self.record.durability.borrow().failed.is_some()
@@ -318,6 +329,36 @@ impl LiveMatch {
     pub fn set_owner(&mut self, owner: Option<(Arc<str>, u64)>) {
         self.table.plays_bots = owner.is_some();
         self.record.owner = owner;
+        self.record.claiming = false;
+    }
+
+    /// Cluster mode: makes this server the match's owner from its next write on, if the match
+    /// waits only for human seats at a turn-based node (no bot is thinking anywhere then, and
+    /// no bot holds a hidden choice): the write claims it (fenced by the revision alone, which
+    /// pins the epoch it raises), so that the bots answer inside this server's `Act`, stored
+    /// in the same commit. `false`: not claimable now (another server keeps playing the bots).
+    pub fn claim(&mut self, instance: Arc<str>) -> bool {
+        if self.owner().is_some() {
+            return true;
+        }
+        let state = self.play.state();
+        let humans_only = !state.is_terminal()
+            && !state.is_simultaneous_node()
+            && !self.waiting_on().is_empty()
+            && !self.awaits_bot();
+        if !humans_only {
+            return false;
+        }
+        self.set_owner(Some((instance, self.record.stored_epoch + 1)));
+        self.record.claiming = true;
+        true
+    }
+
+    /// Undoes a `claim` no write carried (the call it was made for was refused).
+    pub fn unclaim(&mut self) {
+        if std::mem::take(&mut self.record.claiming) {
+            self.set_owner(None);
+        }
     }
 
     /// Cluster mode: this server's ownership of the match, if it owns it.
@@ -367,8 +408,15 @@ impl LiveMatch {
             seq: r.seq + 1,
             revision: r.revision + 1,
             owner: r.owner.clone(),
+            claim: std::mem::take(&mut r.claiming),
             durability: r.durability.clone(),
         };
+        if write.claim {
+            r.stored_epoch += 1;
+        }
+        if write.create.is_some() {
+            r.stored_epoch = write.owner.as_ref().map_or(0, |(_, e)| *e);
+        }
         r.seq += 1;
         r.revision += 1;
         r.created = false;

@@ -22,7 +22,7 @@ use super::build_seats;
 use super::match_store::{MatchStore, SharedMatch, on_blocking_pool, with_match};
 use crate::errors::unknown_match;
 use crate::live_match::{LiveMatch, MatchError, Seat};
-use crate::store::{Status as Stored, Store, StoreError, StoredMatch, now_ms};
+use crate::store::{Loaded, Status as Stored, Store, StoreError, StoredMatch, now_ms};
 
 /// This server's place in a cluster.
 #[derive(Debug)]
@@ -89,37 +89,61 @@ impl MatchStore {
         let Some((_, store)) = self.shared_store() else {
             return Ok(());
         };
-        let stored = store
-            .revision(match_id)
+        let ours = with_match(shared.clone(), |live| Ok(live.revision())).await?;
+        let loaded = store
+            .load_if_newer(match_id, ours)
             .await
             .map_err(|e| unavailable(match_id, &e))?;
-        let Some(stored) = stored else {
-            self.forget(match_id);
-            return Err(unknown_match(match_id));
-        };
-        let ours = with_match(shared.clone(), |live| Ok(live.revision())).await?;
-        if stored.revision <= ours && stored.status != Stored::Expired {
-            return Ok(());
+        match loaded {
+            None => {
+                self.forget(match_id);
+                Err(unknown_match(match_id))
+            }
+            Some(Loaded::Current(stored)) if stored.status != Stored::Expired => Ok(()),
+            Some(Loaded::Current(_)) => {
+                self.forget(match_id);
+                Err(unknown_match(match_id))
+            }
+            Some(Loaded::Newer(stored)) => self.apply(match_id, shared, stored).await,
         }
-        self.catch_up(match_id, shared).await
     }
 
     /// Reads `match_id` from the store and brings this server's copy up to it: the steps it
     /// lacks applied in order (or, when it cannot follow, the copy reloaded under its
     /// watchers); then, on its owner, the bots move if it is their turn.
     async fn catch_up(&self, match_id: &str, shared: &SharedMatch) -> Result<(), Status> {
-        let Some((cluster, store)) = self.shared_store() else {
+        let Some((_, store)) = self.shared_store() else {
             return Ok(());
         };
         let stored = store
-            .load(match_id)
+            .load_at_once(match_id)
             .await
             .map_err(|e| unavailable(match_id, &e))?;
-        let Some(stored) = stored.filter(|m| m.status != Stored::Expired) else {
+        match stored {
+            Some(stored) => self.apply(match_id, shared, stored).await,
+            None => {
+                self.forget(match_id);
+                Err(unknown_match(match_id))
+            }
+        }
+    }
+
+    /// Brings this server's copy up to `stored` (see `catch_up`).
+    async fn apply(
+        &self,
+        match_id: &str,
+        shared: &SharedMatch,
+        stored: StoredMatch,
+    ) -> Result<(), Status> {
+        let Some((cluster, _)) = self.shared_store() else {
+            return Ok(());
+        };
+        if stored.status == Stored::Expired {
             self.forget(match_id);
             return Err(unknown_match(match_id));
-        };
+        }
         let owner = cluster.ownership(&stored);
+        tracing::debug!(%match_id, revision = stored.revision, version = stored.version, "catching up");
         let caught_up = self
             .run(shared.clone(), shared.thinking_bots, move |live| {
                 if live.follow(&stored).is_err() {
@@ -147,7 +171,7 @@ impl MatchStore {
         let Some(shared) = self.matches.get(match_id) else {
             return;
         };
-        let stored = match store.load(match_id).await {
+        let stored = match store.load_at_once(match_id).await {
             Ok(Some(stored)) if stored.status != Stored::Expired => stored,
             Ok(_) => {
                 self.forget(match_id);
@@ -214,11 +238,18 @@ impl MatchStore {
         let Some(shared) = self.matches.get(match_id) else {
             return;
         };
-        // A copy locked right now is busy: it is read again below, after the lock.
+        // A copy locked right now is busy: it is read again below, after the lock. A copy no
+        // one watches or waits on, whose bots another server plays, is left to catch up at its
+        // next call (`freshen`): following it now would cost a read for nothing.
+        let awaited = shared.awaited.load(std::sync::atomic::Ordering::Relaxed) > 0;
         let behind = match shared.live.try_lock() {
-            Ok(live) => live.revision() < revision,
+            Ok(live) => {
+                live.revision() < revision
+                    && (awaited || live.owner().is_some() || live.has_watchers())
+            }
             Err(_) => true,
         };
+        tracing::debug!(%match_id, revision, behind, awaited, "heard a change");
         if behind && let Err(status) = self.freshen(match_id, &shared).await {
             tracing::debug!(%match_id, error = %status.message(), "a change could not be followed");
         }
@@ -337,8 +368,11 @@ impl MatchStore {
             Some(shared) => self.catch_up(match_id, &shared).await,
             None => self.get(match_id).await.map(|_| ()),
         };
-        if let Err(status) = outcome {
-            tracing::warn!(%match_id, error = %status.message(), "a match taken over cannot be served yet");
+        match outcome {
+            Ok(()) => tracing::debug!(%match_id, "a match taken over is served here"),
+            Err(status) => {
+                tracing::warn!(%match_id, error = %status.message(), "a match taken over cannot be served yet")
+            }
         }
     }
 
@@ -348,9 +382,14 @@ impl MatchStore {
         let owned: std::collections::HashMap<&str, u64> =
             owned.iter().map(|(id, e)| (id.as_str(), *e)).collect();
         for (id, shared) in self.matches.entries() {
+            // A copy locked right now, or whose writes are not all stored (a claim may be on
+            // its way), is left for the next beat.
             let Ok(mut live) = shared.live.try_lock() else {
                 continue;
             };
+            if live.write_pending() {
+                continue;
+            }
             let should = owned
                 .get(id.as_str())
                 .map(|&e| (cluster.instance.clone(), e));

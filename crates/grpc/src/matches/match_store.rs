@@ -23,6 +23,8 @@ pub(super) struct MatchEntry {
     pub(super) live: Mutex<LiveMatch>,
     /// Cluster mode: told each time this copy caught up with another server's change.
     pub(super) followed: tokio::sync::Notify,
+    /// Cluster mode: calls waiting for this copy to follow the owner's bots (`after_bots`).
+    pub(super) awaited: std::sync::atomic::AtomicUsize,
     pub(super) thinking_bots: bool,
 }
 
@@ -184,6 +186,7 @@ impl MatchStore {
                     thinking_bots: live.has_thinking_bots(),
                     live: Mutex::new(live),
                     followed: tokio::sync::Notify::new(),
+                    awaited: std::sync::atomic::AtomicUsize::new(0),
                 })
             });
             Ok((durable, id))
@@ -285,6 +288,7 @@ impl MatchStore {
             thinking_bots: live.has_thinking_bots(),
             live: Mutex::new(live),
             followed: tokio::sync::Notify::new(),
+            awaited: std::sync::atomic::AtomicUsize::new(0),
         };
         room.keep(id.clone(), Arc::new(entry));
         self.durable(&id, durable).await

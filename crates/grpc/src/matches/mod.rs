@@ -186,6 +186,19 @@ impl MatchesService {
         let deadline =
             std::time::Instant::now() + std::time::Duration::from_millis(self.max_bot_ms) + lease;
         let status = view.act_status;
+        // Counted while it waits, so that this copy follows each change at once (`heard`).
+        struct Awaiting(match_store::SharedMatch);
+        impl Drop for Awaiting {
+            fn drop(&mut self) {
+                self.0
+                    .awaited
+                    .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        shared
+            .awaited
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let _awaiting = Awaiting(shared.clone());
         loop {
             // Registered before the copy is read, so that a change in between is not missed.
             let followed = shared.followed.notified();
@@ -388,10 +401,22 @@ impl pb::matches_server::Matches for MatchesService {
         let expected = request.expected_version;
         let shared = self.store.get(&request.match_id).await?;
         let store = self.store.clone();
+        let instance = self.store.cluster().map(|c| c.instance.clone());
         let act = move |live: &mut LiveMatch| {
             live.touch();
             let seat = live.authorize(request.seat, token.as_deref())?;
-            let outcome = live.act_expecting(seat, choice, expected)?;
+            // Cluster mode: a server acting for a human when only humans are awaited takes
+            // the match over, so the bots answer here, in the same commit.
+            if let Some(instance) = &instance {
+                live.claim(instance.clone());
+            }
+            let outcome = match live.act_expecting(seat, choice, expected) {
+                Ok(outcome) => outcome,
+                Err(error) => {
+                    live.unclaim();
+                    return Err(error.into());
+                }
+            };
             // The bots' moves may have taken long: idle time counts from the reply.
             live.touch();
             // Queued now, the change is committed while the view is built (`run` then finds

@@ -6,10 +6,19 @@
 use sqlx::Row;
 
 use super::error::query_error;
-use super::{Status, Store, StoreError};
+use super::{Status, Store, StoreError, StoredMatch};
 
 /// The database's clock, in milliseconds since the Unix epoch, as SQL.
 const DB_NOW_MS: &str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
+
+/// What `load_if_newer` read.
+#[derive(Debug)]
+pub enum Loaded {
+    /// The stored match is no newer than the copy: its revision and status.
+    Current(Revision),
+    /// The stored match, newer than the copy.
+    Newer(StoredMatch),
+}
 
 /// A match as far as freshness goes: its revision and status as stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +55,93 @@ impl Store {
         }))
     }
 
+    /// One match, history and tokens included, read in one statement (one round trip, and
+    /// one snapshot: PostgreSQL reads a statement as of its start): what a server reads to
+    /// catch its copy up with another server's change. PostgreSQL only (cluster mode).
+    pub async fn load_at_once(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
+        Ok(match self.load_newer(id, None).await? {
+            Some(Loaded::Newer(stored)) => Some(stored),
+            Some(Loaded::Current(_)) | None => None,
+        })
+    }
+
+    /// The match if its stored revision is above `known` (`Loaded::Newer`, read as
+    /// `load_at_once` reads it), else only its revision and status (`Loaded::Current`): one
+    /// round trip either way, what every call of a match in cluster mode makes before it
+    /// trusts this server's copy.
+    pub async fn load_if_newer(&self, id: &str, known: u64) -> Result<Option<Loaded>, StoreError> {
+        self.load_newer(id, Some(known)).await
+    }
+
+    async fn load_newer(&self, id: &str, known: Option<u64>) -> Result<Option<Loaded>, StoreError> {
+        let read = query_error("cannot read the stored match");
+        let Some(row) = sqlx::query(
+            "SELECT id, game, parameters, seed, seats, status, version, held, created_ms, \
+             touched_ms, finished_ms, final_returns, chosen_seed, revision, owner, owner_epoch, \
+             CASE WHEN revision > $2 THEN (SELECT string_agg(player::text || ',' || \
+             action::text || ',' || version::text, ';' ORDER BY idx) FROM steps WHERE match_id \
+             = $1) END, CASE WHEN revision > $2 THEN (SELECT string_agg(seat::text || ',' || \
+             token_sha256, ';') FROM seat_tokens WHERE match_id = $1) END FROM matches WHERE id \
+             = $1",
+        )
+        .bind(id)
+        .bind(known.map_or(-1, |k| k as i64))
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(read)?
+        else {
+            return Ok(None);
+        };
+        let revision: i64 = row.try_get(13).map_err(read)?;
+        if let Some(known) = known
+            && revision as u64 <= known
+        {
+            let status: String = row.try_get(5).map_err(read)?;
+            return Ok(Some(Loaded::Current(Revision {
+                revision: revision as u64,
+                status: Status::parse(&status).ok_or(StoreError::UnknownStatus(status))?,
+            })));
+        }
+        let mut stored = super::stored_match(&row)?;
+        let steps: Option<String> = row.try_get(16).map_err(read)?;
+        let tokens: Option<String> = row.try_get(17).map_err(read)?;
+        let unreadable = || StoreError::Unreadable(id.to_string());
+        for entry in steps
+            .as_deref()
+            .unwrap_or("")
+            .split(';')
+            .filter(|e| !e.is_empty())
+        {
+            let mut parts = entry.split(',').map(str::parse::<i64>);
+            match (parts.next(), parts.next(), parts.next()) {
+                (Some(Ok(player)), Some(Ok(action)), Some(Ok(version))) => {
+                    stored.steps.push(super::StepRow {
+                        player,
+                        action,
+                        version: version as u64,
+                    })
+                }
+                _ => return Err(unreadable()),
+            }
+        }
+        for token in tokens
+            .as_deref()
+            .unwrap_or("")
+            .split(';')
+            .filter(|t| !t.is_empty())
+        {
+            match token.split_once(',') {
+                Some((seat, hash)) if seat.parse::<usize>().is_ok() => {
+                    stored
+                        .tokens
+                        .insert(seat.parse().expect("checked"), hash.to_string());
+                }
+                _ => return Err(unreadable()),
+            }
+        }
+        Ok(Some(Loaded::Newer(stored)))
+    }
+
     /// Records this server's heartbeat (`instance`, started at `started_ms`), and forgets
     /// servers silent for a day.
     pub async fn heartbeat(&self, instance: &str, started_ms: i64) -> Result<(), StoreError> {
@@ -69,8 +165,9 @@ impl Store {
     }
 
     /// Takes over every live match whose owner's heartbeat is older than `lease_ms` (or that
-    /// has no owner): this server becomes its owner, its epoch one higher, so that the former
-    /// owner's writes are refused from now on. Returns the matches taken, with their epochs.
+    /// has no owner): this server becomes its owner, its epoch one higher and its revision too
+    /// (announced), so that the former owner's writes are refused from now on and every copy
+    /// knows the new epoch. Returns the matches taken, with their epochs.
     /// Two servers sweeping at once take each match once (the row is locked by the first, and
     /// the second's condition no longer holds for it).
     pub async fn take_over(
@@ -80,9 +177,12 @@ impl Store {
     ) -> Result<Vec<(String, u64)>, StoreError> {
         let read = query_error("cannot take over the matches of stopped servers");
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "UPDATE matches SET owner = $1, owner_epoch = owner_epoch + 1 WHERE status = 'live' \
-             AND (owner IS NULL OR owner NOT IN (SELECT id FROM cluster_instances WHERE \
-             heartbeat_ms >= {DB_NOW_MS} - $2)) RETURNING id, owner_epoch"
+            "WITH taken AS (UPDATE matches SET owner = $1, owner_epoch = owner_epoch + 1, \
+             revision = revision + 1 WHERE status = 'live' AND (owner IS NULL OR owner NOT IN \
+             (SELECT id FROM cluster_instances WHERE heartbeat_ms >= {DB_NOW_MS} - $2)) \
+             RETURNING id, owner_epoch, revision) SELECT id, owner_epoch, pg_notify('{}', id || \
+             ' ' || revision::text) FROM taken",
+            super::writer::CHANGES_CHANNEL
         )))
         .bind(instance)
         .bind(lease_ms)

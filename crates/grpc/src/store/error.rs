@@ -23,6 +23,9 @@ pub enum StoreError {
         #[source]
         source: serde_json::Error,
     },
+    /// A stored match's history or tokens, as read in one statement, do not read.
+    #[error("match '{0}' has a stored history entry or token that does not read")]
+    Unreadable(String),
     /// A stored match's status is none the store writes.
     #[error("a stored match has an unknown status '{0}'")]
     UnknownStatus(String),

@@ -28,7 +28,7 @@ mod writer;
 
 #[cfg(feature = "postgres")]
 pub use cluster::ChangeListener;
-pub use cluster::{Change, Heard, Revision};
+pub use cluster::{Change, Heard, Loaded, Revision};
 pub use error::{DatabaseUrlError, FileError, OpenError, ProbeError, SqliteError, StoreError};
 
 use error::{json_error, query_error};
@@ -153,6 +153,9 @@ pub struct MatchWrite {
     /// the stored owner and epoch are still these (a former owner cannot write past a
     /// takeover).
     pub owner: Option<(Arc<str>, u64)>,
+    /// Cluster mode: this write claims the match for `owner` (its epoch one above the stored
+    /// one), fenced by the revision alone (see `LiveMatch::claim`).
+    pub claim: bool,
     /// Told when this write is committed or failed.
     pub durability: DurabilityWatch,
 }
@@ -717,7 +720,7 @@ impl Store {
     }
 }
 
-fn stored_match(row: &sqlx::any::AnyRow) -> Result<StoredMatch, StoreError> {
+pub(super) fn stored_match(row: &sqlx::any::AnyRow) -> Result<StoredMatch, StoreError> {
     let read = query_error("cannot read a stored match");
     let status: String = row.try_get(5).map_err(read)?;
     let held: String = row.try_get(7).map_err(read)?;

@@ -190,9 +190,17 @@ fn commit_text(writes: &[MatchWrite], shared: bool) -> Option<String> {
         let finished = w
             .finished_ms
             .map_or_else(|| "NULL".to_string(), |t| t.to_string());
+        let claim = match (&w.owner, shared && w.claim) {
+            (Some((owner, epoch)), true) => format!(
+                ", owner = {}, owner_epoch = {}",
+                sql_text(owner)?,
+                *epoch as i64
+            ),
+            _ => String::new(),
+        };
         let update = format!(
             "UPDATE matches SET status = {}, version = {}, held = {}, final_returns = {returns}, \
-             touched_ms = {}, finished_ms = {finished}, revision = {} WHERE id = {id}",
+             touched_ms = {}, finished_ms = {finished}, revision = {}{claim} WHERE id = {id}",
             sql_text(w.status.as_str())?,
             w.version as i64,
             sql_text(&w.held)?,
@@ -252,6 +260,10 @@ fn commit_text(writes: &[MatchWrite], shared: bool) -> Option<String> {
 /// one this write was made on, and the owner and epoch are still the ones it believes.
 fn fence_text(w: &MatchWrite) -> Option<String> {
     let before = w.revision.saturating_sub(1) as i64;
+    // A claim is fenced by the revision alone: it pins the epoch the claim raises.
+    if w.claim {
+        return Some(format!("revision = {before}"));
+    }
     Some(match &w.owner {
         Some((owner, epoch)) => format!(
             "revision = {before} AND owner = {} AND owner_epoch = {}",
@@ -297,17 +309,20 @@ async fn commit_bound(
             .execute(&mut *tx)
             .await?;
         } else {
-            let fence = if shared {
-                match &w.owner {
-                    Some(_) => " AND revision = $9 AND owner = $10 AND owner_epoch = $11",
-                    None => " AND revision = $9",
+            let claim = shared && w.claim && w.owner.is_some();
+            let fence = match (shared, &w.owner) {
+                (false, _) => " WHERE id = $1",
+                (true, Some(_)) if claim => {
+                    ", owner = $10, owner_epoch = $11 WHERE id = $1 AND revision = $9"
                 }
-            } else {
-                ""
+                (true, Some(_)) => {
+                    " WHERE id = $1 AND revision = $9 AND owner = $10 AND owner_epoch = $11"
+                }
+                (true, None) => " WHERE id = $1 AND revision = $9",
             };
             let sql = format!(
                 "UPDATE matches SET status = $2, version = $3, held = $4, final_returns = $5, \
-                 touched_ms = $6, finished_ms = $7, revision = $8 WHERE id = $1{fence}"
+                 touched_ms = $6, finished_ms = $7, revision = $8{fence}"
             );
             // Safe: the text holds only placeholders; every value is bound.
             let mut update = sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -432,6 +447,7 @@ mod tests {
             seq: 1,
             revision: 3,
             owner: None,
+            claim: false,
             durability: Arc::new(watch::channel(Durability::default()).0),
         }
     }
