@@ -540,6 +540,8 @@ impl MatchStore {
     pub(super) async fn stored(&self, match_id: &str) -> Result<StoredMatch, Status> {
         let in_memory = self.matches.get(match_id);
         if let Some(shared) = in_memory {
+            // Cluster mode: this server's copy may be behind the store.
+            self.freshen(match_id, &shared).await?;
             return with_match(shared, |live| {
                 // Reading a replay is a request like any other: the match stays while it is read.
                 live.touch();
