@@ -47,6 +47,7 @@ from .._optional import requires
 # pb_grpc and _unary from the package.
 with requires("checkraise.client", "grpc"):
     import grpc  # noqa: F401
+    import jsonpatch  # noqa: F401
 
     from ..v1 import checkraise_pb2 as pb  # noqa: F401
     from ..v1 import checkraise_pb2_grpc as pb_grpc  # noqa: F401

@@ -5,7 +5,7 @@ sends."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +13,9 @@ from .._optional import requires
 from .matches import MatchSummary
 
 with requires("checkraise.client", "grpc"):
+    import jsonpatch
+    from jsonpointer import JsonPointerException
+
     from ..v1 import checkraise_pb2 as pb
 
 
@@ -39,8 +42,8 @@ class ReplayStep:
     The server sends the public view whole only for a page's first step, and for each later
     step the change from the previous step's view (a JSON Patch, RFC 6902): ``state`` is
     rebuilt from it, and ``view_patch`` is that patch as sent (``None`` on a page's first
-    step; not compared, so that steps read in pages of any size are equal). Consecutive
-    steps share the parts of ``state`` the step did not change: copy a state before
+    step; not compared, so that steps read in pages of any size are equal). A step that did
+    not change the view shares its ``state`` with the step before: copy a state before
     modifying it.
     """
 
@@ -117,164 +120,14 @@ class Replay:
         )
 
 
-# JSON Patch (RFC 6902), as replays send each step's change of the public view. Applied by
-# copying only the containers on the changed paths: the document given is never modified,
-# and the result shares every part the patch did not touch with it.
-
-
-def _patch_error(operation: Mapping[str, Any], why: str) -> ValueError:
-    return ValueError(
-        f"cannot apply JSON Patch operation {operation.get('op')!r} at "
-        f"{operation.get('path')!r}: {why}"
-    )
-
-
-def _scalar(value: Any) -> str:
-    """A JSON value that is neither an object nor an array, as the patch errors name it."""
-    return f"{json.dumps(value)[:40]}, neither an object nor an array"
-
-
-def _pointer(operation: Mapping[str, Any], key: str = "path") -> list[str]:
-    """The reference tokens of the operation's JSON Pointer (RFC 6901) ``key``."""
-    path = operation.get(key)
-    if not isinstance(path, str):
-        raise _patch_error(operation, f"{key!r} is missing or not a string")
-    if path == "":
-        return []
-    if not path.startswith("/"):
-        raise _patch_error(operation, f"{key} {path!r} does not start with '/'")
-    return [token.replace("~1", "/").replace("~0", "~") for token in path[1:].split("/")]
-
-
-def _array_index(
-    operation: Mapping[str, Any], array: list[Any], token: str, *, adding: bool = False
-) -> int:
-    """The array position a token names: an index below the length (up to it when adding),
-    or ``-`` (the end) when adding."""
-    if adding and token == "-":
-        return len(array)
-    if not (token.isascii() and token.isdigit()) or (len(token) > 1 and token[0] == "0"):
-        raise _patch_error(operation, f"{token!r} is not an array index")
-    index = int(token)
-    if index > len(array) or (index == len(array) and not adding):
-        raise _patch_error(operation, f"index {index} is past the array's end ({len(array)})")
-    return index
-
-
-def _child(operation: Mapping[str, Any], node: Any, token: str) -> Any:
-    """The member or element ``token`` names in ``node`` (which must exist)."""
-    if isinstance(node, dict):
-        if token not in node:
-            raise _patch_error(operation, f"no member {token!r}")
-        return node[token]
-    if isinstance(node, list):
-        return node[_array_index(operation, node, token)]
-    raise _patch_error(operation, f"{token!r} names a part of {_scalar(node)}")
-
-
-def _get(operation: Mapping[str, Any], document: Any, tokens: list[str]) -> Any:
-    for token in tokens:
-        document = _child(operation, document, token)
-    return document
-
-
-def _edit(
-    operation: Mapping[str, Any],
-    node: Any,
-    tokens: list[str],
-    change: Callable[[dict[str, Any] | list[Any], str], None],
-) -> Any:
-    """A copy of ``node`` in which ``change`` was made to (a copy of) the container that
-    ``tokens[:-1]`` names, with the last token; every other part is shared."""
-    if not isinstance(node, (dict, list)):
-        raise _patch_error(operation, f"{tokens[0]!r} names a part of {_scalar(node)}")
-    copy: dict[str, Any] | list[Any] = dict(node) if isinstance(node, dict) else list(node)
-    if len(tokens) == 1:
-        change(copy, tokens[0])
-        return copy
-    if isinstance(copy, dict):
-        key = tokens[0]
-        copy[key] = _edit(operation, _child(operation, node, key), tokens[1:], change)
-    else:
-        index = _array_index(operation, copy, tokens[0])
-        copy[index] = _edit(operation, copy[index], tokens[1:], change)
-    return copy
-
-
-def _add(operation: Mapping[str, Any], document: Any, tokens: list[str], value: Any) -> Any:
-    if not tokens:
-        return value
-
-    def change(container: dict[str, Any] | list[Any], token: str) -> None:
-        if isinstance(container, dict):
-            container[token] = value
-        else:
-            container.insert(_array_index(operation, container, token, adding=True), value)
-
-    return _edit(operation, document, tokens, change)
-
-
-def _replace(operation: Mapping[str, Any], document: Any, tokens: list[str], value: Any) -> Any:
-    if not tokens:
-        return value
-
-    def change(container: dict[str, Any] | list[Any], token: str) -> None:
-        if isinstance(container, dict):
-            if token not in container:
-                raise _patch_error(operation, f"no member {token!r}")
-            container[token] = value
-        else:
-            container[_array_index(operation, container, token)] = value
-
-    return _edit(operation, document, tokens, change)
-
-
-def _remove(operation: Mapping[str, Any], document: Any, tokens: list[str]) -> Any:
-    if not tokens:
-        raise _patch_error(operation, "the whole document cannot be removed")
-
-    def change(container: dict[str, Any] | list[Any], token: str) -> None:
-        if isinstance(container, dict):
-            if token not in container:
-                raise _patch_error(operation, f"no member {token!r}")
-            del container[token]
-        else:
-            del container[_array_index(operation, container, token)]
-
-    return _edit(operation, document, tokens, change)
-
-
 def _apply_patch(document: Any, patch: Any) -> Any:
-    """``document`` with the JSON Patch ``patch`` (a list of operations: ``add``, ``remove``,
-    ``replace``, ``move``, ``copy``, ``test``) applied; ``document`` itself is unchanged.
-    A patch that does not apply (a missing member, an index past the end, an unknown
-    operation, a failed ``test``) is a ``ValueError`` that says which operation and why."""
+    """``document`` with the JSON Patch (RFC 6902) ``patch``, a list of operations, applied
+    by :mod:`jsonpatch` to a copy: ``document`` itself is unchanged. A patch that does not
+    apply (a missing member, an index past the end, an unknown operation, a failed ``test``)
+    is a ``ValueError`` that says why."""
     if not isinstance(patch, list):
         raise ValueError(f"a JSON Patch is a list of operations, not {type(patch).__name__}")
-    for operation in patch:
-        if not isinstance(operation, dict):
-            raise ValueError(f"a JSON Patch operation is an object, not {operation!r}")
-        op = operation.get("op")
-        tokens = _pointer(operation)
-        if op in ("add", "replace", "test") and "value" not in operation:
-            raise _patch_error(operation, "'value' is missing")
-        if op == "add":
-            document = _add(operation, document, tokens, operation["value"])
-        elif op == "remove":
-            document = _remove(operation, document, tokens)
-        elif op == "replace":
-            document = _replace(operation, document, tokens, operation["value"])
-        elif op in ("move", "copy"):
-            source = _pointer(operation, "from")
-            value = _get(operation, document, source)
-            if op == "move":
-                if tokens[: len(source)] == source and tokens != source:
-                    raise _patch_error(operation, "a value cannot move into itself")
-                document = _remove(operation, document, source) if source else document
-            document = _add(operation, document, tokens, value)
-        elif op == "test":
-            if _get(operation, document, tokens) != operation["value"]:
-                raise _patch_error(operation, "the test failed")
-        else:
-            raise _patch_error(operation, "unknown operation")
-    return document
+    try:
+        return jsonpatch.apply_patch(document, patch)
+    except (jsonpatch.JsonPatchException, JsonPointerException) as error:
+        raise ValueError(f"the JSON Patch does not apply: {error}") from None
