@@ -17,7 +17,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "gymnasium": ("gymnasium",),
     "pettingzoo": ("pettingzoo", "gymnasium"),
     "openspiel": ("pyspiel",),
-    "grpc": ("grpc", "google.protobuf"),
+    "grpc": ("grpc", "google.protobuf", "jsonpatch"),
     "render": ("PIL",),
     "arena": ("tqdm", "pandas"),
     "train": ("jax", "optax", "matplotlib"),
