@@ -36,7 +36,7 @@ pub(super) async fn write_loop(
             continue;
         }
         let started = std::time::Instant::now();
-        let outcome = writer.commit(&group).await;
+        let outcome = writer.commit(&group, false).await;
         metrics::histogram!("checkraise_store_commit_seconds")
             .record(started.elapsed().as_secs_f64());
         match outcome {
@@ -47,8 +47,10 @@ pub(super) async fn write_loop(
                 }
             }
             Err(error) => {
-                if writer.shared && group.len() == 1 {
-                    tracing::debug!(%error, "a commit failed; retrying it alone");
+                // Shared (cluster mode), a refused fence fails a commit too: retried one by
+                // one, the refused write is told apart.
+                if writer.shared {
+                    tracing::debug!(%error, writes = group.len(), "a commit failed; retrying its writes one by one");
                 } else {
                     tracing::warn!(%error, writes = group.len(), "a group commit failed; retrying its writes one by one");
                 }
@@ -57,7 +59,7 @@ pub(super) async fn write_loop(
                     let outcome = match failed.get(&write.id) {
                         Some(why) => Err(why.clone()),
                         None => writer
-                            .commit(std::slice::from_ref(&write))
+                            .commit(std::slice::from_ref(&write), true)
                             .await
                             .map_err(|e| (e.to_string(), matches!(e, CommitError::Conflict))),
                     };
@@ -129,15 +131,15 @@ impl Writer {
     /// (`commit_text`); a group that creates a match or stores a token binds its values,
     /// statement by statement (`commit_bound`). A connection that failed is dropped (which
     /// rolls back what it had begun), so the next commit starts clean on a new one.
-    async fn commit(&mut self, writes: &[MatchWrite]) -> Result<(), CommitError> {
+    async fn commit(&mut self, writes: &[MatchWrite], bound: bool) -> Result<(), CommitError> {
         let mut connection = match self.connection.take() {
             Some(connection) => connection,
             None => self.pool.acquire().await?.detach(),
         };
-        // A group is sent as text, but a single write of a shared store is bound, so that a
-        // refused fence is told apart from a failure (the text aborts on it by dividing by
-        // zero, which reads as any other error).
-        let text = if self.shared && writes.len() == 1 {
+        // Sent as text (one round trip) unless `bound`: the retry of a write that failed, so
+        // that a refused fence is told apart from a failure (the text aborts on it by dividing
+        // by zero, which reads as any other error).
+        let text = if bound {
             None
         } else {
             commit_text(writes, self.shared)
