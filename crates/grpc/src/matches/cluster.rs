@@ -104,7 +104,7 @@ impl MatchStore {
                 self.forget(match_id);
                 Err(unknown_match(match_id))
             }
-            Some(Loaded::Newer(stored)) => self.apply(match_id, shared, stored).await,
+            Some(Loaded::Newer(stored)) => self.apply(match_id, shared, *stored).await,
         }
     }
 

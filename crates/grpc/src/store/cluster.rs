@@ -17,7 +17,7 @@ pub enum Loaded {
     /// The stored match is no newer than the copy: its revision and status.
     Current(Revision),
     /// The stored match, newer than the copy.
-    Newer(StoredMatch),
+    Newer(Box<StoredMatch>),
 }
 
 /// A match as far as freshness goes: its revision and status as stored.
@@ -60,7 +60,7 @@ impl Store {
     /// catch its copy up with another server's change. PostgreSQL only (cluster mode).
     pub async fn load_at_once(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
         Ok(match self.load_newer(id, None).await? {
-            Some(Loaded::Newer(stored)) => Some(stored),
+            Some(Loaded::Newer(stored)) => Some(*stored),
             Some(Loaded::Current(_)) | None => None,
         })
     }
@@ -139,7 +139,7 @@ impl Store {
                 _ => return Err(unreadable()),
             }
         }
-        Ok(Some(Loaded::Newer(stored)))
+        Ok(Some(Loaded::Newer(Box::new(stored))))
     }
 
     /// Records this server's heartbeat (`instance`, started at `started_ms`), and forgets
