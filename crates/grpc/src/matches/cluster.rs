@@ -234,6 +234,7 @@ impl MatchStore {
 
     /// A change another server announced: this server's copy follows it, if it has one and
     /// it is behind.
+    #[cfg(feature = "postgres")]
     async fn heard(&self, match_id: &str, revision: u64) {
         let Some(shared) = self.matches.get(match_id) else {
             return;
@@ -257,6 +258,7 @@ impl MatchStore {
 
     /// Every copy checked against the store (after the listener lost the database for a
     /// while and may have missed changes).
+    #[cfg(feature = "postgres")]
     async fn freshen_all(&self) {
         for (id, shared) in self.matches.entries() {
             let _ = self.freshen(&id, &shared).await;
