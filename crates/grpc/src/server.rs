@@ -338,6 +338,8 @@ const CLIENT_MISTAKES: [&str; 4] = [
 /// a stream travels in trailers and is sent as the service made it.
 fn tidy_error_status<B>(mut response: http::Response<B>) -> http::Response<B> {
     let headers = response.headers_mut();
+    // The services' own mark of a retriable write conflict never leaves the server.
+    headers.remove("x-checkraise-conflict");
     let Some(code) = headers.get("grpc-status").map(|c| c.as_bytes().to_vec()) else {
         return response;
     };

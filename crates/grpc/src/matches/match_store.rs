@@ -135,6 +135,28 @@ impl MatchStore {
             .ok_or_else(|| unknown_match(match_id))
     }
 
+    /// The match with this id, as `get` gives it, but in cluster mode without reading the
+    /// store when this server's copy shows `expected` (the version an `Act` was chosen on):
+    /// its write is fenced anyway, and a refused one is retried (see `is_conflict`).
+    pub(super) async fn get_current(
+        &self,
+        match_id: &str,
+        expected: Option<u64>,
+    ) -> Result<SharedMatch, Status> {
+        if self.cluster.is_some()
+            && let (Some(expected), Some(shared)) = (expected, self.matches.get(match_id))
+        {
+            let current = with_match(shared.clone(), move |live| {
+                Ok(live.version() == expected && !live.write_failed())
+            })
+            .await?;
+            if current {
+                return Ok(shared);
+            }
+        }
+        self.get(match_id).await
+    }
+
     /// Resumes every live match of the store (at start); returns how many.
     pub async fn resume_all(&self) -> Result<usize, StoreError> {
         let Some(store) = &self.store else {
@@ -227,10 +249,15 @@ impl MatchStore {
         };
         if conflict && self.cluster.is_some() {
             self.recover_boxed(match_id.to_string()).await;
-            return Err(Status::aborted(format!(
+            let mut status = Status::aborted(format!(
                 "match '{match_id}' was changed through another server at the same moment, so \
                  this request's change was not applied; read the view and try again"
-            )));
+            ));
+            status.metadata_mut().insert(
+                CONFLICT_MARK,
+                tonic::metadata::MetadataValue::from_static("1"),
+            );
+            return Err(status);
         }
         if let Some(shared) = self.matches.remove(match_id)
             && let Ok(mut live) = shared.live.try_lock()
@@ -429,6 +456,22 @@ impl MatchStore {
             let _ = self.durable(&id, durable).await;
         }
     }
+}
+
+/// The metadata key that marks an ABORTED status as a write refused because another server
+/// wrote the match first (cluster mode): the call may be made again on the caught-up copy.
+/// Taken off before the status leaves the server.
+const CONFLICT_MARK: &str = "x-checkraise-conflict";
+
+/// Whether `status` is a write refused because another server wrote the match first.
+pub(super) fn is_conflict(status: &Status) -> bool {
+    status.code() == tonic::Code::Aborted && status.metadata().contains_key(CONFLICT_MARK)
+}
+
+/// `status` without the conflict mark (what the client is sent).
+pub(super) fn without_conflict_mark(mut status: Status) -> Status {
+    status.metadata_mut().remove(CONFLICT_MARK);
+    status
 }
 
 /// Why a stored match cannot be made live again (what follows "cannot be resumed: ").

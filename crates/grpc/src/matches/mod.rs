@@ -399,41 +399,74 @@ impl pb::matches_server::Matches for MatchesService {
         };
         let parts = view_parts(request.view_options.as_ref());
         let expected = request.expected_version;
-        let shared = self.store.get(&request.match_id).await?;
+        let seat = request.seat;
+        let token = token.clone();
         let store = self.store.clone();
         let instance = self.store.cluster().map(|c| c.instance.clone());
-        let act = move |live: &mut LiveMatch| {
-            live.touch();
-            let seat = live.authorize(request.seat, token.as_deref())?;
-            // Cluster mode: a server acting for a human when only humans are awaited takes
-            // the match over, so the bots answer here, in the same commit.
-            if let Some(instance) = &instance {
-                live.claim(instance.clone());
-            }
-            let outcome = match live.act_expecting(seat, choice, expected) {
-                Ok(outcome) => outcome,
-                Err(error) => {
-                    live.unclaim();
-                    return Err(error.into());
+        let act = move || {
+            let (token, choice, store, instance) = (
+                token.clone(),
+                choice.clone(),
+                store.clone(),
+                instance.clone(),
+            );
+            move |live: &mut LiveMatch| {
+                live.touch();
+                let seat = live.authorize(seat, token.as_deref())?;
+                // Cluster mode: a server acting for a human when only humans are awaited
+                // takes the match over, so the bots answer here, in the same commit.
+                if let Some(instance) = &instance {
+                    live.claim(instance.clone());
                 }
-            };
-            // The bots' moves may have taken long: idle time counts from the reply.
-            live.touch();
-            // Queued now, the change is committed while the view is built (`run` then finds
-            // nothing new to queue, and waits for this write).
-            store.persist(live);
-            let mut view = live.view_parts(Some(seat), parts);
-            view.act_status = match outcome {
-                ActOutcome::Applied => pb::ActStatus::Applied,
-                ActOutcome::AlreadyApplied => pb::ActStatus::AlreadyApplied,
-            } as i32;
-            Ok(view)
+                let outcome = match live.act_expecting(seat, choice, expected) {
+                    Ok(outcome) => outcome,
+                    Err(error) => {
+                        live.unclaim();
+                        return Err(error.into());
+                    }
+                };
+                // The bots' moves may have taken long: idle time counts from the reply.
+                live.touch();
+                // Queued now, the change is committed while the view is built (`run` then
+                // finds nothing new to queue, and waits for this write).
+                store.persist(live);
+                let mut view = live.view_parts(Some(seat), parts);
+                view.act_status = match outcome {
+                    ActOutcome::Applied => pb::ActStatus::Applied,
+                    ActOutcome::AlreadyApplied => pb::ActStatus::AlreadyApplied,
+                } as i32;
+                Ok(view)
+            }
         };
-        // With thinking bots, on the blocking pool, the match locked until a human must
-        // decide; humans and random bots only: nothing that thinks for long, so no thread hop
-        // when the match is free.
-        let blocking = shared.thinking_bots;
-        let view = self.store.run(shared.clone(), blocking, act).await?;
+        // Cluster mode: an `Act` whose expected version this server's copy shows is applied to
+        // the copy without reading the store first; if another server wrote the match since,
+        // the fenced write is refused, the copy caught up, and the `Act` applied again, once.
+        let mut retried = false;
+        let (shared, view) = loop {
+            let shared = if retried {
+                self.store.get(&request.match_id).await?
+            } else {
+                self.store.get_current(&request.match_id, expected).await?
+            };
+            // With thinking bots, on the blocking pool, the match locked until a human must
+            // decide; humans and random bots only: nothing that thinks for long, so no thread
+            // hop when the match is free.
+            let blocking = shared.thinking_bots;
+            match self.store.run(shared.clone(), blocking, act()).await {
+                // A repeat found applied wrote nothing, so no fence checked the copy: its view
+                // is read again after the store.
+                Ok(view)
+                    if !retried
+                        && self.store.cluster().is_some()
+                        && view.act_status == pb::ActStatus::AlreadyApplied as i32 =>
+                {
+                    retried = true
+                }
+                Ok(view) => break (shared, view),
+                Err(status) if !retried && match_store::is_conflict(&status) => retried = true,
+                Err(status) => return Err(match_store::without_conflict_mark(status)),
+            }
+        };
         // Cluster mode, on a server that does not own the match: the owner plays the bots.
         // The reply still shows the match once they have moved, as on one server.
         let view = match self.store.cluster() {
