@@ -138,11 +138,14 @@ impl MatchStore {
     /// The match with this id, as `get` gives it, but in cluster mode without reading the
     /// store when this server's copy shows `expected` (the version an `Act` was chosen on):
     /// its write is fenced anyway, and a refused one is retried (see `is_conflict`).
+    ///
+    /// Returns the match and whether the read was skipped: a call refused on such a copy is
+    /// made again after `get` (the copy may lack a token, a held choice or a new owner).
     pub(super) async fn get_current(
         &self,
         match_id: &str,
         expected: Option<u64>,
-    ) -> Result<SharedMatch, Status> {
+    ) -> Result<(SharedMatch, bool), Status> {
         if self.cluster.is_some()
             && let (Some(expected), Some(shared)) = (expected, self.matches.get(match_id))
         {
@@ -151,10 +154,10 @@ impl MatchStore {
             })
             .await?;
             if current {
-                return Ok(shared);
+                return Ok((shared, true));
             }
         }
-        self.get(match_id).await
+        Ok((self.get(match_id).await?, false))
     }
 
     /// Resumes every live match of the store (at start); returns how many.

@@ -443,8 +443,8 @@ impl pb::matches_server::Matches for MatchesService {
         // the fenced write is refused, the copy caught up, and the `Act` applied again, once.
         let mut retried = false;
         let (shared, view) = loop {
-            let shared = if retried {
-                self.store.get(&request.match_id).await?
+            let (shared, skipped) = if retried {
+                (self.store.get(&request.match_id).await?, false)
             } else {
                 self.store.get_current(&request.match_id, expected).await?
             };
@@ -463,7 +463,11 @@ impl pb::matches_server::Matches for MatchesService {
                     retried = true
                 }
                 Ok(view) => break (shared, view),
-                Err(status) if !retried && match_store::is_conflict(&status) => retried = true,
+                // Refused on a copy not read first (a write conflict, or a token, turn or
+                // choice the copy does not know yet): made again on the caught-up copy.
+                Err(status) if !retried && (skipped || match_store::is_conflict(&status)) => {
+                    retried = true
+                }
                 Err(status) => return Err(match_store::without_conflict_mark(status)),
             }
         };
