@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from cluster_util import HAProxy, Instance, Postgres  # noqa: E402
+from cluster_util import HAProxy, Instance, Postgres
 
 LEAN = ("observation", "observation_text", "view_json")
 
@@ -95,9 +95,8 @@ def main() -> None:
         finally:
             single.remove()
         for count in (1, 3):
-            instances = [
-                Instance(10 + k, pg.url, "--cluster", "--log-level", "info,checkraise_grpc::access=warn") for k in range(count)
-            ]
+            quiet = ("--log-level", "info,checkraise_grpc::access=warn")
+            instances = [Instance(10 + k, pg.url, "--cluster", *quiet) for k in range(count)]
             lb = HAProxy.over(instances)
             try:
                 for instance in instances:
