@@ -178,7 +178,9 @@ impl WorldStore {
 
 fn unknown_world(name: &str) -> Status {
     Status::not_found(format!(
-        "no world '{name}' (never created, destroyed, or expired after being idle)"
+        "no world '{name}' on this server (never created here, destroyed, or expired after \
+         being idle); a world lives in the server process that made it, so behind a load \
+         balancer every call of a world must reach that server (see docs/cluster.md)"
     ))
 }
 
