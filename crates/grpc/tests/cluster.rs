@@ -93,17 +93,12 @@ impl Server {
 }
 
 impl Drop for Server {
+    /// Killed, resumed first if the test left it paused.
     fn drop(&mut self) {
-        self.signal_quietly();
-        self.kill();
-    }
-}
-
-impl Server {
-    fn signal_quietly(&self) {
         let _ = Command::new("kill")
             .args(["-CONT", &self.child.id().to_string()])
             .status();
+        self.kill();
     }
 }
 

@@ -30,31 +30,6 @@ pub struct Revision {
 }
 
 impl Store {
-    /// Whether the store is shared with other servers (cluster mode).
-    pub fn is_shared(&self) -> bool {
-        self.shared
-    }
-
-    /// The stored revision and status of a match, if it is stored: one round trip, what every
-    /// call of a match in cluster mode reads before it trusts this server's copy.
-    pub async fn revision(&self, id: &str) -> Result<Option<Revision>, StoreError> {
-        let read = query_error("cannot read the match's revision");
-        let Some(row) = sqlx::query("SELECT revision, status FROM matches WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(read)?
-        else {
-            return Ok(None);
-        };
-        let revision: i64 = row.try_get(0).map_err(read)?;
-        let status: String = row.try_get(1).map_err(read)?;
-        Ok(Some(Revision {
-            revision: revision as u64,
-            status: Status::parse(&status).ok_or(StoreError::UnknownStatus(status))?,
-        }))
-    }
-
     /// One match, history and tokens included, read in one statement (one round trip, and
     /// one snapshot: PostgreSQL reads a statement as of its start): what a server reads to
     /// catch its copy up with another server's change. PostgreSQL only (cluster mode).

@@ -278,9 +278,6 @@ pub struct Store {
     pool: AnyPool,
     writes: mpsc::UnboundedSender<MatchWrite>,
     url: Arc<str>,
-    /// Shared with other servers (cluster mode): every write is fenced by revision and owner,
-    /// and announced (`NOTIFY`) when committed.
-    shared: bool,
     /// Why the last commit failed, while commits fail.
     failing: Arc<watch::Sender<Option<String>>>,
 }

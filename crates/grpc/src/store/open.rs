@@ -159,7 +159,6 @@ impl Store {
             pool,
             writes,
             url: url.into(),
-            shared,
             failing,
         })
     }
