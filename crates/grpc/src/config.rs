@@ -153,6 +153,11 @@ pub struct Config {
     /// of a server silent for longer are taken over by the others.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(200..=60_000))]
     pub cluster_lease_ms: u64,
+    /// Cluster mode: the HOST:PORT at which the cluster's other servers reach this one (the
+    /// ladder's calls are forwarded to the server that runs it). Default: `--address`, unless
+    /// that listens on every interface (0.0.0.0 or [::]), when it must be given.
+    #[arg(long, env = "CHECKRAISE_CLUSTER_ADVERTISE", value_name = "HOST:PORT")]
+    pub cluster_advertise: Option<String>,
     /// The bot ladder's house bots, comma-separated bot specs (a comma inside a spec's
     /// parentheses belongs to the spec); each ladder keeps those that can play its game. The
     /// anchor, rated 0, is `random` when it is one of them.
@@ -235,6 +240,15 @@ pub enum ConfigError {
          of the cluster shares; {0} serves one server only"
     )]
     ClusterNeedsPostgres(&'static str),
+    /// Cluster mode on every interface with no `--cluster-advertise`.
+    #[error(
+        "--cluster listens on {0}, every interface: say where the other servers reach this one \
+         with --cluster-advertise HOST:PORT (or CHECKRAISE_CLUSTER_ADVERTISE)"
+    )]
+    ClusterNeedsAdvertise(std::net::SocketAddr),
+    /// A `--cluster-advertise` that is not HOST:PORT.
+    #[error("--cluster-advertise '{0}' is not HOST:PORT (a name or an address, and a port)")]
+    ClusterAdvertise(String),
     /// A `--ladder-house` spec that does not parse.
     #[error("'{spec}' is not a bot spec: {source}")]
     BotSpec {
@@ -366,6 +380,42 @@ impl Config {
             }
             Database::Url(_) => Ok(Some(Duration::from_millis(self.cluster_lease_ms))),
         }
+    }
+
+    /// Cluster mode: where the other servers reach this one, given the address it listens on
+    /// (`--cluster-advertise`, or that address when it is not every interface's).
+    pub fn cluster_address(&self, bound: std::net::SocketAddr) -> Result<String, ConfigError> {
+        match &self.cluster_advertise {
+            Some(given) => {
+                let given = given.trim();
+                let port_ok = given
+                    .rsplit_once(':')
+                    .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok());
+                if !port_ok || given.contains('/') || given.contains(char::is_whitespace) {
+                    return Err(ConfigError::ClusterAdvertise(given.to_string()));
+                }
+                Ok(given.to_string())
+            }
+            None if bound.ip().is_unspecified() => Err(ConfigError::ClusterNeedsAdvertise(bound)),
+            None => Ok(bound.to_string()),
+        }
+    }
+
+    /// Cluster mode with TLS: how this server reaches the others (TLS, trusting the
+    /// certificates of `--tls-cert`: one certificate for the cluster, or its CA in the file).
+    pub fn cluster_tls(&self) -> Result<Option<tonic::transport::ClientTlsConfig>, ConfigError> {
+        let Some(cert) = &self.tls_cert else {
+            return Ok(None);
+        };
+        let pem = std::fs::read(cert).map_err(|source| ConfigError::TlsRead {
+            what: "certificate",
+            path: cert.to_path_buf(),
+            source,
+        })?;
+        Ok(Some(
+            tonic::transport::ClientTlsConfig::new()
+                .ca_certificate(tonic::transport::Certificate::from_pem(pem)),
+        ))
     }
 
     /// How long a match or env batch may stay idle.

@@ -139,11 +139,34 @@ impl CreationQuota {
     }
 }
 
+/// The metadata a cluster's server sends with a call it forwards to another: the client
+/// address the call came from, and the cluster's shared secret vouching for it.
+pub const FORWARDED_PEER_HEADER: &str = "x-checkraise-forwarded-for";
+/// See `FORWARDED_PEER_HEADER`.
+pub const CLUSTER_SECRET_HEADER: &str = "x-checkraise-cluster-secret";
+
+/// The client address a call was forwarded for by another server of the cluster, set by the
+/// gate on a forwarded call whose secret is the cluster's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForwardedPeer(pub IpAddr);
+
+/// The client address of a call: the one another server of the cluster forwarded it for,
+/// or the connection's.
+pub fn peer_of<T>(request: &tonic::Request<T>) -> Option<IpAddr> {
+    request
+        .extensions()
+        .get::<ForwardedPeer>()
+        .map(|p| p.0)
+        .or_else(|| request.remote_addr().map(|a| a.ip()))
+}
+
 /// The gate as a tower layer (`Server::builder().layer(..)`).
 #[derive(Clone, Debug)]
 pub struct GateLayer {
     keys: Option<Arc<HashSet<String>>>,
     quotas: Arc<CreationQuota>,
+    /// Cluster mode: the secret that vouches for a forwarded call's client address.
+    cluster_secret: Arc<std::sync::OnceLock<String>>,
 }
 
 impl GateLayer {
@@ -152,7 +175,36 @@ impl GateLayer {
         GateLayer {
             keys: config.api_keys.map(Arc::new),
             quotas: Arc::new(CreationQuota::new(config.creates_per_minute)),
+            cluster_secret: Arc::new(std::sync::OnceLock::new()),
         }
+    }
+
+    /// Trusts calls forwarded by the cluster's other servers: those carrying `secret` as
+    /// `CLUSTER_SECRET_HEADER` are taken to come from their `FORWARDED_PEER_HEADER` address
+    /// and pass without a key or a quota (the forwarding server checked them). Set once.
+    pub fn trust_forwarded(&self, secret: String) {
+        let _ = self.cluster_secret.set(secret);
+    }
+
+    /// The client address a forwarded call vouches for, if its secret is the cluster's.
+    fn forwarded_peer(&self, headers: &http::HeaderMap) -> Option<IpAddr> {
+        let secret = self.cluster_secret.get()?;
+        let sent = headers.get(CLUSTER_SECRET_HEADER)?.as_bytes();
+        let same = sent.len() == secret.len()
+            && sent
+                .iter()
+                .zip(secret.as_bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0;
+        if !same {
+            return None;
+        }
+        headers
+            .get(FORWARDED_PEER_HEADER)?
+            .to_str()
+            .ok()?
+            .parse()
+            .ok()
     }
 
     /// The creation quota the gate takes from, for the services that create inside a call.
@@ -244,8 +296,16 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+    fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
         let started = Instant::now();
+        // A forwarded call's client address, vouched for by the cluster's secret; the
+        // headers are never passed on, so that no client can claim another's address.
+        let forwarded = self.layer.forwarded_peer(request.headers());
+        request.headers_mut().remove(CLUSTER_SECRET_HEADER);
+        request.headers_mut().remove(FORWARDED_PEER_HEADER);
+        if let Some(peer) = forwarded {
+            request.extensions_mut().insert(ForwardedPeer(peer));
+        }
         let extensions = request.extensions();
         let peer = extensions
             .get::<TcpConnectInfo>()
@@ -256,7 +316,10 @@ where
             })
             .and_then(|info| info.remote_addr);
         let method = request.uri().path().to_string();
-        let refusal = self.refusal(&request, peer.map(|p| p.ip()));
+        let refusal = match forwarded {
+            Some(_) => None,
+            None => self.refusal(&request, peer.map(|p| p.ip())),
+        };
         // The clone that was made ready is the one to call (tower's contract).
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);

@@ -98,6 +98,7 @@ pub async fn serve(
         tracing::info!(%metrics_address, "serving Prometheus metrics");
     }
     let gate = crate::gate::GateLayer::new(config.gate()?);
+    let streams = StreamCap::new(config.max_streams).with_peer_share(config.max_streams_per_peer());
     let lease = config.cluster_lease()?;
     let durable = match config.database() {
         Database::Memory => None,
@@ -110,8 +111,15 @@ pub async fn serve(
     )
     .with_message_limit(config.max_message_size)
     .with_peer_share(config.max_matches_per_peer);
-    if let Some(lease) = lease {
-        store = store.with_cluster(std::sync::Arc::new(crate::matches::Cluster::new(lease)));
+    let cluster = match lease {
+        Some(lease) => Some(std::sync::Arc::new(crate::matches::Cluster::new(
+            lease,
+            &config.cluster_address(address)?,
+        ))),
+        None => None,
+    };
+    if let Some(cluster) = &cluster {
+        store = store.with_cluster(cluster.clone());
     }
     let cluster_tasks = store.start_cluster();
     if let Some(durable) = &durable {
@@ -124,20 +132,33 @@ pub async fn serve(
             "stored matches resumed"
         );
     }
-    // Cluster mode: the ladder is not shared yet (see docs/cluster.md), so it is not served:
-    // its hub never reads or ends the stored ladder games, which a server without --cluster
-    // may own.
-    let ladders = crate::ladder::LadderHub::open(
-        config.ladder_settings(),
-        store.clone(),
-        if lease.is_some() {
-            None
-        } else {
-            durable.clone()
-        },
-        config.max_bot_ms,
-    )
-    .await?;
+    // Cluster mode: one server runs the ladder (its role in the store) and the others forward
+    // its calls there; its hub is opened when this server takes the role.
+    let ladders = match cluster.as_ref().zip(durable.as_ref()) {
+        None => Ladders::Single(
+            crate::ladder::LadderHub::open(
+                config.ladder_settings(),
+                store.clone(),
+                durable.clone(),
+                config.max_bot_ms,
+            )
+            .await?,
+        ),
+        Some((cluster, durable)) => {
+            let secret = durable.cluster_secret().await?;
+            gate.trust_forwarded(secret.clone());
+            Ladders::Cluster(crate::ladder::ClusterLadder::new(
+                config.ladder_settings(),
+                store.clone(),
+                durable.clone(),
+                cluster.clone(),
+                config.max_bot_ms,
+                streams.clone(),
+                secret,
+                config.cluster_tls()?,
+            ))
+        }
+    };
     let env_store = EnvStore::new(config.max_envs, config.max_message_size)
         .with_peer_share(config.max_envs_per_peer())
         .with_bot_cap(config.max_bot_ms);
@@ -157,15 +178,9 @@ pub async fn serve(
     health_reporter
         .set_serving::<EnvironmentServer<DmEnvService>>()
         .await;
-    if lease.is_some() {
-        health_reporter
-            .set_not_serving::<pb::ladder_server::LadderServer<LadderService>>()
-            .await;
-    } else {
-        health_reporter
-            .set_serving::<pb::ladder_server::LadderServer<LadderService>>()
-            .await;
-    }
+    health_reporter
+        .set_serving::<pb::ladder_server::LadderServer<LadderService>>()
+        .await;
 
     if let Some(durable) = &durable {
         tokio::spawn(report_store_health(
@@ -186,7 +201,6 @@ pub async fn serve(
         .build_v1alpha()?;
 
     let limit = config.max_message_size;
-    let streams = StreamCap::new(config.max_streams).with_peer_share(config.max_streams_per_peer());
     let catalog = pb::catalog_server::CatalogServer::new(CatalogService)
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);
@@ -197,11 +211,6 @@ pub async fn serve(
     )
     .max_decoding_message_size(limit)
     .max_encoding_message_size(limit);
-
-    let ladder =
-        pb::ladder_server::LadderServer::new(LadderService::new(ladders.clone(), streams.clone()))
-            .max_decoding_message_size(limit)
-            .max_encoding_message_size(limit);
 
     let envs = pb::envs_server::EnvsServer::new(EnvsService::new(env_store.clone()))
         .max_decoding_message_size(limit)
@@ -226,10 +235,9 @@ pub async fn serve(
             }
         })
     });
-    let matchmaking = if lease.is_some() {
-        tokio::spawn(std::future::pending())
-    } else {
-        ladders.start()
+    let matchmaking = match &ladders {
+        Ladders::Single(hub) => hub.start(),
+        Ladders::Cluster(ladder) => ladder.start(),
     };
     let ladders_closing = ladders.clone();
     let expiry = tokio::spawn(expire_idle(store, env_store, worlds, config.expiry()));
@@ -249,11 +257,18 @@ pub async fn serve(
         .add_service(matches)
         .add_service(envs)
         .add_service(dm_env);
-    if lease.is_some() {
-        routes.add_service(LadderOff);
-    } else {
-        routes.add_service(ladder);
-    }
+    match &ladders {
+        Ladders::Single(hub) => routes.add_service(
+            pb::ladder_server::LadderServer::new(LadderService::new(hub.clone(), streams.clone()))
+                .max_decoding_message_size(limit)
+                .max_encoding_message_size(limit),
+        ),
+        Ladders::Cluster(ladder) => routes.add_service(
+            pb::ladder_server::LadderServer::new(ladder.clone())
+                .max_decoding_message_size(limit)
+                .max_encoding_message_size(limit),
+        ),
+    };
     let mut routes = routes.routes();
     if config.web {
         routes = crate::web::with_page(routes);
@@ -468,34 +483,20 @@ async fn expire_idle(store: MatchStore, env_store: EnvStore, worlds: WorldStore,
     }
 }
 
-/// The Ladder service in cluster mode: every call is answered FAILED_PRECONDITION with what to
-/// do instead (the ladder is not shared by a cluster's servers yet).
+/// The server's ladder: its own hub, or a cluster's (run by one server of it).
 #[derive(Clone)]
-struct LadderOff;
-
-impl tonic::server::NamedService for LadderOff {
-    const NAME: &'static str =
-        <pb::ladder_server::LadderServer<LadderService> as tonic::server::NamedService>::NAME;
+enum Ladders {
+    Single(crate::ladder::LadderHub),
+    Cluster(crate::ladder::ClusterLadder),
 }
 
-impl<B> tower::Service<http::Request<B>> for LadderOff {
-    type Response = http::Response<tonic::body::Body>;
-    type Error = std::convert::Infallible;
-    type Future = std::future::Ready<Result<Self::Response, Self::Error>>;
-
-    fn poll_ready(
-        &mut self,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Result<(), Self::Error>> {
-        std::task::Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, _: http::Request<B>) -> Self::Future {
-        std::future::ready(Ok(tonic::Status::failed_precondition(
-            "the bot ladder is not served in cluster mode (--cluster) yet: run it on a server \
-             without --cluster, with its own database (see docs/cluster.md)",
-        )
-        .into_http()))
+impl Ladders {
+    /// Ends every bot's event stream served here (at shutdown).
+    fn close_all_connections(&self) {
+        match self {
+            Ladders::Single(hub) => hub.close_all_connections(),
+            Ladders::Cluster(ladder) => ladder.close_all_connections(),
+        }
     }
 }
 

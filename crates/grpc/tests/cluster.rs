@@ -7,7 +7,9 @@
 //! - the bots of a match move once, on its owner, whichever server the human acts through;
 //!   the owner killed (SIGKILL), a survivor takes the match over and its bot moves again;
 //! - an owner paused (SIGSTOP) past its lease loses its matches, and once resumed it follows
-//!   the match as it is stored, without forking its history.
+//!   the match as it is stored, without forking its history;
+//! - one server runs the ladder, the others forward its calls there; its server killed, a
+//!   survivor takes the ladder over and its games go on being placed and finished.
 #![cfg(feature = "postgres")]
 
 #[path = "it/common.rs"]
@@ -38,6 +40,10 @@ struct Server {
 
 impl Server {
     fn start(database: &str, log: &Path) -> Self {
+        Self::start_with(database, log, &[])
+    }
+
+    fn start_with(database: &str, log: &Path, more: &[&str]) -> Self {
         let address: SocketAddr = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -55,6 +61,7 @@ impl Server {
                 "info,checkraise_grpc::matches=debug",
                 "--no-web",
             ])
+            .args(more)
             .stdout(log.try_clone().unwrap())
             .stderr(log)
             .spawn()
@@ -297,30 +304,13 @@ async fn three_servers_on_one_database_serve_every_call_of_every_match() {
     assert!(serving.status.success(), "{serving:?}");
     assert_eq!(String::from_utf8_lossy(&serving.stdout).trim(), "SERVING");
     let ladder = health(&["--address", &address, "--service", "checkraise.v1.Ladder"]);
-    assert!(!ladder.status.success(), "{ladder:?}");
-    assert!(
-        String::from_utf8_lossy(&ladder.stderr).contains("NOT_SERVING"),
-        "{ladder:?}"
-    );
+    assert!(ladder.status.success(), "{ladder:?}");
     let nobody = health(&["--address", "127.0.0.1:1", "--timeout-secs", "2"]);
     assert!(!nobody.status.success(), "{nobody:?}");
     assert!(
         String::from_utf8_lossy(&nobody.stderr).contains("cannot connect"),
         "{nobody:?}"
     );
-
-    // The ladder is not shared yet: it says so, rather than running one per server.
-    let mut ladder = checkraise_grpc::pb::ladder_client::LadderClient::new(
-        Channel::from_shared(format!("http://{}", servers[0].address))
-            .unwrap()
-            .connect_lazy(),
-    );
-    let refused = ladder
-        .list_ladders(pb::ListLaddersRequest::default())
-        .await
-        .expect_err("the ladder is off in cluster mode");
-    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
-    assert!(refused.message().contains("cluster mode"), "{refused:?}");
 
     // 1. Two humans, every call on another server, watched from all three.
     let id = create(&mut clients[0], &["human", "human"], 7).await;
@@ -615,6 +605,246 @@ async fn three_servers_on_one_database_serve_every_call_of_every_match() {
         "the epoch never goes back"
     );
     replays("prediction_chess", &[], &now);
+    store.close().await;
+    for server in &mut servers {
+        server.kill();
+    }
+    drop(pg);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A ladder bot's seat played with the first legal action through `matches` until the game
+/// ends (or the seat is no longer the bot's).
+async fn play_ladder_seat(mut matches: MatchesClient<Channel>, id: String, seat: pb::LadderSeat) {
+    loop {
+        let Ok(v) = view(&mut matches, &id, seat.seat, &seat.seat_token).await else {
+            return;
+        };
+        if v.is_terminal {
+            return;
+        }
+        if v.may_act {
+            let _ = act(
+                &mut matches,
+                &id,
+                seat.seat,
+                &seat.seat_token,
+                v.legal_actions[0].id,
+                v.version,
+            )
+            .await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// A bot's `Events` call with its token.
+fn bot_events(bot: &pb::RegisterBotResponse) -> Request<pb::EventsRequest> {
+    let mut request = Request::new(pb::EventsRequest {
+        name: bot.name.clone(),
+        max_games: None,
+    });
+    request
+        .metadata_mut()
+        .insert("x-bot-token", bot.bot_token.parse().unwrap());
+    request
+}
+
+/// Reads a bot's events until `games` of its games have finished (each seat it is placed in
+/// played through `matches`); returns the finished games' match ids and how the stream
+/// ended (`None`: still open).
+async fn play_ladder(
+    events: &mut tonic::Streaming<pb::LadderEvent>,
+    matches: &MatchesClient<Channel>,
+    games: usize,
+    within: Duration,
+) -> Vec<String> {
+    let deadline = Instant::now() + within;
+    let mut finished = Vec::new();
+    while finished.len() < games {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let event = tokio::time::timeout(left, events.next())
+            .await
+            .unwrap_or_else(|_| {
+                panic!(
+                    "only {} ladder games finished in {within:?}",
+                    finished.len()
+                )
+            })
+            .expect("the bot's stream ended")
+            .expect("the bot's stream failed");
+        if event.kind == pb::LadderEventKind::GameStarted as i32 {
+            let id = event.game.unwrap().match_id;
+            for seat in event.seats {
+                tokio::spawn(play_ladder_seat(matches.clone(), id.clone(), seat));
+            }
+        } else if event.kind == pb::LadderEventKind::GameFinished as i32 {
+            finished.push(event.game.unwrap().match_id);
+        }
+    }
+    finished
+}
+
+/// The ladder of a cluster: one server runs it (its role in the store), every server serves
+/// its calls (registered through one, the bot's stream through another, its games played
+/// through a third); that server killed, a survivor takes the role over within a few leases,
+/// the bot's stream ends UNAVAILABLE and, connected again, the bot is placed in new games that
+/// finish. A former holder's ladder writes are refused (fenced by the role's epoch).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_cluster_runs_one_ladder_and_a_survivor_takes_it_over() {
+    let dir = temp_dir("cluster-ladder");
+    let pg_dir = dir.join("pg");
+    std::fs::create_dir_all(&pg_dir).unwrap();
+    let pg = tokio::task::spawn_blocking(move || postgres::Postgres::start(pg_dir))
+        .await
+        .unwrap();
+    let url = pg.url();
+    let ladder_args = [
+        "--ladder-house",
+        "random",
+        "--ladder-move-ms",
+        "5000",
+        "--ladder-grace-ms",
+        "5000",
+    ];
+    let mut servers: Vec<Server> = (0..3)
+        .map(|k| Server::start_with(&url, &dir.join(format!("ladder-{k}.log")), &ladder_args))
+        .collect();
+    let store = Store::open(&url).await.unwrap();
+    let holder_of = |holder: &checkraise_grpc::store::RoleHolder, servers: &[Server]| {
+        let address = holder.address.clone().unwrap_or_default();
+        servers
+            .iter()
+            .position(|s| s.address.to_string() == address)
+    };
+    let mut first = None;
+    for _ in 0..200 {
+        if let Some(holder) = store.role_holder("ladder").await.unwrap()
+            && let Some(k) = holder_of(&holder, &servers)
+        {
+            first = Some((holder, k));
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (holder, k) = first.expect("a server runs the ladder");
+    let others: Vec<usize> = (0..3).filter(|&j| j != k).collect();
+    let addresses: Vec<SocketAddr> = servers.iter().map(|s| s.address).collect();
+    let ladder_client = |j: usize| {
+        checkraise_grpc::pb::ladder_client::LadderClient::new(
+            Channel::from_shared(format!("http://{}", addresses[j]))
+                .unwrap()
+                .connect_lazy(),
+        )
+    };
+    // Registered through a server that does not run the ladder (forwarded), its stream
+    // through another, its games played through the holder itself.
+    let bot = ladder_client(others[0])
+        .register_bot(pb::RegisterBotRequest {
+            name: "roamer".to_string(),
+            games: vec!["pokeros(board_size=3)".to_string()],
+        })
+        .await
+        .expect("RegisterBot through a server that forwards it")
+        .into_inner();
+    let mut events = ladder_client(others[1])
+        .events(bot_events(&bot))
+        .await
+        .expect("Events through a server that relays it")
+        .into_inner();
+    let played_through = servers[others[0]].client();
+    let before = play_ladder(&mut events, &played_through, 2, Duration::from_secs(60)).await;
+
+    // The ladder's server killed: the relayed stream ends UNAVAILABLE, a survivor takes the
+    // role, and the bot, connected again through a survivor, plays on.
+    servers[k].kill();
+    let killed = Instant::now();
+    let ended = loop {
+        match tokio::time::timeout(Duration::from_secs(15), events.next()).await {
+            Ok(Some(Ok(_))) => continue,
+            Ok(Some(Err(status))) => break status,
+            Ok(None) => panic!("the relayed stream ended without a status"),
+            Err(_) => panic!("the relayed stream went on after the ladder's server died"),
+        }
+    };
+    assert_eq!(ended.code(), Code::Unavailable, "{ended:?}");
+    assert!(!ended.message().contains("transport"), "{ended:?}");
+    let mut events = loop {
+        assert!(
+            killed.elapsed() < Duration::from_secs(20),
+            "no survivor took the ladder over"
+        );
+        match ladder_client(others[1]).events(bot_events(&bot)).await {
+            Ok(events) => break events.into_inner(),
+            Err(status) => {
+                assert_eq!(status.code(), Code::Unavailable, "{status:?}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+    let after = play_ladder(&mut events, &played_through, 2, Duration::from_secs(60)).await;
+    eprintln!(
+        "the ladder's server killed: games placed and finished again {:?} after",
+        killed.elapsed()
+    );
+    let new_holder = store.role_holder("ladder").await.unwrap().unwrap();
+    assert_ne!(new_holder.instance, holder.instance);
+    assert!(new_holder.epoch > holder.epoch);
+    assert!(holder_of(&new_holder, &servers).is_some_and(|j| j != k));
+
+    // Every finished game is listed once, by every survivor, and stored finished.
+    let mut listed = Vec::new();
+    for &j in &others {
+        let games = ladder_client(j)
+            .list_ladder_games(pb::ListLadderGamesRequest::default())
+            .await
+            .expect("ListLadderGames")
+            .into_inner()
+            .games;
+        let mut finished: Vec<String> = games
+            .iter()
+            .filter(|g| !g.live)
+            .map(|g| g.match_id.clone())
+            .collect();
+        finished.sort();
+        listed.push(finished);
+    }
+    assert_eq!(listed[0], listed[1], "both survivors list the same games");
+    let mut ids = listed[0].clone();
+    ids.dedup();
+    assert_eq!(ids.len(), listed[0].len(), "a game listed twice");
+    for id in before.iter().chain(&after) {
+        assert!(ids.contains(id), "finished game {id} not listed: {ids:?}");
+        let stored = store.load(id).await.unwrap().unwrap();
+        assert!(stored.returns.is_some(), "{id} is not stored finished");
+    }
+    let board = ladder_client(others[0])
+        .get_leaderboard(pb::GetLeaderboardRequest {
+            game: "pokeros(board_size=3)".to_string(),
+        })
+        .await
+        .expect("GetLeaderboard")
+        .into_inner();
+    let roamer = board.standings.iter().find(|s| s.bot == "roamer").unwrap();
+    assert!(roamer.games >= 4, "{board:?}");
+
+    // The former holder's writes are refused: the role's epoch moved on.
+    let stale = store.fenced_for_ladder(&holder.instance, holder.epoch);
+    let refused = stale
+        .insert_ladder_bot(&checkraise_grpc::store::LadderBotRow {
+            name: "ghost".to_string(),
+            token_hash: "0".repeat(64),
+            games: vec!["pokeros".to_string()],
+            retired: false,
+            created_ms: 0,
+        })
+        .await
+        .expect_err("a former holder's write");
+    assert!(
+        matches!(refused, checkraise_grpc::store::StoreError::NotLadderHolder),
+        "{refused:?}"
+    );
     store.close().await;
     for server in &mut servers {
         server.kill();

@@ -19,10 +19,12 @@
 //!   (`ladder_bots`, `ladder_games`), so ratings survive restarts; a game left unfinished by a
 //!   stop is ended as expired at the next start.
 //!
-//! The hub is this file; the `Ladder` RPCs over it are `service`.
+//! The hub is this file; the `Ladder` RPCs over it are `service`; in cluster mode, `cluster`
+//! runs the hub on the one server holding the ladder's role and forwards the calls there.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -40,8 +42,10 @@ use crate::matches::{HUMAN, MatchStore, build_seats};
 use crate::pb;
 use crate::store::{LadderBotRow, LadderGameRow, Store, StoreError, now_ms};
 
+mod cluster;
 mod service;
 
+pub use cluster::ClusterLadder;
 pub use service::LadderService;
 
 /// The metadata key that carries a bot's secret token.
@@ -274,6 +278,42 @@ struct Hub {
     max_bot_ms: u64,
     state: Mutex<HubState>,
     wake: Notify,
+    /// Cluster mode: the ladder role's lease, as last confirmed; the hub places, forfeits and
+    /// records nothing while it is not fresh.
+    lease: Option<Arc<RoleLease>>,
+    /// Closed: another server runs the ladder now (cluster mode); the hub does nothing more.
+    closed: AtomicBool,
+}
+
+/// How fresh this server's hold on a cluster role is: confirmed in the store at some moment,
+/// valid for a lease after it (this server's own clock, which a pause cannot fool: a paused
+/// server finds its lease old when it resumes).
+#[derive(Debug)]
+pub struct RoleLease {
+    lease: Duration,
+    confirmed: Mutex<Option<Instant>>,
+}
+
+impl RoleLease {
+    /// A lease of `lease`, not confirmed yet.
+    pub fn new(lease: Duration) -> Self {
+        RoleLease {
+            lease,
+            confirmed: Mutex::new(None),
+        }
+    }
+
+    /// The role was confirmed as this server's at `at` (taken before the store answered).
+    pub fn confirm(&self, at: Instant) {
+        *self.confirmed.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);
+    }
+
+    /// Confirmed less than a lease ago (with a margin of a quarter lease, the other servers'
+    /// heartbeat period).
+    pub fn fresh(&self) -> bool {
+        let confirmed = *self.confirmed.lock().unwrap_or_else(|e| e.into_inner());
+        confirmed.is_some_and(|at| at.elapsed() < self.lease - self.lease / 4)
+    }
 }
 
 /// Every ladder of the server, their bots and their games (see the module's documentation).
@@ -291,6 +331,19 @@ impl LadderHub {
         store: Option<Store>,
         max_bot_ms: u64,
     ) -> Result<Self, LadderError> {
+        Self::open_leased(settings, matches, store, max_bot_ms, None).await
+    }
+
+    /// `open` for the server holding a cluster's ladder role under `lease` (its store fenced
+    /// by the role's epoch): nothing is placed, forfeited or recorded while the lease is not
+    /// fresh.
+    pub async fn open_leased(
+        settings: LadderSettings,
+        matches: MatchStore,
+        store: Option<Store>,
+        max_bot_ms: u64,
+        lease: Option<Arc<RoleLease>>,
+    ) -> Result<Self, LadderError> {
         if settings.house.is_empty() {
             return Err(LadderError::NoHouseBot);
         }
@@ -307,6 +360,8 @@ impl LadderHub {
             max_bot_ms,
             state: Mutex::new(HubState::default()),
             wake: Notify::new(),
+            lease,
+            closed: AtomicBool::new(false),
         }));
         hub.restore().await?;
         Ok(hub)
@@ -314,6 +369,33 @@ impl LadderHub {
 
     fn state(&self) -> MutexGuard<'_, HubState> {
         self.0.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The hub may place, forfeit and record now: not closed, and its cluster lease (if any)
+    /// fresh.
+    fn may_act(&self) -> bool {
+        !self.is_closed() && self.0.lease.as_ref().is_none_or(|l| l.fresh())
+    }
+
+    /// Closed by `close`.
+    pub fn is_closed(&self) -> bool {
+        self.0.closed.load(Ordering::SeqCst)
+    }
+
+    /// Stops the hub for good (another server of the cluster runs the ladder now): no set is
+    /// placed and no game recorded any more, and every bot's stream ends `UNAVAILABLE`
+    /// telling it to connect again (it then reaches the ladder's new server).
+    pub fn close(&self) {
+        self.0.closed.store(true, Ordering::SeqCst);
+        self.0.wake.notify_one();
+        let mut state = self.state();
+        for bot in state.bots.values_mut() {
+            if let Some(connection) = bot.connection.take() {
+                let _ = connection.events.try_send(Err(Status::unavailable(
+                    "the ladder moved to another server of the cluster: connect again",
+                )));
+            }
+        }
     }
 
     /// Reads the stored bots and games back, and ends the games a stop left unfinished.
@@ -426,7 +508,7 @@ impl LadderHub {
     pub fn start(&self) -> tokio::task::JoinHandle<()> {
         let hub = self.clone();
         tokio::spawn(async move {
-            loop {
+            while !hub.is_closed() {
                 hub.schedule();
                 tokio::select! {
                     _ = hub.0.wake.notified() => {}
@@ -442,6 +524,9 @@ impl LadderHub {
     /// equal share of them: at most `max_games` divided by their number, rounded up, before
     /// the places left are filled by anyone. A bot paused for its forfeits is not placed.
     fn schedule(&self) {
+        if !self.may_act() {
+            return;
+        }
         let mut started = Vec::new();
         {
             let mut state = self.state();
@@ -553,6 +638,9 @@ impl LadderHub {
         let mut ids = Vec::new();
         let sealed = self.0.settings.duplicate && set.games.len() > 1;
         for (i, play) in set.games.iter().enumerate() {
+            if self.is_closed() {
+                return;
+            }
             let seed = if self.0.settings.duplicate {
                 play.chance_seed
             } else {
@@ -747,6 +835,11 @@ impl LadderHub {
         let mut version = None;
         let mut since = Instant::now();
         loop {
+            if self.is_closed() {
+                return Err(Status::unavailable(
+                    "the ladder moved to another server of the cluster",
+                ));
+            }
             let (returns, now_version, waiting) = self
                 .0
                 .matches
@@ -780,14 +873,16 @@ impl LadderHub {
             let now = Instant::now();
             if let Some((until, bot)) = &deadline
                 && *until <= now
+                && self.may_act()
             {
                 self.forfeit(id, bots, bot, &mut forfeits).await?;
                 continue;
             }
+            // (A deadline passed while the cluster lease is not fresh waits for the lease.)
             let wait = deadline
-                .map(|(until, _)| until - now)
+                .map(|(until, _)| until.saturating_duration_since(now))
                 .unwrap_or(Duration::from_secs(1))
-                .min(Duration::from_secs(1));
+                .clamp(Duration::from_millis(20), Duration::from_secs(1));
             match tokio::time::timeout(wait, events.recv()).await {
                 Ok(Some(Err(error))) => return Err(error.into()),
                 // The queue ends after the terminal event (the next read finds the returns);

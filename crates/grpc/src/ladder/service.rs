@@ -132,7 +132,7 @@ impl pb::ladder_server::Ladder for LadderService {
         &self,
         request: Request<pb::RegisterBotRequest>,
     ) -> Result<Response<pb::RegisterBotResponse>, Status> {
-        let peer = request.remote_addr().map(|a| a.ip());
+        let peer = crate::gate::peer_of(&request);
         let request = request.into_inner();
         let name = request.name.trim().to_string();
         check_bot_name(&name).map_err(|e| Status::invalid_argument(e.to_string()))?;
@@ -278,7 +278,7 @@ impl pb::ladder_server::Ladder for LadderService {
         request: Request<pb::EventsRequest>,
     ) -> Result<Response<LadderEvents>, Status> {
         let token = metadata_text(&request, BOT_TOKEN_METADATA);
-        let peer = request.remote_addr().map(|a| a.ip());
+        let peer = crate::gate::peer_of(&request);
         let request = request.into_inner();
         let name = request.name;
         let max_games = request.max_games.map(u64::from);

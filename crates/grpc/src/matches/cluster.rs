@@ -31,15 +31,19 @@ pub struct Cluster {
     pub instance: Arc<str>,
     /// How long an owner's heartbeat stays valid: past it, its matches are taken over.
     pub lease: Duration,
+    /// Where the other servers reach this one (`--cluster-advertise`), recorded with its
+    /// heartbeat.
+    pub address: Arc<str>,
     started_ms: i64,
 }
 
 impl Cluster {
-    /// A new member with a random instance id and `lease`.
-    pub fn new(lease: Duration) -> Self {
+    /// A new member with a random instance id and `lease`, reached at `address`.
+    pub fn new(lease: Duration, address: &str) -> Self {
         Cluster {
             instance: crate::auth::random_hex(8).into(),
             lease,
+            address: address.into(),
             started_ms: now_ms(),
         }
     }
@@ -331,7 +335,10 @@ impl MatchStore {
         let mut last_ok = Instant::now();
         loop {
             ticker.tick().await;
-            if let Err(error) = store.heartbeat(&cluster.instance, cluster.started_ms).await {
+            if let Err(error) = store
+                .heartbeat(&cluster.instance, cluster.started_ms, &cluster.address)
+                .await
+            {
                 tracing::warn!(%error, "cannot record this server's heartbeat");
                 store.report_failure("this server cannot record its heartbeat".to_string());
                 if last_ok.elapsed() > cluster.lease {

@@ -368,8 +368,13 @@ impl MatchStore {
     }
 
     /// Ends a match that will not be played on (a ladder game left unfinished by a restart):
-    /// stored as expired and removed from memory. A match not in memory is left as it is.
+    /// stored as expired and removed from memory. A match not in memory is left as it is
+    /// (in cluster mode it is read from the store first: another server may have played it).
     pub async fn expire_now(&self, match_id: &str) -> Result<(), Status> {
+        if self.matches.get(match_id).is_none() && self.cluster().is_some() {
+            // Cluster mode: the match may live in the store only (another server played it).
+            self.get(match_id).await?;
+        }
         let Some(shared) = self.matches.remove(match_id) else {
             return Ok(());
         };

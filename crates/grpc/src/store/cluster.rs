@@ -11,6 +11,17 @@ use super::{Status, Store, StoreError, StoredMatch};
 /// The database's clock, in milliseconds since the Unix epoch, as SQL.
 const DB_NOW_MS: &str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
 
+/// Who holds a cluster role (`Store::take_role`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoleHolder {
+    /// The holding server's instance id.
+    pub instance: String,
+    /// How many times the role changed hands.
+    pub epoch: u64,
+    /// Where the other servers reach it (`--cluster-advertise`), once it recorded a heartbeat.
+    pub address: Option<String>,
+}
+
 /// What `load_if_newer` read.
 #[derive(Debug)]
 pub enum Loaded {
@@ -117,16 +128,23 @@ impl Store {
         Ok(Some(Loaded::Newer(Box::new(stored))))
     }
 
-    /// Records this server's heartbeat (`instance`, started at `started_ms`), and forgets
-    /// servers silent for a day.
-    pub async fn heartbeat(&self, instance: &str, started_ms: i64) -> Result<(), StoreError> {
+    /// Records this server's heartbeat (`instance`, started at `started_ms`, reached at
+    /// `address` by the other servers), and forgets servers silent for a day.
+    pub async fn heartbeat(
+        &self,
+        instance: &str,
+        started_ms: i64,
+        address: &str,
+    ) -> Result<(), StoreError> {
         let write = query_error("cannot record this server's heartbeat");
         sqlx::query(sqlx::AssertSqlSafe(format!(
-            "INSERT INTO cluster_instances (id, started_ms, heartbeat_ms) VALUES ($1, $2, \
-             {DB_NOW_MS}) ON CONFLICT (id) DO UPDATE SET heartbeat_ms = EXCLUDED.heartbeat_ms"
+            "INSERT INTO cluster_instances (id, started_ms, heartbeat_ms, address) VALUES ($1, \
+             $2, {DB_NOW_MS}, $3) ON CONFLICT (id) DO UPDATE SET heartbeat_ms = \
+             EXCLUDED.heartbeat_ms, address = EXCLUDED.address"
         )))
         .bind(instance)
         .bind(started_ms)
+        .bind(address)
         .execute(&self.pool)
         .await
         .map_err(write)?;
@@ -137,6 +155,74 @@ impl Store {
         .await
         .map_err(write)?;
         Ok(())
+    }
+
+    /// Takes `role` for `instance` if nobody holds it or its holder's heartbeat is older than
+    /// `lease_ms` (its epoch raised), then reads who holds it: the holder, its epoch and the
+    /// address it is reached at. The row is locked by the update, so two servers taking a
+    /// role at once take it once.
+    pub async fn take_role(
+        &self,
+        role: &str,
+        instance: &str,
+        lease_ms: i64,
+    ) -> Result<Option<RoleHolder>, StoreError> {
+        let what = "cannot read or take the cluster's ladder role";
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE cluster_roles SET instance = $1, epoch = epoch + 1 WHERE role = $2 AND \
+             (instance IS NULL OR instance NOT IN (SELECT id FROM cluster_instances WHERE \
+             heartbeat_ms >= {DB_NOW_MS} - $3))"
+        )))
+        .bind(instance)
+        .bind(role)
+        .bind(lease_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error(what))?;
+        self.role_holder(role).await
+    }
+
+    /// Who holds `role` (nobody: `None`), its epoch and the address it is reached at.
+    pub async fn role_holder(&self, role: &str) -> Result<Option<RoleHolder>, StoreError> {
+        let what = "cannot read who holds a cluster role";
+        let row = sqlx::query(
+            "SELECT r.instance, r.epoch, i.address FROM cluster_roles r LEFT JOIN \
+             cluster_instances i ON i.id = r.instance WHERE r.role = $1",
+        )
+        .bind(role.to_string())
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error(what))?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let read = query_error(what);
+        let holder: Option<String> = row.try_get(0).map_err(read)?;
+        let epoch: i64 = row.try_get(1).map_err(read)?;
+        let address: Option<String> = row.try_get(2).map_err(read)?;
+        Ok(holder.map(|instance| RoleHolder {
+            instance,
+            epoch: epoch as u64,
+            address,
+        }))
+    }
+
+    /// The secret the servers of this database share (made by the first server that asks).
+    pub async fn cluster_secret(&self) -> Result<String, StoreError> {
+        let what = "cannot read the cluster's shared secret";
+        sqlx::query(
+            "INSERT INTO cluster_secrets (name, value) VALUES ('forwarding', $1) ON CONFLICT \
+             (name) DO NOTHING",
+        )
+        .bind(crate::auth::random_hex(32))
+        .execute(&self.pool)
+        .await
+        .map_err(query_error(what))?;
+        let row = sqlx::query("SELECT value FROM cluster_secrets WHERE name = 'forwarding'")
+            .fetch_one(&self.pool)
+            .await
+            .map_err(query_error(what))?;
+        row.try_get(0).map_err(query_error(what))
     }
 
     /// Takes over every live match whose owner's heartbeat is older than `lease_ms` (or that

@@ -56,6 +56,9 @@ pub enum StoreError {
         #[source]
         cause: ProbeError,
     },
+    /// A ladder write of a server that no longer holds the cluster's ladder role.
+    #[error("this server no longer runs the cluster's ladder: another server took it over")]
+    NotLadderHolder,
     /// A SQLite file refused before it is opened.
     #[error(transparent)]
     File(#[from] FileError),

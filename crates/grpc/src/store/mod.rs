@@ -28,7 +28,7 @@ mod writer;
 
 #[cfg(feature = "postgres")]
 pub use cluster::ChangeListener;
-pub use cluster::{Change, Heard, Loaded, Revision};
+pub use cluster::{Change, Heard, Loaded, Revision, RoleHolder};
 pub use error::{DatabaseUrlError, FileError, OpenError, ProbeError, SqliteError, StoreError};
 
 use error::{json_error, query_error};
@@ -280,6 +280,9 @@ pub struct Store {
     url: Arc<str>,
     /// Why the last commit failed, while commits fail.
     failing: Arc<watch::Sender<Option<String>>>,
+    /// Cluster mode: the ladder role's holder and epoch this store's ladder writes are made
+    /// under (each is refused once another server took the role).
+    ladder_fence: Option<Arc<(String, u64)>>,
 }
 
 /// What `--database` asks for.
@@ -599,31 +602,94 @@ impl Store {
             .collect()
     }
 
+    /// This store, its ladder writes made as the ladder role's holder `instance` at `epoch`:
+    /// each is refused (`StoreError::NotLadderHolder`) once another server took the role.
+    pub fn fenced_for_ladder(&self, instance: &str, epoch: u64) -> Store {
+        Store {
+            ladder_fence: Some(Arc::new((instance.to_string(), epoch))),
+            ..self.clone()
+        }
+    }
+
+    /// The condition a fenced ladder write adds, its placeholders numbered from `first`.
+    fn ladder_fence_sql(&self, first: usize) -> String {
+        match &self.ladder_fence {
+            Some(_) => format!(
+                "EXISTS (SELECT 1 FROM cluster_roles WHERE role = 'ladder' AND instance = \
+                 ${first} AND epoch = ${})",
+                first + 1
+            ),
+            None => "1 = 1".to_string(),
+        }
+    }
+
+    /// Runs a ladder write (its fence's values bound last); refused when fenced and no row
+    /// was written.
+    async fn ladder_write(
+        &self,
+        query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
+        what: &'static str,
+    ) -> Result<u64, StoreError> {
+        let query = match &self.ladder_fence {
+            Some(fence) => query.bind(fence.0.clone()).bind(fence.1 as i64),
+            None => query,
+        };
+        let done = query
+            .execute(&self.pool)
+            .await
+            .map_err(query_error(what))?
+            .rows_affected();
+        if done == 0 && self.ladder_fence.is_some() && !self.ladder_fence_holds().await? {
+            return Err(StoreError::NotLadderHolder);
+        }
+        Ok(done)
+    }
+
+    /// This store's ladder role is still held as fenced.
+    async fn ladder_fence_holds(&self) -> Result<bool, StoreError> {
+        let Some(fence) = &self.ladder_fence else {
+            return Ok(true);
+        };
+        let what = "cannot read the cluster's ladder role";
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {} AS held",
+            self.ladder_fence_sql(1)
+        )))
+        .bind(fence.0.clone())
+        .bind(fence.1 as i64)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(query_error(what))?;
+        row.try_get::<bool, _>(0).map_err(query_error(what))
+    }
+
     /// Stores a newly registered bot; refused if the name is taken.
     pub async fn insert_ladder_bot(&self, bot: &LadderBotRow) -> Result<(), StoreError> {
-        sqlx::query(
+        let query = sqlx::query(sqlx::AssertSqlSafe(format!(
             "INSERT INTO ladder_bots (name, token_sha256, games, retired, created_ms) \
-             VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&bot.name)
-        .bind(&bot.token_hash)
+             SELECT $1, $2, $3, $4, $5 WHERE {}",
+            self.ladder_fence_sql(6)
+        )))
+        .bind(bot.name.clone())
+        .bind(bot.token_hash.clone())
         .bind(serde_json::to_string(&bot.games).expect("strings serialize"))
         .bind(i64::from(bot.retired))
-        .bind(bot.created_ms)
-        .execute(&self.pool)
-        .await
-        .map(|_| ())
-        .map_err(query_error("cannot store the bot"))
+        .bind(bot.created_ms);
+        self.ladder_write(query, "cannot store the bot")
+            .await
+            .map(|_| ())
     }
 
     /// Marks a bot retired.
     pub async fn retire_ladder_bot(&self, name: &str) -> Result<(), StoreError> {
-        sqlx::query("UPDATE ladder_bots SET retired = 1 WHERE name = $1")
-            .bind(name)
-            .execute(&self.pool)
+        let query = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE ladder_bots SET retired = 1 WHERE name = $1 AND {}",
+            self.ladder_fence_sql(2)
+        )))
+        .bind(name.to_string());
+        self.ladder_write(query, "cannot retire the bot")
             .await
             .map(|_| ())
-            .map_err(query_error("cannot retire the bot"))
     }
 
     /// Every ladder game, in the order they started (finished or not).
@@ -665,19 +731,19 @@ impl Store {
 
     /// Stores a ladder game as it starts (its match is stored already).
     pub async fn insert_ladder_game(&self, game: &LadderGameRow) -> Result<(), StoreError> {
-        sqlx::query(
+        let query = sqlx::query(sqlx::AssertSqlSafe(format!(
             "INSERT INTO ladder_games (match_id, game, set_number, bots, started_ms) \
-             VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&game.match_id)
-        .bind(&game.game)
+             SELECT $1, $2, $3, $4, $5 WHERE {}",
+            self.ladder_fence_sql(6)
+        )))
+        .bind(game.match_id.clone())
+        .bind(game.game.clone())
         .bind(game.set as i64)
         .bind(serde_json::to_string(&game.bots).expect("strings serialize"))
-        .bind(game.started_ms)
-        .execute(&self.pool)
-        .await
-        .map(|_| ())
-        .map_err(query_error("cannot store the ladder game"))
+        .bind(game.started_ms);
+        self.ladder_write(query, "cannot store the ladder game")
+            .await
+            .map(|_| ())
     }
 
     /// Stores how a ladder game ended.
@@ -688,27 +754,28 @@ impl Store {
         forfeits: &[bool],
         finished_ms: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        let query = sqlx::query(sqlx::AssertSqlSafe(format!(
             "UPDATE ladder_games SET returns = $1, forfeits = $2, finished_ms = $3 \
-             WHERE match_id = $4",
-        )
+             WHERE match_id = $4 AND {}",
+            self.ladder_fence_sql(5)
+        )))
         .bind(serde_json::to_string(returns).expect("numbers serialize"))
         .bind(serde_json::to_string(forfeits).expect("booleans serialize"))
         .bind(finished_ms)
-        .bind(match_id)
-        .execute(&self.pool)
-        .await
-        .map(|_| ())
-        .map_err(query_error("cannot store the ladder game's end"))
+        .bind(match_id.to_string());
+        self.ladder_write(query, "cannot store the ladder game's end")
+            .await
+            .map(|_| ())
     }
 
     /// Drops the rows of ladder games that never ended (their matches were ended as expired).
     pub async fn drop_unfinished_ladder_games(&self) -> Result<u64, StoreError> {
-        sqlx::query("DELETE FROM ladder_games WHERE finished_ms IS NULL")
-            .execute(&self.pool)
+        let query = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DELETE FROM ladder_games WHERE finished_ms IS NULL AND {}",
+            self.ladder_fence_sql(1)
+        )));
+        self.ladder_write(query, "cannot drop the unfinished ladder games")
             .await
-            .map(|done| done.rows_affected())
-            .map_err(query_error("cannot drop the unfinished ladder games"))
     }
 
     /// Closes the pool (the writer ends once every queued write is done).

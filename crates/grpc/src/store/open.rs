@@ -50,6 +50,11 @@ fn migrator() -> Migrator {
             "cluster",
             include_str!("../../migrations/0004_cluster.sql"),
         ),
+        migration(
+            5,
+            "cluster roles",
+            include_str!("../../migrations/0005_cluster_roles.sql"),
+        ),
     ])
 }
 
@@ -160,6 +165,7 @@ impl Store {
             writes,
             url: url.into(),
             failing,
+            ladder_fence: None,
         })
     }
 }
