@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +76,10 @@ __all__ = [
 
 #: The request metadata key that carries a bot's secret token.
 BOT_TOKEN_METADATA = "x-bot-token"
+
+#: Seconds a seat's lost connection is retried in a row before the seat is left to the
+#: server's time control (a forfeit).
+LOST_SEAT_RETRY_S = 30.0
 
 #: How a bot chooses: a function of its seat's view returning an action id or its text.
 Act = Callable[[View], "int | str"]
@@ -390,34 +395,47 @@ def _play_seat(
     omit: Sequence[str],
     sample_state: bool,
 ) -> None:
-    """Plays one seat of a ladder game to its end (or until the server took it over)."""
+    """Plays one seat of a ladder game to its end (or until the server took it over).
+
+    A lost connection (``UNAVAILABLE``: a server of a cluster went away) is retried, the
+    seat watched again, for as long as ``LOST_SEAT_RETRY_S`` in a row."""
     response = pb.CreateMatchResponse(match_id=event.game.match_id)
     match = Match(client, response, event.game.game)
     player = Seat(match, seat.seat, seat.seat_token)
     acted_at: int | None = None
-    try:
-        with player.watch(omit=omit, sample_state=sample_state) as stream:
-            for update in stream:
-                if stop.is_set():
-                    return
-                view = update.view
-                if view.is_terminal:
-                    return
-                if not view.may_act or acted_at == view.version:
-                    continue
-                action = act(view)
-                acted_at = view.version
-                try:
-                    player.act(action, omit=omit, expected_version=view.version)
-                except AbortedError:
-                    continue  # the match moved on: the next event says how
-    except (FailedPreconditionError, PermissionDeniedError, NotFoundError):
-        # The server played the rest of this seat (a forfeit), or the game is gone.
-        return
-    except RemoteError as error:
-        if error.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
+    lost_since: float | None = None
+    while not stop.is_set():
+        try:
+            with player.watch(omit=omit, sample_state=sample_state) as stream:
+                for update in stream:
+                    lost_since = None
+                    if stop.is_set():
+                        return
+                    view = update.view
+                    if view.is_terminal:
+                        return
+                    if not view.may_act or acted_at == view.version:
+                        continue
+                    action = act(view)
+                    acted_at = view.version
+                    try:
+                        player.act(action, omit=omit, expected_version=view.version)
+                    except AbortedError:
+                        continue  # the match moved on: the next event says how
             return
-        raise
+        except (FailedPreconditionError, PermissionDeniedError, NotFoundError):
+            # The server played the rest of this seat (a forfeit), or the game is gone.
+            return
+        except RemoteError as error:
+            if error.code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
+                raise
+            if error.code == grpc.StatusCode.CANCELLED and stop.is_set():
+                return
+            now = time.monotonic()
+            lost_since = now if lost_since is None else lost_since
+            if now - lost_since > LOST_SEAT_RETRY_S:
+                return
+            stop.wait(0.2)
 
 
 def play(
