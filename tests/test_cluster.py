@@ -2,12 +2,19 @@
 `checkraise-server --cluster` instances on one PostgreSQL server the test starts, every call
 through the balancer (so each lands on any instance).
 
+- A two-human match played through the balancer, watched by a spectator and by each seat on
+  three different instances: every watcher sees the stored versions in order, the spectator
+  every one of them. The web page plays a match through the balancer, its calls spread over
+  the instances.
 - 30 clients play Pokeros against the random bot while a random instance is killed (SIGKILL)
   and restarted, ten times: no acknowledged action is lost, no action or bot move is stored
   twice, every match plays to its end, every seat's token keeps working. The interruptions
   clients saw (first failed call to the next answered one) are printed as p50/p99.
 - An env batch made through the balancer is stepped through it: every call reaches the
   instance that holds the batch.
+- A ladder bot plays through the balancer while the instance running the cluster's ladder is
+  killed, three times: a survivor takes the ladder over and the bot is placed in new games that
+  finish; every game it saw finish is listed once, finished.
 
 The server is $CHECKRAISE_CLUSTER_SERVER (one built with PostgreSQL; scripts/test.sh points it
 at the build cargo test made with the optional features). HAProxy and PostgreSQL missing fail
@@ -24,11 +31,15 @@ import grpc
 import numpy as np
 import pytest
 
-from cluster_util import HAProxy, Instance, Postgres
+from cluster_util import HAProxy, Instance, Postgres, wait_until
 
 CLIENTS = 30
 KILLS = 10
 LEASE_MS = 1000
+
+# The ladder's house bots and clocks: short games, quick forfeits.
+LADDER_FLAGS = ("--ladder-house", "random,heuristic", "--ladder-move-ms", "5000",
+                "--ladder-grace-ms", "5000")  # fmt: skip
 
 TRANSIENT = {
     grpc.StatusCode.UNAVAILABLE,
@@ -46,7 +57,11 @@ def cluster():
     lb = None
     try:
         for k in range(3):
-            instances.append(Instance(k, pg.url, "--cluster", "--cluster-lease-ms", str(LEASE_MS)))
+            instances.append(
+                Instance(
+                    k, pg.url, "--cluster", "--cluster-lease-ms", str(LEASE_MS), *LADDER_FLAGS
+                )
+            )
         lb = HAProxy.over(instances)
         for instance in instances:
             lb.wait_state(instance.name, "UP")
@@ -140,6 +155,90 @@ def play(k: int, address: str, stop: threading.Event, played: Played, errors: li
                 played.matches.append((match.match_id, acked))
     except Exception as error:  # noqa: BLE001 - reported by the test
         errors.append((k, error))
+
+
+def collect(stream, into: list) -> threading.Thread:
+    """Reads `stream` into `into` on a thread; an error ends the list."""
+
+    def read():
+        try:
+            into.extend(stream)
+        except Exception as error:  # noqa: BLE001 - the test looks at what ended the stream
+            into.append(error)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_watchers_on_every_instance_see_a_match_played_through_the_balancer(cluster):
+    from checkraise.client import Client
+
+    _, instances, lb = cluster
+    with Client(lb.address, timeout=30) as c:
+        match = c.create_match("pokeros", seats=["human", "human"], board_size=5, seed=23)
+        seats = [match.join(0), match.join(1)]
+        tokens = [s.token for s in seats]
+    from checkraise.client import Match, Seat
+    from checkraise.v1 import checkraise_pb2 as pb
+
+    def attach(client: Client) -> Match:
+        return Match(client, pb.CreateMatchResponse(match_id=match.match_id), "pokeros")
+
+    # A spectator on instance 0, each seat on another instance; every move through HAProxy.
+    watchers = [Client(instance.address, timeout=30) for instance in instances]
+    try:
+        watched = [attach(watchers[0])] + [
+            Seat(attach(watchers[k + 1]), k, tokens[k]) for k in range(2)
+        ]
+        events: list[list] = [[], [], []]
+        readers = [collect(w.watch(), events[k]) for k, w in enumerate(watched)]
+        time.sleep(0.5)  # the streams are open before the first move
+        with Client(lb.address, timeout=30) as c:
+            players = [Seat(attach(c), k, tokens[k]) for k in range(2)]
+            view = players[0].view()
+            moves = 0
+            while not view.is_terminal:
+                mover = next(p for p in players if p.view().may_act)
+                view = mover.view()
+                view = mover.act(next(iter(view.legal_actions)), expected_version=view.version)
+                moves += 1
+                assert moves < 200, "the match does not end"
+            stored = [step.version for step in c.get_replay(match.match_id).steps]
+        for reader in readers:
+            reader.join(30)
+    finally:
+        for w in watchers:
+            w.close()
+    for k, seen in enumerate(events):
+        assert seen and not isinstance(seen[-1], Exception), (k, seen[-1:])
+        versions = [e.view.version for e in seen]
+        assert versions == sorted(set(versions)), (k, versions)
+        assert set(versions) <= set(stored) | {0}, (k, versions, stored)
+        assert versions[-1] == stored[-1] and seen[-1].view.is_terminal, (k, versions)
+    # The spectator is told every stored version after the one it joined at.
+    spectator = [e.view.version for e in events[0]]
+    assert [v for v in stored if v > spectator[0]] == spectator[1:], (spectator, stored)
+
+
+def test_the_page_plays_a_match_through_the_balanced_cluster(cluster, context):
+    from test_web import create_match, open_page, play_one_move, wait_turn_or_end
+
+    _, _, lb = cluster
+    page, calls, errors = open_page(context, f"http://{lb.address}/")
+    create_match(page, "pokeros", {"players": "2", "deck": "stripped"}, ["heuristic"], 7)
+    moves = 0
+    while wait_turn_or_end(page):
+        play_one_move(page)
+        moves += 1
+        assert moves < 400, "the match does not end"
+    assert page.locator("#status").text_content().startswith("Game over.")
+    assert "checkraise.v1.Matches/WatchSeat" in calls, calls
+    assert errors == [], errors
+    # The page's calls were spread over the instances.
+    used = {line.split("checkraise/")[1].split()[0] for line in lb.log().splitlines()
+            if "checkraise/instance-" in line and "Matches/" in line}  # fmt: skip
+    assert len(used) >= 2, used
 
 
 def test_kills_under_load_lose_nothing_acknowledged(cluster):
@@ -236,3 +335,73 @@ def test_an_env_batch_is_stepped_through_the_balancer(cluster):
                 stepped = batch.step([int(np.flatnonzero(row)[0]) for row in masks])
         finally:
             batch.close()
+
+
+def ladder_holder(instances: list[Instance]) -> Instance | None:
+    """The instance running the cluster's ladder, from the logs: it said it took the role since
+    it last started, and has not said it gave it up."""
+    for instance in instances:
+        if instance.proc is None or instance.proc.poll() is not None:
+            continue
+        runs = gave_up = started = -1
+        for k, line in enumerate(instance.log().splitlines()):
+            if "checkraise-server listening" in line:
+                started = k
+            elif "this server runs the cluster's ladder" in line:
+                runs = k
+            elif "no longer runs the cluster's ladder" in line:
+                gave_up = k
+        if runs > max(started, gave_up):
+            return instance
+    return None
+
+
+def test_the_ladder_plays_on_while_its_server_is_killed(cluster):
+    from checkraise.client import ladder
+
+    _, instances, lb = cluster
+    game = "pokeros(board_size=3)"
+    bot = ladder.register(lb.address, "roamer", games=[game])
+    finished: list[tuple[float, ladder.LadderGame]] = []
+    stop = threading.Event()
+    thread = threading.Thread(
+        target=ladder.play,
+        args=(lb.address, bot, lambda view: min(view.legal_actions)),
+        kwargs={
+            "stop": stop,
+            "reconnect_delay": 0.2,
+            "on_game": lambda g: finished.append((time.monotonic(), g)),
+        },
+        daemon=True,
+    )
+    thread.start()
+    try:
+        wait_until(lambda: len(finished) >= 2, 60, "the bot's first ladder games finished")
+        takeovers = []
+        for _ in range(3):
+            holder = wait_until(lambda: ladder_holder(instances), 20, "an instance runs the ladder")
+            seen = len(finished)
+            holder.kill()
+            killed = time.monotonic()
+            wait_until(
+                lambda seen=seen: len(finished) >= seen + 2,
+                60,
+                "ladder games finished after the ladder's instance was killed",
+            )
+            takeovers.append(finished[seen][0] - killed)
+            holder.restart()
+        print(
+            "\nthe ladder's instance killed 3 times: the bot's next game finished after "
+            + ", ".join(f"{t:.2f} s" for t in takeovers)
+        )
+    finally:
+        stop.set()
+        thread.join(30)
+    ids = [g.match_id for _, g in finished]
+    assert len(ids) == len(set(ids)), "a game was reported finished twice"
+    listed = {g.match_id: g for g in ladder.games(lb.address, bot="roamer")}
+    for match_id in ids:
+        assert match_id in listed, f"{match_id} finished but is not listed"
+        assert not listed[match_id].live, listed[match_id]
+    standings = {s.bot: s for s in ladder.leaderboard(lb.address, game)}
+    assert standings["roamer"].games >= len(ids)

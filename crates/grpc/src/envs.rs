@@ -9,6 +9,7 @@
 //! This module only translates: the stepping, auto-reset, truncation, final returns and
 //! opponents are the engine's.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -591,13 +592,131 @@ async fn with_batch<R: Send + 'static>(
 /// The Envs service.
 pub struct EnvsService {
     store: EnvStore,
+    cluster: Option<EnvsRouting>,
 }
 
 impl EnvsService {
     /// A service over a store.
     pub fn new(store: EnvStore) -> Self {
-        EnvsService { store }
+        EnvsService {
+            store,
+            cluster: None,
+        }
     }
+
+    /// Cluster mode: batch ids name this server (`instance`), and a call for a batch another
+    /// server made is forwarded there (its address read from `store`).
+    pub fn with_cluster(
+        mut self,
+        instance: Arc<str>,
+        lease: std::time::Duration,
+        store: crate::store::Store,
+        forwarder: crate::forward::Forwarder,
+    ) -> Self {
+        self.cluster = Some(EnvsRouting {
+            instance,
+            lease,
+            store,
+            forwarder,
+            addresses: Mutex::new(HashMap::new()),
+        });
+        self
+    }
+
+    /// A client to the server holding batch `envs_id` when another server of the cluster
+    /// holds it; `None` when it is this server's (or no cluster): the call is served here.
+    async fn elsewhere(
+        &self,
+        envs_id: &str,
+    ) -> Result<Option<pb::envs_client::EnvsClient<tonic::transport::Channel>>, Status> {
+        let Some(routing) = &self.cluster else {
+            return Ok(None);
+        };
+        if self.store.batches.get(envs_id).is_some() {
+            return Ok(None);
+        }
+        let Some((instance, _)) = envs_id.split_once('-') else {
+            return Ok(None);
+        };
+        let is_instance = instance.len() == 16 && instance.bytes().all(|b| b.is_ascii_hexdigit());
+        if !is_instance || instance == &*routing.instance {
+            return Ok(None);
+        }
+        let address = routing.address(instance).await?.ok_or_else(|| {
+            Status::not_found(format!(
+                "env batch '{envs_id}' was made by a server of the cluster that is gone                  (stopped, or silent past its lease): its envs are lost; create a new batch"
+            ))
+        })?;
+        let channel = routing.forwarder.channel(&address, ENVS)?;
+        Ok(Some(pb::envs_client::EnvsClient::new(channel)))
+    }
+}
+
+/// What forwarded calls reach, in their errors.
+const ENVS: &str = "this env batch";
+
+/// Longest wait for the holding server's answer to a forwarded call.
+const FORWARD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Cluster mode: where the batches other servers made are.
+struct EnvsRouting {
+    instance: Arc<str>,
+    lease: std::time::Duration,
+    store: crate::store::Store,
+    forwarder: crate::forward::Forwarder,
+    /// Addresses read, by instance, with when they were read (kept half a lease).
+    addresses: Mutex<HashMap<String, (String, Instant)>>,
+}
+
+impl EnvsRouting {
+    /// Where server `instance` is reached, if it is alive.
+    async fn address(&self, instance: &str) -> Result<Option<String>, Status> {
+        {
+            let addresses = self.addresses.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((address, at)) = addresses.get(instance)
+                && at.elapsed() < self.lease / 2
+            {
+                return Ok(Some(address.clone()));
+            }
+        }
+        let address = self
+            .store
+            .instance_address(instance, self.lease.as_millis() as i64)
+            .await
+            .map_err(|error| {
+                tracing::warn!(%error, "cannot read where a server of the cluster is reached");
+                Status::unavailable(
+                    "the database cannot be read right now to find this env batch's server; \
+                     retry in a moment",
+                )
+            })?;
+        let mut addresses = self.addresses.lock().unwrap_or_else(|e| e.into_inner());
+        if addresses.len() > 1024 {
+            addresses.clear();
+        }
+        if let Some(address) = &address {
+            addresses.insert(instance.to_string(), (address.clone(), Instant::now()));
+        }
+        Ok(address)
+    }
+}
+
+/// A call forwarded to the server holding its batch, its answer relayed.
+macro_rules! forward_envs {
+    ($self:ident, $client:ident, $request:ident, $method:ident) => {
+        $client
+            .$method(
+                $self
+                    .cluster
+                    .as_ref()
+                    .expect("forwarded in cluster mode")
+                    .forwarder
+                    .request($request, Some(FORWARD_TIMEOUT)),
+            )
+            .await
+            .map(|reply| Response::new(reply.into_inner()))
+            .map_err(|status| crate::forward::relayed(status, ENVS))
+    };
 }
 
 #[tonic::async_trait]
@@ -683,7 +802,11 @@ impl pb::envs_server::Envs for EnvsService {
         .unwrap_or_else(|e| Err(Status::internal(format!("env worker failed: {e}"))));
         // A batch that could not be built frees its room (`room` dropped).
         let (batch, first) = built?;
-        let envs_id = random_hex(16);
+        // In a cluster the id names this server, so that the others can forward its calls.
+        let envs_id = match &self.cluster {
+            Some(routing) => format!("{}-{}", routing.instance, random_hex(16)),
+            None => random_hex(16),
+        };
         room.keep(envs_id.clone(), Arc::new(Mutex::new(batch)));
         tracing::info!(
             %envs_id,
@@ -705,6 +828,9 @@ impl pb::envs_server::Envs for EnvsService {
         &self,
         request: Request<pb::ResetRequest>,
     ) -> Result<Response<pb::EnvBatch>, Status> {
+        if let Some(mut client) = self.elsewhere(&request.get_ref().envs_id).await? {
+            return forward_envs!(self, client, request, reset);
+        }
         let request = request.into_inner();
         let seed = request.seed;
         with_batch(&self.store, &request.envs_id, move |batch| {
@@ -718,6 +844,9 @@ impl pb::envs_server::Envs for EnvsService {
         &self,
         request: Request<pb::StepRequest>,
     ) -> Result<Response<pb::EnvBatch>, Status> {
+        if let Some(mut client) = self.elsewhere(&request.get_ref().envs_id).await? {
+            return forward_envs!(self, client, request, step);
+        }
         let request = request.into_inner();
         let actions = request
             .actions
@@ -733,6 +862,9 @@ impl pb::envs_server::Envs for EnvsService {
         &self,
         request: Request<pb::CloseEnvsRequest>,
     ) -> Result<Response<pb::CloseEnvsResponse>, Status> {
+        if let Some(mut client) = self.elsewhere(&request.get_ref().envs_id).await? {
+            return forward_envs!(self, client, request, close_envs);
+        }
         let request = request.into_inner();
         let removed = self
             .store

@@ -91,9 +91,9 @@ pub fn unreadable_match(match_id: &str, what: &dyn std::fmt::Display) -> Status 
 /// A batch of envs that does not exist.
 pub fn unknown_envs(envs_id: &str) -> Status {
     Status::not_found(format!(
-        "no env batch '{envs_id}' on this server (never created here, closed, or expired after \
-         being idle); a batch lives in the server process that made it, so behind a load \
-         balancer every call of a batch must reach that server (see docs/cluster.md)"
+        "no env batch '{envs_id}' on this server (never created, closed, or expired after being \
+         idle); a batch lives in the server process that made it: without cluster mode, behind \
+         a load balancer every call of a batch must reach that server (see docs/cluster.md)"
     ))
 }
 

@@ -25,6 +25,7 @@ pub mod dm_env;
 pub mod envs;
 pub mod errors;
 pub mod export;
+pub mod forward;
 pub mod gate;
 pub mod ladder;
 pub mod live_match;

@@ -132,6 +132,20 @@ pub async fn serve(
             "stored matches resumed"
         );
     }
+    // Cluster mode: calls another server must answer are forwarded there, vouched for by the
+    // secret the servers of the database share.
+    let forwarder = match cluster.as_ref().zip(durable.as_ref()) {
+        Some((cluster, durable)) => {
+            let secret = durable.cluster_secret().await?;
+            gate.trust_forwarded(secret.clone());
+            Some(crate::forward::Forwarder::new(
+                secret,
+                config.cluster_tls()?,
+                cluster.lease,
+            ))
+        }
+        None => None,
+    };
     // Cluster mode: one server runs the ladder (its role in the store) and the others forward
     // its calls there; its hub is opened when this server takes the role.
     let ladders = match cluster.as_ref().zip(durable.as_ref()) {
@@ -144,20 +158,15 @@ pub async fn serve(
             )
             .await?,
         ),
-        Some((cluster, durable)) => {
-            let secret = durable.cluster_secret().await?;
-            gate.trust_forwarded(secret.clone());
-            Ladders::Cluster(crate::ladder::ClusterLadder::new(
-                config.ladder_settings(),
-                store.clone(),
-                durable.clone(),
-                cluster.clone(),
-                config.max_bot_ms,
-                streams.clone(),
-                secret,
-                config.cluster_tls()?,
-            ))
-        }
+        Some((cluster, durable)) => Ladders::Cluster(crate::ladder::ClusterLadder::new(
+            config.ladder_settings(),
+            store.clone(),
+            durable.clone(),
+            cluster.clone(),
+            config.max_bot_ms,
+            streams.clone(),
+            forwarder.clone().expect("made in cluster mode"),
+        )),
     };
     let env_store = EnvStore::new(config.max_envs, config.max_message_size)
         .with_peer_share(config.max_envs_per_peer())
@@ -212,7 +221,16 @@ pub async fn serve(
     .max_decoding_message_size(limit)
     .max_encoding_message_size(limit);
 
-    let envs = pb::envs_server::EnvsServer::new(EnvsService::new(env_store.clone()))
+    let mut envs_service = EnvsService::new(env_store.clone());
+    if let (Some(cluster), Some(durable), Some(forwarder)) = (&cluster, &durable, &forwarder) {
+        envs_service = envs_service.with_cluster(
+            cluster.instance.clone(),
+            cluster.lease,
+            durable.clone(),
+            forwarder.clone(),
+        );
+    }
+    let envs = pb::envs_server::EnvsServer::new(envs_service)
         .max_decoding_message_size(limit)
         .max_encoding_message_size(limit);
 

@@ -312,6 +312,72 @@ async fn three_servers_on_one_database_serve_every_call_of_every_match() {
         "{nobody:?}"
     );
 
+    // Envs: a batch made on server 0 is reset, stepped and closed through the others (each
+    // call forwarded to server 0); an id naming no live server is NOT_FOUND, saying why.
+    let envs_client = |k: usize| {
+        checkraise_grpc::pb::envs_client::EnvsClient::new(
+            Channel::from_shared(format!("http://{}", servers[k].address))
+                .unwrap()
+                .connect_lazy(),
+        )
+    };
+    let made = envs_client(0)
+        .create_envs(pb::CreateEnvsRequest {
+            game: "pokeros".to_string(),
+            num_envs: 2,
+            seed: 5,
+            ..Default::default()
+        })
+        .await
+        .expect("CreateEnvs")
+        .into_inner();
+    assert!(made.envs_id.contains('-'), "{}", made.envs_id);
+    let reset = envs_client(1)
+        .reset(pb::ResetRequest {
+            envs_id: made.envs_id.clone(),
+            seed: Some(5),
+        })
+        .await
+        .expect("Reset through another server")
+        .into_inner();
+    let mask = reset.action_masks.as_ref().unwrap();
+    let actions_per_env = mask.shape[1] as usize;
+    let actions: Vec<i32> = mask
+        .data
+        .chunks(actions_per_env)
+        .map(|row| row.iter().position(|&b| b == 1).unwrap() as i32)
+        .collect();
+    envs_client(2)
+        .step(pb::StepRequest {
+            envs_id: made.envs_id.clone(),
+            actions: Some(checkraise_grpc::tensor::i32_tensor(vec![2], &actions)),
+        })
+        .await
+        .expect("Step through another server");
+    envs_client(1)
+        .close_envs(pb::CloseEnvsRequest {
+            envs_id: made.envs_id.clone(),
+        })
+        .await
+        .expect("CloseEnvs through another server");
+    let closed = envs_client(2)
+        .reset(pb::ResetRequest {
+            envs_id: made.envs_id.clone(),
+            seed: Some(5),
+        })
+        .await
+        .expect_err("a closed batch");
+    assert_eq!(closed.code(), Code::NotFound, "{closed:?}");
+    let gone = envs_client(2)
+        .reset(pb::ResetRequest {
+            envs_id: format!("{}-{}", "0".repeat(16), "1".repeat(32)),
+            seed: Some(5),
+        })
+        .await
+        .expect_err("a batch of a server that is gone");
+    assert_eq!(gone.code(), Code::NotFound, "{gone:?}");
+    assert!(gone.message().contains("is gone"), "{gone:?}");
+
     // 1. Two humans, every call on another server, watched from all three.
     let id = create(&mut clients[0], &["human", "human"], 7).await;
     let tokens = [

@@ -24,12 +24,13 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, watch};
 use tokio_stream::Stream;
-use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
+use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
 
 use super::{LadderHub, LadderService, LadderSettings, RoleLease};
 use crate::connections::{StreamCap, StreamPermit};
-use crate::gate::{CLUSTER_SECRET_HEADER, FORWARDED_PEER_HEADER, peer_of};
+use crate::forward::{Forwarder, relayed};
+use crate::gate::peer_of;
 use crate::matches::{Cluster, MatchStore};
 use crate::pb;
 use crate::pb::ladder_client::LadderClient;
@@ -37,6 +38,9 @@ use crate::store::{RoleHolder, Store};
 
 /// The ladder's role in `cluster_roles`.
 const ROLE: &str = "ladder";
+
+/// What forwarded calls reach, in their errors.
+const LADDER: &str = "the cluster's ladder";
 
 /// Events a relayed stream may hold before the bot is cut off (as on the holder).
 const RELAY_BUFFER: usize = super::EVENT_BUFFER;
@@ -77,19 +81,16 @@ struct Inner {
     cluster: Arc<Cluster>,
     max_bot_ms: u64,
     streams: StreamCap,
-    secret: String,
-    tls: Option<ClientTlsConfig>,
+    forwarder: Forwarder,
     holding: Mutex<Holding>,
     /// The holder as last read; each change ends the relayed streams.
     holder: watch::Sender<Option<(String, u64)>>,
-    /// Channels to other servers, by address.
-    channels: Mutex<Vec<(String, Channel)>>,
+    /// Held while the role is read and acted on (the ticker and a call may both read it).
+    following: tokio::sync::Mutex<()>,
 }
 
 impl ClusterLadder {
-    /// The ladder of this cluster member. `secret` is the cluster's shared secret (sent with
-    /// forwarded calls); `tls`, when the servers speak TLS, how to reach the others.
-    #[allow(clippy::too_many_arguments)]
+    /// The ladder of this cluster member, reaching the others through `forwarder`.
     pub fn new(
         settings: LadderSettings,
         matches: MatchStore,
@@ -97,8 +98,7 @@ impl ClusterLadder {
         cluster: Arc<Cluster>,
         max_bot_ms: u64,
         streams: StreamCap,
-        secret: String,
-        tls: Option<ClientTlsConfig>,
+        forwarder: Forwarder,
     ) -> Self {
         ClusterLadder(Arc::new(Inner {
             settings,
@@ -107,11 +107,10 @@ impl ClusterLadder {
             cluster,
             max_bot_ms,
             streams,
-            secret,
-            tls,
+            forwarder,
             holding: Mutex::new(Holding::Unknown),
             holder: watch::channel(None).0,
-            channels: Mutex::new(Vec::new()),
+            following: tokio::sync::Mutex::new(()),
         }))
     }
 
@@ -135,6 +134,7 @@ impl ClusterLadder {
     /// Reads (or takes) the role once and acts on it: opens the hub when this server took
     /// it, closes it when another did.
     async fn follow_role(&self) {
+        let _following = self.0.following.lock().await;
         let cluster = &self.0.cluster;
         let asked = Instant::now();
         let lease_ms = cluster.lease.as_millis() as i64;
@@ -258,8 +258,12 @@ impl ClusterLadder {
         self.0.holder.send_replace(None);
     }
 
-    /// How a call is served now, or `UNAVAILABLE` when no server is known to run the ladder.
-    fn route(&self) -> Result<Route, Status> {
+    /// How a call is served now, or `UNAVAILABLE` when no server is known to run the ladder
+    /// (the role is read at once when this server knows of no holder).
+    async fn route(&self) -> Result<Route, Status> {
+        if matches!(&*self.holding(), Holding::Unknown) {
+            self.follow_role().await;
+        }
         let address = match &*self.holding() {
             Holding::Here { service, .. } => return Ok(Route::Here(service.clone())),
             Holding::There(RoleHolder {
@@ -272,83 +276,9 @@ impl ClusterLadder {
                 ));
             }
         };
-        Ok(Route::There(LadderClient::new(self.channel(&address)?)))
+        let channel = self.0.forwarder.channel(&address, LADDER)?;
+        Ok(Route::There(LadderClient::new(channel)))
     }
-
-    /// A channel to the server at `address` (made once, connected when first used).
-    fn channel(&self, address: &str) -> Result<Channel, Status> {
-        let mut channels = self.0.channels.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, channel)) = channels.iter().find(|(a, _)| a == address) {
-            return Ok(channel.clone());
-        }
-        let lease = self.0.cluster.lease;
-        let scheme = if self.0.tls.is_some() {
-            "https"
-        } else {
-            "http"
-        };
-        let unreachable = |what: &str| {
-            tracing::error!(%address, what, "the ladder's server cannot be reached at its advertised address");
-            Status::unavailable(format!(
-                "the cluster's ladder runs on another server, whose address ({address}) cannot \
-                 be used; its operator must fix its --cluster-advertise"
-            ))
-        };
-        let mut endpoint = Endpoint::from_shared(format!("{scheme}://{address}"))
-            .map_err(|e| unreachable(&e.to_string()))?
-            .connect_timeout(lease)
-            .tcp_nodelay(true)
-            .http2_keep_alive_interval(lease / 2)
-            .keep_alive_timeout(lease)
-            .keep_alive_while_idle(true);
-        if let Some(tls) = &self.0.tls {
-            endpoint = endpoint
-                .tls_config(tls.clone())
-                .map_err(|e| unreachable(&e.to_string()))?;
-        }
-        let channel = endpoint.connect_lazy();
-        if channels.len() >= 64 {
-            channels.remove(0);
-        }
-        channels.push((address.to_string(), channel.clone()));
-        Ok(channel)
-    }
-
-    /// `request`'s message as a call to forward: its metadata (the bot's token, an API key)
-    /// kept, the client's address and the cluster's secret added.
-    fn forwarded<T>(&self, request: Request<T>, timeout: Option<Duration>) -> Request<T> {
-        let peer = peer_of(&request);
-        let (metadata, _, message) = request.into_parts();
-        let mut out = Request::new(message);
-        *out.metadata_mut() = metadata;
-        if let Ok(secret) = self.0.secret.parse() {
-            out.metadata_mut().insert(CLUSTER_SECRET_HEADER, secret);
-        }
-        if let Some(peer) = peer.and_then(|p| p.to_string().parse().ok()) {
-            out.metadata_mut().insert(FORWARDED_PEER_HEADER, peer);
-        }
-        if let Some(timeout) = timeout {
-            out.set_timeout(timeout);
-        }
-        out
-    }
-}
-
-/// The holder's answer as this server's: its errors kept, but a failure to reach it said in
-/// the service's own words (the transport's text goes to the log).
-fn relayed(status: Status) -> Status {
-    let reached = !matches!(
-        status.code(),
-        tonic::Code::Unavailable | tonic::Code::Unknown | tonic::Code::Cancelled
-    ) || std::error::Error::source(&status).is_none();
-    if reached && status.code() != tonic::Code::DeadlineExceeded {
-        return status;
-    }
-    tracing::warn!(error = %status, "a forwarded ladder call did not reach the ladder's server");
-    Status::unavailable(
-        "the cluster's ladder runs on another server, which cannot be reached right now; retry \
-         in a few seconds",
-    )
 }
 
 /// A bot's `Events` stream relayed from the ladder's server.
@@ -373,15 +303,15 @@ type LadderEvents = std::pin::Pin<Box<dyn Stream<Item = Result<pb::LadderEvent, 
 /// A unary `Ladder` call served here or forwarded to the ladder's server.
 macro_rules! route_unary {
     ($self:ident, $request:ident, $method:ident) => {
-        match $self.route()? {
+        match $self.route().await? {
             Route::Here(service) => {
                 <LadderService as pb::ladder_server::Ladder>::$method(&service, $request).await
             }
             Route::There(mut client) => client
-                .$method($self.forwarded($request, Some(FORWARD_TIMEOUT)))
+                .$method($self.0.forwarder.request($request, Some(FORWARD_TIMEOUT)))
                 .await
                 .map(|reply| Response::new(reply.into_inner()))
-                .map_err(relayed),
+                .map_err(|status| relayed(status, LADDER)),
         }
     };
 }
@@ -408,7 +338,7 @@ impl pb::ladder_server::Ladder for ClusterLadder {
         &self,
         request: Request<pb::EventsRequest>,
     ) -> Result<Response<LadderEvents>, Status> {
-        let mut client = match self.route()? {
+        let mut client = match self.route().await? {
             Route::Here(service) => {
                 return <LadderService as pb::ladder_server::Ladder>::events(&service, request)
                     .await;
@@ -419,9 +349,9 @@ impl pb::ladder_server::Ladder for ClusterLadder {
         let mut holder = self.0.holder.subscribe();
         holder.mark_unchanged();
         let mut upstream = client
-            .events(self.forwarded(request, None))
+            .events(self.0.forwarder.request(request, None))
             .await
-            .map_err(relayed)?
+            .map_err(|status| relayed(status, LADDER))?
             .into_inner();
         let (sender, receiver) = mpsc::channel(RELAY_BUFFER);
         tokio::spawn(async move {
@@ -446,7 +376,7 @@ impl pb::ladder_server::Ladder for ClusterLadder {
                         }
                         Ok(None) => return,
                         Err(status) => {
-                            let _ = sender.send(Err(relayed(status))).await;
+                            let _ = sender.send(Err(relayed(status, LADDER))).await;
                             return;
                         }
                     },

@@ -207,6 +207,29 @@ impl Store {
         }))
     }
 
+    /// Where server `instance` is reached (`--cluster-advertise`), if its heartbeat is at
+    /// most `lease_ms` old.
+    pub async fn instance_address(
+        &self,
+        instance: &str,
+        lease_ms: i64,
+    ) -> Result<Option<String>, StoreError> {
+        let what = "cannot read where a server of the cluster is reached";
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT address FROM cluster_instances WHERE id = $1 AND heartbeat_ms >= \
+             {DB_NOW_MS} - $2"
+        )))
+        .bind(instance.to_string())
+        .bind(lease_ms)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error(what))?;
+        match row {
+            Some(row) => row.try_get(0).map_err(query_error(what)),
+            None => Ok(None),
+        }
+    }
+
     /// The secret the servers of this database share (made by the first server that asks).
     pub async fn cluster_secret(&self) -> Result<String, StoreError> {
         let what = "cannot read the cluster's shared secret";
