@@ -58,9 +58,7 @@ def cluster():
     try:
         for k in range(3):
             instances.append(
-                Instance(
-                    k, pg.url, "--cluster", "--cluster-lease-ms", str(LEASE_MS), *LADDER_FLAGS
-                )
+                Instance(k, pg.url, "--cluster", "--cluster-lease-ms", str(LEASE_MS), *LADDER_FLAGS)
             )
         lb = HAProxy.over(instances)
         for instance in instances:
