@@ -384,7 +384,7 @@ mod tests {
         };
         let embedded: Vec<_> = migrator().iter().map(key).collect();
         let read: Vec<_> = folder.iter().map(key).collect();
-        assert_eq!(embedded.len(), 4);
+        assert_eq!(embedded.len(), 5);
         assert_eq!(embedded, read);
     }
 }
