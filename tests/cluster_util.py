@@ -184,7 +184,7 @@ class Instance:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [str(self.binary), "--address", self.address, "--database", self.database,
-                 "--log-json", *self.flags],
+                 "--log-json", "--proxy-protocol-from", "127.0.0.1", *self.flags],
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )  # fmt: skip

@@ -86,6 +86,13 @@ pub struct Config {
     /// HTTP/1.1 request) before it is closed.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub handshake_timeout_secs: u64,
+    /// The load balancers that send the PROXY protocol (HAProxy's `send-proxy-v2`, or
+    /// version 1): comma-separated addresses and networks (`10.0.0.5,10.1.0.0/16`). A
+    /// connection from one of them may start with a PROXY header, and the client address it
+    /// names is the one every per-address limit, share, quota and log line counts; a header
+    /// from anywhere else is not read (it fails as HTTP). Default: nobody.
+    #[arg(long, env = "CHECKRAISE_PROXY_PROTOCOL_FROM", value_name = "ADDRESSES", default_value = "", value_parser = trusted_proxies)]
+    pub proxy_protocol_from: String,
     /// Seconds a connection may go without sending anything before it is closed. Live
     /// clients answer the server's keepalive pings, so this only closes dead or idle ones;
     /// it must exceed `--keepalive-secs` plus `--keepalive-timeout-secs`.
@@ -321,6 +328,10 @@ fn database(text: &str) -> Result<String, DatabaseUrlError> {
 }
 
 /// A `--ladder-house` value: bot specs that parse.
+fn trusted_proxies(text: &str) -> Result<String, crate::proxy_protocol::TrustedProxiesError> {
+    crate::proxy_protocol::TrustedProxies::parse(text).map(|_| text.to_string())
+}
+
 fn house_bots(text: &str) -> Result<String, ConfigError> {
     let specs = crate::ladder::split_specs(text);
     if specs.is_empty() {
@@ -416,6 +427,12 @@ impl Config {
             tonic::transport::ClientTlsConfig::new()
                 .ca_certificate(tonic::transport::Certificate::from_pem(pem)),
         ))
+    }
+
+    /// The balancers whose connections may start with a PROXY header.
+    pub fn trusted_proxies(&self) -> crate::proxy_protocol::TrustedProxies {
+        crate::proxy_protocol::TrustedProxies::parse(&self.proxy_protocol_from)
+            .expect("checked when parsed")
     }
 
     /// How long a match or env batch may stay idle.

@@ -30,6 +30,7 @@ pub mod gate;
 pub mod ladder;
 pub mod live_match;
 pub mod matches;
+pub mod proxy_protocol;
 pub mod replay;
 pub mod server;
 pub mod sessions;

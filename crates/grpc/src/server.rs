@@ -260,9 +260,14 @@ pub async fn serve(
     let ladders_closing = ladders.clone();
     let expiry = tokio::spawn(expire_idle(store, env_store, worlds, config.expiry()));
 
-    // Without TCP_NODELAY, small replies wait on delayed ACKs (about 40 ms a round trip).
+    // Without TCP_NODELAY, small replies wait on delayed ACKs (about 40 ms a round trip). The
+    // PROXY headers of trusted balancers are read before the limits count each client.
     let incoming = crate::connections::guard(
-        TcpIncoming::from(listener).with_nodelay(Some(true)),
+        crate::proxy_protocol::proxied(
+            TcpIncoming::from(listener).with_nodelay(Some(true)),
+            std::sync::Arc::new(config.trusted_proxies()),
+            connection_limits.handshake_timeout,
+        ),
         connection_limits,
     );
     tracing::info!(%address, "checkraise-server listening");

@@ -1,8 +1,9 @@
 //! Shares that hold, against the real binary (`checkraise-server` as a process, one on
 //! loopback per test): the attacker's calls come from 127.0.0.2, everyone else's from
 //! 127.0.0.3 to 127.0.0.5 (clients bound to those source addresses), so the server tells them
-//! apart as it would tell apart two machines. And a store the server cannot write, or a stored
-//! row it cannot read, said as what it is.
+//! apart as it would tell apart two machines; behind a trusted balancer, the client its PROXY
+//! header names. And a store the server cannot write, or a stored row it cannot read, said as
+//! what it is.
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
@@ -107,6 +108,42 @@ async fn channel_from(source: &str, address: SocketAddr) -> Channel {
         }))
         .await
         .unwrap()
+}
+
+/// A gRPC channel from `source` whose connections start with `header` (a PROXY header, as a
+/// load balancer sends it).
+async fn channel_with_header(source: &str, address: SocketAddr, header: Vec<u8>) -> Channel {
+    use tokio::io::AsyncWriteExt;
+    let source: IpAddr = source.parse().unwrap();
+    Endpoint::from_shared(format!("http://{address}"))
+        .unwrap()
+        .connect_with_connector_lazy(tower::service_fn(move |_: Uri| {
+            let header = header.clone();
+            async move {
+                let socket = TcpSocket::new_v4()?;
+                socket.bind(SocketAddr::new(source, 0))?;
+                let mut stream = socket.connect(address).await?;
+                stream.write_all(&header).await?;
+                Ok::<_, std::io::Error>(TokioIo::new(stream))
+            }
+        }))
+}
+
+/// A PROXY version 2 header: a TCP connection over IPv4 from `client` (`local`: the
+/// balancer's own connection, no client).
+fn proxy_v2(client: SocketAddr, local: bool) -> Vec<u8> {
+    let mut header = b"\r\n\r\n\0\r\nQUIT\n".to_vec();
+    header.push(if local { 0x20 } else { 0x21 });
+    header.push(0x11);
+    header.extend_from_slice(&12u16.to_be_bytes());
+    let IpAddr::V4(ip) = client.ip() else {
+        panic!("an IPv4 client")
+    };
+    header.extend_from_slice(&ip.octets());
+    header.extend_from_slice(&[127, 0, 0, 1]);
+    header.extend_from_slice(&client.port().to_be_bytes());
+    header.extend_from_slice(&50051u16.to_be_bytes());
+    header
 }
 
 fn code_and_message(status: &Status) -> String {
@@ -217,6 +254,66 @@ async fn one_address_cannot_open_every_stream() {
         })
         .await
         .unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Behind a balancer: the PROXY protocol
+
+/// Creates a match through `channel`; its status when refused.
+async fn create_through(channel: &Channel) -> Result<String, Status> {
+    MatchesClient::new(channel.clone())
+        .create_match(crate::common::create(
+            "pokeros",
+            &[("board_size", "3")],
+            &["human", "random"],
+            7,
+        ))
+        .await
+        .map(|reply| reply.into_inner().match_id)
+}
+
+#[tokio::test]
+async fn a_trusted_balancers_proxy_header_names_the_client_every_share_counts() {
+    // The balancer is 127.0.0.2; each client may hold two matches.
+    let server = Binary::start(&[
+        "--proxy-protocol-from",
+        "127.0.0.2",
+        "--max-matches-per-peer",
+        "2",
+    ]);
+    let client_a: SocketAddr = "10.0.0.7:4000".parse().unwrap();
+    let through_balancer_a =
+        channel_with_header(ATTACKER, server.address, proxy_v2(client_a, false)).await;
+    for _ in 0..2 {
+        create_through(&through_balancer_a).await.unwrap();
+    }
+    let refused = create_through(&through_balancer_a).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert!(refused.message().contains("10.0.0.7"), "{refused:?}");
+
+    // Another client behind the same balancer, in version 1: its own share.
+    let v1 = b"PROXY TCP4 10.0.0.8 127.0.0.1 5555 50051\r\n".to_vec();
+    let through_balancer_b = channel_with_header(ATTACKER, server.address, v1).await;
+    create_through(&through_balancer_b).await.unwrap();
+    // The balancer's own connections (no header, or a LOCAL header): the balancer's share.
+    let own = server.channel_from(ATTACKER).await;
+    create_through(&own).await.unwrap();
+    let local = channel_with_header(ATTACKER, server.address, proxy_v2(client_a, true)).await;
+    create_through(&local).await.unwrap();
+    let refused = create_through(&own).await.unwrap_err();
+    assert!(refused.message().contains(ATTACKER), "{refused:?}");
+
+    // A client that is not the balancer cannot claim an address: its header is not read,
+    // and the connection fails as HTTP/2.
+    let spoofed = channel_with_header(OTHERS[0], server.address, proxy_v2(client_a, false)).await;
+    let failed = create_through(&spoofed).await.unwrap_err();
+    assert_ne!(failed.code(), Code::ResourceExhausted, "{failed:?}");
+    let direct = server.channel_from(OTHERS[0]).await;
+    create_through(&direct).await.unwrap();
+
+    // The access log names the clients the headers named.
+    let log = server.log();
+    assert!(log.contains("10.0.0.7:4000") && log.contains("10.0.0.8:5555"), "{log}");
 }
 
 // ---------------------------------------------------------------------------------------------
