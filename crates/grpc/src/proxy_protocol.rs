@@ -60,7 +60,11 @@ impl TrustedProxies {
             let address: IpAddr = address.parse().map_err(|_| bad())?;
             let most = if address.is_ipv4() { 32 } else { 128 };
             let bits = match bits {
-                Some(bits) => bits.parse::<u8>().ok().filter(|&b| b <= most).ok_or_else(bad)?,
+                Some(bits) => bits
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|&b| b <= most)
+                    .ok_or_else(bad)?,
                 None => most,
             };
             out.push((address, bits));
@@ -285,12 +289,16 @@ async fn read_header(mut stream: TcpStream) -> Result<Proxied, HeaderError> {
 async fn read_v2(stream: &mut TcpStream, fixed: &[u8]) -> Result<Option<SocketAddr>, HeaderError> {
     let version_command = fixed[12];
     if version_command >> 4 != 2 {
-        return Err(HeaderError::Malformed("version 2's signature with another version"));
+        return Err(HeaderError::Malformed(
+            "version 2's signature with another version",
+        ));
     }
     let family = fixed[13];
     let len = usize::from(u16::from_be_bytes([fixed[14], fixed[15]]));
     if len > V2_MAX_BLOCK {
-        return Err(HeaderError::Malformed("an address block longer than 1,024 bytes"));
+        return Err(HeaderError::Malformed(
+            "an address block longer than 1,024 bytes",
+        ));
     }
     let mut block = vec![0u8; len];
     stream.read_exact(&mut block).await?;
@@ -340,7 +348,9 @@ async fn read_v1(
     }
     while !line.ends_with(b"\r\n") {
         if line.len() >= V1_MAX {
-            return Err(HeaderError::Malformed("a version 1 line longer than 107 bytes"));
+            return Err(HeaderError::Malformed(
+                "a version 1 line longer than 107 bytes",
+            ));
         }
         let mut byte = [0u8; 1];
         stream.read_exact(&mut byte).await?;
@@ -351,12 +361,21 @@ async fn read_v1(
     let parts: Vec<&str> = text.split(' ').collect();
     let source = match parts.as_slice() {
         ["PROXY", "UNKNOWN", ..] => None,
-        ["PROXY", family @ ("TCP4" | "TCP6"), source, _destination, port, _] => {
+        [
+            "PROXY",
+            family @ ("TCP4" | "TCP6"),
+            source,
+            _destination,
+            port,
+            _,
+        ] => {
             let ip: IpAddr = source
                 .parse()
                 .map_err(|_| HeaderError::Malformed("a version 1 source that is no address"))?;
             if ip.is_ipv4() != (*family == "TCP4") {
-                return Err(HeaderError::Malformed("a version 1 source of the other family"));
+                return Err(HeaderError::Malformed(
+                    "a version 1 source of the other family",
+                ));
             }
             let port: u16 = port
                 .parse()
@@ -385,7 +404,11 @@ mod tests {
         for ip in ["127.0.0.2", "11.0.0.1", "fe80::1"] {
             assert!(!trusted.contains(ip.parse().unwrap()), "{ip}");
         }
-        assert!(TrustedProxies::parse("0.0.0.0/0").unwrap().contains("8.8.8.8".parse().unwrap()));
+        assert!(
+            TrustedProxies::parse("0.0.0.0/0")
+                .unwrap()
+                .contains("8.8.8.8".parse().unwrap())
+        );
         assert!(TrustedProxies::parse("").unwrap().is_empty());
         for bad in ["10.0.0.0/33", "example.com", "10.0.0.0/x", "::/129"] {
             assert!(TrustedProxies::parse(bad).is_err(), "{bad}");

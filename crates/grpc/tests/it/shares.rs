@@ -313,7 +313,10 @@ async fn a_trusted_balancers_proxy_header_names_the_client_every_share_counts() 
 
     // The access log names the clients the headers named.
     let log = server.log();
-    assert!(log.contains("10.0.0.7:4000") && log.contains("10.0.0.8:5555"), "{log}");
+    assert!(
+        log.contains("10.0.0.7:4000") && log.contains("10.0.0.8:5555"),
+        "{log}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
