@@ -427,7 +427,13 @@ def _play_seat(
             # The server played the rest of this seat (a forfeit), or the game is gone.
             return
         except RemoteError as error:
-            if error.code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
+            # A lost connection: UNAVAILABLE, or a stream cut by a balancer as its server went
+            # (UNKNOWN: "Stream removed"), or cancelled.
+            if error.code not in (
+                grpc.StatusCode.UNAVAILABLE,
+                grpc.StatusCode.CANCELLED,
+                grpc.StatusCode.UNKNOWN,
+            ):
                 raise
             if error.code == grpc.StatusCode.CANCELLED and stop.is_set():
                 return
