@@ -503,7 +503,7 @@ def test_an_engine_bot_plays_the_ladder_on_states_the_server_draws_for_its_seat(
         # The heuristic, played from outside, wins most of its games against random. The
         # ladder deals from a secret seed, so the games differ from run to run: over 8 games it
         # won 5 to 8 in twelve runs and once only 4 (not most); over 24, at 85% a game, half
-        # is about four standard deviations away.
+        # is more than four standard deviations away.
         assert board["engine-heuristic"].wins > board["engine-heuristic"].games / 2
     finally:
         server.stop()
