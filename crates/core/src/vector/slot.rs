@@ -7,7 +7,8 @@ use crate::env::{Env, GameRng};
 use crate::game::{Action, GameError, ObservationEntries, Player};
 
 use super::opponents::{Pool, Seating};
-use super::{AutoresetMode, Observer, Rows};
+use super::rows::Rows;
+use super::{AutoresetMode, Observer};
 
 /// One env of the batch and what the batch remembers about it.
 #[derive(Debug)]
