@@ -80,6 +80,12 @@
 //! }
 //! ```
 
+// The files of this module: this one holds the public API (`VectorEnv`, `Observer`,
+// `AutoresetMode`, `VectorError`) and its docs; `buffers.rs` the caller's buffers
+// (`StepBuffers`, `OwnedBuffers`); `slot.rs` one env of the batch and stepping it; `rows.rs`
+// what an env writes into its rows of the buffers; `row_chunks.rs` the rayon producer that
+// splits a buffer into rows; `snapshot.rs` a batch as text and back; `opponents.rs` the seats
+// the engine plays; `tests.rs` the tests of the whole API (each file tests its own code).
 mod buffers;
 mod opponents;
 mod row_chunks;
