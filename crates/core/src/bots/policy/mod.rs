@@ -34,7 +34,7 @@ use crate::game::{Action, Game, GameError, Player, State};
 
 mod safetensors;
 
-pub use self::safetensors::{SafetensorsFile, Tensor, TensorValues};
+pub use self::safetensors::{SafetensorsError, SafetensorsFile, Tensor, TensorValues};
 
 /// The optional tensor (one float32) weighting the observation's per-action block
 /// (`Game::action_features`) into each action's logit.
@@ -44,6 +44,158 @@ pub const ACTION_FEATURES_OFFSET: &str = "action_features_offset";
 
 /// The `format` a policy file's metadata names.
 pub const FORMAT: &str = "checkraise-policy-v1";
+
+/// Why a policy file does not read as a policy, or a policy cannot play a game. The messages
+/// name the tensor, metadata or size that is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyError {
+    /// The bytes are not a safetensors file, or a tensor in it does not read.
+    #[error(transparent)]
+    File(#[from] SafetensorsError),
+    /// The metadata names another `format` than `FORMAT`, or none.
+    #[error(
+        "not a checkraise policy: metadata format is {found:?}, expected {expected:?}",
+        expected = FORMAT
+    )]
+    Format {
+        /// The `format` it names.
+        found: Option<String>,
+    },
+    /// A tensor the policy needs is missing.
+    #[error("the file has no tensor {name:?}")]
+    MissingTensor {
+        /// The tensor.
+        name: String,
+    },
+    /// A tensor is not float32.
+    #[error("{name} is not float32; policies are float32")]
+    NotFloat32 {
+        /// The tensor.
+        name: String,
+    },
+    /// A weight's values do not make a matrix of its shape.
+    #[error("{name}: {error}")]
+    Matrix {
+        /// The weight.
+        name: String,
+        /// What `ndarray` says.
+        error: ndarray::ShapeError,
+    },
+    /// A weight that is not 2-D.
+    #[error("{name} has shape {shape:?}; a weight is 2-D")]
+    NotMatrix {
+        /// The weight.
+        name: String,
+        /// Its shape.
+        shape: Vec<usize>,
+    },
+    /// A bias whose length is not its weight's outputs.
+    #[error("{name}: bias of {entries} entries for a weight of {outputs} outputs")]
+    Bias {
+        /// The layer.
+        name: String,
+        /// The bias's entries.
+        entries: usize,
+        /// The weight's outputs.
+        outputs: usize,
+    },
+    /// A layer whose inputs are not the previous layer's outputs.
+    #[error("layer sizes do not chain: {inputs} inputs after {outputs} outputs")]
+    Chain {
+        /// The layer's inputs.
+        inputs: usize,
+        /// The previous layer's outputs.
+        outputs: usize,
+    },
+    /// An action-features link (`ACTION_FEATURES`) that is not one weight.
+    #[error("{tensor} has shape {shape:?}; it is one weight", tensor = ACTION_FEATURES)]
+    ActionFeaturesShape {
+        /// Its shape.
+        shape: Vec<usize>,
+    },
+    /// An `ACTION_FEATURES_OFFSET` that does not place a block of one entry per action
+    /// inside the observation.
+    #[error(
+        "metadata {key} is {offset:?}; a block of {actions} entries inside the {inputs} \
+         observation entries",
+        key = ACTION_FEATURES_OFFSET
+    )]
+    ActionFeaturesOffset {
+        /// The metadata's value.
+        offset: String,
+        /// The policy's actions.
+        actions: usize,
+        /// The policy's observation entries.
+        inputs: usize,
+    },
+    /// The tensor `ACTION_FEATURES` without the metadata `ACTION_FEATURES_OFFSET`.
+    #[error(
+        "the file has {tensor} but no metadata {key}",
+        tensor = ACTION_FEATURES,
+        key = ACTION_FEATURES_OFFSET
+    )]
+    MissingActionFeaturesOffset,
+    /// The metadata `ACTION_FEATURES_OFFSET` without the tensor `ACTION_FEATURES`.
+    #[error(
+        "the metadata has {key} but the file no tensor {tensor}",
+        tensor = ACTION_FEATURES,
+        key = ACTION_FEATURES_OFFSET
+    )]
+    MissingActionFeatures,
+    /// It was trained on another game or other parameters.
+    #[error(
+        "it was trained on {trained:?}, not {game:?}; train one for these parameters \
+         (python -m checkraise.train)"
+    )]
+    TrainedOn {
+        /// The game string it was trained on.
+        trained: String,
+        /// The game string it was asked to play.
+        game: String,
+    },
+    /// Its observation or action sizes are not the game's.
+    #[error(
+        "it reads {inputs} observation entries and writes {logits} logits; {game} has \
+         {observation_size} and {num_actions}"
+    )]
+    Sizes {
+        /// The observation entries it reads.
+        inputs: usize,
+        /// The logits it writes.
+        logits: usize,
+        /// The game string.
+        game: String,
+        /// The game's observation entries.
+        observation_size: usize,
+        /// The game's distinct actions.
+        num_actions: usize,
+    },
+    /// It reads per-action features where the game has none, or has them elsewhere.
+    #[error(
+        "it reads per-action features at observation entry {offset}; {game} has {}",
+        match .found {
+            Some(at) => format!("them at {at}"),
+            None => "none".to_string(),
+        }
+    )]
+    ActionFeaturesAt {
+        /// Where it reads them.
+        offset: usize,
+        /// The game string.
+        game: String,
+        /// Where the game has them (`Game::action_features`).
+        found: Option<usize>,
+    },
+    /// It was trained with another `observation` parameter, and the game with that
+    /// observation does not build.
+    #[error("{strict}; its observation does not make a game here: {error}")]
+    Observation {
+        /// Why it does not play the game as it is.
+        strict: Box<PolicyError>,
+        /// Why the game with its observation does not build.
+        error: GameError,
+    },
+}
 
 /// A game as the string `make_game_from_string` reads back: `name(key=value,...)`.
 pub fn game_string(game: &dyn Game) -> String {
@@ -101,38 +253,40 @@ pub struct PolicyNet {
 
 impl PolicyNet {
     /// Reads a policy file's bytes; `Err` names what is wrong.
-    pub fn from_bytes(bytes: &[u8]) -> Result<PolicyNet, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<PolicyNet, PolicyError> {
         let file = SafetensorsFile::read(bytes)?;
         match file.metadata.get("format") {
             Some(f) if f == FORMAT => {}
             other => {
-                return Err(format!(
-                    "not a checkraise policy: metadata format is {other:?}, expected \
-                     {FORMAT:?}"
-                ));
+                return Err(PolicyError::Format {
+                    found: other.cloned(),
+                });
             }
         }
         let game = file.metadata.get("game").cloned().unwrap_or_default();
-        let matrix = |name: &str| -> Result<Array2<f32>, String> {
+        let matrix = |name: &str| -> Result<Array2<f32>, PolicyError> {
             let tensor = file.f32(name)?;
             match tensor.shape[..] {
                 [rows, cols] => Array2::from_shape_vec((rows, cols), tensor.values.clone())
-                    .map_err(|e| format!("{name}: {e}")),
-                _ => Err(format!(
-                    "{name} has shape {:?}; a weight is 2-D",
-                    tensor.shape
-                )),
+                    .map_err(|error| PolicyError::Matrix {
+                        name: name.to_string(),
+                        error,
+                    }),
+                _ => Err(PolicyError::NotMatrix {
+                    name: name.to_string(),
+                    shape: tensor.shape,
+                }),
             }
         };
-        let pair = |name: &str| -> Result<(Array2<f32>, Array1<f32>), String> {
+        let pair = |name: &str| -> Result<(Array2<f32>, Array1<f32>), PolicyError> {
             let w = matrix(&format!("{name}.weight"))?;
             let b = Array1::from_vec(file.f32(&format!("{name}.bias"))?.values.clone());
             if b.len() != w.ncols() {
-                return Err(format!(
-                    "{name}: bias of {} entries for a weight of {} outputs",
-                    b.len(),
-                    w.ncols()
-                ));
+                return Err(PolicyError::Bias {
+                    name: name.to_string(),
+                    entries: b.len(),
+                    outputs: w.ncols(),
+                });
             }
             Ok((w, b))
         };
@@ -144,10 +298,10 @@ impl PolicyNet {
         let mut width = layers.first().unwrap_or(&head).0.nrows();
         for (w, _) in layers.iter().chain([&head]) {
             if w.nrows() != width {
-                return Err(format!(
-                    "layer sizes do not chain: {} inputs after {width} outputs",
-                    w.nrows()
-                ));
+                return Err(PolicyError::Chain {
+                    inputs: w.nrows(),
+                    outputs: width,
+                });
             }
             width = w.ncols();
         }
@@ -162,33 +316,26 @@ impl PolicyNet {
             (Some(_), Some(offset)) => {
                 let weight = file.f32(ACTION_FEATURES)?;
                 if weight.values.len() != 1 {
-                    return Err(format!(
-                        "{ACTION_FEATURES} has shape {:?}; it is one weight",
-                        weight.shape
-                    ));
+                    return Err(PolicyError::ActionFeaturesShape {
+                        shape: weight.shape,
+                    });
                 }
                 let offset: usize = offset
                     .parse()
                     .ok()
                     .filter(|o: &usize| o + actions <= inputs)
-                    .ok_or_else(|| {
-                        format!(
-                            "metadata {ACTION_FEATURES_OFFSET} is {offset:?}; a block of \
-                             {actions} entries inside the {inputs} observation entries"
-                        )
+                    .ok_or_else(|| PolicyError::ActionFeaturesOffset {
+                        offset: offset.clone(),
+                        actions,
+                        inputs,
                     })?;
                 Some((offset, weight.values[0]))
             }
             (Some(_), None) => {
-                return Err(format!(
-                    "the file has {ACTION_FEATURES} but no metadata {ACTION_FEATURES_OFFSET}"
-                ));
+                return Err(PolicyError::MissingActionFeaturesOffset);
             }
             (None, Some(_)) => {
-                return Err(format!(
-                    "the metadata has {ACTION_FEATURES_OFFSET} but the file no tensor \
-                     {ACTION_FEATURES}"
-                ));
+                return Err(PolicyError::MissingActionFeatures);
             }
         };
         Ok(PolicyNet {
@@ -235,7 +382,7 @@ impl PolicyNet {
     /// itself (`check_game` passes), else `game` with the `observation` parameter it was
     /// trained with, when that is all that differs (a Pokeros policy trained with
     /// `observation=placements` plays `pokeros`). `Err` says what differs.
-    pub fn observer(&self, game: &dyn Game) -> Result<Option<Arc<dyn Game>>, String> {
+    pub fn observer(&self, game: &dyn Game) -> Result<Option<Arc<dyn Game>>, PolicyError> {
         let strict = match self.check_game(game) {
             Ok(()) => return Ok(None),
             Err(why) => why,
@@ -260,7 +407,10 @@ impl PolicyNet {
             .collect();
         let observed = game
             .with_params(&params)
-            .map_err(|e| format!("{strict}; its observation does not make a game here: {e}"))?;
+            .map_err(|error| PolicyError::Observation {
+                strict: Box::new(strict),
+                error,
+            })?;
         self.check_game(observed.as_ref())?;
         Ok(Some(observed))
     }
@@ -292,39 +442,36 @@ impl PolicyNet {
     /// Whether it was trained on `game` (the same game string, but for the `reward`
     /// parameter: see `playing_string`), reads `game`'s observations and writes its actions'
     /// logits; `Err` says what differs.
-    pub fn check_game(&self, game: &dyn Game) -> Result<(), String> {
+    pub fn check_game(&self, game: &dyn Game) -> Result<(), PolicyError> {
         let text = game_string(game);
         let trained_on = self.trained_on(game);
         if playing_string(&text) != playing_string(&trained_on)
             || param_in(&text, "observation") != param_in(&trained_on, "observation")
         {
-            return Err(format!(
-                "it was trained on {:?}, not {text:?}; train one for these parameters \
-                 (python -m checkraise.train)",
-                self.game
-            ));
+            return Err(PolicyError::TrainedOn {
+                trained: self.game.clone(),
+                game: text,
+            });
         }
         if game.observation_size() != self.observation_size()
             || game.num_distinct_actions() != self.num_actions()
         {
-            return Err(format!(
-                "it reads {} observation entries and writes {} logits; {text} has {} and {}",
-                self.observation_size(),
-                self.num_actions(),
-                game.observation_size(),
-                game.num_distinct_actions()
-            ));
+            return Err(PolicyError::Sizes {
+                inputs: self.observation_size(),
+                logits: self.num_actions(),
+                game: text,
+                observation_size: game.observation_size(),
+                num_actions: game.num_distinct_actions(),
+            });
         }
         if let Some((offset, _)) = self.action_features
             && game.action_features() != Some(offset)
         {
-            return Err(format!(
-                "it reads per-action features at observation entry {offset}; {text} has {}",
-                match game.action_features() {
-                    Some(at) => format!("them at {at}"),
-                    None => "none".to_string(),
-                }
-            ));
+            return Err(PolicyError::ActionFeaturesAt {
+                offset,
+                game: text,
+                found: game.action_features(),
+            });
         }
         Ok(())
     }
@@ -516,7 +663,7 @@ impl PolicyBot {
         net: Arc<PolicyNet>,
         path: Option<String>,
         game: &dyn Game,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, PolicyError> {
         let observer = net.observer(game)?;
         Ok(PolicyBot {
             observer,
@@ -587,9 +734,11 @@ impl Bot for PolicyBot {
 
 impl SafetensorsFile {
     /// The float32 tensor called `name`; `Err` when there is none or it is another type.
-    fn f32(&self, name: &str) -> Result<Tensor<&Vec<f32>>, String> {
+    fn f32(&self, name: &str) -> Result<Tensor<&Vec<f32>>, PolicyError> {
         match self.get(name) {
-            None => Err(format!("the file has no tensor {name:?}")),
+            None => Err(PolicyError::MissingTensor {
+                name: name.to_string(),
+            }),
             Some(Tensor {
                 shape,
                 values: TensorValues::F32(values),
@@ -597,7 +746,9 @@ impl SafetensorsFile {
                 shape: shape.clone(),
                 values,
             }),
-            Some(_) => Err(format!("{name} is not float32; policies are float32")),
+            Some(_) => Err(PolicyError::NotFloat32 {
+                name: name.to_string(),
+            }),
         }
     }
 }
@@ -610,6 +761,148 @@ mod tests {
     use super::*;
     use crate::bots::BotSpec;
     use crate::registry::{entries, make_game, make_game_from_string};
+
+    /// Each error says what it said when these errors were strings (the Python package's tests
+    /// and its users read the messages).
+    #[test]
+    fn policy_errors_say_what_they_said_as_strings() {
+        let trained_on = || PolicyError::TrainedOn {
+            trained: "a()".to_string(),
+            game: "b()".to_string(),
+        };
+        let cases: Vec<(PolicyError, &str)> = vec![
+            (
+                PolicyError::Format { found: None },
+                r#"not a checkraise policy: metadata format is None, expected "checkraise-policy-v1""#,
+            ),
+            (
+                PolicyError::Format {
+                    found: Some("x".to_string()),
+                },
+                r#"not a checkraise policy: metadata format is Some("x"), expected "checkraise-policy-v1""#,
+            ),
+            (
+                PolicyError::MissingTensor {
+                    name: "policy.bias".to_string(),
+                },
+                r#"the file has no tensor "policy.bias""#,
+            ),
+            (
+                PolicyError::NotFloat32 {
+                    name: "w".to_string(),
+                },
+                "w is not float32; policies are float32",
+            ),
+            (
+                PolicyError::NotMatrix {
+                    name: "w".to_string(),
+                    shape: vec![3],
+                },
+                "w has shape [3]; a weight is 2-D",
+            ),
+            (
+                PolicyError::Bias {
+                    name: "layer0".to_string(),
+                    entries: 2,
+                    outputs: 3,
+                },
+                "layer0: bias of 2 entries for a weight of 3 outputs",
+            ),
+            (
+                PolicyError::Chain {
+                    inputs: 2,
+                    outputs: 3,
+                },
+                "layer sizes do not chain: 2 inputs after 3 outputs",
+            ),
+            (
+                PolicyError::ActionFeaturesShape { shape: vec![2] },
+                "policy.action_features has shape [2]; it is one weight",
+            ),
+            (
+                PolicyError::ActionFeaturesOffset {
+                    offset: "9".to_string(),
+                    actions: 4,
+                    inputs: 10,
+                },
+                r#"metadata action_features_offset is "9"; a block of 4 entries inside the 10 observation entries"#,
+            ),
+            (
+                PolicyError::MissingActionFeaturesOffset,
+                "the file has policy.action_features but no metadata action_features_offset",
+            ),
+            (
+                PolicyError::MissingActionFeatures,
+                "the metadata has action_features_offset but the file no tensor policy.action_features",
+            ),
+            (
+                trained_on(),
+                r#"it was trained on "a()", not "b()"; train one for these parameters (python -m checkraise.train)"#,
+            ),
+            (
+                PolicyError::Sizes {
+                    inputs: 1,
+                    logits: 2,
+                    game: "g()".to_string(),
+                    observation_size: 3,
+                    num_actions: 4,
+                },
+                "it reads 1 observation entries and writes 2 logits; g() has 3 and 4",
+            ),
+            (
+                PolicyError::ActionFeaturesAt {
+                    offset: 0,
+                    game: "g()".to_string(),
+                    found: None,
+                },
+                "it reads per-action features at observation entry 0; g() has none",
+            ),
+            (
+                PolicyError::ActionFeaturesAt {
+                    offset: 0,
+                    game: "g()".to_string(),
+                    found: Some(5),
+                },
+                "it reads per-action features at observation entry 0; g() has them at 5",
+            ),
+            (
+                PolicyError::Observation {
+                    strict: Box::new(trained_on()),
+                    error: GameError::UnknownGame {
+                        name: "x".to_string(),
+                        known: "y".to_string(),
+                    },
+                },
+                r#"it was trained on "a()", not "b()"; train one for these parameters (python -m checkraise.train); its observation does not make a game here: unknown game 'x'; registered games: y"#,
+            ),
+            (
+                PolicyError::File(SafetensorsError::TooShort),
+                "not a safetensors file: shorter than its 8-byte header length",
+            ),
+            (
+                PolicyError::File(SafetensorsError::HeaderLength { length: 9 }),
+                "not a safetensors file: header length 9 out of range",
+            ),
+            (
+                PolicyError::File(SafetensorsError::Dtype {
+                    name: "t".to_string(),
+                    dtype: Dtype::BF16,
+                }),
+                r#"tensor "t" is BF16; only float32, float64 and int64 are read"#,
+            ),
+            (
+                PolicyError::File(SafetensorsError::Shape {
+                    name: "t".to_string(),
+                    values: 1,
+                    shape: vec![3],
+                }),
+                r#"tensor "t": 1 values do not fit shape [3]"#,
+            ),
+        ];
+        for (error, says) in cases {
+            assert_eq!(error.to_string(), says);
+        }
+    }
 
     /// A policy file with one hidden layer, from row-major weights.
     fn file(game: &str, tensors: &[(&str, Vec<usize>, Vec<f32>)]) -> Vec<u8> {
@@ -710,12 +1003,13 @@ mod tests {
                 ("policy.bias", vec![4], vec![0.0; 4]),
             ],
         );
-        let e = PolicyNet::from_bytes(&unchained).unwrap_err();
+        let e = PolicyNet::from_bytes(&unchained).unwrap_err().to_string();
         assert!(e.contains("do not chain"), "{e}");
         let no_head = file("test", &[("layer0.weight", vec![1, 1], vec![0.0])]);
         assert!(
             PolicyNet::from_bytes(&no_head)
                 .unwrap_err()
+                .to_string()
                 .contains("layer0.bias")
         );
         let game = make_game_from_string("holdem_chess(players=3)").unwrap();
@@ -757,7 +1051,7 @@ mod tests {
             ],
         );
         let net = PolicyNet::from_bytes(&bytes).unwrap();
-        let e = net.check_game(plain.as_ref()).unwrap_err();
+        let e = net.check_game(plain.as_ref()).unwrap_err().to_string();
         assert!(e.contains("trained on"), "{e}");
         assert!(net.observer(observed.as_ref()).unwrap().is_none());
         let through = net.observer(plain.as_ref()).unwrap().unwrap();
@@ -783,7 +1077,7 @@ mod tests {
         assert!(old.check_game(observed.as_ref()).is_err());
         // Another rule (the board's size) is still another game.
         let other = make_game_from_string("pokeros(board_size=7)").unwrap();
-        let e = net.observer(other.as_ref()).unwrap_err();
+        let e = net.observer(other.as_ref()).unwrap_err().to_string();
         assert!(e.contains("trained on"), "{e}");
 
         let on_plain = PolicyBot::from_bytes(&bytes, plain.as_ref(), "greedy").unwrap();
@@ -864,14 +1158,19 @@ mod tests {
 
         // Refused: a link without its offset, an offset past the observation, a game whose
         // block is elsewhere.
-        let e = PolicyNet::from_bytes(&linked(game.as_ref(), 1.0, None)).unwrap_err();
+        let e = PolicyNet::from_bytes(&linked(game.as_ref(), 1.0, None))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(ACTION_FEATURES_OFFSET), "{e}");
-        let e = PolicyNet::from_bytes(&linked(game.as_ref(), 1.0, Some("5000"))).unwrap_err();
+        let e = PolicyNet::from_bytes(&linked(game.as_ref(), 1.0, Some("5000")))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("inside the"), "{e}");
         let e = PolicyNet::from_bytes(&linked(game.as_ref(), 1.0, Some("0")))
             .unwrap()
             .check_game(game.as_ref())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("per-action features at observation entry 0"),
             "{e}"

@@ -42,20 +42,58 @@ pub struct SafetensorsFile {
 /// A header larger than this is not a policy file, and is refused before it is parsed.
 const MAX_HEADER: usize = 1 << 20;
 
+/// What is wrong with a safetensors file's bytes, or with tensors to write as one. Bytes that
+/// are not the format say `not a safetensors file: ...`.
+#[derive(Debug, thiserror::Error)]
+pub enum SafetensorsError {
+    /// Fewer bytes than the 8 that give the header's length.
+    #[error("not a safetensors file: shorter than its 8-byte header length")]
+    TooShort,
+    /// A header length over 1 MiB or past the end of the bytes.
+    #[error("not a safetensors file: header length {length} out of range")]
+    HeaderLength {
+        /// The length the first 8 bytes give.
+        length: u64,
+    },
+    /// A header that is not the format's JSON.
+    #[error("not a safetensors file: header is not JSON ({0})")]
+    NotJson(SafeTensorError),
+    /// A header length the `safetensors` crate refuses.
+    #[error("not a safetensors file: {0}")]
+    Header(SafeTensorError),
+    /// Tensor data that do not fit their shapes (or anything else the crate refuses).
+    #[error("tensor data do not fit their shapes: {0}")]
+    Data(SafeTensorError),
+    /// A tensor of a type other than float32, float64 and int64.
+    #[error("tensor {name:?} is {dtype:?}; only float32, float64 and int64 are read")]
+    Dtype {
+        /// The tensor.
+        name: String,
+        /// Its type.
+        dtype: Dtype,
+    },
+    /// A tensor to write whose values do not fill its shape.
+    #[error("tensor {name:?}: {values} values do not fit shape {shape:?}")]
+    Shape {
+        /// The tensor.
+        name: String,
+        /// How many values it has.
+        values: usize,
+        /// The shape they do not fit.
+        shape: Vec<usize>,
+    },
+}
+
 impl SafetensorsFile {
     /// Reads a file's bytes; `Err` says what is wrong (`not a safetensors file: ...` for bytes
     /// that are not the format, or the tensor that does not fit).
-    pub fn read(bytes: &[u8]) -> Result<SafetensorsFile, String> {
+    pub fn read(bytes: &[u8]) -> Result<SafetensorsFile, SafetensorsError> {
         let Some(length) = bytes.get(..8) else {
-            return Err(
-                "not a safetensors file: shorter than its 8-byte header length".to_string(),
-            );
+            return Err(SafetensorsError::TooShort);
         };
         let length = u64::from_le_bytes(length.try_into().expect("8 bytes"));
         if length > MAX_HEADER as u64 || length > (bytes.len() - 8) as u64 {
-            return Err(format!(
-                "not a safetensors file: header length {length} out of range"
-            ));
+            return Err(SafetensorsError::HeaderLength { length });
         }
         let (_, header) = SafeTensors::read_metadata(bytes).map_err(describe)?;
         let metadata = header.metadata().clone().unwrap_or_default();
@@ -82,9 +120,7 @@ impl SafetensorsFile {
                         .collect(),
                 ),
                 other => {
-                    return Err(format!(
-                        "tensor {name:?} is {other:?}; only float32, float64 and int64 are read"
-                    ));
+                    return Err(SafetensorsError::Dtype { name, dtype: other });
                 }
             };
             tensors.push((
@@ -100,7 +136,7 @@ impl SafetensorsFile {
 
     /// The file's bytes, the same for the same contents in any order (the safetensors
     /// library orders tensors by alignment, then name).
-    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+    pub fn to_bytes(&self) -> Result<Vec<u8>, SafetensorsError> {
         let mut sorted: Vec<&(String, Tensor<TensorValues>)> = self.tensors.iter().collect();
         sorted.sort_by(|a, b| a.0.cmp(&b.0));
         let raw: Vec<(&str, Dtype, &[usize], Vec<u8>)> = sorted
@@ -123,10 +159,11 @@ impl SafetensorsFile {
         let mut views = Vec::with_capacity(raw.len());
         for (name, dtype, shape, bytes) in &raw {
             let view = TensorView::new(*dtype, shape.to_vec(), bytes).map_err(|_| {
-                format!(
-                    "tensor {name:?}: {} values do not fit shape {shape:?}",
-                    bytes.len() * 8 / dtype.bitsize()
-                )
+                SafetensorsError::Shape {
+                    name: name.to_string(),
+                    values: bytes.len() * 8 / dtype.bitsize(),
+                    shape: shape.to_vec(),
+                }
             })?;
             views.push((*name, view));
         }
@@ -140,18 +177,16 @@ impl SafetensorsFile {
     }
 }
 
-/// A safetensors error in words.
-fn describe(error: SafeTensorError) -> String {
+/// A safetensors error as what it says about the file.
+fn describe(error: SafeTensorError) -> SafetensorsError {
     match error {
         SafeTensorError::InvalidHeader(_) | SafeTensorError::InvalidHeaderDeserialization(_) => {
-            format!("not a safetensors file: header is not JSON ({error})")
+            SafetensorsError::NotJson(error)
         }
         SafeTensorError::HeaderTooSmall
         | SafeTensorError::HeaderTooLarge
-        | SafeTensorError::InvalidHeaderLength => {
-            format!("not a safetensors file: {error}")
-        }
-        other => format!("tensor data do not fit their shapes: {other}"),
+        | SafeTensorError::InvalidHeaderLength => SafetensorsError::Header(error),
+        other => SafetensorsError::Data(other),
     }
 }
 
@@ -200,7 +235,7 @@ mod tests {
             )],
             metadata: HashMap::new(),
         };
-        let e = bad.to_bytes().unwrap_err();
+        let e = bad.to_bytes().unwrap_err().to_string();
         assert!(e.contains("1 values do not fit shape [3]"), "{e}");
         for (bytes, says) in [
             (&b"\x01"[..], "shorter than its 8-byte header length"),
@@ -210,7 +245,7 @@ mod tests {
                 "header is not JSON",
             ),
         ] {
-            let e = SafetensorsFile::read(bytes).unwrap_err();
+            let e = SafetensorsFile::read(bytes).unwrap_err().to_string();
             assert!(
                 e.starts_with("not a safetensors file") && e.contains(says),
                 "{e}"
