@@ -35,7 +35,7 @@ impl PyPolicyNet {
     fn new(data: &[u8]) -> PyResult<Self> {
         PolicyNet::from_bytes(data)
             .map(|net| PyPolicyNet { net: Arc::new(net) })
-            .map_err(PolicyFileError::new_err)
+            .map_err(|e| PolicyFileError::new_err(e.to_string()))
     }
 
     /// The policy shipped for game ``name`` (the bot spec ``policy``).
@@ -216,7 +216,7 @@ pub fn read_safetensors<'py>(
     py: Python<'py>,
     data: &[u8],
 ) -> PyResult<(Bound<'py, PyDict>, HashMap<String, String>)> {
-    let file = SafetensorsFile::read(data).map_err(PolicyFileError::new_err)?;
+    let file = SafetensorsFile::read(data).map_err(|e| PolicyFileError::new_err(e.to_string()))?;
     let tensors = PyDict::new(py);
     for (name, tensor) in file.tensors {
         let shape = tensor.shape;
@@ -263,6 +263,8 @@ pub fn safetensors_bytes<'py>(
         };
         file.tensors.push((name, Tensor { shape, values }));
     }
-    let bytes = file.to_bytes().map_err(PolicyFileError::new_err)?;
+    let bytes = file
+        .to_bytes()
+        .map_err(|e| PolicyFileError::new_err(e.to_string()))?;
     Ok(PyBytes::new(py, &bytes))
 }
