@@ -95,16 +95,30 @@ impl Forwarder {
     }
 }
 
+/// The status says the other server was not reached (or did not answer): a transport error,
+/// a timeout or a cancelled call, not an answer of its own.
+pub fn unreached(status: &Status) -> bool {
+    std::error::Error::source(status).is_some()
+        || matches!(
+            status.code(),
+            tonic::Code::Cancelled | tonic::Code::DeadlineExceeded
+        )
+}
+
+/// A copy of `request` (its metadata, extensions and message), to send again.
+pub fn copy<T: Clone>(request: &Request<T>) -> Request<T> {
+    Request::from_parts(
+        request.metadata().clone(),
+        request.extensions().clone(),
+        request.get_ref().clone(),
+    )
+}
+
 /// The other server's answer as this server's: its own errors kept, a failure to reach it
 /// said in the service's own words (`what` is on another server ...; the transport's text
 /// goes to the log).
 pub fn relayed(status: Status, what: &str) -> Status {
-    let transport = std::error::Error::source(&status).is_some()
-        || matches!(
-            status.code(),
-            tonic::Code::Cancelled | tonic::Code::DeadlineExceeded
-        );
-    if !transport {
+    if !unreached(&status) {
         return status;
     }
     tracing::warn!(error = %status, "a forwarded call did not reach the other server");

@@ -29,7 +29,7 @@ use tonic::{Request, Response, Status};
 
 use super::{LadderHub, LadderService, LadderSettings, RoleLease};
 use crate::connections::{StreamCap, StreamPermit};
-use crate::forward::{Forwarder, relayed};
+use crate::forward::{Forwarder, copy, relayed, unreached};
 use crate::gate::peer_of;
 use crate::matches::{Cluster, MatchStore};
 use crate::pb;
@@ -300,18 +300,41 @@ impl Stream for Relayed {
 
 type LadderEvents = std::pin::Pin<Box<dyn Stream<Item = Result<pb::LadderEvent, Status>> + Send>>;
 
-/// A unary `Ladder` call served here or forwarded to the ladder's server.
+/// A unary `Ladder` call served here or forwarded to the ladder's server. A forwarded call
+/// that does not reach it (the holder died a moment ago) is made once more after the role is
+/// read again: the role may have moved.
 macro_rules! route_unary {
     ($self:ident, $request:ident, $method:ident) => {
         match $self.route().await? {
             Route::Here(service) => {
                 <LadderService as pb::ladder_server::Ladder>::$method(&service, $request).await
             }
-            Route::There(mut client) => client
-                .$method($self.0.forwarder.request($request, Some(FORWARD_TIMEOUT)))
-                .await
-                .map(|reply| Response::new(reply.into_inner()))
-                .map_err(|status| relayed(status, LADDER)),
+            Route::There(mut client) => {
+                let again = copy(&$request);
+                match client
+                    .$method($self.0.forwarder.request($request, Some(FORWARD_TIMEOUT)))
+                    .await
+                {
+                    Ok(reply) => Ok(Response::new(reply.into_inner())),
+                    Err(status) if unreached(&status) => {
+                        $self.follow_role().await;
+                        match $self.route().await? {
+                            Route::Here(service) => {
+                                <LadderService as pb::ladder_server::Ladder>::$method(
+                                    &service, again,
+                                )
+                                .await
+                            }
+                            Route::There(mut client) => client
+                                .$method($self.0.forwarder.request(again, Some(FORWARD_TIMEOUT)))
+                                .await
+                                .map(|reply| Response::new(reply.into_inner()))
+                                .map_err(|status| relayed(status, LADDER)),
+                        }
+                    }
+                    Err(status) => Err(relayed(status, LADDER)),
+                }
+            }
         }
     };
 }
@@ -338,21 +361,33 @@ impl pb::ladder_server::Ladder for ClusterLadder {
         &self,
         request: Request<pb::EventsRequest>,
     ) -> Result<Response<LadderEvents>, Status> {
-        let mut client = match self.route().await? {
-            Route::Here(service) => {
-                return <LadderService as pb::ladder_server::Ladder>::events(&service, request)
-                    .await;
+        // Made once more, after the role is read again, if the holder is not reached.
+        let mut tries = 0;
+        let (mut upstream, permit, mut holder) = loop {
+            tries += 1;
+            let mut client = match self.route().await? {
+                Route::Here(service) => {
+                    return <LadderService as pb::ladder_server::Ladder>::events(&service, request)
+                        .await;
+                }
+                Route::There(client) => client,
+            };
+            let permit = self.0.streams.open(peer_of(&request))?;
+            let mut holder = self.0.holder.subscribe();
+            holder.mark_unchanged();
+            match client
+                .events(self.0.forwarder.request(copy(&request), None))
+                .await
+            {
+                Ok(upstream) => break (upstream.into_inner(), permit, holder),
+                Err(status) if unreached(&status) && tries == 1 => {
+                    drop(permit);
+                    self.follow_role().await;
+                    continue;
+                }
+                Err(status) => return Err(relayed(status, LADDER)),
             }
-            Route::There(client) => client,
         };
-        let permit = self.0.streams.open(peer_of(&request))?;
-        let mut holder = self.0.holder.subscribe();
-        holder.mark_unchanged();
-        let mut upstream = client
-            .events(self.0.forwarder.request(request, None))
-            .await
-            .map_err(|status| relayed(status, LADDER))?
-            .into_inner();
         let (sender, receiver) = mpsc::channel(RELAY_BUFFER);
         tokio::spawn(async move {
             loop {
