@@ -29,6 +29,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -55,6 +56,20 @@ def wait_until(condition, timeout: float, what: str, interval: float = 0.05):
         if time.monotonic() > deadline:
             raise TimeoutError(f"{what} within {timeout} s")
         time.sleep(interval)
+
+
+def collect(stream, into: list) -> threading.Thread:
+    """Reads `stream` into `into` on a thread; an error ends the list."""
+
+    def read():
+        try:
+            into.extend(stream)
+        except Exception as error:  # noqa: BLE001 - the test looks at what ended the stream
+            into.append(error)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
 
 
 def cluster_binary() -> Path:

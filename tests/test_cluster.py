@@ -31,7 +31,7 @@ import grpc
 import numpy as np
 import pytest
 
-from cluster_util import HAProxy, Instance, Postgres, wait_until
+from cluster_util import HAProxy, Instance, Postgres, collect, wait_until
 
 CLIENTS = 30
 KILLS = 10
@@ -153,20 +153,6 @@ def play(k: int, address: str, stop: threading.Event, played: Played, errors: li
                 played.matches.append((match.match_id, acked))
     except Exception as error:  # noqa: BLE001 - reported by the test
         errors.append((k, error))
-
-
-def collect(stream, into: list) -> threading.Thread:
-    """Reads `stream` into `into` on a thread; an error ends the list."""
-
-    def read():
-        try:
-            into.extend(stream)
-        except Exception as error:  # noqa: BLE001 - the test looks at what ended the stream
-            into.append(error)
-
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
-    return thread
 
 
 def test_watchers_on_every_instance_see_a_match_played_through_the_balancer(cluster):

@@ -13,14 +13,13 @@ the test, saying how to install them: scripts/test.sh installs both."""
 from __future__ import annotations
 
 import socket
-import threading
 import time
 from types import SimpleNamespace
 
 import grpc
 import pytest
 
-from cluster_util import HAProxy, Instance, Postgres, wait_until
+from cluster_util import HAProxy, Instance, Postgres, collect, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -45,20 +44,6 @@ def client(address: str):
     from checkraise.client import Client
 
     return Client(address, timeout=30)
-
-
-def collect(stream, into: list) -> threading.Thread:
-    """Reads `stream` into `into` on a thread; an error ends the list."""
-
-    def read():
-        try:
-            into.extend(stream)
-        except Exception as error:  # noqa: BLE001 - the test looks at what ended the stream
-            into.append(error)
-
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
-    return thread
 
 
 def test_a_match_is_played_and_watched_through_the_balancer(deployment):
