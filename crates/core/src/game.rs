@@ -279,8 +279,8 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     }
     /// Seat `player`'s `action` here as the game's action struct, in JSON (its schema is the
     /// registry entry's `action_schema`): what a client reads instead of parsing the action's
-    /// text. `None` for an id outside the seat's action space. The default (states written
-    /// without one: test fixtures) has none.
+    /// text. `None` for an id outside the seat's action space. The default (a `State` written
+    /// by hand rather than through `rules::Rules`, such as a wrapper) has none.
     fn action_struct(&self, player: usize, action: Action) -> Option<serde_json::Value> {
         let _ = (player, action);
         None
@@ -296,8 +296,8 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
         0
     }
     /// The game's heuristic policy: the action seat `seat` takes here (a state where that
-    /// seat may act: its turn, or a simultaneous node). The default, for states written
-    /// without a heuristic (test fixtures), plays a uniformly random legal action.
+    /// seat may act: its turn, or a simultaneous node). The default, for a `State` written by
+    /// hand rather than through `rules::Rules`, plays a uniformly random legal action.
     fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
         rng.choose(&self.legal_actions_for(Player::Seat(seat)))
     }
