@@ -146,6 +146,13 @@ fn mix(parts: &[u64]) -> u64 {
 /// rotation of that pattern and of its swap (B A B A …): two seatings for an even `n`, `2n`
 /// for an odd one. Each bot holds every seat equally often, and half the seats of each game
 /// (one more or less when `n` is odd).
+///
+/// ```
+/// use checkraise_core::arena::seatings;
+///
+/// assert_eq!(seatings(2), vec![vec![0, 1], vec![1, 0]]);
+/// assert_eq!(seatings(3).len(), 6, "every rotation of A B A and of B A B");
+/// ```
 pub fn seatings(n: usize) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = Vec::new();
     for first in 0..2 {
@@ -162,6 +169,16 @@ pub fn seatings(n: usize) -> Vec<Vec<usize>> {
 /// Plays one game as a `Match` every seat of which a bot plays: `players[s]` acts for seat
 /// `s`, each on a state resampled from its own seat's information; returns each seat's
 /// return.
+///
+/// ```
+/// use checkraise_core::arena::play_game;
+/// use checkraise_core::bots::{HeuristicBot, RandomBot};
+///
+/// let game = checkraise_core::make_game_from_string("pokeros").unwrap();
+/// let returns = play_game(game.as_ref(), &[&HeuristicBot, &RandomBot], 1, 2);
+/// assert_eq!(returns.iter().sum::<f64>(), 0.0);
+/// assert_eq!(play_game(game.as_ref(), &[&HeuristicBot, &RandomBot], 1, 2), returns);
+/// ```
 pub fn play_game(
     game: &dyn Game,
     players: &[&dyn Bot],
@@ -189,6 +206,16 @@ struct Deal {
 pub const MAX_DEALS: usize = 1_000_000;
 
 /// Runs the arena; `progress` is called with (deals done, deals in all) after each deal.
+///
+/// ```
+/// use checkraise_core::arena::{ArenaConfig, run};
+///
+/// let config = ArenaConfig::new("pokeros", &["heuristic", "random"], 4, 1);
+/// let result = run(&config, None).unwrap();
+/// assert_eq!(result.pairs.len(), 2, "each bot measured against the other");
+/// assert_eq!(result.pairs[0].games, 4 * result.seatings);
+/// assert_eq!(result.ratings.len(), 2);
+/// ```
 pub fn run(
     config: &ArenaConfig,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,

@@ -79,6 +79,15 @@ impl Suit {
 }
 
 /// A card: one of the 52 ordinary cards or a joker.
+///
+/// ```
+/// use checkraise_core::cards::Card;
+///
+/// let ace: Card = "As".parse().unwrap();
+/// assert_eq!((ace.to_string(), ace.rank().char(), ace.suit().char()), ("As".into(), 'A', 's'));
+/// assert_eq!(Card::from_id(ace.id() as u32), Some(ace));
+/// assert!("Zz".parse::<Card>().is_err());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Card(pub u8);
 
@@ -176,11 +185,28 @@ impl FromStr for Card {
 }
 
 /// Parses a space-separated list of cards, e.g. `"As Kd X1"`.
+///
+/// ```
+/// let cards = checkraise_core::cards::parse_cards("As Kd X1").unwrap();
+/// assert_eq!(cards.len(), 3);
+/// assert!(cards[2].is_joker() && !cards[0].is_joker());
+/// ```
 pub fn parse_cards(s: &str) -> Result<Vec<Card>, BadCard> {
     s.split_whitespace().map(str::parse).collect()
 }
 
 /// A set of cards as a bit mask over card ids.
+///
+/// ```
+/// use checkraise_core::cards::{Card, CardSet};
+///
+/// let mut deck = CardSet::full_deck();
+/// assert_eq!(deck.len(), 52);
+/// let ace: Card = "As".parse().unwrap();
+/// deck.remove(ace);
+/// assert!(!deck.contains(ace) && deck.len() == 51);
+/// assert_eq!(deck.uniform_outcomes().len(), 51, "one chance outcome per card left");
+/// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CardSet(pub u64);
 

@@ -15,6 +15,15 @@ struct EnvSnapshot {
 }
 
 /// Applies sampled chance outcomes until a decision point or the end.
+///
+/// ```
+/// use checkraise_core::{GameRng, Player, make_game_from_string};
+///
+/// let mut state = make_game_from_string("poker_chess").unwrap().new_initial_state();
+/// assert!(state.is_chance_node());
+/// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(7));
+/// assert!(matches!(state.current_player(), Player::Seat(_)));
+/// ```
 pub fn resolve_chance(state: &mut dyn State, rng: &mut GameRng) {
     while state.is_chance_node() {
         let outcome = state.sample_chance_outcome(rng);
@@ -40,6 +49,19 @@ pub fn advance_to_choice(state: &mut dyn State, rng: &mut GameRng) {
 }
 
 /// One game played from a seed: chance is sampled, so callers see only decision points.
+///
+/// ```
+/// use checkraise_core::{Env, make_game_from_string};
+///
+/// let mut env = Env::new(make_game_from_string("pokeros").unwrap(), 7);
+/// let mut total = vec![0.0; 2];
+/// while !env.state().is_terminal() {
+///     assert!(!env.state().is_chance_node(), "an env stops only at decisions");
+///     let rewards = env.step(env.state().legal_actions()[0]).unwrap();
+///     total.iter_mut().zip(&rewards).for_each(|(t, r)| *t += r);
+/// }
+/// assert_eq!(total, env.state().returns(), "the steps' rewards add up to the returns");
+/// ```
 #[derive(Debug)]
 pub struct Env {
     game: Arc<dyn Game>,
@@ -141,6 +163,19 @@ impl Env {
     }
 
     /// The env of `game` that `snapshot` wrote (its state replayed by the rules).
+    ///
+    /// ```
+    /// use checkraise_core::{Env, make_game_from_string};
+    ///
+    /// let game = make_game_from_string("pokeros").unwrap();
+    /// let mut env = Env::new(game.clone(), 1);
+    /// env.step(env.state().legal_actions()[0]).unwrap();
+    /// let mut back = Env::restore(game, &env.snapshot()).unwrap();
+    /// assert_eq!(back.state().serialize(), env.state().serialize());
+    /// let action = env.state().legal_actions()[0];
+    /// assert_eq!(back.step(action).unwrap(), env.step(action).unwrap(), "the same stream too");
+    /// assert_eq!(back.state().serialize(), env.state().serialize());
+    /// ```
     pub fn restore(game: Arc<dyn Game>, text: &str) -> Result<Env, GameError> {
         let snap: EnvSnapshot =
             serde_json::from_str(text).map_err(|e| GameError::BadSerialization {

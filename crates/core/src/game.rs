@@ -14,6 +14,16 @@ pub use crate::vocabulary::{
 };
 
 /// A game: its facts, parameters, sizes, and a factory for states.
+///
+/// ```
+/// use checkraise_core::make_game_from_string;
+///
+/// let game = make_game_from_string("poker_chess").unwrap();
+/// assert_eq!(game.num_players(), 2);
+/// assert_eq!(game.observation_size(), game.observation_shape().iter().product::<usize>());
+/// assert_eq!(game.utility_sum(), Some(0.0), "zero-sum");
+/// assert!(game.min_utility() < 0.0 && 0.0 < game.max_utility());
+/// ```
 pub trait Game: Send + Sync + fmt::Debug {
     /// The game's facts (for its default parameters).
     fn info(&self) -> &'static GameInfo;
@@ -58,6 +68,12 @@ pub trait Game: Send + Sync + fmt::Debug {
     /// The same game with the parameters `given` (string values as in a game string; every
     /// other parameter takes its default), validated and built as the registry builds games.
     /// The default: refused (a game not written on `rules::GameDef`).
+    ///
+    /// ```
+    /// let game = checkraise_core::make_game_from_string("pokeros").unwrap();
+    /// let four = game.with_params(&[("players".into(), "4".into())]).unwrap();
+    /// assert_eq!((four.num_players(), four.params().int("board_size")), (4, 15));
+    /// ```
     fn with_params(&self, given: &[(String, String)]) -> Result<Arc<dyn Game>, GameError> {
         let _ = given;
         Err(GameError::invalid_parameter(
@@ -96,9 +112,27 @@ pub trait Game: Send + Sync + fmt::Debug {
     /// An upper bound on the number of actions (chance included) in a game.
     fn max_game_length(&self) -> usize;
     /// The state before anything happened (chance nodes explicit).
+    ///
+    /// ```
+    /// let game = checkraise_core::make_game_from_string("pokeros").unwrap();
+    /// let state = game.new_initial_state();
+    /// assert!(state.is_chance_node(), "the centre card is dealt first");
+    /// assert!(state.history().is_empty() && state.returns() == [0.0, 0.0]);
+    /// ```
     fn new_initial_state(&self) -> Box<dyn State>;
     /// Reads a state written by `State::serialize`, replaying its history from the initial
     /// state (so the rules validate it).
+    ///
+    /// ```
+    /// use checkraise_core::{GameRng, make_game_from_string};
+    ///
+    /// let game = make_game_from_string("pokeros").unwrap();
+    /// let mut state = game.new_initial_state();
+    /// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(3));
+    /// let back = game.deserialize_state(&state.serialize()).unwrap();
+    /// assert_eq!(back.history(), state.history());
+    /// assert!(game.deserialize_state("not a state").is_err());
+    /// ```
     fn deserialize_state(&self, text: &str) -> Result<Box<dyn State>, GameError> {
         let history = crate::serial::decode(text, self.info().name, self.params(), |given| {
             let given: Vec<(String, String)> = given
@@ -156,6 +190,22 @@ impl std::fmt::Debug for GameEntry {
 }
 
 /// A state of a game. Every per-seat function depends only on what that seat may know.
+///
+/// ```
+/// use checkraise_core::{GameRng, Player, make_game_from_string};
+///
+/// let game = make_game_from_string("pokeros").unwrap();
+/// let mut state = game.new_initial_state();
+/// let mut rng = GameRng::new(42);
+/// while !state.is_terminal() {
+///     let action = match state.current_player() {
+///         Player::Chance => state.sample_chance_outcome(&mut rng),
+///         _ => rng.choose(&state.legal_actions()),
+///     };
+///     state.apply_action(action).unwrap();
+/// }
+/// assert_eq!(state.returns().iter().sum::<f64>(), 0.0, "zero-sum");
+/// ```
 pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     /// Number of seats.
     fn num_players(&self) -> usize;
@@ -177,6 +227,16 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     /// is not to act, or at a terminal state, nothing. For `Chance`, the chance outcomes.
     fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>);
     /// `player`'s legal actions, sorted.
+    ///
+    /// ```
+    /// use checkraise_core::{GameRng, Player, make_game_from_string};
+    ///
+    /// let mut state = make_game_from_string("pokeros").unwrap().new_initial_state();
+    /// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(1));
+    /// assert_eq!(state.current_player(), Player::Seat(0));
+    /// assert_eq!(state.legal_actions_for(Player::Seat(0)), state.legal_actions());
+    /// assert!(state.legal_actions_for(Player::Seat(1)).is_empty(), "not seat 1's turn");
+    /// ```
     fn legal_actions_for(&self, player: Player) -> Vec<Action> {
         let mut out = Vec::new();
         self.legal_actions_into(player, &mut out);
@@ -194,6 +254,18 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     /// (length `num_distinct_actions`). `action_mask` is the mask's one name in every face:
     /// Rust, Python (`State.action_mask`, `VectorEnv.action_masks`, `info["action_mask"]`)
     /// and the gRPC `EnvBatch.action_masks`.
+    ///
+    /// ```
+    /// use checkraise_core::{Action, GameRng, Player, make_game_from_string};
+    ///
+    /// let game = make_game_from_string("poker_chess").unwrap();
+    /// let mut state = game.new_initial_state();
+    /// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(1));
+    /// let mut mask = vec![false; game.num_distinct_actions()];
+    /// state.action_mask(state.current_player(), &mut mask);
+    /// let legal: Vec<Action> = (0..mask.len() as Action).filter(|&a| mask[a as usize]).collect();
+    /// assert_eq!(legal, state.legal_actions());
+    /// ```
     fn action_mask(&self, player: Player, mask: &mut [bool]) {
         mask.fill(false);
         let mut acts = Vec::new();
@@ -205,6 +277,18 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
         }
     }
     /// The chance outcomes and their probabilities (summing to 1) at a chance node.
+    ///
+    /// ```
+    /// use checkraise_core::{Player, PlayerAction, make_game_from_string};
+    ///
+    /// let mut state = make_game_from_string("pokeros").unwrap().new_initial_state();
+    /// let outcomes = state.chance_outcomes();
+    /// let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+    /// assert!((total - 1.0).abs() < 1e-9);
+    /// let (card, _) = outcomes[0];
+    /// state.apply_action(card).unwrap();
+    /// assert_eq!(state.history(), [PlayerAction { player: Player::Chance, action: card }]);
+    /// ```
     fn chance_outcomes(&self) -> Vec<(Action, f64)>;
     /// Samples a chance outcome with `rng` (games may override with a faster path; the
     /// default walks `chance_outcomes`).
@@ -213,8 +297,35 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
         rng.choose_weighted(&outcomes)
     }
     /// Applies the current player's action or a chance outcome.
+    ///
+    /// ```
+    /// use checkraise_core::{Action, ErrorKind, GameRng, make_game_from_string};
+    ///
+    /// let game = make_game_from_string("poker_chess").unwrap();
+    /// let mut state = game.new_initial_state();
+    /// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(5));
+    /// let (legal, before) = (state.legal_actions(), state.history().len());
+    /// let n = game.num_distinct_actions() as Action;
+    /// let illegal = (0..n).find(|a| !legal.contains(a)).unwrap();
+    /// assert_eq!(state.apply_action(illegal).unwrap_err().kind(), ErrorKind::InvalidArgument);
+    /// assert_eq!(state.history().len(), before, "a refused action changes nothing");
+    /// state.apply_action(legal[0]).unwrap();
+    /// assert_eq!(state.history().len(), before + 1);
+    /// ```
     fn apply_action(&mut self, action: Action) -> Result<(), GameError>;
     /// Applies a joint action (one per seat) at a simultaneous node.
+    ///
+    /// ```
+    /// use checkraise_core::{Action, Player, make_game_from_string};
+    ///
+    /// let mut state = make_game_from_string("prediction_chess").unwrap().new_initial_state();
+    /// assert!(state.is_simultaneous_node(), "both seats choose their moves at once");
+    /// let first = |s| state.legal_actions_for(Player::Seat(s))[0];
+    /// let joint: Vec<Action> = (0..2).map(first).collect();
+    /// assert!(state.apply_action(joint[0]).is_err(), "one seat's action alone is refused");
+    /// state.apply_actions(&joint).unwrap();
+    /// assert_eq!(state.history().len(), 2, "one entry per seat");
+    /// ```
     fn apply_actions(&mut self, actions: &[Action]) -> Result<(), GameError> {
         let _ = actions;
         Err(GameError::OutOfTurn {
@@ -238,8 +349,30 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     /// A readable, unique name for `action` taken by `player` here.
     fn action_to_string(&self, player: Player, action: Action) -> String;
     /// The inverse of `action_to_string`.
+    ///
+    /// ```
+    /// use checkraise_core::{GameRng, Player, make_game_from_string};
+    ///
+    /// let mut state = make_game_from_string("pokeros").unwrap().new_initial_state();
+    /// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(2));
+    /// let action = state.legal_actions()[0];
+    /// let text = state.action_to_string(Player::Seat(0), action);
+    /// assert_eq!(state.string_to_action(Player::Seat(0), &text).unwrap(), action);
+    /// ```
     fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError>;
     /// Writes seat `player`'s observation into `out` (length `observation_size`).
+    ///
+    /// ```
+    /// use checkraise_core::{GameRng, make_game_from_string};
+    ///
+    /// let game = make_game_from_string("pokeros").unwrap();
+    /// let mut state = game.new_initial_state();
+    /// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(4));
+    /// let mut obs = vec![0.0; game.observation_size()];
+    /// state.observation_tensor(0, &mut obs);
+    /// let (low, high) = game.observation_bounds();
+    /// assert!(obs.iter().all(|&x| low <= x && x <= high) && obs.iter().any(|&x| x != 0.0));
+    /// ```
     fn observation_tensor(&self, player: usize, out: &mut [f32]);
     /// The same observation as `observation_tensor`, given as its non-zero entries (`out`
     /// is empty on entry); returns true. A game whose observations are mostly zeros
@@ -262,6 +395,19 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     /// function of everything the seat has observed, in order, and of nothing else. The
     /// layout (`EventLayout`): the current observation tensor, then one row per history
     /// entry saying who acted and what the seat saw of it.
+    ///
+    /// ```
+    /// use checkraise_core::{GameRng, make_game_from_string};
+    ///
+    /// let game = make_game_from_string("pokeros").unwrap();
+    /// let mut state = game.new_initial_state();
+    /// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(4));
+    /// let mut info = vec![0.0; game.information_state_tensor_size()];
+    /// state.information_state_tensor(1, &mut info);
+    /// let mut obs = vec![0.0; game.observation_size()];
+    /// state.observation_tensor(1, &mut obs);
+    /// assert_eq!(info[..obs.len()], obs[..], "the observation comes first");
+    /// ```
     fn information_state_tensor(&self, player: usize, out: &mut [f32]);
     /// Seat `player`'s current observation as text.
     fn observation_string(&self, player: usize) -> String;
@@ -269,6 +415,13 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     fn information_state_string(&self, player: usize) -> String;
     /// A structured view for UIs and gRPC: what `viewer` may know (`None` = a spectator,
     /// public information only).
+    ///
+    /// ```
+    /// let state = checkraise_core::make_game_from_string("pokeros").unwrap().new_initial_state();
+    /// let view = state.view(Some(1));
+    /// assert_eq!((view["game"].as_str(), view["viewer"].as_u64()), (Some("pokeros"), Some(1)));
+    /// assert!(state.view(None)["viewer"].is_null(), "a spectator");
+    /// ```
     fn view(&self, viewer: Option<usize>) -> serde_json::Value;
     /// The structured view of every seat's information together (`view::Viewer::Everyone`):
     /// every card any seat may see face up, its header's `everyone` true. Only for after the
@@ -279,13 +432,25 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
     }
     /// Seat `player`'s `action` here as the game's action struct, in JSON (its schema is the
     /// registry entry's `action_schema`): what a client reads instead of parsing the action's
-    /// text. `None` for an id outside the seat's action space. The default (states written
-    /// without one: test fixtures) has none.
+    /// text. `None` for an id outside the seat's action space. The default (a `State` written
+    /// by hand rather than through `rules::Rules`, such as a wrapper) has none.
     fn action_struct(&self, player: usize, action: Action) -> Option<serde_json::Value> {
         let _ = (player, action);
         None
     }
     /// A state consistent with everything seat `player` knows, with the rest resampled.
+    ///
+    /// ```
+    /// use checkraise_core::{GameRng, make_game_from_string};
+    ///
+    /// let game = make_game_from_string("pokeros").unwrap();
+    /// let mut state = game.new_initial_state();
+    /// let mut rng = GameRng::new(6);
+    /// checkraise_core::env::resolve_chance(state.as_mut(), &mut rng);
+    /// let seen = state.resample_from_infostate(0, &mut rng);
+    /// assert_eq!(seen.observation_string(0), state.observation_string(0));
+    /// assert_eq!(seen.legal_actions(), state.legal_actions());
+    /// ```
     fn resample_from_infostate(&self, player: usize, rng: &mut GameRng) -> Box<dyn State>;
     /// The length of a prefix of `history()` in which every seat decided on what is the
     /// same in every state `resample_from_infostate` may give, for any seat: what each seat
@@ -296,8 +461,8 @@ pub trait State: Send + Sync + fmt::Debug + fmt::Display {
         0
     }
     /// The game's heuristic policy: the action seat `seat` takes here (a state where that
-    /// seat may act: its turn, or a simultaneous node). The default, for states written
-    /// without a heuristic (test fixtures), plays a uniformly random legal action.
+    /// seat may act: its turn, or a simultaneous node). The default, for a `State` written by
+    /// hand rather than through `rules::Rules`, plays a uniformly random legal action.
     fn heuristic_action(&self, seat: usize, rng: &mut GameRng) -> Action {
         rng.choose(&self.legal_actions_for(Player::Seat(seat)))
     }
@@ -327,6 +492,17 @@ impl Clone for Box<dyn State> {
 /// field of `given`, a JSON object, with the same value: `{"card": "Kd", "x": 1, "y": 0}`
 /// names a Pokeros placement without its hand slot. `Err` when `given` is not an object, names
 /// a field no legal action has, or matches no legal action or several.
+///
+/// ```
+/// use checkraise_core::game::action_from_struct;
+/// use checkraise_core::{GameRng, make_game_from_string};
+///
+/// let mut state = make_game_from_string("pokeros").unwrap().new_initial_state();
+/// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(8));
+/// let action = state.legal_actions()[0];
+/// let fields = state.action_struct(0, action).unwrap();
+/// assert_eq!(action_from_struct(state.as_ref(), 0, &fields).unwrap(), action);
+/// ```
 pub fn action_from_struct(
     state: &dyn State,
     player: usize,
@@ -380,6 +556,18 @@ pub fn action_from_struct(
 
 /// Applies `history` (as `State::history` gives it: a joint action as one entry per seat) to
 /// `state`, checking that each entry's actor is the one to act.
+///
+/// ```
+/// use checkraise_core::game::replay;
+/// use checkraise_core::{GameRng, make_game_from_string};
+///
+/// let game = make_game_from_string("pokeros").unwrap();
+/// let mut state = game.new_initial_state();
+/// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(9));
+/// let mut copy = game.new_initial_state();
+/// replay(copy.as_mut(), state.history()).unwrap();
+/// assert_eq!(copy.serialize(), state.serialize());
+/// ```
 pub fn replay(state: &mut dyn State, history: &[PlayerAction]) -> Result<(), GameError> {
     replay_with(state, history, |_, _| Ok(()))
 }

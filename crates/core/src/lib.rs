@@ -73,6 +73,8 @@ pub mod registry;
 pub mod arena;
 #[cfg(any(test, feature = "testing"))]
 pub mod conformance;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 // The ladder: pairing, duplicate sets and ratings of bots that come and go.
 pub mod ladder;

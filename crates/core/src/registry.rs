@@ -49,11 +49,24 @@ pub fn shipped_policy_bytes(name: &str) -> Option<&'static [u8]> {
 }
 
 /// The registered game names.
+///
+/// ```
+/// let names = checkraise_core::registry::game_names();
+/// assert!(names.contains(&"pokeros") && names.contains(&"prediction_chess"));
+/// ```
 pub fn game_names() -> Vec<&'static str> {
     entries().iter().map(|e| e.info.name).collect()
 }
 
 /// The entry for a name.
+///
+/// ```
+/// use checkraise_core::ErrorKind;
+/// use checkraise_core::registry::entry;
+///
+/// assert_eq!(entry("poker_chess").unwrap().info.max_players, 2);
+/// assert_eq!(entry("checkers").unwrap_err().kind(), ErrorKind::NotFound);
+/// ```
 pub fn entry(name: &str) -> Result<&'static GameEntry, GameError> {
     entries()
         .iter()
@@ -73,6 +86,12 @@ pub fn parse_params<K: AsRef<str>, V: AsRef<str>>(
 }
 
 /// Makes a game from its name and string parameters.
+///
+/// ```
+/// let game = checkraise_core::make_game("pokeros", [("players", "3")]).unwrap();
+/// assert_eq!(game.num_players(), 3);
+/// assert_eq!(game.params().int("hand_size"), 3, "the others take their defaults");
+/// ```
 pub fn make_game<K: AsRef<str>, V: AsRef<str>>(
     name: &str,
     params: impl IntoIterator<Item = (K, V)>,
@@ -83,6 +102,15 @@ pub fn make_game<K: AsRef<str>, V: AsRef<str>>(
 }
 
 /// Makes a game from a string such as `pokeros(players=3,hand_size=0)` or `pokeros`.
+///
+/// ```
+/// use checkraise_core::make_game_from_string;
+///
+/// let game = make_game_from_string("holdem_chess(players=4)").unwrap();
+/// assert_eq!((game.info().name, game.num_players()), ("holdem_chess", 4));
+/// let err = make_game_from_string("pokeros(colour=red)").unwrap_err();
+/// assert!(err.to_string().contains("colour"), "{err}");
+/// ```
 pub fn make_game_from_string(text: &str) -> Result<Arc<dyn Game>, GameError> {
     let text = text.trim();
     let (name, rest) = match text.find('(') {
@@ -113,6 +141,14 @@ pub fn make_game_from_string(text: &str) -> Result<Arc<dyn Game>, GameError> {
 }
 
 /// Rebuilds a game from its validated parameters (as stored in a serialized state).
+///
+/// ```
+/// use checkraise_core::{make_game_from_string, registry::rebuild};
+///
+/// let game = make_game_from_string("pokeros(players=3)").unwrap();
+/// let again = rebuild("pokeros", game.params()).unwrap();
+/// assert_eq!(again.params(), game.params());
+/// ```
 pub fn rebuild(name: &str, params: &Params) -> Result<Arc<dyn Game>, GameError> {
     let pairs: Vec<(String, String)> = params
         .values()
@@ -124,6 +160,18 @@ pub fn rebuild(name: &str, params: &Params) -> Result<Arc<dyn Game>, GameError> 
 
 /// A bot for game `game` (a registered name) from a spec string (`random`, `heuristic`,
 /// `ismcts(iterations=500)`).
+///
+/// ```
+/// use checkraise_core::{GameRng, make_bot, make_game_from_string};
+///
+/// let bot = make_bot("pokeros", "ismcts(iterations=50)").unwrap();
+/// assert_eq!(bot.name(), "ismcts");
+/// let mut state = make_game_from_string("pokeros").unwrap().new_initial_state();
+/// let mut rng = GameRng::new(1);
+/// checkraise_core::env::resolve_chance(state.as_mut(), &mut rng);
+/// let action = bot.try_act(state.as_ref(), 0, &mut rng).unwrap();
+/// assert!(state.legal_actions().contains(&action));
+/// ```
 pub fn make_bot(game: &str, spec: &str) -> Result<Box<dyn Bot>, GameError> {
     let game = make_game::<&str, &str>(game, [])?;
     BotSpec::parse::<&str, &str>(spec, [])?.build(game.as_ref())

@@ -31,6 +31,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("registry", 12),
     ("arena", 13),
     ("conformance", 13),
+    ("testing", 13),
     ("ladder", 14),
 ];
 

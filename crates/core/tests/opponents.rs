@@ -11,6 +11,7 @@ use checkraise_core::env::GameRng;
 use checkraise_core::game::{Action, Dynamics, Game, Player, PlayerAction, State, replay};
 use checkraise_core::registry::shipped_policy_bytes as shipped_bytes;
 use checkraise_core::registry::{entries, make_game};
+use checkraise_core::testing::Fixture;
 use checkraise_core::vector::{
     AutoresetMode, LearnerSeat, Observer, Opponent, Opponents, OwnedBuffers, VectorEnv,
 };
@@ -802,179 +803,11 @@ fn opponents_at_simultaneous_nodes_never_see_the_learners_choice() {
     }
 }
 
-/// A two-seat test game (not registered) in which seat 0 may end the game at once: its first
-/// action quits (0, seat 0 wins 1) or plays on (1, paying seat 1 half a point at once); then
-/// seat 1 calls a coin (1: seat 1 wins 1 more, 0: seat 0 does).
-mod quit {
-    use std::fmt;
-
-    use checkraise_core::env::GameRng;
-    use checkraise_core::game::{
-        Action, ChanceMode, Dynamics, Game, GameError, GameInfo, Information, Player, PlayerAction,
-        RewardModel, State, Utility, check_turn,
-    };
-    use checkraise_core::registry::Params;
-
-    static INFO: GameInfo = GameInfo {
-        name: "quit",
-        long_name: "Quit or play on",
-        description: "Seat 0 may end the game before seat 1 moves.",
-        min_players: 2,
-        max_players: 2,
-        chance: ChanceMode::Deterministic,
-        information: Information::Perfect,
-        dynamics: Dynamics::Sequential,
-        utility: Utility::ZeroSum,
-        reward_model: RewardModel::Rewards,
-    };
-
-    #[derive(Debug, Default)]
-    pub struct Quit(Params);
-
-    #[derive(Clone, Debug, Default)]
-    pub struct QuitState {
-        history: Vec<PlayerAction>,
-        last: [f64; 2],
-        score: [f64; 2],
-    }
-
-    impl Game for Quit {
-        fn info(&self) -> &'static GameInfo {
-            &INFO
-        }
-        fn params(&self) -> &Params {
-            &self.0
-        }
-        fn num_players(&self) -> usize {
-            2
-        }
-        fn num_distinct_actions(&self) -> usize {
-            2
-        }
-        fn max_chance_outcomes(&self) -> usize {
-            0
-        }
-        fn observation_shape(&self) -> Vec<usize> {
-            vec![2]
-        }
-        fn information_state_tensor_shape(&self) -> Vec<usize> {
-            vec![2]
-        }
-        fn min_utility(&self) -> f64 {
-            -1.5
-        }
-        fn max_utility(&self) -> f64 {
-            1.5
-        }
-        fn utility_sum(&self) -> Option<f64> {
-            Some(0.0)
-        }
-        fn max_game_length(&self) -> usize {
-            2
-        }
-        fn new_initial_state(&self) -> Box<dyn State> {
-            Box::new(QuitState::default())
-        }
-        fn deserialize_state(&self, _: &str) -> Result<Box<dyn State>, GameError> {
-            Ok(self.new_initial_state())
-        }
-    }
-
-    impl fmt::Display for QuitState {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "{:?}", self.history)
-        }
-    }
-
-    impl State for QuitState {
-        fn num_players(&self) -> usize {
-            2
-        }
-        fn current_player(&self) -> Player {
-            match self.history.as_slice() {
-                [] => Player::Seat(0),
-                [first] if first.action == 1 => Player::Seat(1),
-                _ => Player::Terminal,
-            }
-        }
-        fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>) {
-            out.clear();
-            if player == self.current_player() && !self.is_terminal() {
-                out.extend([0, 1]);
-            }
-        }
-        fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-            Vec::new()
-        }
-        fn apply_action(&mut self, action: Action) -> Result<(), GameError> {
-            let player = self.current_player();
-            check_turn(self, player)?;
-            if action > 1 {
-                return Err(GameError::IllegalAction {
-                    action,
-                    desc: action.to_string(),
-                    player,
-                    state: self.describe(),
-                    reason: "0 or 1".to_string(),
-                });
-            }
-            self.last = match (player, action) {
-                (Player::Seat(0), 0) => [1.0, -1.0],
-                (Player::Seat(0), _) => [-0.5, 0.5],
-                (_, 1) => [-1.0, 1.0],
-                _ => [1.0, -1.0],
-            };
-            for seat in 0..2 {
-                self.score[seat] += self.last[seat];
-            }
-            self.history.push(PlayerAction { player, action });
-            Ok(())
-        }
-        fn returns(&self) -> Vec<f64> {
-            self.score.to_vec()
-        }
-        fn rewards(&self) -> Vec<f64> {
-            self.last.to_vec()
-        }
-        fn history(&self) -> &[PlayerAction] {
-            &self.history
-        }
-        fn action_to_string(&self, _: Player, action: Action) -> String {
-            action.to_string()
-        }
-        fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-            text.parse()
-                .map_err(|_| GameError::bad_action_string(text, player, "0 or 1"))
-        }
-        fn observation_tensor(&self, _: usize, out: &mut [f32]) {
-            out[0] = self.history.len() as f32;
-            out[1] = self.history.first().map_or(0.0, |m| m.action as f32);
-        }
-        fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
-            self.observation_tensor(player, out);
-        }
-        fn observation_string(&self, _: usize) -> String {
-            self.to_string()
-        }
-        fn information_state_string(&self, _: usize) -> String {
-            self.to_string()
-        }
-        fn view(&self, _: Option<usize>) -> serde_json::Value {
-            serde_json::Value::Null
-        }
-        fn resample_from_infostate(&self, _: usize, _: &mut GameRng) -> Box<dyn State> {
-            self.clone_box()
-        }
-        fn clone_box(&self) -> Box<dyn State> {
-            Box::new(self.clone())
-        }
-        fn serialize(&self) -> String {
-            self.to_string()
-        }
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
-        }
-    }
+/// The fixture game in turns, one round of two picks, in which seat 0 may end the game at once:
+/// its pick 0 quits (seat 0 wins 1), its pick 1 plays on (paying seat 1 half a point at once);
+/// then seat 1 picks (0, differing: seat 1 wins 1 more; 1, matching: seat 0 wins 1).
+fn quit() -> Arc<dyn Game> {
+    Fixture::<false>::game(&[("rounds", "1"), ("picks", "2"), ("quit", "true")])
 }
 
 /// Plays the lowest legal action.
@@ -994,7 +827,7 @@ impl Bot for Lowest {
 /// never lets the learner decide is an error, not a hang.
 #[test]
 fn games_without_a_learner_decision_are_skipped_and_opening_rewards_carried() {
-    let game: Arc<dyn Game> = Arc::new(quit::Quit::default());
+    let game = quit();
     for mode in MODES {
         let opponents = pool(LearnerSeat::Fixed(1), &[("random", 1.0)]);
         let n = 16;
@@ -1018,9 +851,9 @@ fn games_without_a_learner_decision_are_skipped_and_opening_rewards_carried() {
                     ended[i] = false;
                     continue;
                 }
-                // Every game has one learner step: half a point for playing on, and the coin.
+                // Every game has one learner step: half a point for playing on, and the pick.
                 assert!(out.terminated[i]);
-                let expected = if actions[i] == 1 { 1.5 } else { -0.5 };
+                let expected = if actions[i] == 0 { 1.5 } else { -0.5 };
                 assert_eq!(out.rewards[i], expected, "{mode:?}");
                 assert_eq!(out.final_returns[i], expected);
                 games += 1;

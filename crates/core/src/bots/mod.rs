@@ -43,6 +43,19 @@ pub trait Bot: Send + Sync {
     /// finished game, is an error, never a panic. Every face plays bots through this. A bot
     /// that reads only its seat's view (`reads_only_its_view`) gets the true state instead:
     /// what it reads is the same on every resample.
+    ///
+    /// ```
+    /// use checkraise_core::bots::{Bot, RandomBot};
+    /// use checkraise_core::{ErrorKind, GameRng, make_game_from_string};
+    ///
+    /// let mut state = make_game_from_string("pokeros").unwrap().new_initial_state();
+    /// let mut rng = GameRng::new(1);
+    /// checkraise_core::env::resolve_chance(state.as_mut(), &mut rng);
+    /// let action = RandomBot.try_act(state.as_ref(), 0, &mut rng).unwrap();
+    /// assert!(state.legal_actions().contains(&action));
+    /// let err = RandomBot.try_act(state.as_ref(), 1, &mut rng).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::FailedPrecondition, "seat 1 is not to act");
+    /// ```
     fn try_act(
         &self,
         state: &dyn State,
@@ -112,6 +125,18 @@ impl Bot for RandomBot {
 }
 
 /// Plays the game's heuristic policy (`State::heuristic_action`).
+///
+/// ```
+/// use checkraise_core::bots::{Bot, HeuristicBot};
+/// use checkraise_core::{GameRng, make_game_from_string};
+///
+/// let mut state = make_game_from_string("poker_chess").unwrap().new_initial_state();
+/// checkraise_core::env::resolve_chance(state.as_mut(), &mut GameRng::new(2));
+/// let seat = state.current_player().seat().unwrap();
+/// let action = HeuristicBot.act(state.as_ref(), seat, &mut GameRng::new(3));
+/// assert_eq!(action, state.heuristic_action(seat, &mut GameRng::new(3)));
+/// assert!(state.legal_actions().contains(&action));
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HeuristicBot;
 

@@ -180,6 +180,14 @@ pub enum BotSpec {
 impl BotSpec {
     /// Parses `kind` or `kind(name=value,...)`, then applies `extra` settings (for faces that
     /// take settings as keyword arguments; they override the string's).
+    ///
+    /// ```
+    /// use checkraise_core::bots::BotSpec;
+    ///
+    /// let spec = BotSpec::parse("ismcts(iterations=200)", [("seed", "3")]).unwrap();
+    /// assert_eq!(spec.kind(), "ismcts");
+    /// assert!(BotSpec::parse::<&str, &str>("ismcts(depth=oops)", []).is_err());
+    /// ```
     pub fn parse<K: AsRef<str>, V: AsRef<str>>(
         text: &str,
         extra: impl IntoIterator<Item = (K, V)>,
@@ -419,6 +427,17 @@ impl BotSpec {
     /// The bot for `game`. Every kind plays every game (the heuristic is the state's own);
     /// a policy is read (the shipped one for the game, or its file) and must have been trained
     /// on `game`, else the error says why.
+    ///
+    /// ```
+    /// use checkraise_core::bots::BotSpec;
+    /// use checkraise_core::{make_bot, make_game_from_string};
+    ///
+    /// let game = make_game_from_string("poker_chess").unwrap();
+    /// let spec = BotSpec::parse::<&str, &str>("ismcts(iterations=100)", []).unwrap();
+    /// let bot = spec.build(game.as_ref()).unwrap();
+    /// let again = make_bot("poker_chess", &bot.spec()).unwrap();
+    /// assert_eq!(again.spec(), bot.spec(), "a bot's spec reads back as the same bot");
+    /// ```
     pub fn build(&self, game: &dyn Game) -> Result<Box<dyn Bot>, GameError> {
         Ok(match self {
             BotSpec::Random => Box::new(RandomBot),

@@ -417,6 +417,16 @@ static KEY_HIGH: [[u64; 2048]; 2] = [chunk_table(30), chunk_table(41)];
 /// five chunk-table reads sum to a key holding the suit counts, the card count and a hash of
 /// the rank multiset; two more reads (a row offset, then the value) finish it. Anything else
 /// takes the general path (no allocation either).
+///
+/// ```
+/// use checkraise_core::cards::{CardSet, parse_cards};
+/// use checkraise_core::poker::eval::{Category, best_of};
+///
+/// let set = |s: &str| parse_cards(s).unwrap().into_iter().collect::<CardSet>();
+/// let two_pair = best_of(set("As Ad Kc Kh 7s 2d 3c"));
+/// assert_eq!(two_pair.category(), Category::TwoPair);
+/// assert!(two_pair > best_of(set("As Ad Qc Kh 7s 2d 3c")), "two pair beats a pair");
+/// ```
 #[inline]
 pub fn best_of(cards: CardSet) -> HandValue {
     let x = cards.0;
@@ -560,6 +570,14 @@ pub fn best_of_any(cards: CardSet) -> HandValue {
 }
 
 /// The value of exactly 5 ordinary cards.
+///
+/// ```
+/// use checkraise_core::cards::{Card, parse_cards};
+/// use checkraise_core::poker::eval::{Category, evaluate5};
+///
+/// let wheel: [Card; 5] = parse_cards("5c 4d 3h 2s As").unwrap().try_into().unwrap();
+/// assert_eq!(evaluate5(&wheel).category(), Category::Straight);
+/// ```
 pub fn evaluate5(cards: &[Card; 5]) -> HandValue {
     best_of(cards.iter().copied().collect())
 }

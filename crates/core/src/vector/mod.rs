@@ -218,6 +218,16 @@ impl VectorEnv {
     ///
     /// `max_episode_steps` truncates a game after that many steps. `Observer::CurrentPlayer`
     /// is refused for games with simultaneous moves.
+    ///
+    /// ```
+    /// use checkraise_core::make_game_from_string;
+    /// use checkraise_core::vector::{Observer, VectorEnv};
+    ///
+    /// let game = make_game_from_string("prediction_chess").unwrap();
+    /// assert!(VectorEnv::new(game.clone(), 2, 0, Observer::CurrentPlayer, None).is_err());
+    /// let venv = VectorEnv::new(game, 2, 0, Observer::AllSeats, None).unwrap();
+    /// assert_eq!((venv.num_envs(), venv.actions_per_env()), (2, 2), "a joint action per env");
+    /// ```
     pub fn new(
         game: Arc<dyn Game>,
         num_envs: usize,
@@ -545,6 +555,22 @@ impl VectorEnv {
     /// without, each continues its stream (the first reset after construction keeps the
     /// constructed games). With opponents, each env draws its seats and plays to its learner's first decision; the rewards of those moves
     /// come with the learner's first step.
+    ///
+    /// ```
+    /// use checkraise_core::make_game_from_string;
+    /// use checkraise_core::vector::{Observer, OwnedBuffers, VectorEnv};
+    ///
+    /// let game = make_game_from_string("pokeros").unwrap();
+    /// let first = |seed| {
+    ///     let observer = Observer::CurrentPlayer;
+    ///     let mut venv = VectorEnv::new(game.clone(), 2, 0, observer, None).unwrap();
+    ///     let mut out = OwnedBuffers::for_venv(&venv, false);
+    ///     venv.reset(Some(seed), out.view(false)).unwrap();
+    ///     out.observations
+    /// };
+    /// assert_eq!(first(5), first(5), "a seed gives the same games");
+    /// assert_ne!(first(5), first(6));
+    /// ```
     pub fn reset(&mut self, seed: Option<u64>, out: StepBuffers<'_>) -> Result<(), VectorError> {
         if let Some(seed) = seed {
             self.seed = seed;
@@ -617,6 +643,24 @@ impl VectorEnv {
 
     /// Applies one action per env (`actions_per_env()` ids each, env-major) and writes the
     /// results. An illegal action fails naming the env and the action, and changes no env.
+    ///
+    /// ```
+    /// use checkraise_core::make_game_from_string;
+    /// use checkraise_core::vector::{Observer, OwnedBuffers, VectorEnv};
+    ///
+    /// let game = make_game_from_string("pokeros").unwrap();
+    /// let mut venv = VectorEnv::new(game.clone(), 3, 0, Observer::CurrentPlayer, None).unwrap();
+    /// let mut out = OwnedBuffers::for_venv(&venv, false);
+    /// venv.reset(None, out.view(false)).unwrap();
+    /// assert_eq!(out.observations.len(), 3 * game.observation_size());
+    /// let mut actions = vec![0; 3];
+    /// venv.sample_actions(&mut actions).unwrap();
+    /// venv.step(&actions, out.view(true)).unwrap();
+    /// for (i, &action) in actions.iter().enumerate() {
+    ///     assert!(venv.state(i).unwrap().history().iter().any(|h| h.action == action));
+    /// }
+    /// assert!(venv.step(&[9999; 3], out.view(true)).is_err(), "no such action");
+    /// ```
     pub fn step(&mut self, actions: &[Action], out: StepBuffers<'_>) -> Result<(), VectorError> {
         let per_env = self.actions_per_env();
         let expected = self.slots.len() * per_env;

@@ -63,186 +63,18 @@ impl Buffers {
     }
 }
 
-/// Matching pennies for `ROUNDS` rounds: a simultaneous test game (not registered).
-mod pennies {
-    use std::fmt;
+/// Rounds of the joint fixture game these tests play: matching pennies, seat 0 scoring when
+/// the coins (picks 0 and 1) match, with a seat's points as its observation.
+const ROUNDS: usize = 3;
 
-    use crate::env::GameRng;
-    use crate::game::{
-        Action, ChanceMode, Dynamics, Game, GameError, GameInfo, Information, Player, PlayerAction,
-        RewardModel, State, Utility,
-    };
-    use crate::registry::Params;
-
-    pub const ROUNDS: usize = 3;
-
-    static INFO: GameInfo = GameInfo {
-        name: "pennies",
-        long_name: "Matching pennies",
-        description: "Seat 0 scores when the coins match, seat 1 when they differ.",
-        min_players: 2,
-        max_players: 2,
-        chance: ChanceMode::Deterministic,
-        information: Information::Imperfect,
-        dynamics: Dynamics::Simultaneous,
-        utility: Utility::ZeroSum,
-        reward_model: RewardModel::Rewards,
-    };
-
-    #[derive(Debug, Default)]
-    pub struct Pennies(Params);
-
-    #[derive(Clone, Debug, Default)]
-    pub struct PenniesState {
-        history: Vec<PlayerAction>,
-        score: f64,
-        last: f64,
-    }
-
-    impl Game for Pennies {
-        fn info(&self) -> &'static GameInfo {
-            &INFO
-        }
-        fn params(&self) -> &Params {
-            &self.0
-        }
-        fn num_players(&self) -> usize {
-            2
-        }
-        fn num_distinct_actions(&self) -> usize {
-            2
-        }
-        fn max_chance_outcomes(&self) -> usize {
-            0
-        }
-        fn observation_shape(&self) -> Vec<usize> {
-            vec![1]
-        }
-        fn information_state_tensor_shape(&self) -> Vec<usize> {
-            vec![1]
-        }
-        fn min_utility(&self) -> f64 {
-            -(ROUNDS as f64)
-        }
-        fn max_utility(&self) -> f64 {
-            ROUNDS as f64
-        }
-        fn utility_sum(&self) -> Option<f64> {
-            Some(0.0)
-        }
-        fn max_game_length(&self) -> usize {
-            2 * ROUNDS
-        }
-        fn new_initial_state(&self) -> Box<dyn State> {
-            Box::new(PenniesState::default())
-        }
-        fn deserialize_state(&self, _: &str) -> Result<Box<dyn State>, GameError> {
-            Ok(self.new_initial_state())
-        }
-    }
-
-    impl fmt::Display for PenniesState {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "score {}", self.score)
-        }
-    }
-
-    impl State for PenniesState {
-        fn num_players(&self) -> usize {
-            2
-        }
-        fn current_player(&self) -> Player {
-            if self.history.len() < 2 * ROUNDS {
-                Player::Simultaneous
-            } else {
-                Player::Terminal
-            }
-        }
-        fn legal_actions_into(&self, player: Player, out: &mut Vec<Action>) {
-            out.clear();
-            if matches!(player, Player::Seat(0 | 1)) && !self.is_terminal() {
-                out.extend([0, 1]);
-            }
-        }
-        fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-            Vec::new()
-        }
-        fn apply_action(&mut self, _: Action) -> Result<(), GameError> {
-            crate::game::check_turn(self, Player::Seat(0))
-        }
-        fn apply_actions(&mut self, actions: &[Action]) -> Result<(), GameError> {
-            crate::game::check_turn(self, Player::Simultaneous)?;
-            if let Some((seat, &action)) = actions.iter().enumerate().find(|(_, a)| **a > 1) {
-                return Err(GameError::IllegalAction {
-                    action,
-                    desc: format!("coin {action}"),
-                    player: Player::Seat(seat),
-                    state: self.describe(),
-                    reason: "a coin shows 0 or 1".to_string(),
-                });
-            }
-            self.last = if actions[0] == actions[1] { 1.0 } else { -1.0 };
-            self.score += self.last;
-            for (seat, &action) in actions.iter().enumerate() {
-                self.history.push(PlayerAction {
-                    player: Player::Seat(seat),
-                    action,
-                });
-            }
-            Ok(())
-        }
-        fn returns(&self) -> Vec<f64> {
-            vec![self.score, -self.score]
-        }
-        fn rewards(&self) -> Vec<f64> {
-            vec![self.last, -self.last]
-        }
-        fn history(&self) -> &[PlayerAction] {
-            &self.history
-        }
-        fn action_to_string(&self, _: Player, action: Action) -> String {
-            format!("coin {action}")
-        }
-        fn string_to_action(&self, player: Player, text: &str) -> Result<Action, GameError> {
-            Err(GameError::BadActionString {
-                text: text.to_string(),
-                player,
-                reason: "unused".to_string(),
-            })
-        }
-        fn observation_tensor(&self, player: usize, out: &mut [f32]) {
-            out[0] = if player == 0 { self.score } else { -self.score } as f32;
-        }
-        fn information_state_tensor(&self, player: usize, out: &mut [f32]) {
-            self.observation_tensor(player, out);
-        }
-        fn observation_string(&self, _: usize) -> String {
-            self.to_string()
-        }
-        fn information_state_string(&self, _: usize) -> String {
-            self.to_string()
-        }
-        fn view(&self, _: Option<usize>) -> serde_json::Value {
-            serde_json::Value::Null
-        }
-        fn resample_from_infostate(&self, _: usize, _: &mut GameRng) -> Box<dyn State> {
-            self.clone_box()
-        }
-        fn clone_box(&self) -> Box<dyn State> {
-            Box::new(self.clone())
-        }
-        fn serialize(&self) -> String {
-            format!("{:?}", self.history)
-        }
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
-        }
-    }
+fn pennies() -> Arc<dyn Game> {
+    let rounds = ROUNDS.to_string();
+    crate::testing::Fixture::<true>::game(&[("rounds", &rounds), ("picks", "2")])
 }
 
 #[test]
 fn simultaneous_games_take_joint_actions() {
-    let game: Arc<dyn Game> = Arc::new(pennies::Pennies::default());
+    let game = pennies();
     assert!(matches!(
         VectorEnv::new(game.clone(), 3, 0, Observer::CurrentPlayer, None),
         Err(GameError::InvalidParameter { .. })
@@ -260,10 +92,10 @@ fn simultaneous_games_take_joint_actions() {
     assert!(matches!(err, VectorError::Env { index: 1, .. }), "{err}");
     assert!(
         err.to_string()
-            .starts_with("env 1: illegal action 2 (coin 2) for seat 1")
+            .starts_with("env 1: illegal action 2 (pick2) for seat 1")
     );
     assert!((0..3).all(|i| venv.state(i).unwrap().history().is_empty()));
-    for round in 1..=pennies::ROUNDS {
+    for round in 1..=ROUNDS {
         // Env 0 always matches, env 1 never does, env 2 matches on odd rounds.
         let odd = (round % 2) as Action;
         venv.step(&[1, 1, 0, 1, odd, 1], buf.view()).unwrap();
@@ -272,7 +104,7 @@ fn simultaneous_games_take_joint_actions() {
             buf.rewards,
             vec![1.0, -1.0, -1.0, 1.0, odd_reward, -odd_reward]
         );
-        let last = round == pennies::ROUNDS;
+        let last = round == ROUNDS;
         assert_eq!(buf.terminated, vec![last; 3]);
         assert_eq!(buf.current_players, vec![if last { -4 } else { -2 }; 3]);
         assert_eq!(buf.observations[0], round as f32);
@@ -289,21 +121,21 @@ fn simultaneous_games_take_joint_actions() {
 
 #[test]
 fn same_step_mode_starts_the_next_game_in_the_ending_step() {
-    let game: Arc<dyn Game> = Arc::new(pennies::Pennies::default());
+    let game = pennies();
     let mut venv = VectorEnv::new(game, 2, 0, Observer::AllSeats, None)
         .unwrap()
         .with_autoreset_mode(AutoresetMode::SameStep);
     let mut buf = Buffers::for_env(&venv);
     venv.reset(None, buf.view()).unwrap();
-    for round in 1..=pennies::ROUNDS {
+    for round in 1..=ROUNDS {
         // Env 0 always matches, env 1 never does.
         venv.step(&[1, 1, 0, 1], buf.view()).unwrap();
-        let last = round == pennies::ROUNDS;
+        let last = round == ROUNDS;
         assert_eq!(buf.rewards, vec![1.0, -1.0, -1.0, 1.0]);
         assert_eq!(buf.terminated, vec![last; 2]);
         // Never terminal: the ending step already started the next game.
         assert_eq!(buf.current_players, vec![-2; 2]);
-        let n = pennies::ROUNDS as f32;
+        let n = ROUNDS as f32;
         if last {
             assert_eq!(buf.final_returns, vec![n, -n, -n, n]);
             // The final observations (the scores), and the new games' first ones.

@@ -13,7 +13,6 @@ mod every_game;
 // The export tests read the Parquet files back (the `parquet` feature, on in the test command).
 #[cfg(feature = "parquet")]
 mod export;
-mod fixture;
 mod malformed;
 mod matches;
 mod shares;

@@ -1,13 +1,25 @@
-//! The simultaneous-node paths of matches and envs, driven with a test fixture game (no
-//! registered game is simultaneous yet): choices wait hidden until every seat has chosen.
+//! The simultaneous-node paths of matches and envs, driven with the engine's fixture game
+//! (`checkraise_core::testing`: both seats pick 0, 1 or 2 at once each round, seat 0 scoring
+//! when the picks match, seat 1 when they differ), whose games are a few joint actions long
+//! (prediction chess is simultaneous too, but its games are long): choices wait hidden until
+//! every seat has chosen.
 
+use std::sync::Arc;
+
+use checkraise_core::Game;
 use checkraise_core::bots::RandomBot;
+use checkraise_core::testing::Fixture;
 use checkraise_core::vector::AutoresetMode;
 use checkraise_grpc::envs::{EnvBatch, EnvOptions};
 use checkraise_grpc::live_match::{ActionChoice, LiveMatch, Seat, SeatKind};
 use checkraise_grpc::pb;
 use checkraise_grpc::tensor::i32_tensor;
 use tonic::{Code, Status};
+
+/// The fixture: `rounds` joint rounds, picks 0 to 2.
+fn picks(rounds: usize) -> Arc<dyn Game> {
+    Fixture::<true>::game(&[("rounds", &rounds.to_string()), ("picks", "3")])
+}
 
 fn human() -> Seat {
     Seat {
@@ -18,13 +30,8 @@ fn human() -> Seat {
 }
 
 fn two_humans(rounds: usize) -> LiveMatch {
-    let mut live = LiveMatch::new(
-        "m".to_string(),
-        crate::fixture::SecretPicks::game(rounds),
-        1,
-        vec![human(), human()],
-    )
-    .unwrap();
+    let mut live =
+        LiveMatch::new("m".to_string(), picks(rounds), 1, vec![human(), human()]).unwrap();
     live.join(Some(0), "t0".to_string()).unwrap();
     live.join(Some(1), "t1".to_string()).unwrap();
     live
@@ -80,11 +87,12 @@ fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
     assert!(view.view_json.contains("\"revealed\":[2,1]"));
     assert!(view.may_act && !view.action_submitted);
 
+    // Both rounds' picks differ: seat 1 wins both points.
     live.act(1, ActionChoice::Id(0)).unwrap();
-    live.act(0, ActionChoice::Id(0)).unwrap();
+    live.act(0, ActionChoice::Id(1)).unwrap();
     let last = live.view(Some(0));
     assert!(last.is_terminal);
-    assert_eq!(last.returns, vec![1.0, -1.0]);
+    assert_eq!(last.returns, vec![-2.0, 2.0]);
     let over = Status::from(live.act(0, ActionChoice::Id(0)).unwrap_err());
     assert_eq!(over.code(), Code::FailedPrecondition);
 }
@@ -93,7 +101,7 @@ fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
 fn a_bot_chooses_at_once_and_the_joint_action_applies_when_the_human_chooses() {
     let mut live = LiveMatch::new(
         "m".to_string(),
-        crate::fixture::SecretPicks::game(3),
+        picks(3),
         5,
         vec![
             human(),
@@ -117,7 +125,7 @@ fn a_bot_chooses_at_once_and_the_joint_action_applies_when_the_human_chooses() {
 
 #[test]
 fn simultaneous_envs_need_all_seats_and_take_joint_actions() {
-    let game = crate::fixture::SecretPicks::game(2);
+    let game = picks(2);
     // Refused at creation (the engine's batch needs every seat's rows for such a game).
     let refused = EnvBatch::new(game.clone(), 2, 0, false).err().unwrap();
     assert_eq!(refused.code(), Code::InvalidArgument);
@@ -126,14 +134,15 @@ fn simultaneous_envs_need_all_seats_and_take_joint_actions() {
     let mut batch = EnvBatch::new(game.clone(), 2, 0, true).unwrap();
     let first = batch.fresh_reply();
     assert_eq!(first.action_masks.unwrap().shape, vec![2, 2, 3]);
-    let step = batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();
+    // Env 0's picks match (seat 0 scores), env 1's differ (seat 1 scores).
+    let step = batch.step(&i32_tensor(vec![2, 2], &[2, 2, 0, 2])).unwrap();
     assert_eq!(step.terminated.unwrap().data, vec![0, 0]);
     let illegal = batch
-        .step(&i32_tensor(vec![2, 2], &[2, 0, 0, 5]))
+        .step(&i32_tensor(vec![2, 2], &[2, 2, 0, 5]))
         .unwrap_err();
     assert_eq!(illegal.code(), Code::InvalidArgument);
     assert!(illegal.message().contains("env 1"));
-    let last = batch.step(&i32_tensor(vec![2, 2], &[2, 0, 0, 2])).unwrap();
+    let last = batch.step(&i32_tensor(vec![2, 2], &[2, 2, 0, 2])).unwrap();
     assert_eq!(last.terminated.as_ref().unwrap().data, vec![1, 1]);
     let finals: Vec<f32> = last
         .final_returns
@@ -142,7 +151,7 @@ fn simultaneous_envs_need_all_seats_and_take_joint_actions() {
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    assert_eq!(finals, vec![1.0, -1.0, -1.0, 1.0]);
+    assert_eq!(finals, vec![2.0, -2.0, -2.0, 2.0]);
     // Next-step mode: the games stay over until the next step, which ignores the actions.
     assert_eq!(
         last.current_players.unwrap().data,
