@@ -468,6 +468,41 @@ def test_the_web_page_shows_the_leaderboards_a_bots_chart_and_its_games(context)
         server.stop()
 
 
+def test_leaderboards_show_the_house_bots_measured_exploitability_bounds(context):
+    """A house bot's standing carries the bound the server was built with
+    (docs/strength/exploitability.json), found by its canonical spec on the ladder's
+    canonical game; the web page shows it. A registered bot has none."""
+    results = json.loads((ROOT / "docs" / "strength" / "exploitability.json").read_text())
+    want = next(
+        b for b in results["bounds"] if b["game"] == "holdem_chess" and b["bot"] == "random"
+    )
+    server = Server("--ladder-house", "random,heuristic")
+    try:
+        address = server.address
+        ladder.register(address, "bound-bot", ["holdem_chess(stack=200)"])
+        board = {s.bot: s for s in ladder.leaderboard(address, "holdem_chess")}
+        bound = board["random"].exploitability
+        assert bound is not None
+        assert bound.value == pytest.approx(want["value"])
+        assert bound.interval == pytest.approx(tuple(want["ci"]))
+        assert (bound.games, bound.method, bound.command) == (
+            want["games"],
+            want["method"],
+            want["command"],
+        )
+        assert all(s.exploitability is None for s in board.values() if not s.house)
+        page = context.new_page()
+        page.goto(f"http://{address}/")
+        page.click("#ladders-link")
+        page.click('#ladders li[data-game^="holdem_chess("] a')
+        cell = page.locator('#leaderboard tr[data-bot="random"] td.exploitability')
+        cell.wait_for()
+        assert cell.text_content().startswith(f"{want['value']:.2f} (")
+        assert want["command"] in cell.get_attribute("title")
+    finally:
+        server.stop()
+
+
 def test_an_engine_bot_plays_the_ladder_on_states_the_server_draws_for_its_seat():
     """`ladder.play` with a `checkraise.Bot`: the bot chooses on `View.sample_state`, a whole
     state consistent with what its seat knows, which reads back as the seat's own

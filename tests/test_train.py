@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import checkraise as cr
-from checkraise.policy import ACTION_FEATURES_OFFSET, Policy, read_safetensors
+from checkraise.policy import ACTION_FEATURES, ACTION_FEATURES_OFFSET, Policy, read_safetensors
 from checkraise.train import Config, _forward, evaluate, main, train
 
 SMALL = {
@@ -358,3 +358,46 @@ def test_best_response_to_a_bot_reports_a_lower_bound_with_its_interval(tmp_path
         assert exit_info.value.code == 2
     assert "--best-response-to" in capsys.readouterr().err
     assert main(["pokeros", "--best-response-to", "alphazero", "--out", str(out), *small]) == 2
+
+
+def test_init_starts_from_a_policy_file_or_the_shipped_policy_and_refuses_a_misfit(
+    tmp_path, capsys
+):
+    """``--init``: a run's starting weights are a policy file's (value head included) or the
+    shipped policy's (its value head fresh), the link's weight read back to the trainer's
+    scale; a network of other layers or another game is refused, naming what differs."""
+    import jax
+
+    from checkraise.train import _init_from, _init_params
+
+    out = tmp_path / "first"
+    small = ["--max-steps", "64", "--num-envs", "4", "--rollout", "8", "--minibatch", "16"]
+    evals = ["--eval-games", "2", "--final-eval-games", "2", "--hidden", "8"]
+    assert main(["pokeros", "--out", str(out), "--seed", "3", *small, *evals]) == 0
+    game = cr.make("pokeros")
+    file_tensors, _ = read_safetensors((out / "policy.safetensors").read_bytes())
+    fresh = _init_params(jax.random.PRNGKey(1), [game.observation_size, 8], 675)
+    if game.action_features() is not None:
+        fresh[ACTION_FEATURES] = np.zeros((1,), np.float32)
+    started = _init_from(str(out / "policy.safetensors"), game, fresh)
+    assert set(started) == set(file_tensors)
+    for name, tensor in file_tensors.items():
+        scale = 100.0 if name == ACTION_FEATURES else 1.0
+        np.testing.assert_allclose(started[name] * scale, tensor, rtol=1e-6)
+
+    holdem = cr.make("holdem_chess")
+    shipped = Policy.shipped(holdem)
+    sizes = [holdem.observation_size, 128, 128]
+    fresh = _init_params(jax.random.PRNGKey(1), sizes, holdem.num_distinct_actions())
+    started = _init_from("shipped", holdem, fresh)
+    np.testing.assert_array_equal(started["layer0.weight"], shipped.layers[0][0])
+    np.testing.assert_array_equal(started["policy.bias"], shipped.head[1])
+    np.testing.assert_array_equal(started["value.weight"], np.asarray(fresh["value.weight"]))
+
+    # The shipped policy's layers are 128 wide: a run of 8 cannot start from them.
+    code = main(["holdem_chess", "--init", "shipped", "--out", str(tmp_path / "x"), *small, *evals])
+    assert code == 2
+    assert "does not fit" in capsys.readouterr().err
+    # A policy of another game is refused by the engine's own check.
+    with pytest.raises(cr.CheckraiseError):
+        _init_from(str(out / "policy.safetensors"), holdem, fresh)

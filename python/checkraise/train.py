@@ -64,6 +64,7 @@ from checkraise.policy import (
     ACTION_FEATURES_OFFSET,
     FORMAT,
     Policy,
+    read_safetensors,
     safetensors_bytes,
     write_safetensors,
 )
@@ -106,6 +107,7 @@ class Config:
     train_reward: str | None = None
     action_features: bool = True
     best_response_to: str | None = None
+    init: str | None = None
 
 
 def _parse_pool(items: Sequence[str]) -> list[tuple[str, float]]:
@@ -175,6 +177,45 @@ def _tensors(params: dict[str, Any]) -> dict[str, npt.NDArray[np.float32]]:
     if ACTION_FEATURES in tensors:
         tensors[ACTION_FEATURES] = tensors[ACTION_FEATURES] * np.float32(LINK_SCALE)
     return tensors
+
+
+def _init_from(
+    source: str, game: _core.Game, fresh: dict[str, Any]
+) -> dict[str, npt.NDArray[np.float32]]:
+    """The starting parameters read from a policy file (``shipped``: the engine's own policy
+    for ``game``, the one the ``policy`` bot plays), checked against the run's network: the
+    same game and the same layers, else an error naming what differs. The value head comes
+    from the file where it has one (the shipped policies' files are read through the engine,
+    which keeps no value head: theirs starts fresh). A warm start: a learned best response
+    that starts from its target's weights need not first relearn the game."""
+    if source == "shipped":
+        policy = Policy.shipped(game)
+        value: dict[str, npt.NDArray[Any]] = {}
+    else:
+        policy = Policy.load(source)
+        tensors, _ = read_safetensors(Path(source).read_bytes())
+        value = {k: v for k, v in tensors.items() if k.startswith("value.")}
+    policy.check_game(game)
+    tensors = {
+        f"layer{i}.{part}": t
+        for i, pair in enumerate(policy.layers)
+        for part, t in zip(("weight", "bias"), pair, strict=True)
+    }
+    tensors["policy.weight"], tensors["policy.bias"] = policy.head
+    if policy.action_features is not None:
+        tensors[ACTION_FEATURES] = np.array([policy.action_features[1] / LINK_SCALE])
+    out = {k: np.asarray(v, dtype=np.float32) for k, v in fresh.items()}
+    for name, tensor in {**tensors, **value}.items():
+        if name not in out or out[name].shape != np.shape(tensor):
+            raise _core.CheckraiseError(
+                f"--init {source}: its tensor {name} {tuple(np.shape(tensor))} does not fit "
+                f"this run's network (hidden layers and the action-features link must match)"
+            )
+        out[name] = np.asarray(tensor, dtype=np.float32)
+    missing = sorted(set(out) - set(tensors) - {"value.weight", "value.bias"})
+    if missing:
+        raise _core.CheckraiseError(f"--init {source}: it has no {', '.join(missing)}")
+    return out
 
 
 def _masked_log_probs(logits: Any, masks: Any) -> Any:
@@ -438,6 +479,8 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     link = game.action_features() if config.action_features else None
     if link is not None:
         params[ACTION_FEATURES] = jnp.zeros((1,), jnp.float32)
+    if config.init is not None:
+        params = {k: jnp.asarray(v) for k, v in _init_from(config.init, game, params).items()}
     optimizer = optax.chain(
         optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.lr, eps=1e-5)
     )
@@ -844,6 +887,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "bound on the bot's exploitability",
     )
     p.add_argument(
+        "--init",
+        metavar="POLICY",
+        default=None,
+        help="start from this policy file's weights, or 'shipped' for the engine's own policy "
+        "of the game (its game, layers and link must be this run's); with "
+        "--best-response-to policy, an exploiter that starts from its target",
+    )
+    p.add_argument(
         "--no-action-features",
         dest="action_features",
         action="store_false",
@@ -901,6 +952,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         train_reward=args.train_reward,
         action_features=args.action_features,
         best_response_to=None if args.best_response_to is None else pool[0][0],
+        init=args.init,
     )
     try:
         summary = train(config, log=lambda line: print(line, flush=True))

@@ -86,7 +86,17 @@ function standingRow(game: string, s: LadderStanding): HTMLElement {
     h("td", { class: "games" }, String(s.games)),
     h("td", {}, String(s.wins)),
     h("td", { class: "forfeits" }, String(s.forfeits)),
-    h("td", {}, state));
+    h("td", {}, state),
+    exploitabilityCell(s));
+}
+
+/** A house bot's measured bound on its exploitability (offline, from the server's results
+ * file): the value with its interval, the method and command in the cell's title. */
+function exploitabilityCell(s: LadderStanding): HTMLElement {
+  const e = s.exploitability;
+  if (!e) return h("td", { class: "exploitability" }, s.house ? "not measured" : "");
+  return h("td", { class: "exploitability", title: `${e.method}, ${e.games} games: ${e.command}` },
+    `${e.value.toFixed(2)} (${e.low.toFixed(2)} to ${e.high.toFixed(2)})`);
 }
 
 /** A list of ladder games, each linked to its match. */
@@ -113,7 +123,8 @@ export function ladderPage(root: HTMLElement, game: string) {
     h("section", { class: "seats", "aria-label": "Leaderboard" }, h("h2", {}, "Leaderboard"), board,
       h("p", { class: "hint" },
         "Ratings on the Elo scale with random at 0, each with its 95% interval; the rating on returns is in the game's own units. ",
-        "A forfeit is a game whose bot ran out of time (the server played the rest).")),
+        "A forfeit is a game whose bot ran out of time (the server played the rest). ",
+        "A house bot's exploitability bound is what a strategy was measured to win from it, offline (the cell's title names how); the ladder computes none.")),
     live, recent);
   ladder.getLeaderboard({ game }).then(
     (reply) => {
@@ -121,7 +132,7 @@ export function ladderPage(root: HTMLElement, game: string) {
         h("table", { id: "leaderboard" },
           h("caption", {}, `${reply.games} games played; anchor ${reply.anchor}`),
           h("thead", {}, h("tr", {},
-            ...["Bot", "Rating", "95% interval", "Rating on returns", "Games", "Wins", "Forfeits", "Now"].map((c) =>
+            ...["Bot", "Rating", "95% interval", "Rating on returns", "Games", "Wins", "Forfeits", "Now", "Exploitability at least"].map((c) =>
               h("th", { scope: "col" }, c)))),
           h("tbody", {}, ...reply.standings.map((s) => standingRow(reply.game, s)))));
     },

@@ -60,6 +60,7 @@ from . import (
 __all__ = [
     "BOT_TOKEN_METADATA",
     "Credentials",
+    "ExploitabilityBound",
     "LadderGame",
     "LadderInfo",
     "PlayReport",
@@ -155,10 +156,24 @@ class LadderInfo:
 
 
 @dataclass(frozen=True)
+class ExploitabilityBound:
+    """A lower bound measured on a house bot's exploitability: what a strategy (``method``,
+    measured by ``command``) won from it, the game's return per game over ``games`` games,
+    with its 95% interval."""
+
+    value: float
+    interval: tuple[float, float]
+    games: int
+    method: str
+    command: str
+
+
+@dataclass(frozen=True)
 class Standing:
     """One bot on a leaderboard: Bradley-Terry rating on the Elo scale (the anchor,
     ``random``, at 0) with its 95% interval, the rating on returns in the game's units with
-    its interval, games, wins (a tie counted half) and forfeits."""
+    its interval, games, wins (a tie counted half) and forfeits; for a house bot, the bound
+    on its exploitability measured offline (``None`` where none above 0 was measured)."""
 
     bot: str
     house: bool
@@ -171,9 +186,14 @@ class Standing:
     games: int
     wins: float
     forfeits: int
+    exploitability: ExploitabilityBound | None = None
 
     @classmethod
     def from_proto(cls, s: pb.LadderStanding) -> Standing:
+        bound = None
+        if s.HasField("exploitability"):
+            e = s.exploitability
+            bound = ExploitabilityBound(e.value, (e.low, e.high), e.games, e.method, e.command)
         return cls(
             s.bot,
             s.house,
@@ -186,6 +206,7 @@ class Standing:
             s.games,
             s.wins,
             s.forfeits,
+            bound,
         )
 
 

@@ -737,7 +737,7 @@ class GetLeaderboardRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ...) -> None: ...
 
 class LadderStanding(_message.Message):
-    __slots__ = ("bot", "house", "connected", "retired", "rating", "rating_low", "rating_high", "return_rating", "return_low", "return_high", "games", "wins", "forfeits")
+    __slots__ = ("bot", "house", "connected", "retired", "rating", "rating_low", "rating_high", "return_rating", "return_low", "return_high", "games", "wins", "forfeits", "exploitability")
     BOT_FIELD_NUMBER: _ClassVar[int]
     HOUSE_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
@@ -751,6 +751,7 @@ class LadderStanding(_message.Message):
     GAMES_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
     FORFEITS_FIELD_NUMBER: _ClassVar[int]
+    EXPLOITABILITY_FIELD_NUMBER: _ClassVar[int]
     bot: str
     house: bool
     connected: bool
@@ -764,7 +765,24 @@ class LadderStanding(_message.Message):
     games: int
     wins: float
     forfeits: int
-    def __init__(self, bot: _Optional[str] = ..., house: _Optional[bool] = ..., connected: _Optional[bool] = ..., retired: _Optional[bool] = ..., rating: _Optional[float] = ..., rating_low: _Optional[float] = ..., rating_high: _Optional[float] = ..., return_rating: _Optional[float] = ..., return_low: _Optional[float] = ..., return_high: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[float] = ..., forfeits: _Optional[int] = ...) -> None: ...
+    exploitability: ExploitabilityBound
+    def __init__(self, bot: _Optional[str] = ..., house: _Optional[bool] = ..., connected: _Optional[bool] = ..., retired: _Optional[bool] = ..., rating: _Optional[float] = ..., rating_low: _Optional[float] = ..., rating_high: _Optional[float] = ..., return_rating: _Optional[float] = ..., return_low: _Optional[float] = ..., return_high: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[float] = ..., forfeits: _Optional[int] = ..., exploitability: _Optional[_Union[ExploitabilityBound, _Mapping]] = ...) -> None: ...
+
+class ExploitabilityBound(_message.Message):
+    __slots__ = ("value", "low", "high", "games", "method", "command")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    value: float
+    low: float
+    high: float
+    games: int
+    method: str
+    command: str
+    def __init__(self, value: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., games: _Optional[int] = ..., method: _Optional[str] = ..., command: _Optional[str] = ...) -> None: ...
 
 class Leaderboard(_message.Message):
     __slots__ = ("game", "anchor", "standings", "games")

@@ -42,6 +42,7 @@ use crate::matches::{HUMAN, MatchStore, build_seats};
 use crate::pb;
 use crate::store::{LadderBotRow, LadderGameRow, Store, StoreError, now_ms};
 
+mod bounds;
 mod cluster;
 mod service;
 

@@ -97,6 +97,11 @@ impl BoardInputs {
                     .get(&r.bot)
                     .copied()
                     .unwrap_or((false, false, false));
+                let exploitability = if house {
+                    super::bounds::bound(&self.game, &r.bot)
+                } else {
+                    None
+                };
                 pb::LadderStanding {
                     bot: r.bot,
                     house,
@@ -111,6 +116,7 @@ impl BoardInputs {
                     games: r.games as u64,
                     wins: r.wins,
                     forfeits: r.forfeits as u64,
+                    exploitability,
                 }
             })
             .collect();
