@@ -808,3 +808,44 @@ def test_the_security_page_states_each_tested_property():
     here = Path(__file__).read_text()
     for name in names:
         assert f"def {name}" in here, f"docs/security.md names {name}, which is not a test here"
+
+
+def test_a_store_that_fails_under_a_match_answers_in_the_services_words_not_the_databases(
+    tmp_path,
+):
+    """The database's own error text (a table, a constraint, a statement) never reaches a
+    client: a store that fails under a live match answers UNAVAILABLE with what could not be
+    done and what to do, and the server's log keeps the database's text."""
+    path = tmp_path / "store.sqlite3"
+    server = Server("--database", f"sqlite://{path}")
+    try:
+        with channel_to(server) as channel:
+            matches = pb2_grpc.MatchesStub(channel)
+            created = matches.CreateMatch(
+                pb2.CreateMatchRequest(game="pokeros", seats=["human", "human"]), timeout=10
+            )
+            token = join_all(matches, created.match_id, 2)[0]
+            view = matches.GetView(
+                pb2.GetViewRequest(match_id=created.match_id, seat=0),
+                metadata=with_token(token),
+                timeout=10,
+            )
+            # Another program breaks the store under the running server.
+            with sqlite3.connect(path, timeout=10) as db:
+                db.execute("DROP TABLE steps")
+            with pytest.raises(grpc.RpcError) as refused:
+                matches.Act(
+                    pb2.ActRequest(
+                        match_id=created.match_id, seat=0, action_id=view.legal_actions[0].id
+                    ),
+                    metadata=with_token(token),
+                    timeout=10,
+                )
+            error = refused.value
+            assert error.code() == grpc.StatusCode.UNAVAILABLE, error.details()
+            assert "the store failed" in error.details() and "try again" in error.details()
+            for database_text in ("no such table", "steps", "sqlite", "SQL", "error returned"):
+                assert database_text not in error.details(), error.details()
+    finally:
+        server.stop()
+    assert "no such table" in server.log(), "the log keeps the database's text"

@@ -61,9 +61,11 @@ impl From<MatchError> for Status {
     }
 }
 
-/// The store cannot read or write: UNAVAILABLE, with the store's text (which quotes the
-/// database's own error); a stored row that does not read (JSON the store did not write, a
-/// status it does not know) is DATA_LOSS, since no retry reads it.
+/// The store cannot read or write: UNAVAILABLE, saying what could not be done and to try
+/// again, in the service's own words: the database's text (which can quote a constraint, a
+/// statement, a host) goes to the server's log, never into a reply. A stored row that does
+/// not read (JSON the store did not write, a status it does not know) is DATA_LOSS, since no
+/// retry reads it.
 impl From<StoreError> for Status {
     fn from(error: StoreError) -> Self {
         match error {
@@ -73,7 +75,23 @@ impl From<StoreError> for Status {
                      a backup"
                 ))
             }
-            _ => Status::unavailable(error.to_string()),
+            StoreError::NotLadderHolder => Status::unavailable(format!(
+                "{error}; call again (the call reaches the new holder)"
+            )),
+            StoreError::Query { what, .. } => {
+                tracing::warn!(%error, "a store call failed");
+                Status::unavailable(format!(
+                    "the store failed: {what}; try again in a moment (the server's log has the \
+                     database's error)"
+                ))
+            }
+            _ => {
+                tracing::warn!(%error, "the store failed");
+                Status::unavailable(
+                    "the store failed; try again in a moment (the server's log has the \
+                     database's error)",
+                )
+            }
         }
     }
 }

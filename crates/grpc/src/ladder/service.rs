@@ -213,11 +213,10 @@ impl pb::ladder_server::Ladder for LadderService {
         // Stored before it exists: a bot the server forgets at a restart was never registered.
         if let Some(store) = &hub.0.store {
             store.insert_ladder_bot(&row).await.map_err(|e| {
-                let e = e.to_string();
-                if e.to_lowercase().contains("unique") || e.to_lowercase().contains("duplicate") {
+                if e.is_unique_violation() {
                     taken()
                 } else {
-                    Status::unavailable(format!("the bot could not be stored: {e}"))
+                    Status::from(e)
                 }
             })?;
         }

@@ -247,7 +247,9 @@ impl MatchStore {
             .await
         {
             Ok(d) if d.committed >= seq => return Ok(()),
-            Ok(d) => (d.failed.clone().unwrap_or_default(), d.conflict),
+            // The database's own text stays in the writer's log line (with the match id):
+            // a reply names what failed in the service's words.
+            Ok(d) => ("the store failed".to_string(), d.conflict),
             Err(_) => ("the store's writer has stopped".to_string(), false),
         };
         if conflict && self.cluster.is_some() {
@@ -268,8 +270,8 @@ impl MatchStore {
             live.close_watchers(&MatchError::NotStored);
         }
         Err(Status::unavailable(format!(
-            "the change to match '{match_id}' could not be stored ({failed}); it is undone: \
-             read the match again and retry"
+            "the change to match '{match_id}' could not be stored ({failed}; the server's log \
+             has why); it is undone: read the match again and try again in a moment"
         )))
     }
 

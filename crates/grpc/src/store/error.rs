@@ -64,6 +64,14 @@ pub enum StoreError {
     File(#[from] FileError),
 }
 
+impl StoreError {
+    /// Whether the database refused a row because its key is taken (a unique constraint).
+    pub fn is_unique_violation(&self) -> bool {
+        matches!(self, StoreError::Query { source: sqlx::Error::Database(db), .. }
+            if db.is_unique_violation())
+    }
+}
+
 /// `StoreError::Query` for `what`, as a `map_err` argument.
 pub(super) fn query_error(what: &'static str) -> impl Fn(sqlx::Error) -> StoreError + Copy {
     move |source| StoreError::Query { what, source }
