@@ -262,6 +262,12 @@ def test_creating_calls_are_limited_per_peer_and_every_call_is_logged(stubs):
             # Other calls are not limited.
             for _ in range(5):
                 pb2_grpc.CatalogStub(channel).ListGames(pb2.ListGamesRequest(), timeout=10)
+            # A balancer's health checks answered OK are not logged at info.
+            from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+            health = health_pb2_grpc.HealthStub(channel)
+            for _ in range(3):
+                health.Check(health_pb2.HealthCheckRequest(), timeout=10)
         time.sleep(0.3)
     finally:
         server.stop()
@@ -277,6 +283,7 @@ def test_creating_calls_are_limited_per_peer_and_every_call_is_logged(stubs):
     assert ("/checkraise.v1.Matches/CreateMatch", "Ok") in methods, methods
     assert ("/checkraise.v1.Matches/CreateMatch", "ResourceExhausted") in methods, methods
     assert methods.count(("/checkraise.v1.Catalog/ListGames", "Ok")) == 5, methods
+    assert not any(m.startswith("/grpc.health.v1.") for m, _ in methods), methods
     assert all(c["peer"].startswith("127.0.0.1:") for c in calls), calls
     assert all(int(c["latency_us"]) >= 0 for c in calls)
 

@@ -362,14 +362,16 @@ fn log_call<B>(
         .increment(1);
     metrics::histogram!("checkraise_grpc_request_duration_seconds", "method" => label)
         .record(latency.as_secs_f64());
-    tracing::info!(
-        target: "checkraise_grpc::access",
-        method,
-        status = ?code,
-        latency_us = latency.as_micros() as u64,
-        peer = %peer.map_or_else(|| "unknown".to_string(), |p| p.to_string()),
-        "call"
-    );
+    let peer = peer.map_or_else(|| "unknown".to_string(), |p| p.to_string());
+    let latency_us = latency.as_micros() as u64;
+    // A balancer checks health every few seconds: a check answered (SERVING or NOT_SERVING,
+    // which is the reply's) is logged at debug, so that the calls' lines at info are the
+    // clients'; a failed check (an unknown service) stays at info.
+    if code == tonic::Code::Ok && method.starts_with("/grpc.health.v1.Health/") {
+        tracing::debug!(target: "checkraise_grpc::access", method, status = ?code, latency_us, peer = %peer, "call");
+    } else {
+        tracing::info!(target: "checkraise_grpc::access", method, status = ?code, latency_us, peer = %peer, "call");
+    }
 }
 
 #[cfg(test)]
