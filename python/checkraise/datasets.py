@@ -149,7 +149,9 @@ def _game(game: str | Game) -> Game:
     if isinstance(game, Game):
         return game
     if not isinstance(game, str):
-        raise TypeError(f"game must be a game string or a checkraise.Game, not {type(game).__name__}")
+        raise TypeError(
+            f"game must be a game string or a checkraise.Game, not {type(game).__name__}"
+        )
     return make(game)
 
 
@@ -313,7 +315,10 @@ def _export_files(path: Path) -> tuple[str, Path, Path | None]:
 
 
 def _stored(
-    match_id: str, game: str, history: Iterable[tuple[int, int]], record: Mapping[str, Any],
+    match_id: str,
+    game: str,
+    history: Iterable[tuple[int, int]],
+    record: Mapping[str, Any],
     source: Mapping[str, Any],
 ) -> Trajectory:
     return Trajectory(
@@ -424,7 +429,7 @@ def read_server(
             raise ValueError(f"match {summary.match_id} is {summary.status}, not finished")
         if not _same_game(summary.game, wanted):
             continue
-        history = []
+        history: list[tuple[int, int]] = []
         for step in client.iter_replay(summary.match_id, page_size=1000):
             history.extend((e.player, e.action) for e in step.entries)
         record = {"seats": summary.seats, "seed": summary.seed, "returns": summary.returns}
@@ -517,7 +522,9 @@ def _replay(game: Game, t: Trajectory, observation_type: str, seats: set[int]) -
     returns = [float(r) for r in state.returns()]
     if t.returns is not None and (
         len(t.returns) != len(returns)
-        or not all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(t.returns, returns))
+        or not all(
+            math.isclose(a, b, abs_tol=1e-9) for a, b in zip(t.returns, returns, strict=True)
+        )
     ):
         raise ValueError(
             f"{who}: its history replays to returns {returns}, not the stored {list(t.returns)}"
@@ -643,8 +650,8 @@ def minari_dataset(
     observation_type = _adapt.check_observation_type(observation_type)
     eval_spec = Bot(g, eval_opponent).spec
     num_actions = g.num_distinct_actions()
-    buffers = []
-    episodes = []
+    buffers: list[EpisodeBuffer] = []
+    episodes: list[dict[str, Any]] = []
     skipped = 0
     for t in items:
         replayed = _replay(g, t, observation_type, {seat})
@@ -690,6 +697,7 @@ def minari_dataset(
         dataset_id,
         buffers,
         env=env_spec,
+        eval_env=env_spec,
         algorithm_name=f"checkraise bots: {', '.join(metadata['bots'])}",
         author=author,
         author_email=author_email,
@@ -779,9 +787,7 @@ def write_multi_agent(
         "step": pa.array(columns["step"], pa.int32()),
         "history_index": pa.array(columns["history_index"], pa.int32()),
         "seat": pa.array(columns["seat"], pa.int32()),
-        "observation": pa.FixedSizeListArray.from_arrays(
-            pa.array(obs.reshape(-1), obs_type), size
-        ),
+        "observation": pa.FixedSizeListArray.from_arrays(pa.array(obs.reshape(-1), obs_type), size),
         "action_mask": pa.FixedSizeListArray.from_arrays(
             pa.array(np.stack(masks).reshape(-1), pa.bool_()), num_actions
         ),
