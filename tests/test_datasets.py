@@ -24,7 +24,8 @@ import pytest
 
 import checkraise as cr
 import checkraise.datasets as crd
-from grpc_util import Server, server_binary
+from grpc_util import ROOT, Server, server_binary
+from run_util import run_python
 
 # Two seats, one round: hidden cards, chance between decisions, games of about 8 decisions.
 GAME = "detective_poker(players=2,rounds=1)"
@@ -438,3 +439,24 @@ def test_without_minari_the_error_names_the_extra(games, monkeypatch):
     monkeypatch.setitem(sys.modules, "minari", None)
     with pytest.raises(cr.MissingDependencyError, match=r"pip install 'checkraise\[datasets\]'"):
         build("checkraise/x/none-v0", games, 0)
+
+
+def test_the_behaviour_cloning_example_runs(tmp_path):
+    """examples/behaviour_cloning.py end to end at a tiny size (docs/python.md has the measured
+    run): Minari datasets per seat, a policy file the engine plays, the arena's measure."""
+    out = tmp_path / "bc"
+    done = run_python(
+        ROOT / "examples" / "behaviour_cloning.py",
+        *("--games", "4", "--steps", "5", "--eval-deals", "3", "--hidden", "16"),
+        *("--out", str(out)),
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    results = json.loads((out / "results.json").read_text())
+    assert results["games"] == 4 and results["eval_games"] == 6
+    low, high = results["mean_ci"]
+    assert low <= results["mean_return"] <= high
+    policy = f"policy(path={out / 'policy.safetensors'})"
+    assert cr.Bot(GAME, policy).spec.startswith("policy(")
+    assert "BC policy vs random: mean return" in done.stdout
