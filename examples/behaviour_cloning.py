@@ -53,7 +53,8 @@ def main() -> None:
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    os.environ.setdefault("MINARI_DATASETS_PATH", str(out / "minari"))
+    # Minari needs an absolute path (it cannot write under a relative one).
+    os.environ.setdefault("MINARI_DATASETS_PATH", str((out / "minari").resolve()))
     import minari
 
     game = cr.make(args.game)

@@ -435,6 +435,14 @@ def test_bad_input_is_refused_saying_why(games, tmp_path):
     assert minari.list_local_datasets() == {}
 
 
+def test_a_relative_minari_path_is_refused_before_anything_is_written(games, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MINARI_DATASETS_PATH", "datasets")
+    with pytest.raises(ValueError, match="MINARI_DATASETS_PATH is 'datasets': make it an absolute"):
+        build("checkraise/x/relative-v0", games, 0)
+    assert not (tmp_path / "datasets").exists()
+
+
 def test_without_minari_the_error_names_the_extra(games, monkeypatch):
     monkeypatch.setitem(sys.modules, "minari", None)
     with pytest.raises(cr.MissingDependencyError, match=r"pip install 'checkraise\[datasets\]'"):

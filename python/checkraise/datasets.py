@@ -645,6 +645,12 @@ def minari_dataset(
         from . import gymnasium as cr_gymnasium
     if not isinstance(dataset_id, str):
         raise TypeError(f"dataset_id must be a str, not {type(dataset_id).__name__}")
+    root = os.environ.get("MINARI_DATASETS_PATH")
+    if root is not None and not os.path.isabs(root):
+        raise ValueError(
+            f"MINARI_DATASETS_PATH is {root!r}: make it an absolute path (Minari 0.5 fails "
+            "to write a dataset under a relative one)"
+        )
     g, items = _check(trajectories, game)
     seat = _check_seat(g, seat)
     observation_type = _adapt.check_observation_type(observation_type)
