@@ -11,7 +11,7 @@
 5. the arena plays it against ``random`` (``--eval-deals`` deals, each with the seats swapped):
    its mean return per seat with a 95% interval.
 
-Run from the repository root (about 10 minutes on a loaded 2-core machine)::
+Run from the repository root (about 6 minutes on a loaded 2-core machine)::
 
     PYTHONPATH=python python examples/behaviour_cloning.py --out runs/bc
 
