@@ -34,6 +34,7 @@ __all__ = [
     "UnknownParameterError",
     "VectorEnv",
     "__version__",
+    "_parse_opponent_pool",
     "_restore_bot",
     "_restore_driver",
     "_restore_env",
@@ -691,6 +692,8 @@ def _restore_vector_env(
     opponent: _OpponentPool | None = None,
     seat: int | Literal["random"] | None = None,
 ) -> VectorEnv: ...
+def _parse_opponent_pool(opponent: _OpponentPool) -> list[tuple[str | bytes, float]]:
+    """``opponent`` read as ``VectorEnv`` reads it: ``[(spec or policy bytes, weight)]``."""
 def _restore_bot(game: str, spec: str, rng: str) -> Bot: ...
 def _restore_driver(game: Game | str, bots: Sequence[str | None], state: str) -> Driver: ...
 def _restore_match(

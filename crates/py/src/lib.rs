@@ -49,6 +49,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Unpickling helpers (private: `__reduce__` names them).
     m.add_function(wrap_pyfunction!(env::_restore_env, m)?)?;
     m.add_function(wrap_pyfunction!(vector::_restore_vector_env, m)?)?;
+    m.add_function(wrap_pyfunction!(vector::_parse_opponent_pool, m)?)?;
     m.add_function(wrap_pyfunction!(bots::_restore_bot, m)?)?;
     m.add_function(wrap_pyfunction!(bots::shipped_policy, m)?)?;
     m.add_function(wrap_pyfunction!(driver::_restore_driver, m)?)?;

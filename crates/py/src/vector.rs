@@ -187,6 +187,25 @@ fn opponent_pool(opponent: &Bound<'_, PyAny>) -> PyResult<Vec<(Opponent, f64)>> 
     )))
 }
 
+/// The `opponent` argument read as `VectorEnv` reads it, as `[(spec or policy bytes, weight)]`:
+/// the one parser of pools, which the remote client (`checkraise.client`) calls too.
+#[pyfunction]
+pub fn _parse_opponent_pool<'py>(
+    py: Python<'py>,
+    opponent: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for (entry, weight) in opponent_pool(opponent)? {
+        let value = match entry {
+            Opponent::Spec(spec) => PyString::new(py, &spec).into_any(),
+            Opponent::PolicyBytes { bytes, .. } => PyBytes::new(py, &bytes).into_any(),
+            Opponent::Bot(bot) => PyString::new(py, &bot.spec()).into_any(),
+        };
+        list.append((value, weight))?;
+    }
+    Ok(list)
+}
+
 /// Reads the `seat` argument: a seat number (Python or numpy integer) or `"random"` (a seat
 /// drawn for every game).
 fn learner_seat(seat: &Bound<'_, PyAny>, num_players: usize) -> PyResult<LearnerSeat> {

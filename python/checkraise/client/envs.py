@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
-import numbers
 import operator
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from .._compact import unpack_mask_bits, unpack_rows
-from .._core import Bot
+from .._core import _parse_opponent_pool
 from .._optional import requires
 from .errors import InvalidArgumentError, _unary
 from .matches import _Ends, tensor_to_array
@@ -105,54 +103,16 @@ _AUTORESET_MODES = {
 _SEAT_CHOICES = "a seat number or 'random'"
 
 
-def _opponent_entry(entry: object, position: int) -> pb.EnvOpponent:
-    """One pool entry: a bot spec, a ``checkraise.Bot`` (its spec) or a policy file's bytes."""
-    if isinstance(entry, str):
-        return pb.EnvOpponent(bot=entry)
-    if isinstance(entry, Bot):
-        return pb.EnvOpponent(bot=entry.spec)
-    if isinstance(entry, (bytes, bytearray, memoryview)):
-        return pb.EnvOpponent(policy=bytes(entry))
-    raise TypeError(
-        f"opponent entry {position} must be a bot spec (str), a Bot or a policy file's bytes, "
-        f"not {type(entry).__name__}"
-    )
-
-
-def _opponent_weight(weight: object, position: int) -> float:
-    """A pool weight (the server checks it is a finite number above 0)."""
-    if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
-        raise TypeError(
-            f"the weight of opponent entry {position} must be a number, not {type(weight).__name__}"
-        )
-    return float(weight)
-
-
 def _opponent_pool(opponent: object) -> list[pb.EnvOpponent]:
-    """The ``opponent`` argument as the request's entries, as ``checkraise.VectorEnv`` reads
-    it: one entry (weight 1), a list of entries or of ``(entry, weight)`` pairs, or a dict
-    entry -> weight."""
-    if isinstance(opponent, (str, bytes, bytearray, memoryview, Bot)):
-        return [_opponent_entry(opponent, 0)]
-    pool = []
-    if isinstance(opponent, Mapping):
-        for i, (entry, weight) in enumerate(opponent.items()):
-            message = _opponent_entry(entry, i)
-            message.weight = _opponent_weight(weight, i)
-            pool.append(message)
-    elif isinstance(opponent, (list, tuple)):
-        for i, item in enumerate(opponent):
-            if isinstance(item, (list, tuple)) and len(item) == 2:
-                message = _opponent_entry(item[0], i)
-                message.weight = _opponent_weight(item[1], i)
-            else:
-                message = _opponent_entry(item, i)
-            pool.append(message)
-    else:
-        raise TypeError(
-            "opponent must be a bot spec (str), a Bot, a policy file's bytes, a list of these "
-            f"or of (entry, weight) pairs, or a dict entry -> weight; not {type(opponent).__name__}"
-        )
+    """The ``opponent`` argument as the request's entries, read by the engine's own parser
+    (``checkraise.VectorEnv`` reads it the same way): one entry (weight 1), a list of entries
+    or of ``(entry, weight)`` pairs, or a dict entry -> weight."""
+    pool = [
+        pb.EnvOpponent(bot=entry, weight=weight)
+        if isinstance(entry, str)
+        else pb.EnvOpponent(policy=entry, weight=weight)
+        for entry, weight in _parse_opponent_pool(opponent)  # type: ignore[arg-type]
+    ]
     if not pool:
         raise InvalidArgumentError(
             grpc.StatusCode.INVALID_ARGUMENT,

@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use checkraise_core::bots::BotSpec;
-use checkraise_core::ladder::{Ladder as Rules, LadderGame, StartedSet, set_seed};
+use checkraise_core::ladder::{Ladder, LadderGame, StartedSet, set_seed};
 use checkraise_core::registry::make_game_from_string;
 use checkraise_core::{Game, GameError};
 use tokio::sync::{Notify, mpsc};
@@ -262,7 +262,7 @@ struct LiveGame {
 #[derive(Default)]
 struct HubState {
     bots: BTreeMap<String, Registered>,
-    ladders: BTreeMap<String, Rules>,
+    ladders: BTreeMap<String, Ladder>,
     /// Every finished ladder game, in the order they ended.
     finished: Vec<pb::LadderGameSummary>,
     /// The games being played, by match id.
@@ -462,7 +462,7 @@ impl LadderHub {
         game: &str,
         bots: &[LadderBotRow],
         rows: &[&LadderGameRow],
-    ) -> Result<(Rules, Vec<LadderGameRow>), LadderError> {
+    ) -> Result<(Ladder, Vec<LadderGameRow>), LadderError> {
         let registered: Vec<(&str, bool)> = bots
             .iter()
             .filter(|b| b.games.iter().any(|g| g == game))
@@ -488,7 +488,7 @@ impl LadderHub {
 
     /// A new ladder of `game` with the configured house bots that can play it, and `more`
     /// (house bots of earlier runs).
-    fn new_ladder(&self, game: &str, more: &[String]) -> Result<Rules, GameError> {
+    fn new_ladder(&self, game: &str, more: &[String]) -> Result<Ladder, GameError> {
         let made = make_game_from_string(game)?;
         let mut house: Vec<&str> = Vec::new();
         for spec in self.0.settings.house.iter().chain(more) {
@@ -500,7 +500,7 @@ impl LadderHub {
             }
         }
         let seed = u64::from_str_radix(&random_hex(8), 16).expect("16 hex digits");
-        Rules::new(game, &house, self.0.settings.sets_per_bot, seed)
+        Ladder::new(game, &house, self.0.settings.sets_per_bot, seed)
             .map(|ladder| ladder.with_house_sets(self.0.settings.house_sets))
     }
 

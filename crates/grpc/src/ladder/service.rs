@@ -13,8 +13,8 @@ use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
 use super::{
-    BOT_TOKEN_METADATA, Connection, DEFAULT_PAGE, DEFAULT_POINTS, EVENT_BUFFER, HubState,
-    LadderHub, LiveGame, MAX_GAMES_PER_BOT, MAX_PAGE, MAX_POINTS, Registered, Rules, canonical,
+    BOT_TOKEN_METADATA, Connection, DEFAULT_PAGE, DEFAULT_POINTS, EVENT_BUFFER, HubState, Ladder,
+    LadderHub, LiveGame, MAX_GAMES_PER_BOT, MAX_PAGE, MAX_POINTS, Registered, canonical,
 };
 use crate::auth::{random_hex, token_hash};
 use crate::connections::{StreamCap, StreamPermit};
@@ -69,7 +69,7 @@ struct BoardInputs {
 }
 
 impl BoardInputs {
-    fn of(ladder: &Rules, bots: &BTreeMap<String, Registered>) -> Self {
+    fn of(ladder: &Ladder, bots: &BTreeMap<String, Registered>) -> Self {
         BoardInputs {
             game: ladder.game().to_string(),
             anchor: ladder.anchor().to_string(),
