@@ -10,7 +10,7 @@ import {
   type SeatView,
   SeatViewSchema,
 } from "./gen/checkraise/v1/checkraise_pb";
-import { asSeat, errorText, gameTitle, isAbort, isFinal, matches } from "./api";
+import { errorText, gameTitle, isAbort, isFinal } from "./errors";
 import { card, cardFace, cardName, h, piece, pieceName } from "./dom";
 import { type Json, applyPatch } from "./patch";
 import {
@@ -57,6 +57,26 @@ export interface Viewer {
   pageSize?: number;
   /** Said above the table (a seat link's token refused, this browser's own kept). */
   notice?: string | null;
+  /** Drawn inside another page (the notebook widget, widget.ts): no links to the server's
+   * pages, and a replay has a slider too. */
+  embedded?: boolean;
+  /** What a replay's views show, said instead of the server replay's words. */
+  replayNote?: string;
+  /** The replay step shown first (0 unless said). */
+  startAt?: number;
+}
+
+/** Where a match's views come from and where the seat's moves go: the server over gRPC-Web
+ * (source.ts), or a notebook's kernel (widget.ts). */
+export interface MatchSource {
+  /** The viewer's view now, then one event per change of the match, in order (as
+   * `Matches.WatchSeat` and `Matches.WatchSpectator` stream them). */
+  watch(signal: AbortSignal): AsyncIterable<{ view?: SeatView; actor: bigint }>;
+  /** Plays the seat's action (by id, or typed text): the seat's view once chance and the bots
+   * have moved on; a refusal rejects (a `ConnectError`, as the server's). */
+  act(action: LegalAction | string, signal: AbortSignal): Promise<SeatView>;
+  /** A replay's page from step `from` on (`pageSize` 0: the source's own size). */
+  replay(from: bigint, pageSize: number, signal: AbortSignal): Promise<Replay>;
 }
 
 /** A replay step as loaded: what it did and its public view, rebuilt from the patches. */
@@ -118,7 +138,7 @@ interface Queued {
   at: number;
 }
 
-export function playPage(root: HTMLElement, viewer: Viewer): () => void {
+export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource): () => void {
   const abort = new AbortController();
   let current: SeatView | null = null;
   let view: View | null = null;
@@ -214,22 +234,12 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
 
   /** Plays an action (by id, or typed text); a refusal is shown. */
   async function act(action: LegalAction | string) {
-    if (!viewer.token || viewer.seat === null || isBusy()) return;
+    if ((!viewer.token && !viewer.embedded) || viewer.seat === null || isBusy()) return;
     busy = true;
     message = "";
     draw();
     try {
-      const reply = await matches.act(
-        {
-          matchId: viewer.match,
-          seat: viewer.seat,
-          action:
-            typeof action === "string"
-              ? { case: "actionText", value: action }
-              : { case: "actionId", value: action.id },
-        },
-        asSeat(viewer.token, abort.signal),
-      );
+      const reply = await source.act(action, abort.signal);
       busy = false;
       if (typeof action === "string") typed = "";
       // Drawn after the changes the stream brings (your move, then each reply, paced).
@@ -269,10 +279,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   /** Reads the replay's page from `from` on and appends its steps, each view rebuilt: the page's
    * first from its whole view, each later one by applying its patch to the previous view. */
   async function loadPage(from: bigint) {
-    const reply: Replay = await matches.getReplay(
-      { matchId: viewer.match, fromVersion: from, pageSize: viewer.pageSize ?? 0 },
-      { signal: abort.signal },
-    );
+    const reply: Replay = await source.replay(from, viewer.pageSize ?? 0, abort.signal);
     const steps: Step[] = [];
     let view: Json = null;
     for (const [i, step] of reply.steps.entries()) {
@@ -392,8 +399,9 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         "p",
         { class: "who" },
         viewer.replay ? "Replay" : viewer.seat === null ? "Watching as a spectator" : `You play seat ${viewer.seat}`,
-        ` · match ${viewer.match} · `,
-        h("a", { href: "#" }, "New match"),
+        ` · match ${viewer.match}`,
+        viewer.embedded ? null : " · ",
+        viewer.embedded ? null : h("a", { href: "#" }, "New match"),
       ),
     );
     const alert = h("p", { id: "message", role: "alert" }, message);
@@ -422,7 +430,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
           "div",
           { class: "table" },
           h("div", { class: "play-area" }, around, board(view, clicks)),
-          h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), links()),
+          h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links()),
         ),
       ];
     }
@@ -438,7 +446,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         "div",
         { class: "table" },
         h("div", { class: "play-area" }, around, hand(view, clicks), board(view, clicks), actions(clicks)),
-        h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), links(), pacing()),
+        h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links(), pacing()),
       ),
     ];
   }
@@ -456,12 +464,26 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         h("span", { id: "step-counter" }, `Step ${at} of ${last}`),
         " · ",
         h("span", { id: "step-text" }, stepText(r.steps[at])),
-        r.revealed ? " (finished match: every seat's cards face up)" : " (live match: only what a spectator may see)"),
+        viewer.replayNote !== undefined ? ` (${viewer.replayNote})`
+        : r.revealed ? " (finished match: every seat's cards face up)" : " (live match: only what a spectator may see)"),
       h("div", { class: "buttons", role: "group", "aria-label": "Step" },
         button("replay-start", "First step", "Start", 0, at === 0),
         button("replay-back", "Previous step", "◀ Back", at - 1, at === 0),
         button("replay-forward", "Next step", "Forward ▶", at + 1, at === last),
         button("replay-end", "Last step", "End", last, at === last)),
+      // Embedded (the notebook widget): a slider over every step too.
+      viewer.embedded
+        ? h("input", {
+            type: "range",
+            id: "replay-slider",
+            "data-key": "replay-slider",
+            "aria-label": "Step",
+            min: 0,
+            max: last,
+            value: at,
+            onchange: (event: Event) => void goTo(Number((event.target as HTMLInputElement).value)),
+          })
+        : null,
       h("p", { class: "hint" }, "Keys: ← and → step, Home and End jump."),
     );
   }
@@ -826,7 +848,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     loadPage(0n).then(
       () => {
         if (!replay || replay.steps.length === 0) say("This match has no steps yet.");
-        else void goTo(0);
+        else void goTo(viewer.startAt ?? 0);
       },
       (error) => {
         if (!isAbort(error)) say(errorText(error));
@@ -845,10 +867,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     let down = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        const stream =
-          viewer.seat !== null && viewer.token
-            ? matches.watchSeat({ matchId: viewer.match, seat: viewer.seat, presence: true }, asSeat(viewer.token, abort.signal))
-            : matches.watchSpectator({ matchId: viewer.match, presence: true }, { signal: abort.signal });
+        const stream = source.watch(abort.signal);
         for await (const event of stream) {
           attempt = 1;
           if (down) {
