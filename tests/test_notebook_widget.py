@@ -7,20 +7,19 @@ checked against the seat's view), and `watch` against the real server."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import nbformat
 import pytest
-from test_notebook import kernel_environment
 
 import checkraise as cr
 from checkraise.notebook import PlayWidget, play, replay, watch
+from conftest import WEB_ARTIFACTS
+from test_notebook import kernel_environment
 
 CARD = re.compile(r"^(?:[2-9TJQKA][cdhs]|X\d)$")
 
@@ -45,7 +44,11 @@ def played(widget: PlayWidget, choose=lambda legal: legal[0]) -> list[dict]:
         if frame["is_terminal"]:
             return replies
         assert frame["may_act"] and frame["legal_actions"], frame
-        widget._on_message(widget, {"type": "act", "request": request, "id": choose(frame["legal_actions"])["id"]}, [])
+        widget._on_message(
+            widget,
+            {"type": "act", "request": request, "id": choose(frame["legal_actions"])["id"]},
+            [],
+        )
         assert replies[-1]["type"] == "acted", replies[-1]
     raise AssertionError("the game did not end")
 
@@ -98,7 +101,9 @@ def test_refusals_are_answered_never_raised():
 def test_bad_input_is_said_clearly():
     with pytest.raises(cr.UnknownGameError):
         play("chess")
-    with pytest.raises(cr.InvalidSeatError, match="seat 2 does not exist; this game has seats 0 to 1"):
+    with pytest.raises(
+        cr.InvalidSeatError, match="seat 2 does not exist; this game has seats 0 to 1"
+    ):
         play("pokeros", seat=2)
     with pytest.raises(ValueError, match="opponents names 2 bots; pokeros has 1 other seat"):
         play("pokeros", opponents=["random", "random"])
@@ -112,7 +117,7 @@ def test_bad_input_is_said_clearly():
 
 def test_opponents_one_per_seat_and_bots_replies_are_frames_of_their_own():
     widget = play("detective_poker", opponents=[None, "random", "heuristic"], seat=0, seed=2)
-    assert [s["kind"] for s in widget.frames[0]["seats"]][0] == "human"
+    assert widget.frames[0]["seats"][0]["kind"] == "human"
     played(widget)
     actors = {f["actor"] for f in widget.frames}
     assert {0, 1, 2} <= actors  # every bot's move drawn as its own step
@@ -155,7 +160,11 @@ def test_watch_follows_a_server_match_as_spectator_and_as_seat(client):
             if not frame["may_act"]:
                 time.sleep(0.05)
                 continue
-            player._on_message(player, {"type": "act", "request": request, "id": frame["legal_actions"][0]["id"]}, [])
+            player._on_message(
+                player,
+                {"type": "act", "request": request, "id": frame["legal_actions"][0]["id"]},
+                [],
+            )
             assert replies[-1]["type"] == "acted", replies[-1]
             deadline = time.monotonic() + 10
             while player.frames[-1]["version"] < replies[-1]["frame"]["version"]:
@@ -171,7 +180,10 @@ def test_watch_follows_a_server_match_as_spectator_and_as_seat(client):
         assert replies[-1]["type"] == "refused" and replies[-1]["message"]
         # The spectator's model holds no seat's hand while the match ran.
         for frame in spectator.frames[:-1]:
-            assert all(s.get("cards") in (None, []) or set(s["cards"]) == {None} for s in frame["view"]["seats"]), frame
+            assert all(
+                s.get("cards") in (None, []) or set(s["cards"]) == {None}
+                for s in frame["view"]["seats"]
+            ), frame
     finally:
         spectator.close()
         player.close()
@@ -196,10 +208,11 @@ def card_name(card: str) -> str:
     return f"{ranks.get(card[0], card[0])} of {suits[card[1]]}"
 
 
-@pytest.fixture
-def lab(tmp_path):
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
     """JupyterLab on a free loopback port with a token, its root a fresh directory, the kernel
-    this interpreter."""
+    this interpreter; one for the module's tests."""
+    tmp_path = tmp_path_factory.mktemp("lab")
     env = kernel_environment(tmp_path)
     env["JUPYTER_CONFIG_DIR"] = str(tmp_path / "config")
     env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
@@ -228,7 +241,12 @@ def lab(tmp_path):
                 assert process.poll() is None, (tmp_path / "lab.log").read_text()
                 assert time.monotonic() < deadline, (tmp_path / "lab.log").read_text()
                 time.sleep(0.3)
-        yield {"url": f"http://127.0.0.1:{port}", "token": token, "root": root, "log": tmp_path / "lab.log"}
+        yield {
+            "url": f"http://127.0.0.1:{port}",
+            "token": token,
+            "root": root,
+            "log": tmp_path / "lab.log",
+        }
     finally:
         process.terminate()
         try:
@@ -241,7 +259,11 @@ def lab(tmp_path):
 def open_notebook(context, lab, name: str, cells: list[str]):
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(c) for c in cells]
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(notebook, lab["root"] / name)
     page = context.new_page()
     errors: list[str] = []
@@ -249,31 +271,31 @@ def open_notebook(context, lab, name: str, cells: list[str]):
     page.goto(f"{lab['url']}/lab/tree/{name}?token={lab['token']}&reset")
     page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
     # The kernel is up once its status says idle.
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=60_000)
+    page.get_by_text("Python 3 (checkraise tests) | Idle").wait_for(timeout=60_000)
     return page, errors
 
 
 def run_cell(page, index: int):
+    """Runs a cell (Shift+Enter in it), again if the kernel was not ready to take it."""
     cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
-    cell.locator(".jp-InputArea-editor").click()
-    page.keyboard.press("Shift+Enter")
-    return cell
+    prompt = cell.locator(".jp-InputPrompt")
+    for _ in range(5):
+        cell.locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Shift+Enter")
+        try:
+            page.wait_for_function(
+                "el => el.textContent.trim() !== '[ ]:'", arg=prompt.element_handle(), timeout=5_000
+            )
+            return cell
+        except Exception:  # noqa: BLE001 (not taken: tried again)
+            continue
+    raise AssertionError(f"cell {index} never ran")
 
 
-def test_play_in_jupyterlab(context, lab):
-    game = "pokeros(board_size=3)"
-    page, errors = open_notebook(
-        context,
-        lab,
-        "play.ipynb",
-        [
-            f"from checkraise.notebook import play, _json\nw = play({game!r}, opponents='random', seat=0, seed=5)\nw",
-            "open('model.json', 'w').write(_json(w)); open('state.txt', 'w').write(w.state.serialize())",
-        ],
-    )
-    cell = run_cell(page, 0)
-    table = cell.locator(".checkraise-widget main#play")
-    table.wait_for(timeout=60_000)
+def click_to_end(page, table) -> tuple[dict[int, list[str]], int]:
+    """Clicks a Pokeros table's legal card, then a highlighted cell, until the game ends; the
+    hand as drawn at each version clicked (a legal card by its source, any other by its
+    name), and how many moves were clicked."""
     drawn: dict[int, list[str]] = {}
     clicks = 0
     deadline = time.monotonic() + 60
@@ -285,7 +307,8 @@ def test_play_in_jupyterlab(context, lab):
         version = int(table.get_attribute("data-version"))
         # The hand as drawn: a legal card by its source, any other by its name.
         drawn[version] = table.locator("section.hand .cards > *").evaluate_all(
-            "els => els.map(e => e.dataset.source ? e.dataset.source.slice(5) : e.getAttribute('aria-label'))"
+            "els => els.map(e => e.dataset.source ? e.dataset.source.slice(5)"
+            " : e.getAttribute('aria-label'))"
         )
         table.locator("section.hand button[data-source]").first.click()
         table.locator("button.spot.target").first.click()
@@ -293,7 +316,31 @@ def test_play_in_jupyterlab(context, lab):
         page.wait_for_function(
             "([el, v]) => Number(el.dataset.version) > v", arg=[table.element_handle(), version]
         )
+    return drawn, clicks
+
+
+def table_of(cell):
+    """The widget's table in a cell's output, once drawn (the cell's output said otherwise)."""
+    table = cell.locator(".checkraise-widget main#play")
+    try:
+        table.wait_for(timeout=60_000)
+    except Exception as error:
+        cell.page.screenshot(path=str(WEB_ARTIFACTS / "notebook-failed.png"))
+        raise AssertionError(f"no widget drawn; the cell shows: {cell.inner_text()}") from error
+    return table
+
+
+def test_play_in_jupyterlab(context, lab):
+    game = "pokeros(board_size=3)"
+    playing = f"from checkraise.notebook import play, _json\nw = play({game!r}, seat=0, seed=5)\nw"
+    saving = (
+        "open('model.json', 'w').write(_json(w))\nopen('state.txt', 'w').write(w.state.serialize())"
+    )
+    page, errors = open_notebook(context, lab, "play.ipynb", [playing, saving])
+    table = table_of(run_cell(page, 0))
+    drawn, clicks = click_to_end(page, table)
     assert clicks >= 2
+    page.screenshot(path=str(WEB_ARTIFACTS / "notebook-play.png"))
     outcome = table.locator("#outcome")
     assert "How it ended" in outcome.inner_text()
     status = table.locator("#status").inner_text()
@@ -317,4 +364,33 @@ def test_play_in_jupyterlab(context, lab):
         assert hand == [c if c in legal else card_name(c) for c in expected], (version, hand)
     # The model the browser was sent has no card the seat never saw.
     assert not cards_in(model) & hidden_from(state, 0)
+    assert not errors, errors
+
+
+def test_watch_in_jupyterlab(context, lab, client):
+    match = client.create_match("pokeros", seats=["human", "heuristic"], board_size=3)
+    seat = match.join(0)
+    where = f"{client.address!r}, {match.match_id!r}"
+    as_seat = f"w = watch({where}, seat=0, token={seat.token!r})\nw"
+    as_spectator = f"s = watch({where})\ns"
+    as_seat = "from checkraise.notebook import watch\n" + as_seat
+    page, errors = open_notebook(context, lab, "watch.ipynb", [as_seat, as_spectator])
+    first = seat.view()
+    played = table_of(run_cell(page, 0))
+    watched = table_of(run_cell(page, 1))
+    assert "Watching as a spectator" in watched.inner_text()
+    drawn, clicks = click_to_end(page, played)
+    assert clicks >= 2
+    # The hand drawn at the start is the server's view of the seat, card for card.
+    legal = set(first.legal_actions.values())
+    hand = first.state["seats"][0]["cards"]
+    assert drawn[first.version] == [
+        c if any(t.startswith(f"{c}@") for t in legal) else card_name(c) for c in hand
+    ]
+    # The spectator's widget follows the match to its end.
+    page.wait_for_function(
+        "el => el.dataset.terminal === 'true'", arg=watched.element_handle(), timeout=30_000
+    )
+    assert seat.view().is_terminal
+    assert "How it ended" in played.locator("#outcome").inner_text()
     assert not errors, errors

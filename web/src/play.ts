@@ -399,7 +399,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
         "p",
         { class: "who" },
         viewer.replay ? "Replay" : viewer.seat === null ? "Watching as a spectator" : `You play seat ${viewer.seat}`,
-        ` · match ${viewer.match}`,
+        viewer.match ? ` · match ${viewer.match}` : null,
         viewer.embedded ? null : " · ",
         viewer.embedded ? null : h("a", { href: "#" }, "New match"),
       ),

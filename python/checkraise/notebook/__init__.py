@@ -201,7 +201,6 @@ class PlayWidget(TableWidget):
             mode="play",
             game=game.name,
             long_name=_long_name(game.name),
-            match_id="notebook",
             seat=seat,
         )
         self._chance()
@@ -286,7 +285,7 @@ def _bots(game: Game, seat: int, opponents: object, seed: int | None) -> dict[in
         )
     draw = random.Random(None if seed is None else seed + 1)
     bots: dict[int, Bot] = {}
-    for s, spec in zip(others, specs):
+    for s, spec in zip(others, specs, strict=True):
         if isinstance(spec, Bot):
             bots[s] = spec
         elif isinstance(spec, str):
@@ -338,7 +337,6 @@ class ReplayWidget(TableWidget):
             mode="replay",
             game=game.name,
             long_name=_long_name(game.name),
-            match_id="notebook",
             seat_kinds=["" for _ in range(players)],
             finished=self._finished,
             perspectives=[list(o) for o in options],
@@ -429,9 +427,7 @@ class WatchWidget(TableWidget):
         self._client = Client(address)
         self._metadata = ((SEAT_TOKEN_METADATA, token),) if token else ()
         if seat is None:
-            call = self._client._matches.WatchSpectator(
-                pb.WatchSpectatorRequest(match_id=match_id)
-            )
+            call = self._client._matches.WatchSpectator(pb.WatchSpectatorRequest(match_id=match_id))
         else:
             call = self._client._matches.WatchSeat(
                 pb.WatchSeatRequest(match_id=match_id, seat=seat), metadata=self._metadata
