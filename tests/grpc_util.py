@@ -116,9 +116,14 @@ def web_context(browser, **options):
     dist = os.environ.get("CHECKRAISE_WEB_DIST")
     if dist:
         for name, kind in (("app.js", "text/javascript"), ("app.css", "text/css")):
-            body = (Path(dist) / name).read_bytes()
-            context.route(
-                f"**/{name}",
-                lambda route, body=body, kind=kind: route.fulfill(body=body, content_type=kind),
-            )
+            context.route(f"**/{name}", _serve((Path(dist) / name).read_bytes(), kind))
     return context
+
+
+def _serve(body: bytes, kind: str):
+    """A route handler that answers with `body`."""
+
+    def handler(route):
+        route.fulfill(body=body, content_type=kind)
+
+    return handler

@@ -133,6 +133,10 @@ def test_replay_from_each_side():
     assert not cards_in(r.steps) & hidden_from(state, 1)
     r._perspective("everyone")
     assert r.steps[-1]["view"] == state.everyone_view() and r.seat is None
+    named = widget.replay(seat=0)
+    assert named.seat_kinds == ["human", "random"] and named.perspective == "0"
+    with pytest.raises(ValueError, match="players names 1 seats"):
+        replay(state, players=["human"])
     r2 = replay(state.full_history(), game=state.get_game())
     assert r2.perspective == "everyone" and len(r2.steps) == len(r.steps)
     # Before the end there is no everyone's view.
@@ -336,7 +340,8 @@ def test_play_in_jupyterlab(context, lab):
     saving = (
         "open('model.json', 'w').write(_json(w))\nopen('state.txt', 'w').write(w.state.serialize())"
     )
-    page, errors = open_notebook(context, lab, "play.ipynb", [playing, saving])
+    replaying = "r = w.replay(seat=1)\nr"
+    page, errors = open_notebook(context, lab, "play.ipynb", [playing, saving, replaying])
     table = table_of(run_cell(page, 0))
     drawn, clicks = click_to_end(page, table)
     assert clicks >= 2
@@ -364,6 +369,29 @@ def test_play_in_jupyterlab(context, lab):
         assert hand == [c if c in legal else card_name(c) for c in expected], (version, hand)
     # The model the browser was sent has no card the seat never saw.
     assert not cards_in(model) & hidden_from(state, 0)
+
+    # The game replayed from seat 1's side, then everyone's: the slider steps, the side changes.
+    replayed = table_of(run_cell(page, 2))
+    steps = len(model["frames"])
+    page.wait_for_function("el => el.dataset.steps !== '0'", arg=replayed.element_handle())
+    assert replayed.get_attribute("data-steps") == str(steps)
+    slider = replayed.locator("#replay-slider")
+    slider.fill(str(steps - 1))
+    page.wait_for_function(
+        "([el, n]) => el.dataset.step === String(n)", arg=[replayed.element_handle(), steps - 1]
+    )
+    assert "seat 1's view" in replayed.locator("#status").inner_text()
+    widget = replayed.locator("xpath=ancestor::div[contains(@class, 'checkraise-widget')]")
+    widget.locator("#replay-perspective").select_option("everyone")
+    page.wait_for_function(
+        "el => el.querySelector('main')?.innerText.includes(\"everyone's view\")",
+        arg=widget.element_handle(),
+    )
+    # Everyone's view keeps the step shown.
+    again = widget.locator("main#play")
+    assert again.get_attribute("data-step") == str(steps - 1)
+    again.scroll_into_view_if_needed()
+    page.screenshot(path=str(WEB_ARTIFACTS / "notebook-replay.png"))
     assert not errors, errors
 
 

@@ -117,6 +117,8 @@ const PAUSES: [number, string][] = [
   [1200, "long (1.2 s)"],
 ];
 const DEFAULT_PAUSE_MS = 600;
+/** Embedded, a kind of bet with more amounts than this is a slider (the page: buttons). */
+const MIN_SLIDER = 3;
 
 /** The pause chosen in this browser, or the default (a value the page does not offer too). */
 function pauseMs(): number {
@@ -169,6 +171,8 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
   let logging = true;
   /** The composer's chosen value of each field (as JSON). */
   const composed: Partial<Record<ComposedField, string>> = {};
+  /** The amount chosen on each kind of bet's slider (embedded only). */
+  const chosenAmounts: Record<string, number> = {};
   const main = h("main", { id: "play", "data-version": "-1" });
   root.replaceChildren(main);
 
@@ -662,7 +666,10 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     const all = clicks.filter((c) => !c.click.source);
     const many = all.filter((c) => composable(structOf(c.action.actionJson)));
     const composedNow = many.length > 6 ? many : [];
-    const buttons = all.filter((c) => !composedNow.includes(c));
+    // Embedded (the notebook widget): many amounts of one kind of bet are a slider and a button.
+    const sliders = viewer.embedded ? amountGroups(all.filter((c) => !composedNow.includes(c))) : [];
+    const sliding = new Set(sliders.flat());
+    const buttons = all.filter((c) => !composedNow.includes(c) && !sliding.has(c));
     const pending = choosing.filter((c) => clicks.some((d) => d.action.id === c.action.id));
     const helps = new Map(buttons.map((c) => [c.action.id, actionHelp(structOf(c.action.actionJson), view)]));
     const kinds = new Map<string, string>();
@@ -688,6 +695,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
             pending.map((c) => h("button", { class: "legal", "data-key": `act:${c.action.id}`, onclick: () => void act(c.action) }, c.action.text)))
         : null,
       composedNow.length > 0 ? composer(composedNow) : null,
+      sliders.map((group) => amountSlider(group)),
       groups(buttons).map(([label, group]) =>
         h("div", { class: "buttons", role: "group", "aria-label": label ?? "Actions" },
           label && h("span", { class: "group-label" }, `${label}:`),
@@ -781,6 +789,57 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
         }, action.action.text)),
       meaning ? h("p", { class: "help", id: "compose-act-help" }, `This bet: ${meaning}.`) : null,
     );
+  }
+
+  /** The actions that differ only by a numeric `amount` (raises to 4, 5, … 200), more than
+   * MIN_SLIDER of one kind: each kind's, in amount order. */
+  function amountGroups(choices: Choice[]): Choice[][] {
+    const byKind = new Map<string, Choice[]>();
+    for (const c of choices) {
+      const struct = structOf(c.action.actionJson);
+      if (typeof struct.amount !== "number") continue;
+      const { amount: _, ...rest } = struct;
+      const key = JSON.stringify(rest);
+      byKind.set(key, [...(byKind.get(key) ?? []), c]);
+    }
+    const amountOf = (c: Choice) => structOf(c.action.actionJson).amount as number;
+    return [...byKind.values()]
+      .filter((group) => group.length > MIN_SLIDER)
+      .map((group) => group.sort((a, b) => amountOf(a) - amountOf(b)));
+  }
+
+  /** One kind of bet as a slider over its amounts and a button that plays the amount chosen. */
+  function amountSlider(group: Choice[]): HTMLElement {
+    const amounts = group.map((c) => structOf(c.action.actionJson).amount as number);
+    const kind = String(structOf(group[0].action.actionJson).kind ?? "bet");
+    const kept = amounts.indexOf(chosenAmounts[kind] ?? NaN);
+    let index = kept >= 0 ? kept : 0;
+    const help = (i: number) => actionHelp(structOf(group[i].action.actionJson), view);
+    const button = h("button", {
+      class: "legal",
+      id: `amount-act-${kind}`,
+      "data-key": `amount-act:${kind}`,
+      title: help(index)?.specific,
+      onclick: () => void act(group[index].action),
+    }, group[index].action.text);
+    const slider = h("input", {
+      type: "range",
+      class: "amount-slider",
+      id: `amount-${kind}`,
+      "data-key": `amount:${kind}`,
+      "aria-label": `Amount (${kind})`,
+      min: 0,
+      max: group.length - 1,
+      value: index,
+      oninput: () => {
+        index = Number(slider.value);
+        chosenAmounts[kind] = amounts[index];
+        button.textContent = group[index].action.text;
+        button.title = help(index)?.specific ?? "";
+      },
+    });
+    return h("div", { class: "buttons", role: "group", "aria-label": `Amount (${kind})` },
+      slider, button);
   }
 
   /** Buttons in their groups, in order of first appearance. */

@@ -207,6 +207,14 @@ class PlayWidget(TableWidget):
         self.frames = [self._frame(-1)]
         self._advance()
 
+    def replay(self, seat: int | None = None) -> ReplayWidget:
+        """This game step by step (see :func:`replay`), its seats named as they were played."""
+        state = self._state.clone()
+        kinds = [k["kind"] for k in self._kinds]
+        return ReplayWidget(
+            state.get_game(), _steps(state.get_game(), state.full_history()), seat, kinds
+        )
+
     @property
     def state(self) -> State:
         """A copy of the game as it is now (every hidden card included: for after the game or
@@ -320,11 +328,19 @@ class ReplayWidget(TableWidget):
     """A game step by step, from one seat's side or everyone's after the end (see
     :func:`replay`)."""
 
-    def __init__(self, game: Game, states: list[tuple[int, State]], seat: int | None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        states: list[tuple[int, State]],
+        seat: int | None,
+        players: Sequence[str] | None = None,
+    ) -> None:
         self._states = states
         last = states[-1][1]
         self._finished = last.is_terminal()
-        players = game.num_players()
+        kinds, players = players, game.num_players()
+        if kinds is not None and len(kinds) != players:
+            raise ValueError(f"players names {len(kinds)} seats; {game.name} has {players}")
         options = [(str(s), f"Seat {s}") for s in range(players)]
         options.append(("spectator", "A spectator"))
         if self._finished:
@@ -337,7 +353,7 @@ class ReplayWidget(TableWidget):
             mode="replay",
             game=game.name,
             long_name=_long_name(game.name),
-            seat_kinds=["" for _ in range(players)],
+            seat_kinds=list(kinds) if kinds is not None else ["" for _ in range(players)],
             finished=self._finished,
             perspectives=[list(o) for o in options],
         )
@@ -399,11 +415,13 @@ def replay(
     seat: int | None = None,
     *,
     game: Game | str | None = None,
+    players: Sequence[str] | None = None,
 ) -> ReplayWidget:
     """A game step by step with a slider, drawn from ``seat``'s side at every step (``None``:
     everyone's view once the game is over, a spectator's before); the widget's *View as* menu
     changes the side. ``state_or_history`` is a :class:`checkraise.State` (its whole history is
-    replayed from the start) or ``State.full_history()`` pairs with ``game=``."""
+    replayed from the start) or ``State.full_history()`` pairs with ``game=``; ``players``
+    names each seat's player (``"human"``, a bot spec) in the seats' table."""
     if isinstance(state_or_history, State):
         g = state_or_history.get_game()
         history = state_or_history.full_history()
@@ -412,7 +430,7 @@ def replay(
             raise TypeError("a history needs its game: replay(history, game='pokeros')")
         g = _game(game)
         history = list(state_or_history)
-    return ReplayWidget(g, _steps(g, history), seat)
+    return ReplayWidget(g, _steps(g, history), seat, players)
 
 
 class WatchWidget(TableWidget):
