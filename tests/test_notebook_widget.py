@@ -422,3 +422,27 @@ def test_watch_in_jupyterlab(context, lab, client):
     assert seat.view().is_terminal
     assert "How it ended" in played.locator("#outcome").inner_text()
     assert not errors, errors
+
+
+def test_bet_amounts_are_a_slider_in_jupyterlab(context, lab):
+    game = "holdem_chess(bet_sizes=all)"
+    cells = [f"from checkraise.notebook import play\nw = play({game!r}, seat=0, seed=2)\nw"]
+    page, errors = open_notebook(context, lab, "bets.ipynb", cells)
+    table = table_of(run_cell(page, 0))
+    page.wait_for_function("el => el.dataset.mayAct === 'true'", arg=table.element_handle())
+    version = int(table.get_attribute("data-version"))
+    slider = table.locator("input#amount-raise")
+    button = table.locator("button#amount-act-raise")
+    lowest = button.inner_text()
+    assert lowest.startswith("raise to ")
+    slider.fill(slider.get_attribute("max"))
+    highest = button.inner_text()
+    assert highest.startswith("raise to ") and highest != lowest
+    # Every amount is one slider, not a button of its own (but the all-in raise, a kind apart).
+    assert table.locator("section.actions button.legal", has_text="raise to").count() <= 2
+    button.click()
+    page.wait_for_function(
+        "([el, v]) => Number(el.dataset.version) > v", arg=[table.element_handle(), version]
+    )
+    assert table.locator("#message").inner_text() == ""
+    assert not errors, errors
