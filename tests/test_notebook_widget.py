@@ -193,6 +193,15 @@ def test_watch_follows_a_server_match_as_spectator_and_as_seat(client):
         player.close()
 
 
+def test_watch_of_an_unknown_match_says_so_in_the_widget(client):
+    widget = watch(client.address, "no-such-match")
+    try:
+        assert widget.frames == []
+        assert widget.error.startswith("The match's stream stopped: NOT_FOUND")
+    finally:
+        widget.close()
+
+
 # ---------------------------------------------------------------------------------------------
 # In JupyterLab
 

@@ -51,8 +51,9 @@ interface Model {
 /** A reply of the kernel to a click: the version it led to, or the refusal's words. */
 interface Answer {
   type: "acted" | "refused";
-  request: number;
-  version?: number;
+  request: string;
+  frame?: Frame;
+  code?: string;
   message?: string;
 }
 
@@ -82,6 +83,9 @@ function seatView(frame: Frame, match: string, seat: number | null): SeatView {
 
 /** The kernel as the table's source: its frames as a stream, clicks as messages. */
 function kernelSource(model: Model, match: string, seat: number | null): MatchSource {
+  // Every view of the widget (a cell's output shown twice) hears every answer: its requests
+  // are told apart by a name of its own.
+  const name = Math.random().toString(36).slice(2);
   let request = 0;
   const frames = () => (model.get("frames") as Frame[] | null) ?? [];
   return {
@@ -110,7 +114,7 @@ function kernelSource(model: Model, match: string, seat: number | null): MatchSo
       };
     },
     act(action: LegalAction | string, signal) {
-      const id = ++request;
+      const id = `${name}:${++request}`;
       return new Promise<SeatView>((resolve, reject) => {
         const done = () => {
           model.off("msg:custom", answer);
@@ -121,12 +125,12 @@ function kernelSource(model: Model, match: string, seat: number | null): MatchSo
           if (message?.request !== id) return;
           done();
           if (message.type === "refused") {
-            reject(new ConnectError(message.message ?? "", CODES[(message as { code?: string }).code ?? ""] ?? Code.InvalidArgument));
+            reject(new ConnectError(message.message ?? "", CODES[message.code ?? ""] ?? Code.InvalidArgument));
             return;
           }
+          // The seat's view once the bots have answered (the kernel's or the server's reply).
           const all = frames();
-          const reached = all.filter((f) => f.version <= (message.version ?? Infinity));
-          resolve(seatView(reached[reached.length - 1] ?? all[all.length - 1], match, seat));
+          resolve(seatView(message.frame ?? all[all.length - 1], match, seat));
         };
         const aborted = () => {
           done();
