@@ -281,6 +281,11 @@ def open_notebook(context, lab, name: str, cells: list[str]):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # Every frame the page receives on its websockets (the kernel's messages, the widgets'
+    # state among them): what reached the browser.
+    received: list[str | bytes] = []
+    page.received = received
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: received.append(frame)))
     page.goto(f"{lab['url']}/lab/tree/{name}?token={lab['token']}&reset")
     page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
     # The kernel is up once its status says idle.
@@ -376,8 +381,13 @@ def test_play_in_jupyterlab(context, lab):
         expected = frames[version]["view"]["seats"][0]["cards"]
         legal = {a["action_json"]["card"] for a in frames[version]["legal_actions"]}
         assert hand == [c if c in legal else card_name(c) for c in expected], (version, hand)
-    # The model the browser was sent has no card the seat never saw.
-    assert not cards_in(model) & hidden_from(state, 0)
+    # The model has no card the seat never saw, nor does anything the browser received.
+    hidden = hidden_from(state, 0)
+    assert hidden and not cards_in(model) & hidden
+    wire = "".join(f if isinstance(f, str) else f.decode("utf-8", "replace") for f in page.received)
+    on_the_wire = set(re.findall(r'"((?:[2-9TJQKA][cdhs]|X\d))"', wire))
+    assert set(frames[0]["view"]["seats"][0]["cards"]) <= on_the_wire  # the seat's own hand
+    assert not on_the_wire & hidden, on_the_wire & hidden
 
     # The game replayed from seat 1's side, then everyone's: the slider steps, the side changes.
     replayed = table_of(run_cell(page, 2))
