@@ -15,7 +15,9 @@ Then where an Act's time goes, from each instance's Prometheus metrics (`--metri
 and PostgreSQL's statistics: the servers' own mean time per Act (the rest of the round trip
 is the client, HAProxy and the network), store commits per Act and their mean time
 (`checkraise_store_commit_seconds`), and PostgreSQL transactions per Act (each commit, read
-and lease renewal of every instance; `pg_stat_database.xact_commit`, all sessions)."""
+and lease renewal of every instance; `pg_stat_database.xact_commit`, all sessions), and how
+the other instances' copies followed each change: from what its announcement carried, or by
+reading the store back (`checkraise_cluster_follows_total`)."""
 
 from __future__ import annotations
 
@@ -89,7 +91,7 @@ def start_instance(k: int, database: str, *flags: str) -> Instance:
 
 def scrape(instances: list[Instance]) -> dict[str, float]:
     """Sums over the instances: store commits and their seconds, Acts and their seconds."""
-    totals = dict.fromkeys(("commits", "commit_s", "acts", "act_s"), 0.0)
+    totals = dict.fromkeys(("commits", "commit_s", "acts", "act_s", "announced", "read"), 0.0)
     for one in instances:
         text = urllib.request.urlopen(METRICS[one.name], timeout=10).read().decode()
         for line in text.splitlines():
@@ -101,6 +103,8 @@ def scrape(instances: list[Instance]) -> dict[str, float]:
                 totals["commits"] += float(value)
             elif name.startswith("checkraise_store_commit_seconds_sum"):
                 totals["commit_s"] += float(value)
+            elif name.startswith("checkraise_cluster_follows_total"):
+                totals["announced" if 'from="announcement"' in name else "read"] += float(value)
             elif act and name.startswith("checkraise_grpc_request_duration_seconds_count"):
                 totals["acts"] += float(value)
             elif act and name.startswith("checkraise_grpc_request_duration_seconds_sum"):
@@ -138,7 +142,8 @@ def measure(name: str, address: str, instances: list[Instance], acts: int, pg: P
         BREAKDOWN.append(
             f"| {name} | {' vs '.join(seats)} | {latencies.mean():.0f} | "
             f"{d['act_s'] / max(d['acts'], 1) * 1e6:.0f} | {d['commits'] / n:.2f} | "
-            f"{d['commit_s'] / max(d['commits'], 1) * 1e6:.0f} | {xacts / n:.2f} |"
+            f"{d['commit_s'] / max(d['commits'], 1) * 1e6:.0f} | {xacts / n:.2f} | "
+            f"{d['announced'] / n:.2f} | {d['read'] / n:.2f} |"
         )
 
 
@@ -176,9 +181,10 @@ def main() -> None:
     print()
     print(
         "| configuration | seats | Act mean µs (client) | Act mean µs (servers) | "
-        "commits per Act | commit mean µs | PostgreSQL transactions per Act |"
+        "commits per Act | commit mean µs | PostgreSQL transactions per Act | "
+        "copies followed from announcements per Act | copies read back per Act |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     print("\n".join(BREAKDOWN))
 
 

@@ -106,6 +106,7 @@ _SUBMODULES = (
     "rllib",
     "sb3",
     "solve",
+    "datasets",
 )
 
 # The extra each submodule's imports need (the others need none, or say so themselves).

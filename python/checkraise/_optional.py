@@ -24,6 +24,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "rllib": ("ray.rllib", "torch"),
     "sb3": ("stable_baselines3", "sb3_contrib", "gymnasium"),
     "notebook": ("anywidget",),
+    "datasets": ("minari", "pyarrow", "gymnasium", "PIL"),
 }
 
 

@@ -474,6 +474,22 @@ async fn three_servers_on_one_database_serve_every_call_of_every_match() {
         "a match of {} versions through 3 servers: every watcher saw each, in order",
         stored.version
     );
+    // The copies followed the others' writes from what their announcements carried, without
+    // reading the store back for each.
+    let followed: usize = logs
+        .iter()
+        .map(|log| {
+            std::fs::read_to_string(log)
+                .unwrap()
+                .matches("followed an announced change")
+                .count()
+        })
+        .sum();
+    assert!(
+        followed >= stored_versions.len(),
+        "{followed} changes followed from announcements for {} versions",
+        stored_versions.len()
+    );
 
     // 2. One seat, two different actions at one version, sent to two servers at once.
     let id = create(&mut clients[0], &["human", "human"], 11).await;

@@ -12,9 +12,22 @@ use tokio::sync::watch;
 use super::watchers::{Gate, Watcher};
 use super::{LiveMatch, MatchSeed, RestoreError, Seat, SeatKind, StoredGameError, Table};
 use crate::store::{
-    Durability, DurabilityWatch, MatchRow, MatchWrite, Status as Stored, StepRow, StoredMatch,
-    now_ms,
+    Announced, Durability, DurabilityWatch, MatchRow, MatchWrite, Status as Stored, StepRow,
+    StoredMatch, now_ms,
 };
+
+/// What a copy takes over of the match it follows, besides the new history entries.
+struct Followed<'a> {
+    revision: u64,
+    version: u64,
+    status: Stored,
+    held: &'a [(usize, u32)],
+    tokens: &'a [(usize, &'a str)],
+    touched_ms: i64,
+    finished_ms: Option<i64>,
+    /// The ownership epoch stored with the revision, when known.
+    epoch: Option<u64>,
+}
 
 /// What the match has written to the store, and what it has yet to write.
 pub(super) struct Record {
@@ -198,56 +211,139 @@ impl LiveMatch {
         }
         let history = self.play.state().history();
         let mine = history.len();
-        let pending = self.record.seq != self.record.durability.borrow().committed;
         let prefix = stored.steps.len() >= mine
             && history
                 .iter()
                 .zip(&stored.steps)
                 .all(|(h, s)| h.player.id() == s.player && i64::from(h.action) == s.action);
-        let diverges = |live: &Self| RestoreError::Diverges {
-            replayed: live.play.state().history().len(),
-            version: live.play.version(),
-            stored: stored.steps.len(),
-            stored_version: stored.version,
+        if !prefix {
+            return Err(self.diverges(stored.steps.len(), stored.version));
+        }
+        let tokens: Vec<(usize, &str)> = stored
+            .tokens
+            .iter()
+            .map(|(seat, hash)| (*seat, hash.as_str()))
+            .collect();
+        self.follow_with(
+            &stored.steps[mine..],
+            &Followed {
+                revision: stored.revision,
+                version: stored.version,
+                status: stored.status,
+                held: &stored.held,
+                tokens: &tokens,
+                touched_ms: stored.touched_ms,
+                finished_ms: stored.finished_ms,
+                epoch: Some(stored.owner.as_ref().map_or(0, |(_, e)| *e)),
+            },
+        )
+    }
+
+    /// `follow` for one write another server announced with what it wrote (cluster mode):
+    /// this copy, at the revision before it, follows without reading the store. `Ok(false)`:
+    /// this copy is as new already. An error: it is not at the revision before, or cannot
+    /// follow (as `follow`); read the store instead.
+    pub fn follow_announced(
+        &mut self,
+        revision: u64,
+        written: &Announced,
+    ) -> Result<bool, RestoreError> {
+        if revision <= self.record.revision {
+            return Ok(false);
+        }
+        let mine = self.play.state().history().len();
+        let total = written.first_step + written.steps.len();
+        let status = written.status();
+        let (Some(status), true) = (
+            status,
+            revision == self.record.revision + 1 && written.first_step == mine,
+        ) else {
+            return Err(self.diverges(total, written.version));
         };
-        if pending || !prefix || !self.record.held.is_empty() || !self.table.marks.is_empty() {
-            return Err(diverges(self));
+        let steps: Vec<StepRow> = written
+            .steps
+            .iter()
+            .map(|&(player, action, version)| StepRow {
+                player,
+                action,
+                version,
+            })
+            .collect();
+        let tokens: Vec<(usize, &str)> = written
+            .token
+            .iter()
+            .map(|(seat, hash)| (*seat, hash.as_str()))
+            .collect();
+        self.follow_with(
+            &steps,
+            &Followed {
+                revision,
+                version: written.version,
+                status,
+                held: &written.held,
+                tokens: &tokens,
+                touched_ms: written.touched_ms,
+                finished_ms: written.finished_ms,
+                epoch: written.owner.as_ref().map(|(_, e)| *e),
+            },
+        )
+    }
+
+    fn diverges(&self, stored: usize, stored_version: u64) -> RestoreError {
+        RestoreError::Diverges {
+            replayed: self.play.state().history().len(),
+            version: self.play.version(),
+            stored,
+            stored_version,
+        }
+    }
+
+    /// Applies `new`, the history entries after this copy's, and takes over the rest of
+    /// `followed` (see `follow`).
+    fn follow_with(&mut self, new: &[StepRow], followed: &Followed) -> Result<bool, RestoreError> {
+        let mine = self.play.state().history().len();
+        let total = mine + new.len();
+        let pending = self.record.seq != self.record.durability.borrow().committed;
+        if pending || !self.record.held.is_empty() || !self.table.marks.is_empty() {
+            return Err(self.diverges(total, followed.version));
         }
         self.record.replaying = true;
-        let applied = self.apply_stored(&stored.steps[mine..], &stored.held);
+        let applied = self.apply_stored(new, followed.held);
         self.record.replaying = false;
         self.table.marks.clear();
         applied?;
         let now = self.play.state().history();
-        let same = now.len() == stored.steps.len()
-            && now
+        let same = now.len() == total
+            && now[mine..]
                 .iter()
-                .zip(&stored.steps)
+                .zip(new)
                 .all(|(h, s)| h.player.id() == s.player && i64::from(h.action) == s.action);
-        if !same || self.play.version() != stored.version {
-            return Err(diverges(self));
+        if !same || self.play.version() != followed.version {
+            return Err(self.diverges(total, followed.version));
         }
-        for (seat, hash) in &stored.tokens {
+        for &(seat, hash) in followed.tokens {
             if let Some(SeatKind::Human { token_hash }) =
-                self.table.seats.get_mut(*seat).map(|s| &mut s.kind)
+                self.table.seats.get_mut(seat).map(|s| &mut s.kind)
             {
-                *token_hash = Some(hash.clone());
+                *token_hash = Some(hash.to_string());
             }
         }
         self.stamp_finished();
         let r = &mut self.record;
-        r.written = stored.steps.len();
+        r.written = total;
         r.held_written = r.held.clone();
-        r.status_written = Some(stored.status);
-        r.touched_ms = stored.touched_ms;
-        r.touched_written = stored.touched_ms;
-        if stored.finished_ms.is_some() {
-            r.finished_ms = stored.finished_ms;
+        r.status_written = Some(followed.status);
+        r.touched_ms = followed.touched_ms;
+        r.touched_written = followed.touched_ms;
+        if followed.finished_ms.is_some() {
+            r.finished_ms = followed.finished_ms;
         }
-        r.revision = stored.revision;
-        r.base_version = stored.version;
-        r.stored_epoch = stored.owner.as_ref().map_or(0, |(_, e)| *e);
-        if stored.status == Stored::Expired {
+        r.revision = followed.revision;
+        r.base_version = followed.version;
+        if let Some(epoch) = followed.epoch {
+            r.stored_epoch = epoch;
+        }
+        if followed.status == Stored::Expired {
             r.expired = true;
         }
         Ok(true)
@@ -546,4 +642,94 @@ pub fn stored_game(row: &MatchRow) -> Result<Arc<dyn Game>, StoredGameError> {
     let parameters: std::collections::BTreeMap<String, String> =
         serde_json::from_str(&row.parameters).map_err(StoredGameError::Parameters)?;
     Ok(checkraise_core::make_game(&row.game, &parameters)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ActionChoice, LiveMatch, Seat, SeatKind};
+    use crate::store::Announced;
+
+    fn pokeros() -> (LiveMatch, Vec<Seat>) {
+        let game = checkraise_core::make_game("pokeros", [("players", "2".to_string())])
+            .expect("valid parameters");
+        let seats = || {
+            (0..2)
+                .map(|_| Seat {
+                    connected: false,
+                    kind_name: "human".into(),
+                    kind: SeatKind::Human { token_hash: None },
+                })
+                .collect::<Vec<_>>()
+        };
+        let live = LiveMatch::new("m".into(), game, 7, seats()).expect("a match");
+        (live, seats())
+    }
+
+    /// Seat `seat` of `live` takes its first legal action; the write it makes, announced and
+    /// read back.
+    fn act_and_announce(live: &mut LiveMatch, seat: usize) -> (u64, Announced) {
+        let id = live.view(Some(seat)).legal_actions[0].id;
+        live.act(seat, ActionChoice::Id(id))
+            .expect("a legal action");
+        let write = live.take_write().expect("a change to write");
+        // Committed, as the store's writer tells a match.
+        write.durability.send_modify(|d| {
+            d.committed = write.seq;
+            d.version = write.version;
+        });
+        let change = Announced::parse(&Announced::payload(&write)).expect("an announcement");
+        (change.revision, *change.written.expect("what was written"))
+    }
+
+    #[test]
+    fn a_copy_follows_another_servers_announced_write_to_the_same_match() {
+        let (mut first, seats) = pokeros();
+        first.take_write().expect("the creation");
+        let mut second =
+            LiveMatch::restore(first.game().clone(), &first.snapshot(), seats).expect("a copy");
+        assert_eq!(second.revision(), first.revision());
+
+        let (revision, written) = act_and_announce(&mut first, 0);
+        // One revision ahead of the copy, several ahead, and the same one again.
+        assert!(second.follow_announced(revision + 1, &written).is_err());
+        assert_eq!(second.revision(), revision - 1);
+        assert_eq!(second.follow_announced(revision, &written).ok(), Some(true));
+        assert_eq!(
+            second.follow_announced(revision, &written).ok(),
+            Some(false)
+        );
+        for seat in [None, Some(0), Some(1)] {
+            assert_eq!(second.view(seat).view_json, first.view(seat).view_json);
+        }
+        assert_eq!(
+            (second.revision(), second.version()),
+            (first.revision(), first.version())
+        );
+
+        // And back: the copy that followed acts, the first follows it.
+        let seat = (0..2)
+            .find(|&s| !second.view(Some(s)).legal_actions.is_empty())
+            .expect("a seat to act");
+        let (revision, written) = act_and_announce(&mut second, seat);
+        assert_eq!(first.follow_announced(revision, &written).ok(), Some(true));
+        assert_eq!(first.view(None).view_json, second.view(None).view_json);
+    }
+
+    #[test]
+    fn a_copy_with_its_own_write_not_stored_does_not_follow_an_announcement() {
+        let (mut first, seats) = pokeros();
+        first.take_write().expect("the creation");
+        let mut second =
+            LiveMatch::restore(first.game().clone(), &first.snapshot(), seats).expect("a copy");
+        let (revision, written) = act_and_announce(&mut first, 0);
+        // The copy's own history moved on (not written yet): it cannot follow.
+        let seat = (0..2)
+            .find(|&s| !second.view(Some(s)).legal_actions.is_empty())
+            .expect("a seat to act");
+        let id = second.view(Some(seat)).legal_actions[0].id;
+        second
+            .act(seat, ActionChoice::Id(id))
+            .expect("a legal action");
+        assert!(second.follow_announced(revision, &written).is_err());
+    }
 }

@@ -147,6 +147,7 @@ impl MatchStore {
             return Err(unknown_match(match_id));
         }
         let owner = cluster.ownership(&stored);
+        metrics::counter!("checkraise_cluster_follows_total", "from" => "store").increment(1);
         tracing::debug!(%match_id, revision = stored.revision, version = stored.version, "catching up");
         let caught_up = self
             .run(shared.clone(), shared.thinking_bots, move |live| {
@@ -239,10 +240,20 @@ impl MatchStore {
     /// A change another server announced: this server's copy follows it, if it has one and
     /// it is behind.
     #[cfg(feature = "postgres")]
-    async fn heard(&self, match_id: &str, revision: u64) {
+    async fn heard(&self, change: crate::store::Change) {
+        let (match_id, revision) = (change.match_id.as_str(), change.revision);
         let Some(shared) = self.matches.get(match_id) else {
             return;
         };
+        // A copy one revision behind follows what the announcement says was written: no read,
+        // so every copy does, and a call that reaches it next finds it current.
+        if let Some(written) = change.written
+            && self
+                .follow_announced(match_id, &shared, revision, written)
+                .await
+        {
+            return;
+        }
         // A copy locked right now is busy: it is read again below, after the lock. A copy no
         // one watches or waits on, whose bots another server plays, is left to catch up at its
         // next call (`freshen`): following it now would cost a read for nothing.
@@ -257,6 +268,76 @@ impl MatchStore {
         tracing::debug!(%match_id, revision, behind, awaited, "heard a change");
         if behind && let Err(status) = self.freshen(match_id, &shared).await {
             tracing::debug!(%match_id, error = %status.message(), "a change could not be followed");
+        }
+    }
+
+    /// Brings this server's copy of `match_id` to `revision` from what another server
+    /// announced it wrote (`written`), without reading the store; then, on its owner, the bots
+    /// move if it is their turn. `false`: the copy could not follow that way (it is not at
+    /// the revision before, or is busy); it is left to be read as before.
+    #[cfg(feature = "postgres")]
+    async fn follow_announced(
+        &self,
+        match_id: &str,
+        shared: &SharedMatch,
+        revision: u64,
+        written: Box<crate::store::Announced>,
+    ) -> bool {
+        let Some((cluster, _)) = self.shared_store() else {
+            return false;
+        };
+        if written.status() == Some(Stored::Expired) {
+            return false;
+        }
+        // Not locked here when someone holds it: a change is applied under the lock, and a
+        // copy locked for long (bots thinking) is read after it instead.
+        let next = match shared.live.try_lock() {
+            Ok(live) => live.revision() + 1 == revision,
+            Err(_) => false,
+        };
+        if !next {
+            return false;
+        }
+        let owner = written.owner.as_ref().map(|(owner, epoch)| {
+            (**owner == *cluster.instance).then(|| (cluster.instance.clone(), *epoch))
+        });
+        let followed = self
+            .run(shared.clone(), shared.thinking_bots, move |live| {
+                match live.follow_announced(revision, &written) {
+                    Ok(true) => {}
+                    // Already as new (another call caught it up meanwhile).
+                    Ok(false) => return Ok(true),
+                    Err(_) => return Ok(false),
+                }
+                if let Some(owner) = owner {
+                    live.set_owner(owner);
+                }
+                if live.owner().is_some() && !live.is_finished() {
+                    live.resume_bots()?;
+                }
+                Ok(true)
+            })
+            .await;
+        shared.followed.notify_waiters();
+        match followed {
+            Ok(true) => {
+                metrics::counter!("checkraise_cluster_follows_total", "from" => "announcement")
+                    .increment(1);
+                tracing::debug!(%match_id, revision, "followed an announced change");
+                true
+            }
+            // It could not follow: the copy is brought up to the store (reloaded if it must
+            // be), as when no announcement carries what was written.
+            Ok(false) => {
+                if let Err(status) = self.catch_up(match_id, shared).await {
+                    tracing::debug!(%match_id, error = %status.message(), "a change could not be followed");
+                }
+                true
+            }
+            Err(status) => {
+                tracing::debug!(%match_id, error = %status.message(), "an announced change could not be followed");
+                false
+            }
         }
     }
 
@@ -304,9 +385,7 @@ impl MatchStore {
                 match listener.next().await {
                     Ok(crate::store::Heard::Change(change)) => {
                         let this = self.clone();
-                        tokio::spawn(async move {
-                            this.heard(&change.match_id, change.revision).await;
-                        });
+                        tokio::spawn(async move { this.heard(change).await });
                     }
                     Ok(crate::store::Heard::Reconnected) => {
                         let this = self.clone();

@@ -306,6 +306,105 @@ pub struct Change {
     pub match_id: String,
     /// Its revision after the change.
     pub revision: u64,
+    /// What the change wrote, when the announcement carries it (a copy one revision behind
+    /// follows it without reading the store); `None`: read the store to follow it.
+    pub written: Option<Box<Announced>>,
+}
+
+/// What one committed write of an existing match stored, as its announcement carries it
+/// (JSON after `"<match id> <revision> "`): enough for a copy at the revision before it to
+/// follow without reading the store back.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Announced {
+    /// Index in the history of the first new entry.
+    #[serde(rename = "f")]
+    pub first_step: usize,
+    /// The new history entries, `[player, action, version]` each.
+    #[serde(rename = "s")]
+    pub steps: Vec<(i64, i64, u64)>,
+    /// The match's version after the write.
+    #[serde(rename = "v")]
+    pub version: u64,
+    /// Its status after the write.
+    #[serde(rename = "st")]
+    pub status: String,
+    /// The choices held at the current simultaneous node.
+    #[serde(rename = "h")]
+    pub held: Vec<(usize, u32)>,
+    /// A seat that joined with this write, and its token's SHA-256 (hex).
+    #[serde(rename = "tk", default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<(usize, String)>,
+    /// When a request last touched the match.
+    #[serde(rename = "tm")]
+    pub touched_ms: i64,
+    /// When it ended.
+    #[serde(rename = "fm", default, skip_serializing_if = "Option::is_none")]
+    pub finished_ms: Option<i64>,
+    /// The owner and epoch stored with the write, when the write was fenced by them or
+    /// claimed the match (otherwise the stored owner is whatever it was).
+    #[serde(rename = "o", default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<(String, u64)>,
+}
+
+/// The most bytes of an announcement (PostgreSQL refuses a `NOTIFY` payload of 8,000 bytes or
+/// more): a write whose announcement would be longer is announced without what it wrote.
+const MAX_ANNOUNCEMENT: usize = 7_900;
+
+impl Announced {
+    /// The announcement of `w` on a shared store: `"<match id> <revision> <what it wrote>"`,
+    /// or `"<match id> <revision>"` for a match's creation and for a write too long to carry.
+    pub fn payload(w: &super::MatchWrite) -> String {
+        let short = format!("{} {}", w.id, w.revision);
+        if w.create.is_some() {
+            return short;
+        }
+        let Ok(held) = serde_json::from_str::<Vec<(usize, u32)>>(&w.held) else {
+            return short;
+        };
+        let written = Announced {
+            first_step: w.first_step,
+            steps: w
+                .steps
+                .iter()
+                .map(|s| (s.player, s.action, s.version))
+                .collect(),
+            version: w.version,
+            status: w.status.as_str().to_string(),
+            held,
+            token: w.token.clone(),
+            touched_ms: w.touched_ms,
+            finished_ms: w.finished_ms,
+            owner: w.owner.as_ref().map(|(o, e)| (o.to_string(), *e)),
+        };
+        match serde_json::to_string(&written) {
+            Ok(json) if short.len() + 1 + json.len() <= MAX_ANNOUNCEMENT => {
+                format!("{short} {json}")
+            }
+            _ => short,
+        }
+    }
+
+    /// An announcement read back: the match, its revision and, when it carries it, what was
+    /// written. `None`: not an announcement.
+    pub fn parse(payload: &str) -> Option<Change> {
+        let mut parts = payload.splitn(3, ' ');
+        let match_id = parts.next().filter(|id| !id.is_empty())?.to_string();
+        let revision = parts.next()?.parse().ok()?;
+        // What cannot be read is read from the store instead.
+        let written = parts
+            .next()
+            .and_then(|json| serde_json::from_str(json).ok());
+        Some(Change {
+            match_id,
+            revision,
+            written,
+        })
+    }
+
+    /// The stored status it names.
+    pub fn status(&self) -> Option<super::Status> {
+        super::Status::parse(&self.status)
+    }
 }
 
 /// What the change listener hears: a change, or that it lost the database for a while (and
@@ -351,13 +450,8 @@ impl ChangeListener {
             let Some(notification) = heard else {
                 return Ok(Heard::Reconnected);
             };
-            if let Some((id, revision)) = notification.payload().rsplit_once(' ')
-                && let Ok(revision) = revision.parse()
-            {
-                return Ok(Heard::Change(Change {
-                    match_id: id.to_string(),
-                    revision,
-                }));
+            if let Some(change) = Announced::parse(notification.payload()) {
+                return Ok(Heard::Change(change));
             }
             tracing::warn!(payload = %notification.payload(), "a change announcement that does not read was ignored");
         }

@@ -28,7 +28,7 @@ mod writer;
 
 #[cfg(feature = "postgres")]
 pub use cluster::ChangeListener;
-pub use cluster::{Change, Heard, Loaded, Revision, RoleHolder};
+pub use cluster::{Announced, Change, Heard, Loaded, Revision, RoleHolder};
 pub use error::{DatabaseUrlError, FileError, OpenError, ProbeError, SqliteError, StoreError};
 
 use error::{json_error, query_error};

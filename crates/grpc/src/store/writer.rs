@@ -7,7 +7,7 @@ use std::sync::Arc;
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, watch};
 
-use super::{MatchWrite, StepRow};
+use super::{Announced, MatchWrite, StepRow};
 
 /// Most writes committed in one transaction.
 const GROUP_COMMIT: usize = 512;
@@ -109,7 +109,7 @@ pub(super) enum CommitError {
 }
 
 /// The channel every commit of a shared store is announced on (`NOTIFY`), with the payload
-/// `"<match id> <revision>"`.
+/// `"<match id> <revision> <what was written>"` (see `Announced`).
 pub const CHANGES_CHANNEL: &str = "checkraise_matches";
 
 /// Most history entries inserted by one statement (five values each).
@@ -250,7 +250,7 @@ fn commit_text(writes: &[MatchWrite], shared: bool) -> Option<String> {
     }
     if shared {
         for w in writes {
-            let payload = sql_text(&format!("{} {}", w.id, w.revision))?;
+            let payload = sql_text(&Announced::payload(w))?;
             writeln!(text, "SELECT pg_notify('{CHANGES_CHANNEL}', {payload});").ok()?;
         }
     }
@@ -404,7 +404,7 @@ async fn commit_bound(
         for w in writes {
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(CHANGES_CHANNEL)
-                .bind(format!("{} {}", w.id, w.revision))
+                .bind(Announced::payload(w))
                 .execute(&mut *tx)
                 .await?;
         }
@@ -419,7 +419,7 @@ mod tests {
 
     use tokio::sync::watch;
 
-    use super::super::{Durability, MatchRow, MatchWrite, Status, StepRow};
+    use super::super::{Announced, Durability, MatchRow, MatchWrite, Status, StepRow};
     use super::{commit_text, sql_text};
 
     fn write(id: &str, held: &str) -> MatchWrite {
@@ -496,7 +496,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("SELECT pg_notify('checkraise_matches', 'm1 3');"),
+            text.contains("SELECT pg_notify('checkraise_matches', 'm1 3 {\"f\":4,"),
             "{text}"
         );
         assert_eq!(text.matches("pg_notify").count(), 2);
@@ -505,6 +505,50 @@ mod tests {
             !alone.contains("fenced") && !alone.contains("pg_notify"),
             "{alone}"
         );
+    }
+
+    #[test]
+    fn an_announcement_carries_what_was_written_and_reads_back() {
+        let mut w = write("m1", "[[1,7]]");
+        w.owner = Some(("inst1".into(), 4));
+        w.token = Some((1, "ab".into()));
+        w.finished_ms = Some(5);
+        let payload = Announced::payload(&w);
+        let change = Announced::parse(&payload).expect("an announcement");
+        assert_eq!((change.match_id.as_str(), change.revision), ("m1", 3));
+        let written = change.written.expect("what was written");
+        assert_eq!(written.first_step, 4);
+        assert_eq!(written.steps, vec![(0, 12, 3), (-1, 40, 3)]);
+        assert_eq!((written.version, &written.held), (3, &vec![(1, 7)]));
+        assert_eq!(written.status(), Some(Status::Live));
+        assert_eq!(written.token, Some((1, "ab".to_string())));
+        assert_eq!(
+            (written.touched_ms, written.finished_ms),
+            (1_700_000_000_000, Some(5))
+        );
+        assert_eq!(written.owner, Some(("inst1".to_string(), 4)));
+    }
+
+    #[test]
+    fn creations_and_long_writes_are_announced_without_what_was_written() {
+        let mut created = write("m1", "[]");
+        created.create = Some(MatchRow {
+            game: "pokeros".into(),
+            parameters: "{}".into(),
+            seed: 1,
+            chosen_seed: true,
+            seats: "[]".into(),
+            created_ms: 0,
+        });
+        assert_eq!(Announced::payload(&created), "m1 3");
+        let mut long = write("m1", "[]");
+        long.steps = vec![long.steps[0]; 2_000];
+        assert_eq!(Announced::payload(&long), "m1 3");
+        // The form servers announced with before, and a payload that does not read.
+        let short = Announced::parse("m1 3").expect("an announcement");
+        assert_eq!((short.revision, short.written), (3, None));
+        assert_eq!(Announced::parse("m1 3 {not json").unwrap().written, None);
+        assert!(Announced::parse("m1 x").is_none() && Announced::parse("").is_none());
     }
 
     #[test]

@@ -739,33 +739,8 @@ fn page_views(page: &pb::Replay) -> Vec<serde_json::Value> {
     views
 }
 
-/// RFC 6902's add, remove and replace (what the server's patches use).
+/// A JSON Patch (RFC 6902) applied by the `json-patch` crate.
 fn apply_patch(document: &mut serde_json::Value, patch: &serde_json::Value) {
-    for op in patch.as_array().unwrap() {
-        let path = op["path"].as_str().unwrap();
-        let value = op.get("value").cloned();
-        if path.is_empty() {
-            *document = value.unwrap();
-            continue;
-        }
-        let (parent, last) = path.rsplit_once('/').unwrap();
-        let last = last.replace("~1", "/").replace("~0", "~");
-        let target = document.pointer_mut(parent).unwrap();
-        match (op["op"].as_str().unwrap(), target) {
-            ("add", serde_json::Value::Array(list)) if last == "-" => list.push(value.unwrap()),
-            ("remove", serde_json::Value::Array(list)) => {
-                list.remove(last.parse().unwrap());
-            }
-            (_, serde_json::Value::Array(list)) => {
-                list[last.parse::<usize>().unwrap()] = value.unwrap()
-            }
-            ("remove", serde_json::Value::Object(map)) => {
-                map.remove(&last);
-            }
-            (_, serde_json::Value::Object(map)) => {
-                map.insert(last, value.unwrap());
-            }
-            (op, other) => panic!("cannot {op} at {path} in {other}"),
-        }
-    }
+    let patch: json_patch::Patch = serde_json::from_value(patch.clone()).unwrap();
+    json_patch::patch(document, &patch).unwrap();
 }
