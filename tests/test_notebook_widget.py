@@ -147,6 +147,9 @@ def test_replay_from_each_side():
     assert "everyone" not in [value for value, _ in early.perspectives]
     with pytest.raises(cr.CheckraiseError, match="once the game is over"):
         early._perspective("everyone")
+    # Asked from the browser, the refusal is said in the widget.
+    early._on_message(early, {"type": "perspective", "value": "everyone"}, [])
+    assert "once the game is over" in early.error and early.perspective == "spectator"
 
 
 def test_watch_follows_a_server_match_as_spectator_and_as_seat(client):

@@ -150,6 +150,9 @@ class TableWidget(anywidget.AnyWidget):
             elif content.get("type") == "perspective":
                 self._perspective(str(content.get("value")))
         except (CheckraiseError, ValueError, TypeError) as error:
+            if content.get("type") != "act":
+                self.error = str(error)
+                return
             self.send(
                 {
                     "type": "refused",
