@@ -96,7 +96,14 @@ def check_wheel_file(wheel: Path, tag: str) -> str:
     cores = [n for n in names if re.fullmatch(r"checkraise/_core\.abi3\.so", n)]
     if len(cores) != 1:
         fail(f"{wheel.name}: expected one checkraise/_core.abi3.so, found {cores}")
-    for needed in ("checkraise/py.typed", "checkraise/_core.pyi", "checkraise/v1/__init__.py"):
+    for needed in (
+        "checkraise/py.typed",
+        "checkraise/_core.pyi",
+        "checkraise/v1/__init__.py",
+        # The notebook widget's bundle (built from web/src, committed): checkraise.notebook.
+        "checkraise/notebook/widget.js",
+        "checkraise/notebook/widget.css",
+    ):
         if needed not in names:
             fail(f"{wheel.name} lacks {needed}")
     size = wheel.stat().st_size / 1e6

@@ -74,21 +74,26 @@ if git rev-parse --verify --quiet HEAD~1 >/dev/null; then
 fi
 "$BUF" breaking --against '.git#ref=HEAD,subdir=proto'
 
-step "the web page's bundle (web/dist, embedded in checkraise-server) is current"
+step "the web page's bundle (web/dist, embedded in checkraise-server) and the notebook widget's are current"
 # Rebuilt from web/src and the locked packages (npm ci), then compared with the committed
-# bundle, generated client and types of the published schemas: a change to the page, the proto
+# bundles (the page's, and the notebook widget's in python/checkraise/notebook, which the wheel
+# carries), generated client and types of the published schemas: a change to the page, the proto
 # or a view's or action struct's schema (docs/views/, docs/actions/) needs `npm run build` in web/.
 npm ci --silent --no-audit --no-fund --prefix web
 WEB_OUT="$(mktemp -d)"
 (cd web && node_modules/.bin/buf generate -o "$WEB_OUT/generated" \
   && CHECKRAISE_SCHEMA_OUT="$WEB_OUT/schema" npm run --silent schema && npm run --silent typecheck \
-  && CHECKRAISE_WEB_OUT="$WEB_OUT/dist" npm run --silent bundle)
+  && CHECKRAISE_WEB_OUT="$WEB_OUT/dist" CHECKRAISE_WIDGET_OUT="$WEB_OUT/widget" npm run --silent bundle)
 diff -rq "$WEB_OUT/generated/src/gen" web/src/gen \
   || { echo "web/src/gen is stale: run 'npm run build' in web/" >&2; exit 1; }
 diff -rq "$WEB_OUT/schema" web/src/schema \
   || { echo "web/src/schema is stale: run 'npm run build' in web/" >&2; exit 1; }
 diff -rq "$WEB_OUT/dist" web/dist \
   || { echo "web/dist is stale: run 'npm run build' in web/" >&2; exit 1; }
+for file in widget.js widget.css; do
+  cmp -s "$WEB_OUT/widget/$file" "python/checkraise/notebook/$file" \
+    || { echo "python/checkraise/notebook/$file is stale: run 'npm run build' in web/" >&2; exit 1; }
+done
 rm -rf "$WEB_OUT"
 
 step "cargo fmt --check"

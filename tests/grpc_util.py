@@ -106,7 +106,24 @@ PAUSE_KEY = "checkraise.pause-ms"
 
 
 def web_context(browser, **options):
-    """A Playwright browser context whose pages draw every move without the page's pause."""
+    """A Playwright browser context whose pages draw every move without the page's pause.
+
+    With $CHECKRAISE_WEB_DIST set (a folder such as web/dist), the page's script and stylesheet
+    are that folder's instead of those the server embeds: a page rebuilt from web/src is then
+    tested against a server built before the change."""
     context = browser.new_context(**options)
     context.add_init_script(f"localStorage.setItem({PAUSE_KEY!r}, '0')")
+    dist = os.environ.get("CHECKRAISE_WEB_DIST")
+    if dist:
+        for name, kind in (("app.js", "text/javascript"), ("app.css", "text/css")):
+            context.route(f"**/{name}", _serve((Path(dist) / name).read_bytes(), kind))
     return context
+
+
+def _serve(body: bytes, kind: str):
+    """A route handler that answers with `body`."""
+
+    def handler(route):
+        route.fulfill(body=body, content_type=kind)
+
+    return handler

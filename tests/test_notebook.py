@@ -82,7 +82,20 @@ def test_quickstart_notebook_runs(tmp_path, monkeypatch):
     assert "rgb_array: (" in text
     assert "final points:" in text
     assert "steps/s" in text
-    assert "before training:" in text and "after training:" in text
+    # A PPO run (checkraise.train) with its curves, its policy seated in the arena, the widget.
+    assert "PPO: " in text and "against heuristic" in text
+    assert any(
+        out.output_type in ("display_data", "execute_result") and "image/png" in out.get("data", {})
+        for out in outputs
+    )
+    assert "policy" in text
+    widgets = [
+        out["data"]["application/vnd.jupyter.widget-view+json"]
+        for out in outputs
+        if out.output_type in ("display_data", "execute_result")
+        and "application/vnd.jupyter.widget-view+json" in out.get("data", {})
+    ]
+    assert len(widgets) == 1 and widgets[0]["model_id"]
     line = next(line for line in text.splitlines() if line.startswith("KERNEL\t"))
     _, executable, package = line.split("\t")
     assert os.path.abspath(executable) == os.path.abspath(sys.executable)

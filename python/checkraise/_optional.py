@@ -23,6 +23,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "train": ("jax", "optax", "matplotlib"),
     "rllib": ("ray.rllib", "torch"),
     "sb3": ("stable_baselines3", "sb3_contrib", "gymnasium"),
+    "notebook": ("anywidget",),
     "datasets": ("minari", "pyarrow", "gymnasium", "PIL"),
 }
 

@@ -7,6 +7,7 @@ import { botPage, ladderPage, laddersPage } from "./ladder";
 import { currentPlace, saveToken } from "./links";
 import { playPage } from "./play";
 import { setupPage } from "./setup";
+import { serverSource } from "./source";
 
 const root = document.getElementById("app")!;
 let leave: (() => void) | null = null;
@@ -67,9 +68,11 @@ function show(place: ReturnType<typeof currentPlace>, notice: string | null) {
   } else if (place.page === "bot") {
     botPage(root, place.game, place.bot);
   } else if (place.page === "replay") {
-    leave = playPage(root, { match: place.match, seat: null, token: null, replay: true, pageSize: place.pageSize });
+    const viewer = { match: place.match, seat: null, token: null, replay: true, pageSize: place.pageSize };
+    leave = playPage(root, viewer, serverSource(viewer));
   } else if (place.page === "watch") {
-    leave = playPage(root, { match: place.match, seat: null, token: null });
+    const viewer = { match: place.match, seat: null, token: null };
+    leave = playPage(root, viewer, serverSource(viewer));
   } else if (place.token === null) {
     root.replaceChildren(
       h("main", {},
@@ -80,7 +83,8 @@ function show(place: ReturnType<typeof currentPlace>, notice: string | null) {
         h("p", {}, h("a", { href: "#", class: "standalone" }, "New match"))),
     );
   } else {
-    leave = playPage(root, { match: place.match, seat: place.seat, token: place.token, notice });
+    const viewer = { match: place.match, seat: place.seat, token: place.token, notice };
+    leave = playPage(root, viewer, serverSource(viewer));
   }
 }
 

@@ -10,7 +10,7 @@ import {
   type SeatView,
   SeatViewSchema,
 } from "./gen/checkraise/v1/checkraise_pb";
-import { asSeat, errorText, gameTitle, isAbort, isFinal, matches } from "./api";
+import { errorText, gameTitle, isAbort, isFinal } from "./errors";
 import { card, cardFace, cardName, h, piece, pieceName } from "./dom";
 import { type Json, applyPatch } from "./patch";
 import {
@@ -57,6 +57,26 @@ export interface Viewer {
   pageSize?: number;
   /** Said above the table (a seat link's token refused, this browser's own kept). */
   notice?: string | null;
+  /** Drawn inside another page (the notebook widget, widget.ts): no links to the server's
+   * pages, and a replay has a slider too. */
+  embedded?: boolean;
+  /** What a replay's views show, said instead of the server replay's words. */
+  replayNote?: string;
+  /** The replay step shown first (0 unless said). */
+  startAt?: number;
+}
+
+/** Where a match's views come from and where the seat's moves go: the server over gRPC-Web
+ * (source.ts), or a notebook's kernel (widget.ts). */
+export interface MatchSource {
+  /** The viewer's view now, then one event per change of the match, in order (as
+   * `Matches.WatchSeat` and `Matches.WatchSpectator` stream them). */
+  watch(signal: AbortSignal): AsyncIterable<{ view?: SeatView; actor: bigint }>;
+  /** Plays the seat's action (by id, or typed text): the seat's view once chance and the bots
+   * have moved on; a refusal rejects (a `ConnectError`, as the server's). */
+  act(action: LegalAction | string, signal: AbortSignal): Promise<SeatView>;
+  /** A replay's page from step `from` on (`pageSize` 0: the source's own size). */
+  replay(from: bigint, pageSize: number, signal: AbortSignal): Promise<Replay>;
 }
 
 /** A replay step as loaded: what it did and its public view, rebuilt from the patches. */
@@ -97,6 +117,8 @@ const PAUSES: [number, string][] = [
   [1200, "long (1.2 s)"],
 ];
 const DEFAULT_PAUSE_MS = 600;
+/** Embedded, a kind of bet with more amounts than this is a slider (the page: buttons). */
+const MIN_SLIDER = 3;
 
 /** The pause chosen in this browser, or the default (a value the page does not offer too). */
 function pauseMs(): number {
@@ -118,7 +140,7 @@ interface Queued {
   at: number;
 }
 
-export function playPage(root: HTMLElement, viewer: Viewer): () => void {
+export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource): () => void {
   const abort = new AbortController();
   let current: SeatView | null = null;
   let view: View | null = null;
@@ -149,6 +171,8 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   let logging = true;
   /** The composer's chosen value of each field (as JSON). */
   const composed: Partial<Record<ComposedField, string>> = {};
+  /** The amount chosen on each kind of bet's slider (embedded only). */
+  const chosenAmounts: Record<string, number> = {};
   const main = h("main", { id: "play", "data-version": "-1" });
   root.replaceChildren(main);
 
@@ -214,22 +238,12 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
 
   /** Plays an action (by id, or typed text); a refusal is shown. */
   async function act(action: LegalAction | string) {
-    if (!viewer.token || viewer.seat === null || isBusy()) return;
+    if ((!viewer.token && !viewer.embedded) || viewer.seat === null || isBusy()) return;
     busy = true;
     message = "";
     draw();
     try {
-      const reply = await matches.act(
-        {
-          matchId: viewer.match,
-          seat: viewer.seat,
-          action:
-            typeof action === "string"
-              ? { case: "actionText", value: action }
-              : { case: "actionId", value: action.id },
-        },
-        asSeat(viewer.token, abort.signal),
-      );
+      const reply = await source.act(action, abort.signal);
       busy = false;
       if (typeof action === "string") typed = "";
       // Drawn after the changes the stream brings (your move, then each reply, paced).
@@ -269,10 +283,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
   /** Reads the replay's page from `from` on and appends its steps, each view rebuilt: the page's
    * first from its whole view, each later one by applying its patch to the previous view. */
   async function loadPage(from: bigint) {
-    const reply: Replay = await matches.getReplay(
-      { matchId: viewer.match, fromVersion: from, pageSize: viewer.pageSize ?? 0 },
-      { signal: abort.signal },
-    );
+    const reply: Replay = await source.replay(from, viewer.pageSize ?? 0, abort.signal);
     const steps: Step[] = [];
     let view: Json = null;
     for (const [i, step] of reply.steps.entries()) {
@@ -392,8 +403,9 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         "p",
         { class: "who" },
         viewer.replay ? "Replay" : viewer.seat === null ? "Watching as a spectator" : `You play seat ${viewer.seat}`,
-        ` · match ${viewer.match} · `,
-        h("a", { href: "#" }, "New match"),
+        viewer.match ? ` · match ${viewer.match}` : null,
+        viewer.embedded ? null : " · ",
+        viewer.embedded ? null : h("a", { href: "#" }, "New match"),
       ),
     );
     const alert = h("p", { id: "message", role: "alert" }, message);
@@ -422,7 +434,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
           "div",
           { class: "table" },
           h("div", { class: "play-area" }, around, board(view, clicks)),
-          h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), links()),
+          h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links()),
         ),
       ];
     }
@@ -438,7 +450,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         "div",
         { class: "table" },
         h("div", { class: "play-area" }, around, hand(view, clicks), board(view, clicks), actions(clicks)),
-        h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), links(), pacing()),
+        h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links(), pacing()),
       ),
     ];
   }
@@ -456,12 +468,26 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
         h("span", { id: "step-counter" }, `Step ${at} of ${last}`),
         " · ",
         h("span", { id: "step-text" }, stepText(r.steps[at])),
-        r.revealed ? " (finished match: every seat's cards face up)" : " (live match: only what a spectator may see)"),
+        viewer.replayNote !== undefined ? ` (${viewer.replayNote})`
+        : r.revealed ? " (finished match: every seat's cards face up)" : " (live match: only what a spectator may see)"),
       h("div", { class: "buttons", role: "group", "aria-label": "Step" },
         button("replay-start", "First step", "Start", 0, at === 0),
         button("replay-back", "Previous step", "◀ Back", at - 1, at === 0),
         button("replay-forward", "Next step", "Forward ▶", at + 1, at === last),
         button("replay-end", "Last step", "End", last, at === last)),
+      // Embedded (the notebook widget): a slider over every step too.
+      viewer.embedded
+        ? h("input", {
+            type: "range",
+            id: "replay-slider",
+            "data-key": "replay-slider",
+            "aria-label": "Step",
+            min: 0,
+            max: last,
+            value: at,
+            onchange: (event: Event) => void goTo(Number((event.target as HTMLInputElement).value)),
+          })
+        : null,
       h("p", { class: "hint" }, "Keys: ← and → step, Home and End jump."),
     );
   }
@@ -640,7 +666,10 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     const all = clicks.filter((c) => !c.click.source);
     const many = all.filter((c) => composable(structOf(c.action.actionJson)));
     const composedNow = many.length > 6 ? many : [];
-    const buttons = all.filter((c) => !composedNow.includes(c));
+    // Embedded (the notebook widget): many amounts of one kind of bet are a slider and a button.
+    const sliders = viewer.embedded ? amountGroups(all.filter((c) => !composedNow.includes(c))) : [];
+    const sliding = new Set(sliders.flat());
+    const buttons = all.filter((c) => !composedNow.includes(c) && !sliding.has(c));
     const pending = choosing.filter((c) => clicks.some((d) => d.action.id === c.action.id));
     const helps = new Map(buttons.map((c) => [c.action.id, actionHelp(structOf(c.action.actionJson), view)]));
     const kinds = new Map<string, string>();
@@ -666,6 +695,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
             pending.map((c) => h("button", { class: "legal", "data-key": `act:${c.action.id}`, onclick: () => void act(c.action) }, c.action.text)))
         : null,
       composedNow.length > 0 ? composer(composedNow) : null,
+      sliders.map((group) => amountSlider(group)),
       groups(buttons).map(([label, group]) =>
         h("div", { class: "buttons", role: "group", "aria-label": label ?? "Actions" },
           label && h("span", { class: "group-label" }, `${label}:`),
@@ -761,6 +791,57 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     );
   }
 
+  /** The actions that differ only by a numeric `amount` (raises to 4, 5, … 200), more than
+   * MIN_SLIDER of one kind: each kind's, in amount order. */
+  function amountGroups(choices: Choice[]): Choice[][] {
+    const byKind = new Map<string, Choice[]>();
+    for (const c of choices) {
+      const struct = structOf(c.action.actionJson);
+      if (typeof struct.amount !== "number") continue;
+      const { amount: _, ...rest } = struct;
+      const key = JSON.stringify(rest);
+      byKind.set(key, [...(byKind.get(key) ?? []), c]);
+    }
+    const amountOf = (c: Choice) => structOf(c.action.actionJson).amount as number;
+    return [...byKind.values()]
+      .filter((group) => group.length > MIN_SLIDER)
+      .map((group) => group.sort((a, b) => amountOf(a) - amountOf(b)));
+  }
+
+  /** One kind of bet as a slider over its amounts and a button that plays the amount chosen. */
+  function amountSlider(group: Choice[]): HTMLElement {
+    const amounts = group.map((c) => structOf(c.action.actionJson).amount as number);
+    const kind = String(structOf(group[0].action.actionJson).kind ?? "bet");
+    const kept = amounts.indexOf(chosenAmounts[kind] ?? NaN);
+    let index = kept >= 0 ? kept : 0;
+    const help = (i: number) => actionHelp(structOf(group[i].action.actionJson), view);
+    const button = h("button", {
+      class: "legal",
+      id: `amount-act-${kind}`,
+      "data-key": `amount-act:${kind}`,
+      title: help(index)?.specific,
+      onclick: () => void act(group[index].action),
+    }, group[index].action.text);
+    const slider = h("input", {
+      type: "range",
+      class: "amount-slider",
+      id: `amount-${kind}`,
+      "data-key": `amount:${kind}`,
+      "aria-label": `Amount (${kind})`,
+      min: 0,
+      max: group.length - 1,
+      value: index,
+      oninput: () => {
+        index = Number(slider.value);
+        chosenAmounts[kind] = amounts[index];
+        button.textContent = group[index].action.text;
+        button.title = help(index)?.specific ?? "";
+      },
+    });
+    return h("div", { class: "buttons", role: "group", "aria-label": `Amount (${kind})` },
+      slider, button);
+  }
+
   /** Buttons in their groups, in order of first appearance. */
   function groups(buttons: Choice[]): [string | undefined, Choice[]][] {
     const out = new Map<string | undefined, Choice[]>();
@@ -826,7 +907,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     loadPage(0n).then(
       () => {
         if (!replay || replay.steps.length === 0) say("This match has no steps yet.");
-        else void goTo(0);
+        else void goTo(viewer.startAt ?? 0);
       },
       (error) => {
         if (!isAbort(error)) say(errorText(error));
@@ -845,10 +926,7 @@ export function playPage(root: HTMLElement, viewer: Viewer): () => void {
     let down = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        const stream =
-          viewer.seat !== null && viewer.token
-            ? matches.watchSeat({ matchId: viewer.match, seat: viewer.seat, presence: true }, asSeat(viewer.token, abort.signal))
-            : matches.watchSpectator({ matchId: viewer.match, presence: true }, { signal: abort.signal });
+        const stream = source.watch(abort.signal);
         for await (const event of stream) {
           attempt = 1;
           if (down) {

@@ -1,0 +1,470 @@
+"""checkraise.notebook: the widgets' kernel side (every game played to its end through the
+messages the browser sends, refusals, replays, and that the model synced to the browser holds
+no card the seat may not see), and the widget in a real front end: JupyterLab in headless
+Chromium driven by Playwright (a `play` cell clicked to the end of its game, the drawn hand
+checked against the seat's view), and `watch` against the real server."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+
+import nbformat
+import pytest
+
+import checkraise as cr
+from checkraise.notebook import PlayWidget, play, replay, watch
+from conftest import WEB_ARTIFACTS
+from test_notebook import kernel_environment
+
+CARD = re.compile(r"^(?:[2-9TJQKA][cdhs]|X\d)$")
+
+
+def cards_in(value: object) -> set[str]:
+    """Every card text in a JSON value (strings that are exactly a card)."""
+    if isinstance(value, str):
+        return {value} if CARD.match(value) else set()
+    if isinstance(value, dict):
+        return set().union(*(cards_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(cards_in(v) for v in value)) if value else set()
+    return set()
+
+
+def played(widget: PlayWidget, choose=lambda legal: legal[0]) -> list[dict]:
+    """Plays the widget's seat to the end as the browser would, by messages; the replies."""
+    replies: list[dict] = []
+    widget.send = lambda message, buffers=None: replies.append(message)
+    for request in range(1000):
+        frame = widget.frames[-1]
+        if frame["is_terminal"]:
+            return replies
+        assert frame["may_act"] and frame["legal_actions"], frame
+        widget._on_message(
+            widget,
+            {"type": "act", "request": request, "id": choose(frame["legal_actions"])["id"]},
+            [],
+        )
+        assert replies[-1]["type"] == "acted", replies[-1]
+    raise AssertionError("the game did not end")
+
+
+def hidden_from(state: cr.State, seat: int) -> set[str]:
+    """The cards some seat held or saw (everyone's view, at the end) that `seat` never saw."""
+    steps = replay(state, seat=seat)._states
+    seen = set().union(*(cards_in(s.view(seat)) for _, s in steps))
+    return cards_in(steps[-1][1].everyone_view()) - seen
+
+
+@pytest.mark.parametrize("name", cr.game_names())
+def test_play_reaches_the_end_of_every_game_and_the_model_holds_only_the_seats_side(name):
+    seat = 1
+    widget = play(name, opponents="random", seat=seat, seed=7)
+    replies = played(widget)
+    final = widget.state
+    assert final.is_terminal()
+    last = widget.frames[-1]
+    assert last["returns"] == list(final.returns()) and last["current_player"] == -4
+    if replies:  # (a bot may end a poker game before the seat's first turn)
+        assert replies[-1]["frame"]["version"] == last["version"]
+    # The frames are the seat's views, version by version, each version one step.
+    assert [f["version"] for f in widget.frames] == list(range(len(widget.frames)))
+    assert last["view"] == final.view(seat)
+    # No card the seat never saw is anywhere in the model synced to the browser.
+    hidden = hidden_from(final, seat)
+    model = widget.get_state()
+    assert not cards_in(json.loads(json.dumps(model, default=str))) & hidden
+    # Nor the game itself: its state is the kernel's.
+    text = json.dumps(model, default=str)
+    assert final.serialize() not in text
+
+
+def test_refusals_are_answered_never_raised():
+    widget = play("pokeros", seat=0, seed=1)
+    replies: list[dict] = []
+    widget.send = lambda message, buffers=None: replies.append(message)
+    for request, content in enumerate(
+        [{"id": 99_999}, {"text": "nonsense"}, {"id": True}, {"id": None}]
+    ):
+        widget._on_message(widget, {"type": "act", "request": request, **content}, [])
+        assert replies[-1]["type"] == "refused" and replies[-1]["request"] == request
+        assert replies[-1]["message"]
+    assert "not legal" in replies[0]["message"] and "expected CARD@X,Y" in replies[1]["message"]
+    assert len(widget.frames) == 1  # nothing was played
+    widget._on_message(widget, "not a dict", [])
+
+
+def test_bad_input_is_said_clearly():
+    with pytest.raises(cr.UnknownGameError):
+        play("chess")
+    with pytest.raises(
+        cr.InvalidSeatError, match="seat 2 does not exist; this game has seats 0 to 1"
+    ):
+        play("pokeros", seat=2)
+    with pytest.raises(ValueError, match="opponents names 2 bots; pokeros has 1 other seat"):
+        play("pokeros", opponents=["random", "random"])
+    with pytest.raises(cr.ParameterError):
+        play("pokeros", opponents="alphazero")
+    with pytest.raises(TypeError, match="needs its game"):
+        replay([(0, 1)])
+    with pytest.raises(ValueError, match="needs the seat's token"):
+        watch("127.0.0.1:1", "m", seat=0)
+
+
+def test_opponents_one_per_seat_and_bots_replies_are_frames_of_their_own():
+    widget = play("detective_poker", opponents=[None, "random", "heuristic"], seat=0, seed=2)
+    assert widget.frames[0]["seats"][0]["kind"] == "human"
+    played(widget)
+    actors = {f["actor"] for f in widget.frames}
+    assert {0, 1, 2} <= actors  # every bot's move drawn as its own step
+
+
+def test_replay_from_each_side():
+    widget = play("holdem_chess", opponents="random", seat=0, seed=4)
+    played(widget, choose=lambda legal: legal[-1])
+    state = widget.state
+    r = replay(state, seat=1)
+    assert r.perspective == "1" and r.seat == 1
+    assert [s["view"] for s in r.steps][-1] == state.view(1)
+    assert not cards_in(r.steps) & hidden_from(state, 1)
+    r._perspective("everyone")
+    assert r.steps[-1]["view"] == state.everyone_view() and r.seat is None
+    named = widget.replay(seat=0)
+    assert named.seat_kinds == ["human", "random"] and named.perspective == "0"
+    with pytest.raises(ValueError, match="players names 1 seats"):
+        replay(state, players=["human"])
+    r2 = replay(state.full_history(), game=state.get_game())
+    assert r2.perspective == "everyone" and len(r2.steps) == len(r.steps)
+    # Before the end there is no everyone's view.
+    live = cr.make("pokeros").new_initial_state()
+    live.sample_chance(seed=0)
+    early = replay(live)
+    assert early.perspective == "spectator"
+    assert "everyone" not in [value for value, _ in early.perspectives]
+    with pytest.raises(cr.CheckraiseError, match="once the game is over"):
+        early._perspective("everyone")
+    # Asked from the browser, the refusal is said in the widget.
+    early._on_message(early, {"type": "perspective", "value": "everyone"}, [])
+    assert "once the game is over" in early.error and early.perspective == "spectator"
+
+
+def test_watch_follows_a_server_match_as_spectator_and_as_seat(client):
+    match = client.create_match("pokeros", seats=["human", "heuristic"])
+    seat = match.join(0)
+    spectator = watch(client.address, match.match_id)
+    player = watch(client.address, match.match_id, seat=0, token=seat.token)
+    try:
+        replies: list[dict] = []
+        player.send = lambda message, buffers=None: replies.append(message)
+        for request in range(100):
+            frame = player.frames[-1]
+            if frame["is_terminal"]:
+                break
+            if not frame["may_act"]:
+                time.sleep(0.05)
+                continue
+            player._on_message(
+                player,
+                {"type": "act", "request": request, "id": frame["legal_actions"][0]["id"]},
+                [],
+            )
+            assert replies[-1]["type"] == "acted", replies[-1]
+            deadline = time.monotonic() + 10
+            while player.frames[-1]["version"] < replies[-1]["frame"]["version"]:
+                assert time.monotonic() < deadline, "the stream did not bring the move"
+                time.sleep(0.02)
+        assert player.frames[-1]["is_terminal"]
+        deadline = time.monotonic() + 10
+        while not spectator.frames[-1]["is_terminal"]:
+            assert time.monotonic() < deadline, "the spectator's stream did not end"
+            time.sleep(0.05)
+        assert spectator.game == "pokeros" and spectator.long_name
+        player._on_message(player, {"type": "act", "request": 999, "id": 0}, [])
+        assert replies[-1]["type"] == "refused" and replies[-1]["message"]
+        # The spectator's model holds no seat's hand while the match ran.
+        for frame in spectator.frames[:-1]:
+            assert all(
+                s.get("cards") in (None, []) or set(s["cards"]) == {None}
+                for s in frame["view"]["seats"]
+            ), frame
+    finally:
+        spectator.close()
+        player.close()
+
+
+def test_watch_of_an_unknown_match_says_so_in_the_widget(client):
+    widget = watch(client.address, "no-such-match")
+    try:
+        assert widget.frames == []
+        assert widget.error.startswith("The match's stream stopped: NOT_FOUND")
+    finally:
+        widget.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# In JupyterLab
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def card_name(card: str) -> str:
+    """The words the page's cards carry (dom.ts cardName)."""
+    suits = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+    ranks = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+    if card.startswith("X"):
+        return f"joker {card[1:]}"
+    return f"{ranks.get(card[0], card[0])} of {suits[card[1]]}"
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on a free loopback port with a token, its root a fresh directory, the kernel
+    this interpreter; one for the module's tests."""
+    tmp_path = tmp_path_factory.mktemp("lab")
+    env = kernel_environment(tmp_path)
+    env["JUPYTER_CONFIG_DIR"] = str(tmp_path / "config")
+    env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp_path / "workspaces")
+    root = tmp_path / "work"
+    root.mkdir()
+    port, token = free_port(), "checkraise-test-token"
+    log = open(tmp_path / "lab.log", "w")  # noqa: SIM115 (closed below)
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={port}", f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}", "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.extension_manager=readonly", "--allow-root",
+        ],
+        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert process.poll() is None, (tmp_path / "lab.log").read_text()
+                assert time.monotonic() < deadline, (tmp_path / "lab.log").read_text()
+                time.sleep(0.3)
+        yield {
+            "url": f"http://127.0.0.1:{port}",
+            "token": token,
+            "root": root,
+            "log": tmp_path / "lab.log",
+        }
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def open_notebook(context, lab, name: str, cells: list[str]):
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(notebook, lab["root"] / name)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # Every frame the page receives on its websockets (the kernel's messages, the widgets'
+    # state among them): what reached the browser.
+    received: list[str | bytes] = []
+    page.received = received
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: received.append(frame)))
+    page.goto(f"{lab['url']}/lab/tree/{name}?token={lab['token']}&reset")
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+    # The kernel is up once its status says idle.
+    page.get_by_text("Python 3 (checkraise tests) | Idle").wait_for(timeout=60_000)
+    return page, errors
+
+
+def run_cell(page, index: int):
+    """Runs a cell (Shift+Enter in it), again if the kernel was not ready to take it."""
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    prompt = cell.locator(".jp-InputPrompt")
+    for _ in range(5):
+        cell.locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Shift+Enter")
+        try:
+            page.wait_for_function(
+                "el => el.textContent.trim() !== '[ ]:'", arg=prompt.element_handle(), timeout=5_000
+            )
+            return cell
+        except Exception:  # noqa: BLE001 (not taken: tried again)
+            continue
+    raise AssertionError(f"cell {index} never ran")
+
+
+def click_to_end(page, table) -> tuple[dict[int, list[str]], int]:
+    """Clicks a Pokeros table's legal card, then a highlighted cell, until the game ends; the
+    hand as drawn at each version clicked (a legal card by its source, any other by its
+    name), and how many moves were clicked."""
+    drawn: dict[int, list[str]] = {}
+    clicks = 0
+    deadline = time.monotonic() + 60
+    while table.get_attribute("data-terminal") != "true":
+        assert time.monotonic() < deadline, "the game did not end"
+        if table.get_attribute("data-may-act") != "true":
+            page.wait_for_timeout(50)
+            continue
+        version = int(table.get_attribute("data-version"))
+        # The hand as drawn: a legal card by its source, any other by its name.
+        drawn[version] = table.locator("section.hand .cards > *").evaluate_all(
+            "els => els.map(e => e.dataset.source ? e.dataset.source.slice(5)"
+            " : e.getAttribute('aria-label'))"
+        )
+        table.locator("section.hand button[data-source]").first.click()
+        table.locator("button.spot.target").first.click()
+        clicks += 1
+        page.wait_for_function(
+            "([el, v]) => Number(el.dataset.version) > v", arg=[table.element_handle(), version]
+        )
+    return drawn, clicks
+
+
+def table_of(cell):
+    """The widget's table in a cell's output, once drawn (the cell's output said otherwise)."""
+    table = cell.locator(".checkraise-widget main#play")
+    try:
+        table.wait_for(timeout=60_000)
+    except Exception as error:
+        cell.page.screenshot(path=str(WEB_ARTIFACTS / "notebook-failed.png"))
+        raise AssertionError(f"no widget drawn; the cell shows: {cell.inner_text()}") from error
+    return table
+
+
+def test_play_in_jupyterlab(context, lab):
+    game = "pokeros(board_size=3)"
+    playing = f"from checkraise.notebook import play, _json\nw = play({game!r}, seat=0, seed=5)\nw"
+    saving = (
+        "open('model.json', 'w').write(_json(w))\nopen('state.txt', 'w').write(w.state.serialize())"
+    )
+    replaying = "r = w.replay(seat=1)\nr"
+    page, errors = open_notebook(context, lab, "play.ipynb", [playing, saving, replaying])
+    table = table_of(run_cell(page, 0))
+    drawn, clicks = click_to_end(page, table)
+    assert clicks >= 2
+    page.screenshot(path=str(WEB_ARTIFACTS / "notebook-play.png"))
+    outcome = table.locator("#outcome")
+    assert "How it ended" in outcome.inner_text()
+    status = table.locator("#status").inner_text()
+    assert status.startswith("Game over.")
+
+    run_cell(page, 1)
+    model_file, state_file = lab["root"] / "model.json", lab["root"] / "state.txt"
+    deadline = time.monotonic() + 30
+    while not (model_file.exists() and state_file.exists() and state_file.stat().st_size):
+        assert time.monotonic() < deadline, lab["log"].read_text()
+        time.sleep(0.1)
+    time.sleep(0.2)
+    model = json.loads(model_file.read_text())
+    state = cr.make(game).deserialize_state(state_file.read_text())
+    assert state.is_terminal()
+    frames = {f["version"]: f for f in model["frames"]}
+    # The drawn hand is the seat's view's hand, card for card.
+    for version, hand in drawn.items():
+        expected = frames[version]["view"]["seats"][0]["cards"]
+        legal = {a["action_json"]["card"] for a in frames[version]["legal_actions"]}
+        assert hand == [c if c in legal else card_name(c) for c in expected], (version, hand)
+    # The model has no card the seat never saw, nor does anything the browser received.
+    hidden = hidden_from(state, 0)
+    assert hidden and not cards_in(model) & hidden
+    wire = "".join(f if isinstance(f, str) else f.decode("utf-8", "replace") for f in page.received)
+    on_the_wire = set(re.findall(r'"((?:[2-9TJQKA][cdhs]|X\d))"', wire))
+    assert set(frames[0]["view"]["seats"][0]["cards"]) <= on_the_wire  # the seat's own hand
+    assert not on_the_wire & hidden, on_the_wire & hidden
+
+    # The game replayed from seat 1's side, then everyone's: the slider steps, the side changes.
+    replayed = table_of(run_cell(page, 2))
+    steps = len(model["frames"])
+    page.wait_for_function("el => el.dataset.steps !== '0'", arg=replayed.element_handle())
+    assert replayed.get_attribute("data-steps") == str(steps)
+    slider = replayed.locator("#replay-slider")
+    slider.fill(str(steps - 1))
+    page.wait_for_function(
+        "([el, n]) => el.dataset.step === String(n)", arg=[replayed.element_handle(), steps - 1]
+    )
+    assert "seat 1's view" in replayed.locator("#status").inner_text()
+    widget = replayed.locator("xpath=ancestor::div[contains(@class, 'checkraise-widget')]")
+    widget.locator("#replay-perspective").select_option("everyone")
+    page.wait_for_function(
+        "el => el.querySelector('main')?.innerText.includes(\"everyone's view\")",
+        arg=widget.element_handle(),
+    )
+    # Everyone's view keeps the step shown.
+    again = widget.locator("main#play")
+    assert again.get_attribute("data-step") == str(steps - 1)
+    again.scroll_into_view_if_needed()
+    page.screenshot(path=str(WEB_ARTIFACTS / "notebook-replay.png"))
+    assert not errors, errors
+
+
+def test_watch_in_jupyterlab(context, lab, client):
+    match = client.create_match("pokeros", seats=["human", "heuristic"], board_size=3)
+    seat = match.join(0)
+    where = f"{client.address!r}, {match.match_id!r}"
+    as_seat = f"w = watch({where}, seat=0, token={seat.token!r})\nw"
+    as_spectator = f"s = watch({where})\ns"
+    as_seat = "from checkraise.notebook import watch\n" + as_seat
+    page, errors = open_notebook(context, lab, "watch.ipynb", [as_seat, as_spectator])
+    first = seat.view()
+    played = table_of(run_cell(page, 0))
+    watched = table_of(run_cell(page, 1))
+    assert "Watching as a spectator" in watched.inner_text()
+    drawn, clicks = click_to_end(page, played)
+    assert clicks >= 2
+    # The hand drawn at the start is the server's view of the seat, card for card.
+    legal = set(first.legal_actions.values())
+    hand = first.state["seats"][0]["cards"]
+    assert drawn[first.version] == [
+        c if any(t.startswith(f"{c}@") for t in legal) else card_name(c) for c in hand
+    ]
+    # The spectator's widget follows the match to its end.
+    page.wait_for_function(
+        "el => el.dataset.terminal === 'true'", arg=watched.element_handle(), timeout=30_000
+    )
+    assert seat.view().is_terminal
+    assert "How it ended" in played.locator("#outcome").inner_text()
+    assert not errors, errors
+
+
+def test_bet_amounts_are_a_slider_in_jupyterlab(context, lab):
+    game = "holdem_chess(bet_sizes=all)"
+    cells = [f"from checkraise.notebook import play\nw = play({game!r}, seat=0, seed=2)\nw"]
+    page, errors = open_notebook(context, lab, "bets.ipynb", cells)
+    table = table_of(run_cell(page, 0))
+    page.wait_for_function("el => el.dataset.mayAct === 'true'", arg=table.element_handle())
+    version = int(table.get_attribute("data-version"))
+    slider = table.locator("input#amount-raise")
+    button = table.locator("button#amount-act-raise")
+    lowest = button.inner_text()
+    assert lowest.startswith("raise to ")
+    slider.fill(slider.get_attribute("max"))
+    highest = button.inner_text()
+    assert highest.startswith("raise to ") and highest != lowest
+    # Every amount is one slider, not a button of its own (but the all-in raise, a kind apart).
+    assert table.locator("section.actions button.legal", has_text="raise to").count() <= 2
+    button.click()
+    page.wait_for_function(
+        "([el, v]) => Number(el.dataset.version) > v", arg=[table.element_handle(), version]
+    )
+    assert table.locator("#message").inner_text() == ""
+    assert not errors, errors
