@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page
 
 import checkraise as cr
-from grpc_util import PAUSE_KEY, ROOT, packaged_stubs, web_context
+from grpc_util import PAUSE_KEY, ROOT, Server, packaged_stubs, web_context
 from test_web import (
     MATCHES,
     card_short,
@@ -173,6 +173,14 @@ def test_the_pokeros_grid_only_grows(server, context):
     assert errors == [], errors
 
 
+def bet_words(parts: dict) -> str:
+    """A Detective Poker bet as the page's button says it."""
+    card = parts.get("action_card")
+    name = card if card in (None, "+1") else card.capitalize()
+    under = "with no action card" if card is None else f"with the {name} card"
+    return f"Bet {parts['amount']} on seat {parts['target']}'s board {under}"
+
+
 def test_detective_poker_bets_in_a_few_controls(server, context):
     """A Detective Poker bet is chosen with a control per part (the board, the amount, the
     action card) and one button, not a button per bet; every legal bet can be chosen, and one
@@ -190,7 +198,7 @@ def test_detective_poker_bets_in_a_few_controls(server, context):
             if field in parts:
                 select = f"#compose-{field.replace('_', '-')}"
                 page.select_option(select, json.dumps(parts[field], separators=(",", ":")))
-        assert page.locator("#compose-act").text_content() == action.text, action.text
+        assert page.locator("#compose-act").text_content() == bet_words(parts), action.text
     before = version(page)
     page.focus("#compose-target")
     page.keyboard.press("Tab")
@@ -750,8 +758,9 @@ def test_cards_and_actions_explain_themselves(server, context):
     page.select_option("#compose-action-card", json.dumps("bluff"))
     assert "weakest hand" in described_by(page, page.locator("#compose-action-card"))
     act = page.locator("#compose-act")
-    text = act.text_content()  # "bet 2 on s1 with bluff"
-    amount, target = text.split()[1], text.split()[3].removeprefix("s")
+    text = act.text_content()  # "Bet 2 on seat 1's board with the Bluff card"
+    assert "bet " not in text and " s1 " not in text and text.endswith("with the Bluff card"), text
+    amount, target = text.split()[1], text.split()[4].removesuffix("'s")
     title = act.get_attribute("title")
     assert title.startswith(f"{amount} chip"), title
     assert f"on seat {target}'s board with Bluff" in title and "weakest" in title, title
@@ -825,7 +834,7 @@ def check_poker_table(page: Page, view: dict) -> dict:
     assert drawn["community"] == [card_words(c) for c in view["community"]]
     # Drawn once: the panel beside the table does not repeat the middle's pot, street, hand
     # or community cards.
-    repeated = {"pot", "street", "hand number", "hands", "current bet", "Community:"}
+    repeated = {"Pot", "Street", "Hand", "Hands in the match", "Bet to match", "Community:"}
     assert not repeated & set(drawn["side"]), drawn["side"]
     seats = {s["seat"]: s for s in drawn["seats"]}
     assert sorted(seats) == [s["seat"] for s in view["seats"]]
@@ -917,7 +926,7 @@ def check_detective_table(page: Page, view: dict) -> dict:
     assert drawn is not None, "no poker table"
     assert drawn["tables"] == 0, "the seats are also drawn as a table"
     assert drawn["community"] == [card_words(c) for c in view["community"]]
-    repeated = {"street", "hand number", "hands", "burns", "Community:"}
+    repeated = {"Street", "Hand", "Hands in the match", "Burned cards", "Community:"}
     assert not repeated & set(drawn["side"]), drawn["side"]
     seats = {s["seat"]: s for s in drawn["seats"]}
     assert sorted(seats) == [s["seat"] for s in view["seats"]]
@@ -979,3 +988,106 @@ def test_detective_poker_seats_around_a_poker_table(server, context):
     assert width <= 390, width
     shot(page, "phone-detective-table")
     assert errors == [], errors
+
+
+# Where a control lies: its box, and the play area's (the table: the poker ring, hand, board).
+BOXES = """sel => {
+  const box = el => { if (!el) return null; const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
+  return { control: box(document.querySelector(sel)), area: box(document.querySelector('.play-area')),
+           height: window.innerHeight };
+}"""
+
+
+def test_the_controls_are_in_the_first_screenful(server, browser):
+    """At 1280 × 800 the setup's Start button is above the fold for every game, and the
+    actions sit beside the table (Hold'em Poker Chess's bets, Detective Poker's bet) inside
+    the window; at 390 px they follow the table and are scrolled into the window on the seat's
+    turn."""
+    context = web_context(browser, viewport={"width": 1280, "height": 800})
+    try:
+        page, _, errors = open_page(context, f"http://{server.address}/")
+        page.wait_for_selector("#start")
+        for game in page.locator("#game option").evaluate_all("os => os.map(o => o.value)"):
+            page.select_option("#game", game)
+            page.wait_for_selector("#seat-1")
+            top = page.locator("#start").bounding_box()["y"]
+            assert top + 40 < 800, (game, top)
+        for game, params, others, control in [
+            ("holdem_chess", {}, ["heuristic"], ".actions .legal"),
+            ("detective_poker", {"rounds": "1"}, ["heuristic", "random"], "#compose-act"),
+        ]:
+            page.goto(f"http://{server.address}/")
+            page.wait_for_selector("#start")
+            create_match(page, game, params, others, 7)
+            assert wait_turn_or_end(page)
+            page.wait_for_selector(control)
+            boxes = page.evaluate(BOXES, control)
+            assert boxes["control"]["bottom"] <= 800, (game, boxes)
+            assert boxes["control"]["left"] >= boxes["area"]["right"], (game, boxes)
+        assert errors == []
+    finally:
+        context.close()
+    context = web_context(browser, viewport={"width": 390, "height": 800}, has_touch=True)
+    try:
+        page, _, errors = open_page(context, f"http://{server.address}/")
+        create_match(page, "holdem_chess", {}, ["heuristic"], 7)
+        while wait_turn_or_end(page):
+            page.wait_for_timeout(100)
+            boxes = page.evaluate(BOXES, ".actions .legal, .hand .legal")
+            control = boxes["control"]
+            assert control and 0 <= control["top"] and control["bottom"] <= 800, boxes
+            if page.locator(".actions .legal").count() > 0:
+                bet = page.evaluate(BOXES, ".actions")["control"]
+                assert bet["top"] >= boxes["area"]["bottom"], boxes
+                break
+            play_one_move(page)
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_page_says_when_the_server_is_gone(browser):
+    """With the server down the page stops offering the turn: no "Your turn.", nothing
+    clickable, the server's absence said in words, and a click on the board keeps saying it; a
+    match the server does not have is said to be gone."""
+    own = Server()
+    context = web_context(browser, viewport={"width": 1280, "height": 800})
+    try:
+        page, _, _ = open_page(context, f"http://{own.address}/")
+        create_match(page, "poker_chess", {}, ["random"], 7)
+        assert wait_turn_or_end(page)
+        assert own.stop() == 0
+        page.wait_for_function("() => document.querySelector('main#play').dataset.link !== 'ok'"
+                               " && document.getElementById('message').dataset.link === 'down'")
+        assert page.locator("#message").text_content() == "The server cannot be reached; retrying…"
+        assert "Your turn" not in page.locator("#status").text_content()
+        assert page.locator("main#play").get_attribute("data-may-act") == "false"
+        assert page.locator("button.spot.source, .hand button.card-button, .actions button.legal").count() == 0
+        page.locator(".board .spot").first.click()
+        assert page.locator("#message").text_content() == "The server cannot be reached; retrying…"
+        server = Server()
+        try:
+            page.goto(f"http://{server.address}/#watch=no-such-match")
+            page.wait_for_function("() => document.getElementById('message').dataset.link === 'stopped'")
+            assert page.locator("#message").text_content() == "This match is no longer on the server."
+        finally:
+            assert server.stop() == 0
+    finally:
+        context.close()
+        own.stop()
+
+
+def test_the_table_panel_speaks_in_words(server, context):
+    """The panel beside the table names the view's fields in words ("Cards placed this turn",
+    "How it ended: a king was captured"), never by their names in the view."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, "holdem_chess", {}, ["heuristic"], 7)
+    assert wait_turn_or_end(page)
+    page.wait_for_selector("section.facts dt")
+    facts = page.locator("section.facts dl").text_content()
+    assert "Cards placed this turn" in facts and "Smallest raise" in facts, facts
+    assert "_" not in facts and "placed this turn 0" not in facts, facts
+    labels = page.locator("section.facts dt").all_text_contents()
+    assert all(label[:1].isupper() for label in labels), labels
+    assert errors == []

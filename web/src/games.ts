@@ -237,12 +237,54 @@ const DRAWN = new Set([
   "community", "discards", "fen", "board_size",
 ]);
 
-/** The view's other plain fields (phase, street, pot, ...), as label and text. */
-export function factsOf(view: View): [string, string][] {
-  const facts: [string, string][] = [];
+/** The published views' plain fields as people read them (a field the page has no label for:
+ * its name in words). */
+const FACT_LABELS: Record<string, string> = {
+  phase: "Phase",
+  street: "Street",
+  pot: "Pot",
+  current_bet: "Bet to match",
+  min_raise: "Smallest raise",
+  placed_this_turn: "Cards placed this turn",
+  hand_number: "Hand",
+  hands: "Hands in the match",
+  button: "Dealer",
+  dealer: "Dealer",
+  players: "Players",
+  burns: "Burned cards",
+  deck_remaining: "Cards left in the deck",
+  turn: "Turn",
+  quiet_turns: "Turns without a capture or pawn move",
+  end_reason: "How it ended",
+  winner: "Winner",
+  everyone: "Every seat's cards shown",
+};
+
+/** Field values that are the engine's words (phases, end reasons), as people read them. */
+const FACT_VALUES: Record<string, Record<string, string>> = {
+  phase: { deal: "dealing", bet: "betting", place: "placing cards", over: "over", move: "moving", predict: "predicting", card: "playing a card" },
+  street: { preflop: "preflop", flop: "flop", turn: "turn", river: "river" },
+  end_reason: {
+    king_captured: "a king was captured",
+    both_kings: "both kings were captured",
+    max_turns: "the turn limit",
+    fifty_move: "fifty quiet turns",
+  },
+};
+
+/** The view's other plain fields (phase, street, pot, ...), as label and text, with the field's
+ * name third. */
+export function factsOf(view: View): [string, string, string][] {
+  const facts: [string, string, string][] = [];
   for (const [key, value] of Object.entries(view)) {
     if (DRAWN.has(key) || value === null || typeof value === "object") continue;
-    facts.push([key.replace(/_/g, " "), String(value)]);
+    const label = FACT_LABELS[key] ?? capital(key.replace(/_/g, " "));
+    const seatField = key === "button" || key === "dealer" || key === "winner";
+    const text =
+      typeof value === "boolean" ? (value ? "yes" : "no")
+      : seatField && typeof value === "number" ? `seat ${value}`
+      : FACT_VALUES[key]?.[String(value)] ?? String(value).replace(/_/g, " ");
+    facts.push([label, text, key]);
   }
   return facts;
 }
@@ -302,7 +344,7 @@ const STREET_NAMES: Record<string, string> = { preflop: "Preflop", flop: "Flop",
 
 /** A Pokeros placement in words: "Seat 1 places K♦ at (2, 1): 4 points (pair 1, pair 1)". */
 function pokerosMoveText(m: PokerosMove): string {
-  const hands = m.hands.map((x) => `${x.name} ${x.score}`).join(", ");
+  const hands = m.hands.map((x) => `${rankWords(x.name)} ${x.score}`).join(", ");
   const points = m.points === 0 ? "no points" : `${m.points} ${m.points === 1 ? "point" : "points"}${hands ? ` (${hands})` : ""}`;
   return `Seat ${m.seat} places ${cardText(m.cell.card)} at (${m.cell.x}, ${m.cell.y}): ${points}`;
 }
@@ -606,4 +648,41 @@ export function fieldHelp(field: ComposedField, value: unknown): string {
     case "action_card":
       return typeof value === "string" ? ACTION_CARD_HELP[value] ?? actionCardName(value) : "No action card under the bet.";
   }
+}
+
+/** A card's text as the engine writes it (`7h`, `Td`, `X1`). */
+const CARD_TEXT = /^([2-9TJQKA][cdhs]|X\d+)$/;
+
+/** The engine's rank letters in a hand's name (`A K T` kickers) as the cards show them (`A K 10`). */
+export function rankWords(name: string): string {
+  return name.replace(/\bT\b/g, "10");
+}
+
+/** A Detective Poker bet in words, from its struct: "Bet 2 on seat 1's board with the Bluff
+ * card", "… with no action card". */
+export function detectiveBetWords(amount: number, target: number, card: string | null): string {
+  return `Bet ${amount} on seat ${target}'s board ${card === null ? "with no action card" : `with the ${actionCardName(card)} card`}`;
+}
+
+/** An action's engine text in words where its shape is a known one (a placed card, a chess
+ * move, a Detective Poker bet); any other text as it is. */
+export function actionWords(text: string): string {
+  const place = /^(\S+)@(-?\d+),(-?\d+)$/.exec(text);
+  if (place && CARD_TEXT.test(place[1])) return `places ${cardShort(place[1])} at (${place[2]}, ${place[3]})`;
+  const move = /^([a-h][1-8])([a-h][1-8])([qrbn])?$/.exec(text);
+  if (move) return squaresText({ from: move[1], to: move[2], promotion: move[3] ?? null });
+  const bet = /^bet (\d+) on s(\d+)(?: with (\S+))?$/.exec(text);
+  if (bet) {
+    const words = detectiveBetWords(Number(bet[1]), Number(bet[2]), bet[3] ?? null);
+    return words.charAt(0).toLowerCase() + words.slice(1);
+  }
+  return text;
+}
+
+/** What chance did at a replay step in words: "Dealt 7♥", "Dealt K♠ Q♠ 9♣"; other outcomes
+ * as the engine writes them. */
+export function chanceWords(text: string): string {
+  const tokens = text.split(/[\s,]+/).filter((t) => t !== "");
+  if (tokens.length > 0 && tokens.every((t) => CARD_TEXT.test(t))) return `Dealt ${tokens.map(cardShort).join(" ")}`;
+  return `Chance: ${text}`;
 }

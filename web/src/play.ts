@@ -10,7 +10,7 @@ import {
   type SeatView,
   SeatViewSchema,
 } from "./gen/checkraise/v1/checkraise_pb";
-import { errorText, gameTitle, isAbort, isFinal } from "./errors";
+import { errorText, gameTitle, isAbort, isFinal, isGone } from "./errors";
 import { card, cardFace, cardName, h, piece, pieceName } from "./dom";
 import { type Json, applyPatch } from "./patch";
 import {
@@ -23,10 +23,13 @@ import {
   type ComposedField,
   type LoggedStep,
   actionHelp,
+  actionWords,
   boardOf,
+  chanceWords,
   cardRowsOf,
   clickOf,
   composable,
+  detectiveBetWords,
   detectiveChoiceHelp,
   fieldHelp,
   fieldLabel,
@@ -169,6 +172,14 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
   let rules: HTMLElement | null | undefined;
   let logBase: { version: bigint; view: View } | null = null;
   let logging = true;
+  /** The watch stream: up ("ok"), down and being retried, or stopped for good (the match gone,
+   * the seat refused), with what the page says of it; kept apart from `message`, which a click
+   * clears, until the stream brings the match again. */
+  let link: "ok" | "down" | "stopped" = "ok";
+  let linkText = "";
+  /** Whether the seat might act as last drawn (its controls are brought into view as it
+   * becomes its turn). */
+  let wasTurn = false;
   /** The composer's chosen value of each field (as JSON). */
   const composed: Partial<Record<ComposedField, string>> = {};
   /** The amount chosen on each kind of bet's slider (embedded only). */
@@ -238,7 +249,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
 
   /** Plays an action (by id, or typed text); a refusal is shown. */
   async function act(action: LegalAction | string) {
-    if ((!viewer.token && !viewer.embedded) || viewer.seat === null || isBusy()) return;
+    if ((!viewer.token && !viewer.embedded) || viewer.seat === null || isBusy() || link !== "ok") return;
     busy = true;
     message = "";
     draw();
@@ -254,7 +265,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       busy = false;
       if (!isAbort(error)) {
         // A refusal is the server's answer; anything else means the move may not have reached it.
-        say(isFinal(error) ? `Move refused. ${errorText(error)}` : `The move was not played (${errorText(error)}): try again.`);
+        say(isFinal(error) ? `Move refused. ${errorText(error)}` : `The move was not played (${errorText(error).replace(/\.$/, "")}): try again.`);
       }
     }
   }
@@ -376,6 +387,11 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     return current ? log.filter((step) => step.version <= current!.version) : [];
   }
 
+  /** Whether the seat may act now: its turn, no move on its way, the server there. */
+  function mayAct(): boolean {
+    return Boolean(current?.mayAct) && !isBusy() && link === "ok";
+  }
+
   function isBusy(): boolean {
     return busy || awaiting !== null;
   }
@@ -384,7 +400,8 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.key;
     main.replaceChildren(...content().filter((node): node is Node => node !== null));
     main.dataset.version = current ? String(current.version) : "-1";
-    main.dataset.mayAct = String(Boolean(current?.mayAct) && !isBusy());
+    main.dataset.mayAct = String(mayAct());
+    main.dataset.link = link;
     main.dataset.terminal = String(Boolean(current?.isTerminal));
     if (viewer.replay) {
       main.dataset.step = String(at);
@@ -392,6 +409,25 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     }
     const again = focusKey && main.querySelector<HTMLElement>(`[data-key="${focusKey}"]`);
     if (again) again.focus();
+    const turn = main.dataset.mayAct === "true";
+    if (turn && !wasTurn) bringControls();
+    wasTurn = turn;
+  }
+
+  /** On the seat's turn: its controls scrolled into the window if they are out of it (the
+   * actions' buttons, else the hand's cards or the board's pieces), focus left where it is (the
+   * status line says "Your turn." to a screen reader). */
+  function bringControls() {
+    const control =
+      main.querySelector<HTMLElement>(".actions .legal, .actions select") ??
+      main.querySelector<HTMLElement>(".hand .legal, .board .source");
+    if (!control) return;
+    const box = control.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    const area = control.closest<HTMLElement>(".actions, .hand, .board-wrap") ?? control;
+    // The area's top in view when it fits, else the control itself.
+    const fits = area.getBoundingClientRect().height <= window.innerHeight;
+    (fits ? area : control).scrollIntoView({ block: fits ? "nearest" : "center" });
   }
 
   function content(): (Node | null)[] {
@@ -408,11 +444,12 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
         viewer.embedded ? null : h("a", { href: "#" }, "New match"),
       ),
     );
-    const alert = h("p", { id: "message", role: "alert" }, message);
+    const alert = h("p", { id: "message", role: "alert", "data-link": link }, link !== "ok" ? linkText : message);
     const notice = viewer.notice ? h("p", { id: "link-notice", class: "notice", role: "note" }, viewer.notice) : null;
     if (!current || !view) return [title, notice, alert, h("p", {}, "Connecting…")];
     const practice = practiceNotice(current.chosenSeed);
-    const legal = current.mayAct ? current.legalActions : [];
+    // While the server is away (or the match gone) nothing is clickable.
+    const legal = current.mayAct && link === "ok" ? current.legalActions : [];
     const clicks = legal.map((action) => ({ action, click: clickOf(structOf(action.actionJson)) }));
     // The poker games (Hold'em Poker Chess, Detective Poker): the seats around a poker table, in
     // the play area, instead of the table of seats beside it.
@@ -443,14 +480,17 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       notice,
       practice,
       h("p", { id: "status", "aria-live": "polite" },
-        isBusy() ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
+        link === "down" ? "Waiting for the server: the board is locked until it answers."
+        : link === "stopped" ? "This match cannot be followed any more."
+        : isBusy() ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
       alert,
       rules,
       h(
         "div",
         { class: "table" },
-        h("div", { class: "play-area" }, around, hand(view, clicks), board(view, clicks), actions(clicks)),
-        h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links(), pacing()),
+        h("div", { class: "play-area" }, around, hand(view, clicks), board(view, clicks)),
+        // The actions beside the table (on a narrow screen: right after it), first of the side.
+        h("div", { class: "side" }, actions(clicks), outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links(), pacing()),
       ),
     ];
   }
@@ -786,7 +826,9 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
           title: meaning,
           "aria-describedby": meaning ? "compose-act-help" : undefined,
           onclick: () => void act(action.action),
-        }, action.action.text)),
+        }, detective && typeof parts.target === "number" && typeof parts.amount === "number"
+          ? detectiveBetWords(parts.amount, parts.target, typeof parts.action_card === "string" ? parts.action_card : null)
+          : action.action.text)),
       meaning ? h("p", { class: "help", id: "compose-act-help" }, `This bet: ${meaning}.`) : null,
     );
   }
@@ -924,6 +966,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     // Set while the stream is down: the first event after it comes back clears what the page
     // said meanwhile (the stream's error, or a move refused because the server was away).
     let down = false;
+    let ended = false;
     for (let attempt = 1; ; attempt++) {
       try {
         const stream = source.watch(abort.signal);
@@ -932,16 +975,29 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
           if (down) {
             down = false;
             message = "";
+            link = "ok";
+            linkText = "";
           }
+          ended = event.view?.isTerminal ?? ended;
           record(event.view, event.actor);
           enqueue(event.view, event.actor === -1n || (viewer.seat !== null && event.actor === BigInt(viewer.seat)));
         }
-        return;
+        // A stream that ends before the match does: the server went away (or dropped the
+        // match); asked again, it says which.
+        if (ended || abort.signal.aborted) return;
+        throw new Error("The server closed the match's stream.");
       } catch (error) {
         if (isAbort(error) || abort.signal.aborted) return;
         down = true;
-        say(errorText(error));
-        if (isFinal(error)) return;
+        if (isFinal(error)) {
+          link = "stopped";
+          linkText = isGone(error) ? "This match is no longer on the server." : errorText(error);
+          draw();
+          return;
+        }
+        link = "down";
+        linkText = "The server cannot be reached; retrying…";
+        draw();
         await new Promise((resolve) => setTimeout(resolve, Math.min(attempt, 5) * 1000));
       }
     }
@@ -959,7 +1015,7 @@ function coord(kind: "file" | "rank" | "corner", text: string): HTMLElement {
 
 function stepText(step: Step): string {
   if (step.entries.length > 0) {
-    return step.entries.map((e) => (e.player < 0n ? `chance: ${e.text}` : `seat ${e.player}: ${e.text}`)).join("; ");
+    return step.entries.map((e) => (e.player < 0n ? chanceWords(e.text) : `Seat ${e.player}: ${actionWords(e.text)}`)).join("; ");
   }
   const actor = Number(step.actor);
   if (actor === -1) return "The deal.";
@@ -1032,11 +1088,11 @@ function seats(sv: SeatView, v: View): HTMLElement {
 }
 
 /** What the poker table's middle draws (`table.ts`): left out of the panel beside it. */
-const ON_THE_FELT = new Set(["pot", "street", "hand number", "hands", "current bet", "burns"]);
+const ON_THE_FELT = new Set(["pot", "street", "hand_number", "hands", "current_bet", "burns"]);
 
 /** The view's other facts and card rows; `felt`: less what the poker table already shows. */
 function facts(v: View, felt: boolean): HTMLElement {
-  const shown = factsOf(v).filter(([k]) => !(felt && ON_THE_FELT.has(k)));
+  const shown = factsOf(v).filter(([, , key]) => !(felt && ON_THE_FELT.has(key)));
   const rows = cardRowsOf(v).filter(([label]) => !(felt && label === "Community"));
   return h(
     "section",
