@@ -430,7 +430,53 @@ def test_the_last_placed_card_is_marked_on_the_holdem_grid(server, context):
         if placed == 2:
             break
     assert placed, "no card was placed"
+    # Every cell a face-up placed card attacks is marked with the attacking seats (at the
+    # seat's turn, when the page shows the server's latest view).
+    attacked = 0
+    while wait_turn_or_end(page) and not attacked:
+        reply = seat_view(server, page, match_id_of(page))
+        if str(reply.version) == version(page):
+            drawn = page.locator(".board [data-attacked-by]").evaluate_all(
+                "els => Object.fromEntries(els.map(e => [e.dataset.spot, e.dataset.attackedBy]))"
+            )
+            want = holdem_attacks(json.loads(reply.view_json))
+            assert drawn == want, (drawn, want)
+            if want:
+                spot = page.locator(f'.board [data-spot="{next(iter(want))}"]')
+                named = spot.get_attribute("aria-label") or spot.get_attribute("title")
+                assert "attacked by seat " in named, named
+                attacked += 1
+        play_one_move(page)
+    assert attacked, "no attacked cell was checked"
     assert errors == [], errors
+
+
+def holdem_attacks(view: dict) -> dict[str, str]:
+    """The cells each face-up placed card attacks (docs/games/holdem_chess.md#attacks, the
+    default centre_pawn), as "cell:x,y" to the attacking seats ("0,1")."""
+    w = view["window"]
+    inside = lambda x, y: w["x0"] <= x <= w["x1"] and w["y0"] <= y <= w["y1"]  # noqa: E731
+    diagonal = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    orthogonal = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
+    out: dict[str, set[int]] = {}
+    for c in view["board"]:
+        if c.get("owner") is None or not c.get("card"):
+            continue
+        x, y, rank = c["x"], c["y"], c["card"][0]
+        rays = {"Q": diagonal + orthogonal, "A": diagonal, "T": orthogonal}.get(rank, [])
+        jumps = {"K": diagonal + orthogonal, "J": knight}.get(rank, [])
+        if rank in "23456789" and y != 0:
+            jumps = [(-1, -1), (1, -1)] if y > 0 else [(-1, 1), (1, 1)]
+        cells = [(x + dx, y + dy) for dx, dy in jumps if inside(x + dx, y + dy)]
+        for dx, dy in rays:
+            cx, cy = x + dx, y + dy
+            while inside(cx, cy):
+                cells.append((cx, cy))
+                cx, cy = cx + dx, cy + dy
+        for cx, cy in cells:
+            out.setdefault(f"cell:{cx},{cy}", set()).add(c["owner"])
+    return {k: ",".join(map(str, sorted(v))) for k, v in out.items()}
 
 
 # Words each game's rules must hold (docs/games/<game>.md states them fully).
@@ -1090,4 +1136,37 @@ def test_the_table_panel_speaks_in_words(server, context):
     assert "_" not in facts and "placed this turn 0" not in facts, facts
     labels = page.locator("section.facts dt").all_text_contents()
     assert all(label[:1].isupper() for label in labels), labels
+    assert errors == []
+
+
+def test_prediction_chess_shows_the_chosen_move_and_the_last_one_apart(server, context):
+    """While the seat predicts, the move it chose this turn is said and ringed on the board;
+    the last move is drawn in its own style (a dashed ring), not the yellow of legal pieces."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, "prediction_chess", {"max_turns": "8"}, ["heuristic"], 7)
+    chosen = last = 0
+    while (not chosen or not last) and wait_turn_or_end(page):
+        reply = seat_view(server, page, match_id_of(page))
+        view = json.loads(reply.view_json)
+        if str(reply.version) == version(page):
+            move = view["my_move"]
+            if view["phase"] == "predict" and move and move["kind"] == "move":
+                ringed = page.locator(".board .spot.chosen").evaluate_all(
+                    "els => els.map(e => e.dataset.spot).sort()"
+                )
+                assert ringed == sorted([f"sq:{move['from']}", f"sq:{move['to']}"]), ringed
+                said = page.locator("#chosen-move").text_content()
+                assert f"{move['from']}–{move['to']}" in said, said
+                chosen += 1
+            styles = page.locator(".board .spot.last").evaluate_all(
+                "els => els.map(e => [getComputedStyle(e).outlineStyle,"
+                " getComputedStyle(e).boxShadow, e.classList.contains('source')])"
+            )
+            for outline, shadow, legal in styles:
+                assert outline == "dashed", styles
+                # The yellow ring is a legal piece's only.
+                assert legal or not any(y in shadow for y in ("255, 212, 0", "251, 191, 36")), styles
+            last += bool(styles)
+        play_one_move(page)
+    assert chosen and last, (chosen, last)
     assert errors == []

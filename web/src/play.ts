@@ -24,8 +24,10 @@ import {
   type LoggedStep,
   actionHelp,
   actionWords,
+  attacksOf,
   boardOf,
   chanceWords,
+  chosenMoveOf,
   cardRowsOf,
   clickOf,
   composable,
@@ -599,9 +601,12 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
 
   /** A board square or cell: a button when it is a legal source or target, else drawn only. */
   function spot(key: string, label: string, clicks: Choice[], last: Set<string>, ...inner: (Node | null)[]) {
-    const drawn = spotOf(key, last.has(key) ? `${label} (last move)` : label, clicks, ...inner);
+    const chosen = view ? chosenMoveOf(view)?.squares.includes(key) : false;
+    const named = `${label}${last.has(key) ? " (last move)" : ""}${chosen ? " (your chosen move)" : ""}`;
+    const drawn = spotOf(key, named, clicks, ...inner);
     drawn.dataset.spot = key;
     if (last.has(key)) drawn.classList.add("last");
+    if (chosen) drawn.classList.add("chosen");
     return drawn;
   }
 
@@ -677,13 +682,22 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     } else {
       columns = kind.x1 - kind.x0 + 1;
       rows = [];
+      // Hold'em Poker Chess: the cells each seat's placed cards attack (its showdown pool).
+      const attacks = attacksOf(v);
       for (let y = kind.y1; y >= kind.y0; y--) {
         rows.push(coord("rank", String(y)));
         for (let x = kind.x0; x <= kind.x1; x++) {
           const c = cells.get(`${x},${y}`);
           const has = c !== undefined && "card" in c;
-          const label = has ? `cell ${x},${y}, ${cardName(c.card ?? null)}${c.owner !== undefined ? ` of seat ${c.owner}` : ""}` : `cell ${x},${y}`;
-          const cell = spot(`cell:${x},${y}`, label, clicks, last, has ? cardFace(c.card ?? null) : null);
+          const by = attacks.get(`${x},${y}`) ?? [];
+          const attacked = by.length > 0 ? `, attacked by ${by.map((seat) => `seat ${seat}`).join(" and ")}` : "";
+          const label = `${has ? `cell ${x},${y}, ${cardName(c.card ?? null)}${c.owner !== undefined ? ` of seat ${c.owner}` : ""}` : `cell ${x},${y}`}${attacked}`;
+          // A dot in the attacking seat's colour, in the cell's corner, per seat.
+          const marks = by.length > 0
+            ? h("span", { class: "attacks", "aria-hidden": "true" }, by.map((seat) => h("span", { class: `attack by-${seat % 4}` })))
+            : null;
+          const cell = spot(`cell:${x},${y}`, label, clicks, last, has ? cardFace(c.card ?? null) : null, marks);
+          if (by.length > 0) cell.dataset.attackedBy = by.join(",");
           if (has && c.owner !== undefined) cell.classList.add(`owner-${c.owner}`);
           if (x === 0 && y === 0) cell.classList.add("centre");
           rows.push(cell);
@@ -727,6 +741,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       "section",
       { class: "actions", "aria-label": "Actions" },
       h("h2", {}, "Actions"),
+      chosenLine(),
       current.mayAct && clicks.some((c) => c.click.source)
         ? h("p", { class: "hint" }, hint(view, selected))
         : null,
@@ -769,6 +784,15 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
         h("button", { type: "submit" }, "Play"),
       ),
     );
+  }
+
+  /** Prediction Chess: the move the seat chose this turn, said while it predicts the other's. */
+  function chosenLine(): HTMLElement | null {
+    const chosen = view ? chosenMoveOf(view) : null;
+    if (!chosen) return null;
+    return h("p", { id: "chosen-move", class: "chosen-move" },
+      h("span", { class: "chosen-swatch", "aria-hidden": "true" }),
+      `Your move this turn: ${chosen.text} (ringed in white; your opponent does not see it until both have predicted).`);
   }
 
   /** A long list of actions (Detective Poker's bets) as one control per field of their structs,
