@@ -457,7 +457,7 @@ def test_the_web_page_shows_the_leaderboards_a_bots_chart_and_its_games(context)
         page.wait_for_selector("#recent-games li a")
         problems = {"leaderboard": serious_axe_violations(page)}
         first = page.locator("#recent-games li").first.get_attribute("data-match")
-        # Results in words: "Seat 1 wins (−1 : 1)", never "-1.0 : 1.0".
+        # Results in words ("Seat 1 wins", a minus sign, no ".0"), never "-1.0 : 1.0".
         result = page.locator("#recent-games li").first.text_content()
         assert re.search(r"(Seat \d wins|A draw|share the best result) \(", result), result
         assert ".0 " not in result and "-" not in result.split("·")[2], result

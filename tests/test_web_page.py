@@ -782,9 +782,22 @@ def test_cards_and_actions_explain_themselves(server, context):
     to_call = view["current_bet"] - view["seats"][0]["street_bet"]
     legal = seat_view(server, page, match_id_of(page)).legal_actions
     kinds = set()
+    # Hold'em's raises are one slider and one button (a kind with more than three amounts).
+    slider, slid = page.locator("#amount-raise"), page.locator("#amount-act-raise")
+    raises = sorted(
+        (json.loads(a.action_json) for a in legal if a.text not in drawn),
+        key=lambda struct: struct["amount"],
+    )
+    assert all(struct["kind"] == "raise" for struct in raises), raises
+    assert not raises or slider.count() == 1, raises
     for action in legal:
-        title, general = drawn[action.text]
         kind = json.loads(action.action_json)["kind"]
+        if action.text in drawn:
+            title, general = drawn[action.text]
+        else:
+            slider.fill(str(raises.index(json.loads(action.action_json))))
+            assert slid.text_content() == action.text
+            title, general = slid.get_attribute("title"), described_by(page, slid)
         kinds.add(kind)
         assert general.startswith(kind.capitalize()), (action.text, general)
         if kind == "call":
@@ -1040,8 +1053,8 @@ def test_detective_poker_seats_around_a_poker_table(server, context):
 BOXES = """sel => {
   const box = el => { if (!el) return null; const r = el.getBoundingClientRect();
     return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
-  return { control: box(document.querySelector(sel)), area: box(document.querySelector('.play-area')),
-           height: window.innerHeight };
+  return { control: box(document.querySelector(sel)),
+           area: box(document.querySelector('.play-area')), height: window.innerHeight };
 }"""
 
 
@@ -1060,7 +1073,8 @@ def test_the_controls_are_in_the_first_screenful(server, browser):
             top = page.locator("#start").bounding_box()["y"]
             assert top + 40 < 800, (game, top)
         for game, params, others, control in [
-            ("holdem_chess", {}, ["heuristic"], ".actions .legal"),
+            # Every raise-to amount: one slider and its button (the page's, as the widget's).
+            ("holdem_chess", {"bet_sizes": "all"}, ["heuristic"], "#amount-act-raise"),
             ("detective_poker", {"rounds": "1"}, ["heuristic", "random"], "#compose-act"),
         ]:
             page.goto(f"http://{server.address}/")
@@ -1082,7 +1096,7 @@ def test_the_controls_are_in_the_first_screenful(server, browser):
             page.wait_for_timeout(100)
             boxes = page.evaluate(BOXES, ".actions .legal, .hand .legal")
             control = boxes["control"]
-            assert control and 0 <= control["top"] and control["bottom"] <= 800, boxes
+            assert control and control["top"] >= 0 and control["bottom"] <= 800, boxes
             if page.locator(".actions .legal").count() > 0:
                 bet = page.evaluate(BOXES, ".actions")["control"]
                 assert bet["top"] >= boxes["area"]["bottom"], boxes
@@ -1091,6 +1105,10 @@ def test_the_controls_are_in_the_first_screenful(server, browser):
         assert errors == []
     finally:
         context.close()
+
+
+DOWN = "The server cannot be reached; retrying…"
+GONE = "This match is no longer on the server."
 
 
 def test_the_page_says_when_the_server_is_gone(browser):
@@ -1104,19 +1122,24 @@ def test_the_page_says_when_the_server_is_gone(browser):
         create_match(page, "poker_chess", {}, ["random"], 7)
         assert wait_turn_or_end(page)
         assert own.stop() == 0
-        page.wait_for_function("() => document.querySelector('main#play').dataset.link !== 'ok'"
-                               " && document.getElementById('message').dataset.link === 'down'")
-        assert page.locator("#message").text_content() == "The server cannot be reached; retrying…"
+        page.wait_for_function(
+            "() => document.querySelector('main#play').dataset.link !== 'ok'"
+            " && document.getElementById('message').dataset.link === 'down'"
+        )
+        assert page.locator("#message").text_content() == DOWN
         assert "Your turn" not in page.locator("#status").text_content()
         assert page.locator("main#play").get_attribute("data-may-act") == "false"
-        assert page.locator("button.spot.source, .hand button.card-button, .actions button.legal").count() == 0
+        clickable = "button.spot.source, .hand button.card-button, .actions button.legal"
+        assert page.locator(clickable).count() == 0
         page.locator(".board .spot").first.click()
-        assert page.locator("#message").text_content() == "The server cannot be reached; retrying…"
+        assert page.locator("#message").text_content() == DOWN
         server = Server()
         try:
             page.goto(f"http://{server.address}/#watch=no-such-match")
-            page.wait_for_function("() => document.getElementById('message').dataset.link === 'stopped'")
-            assert page.locator("#message").text_content() == "This match is no longer on the server."
+            page.wait_for_function(
+                "() => document.getElementById('message').dataset.link === 'stopped'"
+            )
+            assert page.locator("#message").text_content() == GONE
         finally:
             assert server.stop() == 0
     finally:
@@ -1165,7 +1188,8 @@ def test_prediction_chess_shows_the_chosen_move_and_the_last_one_apart(server, c
             for outline, shadow, legal in styles:
                 assert outline == "dashed", styles
                 # The yellow ring is a legal piece's only.
-                assert legal or not any(y in shadow for y in ("255, 212, 0", "251, 191, 36")), styles
+                yellow = any(y in shadow for y in ("255, 212, 0", "251, 191, 36"))
+                assert legal or not yellow, styles
             last += bool(styles)
         play_one_move(page)
     assert chosen and last, (chosen, last)

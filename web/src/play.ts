@@ -122,7 +122,8 @@ const PAUSES: [number, string][] = [
   [1200, "long (1.2 s)"],
 ];
 const DEFAULT_PAUSE_MS = 600;
-/** Embedded, a kind of bet with more amounts than this is a slider (the page: buttons). */
+/** A kind of bet with more amounts than this is a slider (embedded, and on the page for
+ * Hold'em Poker Chess). */
 const MIN_SLIDER = 3;
 
 /** The pause chosen in this browser, or the default (a value the page does not offer too). */
@@ -720,14 +721,18 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     const all = clicks.filter((c) => !c.click.source);
     const many = all.filter((c) => composable(structOf(c.action.actionJson)));
     const composedNow = many.length > 6 ? many : [];
-    // Embedded (the notebook widget): many amounts of one kind of bet are a slider and a button.
-    const sliders = viewer.embedded ? amountGroups(all.filter((c) => !composedNow.includes(c))) : [];
+    // Many amounts of one kind of bet are a slider and a button: in the notebook widget, and
+    // on the page for the poker games (Hold'em Poker Chess's raises).
+    const poker = view !== null && known(view)?.game === "holdem_chess";
+    const sliders = viewer.embedded || poker ? amountGroups(all.filter((c) => !composedNow.includes(c))) : [];
     const sliding = new Set(sliders.flat());
     const buttons = all.filter((c) => !composedNow.includes(c) && !sliding.has(c));
     const pending = choosing.filter((c) => clicks.some((d) => d.action.id === c.action.id));
     const helps = new Map(buttons.map((c) => [c.action.id, actionHelp(structOf(c.action.actionJson), view)]));
     const kinds = new Map<string, string>();
-    for (const help of helps.values()) if (help && !kinds.has(help.kind)) kinds.set(help.kind, help.general);
+    for (const help of [...helps.values(), ...sliders.map((group) => actionHelp(structOf(group[0].action.actionJson), view))]) {
+      if (help && !kinds.has(help.kind)) kinds.set(help.kind, help.general);
+    }
     const input = h("input", {
       id: "action-text",
       name: "action",
@@ -881,11 +886,13 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     const kept = amounts.indexOf(chosenAmounts[kind] ?? NaN);
     let index = kept >= 0 ? kept : 0;
     const help = (i: number) => actionHelp(structOf(group[i].action.actionJson), view);
+    const general = help(index);
     const button = h("button", {
       class: "legal",
       id: `amount-act-${kind}`,
       "data-key": `amount-act:${kind}`,
       title: help(index)?.specific,
+      "aria-describedby": general ? `help-${general.kind}` : undefined,
       onclick: () => void act(group[index].action),
     }, group[index].action.text);
     const slider = h("input", {
