@@ -1193,4 +1193,8 @@ def test_prediction_chess_shows_the_chosen_move_and_the_last_one_apart(server, c
             last += bool(styles)
         play_one_move(page)
     assert chosen and last, (chosen, last)
+    # The seats table and the history in words.
+    assert "Colour" in page.locator(".seats thead").text_content()
+    history = page.locator(".history li").first.text_content()
+    assert history.startswith("Turn 1: White ") and "predicted: White " in history, history
     assert errors == []

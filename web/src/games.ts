@@ -534,10 +534,13 @@ export function historyOf(view: View, log: readonly LoggedStep[] = []): string[]
       return v.events.filter((e) => e.kind !== "deal").map((e) => pokerChessEventText(e, side(e.seat)));
     }
     case "prediction_chess":
+      // "Turn 1: White a2–a4, Black b7–b5; predicted: White b8–a6, Black f2–f4; no battle".
       return v.turns.map((t, i) => {
-        const moves = t.moves.map(predictionChessText).join(" / ");
-        const predictions = t.predictions.map(predictionChessText).join(" / ");
-        return `turn ${i + 1}: moves ${moves}; predictions ${predictions}; battles ${t.battles}`;
+        const side = (seat: number) => capital(v.seats[seat]?.color ?? s(seat));
+        const each = (list: (PredictionChessMove | PredictionChessPrediction)[]) =>
+          list.map((choice, seat) => `${side(seat)} ${predictionChessText(choice)}`).join(", ");
+        const battles = t.battles === 0 ? "no battle" : t.battles === 1 ? "1 battle" : `${t.battles} battles`;
+        return `Turn ${i + 1}: ${each(t.moves)}; predicted: ${each(t.predictions)}; ${battles}`;
       });
     case "holdem_chess":
       return holdemHistory(v, log);

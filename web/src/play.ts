@@ -10,7 +10,8 @@ import {
   type SeatView,
   SeatViewSchema,
 } from "./gen/checkraise/v1/checkraise_pb";
-import { errorText, gameTitle, isAbort, isFinal, isGone } from "./errors";
+import { ConnectError } from "@connectrpc/connect";
+import { errorText, gameTitle, isAbort, isFinal, isGone, isUnreachable } from "./errors";
 import { card, cardFace, cardName, h, piece, pieceName } from "./dom";
 import { type Json, applyPatch } from "./patch";
 import {
@@ -425,6 +426,10 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       main.querySelector<HTMLElement>(".actions .legal, .actions select") ??
       main.querySelector<HTMLElement>(".hand .legal, .board .source");
     if (!control) return;
+    // Embedded in a notebook, a table scrolled out of sight stays there (the reader is
+    // elsewhere in the notebook).
+    const table = main.getBoundingClientRect();
+    if (viewer.embedded && (table.bottom <= 0 || table.top >= window.innerHeight)) return;
     const box = control.getBoundingClientRect();
     if (box.top >= 0 && box.bottom <= window.innerHeight) return;
     const area = control.closest<HTMLElement>(".actions, .hand, .board-wrap") ?? control;
@@ -1027,7 +1032,10 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
           return;
         }
         link = "down";
-        linkText = "The server cannot be reached; retrying…";
+        // The server's own words where it answered (a watcher cut off for lagging behind).
+        linkText = isUnreachable(error) || !(error instanceof ConnectError)
+          ? "The server cannot be reached; retrying…"
+          : `${errorText(error)} Retrying…`;
         draw();
         await new Promise((resolve) => setTimeout(resolve, Math.min(attempt, 5) * 1000));
       }
@@ -1103,7 +1111,7 @@ function seats(sv: SeatView, v: View): HTMLElement {
     // A wide table scrolls inside its box, which the keyboard can focus to scroll it.
     h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": "Seats table" }, h("table", {},
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Player"),
-        withCards && h("th", { scope: "col" }, "Cards"), keys.map((k) => h("th", { scope: "col" }, k.replace(/_/g, " "))))),
+        withCards && h("th", { scope: "col" }, "Cards"), keys.map((k) => h("th", { scope: "col" }, seatFieldLabel(k))))),
       h("tbody", {}, infos.map((info) => {
         const s = info.seat;
         const status = sv.seats[s];
@@ -1116,6 +1124,12 @@ function seats(sv: SeatView, v: View): HTMLElement {
       })),
     )),
   );
+}
+
+/** A seat's field as the seats table heads it: `color` reads "Colour", `street_bet` "Street bet". */
+function seatFieldLabel(key: string): string {
+  const words = key === "color" ? "colour" : key.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** What the poker table's middle draws (`table.ts`): left out of the panel beside it. */
