@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -440,8 +441,13 @@ def test_the_web_page_shows_the_leaderboards_a_bots_chart_and_its_games(context)
         page.goto(f"http://{address}/")
         page.click("#ladders-link")
         page.wait_for_selector(f'#ladders li[data-game="{CANONICAL}"] a')
+        # A short name (the game and its first parameters in words), the whole string its title.
+        link = page.locator(f'#ladders li[data-game="{CANONICAL}"] a')
+        assert "=" not in link.text_content() and "Pokeros" in link.text_content()
+        assert CANONICAL.split("(", 1)[1] in link.get_attribute("title")
         page.click(f'#ladders li[data-game="{CANONICAL}"] a')
         page.wait_for_selector("#leaderboard tbody tr")
+        assert CANONICAL.split("(", 1)[1] in page.locator("h1").get_attribute("title")
         rows = page.locator("#leaderboard tbody tr")
         shown = {rows.nth(i).get_attribute("data-bot") for i in range(rows.count())}
         assert {"random", "heuristic", "web-bot"} <= shown
@@ -451,6 +457,10 @@ def test_the_web_page_shows_the_leaderboards_a_bots_chart_and_its_games(context)
         page.wait_for_selector("#recent-games li a")
         problems = {"leaderboard": serious_axe_violations(page)}
         first = page.locator("#recent-games li").first.get_attribute("data-match")
+        # Results in words ("Seat 1 wins", a minus sign, no ".0"), never "-1.0 : 1.0".
+        result = page.locator("#recent-games li").first.text_content()
+        assert re.search(r"(Seat \d wins|A draw|share the best result) \(", result), result
+        assert ".0 " not in result and "-" not in result.split("·")[2], result
         assert first in {g.match_id for g in ladder.games(address, game=GAME, limit=EVERY)}
         # The bot's page: its rating over time and its games, each linked to its replay.
         page.click('#leaderboard tr[data-bot="web-bot"] a')

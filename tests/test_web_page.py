@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page
 
 import checkraise as cr
-from grpc_util import PAUSE_KEY, ROOT, packaged_stubs, web_context
+from grpc_util import PAUSE_KEY, ROOT, Server, packaged_stubs, web_context
 from test_web import (
     MATCHES,
     card_short,
@@ -173,6 +173,14 @@ def test_the_pokeros_grid_only_grows(server, context):
     assert errors == [], errors
 
 
+def bet_words(parts: dict) -> str:
+    """A Detective Poker bet as the page's button says it."""
+    card = parts.get("action_card")
+    name = card if card in (None, "+1") else card.capitalize()
+    under = "with no action card" if card is None else f"with the {name} card"
+    return f"Bet {parts['amount']} on seat {parts['target']}'s board {under}"
+
+
 def test_detective_poker_bets_in_a_few_controls(server, context):
     """A Detective Poker bet is chosen with a control per part (the board, the amount, the
     action card) and one button, not a button per bet; every legal bet can be chosen, and one
@@ -190,7 +198,7 @@ def test_detective_poker_bets_in_a_few_controls(server, context):
             if field in parts:
                 select = f"#compose-{field.replace('_', '-')}"
                 page.select_option(select, json.dumps(parts[field], separators=(",", ":")))
-        assert page.locator("#compose-act").text_content() == action.text, action.text
+        assert page.locator("#compose-act").text_content() == bet_words(parts), action.text
     before = version(page)
     page.focus("#compose-target")
     page.keyboard.press("Tab")
@@ -422,7 +430,53 @@ def test_the_last_placed_card_is_marked_on_the_holdem_grid(server, context):
         if placed == 2:
             break
     assert placed, "no card was placed"
+    # Every cell a face-up placed card attacks is marked with the attacking seats (at the
+    # seat's turn, when the page shows the server's latest view).
+    attacked = 0
+    while wait_turn_or_end(page) and not attacked:
+        reply = seat_view(server, page, match_id_of(page))
+        if str(reply.version) == version(page):
+            drawn = page.locator(".board [data-attacked-by]").evaluate_all(
+                "els => Object.fromEntries(els.map(e => [e.dataset.spot, e.dataset.attackedBy]))"
+            )
+            want = holdem_attacks(json.loads(reply.view_json))
+            assert drawn == want, (drawn, want)
+            if want:
+                spot = page.locator(f'.board [data-spot="{next(iter(want))}"]')
+                named = spot.get_attribute("aria-label") or spot.get_attribute("title")
+                assert "attacked by seat " in named, named
+                attacked += 1
+        play_one_move(page)
+    assert attacked, "no attacked cell was checked"
     assert errors == [], errors
+
+
+def holdem_attacks(view: dict) -> dict[str, str]:
+    """The cells each face-up placed card attacks (docs/games/holdem_chess.md#attacks, the
+    default centre_pawn), as "cell:x,y" to the attacking seats ("0,1")."""
+    w = view["window"]
+    inside = lambda x, y: w["x0"] <= x <= w["x1"] and w["y0"] <= y <= w["y1"]  # noqa: E731
+    diagonal = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    orthogonal = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
+    out: dict[str, set[int]] = {}
+    for c in view["board"]:
+        if c.get("owner") is None or not c.get("card"):
+            continue
+        x, y, rank = c["x"], c["y"], c["card"][0]
+        rays = {"Q": diagonal + orthogonal, "A": diagonal, "T": orthogonal}.get(rank, [])
+        jumps = {"K": diagonal + orthogonal, "J": knight}.get(rank, [])
+        if rank in "23456789" and y != 0:
+            jumps = [(-1, -1), (1, -1)] if y > 0 else [(-1, 1), (1, 1)]
+        cells = [(x + dx, y + dy) for dx, dy in jumps if inside(x + dx, y + dy)]
+        for dx, dy in rays:
+            cx, cy = x + dx, y + dy
+            while inside(cx, cy):
+                cells.append((cx, cy))
+                cx, cy = cx + dx, cy + dy
+        for cx, cy in cells:
+            out.setdefault(f"cell:{cx},{cy}", set()).add(c["owner"])
+    return {k: ",".join(map(str, sorted(v))) for k, v in out.items()}
 
 
 # Words each game's rules must hold (docs/games/<game>.md states them fully).
@@ -728,9 +782,22 @@ def test_cards_and_actions_explain_themselves(server, context):
     to_call = view["current_bet"] - view["seats"][0]["street_bet"]
     legal = seat_view(server, page, match_id_of(page)).legal_actions
     kinds = set()
+    # Hold'em's raises are one slider and one button (a kind with more than three amounts).
+    slider, slid = page.locator("#amount-raise"), page.locator("#amount-act-raise")
+    raises = sorted(
+        (json.loads(a.action_json) for a in legal if a.text not in drawn),
+        key=lambda struct: struct["amount"],
+    )
+    assert all(struct["kind"] == "raise" for struct in raises), raises
+    assert not raises or slider.count() == 1, raises
     for action in legal:
-        title, general = drawn[action.text]
         kind = json.loads(action.action_json)["kind"]
+        if action.text in drawn:
+            title, general = drawn[action.text]
+        else:
+            slider.fill(str(raises.index(json.loads(action.action_json))))
+            assert slid.text_content() == action.text
+            title, general = slid.get_attribute("title"), described_by(page, slid)
         kinds.add(kind)
         assert general.startswith(kind.capitalize()), (action.text, general)
         if kind == "call":
@@ -750,8 +817,9 @@ def test_cards_and_actions_explain_themselves(server, context):
     page.select_option("#compose-action-card", json.dumps("bluff"))
     assert "weakest hand" in described_by(page, page.locator("#compose-action-card"))
     act = page.locator("#compose-act")
-    text = act.text_content()  # "bet 2 on s1 with bluff"
-    amount, target = text.split()[1], text.split()[3].removeprefix("s")
+    text = act.text_content()  # "Bet 2 on seat 1's board with the Bluff card"
+    assert "bet " not in text and " s1 " not in text and text.endswith("with the Bluff card"), text
+    amount, target = text.split()[1], text.split()[4].removesuffix("'s")
     title = act.get_attribute("title")
     assert title.startswith(f"{amount} chip"), title
     assert f"on seat {target}'s board with Bluff" in title and "weakest" in title, title
@@ -825,7 +893,7 @@ def check_poker_table(page: Page, view: dict) -> dict:
     assert drawn["community"] == [card_words(c) for c in view["community"]]
     # Drawn once: the panel beside the table does not repeat the middle's pot, street, hand
     # or community cards.
-    repeated = {"pot", "street", "hand number", "hands", "current bet", "Community:"}
+    repeated = {"Pot", "Street", "Hand", "Hands in the match", "Bet to match", "Community:"}
     assert not repeated & set(drawn["side"]), drawn["side"]
     seats = {s["seat"]: s for s in drawn["seats"]}
     assert sorted(seats) == [s["seat"] for s in view["seats"]]
@@ -917,7 +985,7 @@ def check_detective_table(page: Page, view: dict) -> dict:
     assert drawn is not None, "no poker table"
     assert drawn["tables"] == 0, "the seats are also drawn as a table"
     assert drawn["community"] == [card_words(c) for c in view["community"]]
-    repeated = {"street", "hand number", "hands", "burns", "Community:"}
+    repeated = {"Street", "Hand", "Hands in the match", "Burned cards", "Community:"}
     assert not repeated & set(drawn["side"]), drawn["side"]
     seats = {s["seat"]: s for s in drawn["seats"]}
     assert sorted(seats) == [s["seat"] for s in view["seats"]]
@@ -979,3 +1047,154 @@ def test_detective_poker_seats_around_a_poker_table(server, context):
     assert width <= 390, width
     shot(page, "phone-detective-table")
     assert errors == [], errors
+
+
+# Where a control lies: its box, and the play area's (the table: the poker ring, hand, board).
+BOXES = """sel => {
+  const box = el => { if (!el) return null; const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
+  return { control: box(document.querySelector(sel)),
+           area: box(document.querySelector('.play-area')), height: window.innerHeight };
+}"""
+
+
+def test_the_controls_are_in_the_first_screenful(server, browser):
+    """At 1280 × 800 the setup's Start button is above the fold for every game, and the
+    actions sit beside the table (Hold'em Poker Chess's bets, Detective Poker's bet) inside
+    the window; at 390 px they follow the table and are scrolled into the window on the seat's
+    turn."""
+    context = web_context(browser, viewport={"width": 1280, "height": 800})
+    try:
+        page, _, errors = open_page(context, f"http://{server.address}/")
+        page.wait_for_selector("#start")
+        for game in page.locator("#game option").evaluate_all("os => os.map(o => o.value)"):
+            page.select_option("#game", game)
+            page.wait_for_selector("#seat-1")
+            top = page.locator("#start").bounding_box()["y"]
+            assert top + 40 < 800, (game, top)
+        for game, params, others, control in [
+            # Every raise-to amount: one slider and its button (the page's, as the widget's).
+            ("holdem_chess", {"bet_sizes": "all"}, ["heuristic"], "#amount-act-raise"),
+            ("detective_poker", {"rounds": "1"}, ["heuristic", "random"], "#compose-act"),
+        ]:
+            page.goto(f"http://{server.address}/")
+            page.wait_for_selector("#start")
+            create_match(page, game, params, others, 7)
+            assert wait_turn_or_end(page)
+            page.wait_for_selector(control)
+            boxes = page.evaluate(BOXES, control)
+            assert boxes["control"]["bottom"] <= 800, (game, boxes)
+            assert boxes["control"]["left"] >= boxes["area"]["right"], (game, boxes)
+        assert errors == []
+    finally:
+        context.close()
+    context = web_context(browser, viewport={"width": 390, "height": 800}, has_touch=True)
+    try:
+        page, _, errors = open_page(context, f"http://{server.address}/")
+        create_match(page, "holdem_chess", {}, ["heuristic"], 7)
+        while wait_turn_or_end(page):
+            page.wait_for_timeout(100)
+            boxes = page.evaluate(BOXES, ".actions .legal, .hand .legal")
+            control = boxes["control"]
+            assert control and control["top"] >= 0 and control["bottom"] <= 800, boxes
+            if page.locator(".actions .legal").count() > 0:
+                bet = page.evaluate(BOXES, ".actions")["control"]
+                assert bet["top"] >= boxes["area"]["bottom"], boxes
+                break
+            play_one_move(page)
+        assert errors == []
+    finally:
+        context.close()
+
+
+DOWN = "The server cannot be reached; retrying…"
+GONE = "This match is no longer on the server."
+
+
+def test_the_page_says_when_the_server_is_gone(browser):
+    """With the server down the page stops offering the turn: no "Your turn.", nothing
+    clickable, the server's absence said in words, and a click on the board keeps saying it; a
+    match the server does not have is said to be gone."""
+    own = Server()
+    context = web_context(browser, viewport={"width": 1280, "height": 800})
+    try:
+        page, _, _ = open_page(context, f"http://{own.address}/")
+        create_match(page, "poker_chess", {}, ["random"], 7)
+        assert wait_turn_or_end(page)
+        assert own.stop() == 0
+        page.wait_for_function(
+            "() => document.querySelector('main#play').dataset.link !== 'ok'"
+            " && document.getElementById('message').dataset.link === 'down'"
+        )
+        assert page.locator("#message").text_content() == DOWN
+        assert "Your turn" not in page.locator("#status").text_content()
+        assert page.locator("main#play").get_attribute("data-may-act") == "false"
+        clickable = "button.spot.source, .hand button.card-button, .actions button.legal"
+        assert page.locator(clickable).count() == 0
+        page.locator(".board .spot").first.click()
+        assert page.locator("#message").text_content() == DOWN
+        server = Server()
+        try:
+            page.goto(f"http://{server.address}/#watch=no-such-match")
+            page.wait_for_function(
+                "() => document.getElementById('message').dataset.link === 'stopped'"
+            )
+            assert page.locator("#message").text_content() == GONE
+        finally:
+            assert server.stop() == 0
+    finally:
+        context.close()
+        own.stop()
+
+
+def test_the_table_panel_speaks_in_words(server, context):
+    """The panel beside the table names the view's fields in words ("Cards placed this turn",
+    "How it ended: a king was captured"), never by their names in the view."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, "holdem_chess", {}, ["heuristic"], 7)
+    assert wait_turn_or_end(page)
+    page.wait_for_selector("section.facts dt")
+    facts = page.locator("section.facts dl").text_content()
+    assert "Cards placed this turn" in facts and "Smallest raise" in facts, facts
+    assert "_" not in facts and "placed this turn 0" not in facts, facts
+    labels = page.locator("section.facts dt").all_text_contents()
+    assert all(label[:1].isupper() for label in labels), labels
+    assert errors == []
+
+
+def test_prediction_chess_shows_the_chosen_move_and_the_last_one_apart(server, context):
+    """While the seat predicts, the move it chose this turn is said and ringed on the board;
+    the last move is drawn in its own style (a dashed ring), not the yellow of legal pieces."""
+    page, _, errors = open_page(context, f"http://{server.address}/")
+    create_match(page, "prediction_chess", {"max_turns": "8"}, ["heuristic"], 7)
+    chosen = last = 0
+    while (not chosen or not last) and wait_turn_or_end(page):
+        reply = seat_view(server, page, match_id_of(page))
+        view = json.loads(reply.view_json)
+        if str(reply.version) == version(page):
+            move = view["my_move"]
+            if view["phase"] == "predict" and move and move["kind"] == "move":
+                ringed = page.locator(".board .spot.chosen").evaluate_all(
+                    "els => els.map(e => e.dataset.spot).sort()"
+                )
+                assert ringed == sorted([f"sq:{move['from']}", f"sq:{move['to']}"]), ringed
+                said = page.locator("#chosen-move").text_content()
+                assert f"{move['from']}–{move['to']}" in said, said
+                chosen += 1
+            styles = page.locator(".board .spot.last").evaluate_all(
+                "els => els.map(e => [getComputedStyle(e).outlineStyle,"
+                " getComputedStyle(e).boxShadow, e.classList.contains('source')])"
+            )
+            for outline, shadow, legal in styles:
+                assert outline == "dashed", styles
+                # The yellow ring is a legal piece's only.
+                yellow = any(y in shadow for y in ("255, 212, 0", "251, 191, 36"))
+                assert legal or not yellow, styles
+            last += bool(styles)
+        play_one_move(page)
+    assert chosen and last, (chosen, last)
+    # The seats table and the history in words.
+    assert "Colour" in page.locator(".seats thead").text_content()
+    history = page.locator(".history li").first.text_content()
+    assert history.startswith("Turn 1: White ") and "predicted: White " in history, history
+    assert errors == []

@@ -23,6 +23,7 @@ export function asSeat(token: string, signal?: AbortSignal) {
 
 /** What to show a person for a failed call: the server's own message, with its status. */
 export function errorText(error: unknown): string {
+  if (isUnreachable(error)) return "The server cannot be reached.";
   if (error instanceof ConnectError) {
     const code = Code[error.code] ?? "Error";
     const words = code.replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`);
@@ -41,4 +42,20 @@ export function isFinal(error: unknown): boolean {
     error instanceof ConnectError &&
     [Code.NotFound, Code.PermissionDenied, Code.InvalidArgument, Code.FailedPrecondition].includes(error.code)
   );
+}
+
+/** A call that never reached the server (the browser's fetch failed: the server is down, or
+ * the network): the browser's own words ("Failed to fetch") say nothing to a player. */
+export function isUnreachable(error: unknown): boolean {
+  if (error instanceof TypeError) return true;
+  return (
+    error instanceof ConnectError &&
+    (error.code === Code.Unavailable ||
+      (error.code === Code.Unknown && /fetch|network|load failed/i.test(error.rawMessage)))
+  );
+}
+
+/** Whether the match itself is gone from the server (finished and evicted, or never there). */
+export function isGone(error: unknown): boolean {
+  return error instanceof ConnectError && error.code === Code.NotFound;
 }

@@ -237,12 +237,54 @@ const DRAWN = new Set([
   "community", "discards", "fen", "board_size",
 ]);
 
-/** The view's other plain fields (phase, street, pot, ...), as label and text. */
-export function factsOf(view: View): [string, string][] {
-  const facts: [string, string][] = [];
+/** The published views' plain fields as people read them (a field the page has no label for:
+ * its name in words). */
+const FACT_LABELS: Record<string, string> = {
+  phase: "Phase",
+  street: "Street",
+  pot: "Pot",
+  current_bet: "Bet to match",
+  min_raise: "Smallest raise",
+  placed_this_turn: "Cards placed this turn",
+  hand_number: "Hand",
+  hands: "Hands in the match",
+  button: "Dealer",
+  dealer: "Dealer",
+  players: "Players",
+  burns: "Burned cards",
+  deck_remaining: "Cards left in the deck",
+  turn: "Turn",
+  quiet_turns: "Turns without a capture or pawn move",
+  end_reason: "How it ended",
+  winner: "Winner",
+  everyone: "Every seat's cards shown",
+};
+
+/** Field values that are the engine's words (phases, end reasons), as people read them. */
+const FACT_VALUES: Record<string, Record<string, string>> = {
+  phase: { deal: "dealing", bet: "betting", place: "placing cards", over: "over", move: "moving", predict: "predicting", card: "playing a card" },
+  street: { preflop: "preflop", flop: "flop", turn: "turn", river: "river" },
+  end_reason: {
+    king_captured: "a king was captured",
+    both_kings: "both kings were captured",
+    max_turns: "the turn limit",
+    fifty_move: "fifty quiet turns",
+  },
+};
+
+/** The view's other plain fields (phase, street, pot, ...), as label and text, with the field's
+ * name third. */
+export function factsOf(view: View): [string, string, string][] {
+  const facts: [string, string, string][] = [];
   for (const [key, value] of Object.entries(view)) {
     if (DRAWN.has(key) || value === null || typeof value === "object") continue;
-    facts.push([key.replace(/_/g, " "), String(value)]);
+    const label = FACT_LABELS[key] ?? capital(key.replace(/_/g, " "));
+    const seatField = key === "button" || key === "dealer" || key === "winner";
+    const text =
+      typeof value === "boolean" ? (value ? "yes" : "no")
+      : seatField && typeof value === "number" ? `seat ${value}`
+      : FACT_VALUES[key]?.[String(value)] ?? String(value).replace(/_/g, " ");
+    facts.push([label, text, key]);
   }
   return facts;
 }
@@ -302,7 +344,7 @@ const STREET_NAMES: Record<string, string> = { preflop: "Preflop", flop: "Flop",
 
 /** A Pokeros placement in words: "Seat 1 places K♦ at (2, 1): 4 points (pair 1, pair 1)". */
 function pokerosMoveText(m: PokerosMove): string {
-  const hands = m.hands.map((x) => `${x.name} ${x.score}`).join(", ");
+  const hands = m.hands.map((x) => `${rankWords(x.name)} ${x.score}`).join(", ");
   const points = m.points === 0 ? "no points" : `${m.points} ${m.points === 1 ? "point" : "points"}${hands ? ` (${hands})` : ""}`;
   return `Seat ${m.seat} places ${cardText(m.cell.card)} at (${m.cell.x}, ${m.cell.y}): ${points}`;
 }
@@ -492,10 +534,13 @@ export function historyOf(view: View, log: readonly LoggedStep[] = []): string[]
       return v.events.filter((e) => e.kind !== "deal").map((e) => pokerChessEventText(e, side(e.seat)));
     }
     case "prediction_chess":
+      // "Turn 1: White a2–a4, Black b7–b5; predicted: White b8–a6, Black f2–f4; no battle".
       return v.turns.map((t, i) => {
-        const moves = t.moves.map(predictionChessText).join(" / ");
-        const predictions = t.predictions.map(predictionChessText).join(" / ");
-        return `turn ${i + 1}: moves ${moves}; predictions ${predictions}; battles ${t.battles}`;
+        const side = (seat: number) => capital(v.seats[seat]?.color ?? s(seat));
+        const each = (list: (PredictionChessMove | PredictionChessPrediction)[]) =>
+          list.map((choice, seat) => `${side(seat)} ${predictionChessText(choice)}`).join(", ");
+        const battles = t.battles === 0 ? "no battle" : t.battles === 1 ? "1 battle" : `${t.battles} battles`;
+        return `Turn ${i + 1}: ${each(t.moves)}; predicted: ${each(t.predictions)}; ${battles}`;
       });
     case "holdem_chess":
       return holdemHistory(v, log);
@@ -606,4 +651,110 @@ export function fieldHelp(field: ComposedField, value: unknown): string {
     case "action_card":
       return typeof value === "string" ? ACTION_CARD_HELP[value] ?? actionCardName(value) : "No action card under the bet.";
   }
+}
+
+/** A card's text as the engine writes it (`7h`, `Td`, `X1`). */
+const CARD_TEXT = /^([2-9TJQKA][cdhs]|X\d+)$/;
+
+/** The engine's rank letters in a hand's name (`A K T` kickers) as the cards show them (`A K 10`). */
+export function rankWords(name: string): string {
+  return name.replace(/\bT\b/g, "10");
+}
+
+/** A Detective Poker bet in words, from its struct: "Bet 2 on seat 1's board with the Bluff
+ * card", "… with no action card". */
+export function detectiveBetWords(amount: number, target: number, card: string | null): string {
+  return `Bet ${amount} on seat ${target}'s board ${card === null ? "with no action card" : `with the ${actionCardName(card)} card`}`;
+}
+
+/** An action's engine text in words where its shape is a known one (a placed card, a chess
+ * move, a Detective Poker bet); any other text as it is. */
+export function actionWords(text: string): string {
+  const place = /^(\S+)@(-?\d+),(-?\d+)$/.exec(text);
+  if (place && CARD_TEXT.test(place[1])) return `places ${cardShort(place[1])} at (${place[2]}, ${place[3]})`;
+  const move = /^([a-h][1-8])([a-h][1-8])([qrbn])?$/.exec(text);
+  if (move) return squaresText({ from: move[1], to: move[2], promotion: move[3] ?? null });
+  const bet = /^bet (\d+) on s(\d+)(?: with (\S+))?$/.exec(text);
+  if (bet) {
+    const words = detectiveBetWords(Number(bet[1]), Number(bet[2]), bet[3] ?? null);
+    return words.charAt(0).toLowerCase() + words.slice(1);
+  }
+  return text;
+}
+
+/** What chance did at a replay step in words: "Dealt 7♥", "Dealt K♠ Q♠ 9♣"; other outcomes
+ * as the engine writes them. */
+export function chanceWords(text: string): string {
+  const tokens = text.split(/[\s,]+/).filter((t) => t !== "");
+  if (tokens.length > 0 && tokens.every((t) => CARD_TEXT.test(t))) return `Dealt ${tokens.map(cardShort).join(" ")}`;
+  return `Chance: ${text}`;
+}
+
+/** The steps of Hold'em Poker Chess's pieces (docs/games/holdem_chess.md#attacks): rays for
+ * the queen (A: diagonal, T: orthogonal, Q: both), single steps for the king and the knight. */
+const DIAGONAL: [number, number][] = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
+const ORTHOGONAL: [number, number][] = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+const KNIGHT: [number, number][] = [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]];
+
+/** The cells a card placed at (x, y) attacks inside the window, as "x,y"; a pawn in the centre
+ * row attacks none (the game's default `centre_pawn=none`: the view does not say the
+ * parameter). */
+export function holdemAttackedCells(card: string, x: number, y: number, w: { x0: number; x1: number; y0: number; y1: number }): string[] {
+  const inside = (cx: number, cy: number) => cx >= w.x0 && cx <= w.x1 && cy >= w.y0 && cy <= w.y1;
+  const out: string[] = [];
+  const ray = (steps: [number, number][]) => {
+    for (const [dx, dy] of steps) {
+      for (let cx = x + dx, cy = y + dy; inside(cx, cy); cx += dx, cy += dy) out.push(`${cx},${cy}`);
+    }
+  };
+  const jump = (steps: [number, number][]) => {
+    for (const [dx, dy] of steps) if (inside(x + dx, y + dy)) out.push(`${x + dx},${y + dy}`);
+  };
+  switch (card[0]) {
+    case "K":
+      jump([...DIAGONAL, ...ORTHOGONAL]);
+      break;
+    case "Q":
+      ray([...DIAGONAL, ...ORTHOGONAL]);
+      break;
+    case "A":
+      ray(DIAGONAL);
+      break;
+    case "T":
+      ray(ORTHOGONAL);
+      break;
+    case "J":
+      jump(KNIGHT);
+      break;
+    default:
+      if (/^[2-9]$/.test(card[0]) && y !== 0) jump(y > 0 ? [[-1, -1], [1, -1]] : [[-1, 1], [1, 1]]);
+  }
+  return out;
+}
+
+/** Hold'em Poker Chess: each cell some placed card attacks, with the seats whose cards attack
+ * it (a face-down placed card, whose rank the viewer does not know, attacks nothing it can
+ * see); empty for any other game. */
+export function attacksOf(view: View): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  const v = known(view);
+  if (v?.game !== "holdem_chess") return out;
+  for (const c of v.board) {
+    if (c.owner === undefined || c.owner === null || typeof c.card !== "string") continue;
+    for (const key of holdemAttackedCells(c.card, c.x, c.y, v.window)) {
+      const seats = out.get(key) ?? [];
+      if (!seats.includes(c.owner)) seats.push(c.owner);
+      out.set(key, seats.sort((a, b) => a - b));
+    }
+  }
+  return out;
+}
+
+/** Prediction Chess at the prediction node: the squares of the viewer's own chosen move (kept
+ * hidden from the opponent), and the move in words ("e2–e4", "pass"); none otherwise. */
+export function chosenMoveOf(view: View): { squares: string[]; text: string } | null {
+  const v = known(view);
+  if (v?.game !== "prediction_chess" || !v.my_move) return null;
+  const move = v.my_move;
+  return move.kind === "pass" ? { squares: [], text: "pass" } : { squares: [`sq:${move.from}`, `sq:${move.to}`], text: squaresText(move) };
 }

@@ -17,10 +17,15 @@ export function botLink(game: string, bot: string): string {
 }
 
 function page(root: HTMLElement, title: string, ...body: HTMLElement[]): HTMLElement {
+  return pageTitled(root, title, undefined, ...body);
+}
+
+/** A ladder page whose heading has a title (the whole game string behind a short name). */
+function pageTitled(root: HTMLElement, title: string, full: string | undefined, ...body: HTMLElement[]): HTMLElement {
   const main = h("main", { id: "ladder" },
     h("p", {}, h("a", { href: "#", class: "standalone" }, "New match"), " · ",
       h("a", { href: "#ladders", class: "standalone" }, "Bot ladders")),
-    h("h1", {}, title),
+    h("h1", { title: full }, title),
     ...body);
   root.replaceChildren(main);
   return main;
@@ -30,11 +35,41 @@ function failed(into: HTMLElement, error: unknown) {
   into.replaceChildren(h("p", { role: "alert" }, errorText(error)));
 }
 
-/** A game string for people: the game's long name, then its parameters. */
-function gameText(game: string): string {
+/** How many of a ladder game's parameters its short name shows (the rest counted). */
+const SHOWN_PARAMETERS = 2;
+
+/** A ladder's game string for people, short: the game's long name and its first parameters
+ * in words ("Hold'em Poker Chess · stack 200"), the others counted ("+3 more"); the whole
+ * string is `gameFull`'s, in the title of where it is shown. */
+export function gameText(game: string): string {
   const open = game.indexOf("(");
   const name = open < 0 ? game : game.slice(0, open);
-  return open < 0 ? gameTitle(name) : `${gameTitle(name)} ${game.slice(open)}`;
+  if (open < 0) return gameTitle(name);
+  const params = game.slice(open + 1, game.endsWith(")") ? -1 : undefined).split(",").filter((p) => p !== "");
+  const shown = params.slice(0, SHOWN_PARAMETERS).map((p) => p.replace("=", " ").replace(/_/g, " "));
+  const more = params.length - shown.length;
+  return [gameTitle(name), [...shown, ...(more > 0 ? [`+${more} more`] : [])].join(", ")].filter((x) => x).join(" · ");
+}
+
+/** The whole game string (its long name, then every parameter), for a title. */
+function gameFull(game: string): string {
+  const open = game.indexOf("(");
+  return open < 0 ? gameTitle(game) : `${gameTitle(game.slice(0, open))} ${game.slice(open)}`;
+}
+
+/** A ladder game's returns in a line: who won and every seat's return ("Seat 1 wins (−1 : 1)"). */
+export function returnsText(returns: number[]): string {
+  if (returns.length === 0) return "";
+  const number = (r: number) => {
+    const text = String(Math.round(r * 100) / 100);
+    return text.startsWith("-") ? `−${text.slice(1)}` : text;
+  };
+  const all = returns.map(number).join(" : ");
+  const best = Math.max(...returns);
+  const winners = returns.flatMap((r, seat) => (r === best ? [seat] : []));
+  if (winners.length === returns.length) return `A draw (${all})`;
+  if (winners.length === 1) return `Seat ${winners[0]} wins (${all})`;
+  return `Seats ${winners.join(" and ")} share the best result (${all})`;
 }
 
 /** Every ladder the server runs, read page by page (a reply holds at most 1000). */
@@ -63,7 +98,7 @@ export function laddersPage(root: HTMLElement) {
           ? [h("li", {}, "No ladder yet: none starts until a bot registers for a game.")]
           : ladders.map((l) =>
               h("li", { "data-game": l.game },
-                h("a", { href: ladderLink(l.game) }, gameText(l.game)),
+                h("a", { href: ladderLink(l.game), title: gameFull(l.game) }, gameText(l.game)),
                 ` · ${l.bots} bots, ${l.connected} connected · ${l.games} games played, ${l.live} live`))),
       );
     },
@@ -105,7 +140,7 @@ function gameList(id: string, games: LadderGameSummary[], empty: string): HTMLEl
   return h("ul", { id, class: "links" },
     ...games.map((g) => {
       const who = g.bots.map((bot, seat) => `seat ${seat} ${bot}${g.forfeits[seat] ? " (forfeit)" : ""}`).join(", ");
-      const result = g.live ? "live" : g.returns.map((r) => r.toFixed(1)).join(" : ");
+      const result = g.live ? "live" : returnsText(g.returns);
       return h("li", { "data-match": g.matchId, "data-live": String(g.live) },
         `set ${g.set} · ${who} · ${result} · `,
         g.live
@@ -119,7 +154,7 @@ export function ladderPage(root: HTMLElement, game: string) {
   const board = h("div", { class: "scroll" }, h("p", {}, "Loading…"));
   const live = h("section", { "aria-label": "Live games" }, h("h2", {}, "Live games"));
   const recent = h("section", { "aria-label": "Recent games" }, h("h2", {}, "Recent games"));
-  page(root, `Ladder: ${gameText(game)}`,
+  pageTitled(root, `Ladder: ${gameText(game)}`, gameFull(game),
     h("section", { class: "seats", "aria-label": "Leaderboard" }, h("h2", {}, "Leaderboard"), board,
       h("p", { class: "hint" },
         "Ratings on the Elo scale with random at 0, each with its 95% interval; the rating on returns is in the game's own units. ",
@@ -197,7 +232,7 @@ export function botPage(root: HTMLElement, game: string, bot: string) {
   const standing = h("p", { id: "standing" }, "Loading…");
   const history = h("section", { "aria-label": "Rating over time" }, h("h2", {}, "Rating over time"));
   const games = h("section", { "aria-label": "Games" }, h("h2", {}, "Games"));
-  page(root, `${bot} on ${gameText(game)}`,
+  pageTitled(root, `${bot} on ${gameText(game)}`, gameFull(game),
     h("p", {}, h("a", { href: ladderLink(game) }, "The leaderboard")),
     standing, history, games);
   ladder.getLeaderboard({ game }).then(

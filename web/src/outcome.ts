@@ -2,7 +2,7 @@
 // what the view holds (the winning seat, showdown hands with their cards, each bet judged), it
 // decides nothing itself.
 import { cardShort } from "./dom";
-import { type View, known } from "./games";
+import { type View, known, rankWords } from "./games";
 import { actionCardName } from "./rules";
 import type { DetectivePokerBet, DetectivePokerScoredHand } from "./schema/views/detective_poker";
 import type { EndReason } from "./schema/views/prediction_chess";
@@ -54,7 +54,7 @@ const PREDICTION_END: Record<EndReason, (loser: string, winner: string) => strin
  * uncontested winner, and who took how many chips. */
 export function holdemHandText(result: HoldemResult): string {
   const takers = result.won.flatMap((w, s) => (w > 0 ? [`${seatName(s)} won ${w} chips`] : []));
-  const shown = result.showdown.map((hand) => `${seatName(hand.seat)} showed ${hand.name} (${cards(hand.cards)})`);
+  const shown = result.showdown.map((hand) => `${seatName(hand.seat)} showed ${rankWords(hand.name)} (${cards(hand.cards)})`);
   const how = shown.length > 0 ? `${shown.join("; ")}. ` : "No showdown: the others folded. ";
   return `Hand ${result.hand_number}: ${how}${takers.join(", ") || "No chips changed hands"}.`;
 }

@@ -10,7 +10,8 @@ import {
   type SeatView,
   SeatViewSchema,
 } from "./gen/checkraise/v1/checkraise_pb";
-import { errorText, gameTitle, isAbort, isFinal } from "./errors";
+import { ConnectError } from "@connectrpc/connect";
+import { errorText, gameTitle, isAbort, isFinal, isGone, isUnreachable } from "./errors";
 import { card, cardFace, cardName, h, piece, pieceName } from "./dom";
 import { type Json, applyPatch } from "./patch";
 import {
@@ -23,10 +24,15 @@ import {
   type ComposedField,
   type LoggedStep,
   actionHelp,
+  actionWords,
+  attacksOf,
   boardOf,
+  chanceWords,
+  chosenMoveOf,
   cardRowsOf,
   clickOf,
   composable,
+  detectiveBetWords,
   detectiveChoiceHelp,
   fieldHelp,
   fieldLabel,
@@ -117,7 +123,8 @@ const PAUSES: [number, string][] = [
   [1200, "long (1.2 s)"],
 ];
 const DEFAULT_PAUSE_MS = 600;
-/** Embedded, a kind of bet with more amounts than this is a slider (the page: buttons). */
+/** A kind of bet with more amounts than this is a slider (embedded, and on the page for
+ * Hold'em Poker Chess). */
 const MIN_SLIDER = 3;
 
 /** The pause chosen in this browser, or the default (a value the page does not offer too). */
@@ -169,6 +176,14 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
   let rules: HTMLElement | null | undefined;
   let logBase: { version: bigint; view: View } | null = null;
   let logging = true;
+  /** The watch stream: up ("ok"), down and being retried, or stopped for good (the match gone,
+   * the seat refused), with what the page says of it; kept apart from `message`, which a click
+   * clears, until the stream brings the match again. */
+  let link: "ok" | "down" | "stopped" = "ok";
+  let linkText = "";
+  /** Whether the seat might act as last drawn (its controls are brought into view as it
+   * becomes its turn). */
+  let wasTurn = false;
   /** The composer's chosen value of each field (as JSON). */
   const composed: Partial<Record<ComposedField, string>> = {};
   /** The amount chosen on each kind of bet's slider (embedded only). */
@@ -238,7 +253,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
 
   /** Plays an action (by id, or typed text); a refusal is shown. */
   async function act(action: LegalAction | string) {
-    if ((!viewer.token && !viewer.embedded) || viewer.seat === null || isBusy()) return;
+    if ((!viewer.token && !viewer.embedded) || viewer.seat === null || isBusy() || link !== "ok") return;
     busy = true;
     message = "";
     draw();
@@ -254,7 +269,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       busy = false;
       if (!isAbort(error)) {
         // A refusal is the server's answer; anything else means the move may not have reached it.
-        say(isFinal(error) ? `Move refused. ${errorText(error)}` : `The move was not played (${errorText(error)}): try again.`);
+        say(isFinal(error) ? `Move refused. ${errorText(error)}` : `The move was not played (${errorText(error).replace(/\.$/, "")}): try again.`);
       }
     }
   }
@@ -376,6 +391,11 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     return current ? log.filter((step) => step.version <= current!.version) : [];
   }
 
+  /** Whether the seat may act now: its turn, no move on its way, the server there. */
+  function mayAct(): boolean {
+    return Boolean(current?.mayAct) && !isBusy() && link === "ok";
+  }
+
   function isBusy(): boolean {
     return busy || awaiting !== null;
   }
@@ -384,7 +404,8 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.key;
     main.replaceChildren(...content().filter((node): node is Node => node !== null));
     main.dataset.version = current ? String(current.version) : "-1";
-    main.dataset.mayAct = String(Boolean(current?.mayAct) && !isBusy());
+    main.dataset.mayAct = String(mayAct());
+    main.dataset.link = link;
     main.dataset.terminal = String(Boolean(current?.isTerminal));
     if (viewer.replay) {
       main.dataset.step = String(at);
@@ -392,6 +413,29 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     }
     const again = focusKey && main.querySelector<HTMLElement>(`[data-key="${focusKey}"]`);
     if (again) again.focus();
+    const turn = main.dataset.mayAct === "true";
+    if (turn && !wasTurn) bringControls();
+    wasTurn = turn;
+  }
+
+  /** On the seat's turn: its controls scrolled into the window if they are out of it (the
+   * actions' buttons, else the hand's cards or the board's pieces), focus left where it is (the
+   * status line says "Your turn." to a screen reader). */
+  function bringControls() {
+    const control =
+      main.querySelector<HTMLElement>(".actions .legal, .actions select") ??
+      main.querySelector<HTMLElement>(".hand .legal, .board .source");
+    if (!control) return;
+    // Embedded in a notebook, a table scrolled out of sight stays there (the reader is
+    // elsewhere in the notebook).
+    const table = main.getBoundingClientRect();
+    if (viewer.embedded && (table.bottom <= 0 || table.top >= window.innerHeight)) return;
+    const box = control.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    const area = control.closest<HTMLElement>(".actions, .hand, .board-wrap") ?? control;
+    // The area's top in view when it fits, else the control itself.
+    const fits = area.getBoundingClientRect().height <= window.innerHeight;
+    (fits ? area : control).scrollIntoView({ block: fits ? "nearest" : "center" });
   }
 
   function content(): (Node | null)[] {
@@ -408,11 +452,12 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
         viewer.embedded ? null : h("a", { href: "#" }, "New match"),
       ),
     );
-    const alert = h("p", { id: "message", role: "alert" }, message);
+    const alert = h("p", { id: "message", role: "alert", "data-link": link }, link !== "ok" ? linkText : message);
     const notice = viewer.notice ? h("p", { id: "link-notice", class: "notice", role: "note" }, viewer.notice) : null;
     if (!current || !view) return [title, notice, alert, h("p", {}, "Connecting…")];
     const practice = practiceNotice(current.chosenSeed);
-    const legal = current.mayAct ? current.legalActions : [];
+    // While the server is away (or the match gone) nothing is clickable.
+    const legal = current.mayAct && link === "ok" ? current.legalActions : [];
     const clicks = legal.map((action) => ({ action, click: clickOf(structOf(action.actionJson)) }));
     // The poker games (Hold'em Poker Chess, Detective Poker): the seats around a poker table, in
     // the play area, instead of the table of seats beside it.
@@ -443,14 +488,17 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       notice,
       practice,
       h("p", { id: "status", "aria-live": "polite" },
-        isBusy() ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
+        link === "down" ? "Waiting for the server: the board is locked until it answers."
+        : link === "stopped" ? "This match cannot be followed any more."
+        : isBusy() ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
       alert,
       rules,
       h(
         "div",
         { class: "table" },
-        h("div", { class: "play-area" }, around, hand(view, clicks), board(view, clicks), actions(clicks)),
-        h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links(), pacing()),
+        h("div", { class: "play-area" }, around, hand(view, clicks), board(view, clicks)),
+        // The actions beside the table (on a narrow screen: right after it), first of the side.
+        h("div", { class: "side" }, actions(clicks), outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links(), pacing()),
       ),
     ];
   }
@@ -559,9 +607,12 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
 
   /** A board square or cell: a button when it is a legal source or target, else drawn only. */
   function spot(key: string, label: string, clicks: Choice[], last: Set<string>, ...inner: (Node | null)[]) {
-    const drawn = spotOf(key, last.has(key) ? `${label} (last move)` : label, clicks, ...inner);
+    const chosen = view ? chosenMoveOf(view)?.squares.includes(key) : false;
+    const named = `${label}${last.has(key) ? " (last move)" : ""}${chosen ? " (your chosen move)" : ""}`;
+    const drawn = spotOf(key, named, clicks, ...inner);
     drawn.dataset.spot = key;
     if (last.has(key)) drawn.classList.add("last");
+    if (chosen) drawn.classList.add("chosen");
     return drawn;
   }
 
@@ -637,13 +688,22 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     } else {
       columns = kind.x1 - kind.x0 + 1;
       rows = [];
+      // Hold'em Poker Chess: the cells each seat's placed cards attack (its showdown pool).
+      const attacks = attacksOf(v);
       for (let y = kind.y1; y >= kind.y0; y--) {
         rows.push(coord("rank", String(y)));
         for (let x = kind.x0; x <= kind.x1; x++) {
           const c = cells.get(`${x},${y}`);
           const has = c !== undefined && "card" in c;
-          const label = has ? `cell ${x},${y}, ${cardName(c.card ?? null)}${c.owner !== undefined ? ` of seat ${c.owner}` : ""}` : `cell ${x},${y}`;
-          const cell = spot(`cell:${x},${y}`, label, clicks, last, has ? cardFace(c.card ?? null) : null);
+          const by = attacks.get(`${x},${y}`) ?? [];
+          const attacked = by.length > 0 ? `, attacked by ${by.map((seat) => `seat ${seat}`).join(" and ")}` : "";
+          const label = `${has ? `cell ${x},${y}, ${cardName(c.card ?? null)}${c.owner !== undefined ? ` of seat ${c.owner}` : ""}` : `cell ${x},${y}`}${attacked}`;
+          // A dot in the attacking seat's colour, in the cell's corner, per seat.
+          const marks = by.length > 0
+            ? h("span", { class: "attacks", "aria-hidden": "true" }, by.map((seat) => h("span", { class: `attack by-${seat % 4}` })))
+            : null;
+          const cell = spot(`cell:${x},${y}`, label, clicks, last, has ? cardFace(c.card ?? null) : null, marks);
+          if (by.length > 0) cell.dataset.attackedBy = by.join(",");
           if (has && c.owner !== undefined) cell.classList.add(`owner-${c.owner}`);
           if (x === 0 && y === 0) cell.classList.add("centre");
           rows.push(cell);
@@ -666,14 +726,18 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     const all = clicks.filter((c) => !c.click.source);
     const many = all.filter((c) => composable(structOf(c.action.actionJson)));
     const composedNow = many.length > 6 ? many : [];
-    // Embedded (the notebook widget): many amounts of one kind of bet are a slider and a button.
-    const sliders = viewer.embedded ? amountGroups(all.filter((c) => !composedNow.includes(c))) : [];
+    // Many amounts of one kind of bet are a slider and a button: in the notebook widget, and
+    // on the page for the poker games (Hold'em Poker Chess's raises).
+    const poker = view !== null && known(view)?.game === "holdem_chess";
+    const sliders = viewer.embedded || poker ? amountGroups(all.filter((c) => !composedNow.includes(c))) : [];
     const sliding = new Set(sliders.flat());
     const buttons = all.filter((c) => !composedNow.includes(c) && !sliding.has(c));
     const pending = choosing.filter((c) => clicks.some((d) => d.action.id === c.action.id));
     const helps = new Map(buttons.map((c) => [c.action.id, actionHelp(structOf(c.action.actionJson), view)]));
     const kinds = new Map<string, string>();
-    for (const help of helps.values()) if (help && !kinds.has(help.kind)) kinds.set(help.kind, help.general);
+    for (const help of [...helps.values(), ...sliders.map((group) => actionHelp(structOf(group[0].action.actionJson), view))]) {
+      if (help && !kinds.has(help.kind)) kinds.set(help.kind, help.general);
+    }
     const input = h("input", {
       id: "action-text",
       name: "action",
@@ -687,6 +751,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       "section",
       { class: "actions", "aria-label": "Actions" },
       h("h2", {}, "Actions"),
+      chosenLine(),
       current.mayAct && clicks.some((c) => c.click.source)
         ? h("p", { class: "hint" }, hint(view, selected))
         : null,
@@ -729,6 +794,15 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
         h("button", { type: "submit" }, "Play"),
       ),
     );
+  }
+
+  /** Prediction Chess: the move the seat chose this turn, said while it predicts the other's. */
+  function chosenLine(): HTMLElement | null {
+    const chosen = view ? chosenMoveOf(view) : null;
+    if (!chosen) return null;
+    return h("p", { id: "chosen-move", class: "chosen-move" },
+      h("span", { class: "chosen-swatch", "aria-hidden": "true" }),
+      `Your move this turn: ${chosen.text} (ringed in white; your opponent does not see it until both have predicted).`);
   }
 
   /** A long list of actions (Detective Poker's bets) as one control per field of their structs,
@@ -786,7 +860,9 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
           title: meaning,
           "aria-describedby": meaning ? "compose-act-help" : undefined,
           onclick: () => void act(action.action),
-        }, action.action.text)),
+        }, detective && typeof parts.target === "number" && typeof parts.amount === "number"
+          ? detectiveBetWords(parts.amount, parts.target, typeof parts.action_card === "string" ? parts.action_card : null)
+          : action.action.text)),
       meaning ? h("p", { class: "help", id: "compose-act-help" }, `This bet: ${meaning}.`) : null,
     );
   }
@@ -815,11 +891,13 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     const kept = amounts.indexOf(chosenAmounts[kind] ?? NaN);
     let index = kept >= 0 ? kept : 0;
     const help = (i: number) => actionHelp(structOf(group[i].action.actionJson), view);
+    const general = help(index);
     const button = h("button", {
       class: "legal",
       id: `amount-act-${kind}`,
       "data-key": `amount-act:${kind}`,
       title: help(index)?.specific,
+      "aria-describedby": general ? `help-${general.kind}` : undefined,
       onclick: () => void act(group[index].action),
     }, group[index].action.text);
     const slider = h("input", {
@@ -924,6 +1002,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     // Set while the stream is down: the first event after it comes back clears what the page
     // said meanwhile (the stream's error, or a move refused because the server was away).
     let down = false;
+    let ended = false;
     for (let attempt = 1; ; attempt++) {
       try {
         const stream = source.watch(abort.signal);
@@ -932,16 +1011,32 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
           if (down) {
             down = false;
             message = "";
+            link = "ok";
+            linkText = "";
           }
+          ended = event.view?.isTerminal ?? ended;
           record(event.view, event.actor);
           enqueue(event.view, event.actor === -1n || (viewer.seat !== null && event.actor === BigInt(viewer.seat)));
         }
-        return;
+        // A stream that ends before the match does: the server went away (or dropped the
+        // match); asked again, it says which.
+        if (ended || abort.signal.aborted) return;
+        throw new Error("The server closed the match's stream.");
       } catch (error) {
         if (isAbort(error) || abort.signal.aborted) return;
         down = true;
-        say(errorText(error));
-        if (isFinal(error)) return;
+        if (isFinal(error)) {
+          link = "stopped";
+          linkText = isGone(error) ? "This match is no longer on the server." : errorText(error);
+          draw();
+          return;
+        }
+        link = "down";
+        // The server's own words where it answered (a watcher cut off for lagging behind).
+        linkText = isUnreachable(error) || !(error instanceof ConnectError)
+          ? "The server cannot be reached; retrying…"
+          : `${errorText(error)} Retrying…`;
+        draw();
         await new Promise((resolve) => setTimeout(resolve, Math.min(attempt, 5) * 1000));
       }
     }
@@ -959,7 +1054,7 @@ function coord(kind: "file" | "rank" | "corner", text: string): HTMLElement {
 
 function stepText(step: Step): string {
   if (step.entries.length > 0) {
-    return step.entries.map((e) => (e.player < 0n ? `chance: ${e.text}` : `seat ${e.player}: ${e.text}`)).join("; ");
+    return step.entries.map((e) => (e.player < 0n ? chanceWords(e.text) : `Seat ${e.player}: ${actionWords(e.text)}`)).join("; ");
   }
   const actor = Number(step.actor);
   if (actor === -1) return "The deal.";
@@ -1016,7 +1111,7 @@ function seats(sv: SeatView, v: View): HTMLElement {
     // A wide table scrolls inside its box, which the keyboard can focus to scroll it.
     h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": "Seats table" }, h("table", {},
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Player"),
-        withCards && h("th", { scope: "col" }, "Cards"), keys.map((k) => h("th", { scope: "col" }, k.replace(/_/g, " "))))),
+        withCards && h("th", { scope: "col" }, "Cards"), keys.map((k) => h("th", { scope: "col" }, seatFieldLabel(k))))),
       h("tbody", {}, infos.map((info) => {
         const s = info.seat;
         const status = sv.seats[s];
@@ -1031,12 +1126,18 @@ function seats(sv: SeatView, v: View): HTMLElement {
   );
 }
 
+/** A seat's field as the seats table heads it: `color` reads "Colour", `street_bet` "Street bet". */
+function seatFieldLabel(key: string): string {
+  const words = key === "color" ? "colour" : key.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** What the poker table's middle draws (`table.ts`): left out of the panel beside it. */
-const ON_THE_FELT = new Set(["pot", "street", "hand number", "hands", "current bet", "burns"]);
+const ON_THE_FELT = new Set(["pot", "street", "hand_number", "hands", "current_bet", "burns"]);
 
 /** The view's other facts and card rows; `felt`: less what the poker table already shows. */
 function facts(v: View, felt: boolean): HTMLElement {
-  const shown = factsOf(v).filter(([k]) => !(felt && ON_THE_FELT.has(k)));
+  const shown = factsOf(v).filter(([, , key]) => !(felt && ON_THE_FELT.has(key)));
   const rows = cardRowsOf(v).filter(([label]) => !(felt && label === "Community"));
   return h(
     "section",

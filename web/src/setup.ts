@@ -217,13 +217,17 @@ function form(main: HTMLElement, games: GameDescription[]) {
       h("div", { class: "field" }, h("label", { for: "game" }, "Game"), gameSelect),
       description,
       rulesBox,
-      h("fieldset", {}, h("legend", {}, "Parameters"), params),
-      h("fieldset", {}, h("legend", {}, "Seats"), seatsBox),
-      h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (empty: a secret deal)"), seed,
-        h("span", { class: "help", id: "seed-help" },
-          "Choosing a seed makes a practice deal: whoever knows the seed can work out every hidden card, so every seat is told it is one. Leave it empty for a secret deal.")),
-      error,
-      start),
+      // On a wide screen the parameters beside the seats and the Start button, which so stay
+      // near the top however many parameters the game has; on a narrow one, above them.
+      h("div", { class: "setup-columns" },
+        h("fieldset", { class: "params-box" }, h("legend", {}, "Parameters"), params),
+        h("div", { class: "setup-go" },
+          h("fieldset", {}, h("legend", {}, "Seats"), seatsBox),
+          h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (empty: a secret deal)"), seed,
+            h("span", { class: "help", id: "seed-help" },
+              "Choosing a seed makes a practice deal: whoever knows the seed can work out every hidden card, so every seat is told it is one. Leave it empty for a secret deal.")),
+          error,
+          start))),
     recentMatches(),
   );
   drawGame();
