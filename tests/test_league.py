@@ -21,6 +21,13 @@ from checkraise.league import LeagueConfig, league, main, meta_strategy
 from checkraise.train import Config
 
 GAME = "detective_poker"
+# The engine's bots, a search and a best-response search among them, as the population's start.
+MEMBERS = [
+    "heuristic",
+    "random",
+    "ismcts(iterations=20,rollout=random)",
+    "br(target=heuristic,iterations=10)",
+]
 SMALL = {
     "num_envs": 8,
     "rollout": 16,
@@ -48,6 +55,7 @@ def run(tmp_path_factory):
         exploiter_steps=200,
         eval_games=6,
         exploiter_eval_games=6,
+        members=MEMBERS,
         final_opponents=["heuristic"],
         final_eval_games=6,
     )
@@ -61,7 +69,7 @@ def test_the_population_grows_with_exploiters_and_past_mains(run):
     sizes = [len(h["population"]) for h in summary["history"]]
     assert sizes == sorted(sizes) and sizes[-1] > sizes[0]
     kinds = [m["kind"] for m in summary["population"]]
-    assert kinds.count("bot") == 2
+    assert kinds.count("bot") == len(MEMBERS)
     assert kinds.count("exploiter") >= 1 and kinds.count("main") >= 2
     for member in summary["population"]:
         if member["kind"] != "bot":
