@@ -94,7 +94,7 @@ class Config:
     entropy: float = 0.01
     value_coef: float = 0.5
     max_grad_norm: float = 0.5
-    pool: list[tuple[str, float]] = field(
+    pool: list[tuple[str | bytes, float]] = field(
         default_factory=lambda: [("heuristic", 0.7), (SELF, 0.2), ("random", 0.1)]
     )
     snapshot_every: int = 10
@@ -108,6 +108,13 @@ class Config:
     action_features: bool = True
     best_response_to: str | None = None
     init: str | None = None
+
+
+def _json(value: Any) -> Any:
+    """``config.json``'s entry for a pool member given as a policy file's bytes."""
+    if isinstance(value, bytes):
+        return f"<policy file, {len(value)} bytes>"
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def _parse_pool(items: Sequence[str]) -> list[tuple[str, float]]:
@@ -456,7 +463,9 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
             )
         train_game = _core.make(game.name, **{**game.parameters, "reward": config.train_reward})
     for spec, _ in config.pool:
-        if spec != SELF:
+        if isinstance(spec, bytes):
+            Policy.from_bytes(spec).check_game(game)
+        elif spec != SELF:
             _core.Bot(game, spec)
     for spec in config.eval_opponents:
         _core.Bot(game, spec)
@@ -467,7 +476,7 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
 
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    (out / "config.json").write_text(json.dumps(asdict(config), indent=2, default=_json) + "\n")
 
     rng = np.random.default_rng(config.seed)
     obs_size = game.observation_size

@@ -1,0 +1,485 @@
+"""League training: a population that grows as it trains (PSRO / fictitious self-play in spirit).
+
+``python -m checkraise.league GAME --init shipped --generations 3 --out runs/league`` runs, per
+generation ``g``:
+
+1. **An exploiter of the current main policy**: a learned best response (``checkraise.train``
+   with ``best_response_to`` the main policy, started from the main's weights, as the
+   exploitability bounds of docs/strength.md were found), trained for ``--exploiter-minutes``
+   and added to the population as a frozen member. Its final mean return against the main
+   (seats rotated, 95% interval) is the generation's **exploiter value**: a lower bound on the
+   main's exploitability, measured at the same budget every generation, so the values over the
+   generations are the exploitability curve of the league's main policy.
+2. **The meta-strategy**: the main is evaluated against every member (the engine's bots by
+   spec, its own past versions, the exploiters), and each member's weight is prioritized
+   fictitious self-play's: ``floor + (1 - score)^power``, normalized to sum to one, where
+   ``score`` is the main's result against the member mapped to [0, 1] (the game's return
+   range: 0 loses every game, 1 wins every game). Members the main still loses to are played
+   most; members it beats keep the floor, so none is forgotten.
+3. **The main trains** for ``--main-minutes`` (``checkraise.train``, started from the main's
+   weights and value head) against that mixture, plus its own snapshots of the generation
+   (``self``, a fixed share). The main before this phase joins the population as a frozen
+   member.
+
+Everything is on the engine's fast path: members are handed to the engine's vector env as
+policy files' bytes (held in memory) or bot specs, and the engine plays them on its worker
+threads from their own seat's information (the ``policy`` bot and every other bot decide on
+states resampled from what their seat may see). Each member's bytes are also written to
+``members/`` so that the engine plays it as the bot spec ``policy(path=...)`` (the
+evaluations, and anyone after the run).
+
+Writes to ``--out``: ``policy.safetensors`` (the final main), ``members/`` (every member's
+file), ``league.csv`` (per generation and member: its kind, weight, the main's result against
+it with its interval), ``exploiters.csv`` (per generation: the exploiter's value with its
+interval and the time and steps the league had run), ``final.csv`` (the final main against the
+``--final-opponent`` bots, ``--final-eval-games`` games each), ``league.json`` (all of it),
+``league.png`` (the curves) and each phase's own ``checkraise.train`` directory under
+``gen*/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import shutil
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from checkraise import _core
+from checkraise._optional import requires
+from checkraise.policy import Policy
+from checkraise.train import SELF, Config, _write_csv, evaluate, train
+
+
+@dataclass
+class LeagueConfig:
+    """A league run's settings (``python -m checkraise.league --help`` explains each). ``base``
+    holds the PPO settings every phase shares (its ``game``, ``seed`` and ``train_reward``
+    are the league's; ``minutes``, ``max_steps``, ``pool``, ``init``, ``out``, evaluation
+    and ``best_response_to`` are set per phase)."""
+
+    base: Config
+    out: str = "runs/league"
+    init: str | None = "shipped"
+    generations: int = 3
+    main_minutes: float = 8.0
+    exploiter_minutes: float = 4.0
+    main_steps: int | None = None
+    exploiter_steps: int | None = None
+    members: list[str] = field(default_factory=lambda: ["heuristic", "random"])
+    self_share: float = 0.2
+    power: float = 2.0
+    floor: float = 0.02
+    eval_games: int = 300
+    exploiter_eval_games: int = 1000
+    final_opponents: list[str] = field(default_factory=lambda: ["heuristic", "random", "policy"])
+    final_eval_games: int = 2000
+    final_exploiter: bool = True
+
+
+@dataclass
+class Member:
+    """One member of the population: a bot spec, or a frozen policy (its file's bytes)."""
+
+    name: str
+    kind: str  # "bot", "main" (a past main) or "exploiter"
+    spec: str  # the bot spec the engine plays it by (``policy(path=...)`` for policies)
+    generation: int
+    data: bytes | None = None  # a policy's file, handed to the vector env as bytes
+
+    @property
+    def entry(self) -> str | bytes:
+        """Its vector-env pool entry."""
+        return self.data if self.data is not None else self.spec
+
+
+def meta_strategy(scores: Sequence[float], power: float, floor: float) -> list[float]:
+    """Prioritized fictitious self-play's weights from the main's score against each member
+    (in [0, 1], 1: the main wins every game): ``floor + (1 - score)^power``, normalized. Finite,
+    non-negative and summing to one for any scores (a non-finite score counts as 0.5)."""
+    if not scores:
+        raise ValueError("a meta-strategy needs at least one member")
+    raw = []
+    for s in scores:
+        s = 0.5 if not math.isfinite(s) else min(1.0, max(0.0, s))
+        raw.append(max(floor, 0.0) + (1.0 - s) ** power)
+    total = sum(raw)
+    if not total > 0:
+        return [1.0 / len(raw)] * len(raw)
+    return [r / total for r in raw]
+
+
+def _score(mean: float, game: _core.Game) -> float:
+    """The main's mean return against a member, mapped to [0, 1] by the game's return range."""
+    lo, hi = float(game.min_utility()), float(game.max_utility())
+    return min(1.0, max(0.0, (mean - lo) / (hi - lo))) if hi > lo else 0.5
+
+
+def _policy_file(policy_spec: str, game: _core.Game) -> bytes:
+    """The bytes of ``shipped`` (the engine's policy for the game) or of a policy file."""
+    if policy_spec == "shipped":
+        return bytes(_core.shipped_policy(game.name))
+    return Path(policy_spec).read_bytes()
+
+
+def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Runs the league as ``config`` says and writes its files to ``config.out``; returns the
+    summary written to ``league.json``."""
+    base = config.base
+    game = _core.make(base.game)
+    if config.generations < 1:
+        raise _core.CheckraiseError("a league needs at least one generation")
+    if not 0 <= config.self_share < 1:
+        raise _core.CheckraiseError("the self share must be in [0, 1)")
+    for spec in [*config.members, *config.final_opponents]:
+        _core.Bot(game, spec)
+    out = Path(config.out)
+    members_dir = out / "members"
+    members_dir.mkdir(parents=True, exist_ok=True)
+    settings = asdict(config)
+    (out / "league_config.json").write_text(json.dumps(settings, indent=2) + "\n")
+
+    population: list[Member] = [Member(s, "bot", s, 0) for s in config.members]
+
+    def add_policy(name: str, kind: str, generation: int, data: bytes) -> Member:
+        path = members_dir / f"{name}.safetensors"
+        path.write_bytes(data)
+        member = Member(name, kind, f"policy(path={path})", generation, data)
+        population.append(member)
+        log(f"league: + {name} ({kind}), {len(population)} members")
+        return member
+
+    if config.init is None:
+        # A fresh main: its first phase is plain PPO against the bots alone.
+        main_data = None
+    else:
+        main_data = _policy_file(config.init, game)
+        Policy.from_bytes(main_data).check_game(game)
+    start = time.perf_counter()
+    main_steps = 0
+    league_rows: list[dict[str, Any]] = []
+    exploiter_rows: list[dict[str, Any]] = []
+    history: list[dict[str, Any]] = []
+
+    def phase(name: str, **changes: Any) -> dict[str, Any]:
+        phase_config = Config(**{**asdict(base), "out": str(out / name), **changes})
+        return train(phase_config, log=lambda line: log(f"  [{name}] {line}"))
+
+    def elapsed() -> float:
+        return round(time.perf_counter() - start, 1)
+
+    def train_exploiter(generation: int, target: Member) -> dict[str, Any]:
+        name = f"gen{generation}/exploiter"
+        summary = phase(
+            name,
+            seed=base.seed + 1000 + generation,
+            minutes=config.exploiter_minutes,
+            max_steps=config.exploiter_steps,
+            pool=[(target.entry, 1.0)],
+            eval_opponents=[target.spec],
+            eval_every_s=1e12,
+            final_eval_games=config.exploiter_eval_games,
+            best_response_to=target.spec,
+            init=str(members_dir / f"{target.name}.safetensors"),
+        )
+        br = summary["best_response"]
+        row = {
+            "generation": generation,
+            "target": target.name,
+            "league_seconds": elapsed(),
+            "main_env_steps": main_steps,
+            "exploiter_env_steps": summary["env_steps"],
+            "exploiter_seconds": summary["seconds"],
+            "games": br["games"],
+            "value": br["value"],
+            "ci_low": br["ci"][0],
+            "ci_high": br["ci"][1],
+        }
+        exploiter_rows.append(row)
+        _write_csv(out / "exploiters.csv", exploiter_rows)
+        log(
+            f"league: exploiter of {target.name}: {br['value']:+.3f} "
+            f"[{br['ci'][0]:+.3f}, {br['ci'][1]:+.3f}] ({br['games']} games)"
+        )
+        return row
+
+    main: Member | None = None
+    if main_data is not None:
+        main = add_policy("main0", "main", 0, main_data)
+    for generation in range(config.generations):
+        if main is not None:
+            exploiter_row = train_exploiter(generation, main)
+            add_policy(
+                f"exploiter{generation}",
+                "exploiter",
+                generation,
+                (out / f"gen{generation}/exploiter/policy.safetensors").read_bytes(),
+            )
+        else:
+            exploiter_row = None
+        # The meta-strategy, from the main's results against every member.
+        if main is not None:
+            policy = Policy.from_bytes(main.data)  # type: ignore[arg-type]
+            results = []
+            for m in population:
+                if m is main:
+                    # Against itself: an even score by symmetry, nothing to measure.
+                    results.append((0.5, math.nan, (math.nan, math.nan)))
+                    continue
+                e = evaluate(policy, game, m.spec, config.eval_games, base.eval_seed)
+                results.append((_score(e.mean, game), e.mean, e.ci))
+        else:
+            results = [(0.5, math.nan, (math.nan, math.nan)) for _ in population]
+        weights = meta_strategy([r[0] for r in results], config.power, config.floor)
+        for m, (score, mean, ci), w in zip(population, results, weights, strict=True):
+            league_rows.append(
+                {
+                    "generation": generation,
+                    "league_seconds": elapsed(),
+                    "main_env_steps": main_steps,
+                    "member": m.name,
+                    "kind": m.kind,
+                    "member_generation": m.generation,
+                    "weight": w,
+                    "main_mean": mean,
+                    "ci_low": ci[0],
+                    "ci_high": ci[1],
+                    "main_score": score,
+                }
+            )
+            log(f"league:   {m.name:<14} weight {w:.3f}  main's mean {mean:+.3f}")
+        _write_csv(out / "league.csv", league_rows)
+        history.append(
+            {
+                "generation": generation,
+                "population": [m.name for m in population],
+                "weights": weights,
+                "exploiter": exploiter_row,
+            }
+        )
+        share = 1.0 - config.self_share
+        pool: list[tuple[str | bytes, float]] = [
+            (m.entry, w * share) for m, w in zip(population, weights, strict=True) if w > 0
+        ]
+        if config.self_share > 0:
+            pool.append((SELF, config.self_share))
+        name = f"gen{generation}/main"
+        summary = phase(
+            name,
+            seed=base.seed + generation,
+            minutes=config.main_minutes,
+            max_steps=config.main_steps,
+            pool=pool,
+            eval_opponents=["heuristic"] if "heuristic" in config.members else [config.members[0]],
+            eval_every_s=1e12,
+            final_eval_games=config.eval_games,
+            best_response_to=None,
+            init=None if main is None else str(members_dir / f"{main.name}.safetensors"),
+        )
+        main_steps += summary["env_steps"]
+        main = add_policy(
+            f"main{generation + 1}",
+            "main",
+            generation + 1,
+            (out / name / "policy.safetensors").read_bytes(),
+        )
+    assert main is not None and main.data is not None
+    shutil.copyfile(members_dir / f"{main.name}.safetensors", out / "policy.safetensors")
+    final_exploiter = None
+    if config.final_exploiter:
+        final_exploiter = train_exploiter(config.generations, main)
+    policy = Policy.from_bytes(main.data)
+    final_rows = []
+    for spec in config.final_opponents:
+        e = evaluate(policy, game, spec, config.final_eval_games, base.eval_seed)
+        final_rows.append(
+            {
+                "opponent": spec,
+                "games": e.games,
+                "mean_return": e.mean,
+                "ci_low": e.ci[0],
+                "ci_high": e.ci[1],
+                "win_rate": e.win_rate,
+            }
+        )
+        log(f"league: final vs {spec}: {e.mean:+.3f} [{e.ci[0]:+.3f}, {e.ci[1]:+.3f}]")
+    _write_csv(out / "final.csv", final_rows)
+    summary = {
+        "game": str(game),
+        "generations": config.generations,
+        "seconds": elapsed(),
+        "main_env_steps": main_steps,
+        "population": [
+            {"name": m.name, "kind": m.kind, "generation": m.generation, "spec": m.spec}
+            for m in population
+        ],
+        "history": history,
+        "exploiters": exploiter_rows,
+        "final_exploiter": final_exploiter,
+        "final": final_rows,
+    }
+    (out / "league.json").write_text(json.dumps(summary, indent=2) + "\n")
+    plot(out)
+    return summary
+
+
+def plot(out: str | Path) -> Path:
+    """Draws a league run's ``exploiters.csv`` and ``league.csv`` into ``league.png``: the
+    exploiter value over the league's time (its exploitability bound), the main's result
+    against each member by generation, and the meta-strategy's weights."""
+    with requires("checkraise.league.plot", "train"):
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+    out = Path(out)
+    with open(out / "league.csv") as f:
+        rows = list(csv.DictReader(f))
+    exploiters = []
+    if (out / "exploiters.csv").exists():
+        with open(out / "exploiters.csv") as f:
+            exploiters = list(csv.DictReader(f))
+    fig, axes = plt.subplots(1, 3, figsize=(17, 5))
+    if exploiters:
+        xs = [float(r["league_seconds"]) / 60 for r in exploiters]
+        ys = [float(r["value"]) for r in exploiters]
+        axes[0].errorbar(
+            xs,
+            ys,
+            yerr=[
+                [y - float(r["ci_low"]) for y, r in zip(ys, exploiters, strict=True)],
+                [float(r["ci_high"]) - y for y, r in zip(ys, exploiters, strict=True)],
+            ],
+            marker="o",
+            capsize=3,
+        )
+        for x, y, r in zip(xs, ys, exploiters, strict=True):
+            axes[0].annotate(r["target"], (x, y), textcoords="offset points", xytext=(4, 4))
+    axes[0].axhline(0, color="grey", linewidth=0.8)
+    axes[0].set_xlabel("league minutes (when the exploiter finished)")
+    axes[0].set_ylabel("exploiter's mean return against main (95% CI)")
+    axes[0].set_title("exploitability bound of the main")
+    names = list(dict.fromkeys(r["member"] for r in rows))
+    for name in names:
+        mine = [r for r in rows if r["member"] == name and r["main_mean"] not in ("", "nan")]
+        if mine:
+            axes[1].plot(
+                [int(r["generation"]) for r in mine],
+                [float(r["main_mean"]) for r in mine],
+                marker="o",
+                label=name,
+            )
+        axes[2].plot(
+            [int(r["generation"]) for r in rows if r["member"] == name],
+            [float(r["weight"]) for r in rows if r["member"] == name],
+            marker="o",
+            label=name,
+        )
+    axes[1].axhline(0, color="grey", linewidth=0.8)
+    axes[1].set_xlabel("generation (before its main phase)")
+    axes[1].set_ylabel("main's mean return against member")
+    if axes[1].get_lines()[1:]:
+        axes[1].legend(fontsize=7)
+    axes[2].set_xlabel("generation")
+    axes[2].set_ylabel("meta-strategy weight")
+    axes[2].legend(fontsize=7)
+    fig.suptitle(f"{out.name}: league")
+    fig.tight_layout()
+    path = out / "league.png"
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: ``python -m checkraise.league GAME [options]``."""
+    d = LeagueConfig(base=Config(game=""))
+    p = argparse.ArgumentParser(
+        prog="python -m checkraise.league",
+        description="League training: a main policy against a growing population of its past "
+        "versions, exploiters of it and the engine's bots, weighted by prioritized fictitious "
+        "self-play.",
+    )
+    p.add_argument(
+        "game", help="a game name or game string, e.g. 'poker_chess(observation=scores)'"
+    )
+    p.add_argument("--out", default=d.out)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--init",
+        default=d.init,
+        help="the first main: 'shipped' (the engine's policy of the game), a policy file, or "
+        "'none' (a fresh network, whose first phase plays the bots alone)",
+    )
+    p.add_argument("--generations", type=int, default=d.generations)
+    p.add_argument("--main-minutes", type=float, default=d.main_minutes)
+    p.add_argument("--exploiter-minutes", type=float, default=d.exploiter_minutes)
+    p.add_argument("--main-steps", type=int, default=None, help="stop each main phase here")
+    p.add_argument("--exploiter-steps", type=int, default=None)
+    p.add_argument(
+        "--member",
+        action="append",
+        default=None,
+        help="a bot spec in the population from the start, repeatable (default heuristic and "
+        "random; e.g. 'ismcts(iterations=200,rollout=random)', 'br(target=heuristic)')",
+    )
+    p.add_argument("--self-share", type=float, default=d.self_share)
+    p.add_argument("--power", type=float, default=d.power, help="PFSP's exponent")
+    p.add_argument("--floor", type=float, default=d.floor, help="PFSP's weight floor")
+    p.add_argument("--eval-games", type=int, default=d.eval_games)
+    p.add_argument("--exploiter-eval-games", type=int, default=d.exploiter_eval_games)
+    p.add_argument("--final-opponent", action="append", default=None)
+    p.add_argument("--final-eval-games", type=int, default=d.final_eval_games)
+    p.add_argument("--no-final-exploiter", dest="final_exploiter", action="store_false")
+    p.add_argument("--train-reward", default=None)
+    p.add_argument("--hidden", default="128,128")
+    p.add_argument("--num-envs", type=int, default=64)
+    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--entropy", type=float, default=0.01)
+    args = p.parse_args(argv)
+    base = Config(
+        game=args.game,
+        seed=args.seed,
+        train_reward=args.train_reward,
+        hidden=tuple(int(h) for h in args.hidden.split(",") if h.strip()),
+        num_envs=args.num_envs,
+        lr=args.lr,
+        entropy=args.entropy,
+    )
+    config = LeagueConfig(
+        base=base,
+        out=args.out,
+        init=None if args.init == "none" else args.init,
+        generations=args.generations,
+        main_minutes=args.main_minutes,
+        exploiter_minutes=args.exploiter_minutes,
+        main_steps=args.main_steps,
+        exploiter_steps=args.exploiter_steps,
+        members=args.member or d.members,
+        self_share=args.self_share,
+        power=args.power,
+        floor=args.floor,
+        eval_games=args.eval_games,
+        exploiter_eval_games=args.exploiter_eval_games,
+        final_opponents=args.final_opponent or d.final_opponents,
+        final_eval_games=args.final_eval_games,
+        final_exploiter=args.final_exploiter,
+    )
+    try:
+        summary = league(config, log=lambda line: print(line, flush=True))
+    except (_core.CheckraiseError, ImportError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps({k: summary[k] for k in ("seconds", "main_env_steps", "final")}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

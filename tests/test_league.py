@@ -1,0 +1,191 @@
+"""League training (`checkraise.league`, the `train` extra): a fixed-seed smoke run in which the
+population grows, exploiters are trained and added, the meta-strategy's weights are finite and
+sum to one, and the policy that comes out is played by the engine; the meta-strategy itself; and
+the information rule for every league member played as a bot.
+
+These check that the league runs and records what the docs say, not how well it learns (that is
+measured in docs/training.md, "League").
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import numpy as np
+import pytest
+
+import checkraise as cr
+from checkraise.league import LeagueConfig, league, main, meta_strategy
+from checkraise.train import Config
+
+GAME = "detective_poker"
+# The engine's bots, a search and a best-response search among them, as the population's start.
+MEMBERS = [
+    "heuristic",
+    "random",
+    "ismcts(iterations=20,rollout=random)",
+    "br(target=heuristic,iterations=10)",
+]
+SMALL = {
+    "num_envs": 8,
+    "rollout": 16,
+    "minibatch": 64,
+    "epochs": 2,
+    "hidden": (16,),
+    "eval_games": 6,
+    "snapshot_every": 2,
+}
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """Two generations from a fresh network (seed 3): the first main phase plays the bots
+    alone, then an exploiter of the main, and a final exploiter of the last main."""
+    out = tmp_path_factory.mktemp("league") / "run"
+    config = LeagueConfig(
+        base=Config(game=GAME, seed=3, **SMALL),
+        out=str(out),
+        init=None,
+        generations=2,
+        main_minutes=5,
+        exploiter_minutes=5,
+        main_steps=300,
+        exploiter_steps=200,
+        eval_games=6,
+        exploiter_eval_games=6,
+        members=MEMBERS,
+        final_opponents=["heuristic"],
+        final_eval_games=6,
+    )
+    lines: list[str] = []
+    summary = league(config, log=lines.append)
+    return out, summary, lines
+
+
+def test_the_population_grows_with_exploiters_and_past_mains(run):
+    out, summary, _ = run
+    sizes = [len(h["population"]) for h in summary["history"]]
+    assert sizes == sorted(sizes) and sizes[-1] > sizes[0]
+    kinds = [m["kind"] for m in summary["population"]]
+    assert kinds.count("bot") == len(MEMBERS)
+    assert kinds.count("exploiter") >= 1 and kinds.count("main") >= 2
+    for member in summary["population"]:
+        if member["kind"] != "bot":
+            assert (out / "members" / f"{member['name']}.safetensors").is_file()
+    # Every generation after the first trains an exploiter of its main, and the final main
+    # gets one too; each records its value with an interval.
+    assert [r["target"] for r in summary["exploiters"]] == ["main1", "main2"]
+    assert summary["final_exploiter"]["target"] == "main2"
+    for row in summary["exploiters"]:
+        assert row["ci_low"] <= row["value"] <= row["ci_high"]
+        assert row["exploiter_env_steps"] >= 200
+    with open(out / "exploiters.csv") as f:
+        assert len(list(csv.DictReader(f))) == 2
+    for name in ("league.png", "league.json", "final.csv", "league_config.json"):
+        assert (out / name).is_file()
+    assert json.loads((out / "league.json").read_text())["main_env_steps"] >= 600
+
+
+def test_the_meta_strategy_weights_are_finite_and_sum_to_one(run):
+    out, summary, _ = run
+    for h in summary["history"]:
+        weights = h["weights"]
+        assert len(weights) == len(h["population"])
+        assert all(math.isfinite(w) and w > 0 for w in weights)
+        assert math.isclose(sum(weights), 1.0, abs_tol=1e-9)
+    with open(out / "league.csv") as f:
+        rows = list(csv.DictReader(f))
+    for generation in {r["generation"] for r in rows}:
+        mine = [float(r["weight"]) for r in rows if r["generation"] == generation]
+        assert math.isclose(sum(mine), 1.0, abs_tol=1e-6)
+    # The main phases' pools are the weights (times the share left to `self`) and `self`.
+    config = json.loads((out / "gen1" / "main" / "config.json").read_text())
+    assert math.isclose(sum(w for _, w in config["pool"]), 1.0, abs_tol=1e-9)
+    assert ["self", 0.2] in config["pool"]
+
+
+def test_the_league_policy_is_played_by_the_engine(run):
+    out, _, _ = run
+    game = cr.make(GAME)
+    spec = f"policy(path={out / 'policy.safetensors'})"
+    played = cr.Match(game, [spec, "heuristic", "random"], 7)
+    played.start()
+    played.advance()
+    assert played.is_terminal()
+    assert len(played.returns()) == game.num_players()
+    assert (out / "policy.safetensors").read_bytes() == (
+        out / "members" / "main2.safetensors"
+    ).read_bytes()
+
+
+def test_the_meta_strategy():
+    """Prioritized fictitious self-play: a member the main loses to outweighs one it beats,
+    none falls below the floor's share, and bad scores cannot break the weights."""
+    weights = meta_strategy([0.0, 0.5, 1.0], power=2.0, floor=0.02)
+    assert weights[0] > weights[1] > weights[2] > 0
+    assert math.isclose(sum(weights), 1.0)
+    assert math.isclose(weights[2], 0.02 / (1.02 + 0.27 + 0.02))
+    for scores in ([math.nan, 2.0, -1.0], [1.0, 1.0], [0.3]):
+        for floor in (0.0, 0.02):
+            w = meta_strategy(scores, power=2.0, floor=floor)
+            assert all(math.isfinite(x) and x >= 0 for x in w)
+            assert math.isclose(sum(w), 1.0)
+    with pytest.raises(ValueError):
+        meta_strategy([], power=2.0, floor=0.02)
+
+
+def _decisions(game, count, seed=5):
+    """(state, seat) at decisions of random play, fixed seed."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    out = []
+    while len(out) < count:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        elif state.is_chance_node():
+            state.sample_chance(int(rng.integers(2**31)))
+        else:
+            seat = state.current_player()
+            out.append((state.clone(), seat))
+            state.apply_action(int(rng.choice(state.legal_actions(seat))))
+    return out
+
+
+def test_every_league_member_played_as_a_bot_keeps_the_information_rule(run):
+    """Each member, played as a bot by its spec, chooses the same action at a state and at
+    states resampled from the deciding seat's information (other seats' hidden cards
+    redrawn): its choice depends on what its seat may see and nothing else."""
+    _, summary, _ = run
+    game = cr.make(GAME)
+    differed = False
+    for member in summary["population"]:
+        for state, seat in _decisions(game, 12):
+            action = cr.Bot(game, member["spec"], seed=1).act(state, seat)
+            for s in range(3):
+                other = state.resample_from_infostate(seat, s)
+                differed |= any(
+                    other.information_state_string(o) != state.information_state_string(o)
+                    for o in range(game.num_players())
+                    if o != seat
+                )
+                assert cr.Bot(game, member["spec"], seed=1).act(other, seat) == action, (
+                    member["name"],
+                    state.history(),
+                )
+    assert differed, "the resamples never changed another seat's information"
+
+
+def test_the_command_line(tmp_path, capsys):
+    out = tmp_path / "cli"
+    args = [GAME, "--init", "none", "--out", str(out), "--seed", "4", "--generations", "1"]
+    small = ["--main-steps", "100", "--exploiter-steps", "100", "--hidden", "8", "--num-envs", "4"]
+    evals = ["--eval-games", "3", "--exploiter-eval-games", "3", "--final-eval-games", "3"]
+    finals = ["--final-opponent", "random", "--member", "random", "--no-final-exploiter"]
+    assert main([*args, *small, *evals, *finals]) == 0
+    assert '"main_env_steps"' in capsys.readouterr().out
+    summary = json.loads((out / "league.json").read_text())
+    assert [m["name"] for m in summary["population"]] == ["random", "main1"]
+    assert summary["final"][0]["opponent"] == "random"
+    assert main([GAME, "--member", "alphazero", "--out", str(tmp_path / "x")]) == 2
