@@ -169,6 +169,11 @@ def collect(
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
+    # Subscribed once the first event (the view as of subscribing) is in: a move made before
+    # that would come before the stream's first view, not in it.
+    deadline = time.monotonic() + 30
+    while not events and not errors and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.005)
     return events, errors, thread
 
 
