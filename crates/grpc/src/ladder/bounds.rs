@@ -40,14 +40,25 @@ fn key(game: &str, bot: &str) -> Option<(String, String)> {
     Some((game, bot))
 }
 
+/// Why the results file does not read.
+#[derive(Debug, thiserror::Error)]
+enum BoundsError {
+    #[error("the results file is not the expected JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("the entry for {bot} in {game} does not parse")]
+    Entry { game: String, bot: String },
+}
+
 /// Every entry of `text` by its key; an entry whose game or bot does not parse is an error
 /// naming it (the tests read the committed file with this, so a bad entry fails them).
-fn parse(text: &str) -> Result<HashMap<(String, String), pb::ExploitabilityBound>, String> {
-    let results: Results = serde_json::from_str(text).map_err(|e| e.to_string())?;
+fn parse(text: &str) -> Result<HashMap<(String, String), pb::ExploitabilityBound>, BoundsError> {
+    let results: Results = serde_json::from_str(text)?;
     let mut out = HashMap::new();
     for e in results.bounds {
-        let k = key(&e.game, &e.bot)
-            .ok_or_else(|| format!("the entry for {} in {} does not parse", e.bot, e.game))?;
+        let k = key(&e.game, &e.bot).ok_or_else(|| BoundsError::Entry {
+            game: e.game.clone(),
+            bot: e.bot.clone(),
+        })?;
         out.insert(
             k,
             pb::ExploitabilityBound {
@@ -104,7 +115,12 @@ mod tests {
     fn a_bad_entry_is_an_error_naming_it() {
         let text = r#"{"bounds": [{"game": "no_such_game", "bot": "random", "value": 1,
             "ci": [0, 2], "games": 1, "method": "m", "command": "c"}]}"#;
-        assert!(parse(text).unwrap_err().contains("no_such_game"));
-        assert!(parse("{").is_err());
+        assert!(
+            parse(text)
+                .unwrap_err()
+                .to_string()
+                .contains("no_such_game")
+        );
+        assert!(matches!(parse("{"), Err(BoundsError::Json(_))));
     }
 }
