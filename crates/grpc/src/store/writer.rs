@@ -507,6 +507,20 @@ mod tests {
         );
     }
 
+    /// `write(id)` as a match's first write (its creation).
+    fn created(id: &str) -> MatchWrite {
+        let mut created = write(id, "[]");
+        created.create = Some(MatchRow {
+            game: "pokeros".into(),
+            parameters: "{}".into(),
+            seed: 1,
+            chosen_seed: true,
+            seats: "[]".into(),
+            created_ms: 0,
+        });
+        created
+    }
+
     #[test]
     fn an_announcement_carries_what_was_written_and_reads_back() {
         let mut w = write("m1", "[[1,7]]");
@@ -531,15 +545,7 @@ mod tests {
 
     #[test]
     fn creations_and_long_writes_are_announced_without_what_was_written() {
-        let mut created = write("m1", "[]");
-        created.create = Some(MatchRow {
-            game: "pokeros".into(),
-            parameters: "{}".into(),
-            seed: 1,
-            chosen_seed: true,
-            seats: "[]".into(),
-            created_ms: 0,
-        });
+        let created = created("m1");
         assert_eq!(Announced::payload(&created), "m1 3");
         let mut long = write("m1", "[]");
         long.steps = vec![long.steps[0]; 2_000];
@@ -553,15 +559,7 @@ mod tests {
 
     #[test]
     fn creations_tokens_and_unquotable_text_are_bound_instead() {
-        let mut created = write("m1", "[]");
-        created.create = Some(MatchRow {
-            game: "pokeros".into(),
-            parameters: "{}".into(),
-            seed: 1,
-            chosen_seed: true,
-            seats: "[]".into(),
-            created_ms: 0,
-        });
+        let created = created("m1");
         assert!(commit_text(&[write("m0", "[]"), created], false).is_none());
         let mut joined = write("m1", "[]");
         joined.token = Some((0, "ab".into()));
