@@ -53,10 +53,12 @@ const LATENCY_BUCKETS: [f64; 16] = [
 
 /// Binds the configured address and serves until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    // The signals' handlers first, so that no signal finds the port open without them.
+    let shutdown = shutdown_signal();
     let listener = TcpListener::bind(config.address)
         .await
         .map_err(|error| cannot_listen(config.address, &error))?;
-    serve(config, listener, shutdown_signal()).await
+    serve(config, listener, shutdown).await
 }
 
 /// The startup error for an address the server cannot listen on, naming the address and, for
@@ -523,28 +525,35 @@ impl Ladders {
     }
 }
 
-/// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
-pub async fn shutdown_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM. SIGTERM's handler is installed when
+/// this is called, not when the future is first polled: a SIGTERM that arrives while the
+/// server starts is then a graceful shutdown too, never the signal's default (the process
+/// killed).
+pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    let terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate());
+    async move {
+        let interrupt = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        #[cfg(unix)]
+        let terminate = async move {
+            match terminate {
+                Ok(mut signal) => {
+                    signal.recv().await;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "cannot listen for SIGTERM");
+                    std::future::pending::<()>().await;
+                }
             }
-            Err(error) => {
-                tracing::warn!(%error, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
+        };
+        #[cfg(not(unix))]
+        let terminate = std::future::pending::<()>();
+        tokio::select! {
+            () = interrupt => tracing::info!("SIGINT received; shutting down"),
+            () = terminate => tracing::info!("SIGTERM received; shutting down"),
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => tracing::info!("SIGINT received; shutting down"),
-        () = terminate => tracing::info!("SIGTERM received; shutting down"),
     }
 }
 
