@@ -875,24 +875,37 @@ async fn the_cluster_runs_one_ladder_and_a_survivor_takes_it_over() {
     assert!(new_holder.epoch > holder.epoch);
     assert!(holder_of(&new_holder, &servers).is_some_and(|j| j != k));
 
-    // Every finished game is listed once, by every survivor, and stored finished.
-    let mut listed = Vec::new();
-    for &j in &others {
-        let games = ladder_client(j)
-            .list_ladder_games(pb::ListLadderGamesRequest::default())
-            .await
-            .expect("ListLadderGames")
-            .into_inner()
-            .games;
-        let mut finished: Vec<String> = games
-            .iter()
-            .filter(|g| !g.live)
-            .map(|g| g.match_id.clone())
-            .collect();
-        finished.sort();
-        listed.push(finished);
-    }
-    assert_eq!(listed[0], listed[1], "both survivors list the same games");
+    // Every finished game is listed once, by every survivor, and stored finished. The bot
+    // leaves first; a game it was still playing may end between the two survivors' lists, so
+    // they are read again until no game ends between them.
+    drop(events);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let listed = loop {
+        let mut listed = Vec::new();
+        for &j in &others {
+            let games = ladder_client(j)
+                .list_ladder_games(pb::ListLadderGamesRequest::default())
+                .await
+                .expect("ListLadderGames")
+                .into_inner()
+                .games;
+            let mut finished: Vec<String> = games
+                .iter()
+                .filter(|g| !g.live)
+                .map(|g| g.match_id.clone())
+                .collect();
+            finished.sort();
+            listed.push(finished);
+        }
+        if listed[0] == listed[1] {
+            break listed;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the survivors list different games: {listed:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
     let mut ids = listed[0].clone();
     ids.dedup();
     assert_eq!(ids.len(), listed[0].len(), "a game listed twice");
