@@ -214,3 +214,40 @@ impl GameError {
         }
     }
 }
+
+/// A text in one of the games' own notations (a move, a bet, a FEN, a grid window, piece
+/// values) that does not read: what was wrong and what was expected, in words. The games'
+/// parsers return it; the caller wraps it in the `GameError` that names the action string or
+/// the parameter it came from.
+///
+/// ```
+/// use checkraise_core::games::detective_poker::rules::Bet;
+///
+/// let err = Bet::parse("bet 0 on s1").unwrap_err();
+/// assert_eq!(err.reason(), "'0' is not a chip count (1 or more)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct NotationError {
+    reason: String,
+}
+
+impl NotationError {
+    /// The error for `reason`, a sentence saying what was wrong and what is allowed.
+    pub fn new(reason: impl Into<String>) -> Self {
+        NotationError {
+            reason: reason.into(),
+        }
+    }
+
+    /// What was wrong and what is allowed.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl From<NotationError> for String {
+    fn from(e: NotationError) -> String {
+        e.reason
+    }
+}

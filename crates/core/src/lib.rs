@@ -40,6 +40,9 @@ pub mod params;
 pub mod poker;
 pub mod serial;
 
+/// Where observation writers put their entries, and the information state's history rows.
+pub mod observation;
+
 // The engine API, and the wrapper that turns a game's rules into a state.
 pub mod game;
 
@@ -80,5 +83,7 @@ pub mod testing;
 pub mod ladder;
 
 pub use env::{Env, GameRng};
-pub use game::{Action, ErrorKind, Game, GameError, GameInfo, Player, PlayerAction, State};
+pub use game::{
+    Action, ErrorKind, Game, GameError, GameInfo, NotationError, Player, PlayerAction, State,
+};
 pub use registry::{make_bot, make_game, make_game_from_string};

@@ -307,6 +307,17 @@ impl fmt::Debug for Match {
     }
 }
 
+/// Why a saved match's `Progress` cannot continue at a state: it was saved for another
+/// number of seats.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a saved match of {saved} seats cannot continue a game of {players}")]
+pub struct ResumeError {
+    /// Seats in the saved progress.
+    pub saved: usize,
+    /// Seats of the state it was to continue.
+    pub players: usize,
+}
+
 impl Match {
     /// A match at `state` (normally the game's initial state), at version 0, played with
     /// `driver`'s chance and bot streams.
@@ -323,7 +334,7 @@ impl Match {
 
     /// A match continued from a saved `progress` at `state`; refused if they do not fit
     /// together (another number of seats).
-    pub fn resume(state: Box<dyn State>, progress: Progress) -> Result<Self, String> {
+    pub fn resume(state: Box<dyn State>, progress: Progress) -> Result<Self, ResumeError> {
         let players = state.num_players();
         let Progress {
             driver,
@@ -332,10 +343,10 @@ impl Match {
             taken,
         } = progress;
         if decisions.len() != players || taken.len() != players || driver.seats() != Some(players) {
-            return Err(format!(
-                "a saved match of {} seats cannot continue a game of {players}",
-                taken.len()
-            ));
+            return Err(ResumeError {
+                saved: taken.len(),
+                players,
+            });
         }
         Ok(Match {
             state,
@@ -766,6 +777,16 @@ mod tests {
 
         let three = make_game_from_string("pokeros(players=3)").unwrap();
         let e = Match::resume(three.new_initial_state(), play.progress()).unwrap_err();
-        assert!(e.contains("2 seats") && e.contains("game of 3"), "{e}");
+        assert_eq!(
+            e,
+            ResumeError {
+                saved: 2,
+                players: 3
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "a saved match of 2 seats cannot continue a game of 3"
+        );
     }
 }

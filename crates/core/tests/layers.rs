@@ -17,6 +17,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("params", 2),
     ("poker", 3),
     ("serial", 3),
+    ("observation", 3),
     ("game", 4),
     ("rules", 5),
     ("compact", 5),

@@ -478,7 +478,8 @@ pub fn _restore_match(
     let state = game.deserialize_state(state).or_raise()?;
     let progress: Progress = serde_json::from_str(progress)
         .map_err(|e| CheckraiseError::new_err(format!("not a match's progress: {e}")))?;
-    let play = Match::resume(state, progress).map_err(CheckraiseError::new_err)?;
+    let play =
+        Match::resume(state, progress).map_err(|e| CheckraiseError::new_err(e.to_string()))?;
     Ok(PyMatch {
         game,
         specs,

@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 
+use crate::error::NotationError;
+
 /// Most seats a game can have (the `players` house rule allows up to 6).
 pub const MAX_SEATS: usize = 6;
 /// Betting rounds per hand: preflop, flop, turn, river.
@@ -119,7 +121,7 @@ impl Bet {
     }
 
     /// Parses `bet A on sB [with CARD]` (case-insensitive, extra spaces allowed).
-    pub fn parse(text: &str) -> Result<Bet, String> {
+    pub fn parse(text: &str) -> Result<Bet, NotationError> {
         let usage = "expected 'bet AMOUNT on sSEAT' or 'bet AMOUNT on sSEAT with CARD' \
                      (CARD: +1, clockwise, bluff, empty), e.g. 'bet 2 on s1 with +1'";
         let words: Vec<String> = text
@@ -130,21 +132,23 @@ impl Bet {
         let (amount, board, card) = match w.as_slice() {
             ["bet", amount, "on", board] => (*amount, *board, None),
             ["bet", amount, "on", board, "with", card] => (*amount, *board, Some(*card)),
-            _ => return Err(usage.to_string()),
+            _ => return Err(NotationError::new(usage)),
         };
         let amount: u8 = amount
             .parse()
             .ok()
             .filter(|a| *a >= 1)
-            .ok_or_else(|| format!("'{amount}' is not a chip count (1 or more)"))?;
+            .ok_or_else(|| NotationError::new(format!("'{amount}' is not a chip count (1 or more)")))?;
         let board: u8 = board
             .strip_prefix('s')
             .and_then(|b| b.parse().ok())
-            .ok_or_else(|| format!("'{board}' is not a seat (s0, s1, ...)"))?;
+            .ok_or_else(|| NotationError::new(format!("'{board}' is not a seat (s0, s1, ...)")))?;
         let card = match card {
             None => None,
             Some(c) => Some(ActionCard::from_name(c).ok_or_else(|| {
-                format!("'{c}' is not an action card (+1, clockwise, bluff, empty)")
+                NotationError::new(format!(
+                    "'{c}' is not an action card (+1, clockwise, bluff, empty)"
+                ))
             })?),
         };
         Ok(Bet {

@@ -48,7 +48,7 @@ impl Describe for DetectivePokerState {
                 Ok(card.0 as Action)
             }
             Player::Seat(seat) if seat < self.config.players => {
-                let bet = Bet::parse(text).map_err(bad)?;
+                let bet = Bet::parse(text).map_err(|e| bad(e.into()))?;
                 let n = self.config.players;
                 if bet.board as usize >= n {
                     return Err(bad(format!(

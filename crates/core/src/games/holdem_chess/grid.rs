@@ -6,6 +6,7 @@
 //! (x - x0)`.
 
 use crate::cards::{Card, Rank};
+use crate::error::NotationError;
 
 /// Most cells a window may have.
 pub const MAX_CELLS: usize = 256;
@@ -37,21 +38,22 @@ impl Window {
 
     /// Parses `"x0..x1:y0..y1"` (inclusive, e.g. `-4..8:-4..4`); the window must hold the
     /// five community cells and at most `MAX_CELLS` cells.
-    pub fn parse(text: &str) -> Result<Window, String> {
+    pub fn parse(text: &str) -> Result<Window, NotationError> {
+        let bad = NotationError::new;
         let syntax = "x0..x1:y0..y1, inclusive (e.g. -4..8:-4..4)";
         let (xs, ys) = text
             .split_once(':')
-            .ok_or_else(|| format!("expected {syntax}"))?;
-        let range = |part: &str| -> Result<(i32, i32), String> {
+            .ok_or_else(|| bad(format!("expected {syntax}")))?;
+        let range = |part: &str| -> Result<(i32, i32), NotationError> {
             let (a, b) = part
                 .split_once("..")
-                .ok_or_else(|| format!("'{part}' is not a range a..b; expected {syntax}"))?;
+                .ok_or_else(|| bad(format!("'{part}' is not a range a..b; expected {syntax}")))?;
             let num = |t: &str| {
                 t.trim()
                     .parse::<i32>()
                     .ok()
                     .filter(|v| v.abs() <= 1000)
-                    .ok_or_else(|| format!("'{t}' is not an integer from -1000 to 1000"))
+                    .ok_or_else(|| bad(format!("'{t}' is not an integer from -1000 to 1000")))
             };
             Ok((num(a)?, num(b)?))
         };
@@ -64,17 +66,17 @@ impl Window {
             y1: v[3],
         };
         if w.x0 > 0 || w.x1 < 4 || w.y0 > 0 || w.y1 < 0 {
-            return Err(
-                "the window must contain the community cells x 0..4, y 0: need \
-                        x0 <= 0, x1 >= 4, y0 <= 0 <= y1"
+            return Err(bad(
+                "the window must contain the community cells x 0..4, y 0: need x0 <= 0, \
+                 x1 >= 4, y0 <= 0 <= y1"
                     .to_string(),
-            );
+            ));
         }
         let cells = (w.x1 - w.x0 + 1) as i64 * (w.y1 - w.y0 + 1) as i64;
         if cells > MAX_CELLS as i64 {
-            return Err(format!(
+            return Err(bad(format!(
                 "the window has {cells} cells; at most {MAX_CELLS} are allowed"
-            ));
+            )));
         }
         Ok(w)
     }

@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::error::NotationError;
 use crate::game::Action;
 
 /// Most seats a game can have.
@@ -80,15 +81,14 @@ impl Move {
     }
 
     /// Parses `pass`, `p`, `bet` or `b`, in any case, with spaces around allowed.
-    pub fn parse(text: &str) -> Result<Move, String> {
+    pub fn parse(text: &str) -> Result<Move, NotationError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "pass" | "p" => Ok(Move::Pass),
             "bet" | "b" => Ok(Move::Bet),
-            _ => Err(
-                "expected 'pass' (or 'p': check, or fold after a bet) or 'bet' (or 'b': \
-                      bet, or call after a bet)"
-                    .to_string(),
-            ),
+            _ => Err(NotationError::new(
+                "expected 'pass' (or 'p': check, or fold after a bet) or 'bet' (or 'b': bet, \
+                 or call after a bet)",
+            )),
         }
     }
 

@@ -39,7 +39,7 @@ impl Describe for KuhnPokerState {
                     deck_text(n)
                 ))
             }),
-            Player::Seat(seat) if seat < n => Move::parse(text).map(Move::action).map_err(bad),
+            Player::Seat(seat) if seat < n => Move::parse(text).map(Move::action).map_err(|e| bad(e.into())),
             _ => Err(bad(format!(
                 "{player} takes no actions (the seats are 0 to {})",
                 n - 1

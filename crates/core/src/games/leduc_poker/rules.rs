@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::error::NotationError;
 use crate::game::Action;
 
 /// Seats at the table.
@@ -99,20 +100,20 @@ impl Move {
     /// Parses a move in any case, spaces around allowed: `fold`/`f`, `call`/`c`,
     /// `raise`/`r`; `check`/`k` (a call) and `bet`/`b` (a raise) only when there is nothing
     /// to call (`facing_bet` false).
-    pub fn parse(text: &str, facing_bet: bool) -> Result<Move, String> {
+    pub fn parse(text: &str, facing_bet: bool) -> Result<Move, NotationError> {
         match (text.trim().to_ascii_lowercase().as_str(), facing_bet) {
             ("fold" | "f", _) => Ok(Move::Fold),
             ("call" | "c", _) => Ok(Move::Call),
             ("raise" | "r", _) => Ok(Move::Raise),
             ("check" | "k", false) => Ok(Move::Call),
             ("bet" | "b", false) => Ok(Move::Raise),
-            ("check" | "k" | "bet" | "b", true) => Err(
-                "there is a bet to answer: 'fold' (or 'f'), 'call' (or 'c') or 'raise' (or 'r')"
-                    .to_string(),
-            ),
-            _ => Err("expected 'fold' (or 'f'), 'call' (or 'c', 'check', 'k') or 'raise' (or \
-                      'r', 'bet', 'b')"
-                .to_string()),
+            ("check" | "k" | "bet" | "b", true) => Err(NotationError::new(
+                "there is a bet to answer: 'fold' (or 'f'), 'call' (or 'c') or 'raise' (or 'r')",
+            )),
+            _ => Err(NotationError::new(
+                "expected 'fold' (or 'f'), 'call' (or 'c', 'check', 'k') or 'raise' (or 'r', \
+                 'bet', 'b')",
+            )),
         }
     }
 

@@ -38,7 +38,7 @@ impl Describe for LeducPokerState {
             }),
             Player::Seat(seat) if seat < SEATS => Move::parse(text, self.facing_bet())
                 .map(Move::action)
-                .map_err(bad),
+                .map_err(|e| bad(e.into())),
             _ => Err(bad(format!(
                 "{player} takes no actions (the seats are 0 and 1)"
             ))),

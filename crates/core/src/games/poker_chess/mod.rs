@@ -158,7 +158,7 @@ impl GameDef for Config {
             )
         })?;
         let fen = params.text("fen");
-        let start = state::parse_start(fen).map_err(|e| bad("fen", fen, e))?;
+        let start = state::parse_start(fen).map_err(|e| bad("fen", fen, e.into()))?;
         Ok(Config {
             deck: CardSet::deck(Rank::TWO, params.int("jokers") as u8),
             hand_size: params.int("hand_size") as usize,

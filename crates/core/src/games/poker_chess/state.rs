@@ -12,17 +12,18 @@ use crate::cards::{Card, CardSet};
 use crate::chess::{Board, Color, Move, MoveGenOptions, Piece};
 use crate::game::{Action, Player, rank_rewards};
 use crate::rng::{GameRng, nth_set_bit};
+use crate::error::NotationError;
 use crate::rules::{Illegal, Rules};
 
 /// Reads the `fen` parameter: a FEN the chess module accepts, with exactly one king a side.
-pub fn parse_start(fen: &str) -> Result<Board, String> {
-    let board = Board::from_fen(fen).map_err(|e| e.to_string())?;
+pub fn parse_start(fen: &str) -> Result<Board, NotationError> {
+    let board = Board::from_fen(fen).map_err(|e| NotationError::new(e.to_string()))?;
     for color in [Color::White, Color::Black] {
         let kings = board.colored(color, Piece::King).len();
         if kings != 1 {
-            return Err(format!(
+            return Err(NotationError::new(format!(
                 "{color:?} has {kings} kings; a position needs exactly one king a side"
-            ));
+            )));
         }
     }
     Ok(board)

@@ -7,6 +7,7 @@
 //! position with one OR over its moves and one mask per class.
 
 use crate::cards::{Card, CardSet, NUM_CARD_IDS};
+use crate::error::NotationError;
 
 /// A kind of chess piece, in the order pawn, knight, bishop, rook, queen, king.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -237,7 +238,8 @@ impl PieceValues {
     /// Parses `k=100 q=9 r=5 b=3 n=3 p=1`: entries `letter=value` separated by spaces,
     /// commas or semicolons, any order, each piece at most once; pieces left out keep their
     /// standard value. Values are integers from 0 to 10000.
-    pub fn parse(text: &str) -> Result<PieceValues, String> {
+    pub fn parse(text: &str) -> Result<PieceValues, NotationError> {
+        let bad = NotationError::new;
         let mut values = PieceValues::STANDARD;
         let mut seen = [false; 6];
         for entry in text
@@ -246,14 +248,16 @@ impl PieceValues {
         {
             let (letter, value) = entry
                 .split_once('=')
-                .ok_or_else(|| format!("entry '{entry}' is not of the form letter=value"))?;
+                .ok_or_else(|| bad(format!("entry '{entry}' is not of the form letter=value")))?;
             let mut chars = letter.trim().chars();
             let kind = match (chars.next(), chars.next()) {
                 (Some(c), None) => PieceKind::from_letter(c),
                 _ => None,
             }
             .ok_or_else(|| {
-                format!("'{letter}' in '{entry}' is not a piece letter (one of k q r b n p)")
+                bad(format!(
+                    "'{letter}' in '{entry}' is not a piece letter (one of k q r b n p)"
+                ))
             })?;
             let v: u32 = value
                 .trim()
@@ -261,13 +265,13 @@ impl PieceValues {
                 .ok()
                 .filter(|v| *v <= Self::MAX_VALUE)
                 .ok_or_else(|| {
-                    format!(
+                    bad(format!(
                         "value '{value}' in '{entry}' is not an integer from 0 to {}",
                         Self::MAX_VALUE
-                    )
+                    ))
                 })?;
             if std::mem::replace(&mut seen[kind.index()], true) {
-                return Err(format!("piece '{}' is given twice", kind.letter()));
+                return Err(bad(format!("piece '{}' is given twice", kind.letter())));
             }
             values.0[kind.index()] = v;
         }
