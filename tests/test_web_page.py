@@ -452,30 +452,12 @@ def test_the_last_placed_card_is_marked_on_the_holdem_grid(server, context):
 
 
 def holdem_attacks(view: dict) -> dict[str, str]:
-    """The cells each face-up placed card attacks (docs/games/holdem_chess.md#attacks, the
-    default centre_pawn), as "cell:x,y" to the attacking seats ("0,1")."""
-    w = view["window"]
-    inside = lambda x, y: w["x0"] <= x <= w["x1"] and w["y0"] <= y <= w["y1"]  # noqa: E731
-    diagonal = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
-    orthogonal = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-    knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
+    """The cells the view says its face-up placed cards attack (the engine's own attack rule),
+    as "cell:x,y" to the attacking seats ("0,1")."""
     out: dict[str, set[int]] = {}
-    for c in view["board"]:
-        if c.get("owner") is None or not c.get("card"):
-            continue
-        x, y, rank = c["x"], c["y"], c["card"][0]
-        rays = {"Q": diagonal + orthogonal, "A": diagonal, "T": orthogonal}.get(rank, [])
-        jumps = {"K": diagonal + orthogonal, "J": knight}.get(rank, [])
-        if rank in "23456789" and y != 0:
-            jumps = [(-1, -1), (1, -1)] if y > 0 else [(-1, 1), (1, 1)]
-        cells = [(x + dx, y + dy) for dx, dy in jumps if inside(x + dx, y + dy)]
-        for dx, dy in rays:
-            cx, cy = x + dx, y + dy
-            while inside(cx, cy):
-                cells.append((cx, cy))
-                cx, cy = cx + dx, cy + dy
-        for cx, cy in cells:
-            out.setdefault(f"cell:{cx},{cy}", set()).add(c["owner"])
+    for a in view["attacks"]:
+        for c in a["cells"]:
+            out.setdefault(f"cell:{c['x']},{c['y']}", set()).add(a["owner"])
     return {k: ",".join(map(str, sorted(v))) for k, v in out.items()}
 
 

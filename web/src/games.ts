@@ -690,61 +690,19 @@ export function chanceWords(text: string): string {
   return `Chance: ${text}`;
 }
 
-/** The steps of Hold'em Poker Chess's pieces (docs/games/holdem_chess.md#attacks): rays for
- * the queen (A: diagonal, T: orthogonal, Q: both), single steps for the king and the knight. */
-const DIAGONAL: [number, number][] = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
-const ORTHOGONAL: [number, number][] = [[1, 0], [-1, 0], [0, 1], [0, -1]];
-const KNIGHT: [number, number][] = [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]];
-
-/** The cells a card placed at (x, y) attacks inside the window, as "x,y"; a pawn in the centre
- * row attacks none (the game's default `centre_pawn=none`: the view does not say the
- * parameter). */
-export function holdemAttackedCells(card: string, x: number, y: number, w: { x0: number; x1: number; y0: number; y1: number }): string[] {
-  const inside = (cx: number, cy: number) => cx >= w.x0 && cx <= w.x1 && cy >= w.y0 && cy <= w.y1;
-  const out: string[] = [];
-  const ray = (steps: [number, number][]) => {
-    for (const [dx, dy] of steps) {
-      for (let cx = x + dx, cy = y + dy; inside(cx, cy); cx += dx, cy += dy) out.push(`${cx},${cy}`);
-    }
-  };
-  const jump = (steps: [number, number][]) => {
-    for (const [dx, dy] of steps) if (inside(x + dx, y + dy)) out.push(`${x + dx},${y + dy}`);
-  };
-  switch (card[0]) {
-    case "K":
-      jump([...DIAGONAL, ...ORTHOGONAL]);
-      break;
-    case "Q":
-      ray([...DIAGONAL, ...ORTHOGONAL]);
-      break;
-    case "A":
-      ray(DIAGONAL);
-      break;
-    case "T":
-      ray(ORTHOGONAL);
-      break;
-    case "J":
-      jump(KNIGHT);
-      break;
-    default:
-      if (/^[2-9]$/.test(card[0]) && y !== 0) jump(y > 0 ? [[-1, -1], [1, -1]] : [[-1, 1], [1, 1]]);
-  }
-  return out;
-}
-
-/** Hold'em Poker Chess: each cell some placed card attacks, with the seats whose cards attack
- * it (a face-down placed card, whose rank the viewer does not know, attacks nothing it can
- * see); empty for any other game. */
+/** Hold'em Poker Chess: each cell some placed card attacks, as "x,y", with the seats whose
+ * cards attack it, from the view's `attacks` (the engine's attack rule; a card face down to
+ * the viewer is not in it); empty for any other game. */
 export function attacksOf(view: View): Map<string, number[]> {
   const out = new Map<string, number[]>();
   const v = known(view);
   if (v?.game !== "holdem_chess") return out;
-  for (const c of v.board) {
-    if (c.owner === undefined || c.owner === null || typeof c.card !== "string") continue;
-    for (const key of holdemAttackedCells(c.card, c.x, c.y, v.window)) {
+  for (const a of v.attacks) {
+    for (const c of a.cells) {
+      const key = `${c.x},${c.y}`;
       const seats = out.get(key) ?? [];
-      if (!seats.includes(c.owner)) seats.push(c.owner);
-      out.set(key, seats.sort((a, b) => a - b));
+      if (!seats.includes(a.owner)) seats.push(a.owner);
+      out.set(key, seats.sort((x, y) => x - y));
     }
   }
   return out;

@@ -18,6 +18,13 @@ export type Street = "preflop" | "flop" | "turn" | "river";
  */
 export interface HoldemChessView {
   /**
+   * What the placed cards the viewer sees face up attack, in board order: each card's cell,
+   * its owner and the window's cells it attacks, by the game's attack rule (with its
+   * `centre_pawn` parameter). A card face down to the viewer is left out: its attacks
+   * would tell its rank.
+   */
+  attacks: HoldemAttack[];
+  /**
    * Every card on the grid: community cards (no `owner`) and placed hole cards (`owner`
    * the seat that placed it; face down to other viewers until a showdown reveals it).
    */
@@ -105,6 +112,41 @@ export interface HoldemChessView {
    */
   viewer: number | null;
   window: HoldemWindow;
+}
+/**
+ * The cells one placed card attacks.
+ */
+export interface HoldemAttack {
+  /**
+   * The cells of the window it attacks, in cell order (rows from the top, each left to
+   * right).
+   */
+  cells: HoldemCell[];
+  /**
+   * The seat that placed it.
+   */
+  owner: number;
+  /**
+   * The card's column.
+   */
+  x: number;
+  /**
+   * The card's row.
+   */
+  y: number;
+}
+/**
+ * A cell of the grid.
+ */
+export interface HoldemCell {
+  /**
+   * Column.
+   */
+  x: number;
+  /**
+   * Row.
+   */
+  y: number;
 }
 /**
  * One cell of a board and what is on it. Card games: `x` grows to the right and `y`

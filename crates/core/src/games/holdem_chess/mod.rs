@@ -43,7 +43,8 @@ pub use grid::{CellSet, Window};
 pub use showdown::{GridCard, SeatHand};
 pub use state::{HandRecord, HoldemState, Phase, PlacedCard};
 pub use view::{
-    HoldemChessView, HoldemPhase, HoldemResult, HoldemSeat, HoldemShowdownHand, HoldemWindow,
+    HoldemAttack, HoldemCell, HoldemChessView, HoldemPhase, HoldemResult, HoldemSeat,
+    HoldemShowdownHand, HoldemWindow,
 };
 
 /// The game's facts.
@@ -187,7 +188,7 @@ impl GameDef for Config {
         };
         let grid_text = params.text("grid");
         let window =
-            Window::parse(grid_text).map_err(|why| bad("grid", grid_text.to_string(), why))?;
+            Window::parse(grid_text).map_err(|why| bad("grid", grid_text.to_string(), why.into()))?;
         let (small_blind, big_blind) = (
             params.int("small_blind") as u32,
             params.int("big_blind") as u32,

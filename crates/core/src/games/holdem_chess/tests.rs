@@ -727,6 +727,51 @@ fn information_state_hides_opponent_cards() {
     }
 }
 
+/// The view says what each placed card the viewer sees attacks, by the game's own rule
+/// (`centre_pawn` included), and leaves out the cards it does not see.
+#[test]
+fn views_carry_the_attacks_of_the_placed_cards_the_viewer_sees() {
+    let cells = |view: &serde_json::Value| -> Vec<(i64, i64, i64, Vec<(i64, i64)>)> {
+        view["attacks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                let xy = |c: &serde_json::Value| (c["x"].as_i64().unwrap(), c["y"].as_i64().unwrap());
+                let (x, y) = xy(a);
+                let to = a["cells"].as_array().unwrap().iter().map(xy).collect();
+                (x, y, a["owner"].as_i64().unwrap(), to)
+            })
+            .collect()
+    };
+    for (centre_pawn, expected) in [
+        ("none", vec![]),
+        ("both", vec![(-2, 1), (0, 1), (-2, -1), (0, -1)]),
+    ] {
+        let mut s = make(&[("centre_pawn", centre_pawn)]);
+        // Seat 1 is dealt 2c and 3c, seat 0 Tc and 5c.
+        deal(&mut s, "2c Tc 3c 5c");
+        acts(&mut s, &["call", "check"]);
+        deal(&mut s, "7d 8d 9d");
+        acts(&mut s, &["place 2c@-1,0", "check"]);
+        assert_eq!(cells(&s.view(Some(1))), vec![(-1, 0, 1, expected.clone())]);
+        // Face down to the other seat and to spectators: its attacks would tell its rank.
+        assert_eq!(cells(&s.view(Some(0))), vec![]);
+        assert_eq!(cells(&s.view(None)), vec![]);
+        // Seat 0's rook on the turn's row attacks its row and column inside the window.
+        acts(&mut s, &["place Tc@1,1", "check"]);
+        let rook = cells(&s.view(Some(0)));
+        assert_eq!(rook.len(), 1);
+        let (x, y, owner, to) = &rook[0];
+        assert_eq!((*x, *y, *owner), (1, 1, 0));
+        let w = Window::DEFAULT;
+        let rule = attacked_cells(card("Tc"), (1, 1), &w, centre_pawn == "both");
+        let rule: Vec<(i64, i64)> = rule.iter().map(|&(x, y)| (x as i64, y as i64)).collect();
+        assert_eq!(to, &rule);
+        assert_eq!(to.len(), (w.width() - 1) + (w.height() - 1));
+    }
+}
+
 /// Chips are conserved at every step of random play (stacks behind plus the pot), over
 /// several table sizes, bet sizes and multi-hand games, and returns sum to zero.
 #[test]

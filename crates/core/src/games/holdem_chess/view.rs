@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::grid::attacked_cells;
 use super::state::{HoldemState, NO_CARD, Phase};
 use crate::cards::Card;
 use crate::game::{Player, PlayerAction};
@@ -44,6 +45,11 @@ pub struct HoldemChessView {
     /// Every card on the grid: community cards (no `owner`) and placed hole cards (`owner`
     /// the seat that placed it; face down to other viewers until a showdown reveals it).
     pub board: Vec<Cell>,
+    /// What the placed cards the viewer sees face up attack, in board order: each card's cell,
+    /// its owner and the window's cells it attacks, by the game's attack rule (with its
+    /// `centre_pawn` parameter). A card face down to the viewer is left out: its attacks
+    /// would tell its rank.
+    pub attacks: Vec<HoldemAttack>,
     /// Each seat, in seat order.
     pub seats: Vec<HoldemSeat>,
     /// Cards placed by the seat to act in its current turn.
@@ -79,6 +85,29 @@ pub struct HoldemWindow {
     pub y0: i32,
     /// Top row.
     pub y1: i32,
+}
+
+/// The cells one placed card attacks.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct HoldemAttack {
+    /// The card's column.
+    pub x: i32,
+    /// The card's row.
+    pub y: i32,
+    /// The seat that placed it.
+    pub owner: usize,
+    /// The cells of the window it attacks, in cell order (rows from the top, each left to
+    /// right).
+    pub cells: Vec<HoldemCell>,
+}
+
+/// A cell of the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct HoldemCell {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
 }
 
 /// A Hold'em Poker Chess seat.
@@ -140,15 +169,28 @@ impl Visible for HoldemState {
         let cfg = &self.config;
         let b = &self.betting;
         let over = self.phase == Phase::Over;
-        let board = self
-            .grid_cards()
+        let grid = self.grid_cards();
+        let face_up: Vec<bool> = grid
             .iter()
-            .map(|g| {
-                let card = face(
-                    g.card,
-                    viewer.sees(cfg.players, |v| self.sees(v, g.card, g.owner)),
-                );
-                Cell::with_card(g.pos.0, g.pos.1, card).owned_by(g.owner)
+            .map(|g| viewer.sees(cfg.players, |v| self.sees(v, g.card, g.owner)))
+            .collect();
+        let board = grid
+            .iter()
+            .zip(&face_up)
+            .map(|(g, &up)| Cell::with_card(g.pos.0, g.pos.1, face(g.card, up)).owned_by(g.owner))
+            .collect();
+        let attacks = grid
+            .iter()
+            .zip(&face_up)
+            .filter_map(|(g, &up)| {
+                let owner = g.owner.filter(|_| up)?;
+                let cells = attacked_cells(g.card, g.pos, &cfg.window, cfg.centre_pawn_both);
+                Some(HoldemAttack {
+                    x: g.pos.0,
+                    y: g.pos.1,
+                    owner,
+                    cells: cells.into_iter().map(|(x, y)| HoldemCell { x, y }).collect(),
+                })
             })
             .collect();
         let seats = (0..cfg.players)
@@ -234,6 +276,7 @@ impl Visible for HoldemState {
             },
             community: faces(self.community()),
             board,
+            attacks,
             seats,
             placed_this_turn: self.placed_this_turn,
             results,
