@@ -4,6 +4,7 @@ Driven by the registry (`cr.game_names()` / `cr.games()` facts): a game register
 covered with no change here.
 """
 
+import inspect
 import re
 import warnings
 
@@ -351,6 +352,19 @@ def test_bad_arguments():
         cg.env(name, dict_observation="yes")
     with pytest.raises(RuntimeError, match="reset"):
         cg.env(name).step(0)
+
+
+def test_the_factories_take_their_classes_parameters():
+    # Declared once, on each class: help() and inspect.signature show them on the factory, and
+    # they bind as the class's do (positionally too).
+    for factory, cls in ((cg.env, cg.CheckraiseEnv), (cg.vector_env, cg.CheckraiseVectorEnv)):
+        assert inspect.signature(factory).parameters == inspect.signature(cls).parameters
+        assert inspect.signature(factory).return_annotation == cls.__name__
+    assert list(inspect.signature(cg.env).parameters)[:3] == ["game", "opponent", "seat"]
+    env = cg.env(GAMES[0], "random", 1, None, "raise")
+    assert (env.opponent, env.seat, env.illegal_action) == ("random", 1, "raise")
+    with pytest.raises(TypeError, match="positional"):
+        cg.env(GAMES[0], "random", 1, None, "raise", None, "observation")
 
 
 def test_is_a_gymnasium_env_and_accepts_a_made_game():

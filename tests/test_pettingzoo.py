@@ -4,6 +4,7 @@ Every test is driven by the registry (`cr.game_names()` / `cr.games()` facts), s
 registered later is covered with no change here.
 """
 
+import inspect
 import re
 
 import numpy as np
@@ -419,6 +420,29 @@ def test_bad_arguments():
     # env() is wrapped in PettingZoo's OrderEnforcingWrapper, which refuses it first.
     with pytest.raises(AssertionError, match="reset"):
         cpz.env(GAMES[0]).observe("player_0")
+
+
+def test_the_factories_take_their_classes_parameters():
+    # Declared once, on the envs' shared __init__: help() and inspect.signature show them on
+    # every factory, and they bind as the class's do (positionally too).
+    for factory, cls in (
+        (cpz.raw_env, cpz.RawEnv),
+        (cpz.env, cpz.RawEnv),
+        (cpz.parallel_env, cpz.ParallelRawEnv),
+    ):
+        assert inspect.signature(factory).parameters == inspect.signature(cls).parameters
+    assert list(inspect.signature(cpz.env).parameters) == [
+        "game",
+        "render_mode",
+        "illegal_action",
+        "illegal_reward",
+        "observation_type",
+        "params",
+    ]
+    raw = cpz.raw_env(GAMES[0], "ansi", "raise", -5.0)
+    assert (raw.render_mode, raw.illegal_action, raw.illegal_reward) == ("ansi", "raise", -5.0)
+    parallel = cpz.parallel_env("prediction_chess", "ansi", "raise")
+    assert (parallel.render_mode, parallel.illegal_action) == ("ansi", "raise")
 
 
 def test_spaces_are_seeded_by_reset_and_distinct_per_agent():

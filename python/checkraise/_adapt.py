@@ -7,8 +7,10 @@ unchanged.
 
 from __future__ import annotations
 
+import inspect
 import operator
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -29,6 +31,30 @@ OBSERVATION_TYPES: tuple[str, ...] = ("observation", "information_state", "compa
 
 #: Seeds handed to the engine (its generator takes a u64; stay inside i64 for numpy).
 _SEED_BOUND = 2**63 - 1
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def parameters_of(
+    constructor: Callable[_P, object],
+) -> Callable[[Callable[..., _R]], Callable[_P, _R]]:
+    """A decorator giving a factory (``env``, ``raw_env``, ``vector_env``) the parameters of
+    the env class it makes, which it passes on as they come: each env's arguments, their
+    defaults and types are declared once, on its class (and documented where its docstring
+    says). Type checkers check a call to the factory against them (the ``ParamSpec``), and
+    ``inspect.signature`` and ``help`` show them (the factory's ``__signature__``, with the
+    factory's own return type). A wrong argument is the class's ``TypeError``: an unknown
+    keyword reaches the game's parameters, whose check names the game's (``pokeros has no
+    parameter 'frameskip'``)."""
+
+    def decorate(factory: Callable[..., _R]) -> Callable[_P, _R]:
+        returns = inspect.signature(factory).return_annotation
+        signature = inspect.signature(constructor).replace(return_annotation=returns)
+        factory.__signature__ = signature  # type: ignore[attr-defined]
+        return factory
+
+    return decorate
 
 
 class EngineHolder:

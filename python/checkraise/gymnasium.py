@@ -276,32 +276,13 @@ class CheckraiseEnv(_adapt.EngineHolder, gymnasium.Env[Observation, np.int64]):
         return np.asarray(state.action_mask(self.seat), dtype=bool)
 
 
-def env(
-    game: str | Game,
-    opponent: str = "heuristic",
-    seat: int = 0,
-    render_mode: str | None = None,
-    illegal_action: str = "terminate",
-    illegal_reward: float | None = None,
-    *,
-    observation_type: str = "observation",
-    dict_observation: bool = False,
-    **params: int | bool | str,
-) -> CheckraiseEnv:
+@_adapt.parameters_of(CheckraiseEnv)
+def env(*args: Any, **kwargs: Any) -> CheckraiseEnv:
     """A Gymnasium env: ``seat`` of ``game`` against ``opponent`` bots (a bot spec), e.g.
     ``env("pokeros", opponent="random", players=3)`` or
-    ``env("pokeros", opponent="ismcts(iterations=200)")``. See the module docstring."""
-    return CheckraiseEnv(
-        game,
-        opponent,
-        seat,
-        render_mode,
-        illegal_action,
-        illegal_reward,
-        observation_type=observation_type,
-        dict_observation=dict_observation,
-        **params,
-    )
+    ``env("pokeros", opponent="ismcts(iterations=200)")``. The arguments are
+    :class:`CheckraiseEnv`'s; see the module docstring."""
+    return CheckraiseEnv(*args, **kwargs)
 
 
 # -- registration with Gymnasium ---------------------------------------------------------------
@@ -652,36 +633,10 @@ class CheckraiseVectorEnv(gymnasium.vector.VectorEnv):
         return out
 
 
-def vector_env(
-    game: str | Game,
-    num_envs: int = 1,
-    opponent: Any = "heuristic",
-    seat: int | str = 0,
-    render_mode: str | None = None,
-    *,
-    observation_type: str = "observation",
-    dict_observation: bool = False,
-    illegal_action: str = "raise",
-    autoreset_mode: Any = "next_step",
-    max_episode_steps: int | None = None,
-    copy: bool = False,
-    **params: int | bool | str,
-) -> CheckraiseVectorEnv:
+@_adapt.parameters_of(CheckraiseVectorEnv)
+def vector_env(*args: Any, **kwargs: Any) -> CheckraiseVectorEnv:
     """A native Gymnasium vector env: ``num_envs`` games of ``game``, the learner at ``seat``
     against ``opponent`` (a bot spec, a policy's bytes, or a weighted pool) played inside the
     engine, e.g. ``vector_env("holdem_chess", 1024, opponent={"heuristic": 3, "random": 1},
-    seat="random")``. See :class:`CheckraiseVectorEnv`."""
-    return CheckraiseVectorEnv(
-        game,
-        num_envs,
-        opponent,
-        seat,
-        render_mode,
-        observation_type=observation_type,
-        dict_observation=dict_observation,
-        illegal_action=illegal_action,
-        autoreset_mode=autoreset_mode,
-        max_episode_steps=max_episode_steps,
-        copy=copy,
-        **params,
-    )
+    seat="random")``. The arguments are :class:`CheckraiseVectorEnv`'s, documented there."""
+    return CheckraiseVectorEnv(*args, **kwargs)

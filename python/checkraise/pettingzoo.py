@@ -103,15 +103,24 @@ class _Table(_adapt.EngineHolder):
     action_spaces: dict[str, gymnasium.spaces.Discrete]
     render_mode: str | None
 
-    def _setup(
+    #: Whether the game's dynamics must be simultaneous (the parallel env's).
+    _simultaneous_only = False
+
+    def __init__(
         self,
         game: str | Game,
-        render_mode: str | None,
-        illegal_action: str,
-        illegal_reward: float | None,
-        observation_type: str,
-        params: dict[str, Any],
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float | None = None,
+        *,
+        observation_type: str = "observation",
+        **params: int | bool | str,
     ) -> None:
+        """Makes the game (``checkraise.make(game, **params)``; bad names or parameters raise
+        ``ValueError``) and checks the arguments (:func:`env` documents them); call ``reset``
+        before playing. The parallel env refuses a game whose dynamics are sequential
+        (``ValueError``)."""
+        super().__init__()
         self.game = _adapt.make_game(game, params)
         self.render_mode = _adapt.check_render_mode(render_mode)
         self.observation_type = _adapt.check_observation_type(observation_type)
@@ -145,6 +154,17 @@ class _Table(_adapt.EngineHolder):
         }
         self._np_random: np.random.Generator | None = None
         self._state: State | None = None
+        if self._simultaneous_only and self.game.info["dynamics"] != "simultaneous":
+            raise ValueError(
+                f"{self.game.name} is a sequential game (dynamics "
+                f"{self.game.info['dynamics']!r}); the parallel env is for simultaneous games: "
+                f"use checkraise.pettingzoo.env({self.game.name!r}) for the AEC env"
+            )
+        self.agents: list[str] = []
+        self._no_episode()
+
+    def _no_episode(self) -> None:
+        """The env's state before its first ``reset``."""
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
         """The agent's observation space (the same object every call)."""
@@ -186,21 +206,7 @@ class _Table(_adapt.EngineHolder):
 class RawEnv(_Table, AECEnv[str, dict[str, np.ndarray], int]):
     """The AEC env of one checkraise game (see the module docstring for the conventions)."""
 
-    def __init__(
-        self,
-        game: str | Game,
-        render_mode: str | None = None,
-        illegal_action: str = "terminate",
-        illegal_reward: float | None = None,
-        *,
-        observation_type: str = "observation",
-        **params: int | bool | str,
-    ) -> None:
-        """Makes the game (``checkraise.make(game, **params)``; bad names or parameters raise
-        ``ValueError``); call ``reset`` before playing."""
-        super().__init__()
-        self._setup(game, render_mode, illegal_action, illegal_reward, observation_type, params)
-        self.agents: list[str] = []
+    def _no_episode(self) -> None:
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -319,25 +325,7 @@ class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
     read and the others' (their masks are all zeros) are ignored.
     """
 
-    def __init__(
-        self,
-        game: str | Game,
-        render_mode: str | None = None,
-        illegal_action: str = "terminate",
-        illegal_reward: float | None = None,
-        *,
-        observation_type: str = "observation",
-        **params: int | bool | str,
-    ) -> None:
-        """Makes the game; a game whose dynamics are sequential raises ``ValueError``."""
-        self._setup(game, render_mode, illegal_action, illegal_reward, observation_type, params)
-        if self.game.info["dynamics"] != "simultaneous":
-            raise ValueError(
-                f"{self.game.name} is a sequential game (dynamics "
-                f"{self.game.info['dynamics']!r}); the parallel env is for simultaneous games: "
-                f"use checkraise.pettingzoo.env({self.game.name!r}) for the AEC env"
-            )
-        self.agents: list[str] = []
+    _simultaneous_only = True
 
     def _observations(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
         return {agent: self._observe_seat(self._seats[agent]) for agent in agents}
@@ -417,37 +405,16 @@ class ParallelRawEnv(_Table, ParallelEnv[str, dict[str, np.ndarray], int]):
         return observations, rewards, terminations, truncations, infos
 
 
-def raw_env(
-    game: str | Game,
-    render_mode: str | None = None,
-    illegal_action: str = "terminate",
-    illegal_reward: float | None = None,
-    *,
-    observation_type: str = "observation",
-    **params: int | bool | str,
-) -> RawEnv:
+@_adapt.parameters_of(RawEnv)
+def raw_env(*args: Any, **kwargs: Any) -> RawEnv:
     """The AEC env of ``game`` without PettingZoo's wrappers (PettingZoo's ``raw_env``): every
     attribute of :class:`RawEnv` at hand, misuse raised as checkraise's own errors (stepping a
     finished game raises ``checkraise.GameOverError``). Arguments as for :func:`env`."""
-    return RawEnv(
-        game,
-        render_mode,
-        illegal_action,
-        illegal_reward,
-        observation_type=observation_type,
-        **params,
-    )
+    return RawEnv(*args, **kwargs)
 
 
-def env(
-    game: str | Game,
-    render_mode: str | None = None,
-    illegal_action: str = "terminate",
-    illegal_reward: float | None = None,
-    *,
-    observation_type: str = "observation",
-    **params: int | bool | str,
-) -> AECEnv[str, dict[str, np.ndarray], int]:
+@_adapt.parameters_of(RawEnv)
+def env(*args: Any, **kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
     """The AEC env of any registered game, e.g. ``env("pokeros", players=3)``: ``raw_env``
     wrapped in PettingZoo's ``OrderEnforcingWrapper``, as PettingZoo's classic envs are (it
     refuses use before ``reset`` and warns on a step after the end). ``env.unwrapped`` is the
@@ -464,39 +431,16 @@ def env(
     and refuses actions outside the action space with errors naming the agent
     (``AssertOutOfBoundsWrapper``'s job).
     """
-    return OrderEnforcingWrapper(
-        raw_env(
-            game,
-            render_mode,
-            illegal_action,
-            illegal_reward,
-            observation_type=observation_type,
-            **params,
-        )
-    )
+    return OrderEnforcingWrapper(RawEnv(*args, **kwargs))
 
 
-def parallel_env(
-    game: str | Game,
-    render_mode: str | None = None,
-    illegal_action: str = "terminate",
-    illegal_reward: float | None = None,
-    *,
-    observation_type: str = "observation",
-    **params: int | bool | str,
-) -> ParallelRawEnv:
+@_adapt.parameters_of(ParallelRawEnv)
+def parallel_env(*args: Any, **kwargs: Any) -> ParallelRawEnv:
     """The parallel env of a simultaneous game, e.g. ``parallel_env("prediction_chess")``.
 
     Sequential games raise ``ValueError`` (use ``env``). Arguments as for ``env``.
     """
-    return ParallelRawEnv(
-        game,
-        render_mode,
-        illegal_action,
-        illegal_reward,
-        observation_type=observation_type,
-        **params,
-    )
+    return ParallelRawEnv(*args, **kwargs)
 
 
 class BotPolicy:
