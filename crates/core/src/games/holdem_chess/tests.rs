@@ -731,7 +731,9 @@ fn information_state_hides_opponent_cards() {
 /// (`centre_pawn` included), and leaves out the cards it does not see.
 #[test]
 fn views_carry_the_attacks_of_the_placed_cards_the_viewer_sees() {
-    let cells = |view: &serde_json::Value| -> Vec<(i64, i64, i64, Vec<(i64, i64)>)> {
+    // Each attack as (x, y, owner, attacked cells).
+    type Attack = (i64, i64, i64, Vec<(i64, i64)>);
+    let cells = |view: &serde_json::Value| -> Vec<Attack> {
         view["attacks"]
             .as_array()
             .unwrap()
