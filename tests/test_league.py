@@ -1,7 +1,8 @@
 """League training (`checkraise.league`, the `train` extra): a fixed-seed smoke run in which the
 population grows, exploiters are trained and added, the meta-strategy's weights are finite and
-sum to one, and the policy that comes out is played by the engine; the meta-strategy itself; and
-the information rule for every league member played as a bot.
+sum to one with the anchored member at its share, and the policy that comes out is played by the
+engine; the meta-strategy itself, anchored and not; and the information rule for every league
+member played as a bot.
 
 These check that the league runs and records what the docs say, not how well it learns (that is
 measured in docs/training.md, "League").
@@ -17,7 +18,7 @@ import numpy as np
 import pytest
 
 import checkraise as cr
-from checkraise.league import LeagueConfig, league, main, meta_strategy
+from checkraise.league import LeagueConfig, league, main, meta_strategy, parse_anchor
 from checkraise.train import Config
 
 GAME = "detective_poker"
@@ -37,12 +38,15 @@ SMALL = {
     "eval_games": 6,
     "snapshot_every": 2,
 }
+# The heuristic held at this share of the meta-strategy in the smoke run.
+ANCHOR = 0.3
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    """Two generations from a fresh network (seed 3): the first main phase plays the bots
-    alone, then an exploiter of the main, and a final exploiter of the last main."""
+    """Two generations from a fresh network (seed 3), the heuristic anchored: the first main
+    phase plays the bots alone, then an exploiter of the main, and a final exploiter of the
+    last main."""
     out = tmp_path_factory.mktemp("league") / "run"
     config = LeagueConfig(
         base=Config(game=GAME, seed=3, **SMALL),
@@ -56,6 +60,7 @@ def run(tmp_path_factory):
         eval_games=6,
         exploiter_eval_games=6,
         members=MEMBERS,
+        anchors={"heuristic": ANCHOR},
         final_opponents=["heuristic"],
         final_eval_games=6,
     )
@@ -100,10 +105,23 @@ def test_the_meta_strategy_weights_are_finite_and_sum_to_one(run):
     for generation in {r["generation"] for r in rows}:
         mine = [float(r["weight"]) for r in rows if r["generation"] == generation]
         assert math.isclose(sum(mine), 1.0, abs_tol=1e-6)
+        # The anchored heuristic keeps its share whatever its score; the rest is PFSP's.
+        for r in rows:
+            if r["generation"] == generation:
+                assert r["anchored"] == str(r["member"] == "heuristic")
+                if r["member"] == "heuristic":
+                    assert float(r["weight"]) == ANCHOR
+    for h in summary["history"]:
+        assert h["weights"][h["population"].index("heuristic")] == ANCHOR
     # The main phases' pools are the weights (times the share left to `self`) and `self`.
-    config = json.loads((out / "gen1" / "main" / "config.json").read_text())
-    assert math.isclose(sum(w for _, w in config["pool"]), 1.0, abs_tol=1e-9)
-    assert ["self", 0.2] in config["pool"]
+    for generation in (0, 1):
+        config = json.loads((out / f"gen{generation}" / "main" / "config.json").read_text())
+        assert math.isclose(sum(w for _, w in config["pool"]), 1.0, abs_tol=1e-9)
+        assert ["self", 0.2] in config["pool"]
+        assert [w for spec, w in config["pool"] if spec == "heuristic"] == [
+            pytest.approx(ANCHOR * 0.8)
+        ]
+    assert summary["anchors"] == {"heuristic": ANCHOR}
 
 
 def test_the_league_policy_is_played_by_the_engine(run):
@@ -134,6 +152,62 @@ def test_the_meta_strategy():
             assert math.isclose(sum(w), 1.0)
     with pytest.raises(ValueError):
         meta_strategy([], power=2.0, floor=0.02)
+
+
+def test_the_anchored_meta_strategy():
+    """An anchored member keeps its share whatever its score (one the main beats outright
+    included), the others share the rest by their prioritized weights, and bad anchors are
+    errors, never weights that do not sum to one."""
+    scores = [1.0, 0.5, 0.0]
+    free = meta_strategy(scores[1:], power=2.0, floor=0.02)
+    weights = meta_strategy(scores, power=2.0, floor=0.02, anchors={0: 0.3})
+    assert weights[0] == 0.3
+    assert weights[1:] == pytest.approx([0.7 * w for w in free])
+    assert math.isclose(sum(weights), 1.0)
+    # Without the anchor, the member the main beats outright would get the floor alone.
+    assert meta_strategy(scores, power=2.0, floor=0.02)[0] < 0.02
+    two = meta_strategy([0.2, 0.9, math.nan, 0.4], power=2.0, floor=0.0, anchors={1: 0.25, 3: 0.5})
+    assert two[1] == 0.25 and two[3] == 0.5
+    assert all(math.isfinite(x) and x >= 0 for x in two) and math.isclose(sum(two), 1.0)
+    # A zero anchor takes the member out of the mixture.
+    assert meta_strategy(scores, power=2.0, floor=0.02, anchors={2: 0.0})[2] == 0.0
+    for bad in ({0: 1.0}, {0: -0.1}, {0: math.nan}, {0: 0.5, 1: 0.5}, {3: 0.1}, {-1: 0.1}):
+        with pytest.raises(ValueError):
+            meta_strategy(scores, power=2.0, floor=0.02, anchors=bad)
+    with pytest.raises(ValueError, match="every member"):
+        meta_strategy([0.5, 0.5], power=2.0, floor=0.02, anchors={0: 0.3, 1: 0.3})
+    assert parse_anchor("heuristic:0.3") == ("heuristic", 0.3)
+    assert parse_anchor("policy(path=C:/x.safetensors):0.1") == (
+        "policy(path=C:/x.safetensors)",
+        0.1,
+    )
+    for text in ("heuristic", ":0.3", "heuristic:", "heuristic:lots"):
+        with pytest.raises(cr.CheckraiseError):
+            parse_anchor(text)
+
+
+@pytest.mark.parametrize(
+    ("anchors", "init", "message"),
+    [
+        ({"ismcts": 0.3}, "shipped", "not a member at the start"),
+        ({"exploiter0": 0.3}, "shipped", "not a member at the start"),
+        ({"main0": 0.3}, None, "not a member at the start"),
+        ({"heuristic": 1.0}, "shipped", r"in \[0, 1\)"),
+        ({"heuristic": -0.2}, "shipped", r"in \[0, 1\)"),
+        ({"heuristic": 0.6, "main0": 0.4}, "shipped", "sum to 1.0"),
+        ({"heuristic": 0.5, "random": 0.2}, None, "every member"),
+    ],
+)
+def test_bad_anchors_are_errors_before_the_league_starts(tmp_path, anchors, init, message):
+    config = LeagueConfig(
+        base=Config(game=GAME, **SMALL),
+        out=str(tmp_path / "run"),
+        init=init,
+        anchors=anchors,
+    )
+    with pytest.raises(cr.CheckraiseError, match=message):
+        league(config, log=lambda _: None)
+    assert not (tmp_path / "run").exists()
 
 
 def _decisions(game, count, seed=5):
@@ -189,3 +263,9 @@ def test_the_command_line(tmp_path, capsys):
     assert [m["name"] for m in summary["population"]] == ["random", "main1"]
     assert summary["final"][0]["opponent"] == "random"
     assert main([GAME, "--member", "alphazero", "--out", str(tmp_path / "x")]) == 2
+    for anchor in ("nobody:0.3", "heuristic", "heuristic:1.2", "heuristic:x"):
+        assert main([GAME, "--anchor", anchor, "--out", str(tmp_path / "x")]) == 2
+    twice = ["--anchor", "heuristic:0.1", "--anchor", "heuristic:0.2"]
+    assert main([GAME, *twice, "--out", str(tmp_path / "x")]) == 2
+    assert "anchored twice" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()

@@ -15,7 +15,9 @@ generation ``g``:
    fictitious self-play's: ``floor + (1 - score)^power``, normalized to sum to one, where
    ``score`` is the main's result against the member mapped to [0, 1] (the game's return
    range: 0 loses every game, 1 wins every game). Members the main still loses to are played
-   most; members it beats keep the floor, so none is forgotten.
+   most; members it beats keep the floor, so none is forgotten. An **anchor**
+   (``--anchor heuristic:0.3``, repeatable) holds a member of the start at a fixed share of
+   the mixture whatever its score, and the prioritized weights share the rest.
 3. **The main trains** for ``--main-minutes`` (``checkraise.train``, started from the main's
    weights and value head) against that mixture, plus its own snapshots of the generation
    (``self``, a fixed share). The main before this phase joins the population as a frozen
@@ -29,12 +31,12 @@ states resampled from what their seat may see). Each member's bytes are also wri
 evaluations, and anyone after the run).
 
 Writes to ``--out``: ``policy.safetensors`` (the final main), ``members/`` (every member's
-file), ``league.csv`` (per generation and member: its kind, weight, the main's result against
-it with its interval), ``exploiters.csv`` (per generation: the exploiter's value with its
-interval and the time and steps the league had run), ``final.csv`` (the final main against the
-``--final-opponent`` bots, ``--final-eval-games`` games each), ``league.json`` (all of it),
-``league.png`` (the curves) and each phase's own ``checkraise.train`` directory under
-``gen*/``.
+file), ``league.csv`` (per generation and member: its kind, weight, whether it is anchored, the
+main's result against it with its interval), ``exploiters.csv`` (per generation: the
+exploiter's value with its interval and the time and steps the league had run), ``final.csv``
+(the final main against the ``--final-opponent`` bots, ``--final-eval-games`` games each),
+``league.json`` (all of it), ``league.png`` (the curves) and each phase's own
+``checkraise.train`` directory under ``gen*/``.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ import math
 import shutil
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,6 +75,7 @@ class LeagueConfig:
     main_steps: int | None = None
     exploiter_steps: int | None = None
     members: list[str] = field(default_factory=lambda: ["heuristic", "random"])
+    anchors: dict[str, float] = field(default_factory=dict)
     self_share: float = 0.2
     power: float = 2.0
     floor: float = 0.02
@@ -99,20 +102,91 @@ class Member:
         return self.data if self.data is not None else self.spec
 
 
-def meta_strategy(scores: Sequence[float], power: float, floor: float) -> list[float]:
+def meta_strategy(
+    scores: Sequence[float],
+    power: float,
+    floor: float,
+    anchors: Mapping[int, float] | None = None,
+) -> list[float]:
     """Prioritized fictitious self-play's weights from the main's score against each member
     (in [0, 1], 1: the main wins every game): ``floor + (1 - score)^power``, normalized. Finite,
-    non-negative and summing to one for any scores (a non-finite score counts as 0.5)."""
+    non-negative and summing to one for any scores (a non-finite score counts as 0.5).
+
+    ``anchors`` maps a member's index to its fixed weight, whatever its score; the members
+    not anchored share what the anchors leave (``1 - sum``) by their prioritized weights. A
+    ValueError for an index out of range or a share outside [0, 1), for shares summing to 1 or
+    more, or for anchors on every member (nobody left to take the rest)."""
     if not scores:
         raise ValueError("a meta-strategy needs at least one member")
+    anchors = dict(anchors or {})
+    for index, share in anchors.items():
+        if not 0 <= index < len(scores):
+            raise ValueError(f"anchor on member {index}, but there are {len(scores)} members")
+        if not (math.isfinite(share) and 0 <= share < 1):
+            raise ValueError(f"an anchor's share must be in [0, 1), got {share}")
+    rest = 1.0 - sum(anchors.values())
+    if not rest > 0:
+        raise ValueError(
+            f"the anchors' shares sum to {sum(anchors.values())}, leaving nothing for the "
+            "prioritized weights (they must sum to less than 1)"
+        )
+    free = [i for i in range(len(scores)) if i not in anchors]
+    if not free:
+        raise ValueError("every member is anchored: none is left to take the rest")
     raw = []
-    for s in scores:
+    for i in free:
+        s = scores[i]
         s = 0.5 if not math.isfinite(s) else min(1.0, max(0.0, s))
         raw.append(max(floor, 0.0) + (1.0 - s) ** power)
     total = sum(raw)
-    if not total > 0:
-        return [1.0 / len(raw)] * len(raw)
-    return [r / total for r in raw]
+    shares = [1.0 / len(raw)] * len(raw) if not total > 0 else [r / total for r in raw]
+    weights = [0.0] * len(scores)
+    for i, share in anchors.items():
+        weights[i] = share
+    for i, share in zip(free, shares, strict=True):
+        weights[i] = share * rest
+    return weights
+
+
+def parse_anchor(text: str) -> tuple[str, float]:
+    """``NAME:SHARE`` (``heuristic:0.3``) as ``(name, share)``; the name is everything before
+    the last colon. A CheckraiseError for text without a share or a share that is not a
+    number."""
+    name, sep, share = text.rpartition(":")
+    if not sep or not name:
+        raise _core.CheckraiseError(f"an anchor is NAME:SHARE (e.g. heuristic:0.3), got {text!r}")
+    try:
+        value = float(share)
+    except ValueError:
+        raise _core.CheckraiseError(f"the anchor {text!r}: its share is not a number") from None
+    return name, value
+
+
+def _check_anchors(config: LeagueConfig) -> None:
+    """That ``config.anchors`` name members of the start (the ``members`` bots, and ``main0``
+    when the league starts from a policy) with shares in [0, 1) summing to less than 1, and
+    leave a member of the first generation free to take the rest."""
+    known = [*config.members, *([] if config.init is None else ["main0"])]
+    for name, share in config.anchors.items():
+        if name not in known:
+            raise _core.CheckraiseError(
+                f"anchor on {name!r}, which is not a member at the start "
+                f"(they are {', '.join(known)})"
+            )
+        if not (math.isfinite(share) and 0 <= share < 1):
+            raise _core.CheckraiseError(
+                f"the anchor on {name!r}: its share must be in [0, 1), got {share}"
+            )
+    total = sum(config.anchors.values())
+    if total >= 1:
+        raise _core.CheckraiseError(
+            f"the anchors' shares sum to {total}: they must sum to less than 1, leaving the "
+            "rest to the prioritized weights"
+        )
+    if config.init is None and all(m in config.anchors for m in config.members):
+        raise _core.CheckraiseError(
+            "every member of the first generation is anchored: none is left to take the rest"
+        )
 
 
 def _score(mean: float, game: _core.Game) -> float:
@@ -139,6 +213,7 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
         raise _core.CheckraiseError("the self share must be in [0, 1)")
     for spec in [*config.members, *config.final_opponents]:
         _core.Bot(game, spec)
+    _check_anchors(config)
     out = Path(config.out)
     members_dir = out / "members"
     members_dir.mkdir(parents=True, exist_ok=True)
@@ -236,7 +311,10 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
                 results.append((_score(e.mean, game), e.mean, e.ci))
         else:
             results = [(0.5, math.nan, (math.nan, math.nan)) for _ in population]
-        weights = meta_strategy([r[0] for r in results], config.power, config.floor)
+        anchors = {
+            i: config.anchors[m.name] for i, m in enumerate(population) if m.name in config.anchors
+        }
+        weights = meta_strategy([r[0] for r in results], config.power, config.floor, anchors)
         for m, (score, mean, ci), w in zip(population, results, weights, strict=True):
             league_rows.append(
                 {
@@ -247,13 +325,15 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
                     "kind": m.kind,
                     "member_generation": m.generation,
                     "weight": w,
+                    "anchored": m.name in config.anchors,
                     "main_mean": mean,
                     "ci_low": ci[0],
                     "ci_high": ci[1],
                     "main_score": score,
                 }
             )
-            log(f"league:   {m.name:<14} weight {w:.3f}  main's mean {mean:+.3f}")
+            mark = " (anchored)" if m.name in config.anchors else ""
+            log(f"league:   {m.name:<14} weight {w:.3f}{mark}  main's mean {mean:+.3f}")
         _write_csv(out / "league.csv", league_rows)
         history.append(
             {
@@ -313,6 +393,7 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
     summary = {
         "game": str(game),
         "generations": config.generations,
+        "anchors": config.anchors,
         "seconds": elapsed(),
         "main_env_steps": main_steps,
         "population": [
@@ -430,6 +511,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a bot spec in the population from the start, repeatable (default heuristic and "
         "random; e.g. 'ismcts(iterations=200,rollout=random)', 'br(target=heuristic)')",
     )
+    p.add_argument(
+        "--anchor",
+        action="append",
+        default=None,
+        metavar="NAME:SHARE",
+        help="hold a member of the start (a --member bot, or main0 with --init) at a fixed "
+        "share of the meta-strategy whatever its score, repeatable (e.g. heuristic:0.3; the "
+        "prioritized weights share the rest; its share of the main's games is SHARE times "
+        "1 - --self-share)",
+    )
     p.add_argument("--self-share", type=float, default=d.self_share)
     p.add_argument("--power", type=float, default=d.power, help="PFSP's exponent")
     p.add_argument("--floor", type=float, default=d.floor, help="PFSP's weight floor")
@@ -444,6 +535,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--entropy", type=float, default=0.01)
     args = p.parse_args(argv)
+    anchors: dict[str, float] = {}
+    try:
+        for text in args.anchor or []:
+            name, share = parse_anchor(text)
+            if name in anchors:
+                raise _core.CheckraiseError(f"{name!r} is anchored twice")
+            anchors[name] = share
+    except _core.CheckraiseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     base = Config(
         game=args.game,
         seed=args.seed,
@@ -463,6 +564,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         main_steps=args.main_steps,
         exploiter_steps=args.exploiter_steps,
         members=args.member or d.members,
+        anchors=anchors,
         self_share=args.self_share,
         power=args.power,
         floor=args.floor,
