@@ -8,18 +8,24 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import subprocess
-import sys
 import time
 
-import nbformat
 import pytest
 
 import checkraise as cr
 from checkraise.notebook import PlayWidget, play, replay, watch
 from conftest import WEB_ARTIFACTS
-from test_notebook import kernel_environment
+from jupyter_util import (
+    LAB,
+    assert_hands_drawn,
+    card_name,
+    click_to_end,
+    jupyter_server,
+    open_notebook,
+    run_cell,
+    table_of,
+    written,
+)
 
 CARD = re.compile(r"^(?:[2-9TJQKA][cdhs]|X\d)$")
 
@@ -209,146 +215,12 @@ def test_watch_of_an_unknown_match_says_so_in_the_widget(client):
 # In JupyterLab
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def card_name(card: str) -> str:
-    """The words the page's cards carry (dom.ts cardName)."""
-    suits = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-    ranks = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-    if card.startswith("X"):
-        return f"joker {card[1:]}"
-    return f"{ranks.get(card[0], card[0])} of {suits[card[1]]}"
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """JupyterLab on a free loopback port with a token, its root a fresh directory, the kernel
     this interpreter; one for the module's tests."""
-    tmp_path = tmp_path_factory.mktemp("lab")
-    env = kernel_environment(tmp_path)
-    env["JUPYTER_CONFIG_DIR"] = str(tmp_path / "config")
-    env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
-    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp_path / "workspaces")
-    root = tmp_path / "work"
-    root.mkdir()
-    port, token = free_port(), "checkraise-test-token"
-    log = open(tmp_path / "lab.log", "w")  # noqa: SIM115 (closed below)
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-            f"--ServerApp.port={port}", f"--IdentityProvider.token={token}",
-            f"--ServerApp.root_dir={root}", "--LabApp.news_url=",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            "--LabApp.extension_manager=readonly", "--allow-root",
-        ],
-        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                assert process.poll() is None, (tmp_path / "lab.log").read_text()
-                assert time.monotonic() < deadline, (tmp_path / "lab.log").read_text()
-                time.sleep(0.3)
-        yield {
-            "url": f"http://127.0.0.1:{port}",
-            "token": token,
-            "root": root,
-            "log": tmp_path / "lab.log",
-        }
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
-
-
-def open_notebook(context, lab, name: str, cells: list[str]):
-    notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell(c) for c in cells]
-    notebook.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(notebook, lab["root"] / name)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    # Every frame the page receives on its websockets (the kernel's messages, the widgets'
-    # state among them): what reached the browser.
-    received: list[str | bytes] = []
-    page.received = received
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: received.append(frame)))
-    page.goto(f"{lab['url']}/lab/tree/{name}?token={lab['token']}&reset")
-    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
-    # The kernel is up once its status says idle.
-    page.get_by_text("Python 3 (checkraise tests) | Idle").wait_for(timeout=60_000)
-    return page, errors
-
-
-def run_cell(page, index: int):
-    """Runs a cell (Shift+Enter in it), again if the kernel was not ready to take it."""
-    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
-    prompt = cell.locator(".jp-InputPrompt")
-    for _ in range(5):
-        cell.locator(".jp-InputArea-editor").click()
-        page.keyboard.press("Shift+Enter")
-        try:
-            page.wait_for_function(
-                "el => el.textContent.trim() !== '[ ]:'", arg=prompt.element_handle(), timeout=5_000
-            )
-            return cell
-        except Exception:  # noqa: BLE001 (not taken: tried again)
-            continue
-    raise AssertionError(f"cell {index} never ran")
-
-
-def click_to_end(page, table) -> tuple[dict[int, list[str]], int]:
-    """Clicks a Pokeros table's legal card, then a highlighted cell, until the game ends; the
-    hand as drawn at each version clicked (a legal card by its source, any other by its
-    name), and how many moves were clicked."""
-    drawn: dict[int, list[str]] = {}
-    clicks = 0
-    deadline = time.monotonic() + 60
-    while table.get_attribute("data-terminal") != "true":
-        assert time.monotonic() < deadline, "the game did not end"
-        if table.get_attribute("data-may-act") != "true":
-            page.wait_for_timeout(50)
-            continue
-        version = int(table.get_attribute("data-version"))
-        # The hand as drawn: a legal card by its source, any other by its name.
-        drawn[version] = table.locator("section.hand .cards > *").evaluate_all(
-            "els => els.map(e => e.dataset.source ? e.dataset.source.slice(5)"
-            " : e.getAttribute('aria-label'))"
-        )
-        table.locator("section.hand button[data-source]").first.click()
-        table.locator("button.spot.target").first.click()
-        clicks += 1
-        page.wait_for_function(
-            "([el, v]) => Number(el.dataset.version) > v", arg=[table.element_handle(), version]
-        )
-    return drawn, clicks
-
-
-def table_of(cell):
-    """The widget's table in a cell's output, once drawn (the cell's output said otherwise)."""
-    table = cell.locator(".checkraise-widget main#play")
-    try:
-        table.wait_for(timeout=60_000)
-    except Exception as error:
-        cell.page.screenshot(path=str(WEB_ARTIFACTS / "notebook-failed.png"))
-        raise AssertionError(f"no widget drawn; the cell shows: {cell.inner_text()}") from error
-    return table
+    with jupyter_server(LAB, tmp_path_factory.mktemp("lab")) as server:
+        yield server
 
 
 def test_play_in_jupyterlab(context, lab):
@@ -369,21 +241,12 @@ def test_play_in_jupyterlab(context, lab):
     assert status.startswith("Game over.")
 
     run_cell(page, 1)
-    model_file, state_file = lab["root"] / "model.json", lab["root"] / "state.txt"
-    deadline = time.monotonic() + 30
-    while not (model_file.exists() and state_file.exists() and state_file.stat().st_size):
-        assert time.monotonic() < deadline, lab["log"].read_text()
-        time.sleep(0.1)
-    time.sleep(0.2)
-    model = json.loads(model_file.read_text())
-    state = cr.make(game).deserialize_state(state_file.read_text())
+    model_text, state_text = written(lab, "model.json", "state.txt")
+    model = json.loads(model_text)
+    state = cr.make(game).deserialize_state(state_text)
     assert state.is_terminal()
-    frames = {f["version"]: f for f in model["frames"]}
-    # The drawn hand is the seat's view's hand, card for card.
-    for version, hand in drawn.items():
-        expected = frames[version]["view"]["seats"][0]["cards"]
-        legal = {a["action_json"]["card"] for a in frames[version]["legal_actions"]}
-        assert hand == [c if c in legal else card_name(c) for c in expected], (version, hand)
+    frames = model["frames"]
+    assert_hands_drawn(drawn, frames)
     # The model has no card the seat never saw, nor does anything the browser received.
     hidden = hidden_from(state, 0)
     assert hidden and not cards_in(model) & hidden
