@@ -216,3 +216,16 @@ def assert_hands_drawn(drawn: dict[int, list[str]], frames: list[dict], seat: in
         expected = by_version[version]["view"]["seats"][seat]["cards"]
         legal = {a["action_json"]["card"] for a in by_version[version]["legal_actions"]}
         assert hand == [c if c in legal else card_name(c) for c in expected], (version, hand)
+
+
+def widget_of(table):
+    """The widget's box around its table."""
+    return table.locator("xpath=ancestor::div[contains(@class, 'checkraise-widget')]")
+
+
+def by_id(table, name: str):
+    """The element of the table's widget that the page would give the id ``name``: the widget
+    draws each id behind its view's own prefix."""
+    prefix = widget_of(table).get_attribute("data-id-prefix")
+    assert prefix, "the widget's box names no id prefix"
+    return table.page.locator(f'[id="{prefix}{name}"]')

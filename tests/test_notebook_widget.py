@@ -2,7 +2,8 @@
 messages the browser sends, refusals, replays, and that the model synced to the browser holds
 no card the seat may not see), and the widget in a real front end: JupyterLab in headless
 Chromium driven by Playwright (a `play` cell clicked to the end of its game, the drawn hand
-checked against the seat's view), and `watch` against the real server."""
+checked against the seat's view; two widgets on one page kept apart), and `watch` against the
+real server."""
 
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ from conftest import WEB_ARTIFACTS
 from jupyter_util import (
     LAB,
     assert_hands_drawn,
+    by_id,
     card_name,
     click_to_end,
     jupyter_server,
     open_notebook,
     run_cell,
     table_of,
+    widget_of,
     written,
 )
 
@@ -235,9 +238,9 @@ def test_play_in_jupyterlab(context, lab):
     drawn, clicks = click_to_end(page, table)
     assert clicks >= 2
     page.screenshot(path=str(WEB_ARTIFACTS / "notebook-play.png"))
-    outcome = table.locator("#outcome")
+    outcome = by_id(table, "outcome")
     assert "How it ended" in outcome.inner_text()
-    status = table.locator("#status").inner_text()
+    status = by_id(table, "status").inner_text()
     assert status.startswith("Game over.")
 
     run_cell(page, 1)
@@ -260,20 +263,20 @@ def test_play_in_jupyterlab(context, lab):
     steps = len(model["frames"])
     page.wait_for_function("el => el.dataset.steps !== '0'", arg=replayed.element_handle())
     assert replayed.get_attribute("data-steps") == str(steps)
-    slider = replayed.locator("#replay-slider")
+    slider = by_id(replayed, "replay-slider")
     slider.fill(str(steps - 1))
     page.wait_for_function(
         "([el, n]) => el.dataset.step === String(n)", arg=[replayed.element_handle(), steps - 1]
     )
-    assert "seat 1's view" in replayed.locator("#status").inner_text()
-    widget = replayed.locator("xpath=ancestor::div[contains(@class, 'checkraise-widget')]")
-    widget.locator("#replay-perspective").select_option("everyone")
+    assert "seat 1's view" in by_id(replayed, "status").inner_text()
+    widget = widget_of(replayed)
+    by_id(replayed, "replay-perspective").select_option("everyone")
     page.wait_for_function(
         "el => el.querySelector('main')?.innerText.includes(\"everyone's view\")",
         arg=widget.element_handle(),
     )
     # Everyone's view keeps the step shown.
-    again = widget.locator("main#play")
+    again = widget.locator("main")
     assert again.get_attribute("data-step") == str(steps - 1)
     again.scroll_into_view_if_needed()
     page.screenshot(path=str(WEB_ARTIFACTS / "notebook-replay.png"))
@@ -305,7 +308,7 @@ def test_watch_in_jupyterlab(context, lab, client):
         "el => el.dataset.terminal === 'true'", arg=watched.element_handle(), timeout=30_000
     )
     assert seat.view().is_terminal
-    assert "How it ended" in played.locator("#outcome").inner_text()
+    assert "How it ended" in by_id(played, "outcome").inner_text()
     assert not errors, errors
 
 
@@ -316,8 +319,8 @@ def test_bet_amounts_are_a_slider_in_jupyterlab(context, lab):
     table = table_of(run_cell(page, 0))
     page.wait_for_function("el => el.dataset.mayAct === 'true'", arg=table.element_handle())
     version = int(table.get_attribute("data-version"))
-    slider = table.locator("input#amount-raise")
-    button = table.locator("button#amount-act-raise")
+    slider = by_id(table, "amount-raise")
+    button = by_id(table, "amount-act-raise")
     lowest = button.inner_text()
     assert lowest.startswith("raise to ")
     slider.fill(slider.get_attribute("max"))
@@ -329,5 +332,103 @@ def test_bet_amounts_are_a_slider_in_jupyterlab(context, lab):
     page.wait_for_function(
         "([el, v]) => Number(el.dataset.version) > v", arg=[table.element_handle(), version]
     )
-    assert table.locator("#message").inner_text() == ""
+    assert by_id(table, "message").inner_text() == ""
+    assert not errors, errors
+
+
+# The ids of every element in a widget's box that appear more than once in the whole page, and
+# each label's or description's target that is not in the same box.
+ID_CLASHES = """() => {
+  const all = [...document.querySelectorAll('[id]')].map((e) => e.id);
+  const boxes = [...document.querySelectorAll('.checkraise-widget')];
+  const ids = boxes.flatMap((box) => [...box.querySelectorAll('[id]')].map((e) => e.id));
+  const twice = ids.filter((id) => all.indexOf(id) !== all.lastIndexOf(id));
+  const elsewhere = boxes.flatMap((box) =>
+    [...box.querySelectorAll('[for], [aria-describedby]')]
+      .flatMap((e) => [e.getAttribute('for'),
+                       ...(e.getAttribute('aria-describedby') ?? '').split(' ')])
+      .filter((id) => id && !box.querySelector(`[id="${id}"]`)));
+  return { widgets: boxes.length, ids: ids.length, twice, elsewhere };
+}"""
+
+
+def play_once(page, table) -> int:
+    """Clicks one move (a legal card, then a highlighted cell) in a Pokeros table that may act;
+    the version it led to."""
+    page.wait_for_function("el => el.dataset.mayAct === 'true'", arg=table.element_handle())
+    version = int(table.get_attribute("data-version"))
+    table.locator("section.hand button[data-source]").first.click()
+    table.locator("button.spot.target").first.click()
+    page.wait_for_function(
+        "([el, v]) => Number(el.dataset.version) > v", arg=[table.element_handle(), version]
+    )
+    return int(table.get_attribute("data-version"))
+
+
+def test_widgets_sharing_a_page_keep_their_ids_and_clicks_apart_in_jupyterlab(context, lab):
+    game = "pokeros(board_size=3)"
+    cells = [
+        f"from checkraise.notebook import play, replay\na = play({game!r}, seat=0, seed=1)\na",
+        f"b = play({game!r}, seat=0, seed=2)\nb",
+        # The same widget shown a second time, after a move: a late view of a game under way.
+        "a",
+        # Two replays in one output, of a game the bots played to its end.
+        (
+            "import checkraise as cr\n"
+            f"s = cr.make({game!r}).new_initial_state()\n"
+            "bot = cr.Bot(s.get_game(), 'random', seed=3)\n"
+            "while not s.is_terminal():\n"
+            "    if s.is_chance_node():\n"
+            "        s.sample_chance(seed=len(s.full_history()))\n"
+            "    else:\n"
+            "        s.apply_action(bot.act(s))\n"
+            "display(replay(s, seat=0), replay(s, seat=1))"
+        ),
+    ]
+    page, errors = open_notebook(context, lab, "two.ipynb", cells)
+    first = table_of(run_cell(page, 0))
+    second = table_of(run_cell(page, 1))
+    page.wait_for_function("el => el.dataset.mayAct === 'true'", arg=second.element_handle())
+    untouched = second.get_attribute("data-version")
+    # A move clicked in the first widget is played there only.
+    moved = play_once(page, first)
+    page.wait_for_timeout(500)
+    assert second.get_attribute("data-version") == untouched
+    assert second.get_attribute("data-may-act") == "true"
+    # A label clicked in the second focuses the second's own field.
+    second.locator("label", has_text="Type an action").click()
+    assert page.evaluate(
+        "el => el.contains(document.activeElement) && document.activeElement.tagName === 'INPUT'",
+        second.element_handle(),
+    )
+    assert page.evaluate("el => !el.contains(document.activeElement)", first.element_handle())
+
+    # A second view of the first widget draws the game so far, then follows it with the first.
+    again = table_of(run_cell(page, 2))
+    page.wait_for_function(
+        "([el, v]) => el.dataset.version === String(v)", arg=[again.element_handle(), moved]
+    )
+    assert by_id(again, "status").inner_text() == by_id(first, "status").inner_text()
+    later = play_once(page, again)
+    page.wait_for_function(
+        "([el, v]) => Number(el.dataset.version) >= v", arg=[first.element_handle(), later]
+    )
+    assert second.get_attribute("data-version") == untouched
+
+    # Two replays in one output: the keys step the one that has the focus only.
+    replays = run_cell(page, 3).locator(".checkraise-widget main")
+    replays.nth(1).wait_for(timeout=60_000)
+    one, other = replays.nth(0), replays.nth(1)
+    for table in (one, other):
+        page.wait_for_function("el => el.dataset.steps !== '0'", arg=table.element_handle())
+    by_id(one, "replay-forward").click()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("el => el.dataset.step === '2'", arg=one.element_handle())
+    page.wait_for_timeout(300)
+    assert other.get_attribute("data-step") == "0"
+
+    clashes = page.evaluate(ID_CLASHES)
+    assert clashes["widgets"] == 5 and clashes["ids"] > 5 * 5, clashes
+    assert clashes["twice"] == [] and clashes["elsewhere"] == [], clashes
+    page.screenshot(path=str(WEB_ARTIFACTS / "notebook-two-widgets.png"), full_page=True)
     assert not errors, errors

@@ -12,7 +12,7 @@ import {
 } from "./gen/checkraise/v1/checkraise_pb";
 import { ConnectError } from "@connectrpc/connect";
 import { errorText, gameTitle, isAbort, isFinal, isGone, isUnreachable } from "./errors";
-import { card, cardFace, cardName, h, piece, pieceName } from "./dom";
+import { type IdOf, card, cardFace, cardName, h, piece, pieceName } from "./dom";
 import { type Json, applyPatch } from "./patch";
 import {
   type Cell,
@@ -70,6 +70,10 @@ export interface Viewer {
   replayNote?: string;
   /** The replay step shown first (0 unless said). */
   startAt?: number;
+  /** Put before every element id drawn (the notebook widget: one of its own per widget view,
+   * so that several tables on one page keep their ids, and their labels' targets, apart). The
+   * page's ids are unprefixed. */
+  idPrefix?: string;
 }
 
 /** Where a match's views come from and where the seat's moves go: the server over gRPC-Web
@@ -105,9 +109,9 @@ interface ReplaySoFar {
 }
 
 /** What the page says of a practice deal (a seed the creator chose); nothing otherwise. */
-function practiceNotice(chosenSeed: boolean | undefined): HTMLElement | null {
+function practiceNotice(chosenSeed: boolean | undefined, id: IdOf): HTMLElement | null {
   if (!chosenSeed) return null;
-  return h("p", { id: "practice-deal", class: "notice", role: "note" },
+  return h("p", { id: id("practice-deal"), class: "notice", role: "note" },
     "Practice deal: the creator chose the seed, so the creator can know every card, hidden ones included.");
 }
 
@@ -149,6 +153,7 @@ interface Queued {
 
 export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource): () => void {
   const abort = new AbortController();
+  const id: IdOf = (name) => `${viewer.idPrefix ?? ""}${name}`;
   let current: SeatView | null = null;
   let view: View | null = null;
   let selected: string | null = null;
@@ -188,7 +193,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
   const composed: Partial<Record<ComposedField, string>> = {};
   /** The amount chosen on each kind of bet's slider (embedded only). */
   const chosenAmounts: Record<string, number> = {};
-  const main = h("main", { id: "play", "data-version": "-1" });
+  const main = h("main", { id: id("play"), "data-version": "-1" });
   root.replaceChildren(main);
 
   /** Shows a view unless a newer one is shown already (replies and events may cross). */
@@ -452,10 +457,10 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
         viewer.embedded ? null : h("a", { href: "#" }, "New match"),
       ),
     );
-    const alert = h("p", { id: "message", role: "alert", "data-link": link }, link !== "ok" ? linkText : message);
-    const notice = viewer.notice ? h("p", { id: "link-notice", class: "notice", role: "note" }, viewer.notice) : null;
+    const alert = h("p", { id: id("message"), class: "message", role: "alert", "data-link": link }, link !== "ok" ? linkText : message);
+    const notice = viewer.notice ? h("p", { id: id("link-notice"), class: "notice", role: "note" }, viewer.notice) : null;
     if (!current || !view) return [title, notice, alert, h("p", {}, "Connecting…")];
-    const practice = practiceNotice(current.chosenSeed);
+    const practice = practiceNotice(current.chosenSeed, id);
     // While the server is away (or the match gone) nothing is clickable.
     const legal = current.mayAct && link === "ok" ? current.legalActions : [];
     const clicks = legal.map((action) => ({ action, click: clickOf(structOf(action.actionJson)) }));
@@ -463,11 +468,11 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     // the play area, instead of the table of seats beside it.
     const game = known(view);
     const around =
-      game?.game === "holdem_chess" ? pokerTable(current, game)
+      game?.game === "holdem_chess" ? pokerTable(current, game, id)
       : game?.game === "detective_poker" ? detectiveTable(current, game)
       : null;
     // One panel for the page's life, so that it stays open (or closed) as the match redraws.
-    if (rules === undefined || rules?.dataset.game !== view.game) rules = rulesPanel(view.game, gameTitle(view.game));
+    if (rules === undefined || rules?.dataset.game !== view.game) rules = rulesPanel(view.game, gameTitle(view.game), id("rules"));
     if (viewer.replay && replay) {
       return [
         title,
@@ -479,7 +484,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
           "div",
           { class: "table" },
           h("div", { class: "play-area" }, around, board(view, clicks)),
-          h("div", { class: "side" }, outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links()),
+          h("div", { class: "side" }, outcome(view, id), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links()),
         ),
       ];
     }
@@ -487,7 +492,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       title,
       notice,
       practice,
-      h("p", { id: "status", "aria-live": "polite" },
+      h("p", { id: id("status"), class: "status", "aria-live": "polite" },
         link === "down" ? "Waiting for the server: the board is locked until it answers."
         : link === "stopped" ? "This match cannot be followed any more."
         : isBusy() ? "Playing your move (bots answer before the reply)…" : statusText(current, view, viewer.seat)),
@@ -498,7 +503,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
         { class: "table" },
         h("div", { class: "play-area" }, around, hand(view, clicks), board(view, clicks)),
         // The actions beside the table (on a narrow screen: right after it), first of the side.
-        h("div", { class: "side" }, actions(clicks), outcome(view), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links(), pacing()),
+        h("div", { class: "side" }, actions(clicks), outcome(view, id), around ? null : seats(current, view), facts(view, around !== null), history(view, shownLog()), viewer.embedded ? null : links(), pacing()),
       ),
     ];
   }
@@ -508,14 +513,14 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     const last = r.total - 1;
     // Each button is named by its visible text (speech input can say it); the title says more.
     const button = (key: string, label: string, text: string, to: number, disabled: boolean) =>
-      h("button", { "data-key": key, id: key, title: label, disabled, onclick: () => void goTo(to) }, text);
+      h("button", { "data-key": key, id: id(key), title: label, disabled, onclick: () => void goTo(to) }, text);
     return h(
       "section",
       { class: "replay", "aria-label": "Replay" },
-      h("p", { id: "status", "aria-live": "polite" },
-        h("span", { id: "step-counter" }, `Step ${at} of ${last}`),
+      h("p", { id: id("status"), class: "status", "aria-live": "polite" },
+        h("span", { id: id("step-counter") }, `Step ${at} of ${last}`),
         " · ",
-        h("span", { id: "step-text" }, stepText(r.steps[at])),
+        h("span", { id: id("step-text") }, stepText(r.steps[at])),
         viewer.replayNote !== undefined ? ` (${viewer.replayNote})`
         : r.revealed ? " (finished match: every seat's cards face up)" : " (live match: only what a spectator may see)"),
       h("div", { class: "buttons", role: "group", "aria-label": "Step" },
@@ -527,7 +532,8 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       viewer.embedded
         ? h("input", {
             type: "range",
-            id: "replay-slider",
+            id: id("replay-slider"),
+            class: "replay-slider",
             "data-key": "replay-slider",
             "aria-label": "Step",
             min: 0,
@@ -561,7 +567,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     // What each card allows (Poker Chess) or attacks once placed (Hold'em Poker Chess): under
     // the hand for every card, and the card's description and title.
     const helps = ownCards.map((text) => (text === null ? undefined : cardHelp(v.game, text)));
-    const helpId = (i: number) => `card-help-${i}`;
+    const helpId = (i: number) => id(`card-help-${i}`);
     return h(
       "section",
       { class: "hand", "aria-label": "Your hand" },
@@ -739,7 +745,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       if (help && !kinds.has(help.kind)) kinds.set(help.kind, help.general);
     }
     const input = h("input", {
-      id: "action-text",
+      id: id("action-text"),
       name: "action",
       autocomplete: "off",
       placeholder: "e.g. a legal action's text",
@@ -770,14 +776,14 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
               class: "legal",
               "data-key": `act:${c.action.id}`,
               title: help?.specific,
-              "aria-describedby": help ? `help-${help.kind}` : undefined,
+              "aria-describedby": help ? id(`help-${help.kind}`) : undefined,
               onclick: () => void act(c.action),
             }, c.action.text);
           }))),
       // What each kind of button does, once each, in words (the buttons' descriptions).
       kinds.size > 0
         ? h("ul", { class: "action-help", "aria-label": "What the actions do" },
-            [...kinds].map(([kind, general]) => h("li", { id: `help-${kind}` }, general)))
+            [...kinds].map(([kind, general]) => h("li", { id: id(`help-${kind}`) }, general)))
         : null,
       h(
         "form",
@@ -789,7 +795,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
             if (text) void act(text);
           },
         },
-        h("label", { for: "action-text" }, "Type an action"),
+        h("label", { for: id("action-text") }, "Type an action"),
         input,
         h("button", { type: "submit" }, "Play"),
       ),
@@ -800,7 +806,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
   function chosenLine(): HTMLElement | null {
     const chosen = view ? chosenMoveOf(view) : null;
     if (!chosen) return null;
-    return h("p", { id: "chosen-move", class: "chosen-move" },
+    return h("p", { id: id("chosen-move"), class: "chosen-move" },
       h("span", { class: "chosen-swatch", "aria-hidden": "true" }),
       `Your move this turn: ${chosen.text} (ringed in white; your opponent does not see it until both have predicted).`);
   }
@@ -824,12 +830,12 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       const chosen = values.includes(composed[field] ?? "") ? composed[field]! : values[0];
       composed[field] = chosen;
       left = left.filter((c) => JSON.stringify(structs.get(c)![field] ?? null) === chosen);
-      const id = `compose-${field.replace(/_/g, "-")}`;
+      const key = `compose-${field.replace(/_/g, "-")}`;
       const select = h(
         "select",
         {
-          id,
-          "data-key": id,
+          id: id(key),
+          "data-key": key,
           onchange: () => {
             composed[field] = select.value;
             draw();
@@ -838,9 +844,9 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
         values.map((value) =>
           h("option", { value, selected: value === chosen }, valueLabel(field, JSON.parse(value), viewer.seat))),
       );
-      if (detective) select.setAttribute("aria-describedby", `${id}-help`);
-      controls.push(h("div", { class: "compose-field" }, h("label", { for: id }, fieldLabel(field)), select,
-        detective ? h("span", { class: "help", id: `${id}-help` }, fieldHelp(field, JSON.parse(chosen))) : null));
+      if (detective) select.setAttribute("aria-describedby", id(`${key}-help`));
+      controls.push(h("div", { class: "compose-field" }, h("label", { for: id(key) }, fieldLabel(field)), select,
+        detective ? h("span", { class: "help", id: id(`${key}-help`) }, fieldHelp(field, JSON.parse(chosen))) : null));
     }
     const action = left[0];
     const parts = structs.get(action)!;
@@ -855,15 +861,15 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       h("div", { class: "buttons", role: "group", "aria-label": "Chosen action" },
         h("button", {
           class: "legal",
-          id: "compose-act",
+          id: id("compose-act"),
           "data-key": "compose-act",
           title: meaning,
-          "aria-describedby": meaning ? "compose-act-help" : undefined,
+          "aria-describedby": meaning ? id("compose-act-help") : undefined,
           onclick: () => void act(action.action),
         }, detective && typeof parts.target === "number" && typeof parts.amount === "number"
           ? detectiveBetWords(parts.amount, parts.target, typeof parts.action_card === "string" ? parts.action_card : null)
           : action.action.text)),
-      meaning ? h("p", { class: "help", id: "compose-act-help" }, `This bet: ${meaning}.`) : null,
+      meaning ? h("p", { class: "help", id: id("compose-act-help") }, `This bet: ${meaning}.`) : null,
     );
   }
 
@@ -894,16 +900,16 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     const general = help(index);
     const button = h("button", {
       class: "legal",
-      id: `amount-act-${kind}`,
+      id: id(`amount-act-${kind}`),
       "data-key": `amount-act:${kind}`,
       title: help(index)?.specific,
-      "aria-describedby": general ? `help-${general.kind}` : undefined,
+      "aria-describedby": general ? id(`help-${general.kind}`) : undefined,
       onclick: () => void act(group[index].action),
     }, group[index].action.text);
     const slider = h("input", {
       type: "range",
       class: "amount-slider",
-      id: `amount-${kind}`,
+      id: id(`amount-${kind}`),
       "data-key": `amount:${kind}`,
       "aria-label": `Amount (${kind})`,
       min: 0,
@@ -943,7 +949,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
         h(
           "select",
           {
-            id: "pause",
+            id: id("pause"),
             "data-key": "pause",
             onchange: (event: Event) => localStorage.setItem(PAUSE_KEY, (event.target as HTMLSelectElement).value),
           },
@@ -961,7 +967,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
       h("h2", {}, "Links"),
       h("ul", {},
         viewer.seat !== null && viewer.token && !viewer.replay
-          ? h("li", {}, h("a", { href: seatLink(viewer.match, viewer.seat, viewer.token), id: "own-seat-link" },
+          ? h("li", {}, h("a", { href: seatLink(viewer.match, viewer.seat, viewer.token), id: id("own-seat-link") },
             `Seat ${viewer.seat} (your own link: it opens your seat in another browser; keep it private)`))
           : null,
         invites.map(([seat, href]) => {
@@ -973,15 +979,18 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
             h("span", { class: "presence", "data-seat": seat, "data-connected": String(here) },
               here ? "· here now" : current?.isTerminal ? "" : "· not here"));
         }),
-        viewer.replay ? null : h("li", {}, h("a", { href: spectatorLink(viewer.match), id: "spectator-link", target: "_blank" }, "Spectator view")),
+        viewer.replay ? null : h("li", {}, h("a", { href: spectatorLink(viewer.match), id: id("spectator-link"), target: "_blank" }, "Spectator view")),
         current?.isTerminal || viewer.replay
-          ? h("li", {}, h("a", { href: replayLink(viewer.match), id: "replay-link" }, viewer.replay ? "Replay from the start" : "Replay this match"))
+          ? h("li", {}, h("a", { href: replayLink(viewer.match), id: id("replay-link") }, viewer.replay ? "Replay from the start" : "Replay this match"))
           : null),
     );
   }
 
   if (viewer.replay) {
-    document.addEventListener("keydown", onKey);
+    // Embedded, the keys step this replay only while the focus is in it (a notebook can show
+    // several, and uses the keys itself elsewhere).
+    const keys: HTMLElement | Document = viewer.embedded ? root : document;
+    keys.addEventListener("keydown", onKey as EventListener);
     loadPage(0n).then(
       () => {
         if (!replay || replay.steps.length === 0) say("This match has no steps yet.");
@@ -993,7 +1002,7 @@ export function playPage(root: HTMLElement, viewer: Viewer, source: MatchSource)
     );
     draw();
     return () => {
-      document.removeEventListener("keydown", onKey);
+      keys.removeEventListener("keydown", onKey as EventListener);
       abort.abort();
     };
   }
@@ -1150,12 +1159,12 @@ function facts(v: View, felt: boolean): HTMLElement {
 }
 
 /** How the game ended (at the end), or the last finished hand (while a poker game runs). */
-function outcome(v: View): HTMLElement | null {
+function outcome(v: View, id: IdOf): HTMLElement | null {
   const lines = v.terminal ? outcomeLines(v) : lastHandLines(v);
   if (lines.length === 0) return null;
   return h(
     "section",
-    { class: "outcome", id: "outcome", "aria-label": v.terminal ? "How it ended" : "Last hand" },
+    { class: "outcome", id: id("outcome"), "aria-label": v.terminal ? "How it ended" : "Last hand" },
     h("h2", {}, v.terminal ? "How it ended" : "Last hand"),
     lines.map((line) => h("p", {}, line)),
   );

@@ -1,7 +1,8 @@
 // The notebook widget (`checkraise.notebook`, on anywidget): the page's own table (play.ts)
 // drawn from what the kernel sends, a seat's views only. The kernel holds the game; the widget
 // is sent, for each step, the seat's view, its legal actions and who acted (`frames`), or a
-// replay's steps from one viewer's side (`steps`), and sends back the seat's clicks.
+// replay's steps from one viewer's side (`steps`), and sends back the seat's clicks. Each view
+// draws its elements' ids behind a prefix of its own, so that several share a page.
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
@@ -165,13 +166,19 @@ function kernelSource(model: Model, match: string, seat: number | null): MatchSo
   };
 }
 
+/** How many views this module has drawn (a part of each view's id prefix). */
+let views = 0;
+
 function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
   const game = String(model.get("game") ?? "");
   setLongName(game, String(model.get("long_name") || game));
+  // The prefix of the view's elements' ids: random as well as counted, as each widget may load
+  // its own copy of this module.
+  const idPrefix = `checkraise-${Math.random().toString(36).slice(2, 8)}${++views}-`;
   const error = h("p", { class: "widget-error", role: "alert" });
   const perspective = h("p", { class: "perspective" });
   const root = h("div", {});
-  const box = h("div", { class: "checkraise-widget" }, error, perspective, root);
+  const box = h("div", { class: "checkraise-widget", "data-id-prefix": idPrefix }, error, perspective, root);
   el.replaceChildren(box);
   let leave: (() => void) | null = null;
 
@@ -187,6 +194,7 @@ function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
       replay: mode === "replay",
       replayNote: mode === "replay" ? String(model.get("replay_note") ?? "") : undefined,
       startAt,
+      idPrefix,
     };
     leave = playPage(root, viewer, kernelSource(model, viewer.match, viewer.seat));
   }
@@ -206,7 +214,8 @@ function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
     const select = h(
       "select",
       {
-        id: "replay-perspective",
+        id: `${idPrefix}replay-perspective`,
+        class: "replay-perspective",
         onchange: () => {
           model.send({ type: "perspective", value: select.value });
         },
