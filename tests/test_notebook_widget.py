@@ -1,9 +1,9 @@
 """checkraise.notebook: the widgets' kernel side (every game played to its end through the
-messages the browser sends, refusals, replays, and that the model synced to the browser holds
-no card the seat may not see), and the widget in a real front end: JupyterLab in headless
-Chromium driven by Playwright (a `play` cell clicked to the end of its game, the drawn hand
-checked against the seat's view; two widgets on one page kept apart), and `watch` against the
-real server."""
+messages the browser sends, refusals, replays, each frame sent once, and that nothing sent to
+the browser holds a card the seat may not see), and the widget in a real front end: JupyterLab
+in headless Chromium driven by Playwright (a `play` cell clicked to the end of its game, the
+drawn hand checked against the seat's view; two widgets on one page kept apart), and `watch`
+against the real server."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import json
 import re
 import time
 
+import comm
 import pytest
 
 import checkraise as cr
@@ -44,10 +45,56 @@ def cards_in(value: object) -> set[str]:
     return set()
 
 
+def frame_copies(message: object) -> int:
+    """How many frames a message holds (a frame: a dict with a version, a view and legal
+    actions), wherever in it they are."""
+    if isinstance(message, dict):
+        own = 1 if {"version", "view", "legal_actions"} <= message.keys() else 0
+        return own + sum(frame_copies(value) for value in message.values())
+    if isinstance(message, list):
+        return sum(frame_copies(value) for value in message)
+    return 0
+
+
+@pytest.fixture
+def comm_messages(monkeypatch):
+    """Every message the widgets send over their comms from now on (the comm's opening with
+    the model's state, state updates, custom messages), as (message type, data): outside a
+    kernel a widget's comm is comm's DummyComm, whose publish_msg is where each one goes out."""
+    sent: list[tuple[str, object]] = []
+
+    def publish(self, msg_type, data=None, metadata=None, buffers=None, **keys):
+        sent.append((msg_type, data))
+
+    monkeypatch.setattr(comm.DummyComm, "publish_msg", publish)
+    return sent
+
+
+def custom(comm_messages) -> list[dict]:
+    """The custom messages among the comm's (anywidget's ``send``), their contents."""
+    return [
+        data["content"]
+        for _, data in comm_messages
+        if isinstance(data, dict) and data.get("method") == "custom"
+    ]
+
+
+def drawn(widget) -> None:
+    """What a view of the widget does as it is drawn: asks for the frames so far."""
+    widget._on_message(widget, {"type": "sync", "from": 0}, [])
+
+
 def played(widget: PlayWidget, choose=lambda legal: legal[0]) -> list[dict]:
-    """Plays the widget's seat to the end as the browser would, by messages; the replies."""
+    """Plays the widget's seat to the end as the browser would, by messages; the custom
+    messages the widget sent meanwhile (each still sent on over its comm)."""
     replies: list[dict] = []
-    widget.send = lambda message, buffers=None: replies.append(message)
+    send = widget.send
+
+    def kept(message, buffers=None):
+        replies.append(message)
+        send(message, buffers)
+
+    widget.send = kept
     for request in range(1000):
         frame = widget.frames[-1]
         if frame["is_terminal"]:
@@ -58,8 +105,14 @@ def played(widget: PlayWidget, choose=lambda legal: legal[0]) -> list[dict]:
             {"type": "act", "request": request, "id": choose(frame["legal_actions"])["id"]},
             [],
         )
-        assert replies[-1]["type"] == "acted", replies[-1]
+        acted = [r for r in replies if r.get("type") != "frames"]
+        assert acted[-1]["type"] == "acted", acted[-1]
     raise AssertionError("the game did not end")
+
+
+def answers(replies: list[dict]) -> list[dict]:
+    """The widget's answers to clicks among its messages (not its frames)."""
+    return [r for r in replies if r.get("type") != "frames"]
 
 
 def hidden_from(state: cr.State, seat: int) -> set[str]:
@@ -70,26 +123,72 @@ def hidden_from(state: cr.State, seat: int) -> set[str]:
 
 
 @pytest.mark.parametrize("name", cr.game_names())
-def test_play_reaches_the_end_of_every_game_and_the_model_holds_only_the_seats_side(name):
+def test_play_reaches_the_end_of_every_game_and_only_the_seats_side_is_sent(name, comm_messages):
     seat = 1
     widget = play(name, opponents="random", seat=seat, seed=7)
-    replies = played(widget)
+    drawn(widget)
+    replies = answers(played(widget))
     final = widget.state
     assert final.is_terminal()
     last = widget.frames[-1]
     assert last["returns"] == list(final.returns()) and last["current_player"] == -4
     if replies:  # (a bot may end a poker game before the seat's first turn)
-        assert replies[-1]["frame"]["version"] == last["version"]
+        assert replies[-1]["version"] == last["version"]
     # The frames are the seat's views, version by version, each version one step.
     assert [f["version"] for f in widget.frames] == list(range(len(widget.frames)))
     assert last["view"] == final.view(seat)
-    # No card the seat never saw is anywhere in the model synced to the browser.
+    # No card the seat never saw is anywhere in what went to the browser: the model's state
+    # and every message.
     hidden = hidden_from(final, seat)
-    model = widget.get_state()
-    assert not cards_in(json.loads(json.dumps(model, default=str))) & hidden
+    sent = json.loads(json.dumps([widget.get_state(), comm_messages], default=str))
+    assert frame_copies(sent) >= len(widget.frames)
+    assert not cards_in(sent) & hidden
     # Nor the game itself: its state is the kernel's.
-    text = json.dumps(model, default=str)
+    text = json.dumps(sent, default=str)
     assert final.serialize() not in text
+
+
+def test_each_frame_is_sent_once_and_a_late_view_gets_the_whole_game(comm_messages):
+    """A 9-frame game: once the table's view has asked for the frames, each new one goes over
+    the comm once (a synced list sent whole at each step sent 49 copies, quadratic in the
+    game's length); a view drawn after the end is sent the whole game once."""
+    widget = play("pokeros(board_size=3)", seat=0, seed=5)
+    assert isinstance(widget.comm, comm.DummyComm)
+    drawn(widget)
+    replies = played(widget)
+    frames = widget.frames
+    assert len(frames) == 9
+    copies = sum(frame_copies(data) for _, data in comm_messages)
+    assert copies == len(frames), f"{copies} frame copies sent for a {len(frames)}-frame game"
+    # A click's answer names the version it led to; the frames came before it.
+    for answer in answers(replies):
+        assert "frame" not in answer and answer["version"] <= frames[-1]["version"]
+    # Sent in order: the game so far at the view's request, then one message per new frame.
+    sent = [m for m in custom(comm_messages) if m["type"] == "frames"]
+    made_before = len(frames) - (len(sent) - 1)  # the frames there as the view asked
+    assert [m["start"] for m in sent] == [0, *range(made_before, len(frames))]
+    assert [f for m in sent for f in m["frames"]] == frames
+    # A view drawn late (a notebook opened again, the widget shown twice) asks from the start
+    # and is sent every frame once more; one that missed some, from its first missing.
+    before = len(comm_messages)
+    drawn(widget)
+    widget._on_message(widget, {"type": "sync", "from": 7}, [])
+    late = custom(comm_messages[before:])
+    assert late == [
+        {"type": "frames", "start": 0, "frames": frames},
+        {"type": "frames", "start": 7, "frames": frames[7:]},
+    ]
+    widget._on_message(widget, {"type": "sync", "from": -1}, [])
+    assert "a sync starts at a frame's index" in widget.error
+
+
+def test_no_frame_is_sent_before_a_view_asks(comm_messages):
+    # Seat 2 acts last: the bots' first moves are frames made before any view is drawn.
+    widget = play("detective_poker", opponents="random", seat=2, seed=3)
+    assert len(widget.frames) > 1
+    assert sum(frame_copies(data) for _, data in comm_messages) == 0
+    drawn(widget)
+    assert sum(frame_copies(data) for _, data in comm_messages) == len(widget.frames)
 
 
 def test_refusals_are_answered_never_raised():
@@ -183,7 +282,7 @@ def test_watch_follows_a_server_match_as_spectator_and_as_seat(client):
             )
             assert replies[-1]["type"] == "acted", replies[-1]
             deadline = time.monotonic() + 10
-            while player.frames[-1]["version"] < replies[-1]["frame"]["version"]:
+            while player.frames[-1]["version"] < replies[-1]["version"]:
                 assert time.monotonic() < deadline, "the stream did not bring the move"
                 time.sleep(0.02)
         assert player.frames[-1]["is_terminal"]
