@@ -1,12 +1,13 @@
 """checkraise.notebook: the widgets' kernel side (every game played to its end through the
-messages the browser sends, refusals, replays, each frame sent once, and that nothing sent to
-the browser holds a card the seat may not see), and the widget in a real front end: JupyterLab
-in headless Chromium driven by Playwright (a `play` cell clicked to the end of its game, the
-drawn hand checked against the seat's view; two widgets on one page kept apart), and `watch`
-against the real server."""
+messages the browser sends, refusals, replays, a server's replay checked through the engine,
+each frame sent once, and that nothing sent to the browser holds a card the seat may not see),
+and the widget in a real front end: JupyterLab in headless Chromium driven by Playwright (a
+`play` cell clicked to the end of its game, the drawn hand checked against the seat's view;
+two widgets on one page kept apart), and `watch` against the real server."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import time
@@ -15,7 +16,7 @@ import comm
 import pytest
 
 import checkraise as cr
-from checkraise.notebook import PlayWidget, play, replay, watch
+from checkraise.notebook import PlayWidget, ReplayMismatchError, play, replay, watch
 from conftest import WEB_ARTIFACTS
 from jupyter_util import (
     LAB,
@@ -258,6 +259,85 @@ def test_replay_from_each_side():
     # Asked from the browser, the refusal is said in the widget.
     early._on_message(early, {"type": "perspective", "value": "everyone"}, [])
     assert "once the game is over" in early.error and early.perspective == "spectator"
+
+
+@pytest.mark.parametrize("name", cr.game_names())
+def test_replay_of_a_server_match_is_checked_through_the_engine(client, name):
+    players = cr.make(name).num_players()
+    match = client.create_match(name, seats=["random"] * players, seed=11)
+    whole = match.replay()
+    assert whole.revealed and whole.next_version is None
+    r = replay(whole)
+    assert r.perspective == "everyone" and r.seat_kinds == list(whole.match.seats)
+    assert [s["actor"] for s in r.steps] == [s.actor for s in whole.steps]
+    assert [s["view"] for s in r.steps] == [s.state for s in whole.steps]
+    # The states are the engine's: a seat's side is drawn from them as for a local game.
+    assert r._states[-1][1].is_terminal()
+    r._perspective("0")
+    assert r.steps[-1]["view"] == r._states[-1][1].view(0)
+
+
+def test_a_tampered_server_replay_is_refused_naming_the_step(client):
+    match = client.create_match("pokeros", seats=["random", "random"], seed=12, board_size=3)
+    whole = match.replay()
+    states = replay(whole)._states
+    steps = list(whole.steps)
+
+    def tampered(index: int, **changes) -> object:
+        changed = [
+            *steps[:index],
+            dataclasses.replace(steps[index], **changes),
+            *steps[index + 1 :],
+        ]
+        return dataclasses.replace(whole, steps=tuple(changed))
+
+    # Another legal action than the one played, written as the engine writes it.
+    before = states[2][1]
+    played_entry = steps[3].entries[0]
+    other = next(a for a in before.legal_actions() if a != played_entry.action)
+    entry = dataclasses.replace(
+        played_entry, action=other, text=before.action_to_string(played_entry.player, other)
+    )
+    with pytest.raises(
+        ReplayMismatchError, match=r"^step 3 of the replay of match .* view of every seat"
+    ) as e:
+        replay(tampered(3, entries=(entry, *steps[3].entries[1:])))
+    assert e.value.version == 3
+    # An entry's text that is not the engine's.
+    renamed = dataclasses.replace(played_entry, text="Kd@9,9")
+    with pytest.raises(ReplayMismatchError, match=r"step 3 .* entry says 'Kd@9,9'"):
+        replay(tampered(3, entries=(renamed, *steps[3].entries[1:])))
+    # A view that is not the engine's.
+    view = {**steps[1].state, "terminal": not steps[1].state["terminal"]}
+    with pytest.raises(
+        ReplayMismatchError, match=r"^step 1 .* differs from the engine's in terminal$"
+    ):
+        replay(tampered(1, state=view))
+    # Who acted.
+    with pytest.raises(ReplayMismatchError, match=r"step 2 .* its actor is 5"):
+        replay(tampered(2, actor=5))
+    # A step left out.
+    dropped = dataclasses.replace(whole, steps=(*steps[:2], *steps[3:]))
+    with pytest.raises(ReplayMismatchError, match=r"step 3 .* its version would be 2"):
+        replay(dropped)
+    # The last step left out.
+    with pytest.raises(ReplayMismatchError, match="the match is at version"):
+        replay(dataclasses.replace(whole, steps=tuple(steps[:-1])))
+
+
+def test_a_server_replay_the_engine_cannot_check_is_refused(client):
+    live = client.create_match("pokeros", seats=["human", "random"])
+    with pytest.raises(ValueError, match="public views only, no history"):
+        replay(live.replay())
+    done = client.create_match("pokeros", seats=["random", "random"], board_size=3)
+    page = client.get_replay(done.match_id, page_size=2)
+    assert page.next_version is not None
+    with pytest.raises(
+        ValueError, match=r"one page of the replay of match .* \(steps 0 to 1 of \d+\)"
+    ):
+        replay(page)
+    with pytest.raises(TypeError, match="not int"):
+        replay(3)
 
 
 def test_watch_follows_a_server_match_as_spectator_and_as_seat(client):

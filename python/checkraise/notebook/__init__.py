@@ -6,6 +6,7 @@ from ``web/src`` by ``npm run build`` in ``web/``).
 
     play("pokeros", opponents="heuristic", seat=0)           # click your moves
     replay(state, seat=1)                                    # a game seat 1's side, step by step
+    replay(match.replay())                                   # a server's finished match
     watch("127.0.0.1:50051", match_id)                       # a live match, as a spectator
 
 The widgets run on `anywidget` (the ``notebook`` extra: ``pip install 'checkraise[notebook]'``)
@@ -14,7 +15,8 @@ ever sent what the seat may know: at each step a frame of the seat's view (``Sta
 the same JSON the server's ``SeatView.view_json`` carries), its legal actions with their texts
 and structs, and who acted. Another seat's hidden card never reaches the browser. Each frame
 is sent once: a view of the widget asks for the frames so far as it is drawn, then is sent
-each new one in a message of its own.
+each new one in a message of its own. A server's replay is checked step by step through the
+engine before it is drawn (:class:`ReplayMismatchError` names a step that is not the engine's).
 """
 
 from __future__ import annotations
@@ -36,12 +38,22 @@ from .._core import (
     make,
 )
 from .._optional import requires
+from ._server_replay import ReplayMismatchError, checked_states
 
 with requires("checkraise.notebook", "notebook"):
     import anywidget
     import traitlets
 
-__all__ = ["PlayWidget", "ReplayWidget", "TableWidget", "WatchWidget", "play", "replay", "watch"]
+__all__ = [
+    "PlayWidget",
+    "ReplayMismatchError",
+    "ReplayWidget",
+    "TableWidget",
+    "WatchWidget",
+    "play",
+    "replay",
+    "watch",
+]
 
 _HERE = Path(__file__).resolve().parent
 
@@ -464,8 +476,20 @@ def _steps(game: Game, history: Sequence[tuple[int, int]]) -> list[tuple[int, St
     return out
 
 
+def _server_replay(value: object) -> bool:
+    """Whether ``value`` is the client's :class:`checkraise.client.Replay` (the client, and
+    grpc, imported only if it may be one)."""
+    if isinstance(value, (State, Sequence)):
+        return False
+    try:
+        from ..client.replay import Replay
+    except ImportError:
+        return False
+    return isinstance(value, Replay)
+
+
 def replay(
-    state_or_history: State | Sequence[tuple[int, int]],
+    state_or_history: State | Sequence[tuple[int, int]] | Any,
     seat: int | None = None,
     *,
     game: Game | str | None = None,
@@ -474,17 +498,28 @@ def replay(
     """A game step by step with a slider, drawn from ``seat``'s side at every step (``None``:
     everyone's view once the game is over, a spectator's before); the widget's *View as* menu
     changes the side. ``state_or_history`` is a :class:`checkraise.State` (its whole history is
-    replayed from the start) or ``State.full_history()`` pairs with ``game=``; ``players``
-    names each seat's player (``"human"``, a bot spec) in the seats' table."""
+    replayed from the start), ``State.full_history()`` pairs with ``game=``, or a server's
+    finished match as the client reads it (``Match.replay()``, a
+    :class:`checkraise.client.Replay`), checked step by step through the engine first: a step
+    that is not what the engine gives is refused (:class:`ReplayMismatchError`, naming the
+    step). ``players`` names each seat's player (``"human"``, a bot spec) in the seats' table;
+    a server's replay names them itself."""
     if isinstance(state_or_history, State):
         g = state_or_history.get_game()
-        history = state_or_history.full_history()
-    else:
-        if game is None:
-            raise TypeError("a history needs its game: replay(history, game='pokeros')")
-        g = _game(game)
-        history = list(state_or_history)
-    return ReplayWidget(g, _steps(g, history), seat, players)
+        return ReplayWidget(g, _steps(g, state_or_history.full_history()), seat, players)
+    if _server_replay(state_or_history):
+        g, states = checked_states(state_or_history)
+        kinds = players if players is not None else list(state_or_history.match.seats)
+        return ReplayWidget(g, states, seat, kinds)
+    if not isinstance(state_or_history, Sequence) or isinstance(state_or_history, (str, bytes)):
+        raise TypeError(
+            "replay takes a checkraise.State, State.full_history() pairs with game=, or a "
+            f"server's Replay (Match.replay()), not {type(state_or_history).__name__}"
+        )
+    if game is None:
+        raise TypeError("a history needs its game: replay(history, game='pokeros')")
+    g = _game(game)
+    return ReplayWidget(g, _steps(g, list(state_or_history)), seat, players)
 
 
 class WatchWidget(TableWidget):
