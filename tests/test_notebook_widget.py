@@ -1,9 +1,10 @@
 """checkraise.notebook: the widgets' kernel side (every game played to its end through the
 messages the browser sends, refusals, replays, a server's replay checked through the engine,
 each frame sent once, and that nothing sent to the browser holds a card the seat may not see),
-and the widget in a real front end: JupyterLab in headless Chromium driven by Playwright (a
-`play` cell clicked to the end of its game, the drawn hand checked against the seat's view;
-two widgets on one page kept apart), and `watch` against the real server."""
+and the widget in real front ends: JupyterLab and Jupyter Notebook 7 in headless Chromium
+driven by Playwright (a `play` cell clicked to the end of its game, the drawn hand checked
+against the seat's view; two widgets on one page kept apart), and `watch` against the real
+server."""
 
 from __future__ import annotations
 
