@@ -16,7 +16,8 @@ import {
 } from "./gen/checkraise/v1/checkraise_pb";
 import { h } from "./dom";
 import { setLongName } from "./errors";
-import { type MatchSource, type Viewer, playPage } from "./play";
+import { playPage } from "./play";
+import type { MatchSource, Viewer } from "./viewer";
 
 /** One step of a match as the kernel sends it: the seat's (or a spectator's) view after it. */
 interface Frame {
