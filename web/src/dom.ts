@@ -1,5 +1,9 @@
 // A small helper to build DOM trees, and the drawing of cards and pieces shared by the games.
 
+/** An element's id as drawn where it is drawn: the page's own ids as they are, a notebook
+ * widget's behind a prefix of its own (several widgets share one page). */
+export type IdOf = (name: string) => string;
+
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 

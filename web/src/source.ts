@@ -1,8 +1,8 @@
-// The server as a match's source (play.ts's MatchSource): the seat's stream and moves with its
+// The server as a match's source (viewer.ts's MatchSource): the seat's stream and moves with its
 // token, or a spectator's stream, and replay pages, over gRPC-Web.
 import type { LegalAction } from "./gen/checkraise/v1/checkraise_pb";
 import { asSeat, matches } from "./api";
-import type { MatchSource, Viewer } from "./play";
+import type { MatchSource, Viewer } from "./viewer";
 
 export function serverSource(viewer: Viewer): MatchSource {
   return {

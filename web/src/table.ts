@@ -7,7 +7,7 @@
 // in the middle. Everything is read from the view: a card is drawn only as the view gives it
 // (face down where it is null).
 import type { SeatView } from "./gen/checkraise/v1/checkraise_pb";
-import { card, h } from "./dom";
+import { type IdOf, card, h } from "./dom";
 import type { HoldemChessView, HoldemSeat } from "./schema/views/holdem_chess";
 import type { DetectivePokerSeat, DetectivePokerView } from "./schema/views/detective_poker";
 import { detectiveBetText } from "./outcome";
@@ -118,13 +118,13 @@ function seatBox(sv: SeatView, v: HoldemChessView, seat: HoldemSeat, place: Plac
 }
 
 /** The middle of the table: the pot, the street, the hand and the community cards. */
-function felt(v: HoldemChessView): HTMLElement {
+function felt(v: HoldemChessView, id: IdOf): HTMLElement {
   const street = v.street ? v.street.charAt(0).toUpperCase() + v.street.slice(1) : null;
   return h(
     "div",
     { class: "felt" },
     h("p", { class: "street" }, [street, v.hands > 1 ? `Hand ${v.hand_number} of ${v.hands}` : null].filter(Boolean).join(" · ")),
-    h("dl", { class: "pot", id: "pot" }, h("dt", {}, "Pot"), h("dd", {}, String(v.pot))),
+    h("dl", { class: "pot", id: id("pot") }, h("dt", {}, "Pot"), h("dd", {}, String(v.pot))),
     v.current_bet > 0 ? h("p", { class: "to-match" }, `Bet to match: ${v.current_bet}`) : null,
     h("div", { class: "community", role: "group", "aria-label": "Community cards" },
       v.community.length > 0 ? v.community.map((c) => card(c)) : h("span", { class: "none" }, "No community cards yet")),
@@ -157,9 +157,9 @@ function ring<S>(
   );
 }
 
-/** Hold'em Poker Chess's seats around the table. */
-export function pokerTable(sv: SeatView, v: HoldemChessView): HTMLElement {
-  return ring(v.viewer, v.seats, felt(v), (seat, place) => seatBox(sv, v, seat, place));
+/** Hold'em Poker Chess's seats around the table (`id`: the page's or a widget's ids). */
+export function pokerTable(sv: SeatView, v: HoldemChessView, id: IdOf): HTMLElement {
+  return ring(v.viewer, v.seats, felt(v, id), (seat, place) => seatBox(sv, v, seat, place));
 }
 
 /** A Detective Poker seat: its cards, chips, points, action cards and the bets on its board. */

@@ -1,7 +1,9 @@
 // The notebook widget (`checkraise.notebook`, on anywidget): the page's own table (play.ts)
-// drawn from what the kernel sends, a seat's views only. The kernel holds the game; the widget
-// is sent, for each step, the seat's view, its legal actions and who acted (`frames`), or a
-// replay's steps from one viewer's side (`steps`), and sends back the seat's clicks.
+// drawn from what the kernel sends, a seat's views only. The kernel holds the game; each view
+// of the widget asks it for the steps so far ("sync") and is then sent each new one once (a
+// "frames" message: the seat's view, its legal actions and who acted), or reads a replay's
+// steps from one viewer's side (the synced `steps`), and sends back the seat's clicks. Each
+// view draws its elements' ids behind a prefix of its own, so that several share a page.
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
@@ -14,7 +16,8 @@ import {
 } from "./gen/checkraise/v1/checkraise_pb";
 import { h } from "./dom";
 import { setLongName } from "./errors";
-import { type MatchSource, type Viewer, playPage } from "./play";
+import { playPage } from "./play";
+import type { MatchSource, Viewer } from "./viewer";
 
 /** One step of a match as the kernel sends it: the seat's (or a spectator's) view after it. */
 interface Frame {
@@ -48,13 +51,76 @@ interface Model {
   send(message: unknown): void;
 }
 
-/** A reply of the kernel to a click: the version it led to, or the refusal's words. */
+/** A reply of the kernel to a click: the version it led to (with its frame when the kernel
+ * has not sent that frame already: a server's reply ahead of its stream), or the refusal's
+ * words. */
 interface Answer {
   type: "acted" | "refused";
   request: string;
+  version?: number;
   frame?: Frame;
   code?: string;
   message?: string;
+}
+
+/** Frames the kernel sends: the game's from `start` on (the answer to a view's "sync"), or one
+ * new frame (`start` its index). */
+interface FramesMessage {
+  type: "frames";
+  start: number;
+  frames: Frame[];
+}
+
+/** The frames one view of the widget has been sent, in order, and a way to wait for more. */
+interface FrameLog {
+  frames: Frame[];
+  /** Resolves at the next frame received, or when `signal` aborts. */
+  next(signal: AbortSignal): Promise<void>;
+  close(): void;
+}
+
+/** Asks the kernel for the game's frames so far, then keeps each new one it sends (a frame
+ * already held, sent again for another view of the same widget, is skipped). */
+function frameLog(model: Model): FrameLog {
+  const frames: Frame[] = [];
+  const waiting = new Set<() => void>();
+  // A frame past the end of those held means some were missed (a view drawn while the kernel
+  // was sending): asked again from the first one missing, once until frames come in order.
+  let asked = false;
+  const heard = (...args: unknown[]) => {
+    const message = args[0] as FramesMessage;
+    if (message?.type !== "frames") return;
+    if (message.start > frames.length) {
+      if (!asked) model.send({ type: "sync", from: frames.length });
+      asked = true;
+      return;
+    }
+    asked = false;
+    const fresh = message.frames.slice(frames.length - message.start);
+    if (fresh.length === 0) return;
+    frames.push(...fresh);
+    for (const wake of [...waiting]) wake();
+  };
+  model.on("msg:custom", heard);
+  model.send({ type: "sync", from: 0 });
+  return {
+    frames,
+    next(signal) {
+      return new Promise<void>((resolve) => {
+        const wake = () => {
+          waiting.delete(wake);
+          signal.removeEventListener("abort", wake);
+          resolve();
+        };
+        waiting.add(wake);
+        signal.addEventListener("abort", wake);
+      });
+    },
+    close() {
+      model.off("msg:custom", heard);
+      for (const wake of [...waiting]) wake();
+    },
+  };
 }
 
 const CODES: Record<string, Code> = {
@@ -82,12 +148,11 @@ function seatView(frame: Frame, match: string, seat: number | null): SeatView {
 }
 
 /** The kernel as the table's source: its frames as a stream, clicks as messages. */
-function kernelSource(model: Model, match: string, seat: number | null): MatchSource {
+function kernelSource(model: Model, log: FrameLog, name: string, match: string, seat: number | null): MatchSource {
   // Every view of the widget (a cell's output shown twice) hears every answer: its requests
-  // are told apart by a name of its own.
-  const name = Math.random().toString(36).slice(2);
+  // are told apart by the view's name.
   let request = 0;
-  const frames = () => (model.get("frames") as Frame[] | null) ?? [];
+  const frames = () => log.frames;
   return {
     watch(signal) {
       return {
@@ -100,15 +165,7 @@ function kernelSource(model: Model, match: string, seat: number | null): MatchSo
               yield { view: seatView(frame, match, seat), actor: BigInt(frame.actor) };
             }
             if (all.length > 0 && all[all.length - 1].is_terminal) return;
-            await new Promise<void>((resolve) => {
-              const wake = () => {
-                model.off("change:frames", wake);
-                signal.removeEventListener("abort", wake);
-                resolve();
-              };
-              model.on("change:frames", wake);
-              signal.addEventListener("abort", wake);
-            });
+            await log.next(signal);
           }
         },
       };
@@ -128,9 +185,11 @@ function kernelSource(model: Model, match: string, seat: number | null): MatchSo
             reject(new ConnectError(message.message ?? "", CODES[message.code ?? ""] ?? Code.InvalidArgument));
             return;
           }
-          // The seat's view once the bots have answered (the kernel's or the server's reply).
+          // The seat's view once the bots have answered: the kernel's frame of that version
+          // (sent before its answer), or the server's reply.
           const all = frames();
-          resolve(seatView(message.frame ?? all[all.length - 1], match, seat));
+          const frame = message.frame ?? all.find((f) => f.version === message.version) ?? all[all.length - 1];
+          resolve(seatView(frame, match, seat));
         };
         const aborted = () => {
           done();
@@ -165,15 +224,23 @@ function kernelSource(model: Model, match: string, seat: number | null): MatchSo
   };
 }
 
+/** How many views this module has drawn (a part of each view's name). */
+let views = 0;
+
 function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
   const game = String(model.get("game") ?? "");
   setLongName(game, String(model.get("long_name") || game));
+  // The view's name: its requests' and its elements' ids' prefix. Random as well as counted,
+  // as each widget may load its own copy of this module.
+  const name = `${Math.random().toString(36).slice(2, 8)}${++views}`;
+  const idPrefix = `checkraise-${name}-`;
   const error = h("p", { class: "widget-error", role: "alert" });
   const perspective = h("p", { class: "perspective" });
   const root = h("div", {});
-  const box = h("div", { class: "checkraise-widget" }, error, perspective, root);
+  const box = h("div", { class: "checkraise-widget", "data-id-prefix": idPrefix }, error, perspective, root);
   el.replaceChildren(box);
   let leave: (() => void) | null = null;
+  const log = frameLog(model);
 
   function start(startAt?: number) {
     leave?.();
@@ -187,8 +254,9 @@ function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
       replay: mode === "replay",
       replayNote: mode === "replay" ? String(model.get("replay_note") ?? "") : undefined,
       startAt,
+      idPrefix,
     };
-    leave = playPage(root, viewer, kernelSource(model, viewer.match, viewer.seat));
+    leave = playPage(root, viewer, kernelSource(model, log, name, viewer.match, viewer.seat));
   }
 
   function showError() {
@@ -206,7 +274,8 @@ function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
     const select = h(
       "select",
       {
-        id: "replay-perspective",
+        id: `${idPrefix}replay-perspective`,
+        class: "replay-perspective",
         onchange: () => {
           model.send({ type: "perspective", value: select.value });
         },
@@ -221,15 +290,9 @@ function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
     showPerspectives();
     start(shown === undefined ? undefined : Number(shown));
   };
-  const refresh = () => {
-    const frames = (model.get("frames") as Frame[] | null) ?? [];
-    // A new game in the same widget: drawn afresh from its first frame.
-    if (frames.length <= 1) start();
-  };
   model.on("change:error", showError);
   model.on("change:steps", restep);
   model.on("change:perspectives", showPerspectives);
-  model.on("change:frames", refresh);
   showError();
   showPerspectives();
   start();
@@ -237,8 +300,8 @@ function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
     model.off("change:error", showError);
     model.off("change:steps", restep);
     model.off("change:perspectives", showPerspectives);
-    model.off("change:frames", refresh);
     leave?.();
+    log.close();
   };
 }
 

@@ -6,13 +6,17 @@ from ``web/src`` by ``npm run build`` in ``web/``).
 
     play("pokeros", opponents="heuristic", seat=0)           # click your moves
     replay(state, seat=1)                                    # a game seat 1's side, step by step
+    replay(match.replay())                                   # a server's finished match
     watch("127.0.0.1:50051", match_id)                       # a live match, as a spectator
 
 The widgets run on `anywidget` (the ``notebook`` extra: ``pip install 'checkraise[notebook]'``)
 in JupyterLab, Jupyter Notebook 7 and VS Code. The kernel keeps the game; the browser is only
-ever sent what the seat may know: at each step the seat's view (``State.view(seat)``, the same
-JSON the server's ``SeatView.view_json`` carries), its legal actions with their texts and
-structs, and who acted. Another seat's hidden card never reaches the widget's model.
+ever sent what the seat may know: at each step a frame of the seat's view (``State.view(seat)``,
+the same JSON the server's ``SeatView.view_json`` carries), its legal actions with their texts
+and structs, and who acted. Another seat's hidden card never reaches the browser. Each frame
+is sent once: a view of the widget asks for the frames so far as it is drawn, then is sent
+each new one in a message of its own. A server's replay is checked step by step through the
+engine before it is drawn (:class:`ReplayMismatchError` names a step that is not the engine's).
 """
 
 from __future__ import annotations
@@ -34,12 +38,22 @@ from .._core import (
     make,
 )
 from .._optional import requires
+from ._server_replay import ReplayMismatchError, checked_states
 
 with requires("checkraise.notebook", "notebook"):
     import anywidget
     import traitlets
 
-__all__ = ["PlayWidget", "ReplayWidget", "TableWidget", "WatchWidget", "play", "replay", "watch"]
+__all__ = [
+    "PlayWidget",
+    "ReplayMismatchError",
+    "ReplayWidget",
+    "TableWidget",
+    "WatchWidget",
+    "play",
+    "replay",
+    "watch",
+]
 
 _HERE = Path(__file__).resolve().parent
 
@@ -109,8 +123,14 @@ def _frame(
 
 
 class TableWidget(anywidget.AnyWidget):
-    """The web page's table in a notebook. What is synced to the browser (these traitlets) is
-    the seat's side only; the game itself stays in the kernel."""
+    """The web page's table in a notebook. What goes to the browser (these traitlets, and the
+    frames) is the seat's side only; the game itself stays in the kernel.
+
+    The frames are not a synced traitlet, which would send the whole list again at every step
+    (traffic growing with the square of the game's length): the kernel keeps them, sends them
+    from a view's ``"sync"`` request on (each view asks as it is drawn, so a notebook opened
+    again or a second view of the widget draws the whole game), and sends each new frame once
+    after that, as a message of its own."""
 
     _esm = _HERE / "widget.js"
     _css = _HERE / "widget.css"
@@ -122,8 +142,6 @@ class TableWidget(anywidget.AnyWidget):
     match_id = traitlets.Unicode("").tag(sync=True)
     seat = traitlets.Int(None, allow_none=True).tag(sync=True)
     """The seat whose side is drawn (``None``: a spectator, or everyone in a replay)."""
-    frames = traitlets.List().tag(sync=True)
-    """Every step so far as the seat sees it (play and watch)."""
     steps = traitlets.List().tag(sync=True)
     """A replay's steps, each one's view from the chosen side."""
     seat_kinds = traitlets.List().tag(sync=True)
@@ -135,8 +153,47 @@ class TableWidget(anywidget.AnyWidget):
     """The last thing that went wrong outside a move (a move refused is said by the table)."""
 
     def __init__(self, **kwargs: Any) -> None:
+        self._frames: list[dict[str, Any]] = []
+        # Held while a frame is appended or frames are sent (a watch's stream appends from its
+        # own thread), so that the messages go out in the frames' order.
+        self._frames_lock = threading.Lock()
+        # Whether some view asked for the frames: until then none is sent.
+        self._synced = False
         super().__init__(**kwargs)
         self.on_msg(self._on_message)
+
+    @property
+    def frames(self) -> list[dict[str, Any]]:
+        """Every step so far as the seat sees it (play and watch), as the browser is sent it."""
+        with self._frames_lock:
+            return list(self._frames)
+
+    def _append(self, frame: dict[str, Any]) -> None:
+        """Keeps a new frame and sends it to the views (once one has asked for the frames)."""
+        with self._frames_lock:
+            self._frames.append(frame)
+            if self._synced:
+                self.send({"type": "frames", "start": len(self._frames) - 1, "frames": [frame]})
+
+    def _sync(self, start: object) -> None:
+        """Sends the frames from ``start`` on, for a view that asked (a view being drawn asks
+        from 0; one that missed a frame, from its first missing)."""
+        if not isinstance(start, int) or isinstance(start, bool) or start < 0:
+            raise ValueError(f"a sync starts at a frame's index (an int from 0), not {start!r}")
+        with self._frames_lock:
+            self._synced = True
+            if start < len(self._frames):
+                self.send({"type": "frames", "start": start, "frames": self._frames[start:]})
+
+    def _sent(self, frame: dict[str, Any]) -> bool:
+        """Whether the views have been sent ``frame``'s version already (the frames' versions
+        only grow)."""
+        with self._frames_lock:
+            return (
+                self._synced
+                and bool(self._frames)
+                and self._frames[-1]["version"] >= frame["version"]
+            )
 
     def _on_message(self, _widget: object, content: object, _buffers: object) -> None:
         if not isinstance(content, dict):
@@ -146,7 +203,13 @@ class TableWidget(anywidget.AnyWidget):
             if content.get("type") == "act":
                 action = content.get("id", content.get("text"))
                 frame = self._act(action)
-                self.send({"type": "acted", "request": request, "frame": frame})
+                acted = {"type": "acted", "request": request, "version": frame["version"]}
+                # A frame the views hold already is named by its version, not sent again.
+                if not self._sent(frame):
+                    acted["frame"] = frame
+                self.send(acted)
+            elif content.get("type") == "sync":
+                self._sync(content.get("from", 0))
             elif content.get("type") == "perspective":
                 self._perspective(str(content.get("value")))
         except (CheckraiseError, ValueError, TypeError) as error:
@@ -207,7 +270,7 @@ class PlayWidget(TableWidget):
             seat=seat,
         )
         self._chance()
-        self.frames = [self._frame(-1)]
+        self._append(self._frame(-1))
         self._advance()
 
     def replay(self, seat: int | None = None) -> ReplayWidget:
@@ -234,7 +297,7 @@ class PlayWidget(TableWidget):
     def _step(self, actor: int) -> None:
         self._version += 1
         self._chance()
-        self.frames = [*self.frames, self._frame(actor)]
+        self._append(self._frame(actor))
 
     def _advance(self) -> None:
         """The bots play up to the seat's next decision, each move its own frame (the table
@@ -274,7 +337,7 @@ class PlayWidget(TableWidget):
                 state.apply_action(chosen)
             self._step(player)
             self._advance()
-            return self.frames[-1]
+            return self._frames[-1]
 
 
 def _bots(game: Game, seat: int, opponents: object, seed: int | None) -> dict[int, Bot]:
@@ -413,8 +476,20 @@ def _steps(game: Game, history: Sequence[tuple[int, int]]) -> list[tuple[int, St
     return out
 
 
+def _server_replay(value: object) -> bool:
+    """Whether ``value`` is the client's :class:`checkraise.client.Replay` (the client, and
+    grpc, imported only if it may be one)."""
+    if isinstance(value, (State, Sequence)):
+        return False
+    try:
+        from ..client.replay import Replay
+    except ImportError:
+        return False
+    return isinstance(value, Replay)
+
+
 def replay(
-    state_or_history: State | Sequence[tuple[int, int]],
+    state_or_history: State | Sequence[tuple[int, int]] | Any,
     seat: int | None = None,
     *,
     game: Game | str | None = None,
@@ -423,17 +498,28 @@ def replay(
     """A game step by step with a slider, drawn from ``seat``'s side at every step (``None``:
     everyone's view once the game is over, a spectator's before); the widget's *View as* menu
     changes the side. ``state_or_history`` is a :class:`checkraise.State` (its whole history is
-    replayed from the start) or ``State.full_history()`` pairs with ``game=``; ``players``
-    names each seat's player (``"human"``, a bot spec) in the seats' table."""
+    replayed from the start), ``State.full_history()`` pairs with ``game=``, or a server's
+    finished match as the client reads it (``Match.replay()``, a
+    :class:`checkraise.client.Replay`), checked step by step through the engine first: a step
+    that is not what the engine gives is refused (:class:`ReplayMismatchError`, naming the
+    step). ``players`` names each seat's player (``"human"``, a bot spec) in the seats' table;
+    a server's replay names them itself."""
     if isinstance(state_or_history, State):
         g = state_or_history.get_game()
-        history = state_or_history.full_history()
-    else:
-        if game is None:
-            raise TypeError("a history needs its game: replay(history, game='pokeros')")
-        g = _game(game)
-        history = list(state_or_history)
-    return ReplayWidget(g, _steps(g, history), seat, players)
+        return ReplayWidget(g, _steps(g, state_or_history.full_history()), seat, players)
+    if _server_replay(state_or_history):
+        g, states = checked_states(state_or_history)
+        kinds = players if players is not None else list(state_or_history.match.seats)
+        return ReplayWidget(g, states, seat, kinds)
+    if not isinstance(state_or_history, Sequence) or isinstance(state_or_history, (str, bytes)):
+        raise TypeError(
+            "replay takes a checkraise.State, State.full_history() pairs with game=, or a "
+            f"server's Replay (Match.replay()), not {type(state_or_history).__name__}"
+        )
+    if game is None:
+        raise TypeError("a history needs its game: replay(history, game='pokeros')")
+    g = _game(game)
+    return ReplayWidget(g, _steps(g, list(state_or_history)), seat, players)
 
 
 class WatchWidget(TableWidget):
@@ -491,7 +577,7 @@ class WatchWidget(TableWidget):
                     game = str(frame["view"].get("game", ""))
                     self.long_name = _long_name(game)
                     self.game = game
-                self.frames = [*self.frames, frame]
+                self._append(frame)
                 self._ready.set()
         except RemoteError as error:
             self.error = f"The match's stream stopped: {error}"
@@ -555,5 +641,6 @@ def watch(
 
 
 def _json(widget: TableWidget) -> str:
-    """Everything the widget's model holds, as the browser is sent it (for tests)."""
-    return json.dumps(widget.get_state(), default=str)
+    """Everything the browser is sent of the widget, its model's state and its frames (for
+    tests)."""
+    return json.dumps({**widget.get_state(), "frames": widget.frames}, default=str)
