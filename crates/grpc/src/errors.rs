@@ -5,6 +5,7 @@ use checkraise_core::{ErrorKind, GameError};
 use tonic::{Code, Status};
 
 use crate::live_match::MatchError;
+use crate::matches::{MatchStoreError, ResumeError};
 use crate::store::StoreError;
 
 /// The status for an engine error, by the engine's own classification.
@@ -24,14 +25,6 @@ pub fn status_from_argument_error(error: &GameError) -> Status {
         ErrorKind::NotFound => Status::invalid_argument(error.to_string()),
         _ => status_from_game_error(error),
     }
-}
-
-/// A match that does not exist (never created, or expired).
-pub fn unknown_match(match_id: &str) -> Status {
-    MatchError::NotFound {
-        match_id: match_id.to_string(),
-    }
-    .into()
 }
 
 /// The one mapping of the live-match layer's errors to statuses: each error's text is its
@@ -58,6 +51,48 @@ impl From<MatchError> for Status {
             MatchError::NotStored | MatchError::ShuttingDown => Code::Unavailable,
         };
         Status::new(code, error.to_string())
+    }
+}
+
+/// The one mapping of the match store's errors to statuses. What a client is told is the
+/// service's own sentence: a database's text (in a `StoreError`'s source) goes to the log.
+impl From<MatchStoreError> for Status {
+    fn from(error: MatchStoreError) -> Self {
+        match error {
+            MatchStoreError::Match(e) => e.into(),
+            MatchStoreError::Store(e) => e.into(),
+            MatchStoreError::NotResumed { match_id, source } => resume_status(&match_id, *source),
+            e @ MatchStoreError::Seat(_) => Status::invalid_argument(e.to_string()),
+            e @ MatchStoreError::SeatsUnreadable { .. } => Status::data_loss(e.to_string()),
+            e @ MatchStoreError::Full(_) => Status::resource_exhausted(e.to_string()),
+            e @ MatchStoreError::Conflict { .. } => Status::aborted(e.to_string()),
+            e @ (MatchStoreError::Unreachable { .. } | MatchStoreError::NotStored { .. }) => {
+                Status::unavailable(e.to_string())
+            }
+            e @ MatchStoreError::TaskFailed(_) => Status::internal(e.to_string()),
+        }
+    }
+}
+
+/// A stored match that could not be made live again: with the code of what refused it when
+/// a retry may succeed (the store or the server failing on the way), else DATA_LOSS (its row
+/// does not read, so no retry can).
+fn resume_status(match_id: &str, source: ResumeError) -> Status {
+    match source {
+        ResumeError::Refused(refused) => {
+            let refused = Status::from(*refused);
+            match refused.code() {
+                Code::Unavailable | Code::ResourceExhausted | Code::Cancelled => Status::new(
+                    refused.code(),
+                    format!(
+                        "match '{match_id}' is stored but cannot be resumed now: {}",
+                        refused.message()
+                    ),
+                ),
+                _ => unreadable_match(match_id, &refused.message()),
+            }
+        }
+        other => unreadable_match(match_id, &other),
     }
 }
 

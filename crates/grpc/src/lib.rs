@@ -10,12 +10,15 @@
 //!
 //! The service modules (`catalog`, `matches`, `envs`, `ladder`, `dm_env`) speak the wire:
 //! they read requests, call the layers below and build replies and statuses. Below them,
-//! `live_match` is a match in play as a domain of its own (its seats, tokens, watchers, views
-//! and what it stores), returning its own `MatchError`; `store` keeps matches and the ladder
-//! in SQLite or PostgreSQL (`StoreError`); `sessions` holds what the server keeps open for
-//! its clients, with per-address quotas and expiry; `auth` holds the secrets (tokens, their
-//! hashes). `errors` is the edge where the domains' errors become gRPC statuses, each in one
-//! place.
+//! `live_match` is a match in play as a domain of its own (its seats, tokens, watchers, what
+//! it stores, and its own values for views and events: `SeatView`, `MatchEvent`), returning
+//! its own `MatchError`; the Matches service's `MatchStore` keeps every live match by id over
+//! the durable store and returns its own `MatchStoreError`; `store` keeps matches and the
+//! ladder in SQLite or PostgreSQL (`StoreError`); `sessions` holds what the server keeps open
+//! for its clients, with per-address quotas and expiry; `auth` holds the secrets (tokens,
+//! their hashes). Two edges translate, each in one place: `matches::wire` turns views and
+//! events into messages fitted to the largest reply, and `errors` turns the domains' errors
+//! into gRPC statuses.
 
 pub mod auth;
 pub mod catalog;

@@ -410,7 +410,7 @@ impl LadderHub {
         for game in games.iter().filter(|g| g.finished_ms.is_none()) {
             unfinished += 1;
             if let Err(e) = self.0.matches.expire_now(&game.match_id).await {
-                tracing::warn!(match_id = %game.match_id, error = %e.message(), "an unfinished ladder game could not be ended");
+                tracing::warn!(match_id = %game.match_id, error = %e, "an unfinished ladder game could not be ended");
             }
         }
         if unfinished > 0 {

@@ -10,7 +10,7 @@ use tonic::Status;
 
 use crate::auth::random_hex;
 use crate::live_match::{EventQueue, LiveMatch, MatchSeed};
-use crate::matches::{HUMAN, build_seats};
+use crate::matches::{HUMAN, MatchStoreError, build_seats};
 use crate::pb;
 use crate::store::{LadderGameRow, now_ms};
 
@@ -194,7 +194,8 @@ impl LadderHub {
                 }
             })
             .collect();
-        let seats = build_seats(game.as_ref(), kinds, Some(self.0.max_bot_ms))?;
+        let seats = build_seats(game.as_ref(), kinds, Some(self.0.max_bot_ms))
+            .map_err(MatchStoreError::from)?;
         let room = self.0.matches.reserve_new(None)?;
         let id = random_hex(16);
         let mut tokens: BTreeMap<String, Vec<pb::LadderSeat>> = BTreeMap::new();
@@ -346,7 +347,7 @@ impl LadderHub {
                 .0
                 .matches
                 .with_live(id, false, |live| {
-                    Ok((live.final_returns(), live.version(), live.waiting_on()))
+                    Ok::<_, Status>((live.final_returns(), live.version(), live.waiting_on()))
                 })
                 .await?;
             if let Some(returns) = returns {

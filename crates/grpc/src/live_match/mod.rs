@@ -4,15 +4,14 @@
 //! over `dyn Game`/`dyn State`; the game is advanced only by the driver.
 //!
 //! Beside the match itself (this file): `watchers` (the watchers that receive every change,
-//! their event queues and backlogs), `views` (what each seat and spectator may see, fitted to
-//! the reply size), `record` (what the match stores, and a stored match resumed) and `error`
-//! (`MatchError`: why the match refuses, which the service maps to statuses at its edge).
+//! their event queues and backlogs), `views` (what each seat and spectator may see), `record`
+//! (what the match stores, and a stored match resumed) and `error` (`MatchError`: why the
+//! match refuses).
 //!
-//! No gRPC status is made here. Views and watch events are still built as the protobuf
-//! messages they are sent as (`pb::SeatView`, `pb::SeatStatus`, `pb::MatchEvent`): a view is
-//! fitted to the largest reply by its encoded size (`views::fit_view`), and an event is
-//! encoded once and shared by every watcher that sees the same view, so building them from
-//! domain values in the service would measure and copy each one again.
+//! Nothing here knows the wire, as mini-redis's `Db` knows nothing of its `Frame`s: the layer
+//! returns its own values (`SeatView`, `MatchEvent`, `SeatStatus`) and errors, and the service
+//! turns them into messages fitted to its largest reply (`crate::matches::wire`) and statuses
+//! (`crate::errors`) at its edge.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -34,8 +33,8 @@ mod watchers;
 
 pub use error::{MatchError, RestoreError, StoredGameError};
 pub use record::{parameters_json, stored_game};
-pub use views::{REPLY_SLACK, ViewParts};
-pub use watchers::{Backlog, EventQueue, Gate, QueuedEvent, WATCH_BUFFER, WATCH_BYTES};
+pub use views::{LegalAction, Observation, SeatStatus, SeatView, ViewParts};
+pub use watchers::{Backlog, EventQueue, Gate, MatchEvent, QueuedEvent, WATCH_BUFFER, WATCH_BYTES};
 
 use record::Record;
 use watchers::{Watcher, notify};
@@ -55,12 +54,12 @@ pub enum SeatKind {
 /// A seat of a match.
 pub struct Seat {
     /// `human`, or the bot's canonical spec string (`random`, `heuristic`,
-    /// `ismcts(iterations=1000,max_ms=2000,c=0.7,rollout=heuristic)`): what `SeatStatus.kind`
+    /// `ismcts(iterations=1000,max_ms=2000,c=0.7,rollout=heuristic)`): what `SeatStatus::kind`
     /// reports.
     pub kind_name: String,
     /// Who sits there.
     pub kind: SeatKind,
-    /// A human seat with an open watch stream (`SeatStatus.connected`).
+    /// A human seat with an open watch stream (`SeatStatus::connected`).
     pub connected: bool,
 }
 
@@ -77,9 +76,6 @@ struct Table {
     /// For each step applied since the last write: the history's length after it and the
     /// version it made (what `MatchWrite` stores beside each history entry).
     marks: Vec<(usize, u64)>,
-    /// The largest view a reply or event may carry (`--max-message-size` less `REPLY_SLACK`):
-    /// a larger one leaves parts out (`fit_view`).
-    view_limit: usize,
     /// The creator chose the seed (a practice deal): every view says so.
     chosen_seed: bool,
     /// This server plays the bot seats (always, but in cluster mode on a server that does not
@@ -181,7 +177,6 @@ impl LiveMatch {
                 seats,
                 watchers: Vec::new(),
                 marks: Vec::new(),
-                view_limit: usize::MAX,
                 chosen_seed: seed.chosen,
                 plays_bots: true,
                 shown: 0,
@@ -257,7 +252,7 @@ impl LiveMatch {
         self.play.state().is_terminal()
     }
 
-    /// The steps taken (`SeatView.version`).
+    /// The steps taken (`SeatView::version`).
     pub fn version(&self) -> u64 {
         self.play.version()
     }
@@ -313,7 +308,7 @@ impl LiveMatch {
         if self.play.state().is_terminal() {
             return Ok(());
         }
-        // Every watcher learns the seat's new kind (SeatStatus.kind) before the bot moves.
+        // Every watcher learns the seat's new kind (`SeatStatus::kind`) before the bot moves.
         self.presence_changed();
         self.resume_bots()
     }

@@ -381,7 +381,7 @@ impl LiveMatch {
     /// Replaces this copy by `stored` replayed (cluster mode: a write of this copy was refused
     /// because another server wrote first, or it cannot `follow`), with `seats` as the match
     /// makes them. Its watchers stay, and are told of every stored step they were not sent yet;
-    /// who owns it, its view limit and its idle time stay too.
+    /// who owns it and its idle time stay too.
     pub fn reload(&mut self, stored: &StoredMatch, seats: Vec<Seat>) -> Result<(), RestoreError> {
         let shown = self
             .record
@@ -390,7 +390,6 @@ impl LiveMatch {
         let watchers = std::mem::take(&mut self.table.watchers);
         let mut fresh =
             Self::restore_watched(self.table.game.clone(), stored, seats, watchers, shown)?;
-        fresh.table.view_limit = self.table.view_limit;
         fresh.table.plays_bots = self.table.plays_bots;
         fresh.record.owner = self.record.owner.clone();
         fresh.record.stored = self.record.stored;

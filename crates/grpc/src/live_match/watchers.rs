@@ -7,23 +7,21 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use checkraise_core::driver::Step;
 use checkraise_core::{Player, State};
-use prost::Message;
 use tokio::sync::{mpsc, watch};
 
-use super::views::ViewParts;
+use super::views::{LegalAction, SeatView, ViewParts};
 use super::{LiveMatch, MatchError, SeatKind};
-use crate::pb;
 use crate::store::Durability;
 
 /// Events a watcher may fall behind by before its stream is cut.
 pub const WATCH_BUFFER: usize = 1024;
-/// Bytes of events (encoded) a watcher may fall behind by before its stream is cut, unless
-/// the server says otherwise (`--watch-buffer-kib`): what a client that does not read can make
-/// the server hold for it.
+/// Bytes of events (what they hold: `MatchEvent::held_bytes`) a watcher may fall behind by
+/// before its stream is cut, unless the server says otherwise (`--watch-buffer-kib`): what a
+/// client that does not read can make the server hold for it.
 pub const WATCH_BYTES: usize = 256 * 1024;
 
-/// How far a watcher is behind: the encoded bytes of the events queued for it, and whether it
-/// was cut off for falling too far behind.
+/// How far a watcher is behind: the bytes of the events queued for it, and whether it was cut
+/// off for falling too far behind.
 #[derive(Debug)]
 pub struct Backlog {
     budget: usize,
@@ -83,13 +81,36 @@ pub(super) struct Watcher {
 /// match hold its events once, not a thousand times.
 pub type EventQueue = mpsc::Receiver<Result<QueuedEvent, MatchError>>;
 
-/// An event in a watcher's queue, with its encoded size (measured once, when it was built,
-/// however many watchers it goes to).
+/// One change of a match as one viewer sees it: who acted, the viewer's own action if it was
+/// one of those applied, and the viewer's view after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchEvent {
+    /// Who acted: a seat, every seat at once (`Player::Simultaneous`) or chance; `None`: not a
+    /// step (the watcher's first view, or a change of who is connected).
+    pub actor: Option<Player>,
+    /// The watching seat's own action, when the step applied one (its id and text).
+    pub own_action: Option<LegalAction>,
+    /// The view after the change.
+    pub view: SeatView,
+}
+
+impl MatchEvent {
+    /// The bytes the event holds: what a watcher's backlog counts.
+    pub fn held_bytes(&self) -> usize {
+        let own = self.own_action.as_ref().map_or(0, |a| {
+            std::mem::size_of::<LegalAction>() + a.text.as_ref().map_or(0, String::len)
+        });
+        std::mem::size_of::<Option<Player>>() + own + self.view.held_bytes()
+    }
+}
+
+/// An event in a watcher's queue, with its size (measured once, when it was built, however
+/// many watchers it goes to).
 #[derive(Clone, Debug)]
 pub struct QueuedEvent {
     /// The event, shared.
-    pub event: Arc<pb::MatchEvent>,
-    /// Its encoded size in bytes.
+    pub event: Arc<MatchEvent>,
+    /// The bytes it holds (`MatchEvent::held_bytes`).
     pub bytes: usize,
     /// What must be stored before the event may be sent (`None`: nothing, it is stored).
     pub gate: Option<Gate>,
@@ -145,9 +166,9 @@ impl QueuedEvent {
 }
 
 impl std::ops::Deref for QueuedEvent {
-    type Target = pb::MatchEvent;
+    type Target = MatchEvent;
 
-    fn deref(&self) -> &pb::MatchEvent {
+    fn deref(&self) -> &MatchEvent {
         &self.event
     }
 }
@@ -181,12 +202,12 @@ impl LiveMatch {
             seat.connected = true;
             self.presence_changed();
         }
-        let first = pb::MatchEvent {
-            actor: Player::Chance.id(),
+        let first = MatchEvent {
+            actor: None,
             own_action: None,
-            view: Some(self.view_parts(viewer, parts)),
+            view: self.view_parts(viewer, parts),
         };
-        let bytes = first.encoded_len();
+        let bytes = first.held_bytes();
         backlog.queue(bytes);
         let _ = events.try_send(Ok(QueuedEvent {
             event: Arc::new(first),
@@ -257,14 +278,14 @@ pub(super) fn notify(
     state: &dyn State,
     step: Option<&Step>,
     gate: Option<Gate>,
-    view: impl Fn(Option<usize>, ViewParts) -> pb::SeatView,
+    view: impl Fn(Option<usize>, ViewParts) -> SeatView,
 ) {
     if watchers.is_empty() {
         return;
     }
     let terminal = state.is_terminal();
     // One event per distinct (viewer, parts), built once and shared by its watchers.
-    let mut built: Vec<(Option<usize>, ViewParts, Arc<pb::MatchEvent>, usize)> = Vec::new();
+    let mut built: Vec<(Option<usize>, ViewParts, Arc<MatchEvent>, usize)> = Vec::new();
     watchers.retain(|watcher| {
         if step.is_none() && !watcher.presence {
             return true;
@@ -279,18 +300,18 @@ pub(super) fn notify(
                     step.chosen
                         .iter()
                         .find(|(s, _, _)| *s == seat)
-                        .map(|(_, id, text)| pb::LegalAction {
+                        .map(|(_, id, text)| LegalAction {
                             id: *id,
-                            text: text.clone(),
-                            ..Default::default()
+                            text: Some(text.clone()),
+                            action_json: None,
                         })
                 });
-                let event = pb::MatchEvent {
-                    actor: step.map_or(Player::Chance.id(), |step| step.actor.id()),
+                let event = MatchEvent {
+                    actor: step.map(|step| step.actor),
                     own_action,
-                    view: Some(view(watcher.viewer, watcher.parts)),
+                    view: view(watcher.viewer, watcher.parts),
                 };
-                let bytes = event.encoded_len();
+                let bytes = event.held_bytes();
                 let event = Arc::new(event);
                 built.push((watcher.viewer, watcher.parts, event.clone(), bytes));
                 (event, bytes)

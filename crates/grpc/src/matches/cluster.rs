@@ -16,11 +16,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tonic::Status;
-
 use super::build_seats;
+use super::error::MatchStoreError;
 use super::match_store::{MatchStore, SharedMatch, on_blocking_pool, with_match};
-use crate::errors::unknown_match;
 use crate::live_match::{LiveMatch, MatchError, Seat};
 use crate::store::{Loaded, Status as Stored, Store, StoreError, StoredMatch, now_ms};
 
@@ -62,13 +60,14 @@ impl Cluster {
 /// The default lease: an owner silent this long has its matches taken over.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(2);
 
-/// What a call is told when the database cannot be read for a match: the service's own
-/// sentence (the database's text goes to the log).
-fn unavailable(match_id: &str, error: &StoreError) -> Status {
-    tracing::warn!(%match_id, %error, "the database cannot be read for a match");
-    Status::unavailable(format!(
-        "match '{match_id}' cannot be read from the database right now; retry in a moment"
-    ))
+/// The database cannot be read for a match: logged here with the database's text, which the
+/// call is never told.
+fn unreachable(match_id: &str, source: StoreError) -> MatchStoreError {
+    tracing::warn!(%match_id, error = %source, "the database cannot be read for a match");
+    MatchStoreError::Unreachable {
+        match_id: match_id.to_string(),
+        source,
+    }
 }
 
 impl MatchStore {
@@ -89,24 +88,28 @@ impl MatchStore {
 
     /// Cluster mode: brings this server's copy of `match_id` up to the stored match if another
     /// server moved it (one read of the revision when it did not).
-    pub(super) async fn freshen(&self, match_id: &str, shared: &SharedMatch) -> Result<(), Status> {
+    pub(super) async fn freshen(
+        &self,
+        match_id: &str,
+        shared: &SharedMatch,
+    ) -> Result<(), MatchStoreError> {
         let Some((_, store)) = self.shared_store() else {
             return Ok(());
         };
-        let ours = with_match(shared.clone(), |live| Ok(live.revision())).await?;
+        let ours = with_match(shared.clone(), |live| live.revision()).await?;
         let loaded = store
             .load_if_newer(match_id, ours)
             .await
-            .map_err(|e| unavailable(match_id, &e))?;
+            .map_err(|e| unreachable(match_id, e))?;
         match loaded {
             None => {
                 self.forget(match_id);
-                Err(unknown_match(match_id))
+                Err(MatchStoreError::unknown(match_id))
             }
             Some(Loaded::Current(stored)) if stored.status != Stored::Expired => Ok(()),
             Some(Loaded::Current(_)) => {
                 self.forget(match_id);
-                Err(unknown_match(match_id))
+                Err(MatchStoreError::unknown(match_id))
             }
             Some(Loaded::Newer(stored)) => self.apply(match_id, shared, *stored).await,
         }
@@ -115,19 +118,19 @@ impl MatchStore {
     /// Reads `match_id` from the store and brings this server's copy up to it: the steps it
     /// lacks applied in order (or, when it cannot follow, the copy reloaded under its
     /// watchers); then, on its owner, the bots move if it is their turn.
-    async fn catch_up(&self, match_id: &str, shared: &SharedMatch) -> Result<(), Status> {
+    async fn catch_up(&self, match_id: &str, shared: &SharedMatch) -> Result<(), MatchStoreError> {
         let Some((_, store)) = self.shared_store() else {
             return Ok(());
         };
         let stored = store
             .load_at_once(match_id)
             .await
-            .map_err(|e| unavailable(match_id, &e))?;
+            .map_err(|e| unreachable(match_id, e))?;
         match stored {
             Some(stored) => self.apply(match_id, shared, stored).await,
             None => {
                 self.forget(match_id);
-                Err(unknown_match(match_id))
+                Err(MatchStoreError::unknown(match_id))
             }
         }
     }
@@ -138,13 +141,13 @@ impl MatchStore {
         match_id: &str,
         shared: &SharedMatch,
         stored: StoredMatch,
-    ) -> Result<(), Status> {
+    ) -> Result<(), MatchStoreError> {
         let Some((cluster, _)) = self.shared_store() else {
             return Ok(());
         };
         if stored.status == Stored::Expired {
             self.forget(match_id);
-            return Err(unknown_match(match_id));
+            return Err(MatchStoreError::unknown(match_id));
         }
         let owner = cluster.ownership(&stored);
         metrics::counter!("checkraise_cluster_follows_total", "from" => "store").increment(1);
@@ -159,7 +162,7 @@ impl MatchStore {
                 if live.owner().is_some() && !live.is_finished() {
                     live.resume_bots()?;
                 }
-                Ok(())
+                Ok::<_, MatchStoreError>(())
             })
             .await;
         shared.followed.notify_waiters();
@@ -195,9 +198,10 @@ impl MatchStore {
                 live.reload(&stored, seats).map_err(MatchError::from)?;
             }
             live.set_owner(owner);
-            Ok(live.owner().is_some())
+            Ok::<_, MatchStoreError>(live.owner().is_some())
         })
-        .await;
+        .await
+        .and_then(|reloaded| reloaded);
         match reloaded {
             Ok(true) => {
                 let this = self.clone();
@@ -210,7 +214,7 @@ impl MatchStore {
             }
             Ok(false) => {}
             Err(error) => {
-                tracing::warn!(%match_id, error = %error.message(), "a refused match cannot be reloaded; it is dropped from memory");
+                tracing::warn!(%match_id, %error, "a refused match cannot be reloaded; it is dropped from memory");
                 self.forget(match_id);
             }
         }
@@ -266,8 +270,8 @@ impl MatchStore {
             Err(_) => true,
         };
         tracing::debug!(%match_id, revision, behind, awaited, "heard a change");
-        if behind && let Err(status) = self.freshen(match_id, &shared).await {
-            tracing::debug!(%match_id, error = %status.message(), "a change could not be followed");
+        if behind && let Err(error) = self.freshen(match_id, &shared).await {
+            tracing::debug!(%match_id, %error, "a change could not be followed");
         }
     }
 
@@ -315,7 +319,7 @@ impl MatchStore {
                 if live.owner().is_some() && !live.is_finished() {
                     live.resume_bots()?;
                 }
-                Ok(true)
+                Ok::<_, MatchStoreError>(true)
             })
             .await;
         shared.followed.notify_waiters();
@@ -329,13 +333,13 @@ impl MatchStore {
             // It could not follow: the copy is brought up to the store (reloaded if it must
             // be), as when no announcement carries what was written.
             Ok(false) => {
-                if let Err(status) = self.catch_up(match_id, shared).await {
-                    tracing::debug!(%match_id, error = %status.message(), "a change could not be followed");
+                if let Err(error) = self.catch_up(match_id, shared).await {
+                    tracing::debug!(%match_id, %error, "a change could not be followed");
                 }
                 true
             }
-            Err(status) => {
-                tracing::debug!(%match_id, error = %status.message(), "an announced change could not be followed");
+            Err(error) => {
+                tracing::debug!(%match_id, %error, "an announced change could not be followed");
                 false
             }
         }
@@ -458,8 +462,8 @@ impl MatchStore {
         };
         match outcome {
             Ok(()) => tracing::debug!(%match_id, "a match taken over is served here"),
-            Err(status) => {
-                tracing::warn!(%match_id, error = %status.message(), "a match taken over cannot be served yet")
+            Err(error) => {
+                tracing::warn!(%match_id, %error, "a match taken over cannot be served yet")
             }
         }
     }
@@ -505,19 +509,18 @@ impl MatchStore {
                 let mut live = shared.live.lock().unwrap_or_else(|e| e.into_inner());
                 live.set_owner(None);
             }
-            Ok(())
         })
         .await;
     }
 }
 
 /// The seats of a stored match, made again (bots built from their specs) for a reload.
-fn stored_seats(live: &LiveMatch, stored: &StoredMatch) -> Result<Vec<Seat>, Status> {
-    let kinds: Vec<String> = serde_json::from_str(&stored.row.seats).map_err(|error| {
-        Status::data_loss(format!(
-            "match '{}' is stored with seats that do not read: {error}",
-            stored.id
-        ))
+fn stored_seats(live: &LiveMatch, stored: &StoredMatch) -> Result<Vec<Seat>, MatchStoreError> {
+    let kinds: Vec<String> = serde_json::from_str(&stored.row.seats).map_err(|source| {
+        MatchStoreError::SeatsUnreadable {
+            match_id: stored.id.clone(),
+            source,
+        }
     })?;
-    build_seats(live.game().as_ref(), kinds, None)
+    Ok(build_seats(live.game().as_ref(), kinds, None)?)
 }

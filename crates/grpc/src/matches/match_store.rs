@@ -7,12 +7,11 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
-use tonic::Status;
 
 use super::build_seats;
-use crate::errors::unknown_match;
-use crate::live_match::{LiveMatch, MatchError, StoredGameError, stored_game};
-use crate::sessions::{Activity, Expiry, Limits, Over, Refusal, Reservation, Sessions, Weight};
+use super::error::{MatchStoreError, ResumeError};
+use crate::live_match::{LiveMatch, MatchError, stored_game};
+use crate::sessions::{Activity, Expiry, Limits, Reservation, Sessions, Weight};
 use crate::store::{
     Durability, MatchFilter, Status as Stored, Store, StoreError, StoredMatch, now_ms,
 };
@@ -42,8 +41,8 @@ pub struct MatchStore {
     pub(super) matches: Sessions<SharedMatch>,
     pub(super) store: Option<Store>,
     finished_expiry: Duration,
-    /// `--max-message-size`: views larger than it (less `REPLY_SLACK`) leave parts out, and
-    /// CreateMatch refuses a match whose whole views already are.
+    /// `--max-message-size`: views larger than it (less `wire::REPLY_SLACK`) leave parts out,
+    /// and CreateMatch refuses a match whose whole views already are.
     pub(super) message_limit: usize,
     /// Finished ladder games whose duplicate set is still being played (`StoredMatch::sealed`).
     sealed: Arc<Mutex<std::collections::HashSet<String>>>,
@@ -88,19 +87,18 @@ impl MatchStore {
 
     /// The match with this id: in memory, or else (with a store) a live match, or a finished
     /// one not yet expired, read back from the store and resumed.
-    pub(super) async fn get(&self, match_id: &str) -> Result<SharedMatch, Status> {
+    pub(super) async fn get(&self, match_id: &str) -> Result<SharedMatch, MatchStoreError> {
         if let Some(shared) = self.matches.get(match_id) {
             // Cluster mode: another server may have moved the match since.
             self.freshen(match_id, &shared).await?;
             return Ok(shared);
         }
         let Some(store) = &self.store else {
-            return Err(unknown_match(match_id));
+            return Err(MatchStoreError::unknown(match_id));
         };
         let stored = store
             .load(match_id)
-            .await
-            .map_err(Status::from)?
+            .await?
             .filter(|m| match m.status {
                 Stored::Live => true,
                 Stored::Finished => {
@@ -108,31 +106,17 @@ impl MatchStore {
                 }
                 Stored::Expired => false,
             })
-            .ok_or_else(|| unknown_match(match_id))?;
-        self.resume(stored).await.map_err(|e| {
-            tracing::error!(%match_id, error = %e, "a stored match cannot be resumed");
-            match &e {
-                // The store or the server failing on the way: worth a retry.
-                ResumeError::Refused(status)
-                    if matches!(
-                        status.code(),
-                        tonic::Code::Unavailable
-                            | tonic::Code::ResourceExhausted
-                            | tonic::Code::Cancelled
-                    ) =>
-                {
-                    Status::new(
-                        status.code(),
-                        format!("match '{match_id}' is stored but cannot be resumed now: {e}"),
-                    )
-                }
-                // Its row does not read: no retry can succeed.
-                _ => crate::errors::unreadable_match(match_id, &e),
+            .ok_or_else(|| MatchStoreError::unknown(match_id))?;
+        self.resume(stored).await.map_err(|source| {
+            tracing::error!(%match_id, error = %source, "a stored match cannot be resumed");
+            MatchStoreError::NotResumed {
+                match_id: match_id.to_string(),
+                source: Box::new(source),
             }
         })?;
         self.matches
             .get(match_id)
-            .ok_or_else(|| unknown_match(match_id))
+            .ok_or_else(|| MatchStoreError::unknown(match_id))
     }
 
     /// The match with this id, as `get` gives it, but in cluster mode without reading the
@@ -145,12 +129,12 @@ impl MatchStore {
         &self,
         match_id: &str,
         expected: Option<u64>,
-    ) -> Result<(SharedMatch, bool), Status> {
+    ) -> Result<(SharedMatch, bool), MatchStoreError> {
         if self.cluster.is_some()
             && let (Some(expected), Some(shared)) = (expected, self.matches.get(match_id))
         {
             let current = with_match(shared.clone(), move |live| {
-                Ok(live.version() == expected && !live.write_failed())
+                live.version() == expected && !live.write_failed()
             })
             .await?;
             if current {
@@ -190,19 +174,18 @@ impl MatchStore {
         let game = stored_game(&stored.row)?;
         let kinds: Vec<String> =
             serde_json::from_str(&stored.row.seats).map_err(ResumeError::Seats)?;
-        let seats = build_seats(game.as_ref(), kinds, None).map_err(ResumeError::Refused)?;
+        let seats = build_seats(game.as_ref(), kinds, None).map_err(MatchStoreError::from)?;
         let this = self.clone();
         let owner = self.cluster.as_ref().map(|c| c.ownership(&stored));
-        let (durable, id) = on_blocking_pool(move || {
+        let (durable, id) = on_blocking_pool(move || -> Result<_, MatchStoreError> {
             let mut live = LiveMatch::restore(game, &stored, seats).map_err(MatchError::from)?;
-            live.limit_views(this.message_limit);
             live.set_stored();
             // Cluster mode: only the match's owner plays its bots.
             if let Some(owner) = owner {
                 live.set_owner(owner);
             }
             if live.owner().is_some() || this.cluster.is_none() {
-                live.resume_bots()?;
+                live.resume_bots().map_err(MatchStoreError::from)?;
             }
             let durable = this.persist(&mut live);
             let id = live.id().to_string();
@@ -216,11 +199,8 @@ impl MatchStore {
             });
             Ok((durable, id))
         })
-        .await
-        .map_err(ResumeError::Refused)?;
-        self.durable(&id, durable)
-            .await
-            .map_err(ResumeError::Refused)
+        .await??;
+        Ok(self.durable(&id, durable).await?)
     }
 
     /// Queues the match's change since its last write (with a store), and says what a reply
@@ -238,7 +218,7 @@ impl MatchStore {
     /// Waits until the writes a reply depends on are committed. If one failed, the match is
     /// dropped from memory (the next request reads it back from the store, as it was last
     /// stored) and the caller gets UNAVAILABLE.
-    async fn durable(&self, match_id: &str, durable: Durable) -> Result<(), Status> {
+    async fn durable(&self, match_id: &str, durable: Durable) -> Result<(), MatchStoreError> {
         let Durable(Some((mut watch, seq))) = durable else {
             return Ok(());
         };
@@ -249,49 +229,45 @@ impl MatchStore {
             Ok(d) if d.committed >= seq => return Ok(()),
             // The database's own text stays in the writer's log line (with the match id):
             // a reply names what failed in the service's words.
-            Ok(d) => ("the store failed".to_string(), d.conflict),
-            Err(_) => ("the store's writer has stopped".to_string(), false),
+            Ok(d) => ("the store failed", d.conflict),
+            Err(_) => ("the store's writer has stopped", false),
         };
         if conflict && self.cluster.is_some() {
             self.recover_boxed(match_id.to_string()).await;
-            let mut status = Status::aborted(format!(
-                "match '{match_id}' was changed through another server at the same moment, so \
-                 this request's change was not applied; read the view and try again"
-            ));
-            status.metadata_mut().insert(
-                CONFLICT_MARK,
-                tonic::metadata::MetadataValue::from_static("1"),
-            );
-            return Err(status);
+            return Err(MatchStoreError::Conflict {
+                match_id: match_id.to_string(),
+            });
         }
         if let Some(shared) = self.matches.remove(match_id)
             && let Ok(mut live) = shared.live.try_lock()
         {
             live.close_watchers(&MatchError::NotStored);
         }
-        Err(Status::unavailable(format!(
-            "the change to match '{match_id}' could not be stored ({failed}; the server's log \
-             has why); it is undone: read the match again and try again in a moment"
-        )))
+        Err(MatchStoreError::NotStored {
+            match_id: match_id.to_string(),
+            failed,
+        })
     }
 
     /// Runs `f` on the match with its lock held (on the blocking pool when `blocking`, else
-    /// as `with_match` does), stores what it changed, and answers once that is committed.
-    pub(super) async fn run<R, F>(
+    /// as `with_match` does), stores what it changed, and answers once that is committed. `f`'s
+    /// own refusals are its error type's, which the store's failures convert into.
+    pub(super) async fn run<R, E, F>(
         &self,
         shared: SharedMatch,
         blocking: bool,
         f: F,
-    ) -> Result<R, Status>
+    ) -> Result<R, E>
     where
         R: Send + 'static,
-        F: FnOnce(&mut LiveMatch) -> Result<R, Status> + Send + 'static,
+        E: From<MatchStoreError> + Send + 'static,
+        F: FnOnce(&mut LiveMatch) -> Result<R, E> + Send + 'static,
     {
         let this = self.clone();
         let work = move |live: &mut LiveMatch| {
             let result = f(live);
             let id = live.id().to_string();
-            Ok((result, this.persist(live), id))
+            (result, this.persist(live), id)
         };
         let (result, durable, id) = if blocking {
             on_blocking_pool(move || work(&mut lock(&shared))).await?
@@ -304,9 +280,12 @@ impl MatchStore {
 
     /// Adds a new match in the room reserved for it (`reserve_new`), stored before anyone can
     /// know its id, and answers once it is committed.
-    pub async fn store_new(&self, mut live: LiveMatch, room: MatchRoom) -> Result<(), Status> {
+    pub async fn store_new(
+        &self,
+        mut live: LiveMatch,
+        room: MatchRoom,
+    ) -> Result<(), MatchStoreError> {
         let MatchRoom(room) = room;
-        live.limit_views(self.message_limit);
         if self.store.is_some() {
             live.set_stored();
         }
@@ -329,11 +308,11 @@ impl MatchStore {
     /// Room for a new match made by the client at `peer`, held until the match is stored or
     /// the reservation dropped; RESOURCE_EXHAUSTED when the store is full, or the client has
     /// its share.
-    pub fn reserve_new(&self, peer: Option<IpAddr>) -> Result<MatchRoom, Status> {
+    pub fn reserve_new(&self, peer: Option<IpAddr>) -> Result<MatchRoom, MatchStoreError> {
         self.matches
             .reserve(peer, Weight::units(1))
             .map(MatchRoom)
-            .map_err(full)
+            .map_err(MatchStoreError::Full)
     }
 
     /// Keeps a match's seed and cards hidden after its end, as a live match's are, until
@@ -360,10 +339,11 @@ impl MatchStore {
     /// Runs `f` on the match `match_id` with its lock held (on the blocking pool when
     /// `blocking`: the bots may think), stores what it changed, and answers once that is
     /// committed: how the server itself plays a match (the ladder).
-    pub async fn with_live<R, F>(&self, match_id: &str, blocking: bool, f: F) -> Result<R, Status>
+    pub async fn with_live<R, E, F>(&self, match_id: &str, blocking: bool, f: F) -> Result<R, E>
     where
         R: Send + 'static,
-        F: FnOnce(&mut LiveMatch) -> Result<R, Status> + Send + 'static,
+        E: From<MatchStoreError> + Send + 'static,
+        F: FnOnce(&mut LiveMatch) -> Result<R, E> + Send + 'static,
     {
         let shared = self.get(match_id).await?;
         self.run(shared, blocking, f).await
@@ -372,7 +352,7 @@ impl MatchStore {
     /// Ends a match that will not be played on (a ladder game left unfinished by a restart):
     /// stored as expired and removed from memory. A match not in memory is left as it is
     /// (in cluster mode it is read from the store first: another server may have played it).
-    pub async fn expire_now(&self, match_id: &str) -> Result<(), Status> {
+    pub async fn expire_now(&self, match_id: &str) -> Result<(), MatchStoreError> {
         if self.matches.get(match_id).is_none() && self.cluster().is_some() {
             // Cluster mode: the match may live in the store only (another server played it).
             self.get(match_id).await?;
@@ -388,7 +368,7 @@ impl MatchStore {
             if !live.is_finished() {
                 live.expire();
             }
-            Ok(this.persist(&mut live))
+            this.persist(&mut live)
         })
         .await?;
         self.durable(match_id, durable).await
@@ -455,10 +435,10 @@ impl MatchStore {
         let matches = self.matches.entries();
         let this = self.clone();
         let pending = on_blocking_pool(move || {
-            Ok(matches
+            matches
                 .into_iter()
                 .map(|(id, shared)| (id, this.persist(&mut lock(&shared))))
-                .collect::<Vec<_>>())
+                .collect::<Vec<_>>()
         })
         .await
         .unwrap_or_default();
@@ -468,56 +448,10 @@ impl MatchStore {
     }
 }
 
-/// The metadata key that marks an ABORTED status as a write refused because another server
-/// wrote the match first (cluster mode): the call may be made again on the caught-up copy.
-/// Taken off before the status leaves the server.
-const CONFLICT_MARK: &str = "x-checkraise-conflict";
-
-/// Whether `status` is a write refused because another server wrote the match first.
-pub(super) fn is_conflict(status: &Status) -> bool {
-    status.code() == tonic::Code::Aborted && status.metadata().contains_key(CONFLICT_MARK)
-}
-
-/// `status` without the conflict mark (what the client is sent).
-pub(super) fn without_conflict_mark(mut status: Status) -> Status {
-    status.metadata_mut().remove(CONFLICT_MARK);
-    status
-}
-
-/// Why a stored match cannot be made live again (what follows "cannot be resumed: ").
-#[derive(Debug, thiserror::Error)]
-enum ResumeError {
-    /// Its game cannot be made again.
-    #[error(transparent)]
-    Game(#[from] StoredGameError),
-    /// Its seats are not the JSON array of seat kinds the store writes.
-    #[error("its seats do not read: {0}")]
-    Seats(#[source] serde_json::Error),
-    /// Refused on the way: its seats, its replay, its bots or storing it (the status's
-    /// message).
-    #[error("{}", .0.message())]
-    Refused(Status),
-}
-
 /// Room reserved in the store for a match being made (`MatchStore::reserve_new`); dropped
 /// unused, it is freed.
 #[must_use = "dropping the room frees it"]
 pub struct MatchRoom(Reservation<SharedMatch>);
-
-/// What a match refused for room is told (RESOURCE_EXHAUSTED).
-fn full(refusal: Refusal) -> Status {
-    Status::resource_exhausted(match refusal.over {
-        Over::PeerUnits(peer) => format!(
-            "this client address ({peer}) holds {} matches, its most (--max-matches-per-peer); \
-             finish or let some expire",
-            refusal.held
-        ),
-        _ => format!(
-            "the server holds its maximum of {} matches; finish or let some expire",
-            refusal.most
-        ),
-    })
-}
 
 fn lock(shared: &SharedMatch) -> MutexGuard<'_, LiveMatch> {
     shared.live.lock().unwrap_or_else(|e| e.into_inner())
@@ -525,36 +459,36 @@ fn lock(shared: &SharedMatch) -> MutexGuard<'_, LiveMatch> {
 
 /// Runs `f` on tokio's blocking pool: bots thinking, or waiting for a match's lock while they
 /// think, never occupy an async worker.
-pub(super) async fn on_blocking_pool<R, F>(f: F) -> Result<R, Status>
+pub(super) async fn on_blocking_pool<R, F>(f: F) -> Result<R, MatchStoreError>
 where
     R: Send + 'static,
-    F: FnOnce() -> Result<R, Status> + Send + 'static,
+    F: FnOnce() -> R + Send + 'static,
 {
     tokio::task::spawn_blocking(f).await.map_err(|error| {
         tracing::error!(%error, "a blocking task of the Matches service failed");
-        Status::internal(format!("the server failed on this request: {error}"))
-    })?
+        MatchStoreError::TaskFailed(error.to_string())
+    })
 }
 
 /// Runs `f` on the match with its lock held, never blocking an async worker on the lock: at
 /// once when the match is free (the common case, with no thread hop), else on the blocking
 /// pool, where the request waits for the bots holding the lock to finish.
-pub(super) async fn with_match<R, F>(shared: SharedMatch, f: F) -> Result<R, Status>
+pub(super) async fn with_match<R, F>(shared: SharedMatch, f: F) -> Result<R, MatchStoreError>
 where
     R: Send + 'static,
-    F: FnOnce(&mut LiveMatch) -> Result<R, Status> + Send + 'static,
+    F: FnOnce(&mut LiveMatch) -> R + Send + 'static,
 {
     let f = match try_with_match(&shared, f) {
-        Ok(done) => return done,
+        Ok(done) => return Ok(done),
         Err(f) => f,
     };
     on_blocking_pool(move || f(&mut lock(&shared))).await
 }
 
 /// `f` on the match if its lock is free now; `f` back if bots hold it.
-fn try_with_match<R, F>(shared: &SharedMatch, f: F) -> Result<Result<R, Status>, F>
+fn try_with_match<R, F>(shared: &SharedMatch, f: F) -> Result<R, F>
 where
-    F: FnOnce(&mut LiveMatch) -> Result<R, Status>,
+    F: FnOnce(&mut LiveMatch) -> R,
 {
     match shared.live.try_lock() {
         Ok(mut live) => Ok(f(&mut live)),
@@ -566,13 +500,17 @@ where
 impl MatchStore {
     /// The matches `filter` admits, in the listing's order: from the store, or without one
     /// from memory.
-    pub(super) async fn list(&self, filter: MatchFilter) -> Result<Vec<StoredMatch>, Status> {
+    pub(super) async fn list(
+        &self,
+        filter: MatchFilter,
+    ) -> Result<Vec<StoredMatch>, MatchStoreError> {
         if let Some(store) = &self.store {
-            return store
+            return Ok(store
                 .list(&filter)
-                .await
-                .map(|listed| listed.into_iter().map(|m| self.marked(m)).collect())
-                .map_err(Status::from);
+                .await?
+                .into_iter()
+                .map(|m| self.marked(m))
+                .collect());
         }
         let shared: Vec<SharedMatch> = self.matches.entries().into_iter().map(|(_, m)| m).collect();
         on_blocking_pool(move || {
@@ -583,14 +521,14 @@ impl MatchStore {
                 .collect();
             listed.sort_by(|a, b| (a.row.created_ms, &a.id).cmp(&(b.row.created_ms, &b.id)));
             listed.truncate(filter.limit);
-            Ok(listed)
+            listed
         })
         .await
         .map(|listed| listed.into_iter().map(|m| self.marked(m)).collect())
     }
 
     /// A match as stored (from memory when it is there, which is newer), for a replay.
-    pub(super) async fn stored(&self, match_id: &str) -> Result<StoredMatch, Status> {
+    pub(super) async fn stored(&self, match_id: &str) -> Result<StoredMatch, MatchStoreError> {
         let in_memory = self.matches.get(match_id);
         if let Some(shared) = in_memory {
             // Cluster mode: this server's copy may be behind the store.
@@ -598,7 +536,7 @@ impl MatchStore {
             return with_match(shared, |live| {
                 // Reading a replay is a request like any other: the match stays while it is read.
                 live.touch();
-                Ok(live.snapshot())
+                live.snapshot()
             })
             .await
             .map(|m| self.marked(m));
@@ -606,11 +544,10 @@ impl MatchStore {
         match &self.store {
             Some(store) => store
                 .load(match_id)
-                .await
-                .map_err(Status::from)?
+                .await?
                 .map(|m| self.marked(m))
-                .ok_or_else(|| unknown_match(match_id)),
-            None => Err(unknown_match(match_id)),
+                .ok_or_else(|| MatchStoreError::unknown(match_id)),
+            None => Err(MatchStoreError::unknown(match_id)),
         }
     }
 }

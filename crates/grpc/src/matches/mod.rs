@@ -9,7 +9,8 @@
 //! stalls a worker (and with it health checks and every other match).
 //!
 //! Every live match by id, behind its lock, with the store under them (`MatchStore`), is in
-//! `match_store`; this file is the service itself.
+//! `match_store` (its errors in `error`); the live match's views and events become messages in
+//! `wire`; this file is the service itself.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -28,16 +29,20 @@ use crate::catalog::game_sizes;
 use crate::connections::{StreamCap, StreamPermit};
 use crate::errors::{page_size, status_from_argument_error};
 use crate::live_match::{
-    ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, MatchSeed, QueuedEvent, REPLY_SLACK,
-    Seat, SeatKind, ViewParts,
+    ActOutcome, ActionChoice, Backlog, EventQueue, LiveMatch, MatchSeed, QueuedEvent, Seat,
+    SeatKind, SeatView, ViewParts,
 };
 use crate::pb;
 use crate::replay::{ReplayPage, replay, stored_status, summary};
 use crate::store::MatchFilter;
 
+mod error;
 mod match_store;
+pub mod wire;
 
+pub use error::{MatchStoreError, ResumeError, SeatSpecError};
 pub use match_store::{Durable, MatchRoom, MatchStore};
+use wire::REPLY_SLACK;
 
 use match_store::on_blocking_pool;
 
@@ -108,21 +113,18 @@ pub fn build_seats(
     game: &dyn Game,
     kinds: Vec<String>,
     cap: Option<u64>,
-) -> Result<Vec<Seat>, Status> {
+) -> Result<Vec<Seat>, SeatSpecError> {
     let rules = SeatRules {
         cap: cap.map(|ms| (ms, BOT_CAP_NAME)),
         ..seat_rules(0)
     };
     let seats = rules
         .seats(game, kinds.iter().map(|k| Some(k.as_str())))
-        .map_err(|(i, e)| {
+        .map_err(|(seat, error)| SeatSpecError {
+            seat,
+            error,
             // A spec that does not parse may have meant a person.
-            let person = if BotSpec::parse::<&str, &str>(&kinds[i], []).is_err() {
-                format!(" (or '{HUMAN}' for a person)")
-            } else {
-                String::new()
-            };
-            Status::invalid_argument(format!("seat {i}: {e}{person}"))
+            maybe_person: BotSpec::parse::<&str, &str>(&kinds[seat], []).is_err(),
         })?;
     Ok(seats
         .into_iter()
@@ -177,15 +179,14 @@ impl MatchesService {
         shared: match_store::SharedMatch,
         seat: u32,
         parts: ViewParts,
-        view: pb::SeatView,
-    ) -> pb::SeatView {
+        view: SeatView,
+    ) -> SeatView {
         let lease = self
             .store
             .cluster()
             .map_or(std::time::Duration::ZERO, |c| c.lease);
         let deadline =
             std::time::Instant::now() + std::time::Duration::from_millis(self.max_bot_ms) + lease;
-        let status = view.act_status;
         // Counted while it waits, so that this copy follows each change at once (`heard`).
         struct Awaiting(match_store::SharedMatch);
         impl Drop for Awaiting {
@@ -204,7 +205,7 @@ impl MatchesService {
             let followed = shared.followed.notified();
             tokio::pin!(followed);
             followed.as_mut().enable();
-            let waiting = match_store::with_match(shared.clone(), |live| Ok(live.awaits_bot()))
+            let waiting = match_store::with_match(shared.clone(), |live| live.awaits_bot())
                 .await
                 .unwrap_or(false);
             if !waiting {
@@ -220,17 +221,14 @@ impl MatchesService {
                 .await;
         }
         let seat_index = seat as usize;
-        match match_store::with_match(shared, move |live| {
-            Ok(live.view_parts(Some(seat_index), parts))
-        })
-        .await
-        {
-            Ok(mut now) => {
-                now.act_status = status;
-                now
-            }
-            Err(_) => view,
-        }
+        match_store::with_match(shared, move |live| live.view_parts(Some(seat_index), parts))
+            .await
+            .unwrap_or(view)
+    }
+
+    /// `view` as the message a reply carries, fitted to the server's largest message.
+    fn reply_view(&self, view: SeatView) -> pb::SeatView {
+        wire::seat_view(view, wire::view_limit(self.store.message_limit))
     }
 
     /// Runs `f` on the match with its lock held, after checking the seat's token (see
@@ -241,19 +239,43 @@ impl MatchesService {
         seat: u32,
         token: Option<String>,
         f: F,
-    ) -> Result<R, Status>
+    ) -> Result<R, MatchStoreError>
     where
         R: Send + 'static,
-        F: FnOnce(&mut LiveMatch, usize) -> Result<R, Status> + Send + 'static,
+        F: FnOnce(&mut LiveMatch, usize) -> Result<R, MatchStoreError> + Clone + Send + 'static,
     {
-        let shared = self.store.get(match_id).await?;
-        self.store
-            .run(shared, false, move |live| {
+        self.run_once_more_on_conflict(match_id, move || {
+            let (token, f) = (token.clone(), f.clone());
+            move |live: &mut LiveMatch| {
                 live.touch();
                 let seat = live.authorize(seat, token.as_deref())?;
                 f(live, seat)
-            })
-            .await
+            }
+        })
+        .await
+    }
+
+    /// Runs the closure `make` gives on the match (see `MatchStore::run`; for requests that
+    /// make no bot move). Cluster mode: if its write is refused because another server wrote
+    /// the match at the same moment (so it was not applied), the copy has caught up, and a
+    /// second closure runs on it, once.
+    async fn run_once_more_on_conflict<R, F>(
+        &self,
+        match_id: &str,
+        make: impl Fn() -> F,
+    ) -> Result<R, MatchStoreError>
+    where
+        R: Send + 'static,
+        F: FnOnce(&mut LiveMatch) -> Result<R, MatchStoreError> + Send + 'static,
+    {
+        let shared = self.store.get(match_id).await?;
+        match self.store.run(shared, false, make()).await {
+            Err(MatchStoreError::Conflict { .. }) => {
+                let shared = self.store.get(match_id).await?;
+                self.store.run(shared, false, make()).await
+            }
+            done => done,
+        }
     }
 }
 
@@ -284,7 +306,8 @@ impl pb::matches_server::Matches for MatchesService {
                 BOT_KINDS.join(", ")
             )));
         }
-        let seats = build_seats(game.as_ref(), kinds, Some(self.max_bot_ms))?;
+        let seats = build_seats(game.as_ref(), kinds, Some(self.max_bot_ms))
+            .map_err(MatchStoreError::from)?;
         // Room is reserved before the bots play (an all-bot match plays to the end here), so
         // that a full server refuses at once and a match whose bots played is never refused.
         let room = self.store.reserve_new(peer)?;
@@ -302,8 +325,8 @@ impl pb::matches_server::Matches for MatchesService {
             on_blocking_pool(move || {
                 let live = LiveMatch::new_unless(id, game, seed, seats, &abandoned)?;
                 // A match whose whole views cannot be sent now is refused before anyone sees
-                // it (later growth past the limit leaves parts out: `limit_views`).
-                let largest = live.largest_view_bytes();
+                // it (later growth past the limit leaves parts out: `wire::seat_view`).
+                let largest = wire::largest_view_bytes(&live);
                 if largest.saturating_add(REPLY_SLACK) > limit {
                     return Err(Status::invalid_argument(format!(
                         "with these parameters a view of this match is {largest} bytes, and \
@@ -314,13 +337,14 @@ impl pb::matches_server::Matches for MatchesService {
                 }
                 Ok(live)
             })
-            .await?
+            .await
+            .map_err(Status::from)??
         };
         let response = pb::CreateMatchResponse {
             match_id: id.clone(),
             seed: if seed.chosen { seed.seed } else { 0 },
             sizes: Some(game_sizes(game.as_ref())),
-            seats: live.seat_statuses(),
+            seats: wire::seat_statuses(live.seat_statuses()),
         };
         self.store.store_new(live, room).await?;
         tracing::info!(match_id = %id, game = %request.game, chosen_seed = seed.chosen, "match created");
@@ -341,7 +365,6 @@ impl pb::matches_server::Matches for MatchesService {
                 request_id.len()
             )));
         }
-        let shared = self.store.get(&request.match_id).await?;
         let random = random_hex(32);
         let match_id = request.match_id.clone();
         let token = move |seat: usize| {
@@ -352,12 +375,17 @@ impl pb::matches_server::Matches for MatchesService {
             }
         };
         let repeatable = !request.request_id.trim().is_empty();
+        let wanted = request.seat;
+        // A join refused because another server wrote the match at the same moment was not
+        // applied: it is made again on the caught-up copy, with the same token.
         let (seat, repeated, seat_token) = self
-            .store
-            .run(shared, false, move |live| {
-                live.touch();
-                let (seat, repeated) = live.join_with(request.seat, &token, repeatable)?;
-                Ok((seat, repeated, token(seat)))
+            .run_once_more_on_conflict(&request.match_id, || {
+                let token = token.clone();
+                move |live: &mut LiveMatch| {
+                    live.touch();
+                    let (seat, repeated) = live.join_with(wanted, &token, repeatable)?;
+                    Ok((seat, repeated, token(seat)))
+                }
             })
             .await?;
         tracing::info!(match_id = %request.match_id, seat, repeated, "seat joined");
@@ -375,11 +403,12 @@ impl pb::matches_server::Matches for MatchesService {
         let token = presented_token(&request);
         let request = request.into_inner();
         let parts = view_parts(request.view_options.as_ref());
-        self.with_seat(&request.match_id, request.seat, token, move |live, seat| {
-            Ok(live.view_parts(Some(seat), parts))
-        })
-        .await
-        .map(Response::new)
+        let view = self
+            .with_seat(&request.match_id, request.seat, token, move |live, seat| {
+                Ok(live.view_parts(Some(seat), parts))
+            })
+            .await?;
+        Ok(Response::new(self.reply_view(view)))
     }
 
     async fn act(
@@ -422,7 +451,7 @@ impl pb::matches_server::Matches for MatchesService {
                     Ok(outcome) => outcome,
                     Err(error) => {
                         live.unclaim();
-                        return Err(error.into());
+                        return Err(MatchStoreError::from(error));
                     }
                 };
                 // The bots' moves may have taken long: idle time counts from the reply.
@@ -430,19 +459,14 @@ impl pb::matches_server::Matches for MatchesService {
                 // Queued now, the change is committed while the view is built (`run` then
                 // finds nothing new to queue, and waits for this write).
                 store.persist(live);
-                let mut view = live.view_parts(Some(seat), parts);
-                view.act_status = match outcome {
-                    ActOutcome::Applied => pb::ActStatus::Applied,
-                    ActOutcome::AlreadyApplied => pb::ActStatus::AlreadyApplied,
-                } as i32;
-                Ok(view)
+                Ok((live.view_parts(Some(seat), parts), outcome))
             }
         };
         // Cluster mode: an `Act` whose expected version this server's copy shows is applied to
         // the copy without reading the store first; if another server wrote the match since,
         // the fenced write is refused, the copy caught up, and the `Act` applied again, once.
         let mut retried = false;
-        let (shared, view) = loop {
+        let (shared, view, outcome) = loop {
             let (shared, skipped) = if retried {
                 (self.store.get(&request.match_id).await?, false)
             } else {
@@ -455,20 +479,21 @@ impl pb::matches_server::Matches for MatchesService {
             match self.store.run(shared.clone(), blocking, act()).await {
                 // A repeat found applied wrote nothing, so no fence checked the copy: its view
                 // is read again after the store.
-                Ok(view)
-                    if !retried
-                        && self.store.cluster().is_some()
-                        && view.act_status == pb::ActStatus::AlreadyApplied as i32 =>
+                Ok((_, ActOutcome::AlreadyApplied))
+                    if !retried && self.store.cluster().is_some() =>
                 {
                     retried = true
                 }
-                Ok(view) => break (shared, view),
+                Ok((view, outcome)) => break (shared, view, outcome),
                 // Refused on a copy not read first (a write conflict, or a token, turn or
                 // choice the copy does not know yet): made again on the caught-up copy.
-                Err(status) if !retried && (skipped || match_store::is_conflict(&status)) => {
+                Err(error)
+                    if !retried
+                        && (skipped || matches!(error, MatchStoreError::Conflict { .. })) =>
+                {
                     retried = true
                 }
-                Err(status) => return Err(match_store::without_conflict_mark(status)),
+                Err(error) => return Err(error.into()),
             }
         };
         // Cluster mode, on a server that does not own the match: the owner plays the bots.
@@ -479,7 +504,12 @@ impl pb::matches_server::Matches for MatchesService {
             }
             _ => view,
         };
-        Ok(Response::new(view))
+        let mut reply = self.reply_view(view);
+        reply.act_status = match outcome {
+            ActOutcome::Applied => pb::ActStatus::Applied,
+            ActOutcome::AlreadyApplied => pb::ActStatus::AlreadyApplied,
+        } as i32;
+        Ok(Response::new(reply))
     }
 
     async fn get_spectator_view(
@@ -488,13 +518,14 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<pb::SeatView>, Status> {
         let request = request.into_inner();
         let shared = self.store.get(&request.match_id).await?;
-        self.store
+        let view = self
+            .store
             .run(shared, false, |live| {
                 live.touch();
-                Ok(live.view(None))
+                Ok::<_, MatchStoreError>(live.view(None))
             })
-            .await
-            .map(Response::new)
+            .await?;
+        Ok(Response::new(self.reply_view(view)))
     }
 
     type WatchSeatStream = EventStream;
@@ -515,9 +546,12 @@ impl pb::matches_server::Matches for MatchesService {
             })
             .await?;
         Ok(Response::new(Box::pin(WatchStream::for_seat(
-            events,
-            lagged,
-            permit,
+            WatchStream::new(
+                events,
+                lagged,
+                permit,
+                wire::view_limit(self.store.message_limit),
+            ),
             self.store.clone(),
             request.match_id,
         ))))
@@ -560,11 +594,12 @@ impl pb::matches_server::Matches for MatchesService {
     ) -> Result<Response<pb::Replay>, Status> {
         let page = ReplayPage::from_request(
             request.get_ref(),
-            self.store.message_limit.saturating_sub(REPLY_SLACK),
+            wire::view_limit(self.store.message_limit),
         )?;
         let stored = self.store.stored(&request.get_ref().match_id).await?;
         on_blocking_pool(move || replay(&stored, page))
             .await
+            .map_err(Status::from)?
             .map(Response::new)
     }
 
@@ -583,11 +618,19 @@ impl pb::matches_server::Matches for MatchesService {
             .store
             .run(shared, false, move |live| {
                 live.touch();
-                Ok(live.watch_parts(None, ViewParts::ALL, budget, request.presence))
+                Ok::<_, MatchStoreError>(live.watch_parts(
+                    None,
+                    ViewParts::ALL,
+                    budget,
+                    request.presence,
+                ))
             })
             .await?;
         Ok(Response::new(Box::pin(WatchStream::new(
-            events, lagged, permit,
+            events,
+            lagged,
+            permit,
+            wire::view_limit(self.store.message_limit),
         ))))
     }
 }
@@ -634,32 +677,33 @@ struct WatchStream {
     on_drop: Option<Box<dyn FnOnce() + Send>>,
     /// An event waiting for the write that stores what it shows (`QueuedEvent::gate`).
     waiting: Option<(QueuedEvent, GateWait)>,
+    /// The largest view an event may carry (`wire::view_limit`).
+    view_limit: usize,
 }
 
 /// Waiting for an event's write (`Gate::passed`): `true` once committed, `false` if undone.
 type GateWait = Pin<Box<dyn Future<Output = bool> + Send>>;
 
 impl WatchStream {
-    fn new(events: EventQueue, backlog: Arc<Backlog>, permit: StreamPermit) -> Self {
+    fn new(
+        events: EventQueue,
+        backlog: Arc<Backlog>,
+        permit: StreamPermit,
+        view_limit: usize,
+    ) -> Self {
         WatchStream {
             events: Some(events),
             backlog,
             _permit: permit,
             on_drop: None,
             waiting: None,
+            view_limit,
         }
     }
 
-    /// A seat's stream: when it goes, the match reads its seats' presence again
-    /// (`SeatStatus.connected`) and tells its other watchers if that changed.
-    fn for_seat(
-        events: EventQueue,
-        backlog: Arc<Backlog>,
-        permit: StreamPermit,
-        store: MatchStore,
-        match_id: String,
-    ) -> Self {
-        let mut stream = WatchStream::new(events, backlog, permit);
+    /// `stream` as a seat's: when it goes, the match reads its seats' presence again
+    /// (`SeatStatus::connected`) and tells its other watchers if that changed.
+    fn for_seat(mut stream: WatchStream, store: MatchStore, match_id: String) -> Self {
         stream.on_drop = Some(Box::new(move || {
             let Ok(runtime) = tokio::runtime::Handle::try_current() else {
                 return;
@@ -670,13 +714,18 @@ impl WatchStream {
                     let _ = store
                         .run(shared, false, |live| {
                             live.refresh_presence();
-                            Ok(())
+                            Ok::<_, MatchStoreError>(())
                         })
                         .await;
                 }
             });
         }));
         stream
+    }
+
+    /// A queued event as the message the watcher is sent.
+    fn message(&self, queued: QueuedEvent) -> pb::MatchEvent {
+        wire::match_event(Arc::unwrap_or_clone(queued.event), self.view_limit)
     }
 
     /// Ends the stream: a watcher cut off for falling behind gets RESOURCE_EXHAUSTED at once
@@ -723,7 +772,7 @@ impl Stream for WatchStream {
                 let (queued, _) = self.waiting.take().expect("an event waits");
                 self.backlog.sent(queued.bytes);
                 if passed {
-                    return Poll::Ready(Some(Ok(Arc::unwrap_or_clone(queued.event))));
+                    return Poll::Ready(Some(Ok(self.message(queued))));
                 }
                 continue;
             }
@@ -735,7 +784,7 @@ impl Stream for WatchStream {
                 Poll::Ready(Some(Ok(queued))) => match queued.gate.as_ref().map(|g| g.now()) {
                     None | Some(Some(true)) => {
                         self.backlog.sent(queued.bytes);
-                        Poll::Ready(Some(Ok(Arc::unwrap_or_clone(queued.event))))
+                        Poll::Ready(Some(Ok(self.message(queued))))
                     }
                     Some(Some(false)) => {
                         self.backlog.sent(queued.bytes);
@@ -747,7 +796,7 @@ impl Stream for WatchStream {
                         continue;
                     }
                 },
-                Poll::Ready(Some(Err(error))) => Poll::Ready(Some(Err(error.into()))),
+                Poll::Ready(Some(Err(error))) => Poll::Ready(Some(Err(Status::from(error)))),
                 Poll::Pending => Poll::Pending,
             };
         }

@@ -59,7 +59,8 @@ fn every_game_plays_through_matches_with_a_human_seat_and_bots() {
         let mut steps = 0;
         loop {
             let view = live.view(Some(0));
-            let json: serde_json::Value = serde_json::from_str(&view.view_json).unwrap();
+            let json: serde_json::Value =
+                serde_json::from_str(view.view_json.as_deref().expect("a whole view")).unwrap();
             assert!(json.is_object(), "{name}: view is a JSON object");
             if view.is_terminal {
                 assert_eq!(view.returns.len(), players, "{name}");
@@ -76,7 +77,7 @@ fn every_game_plays_through_matches_with_a_human_seat_and_bots() {
             let choice = if steps % 2 == 0 {
                 ActionChoice::Id(pick.id)
             } else {
-                ActionChoice::Text(pick.text.clone())
+                ActionChoice::Text(pick.text.clone().expect("a whole view has texts"))
             };
             live.act(0, choice)
                 .unwrap_or_else(|e| panic!("{name}: {pick:?} refused: {e}"));

@@ -6,13 +6,12 @@
 
 use std::sync::Arc;
 
-use checkraise_core::Game;
 use checkraise_core::bots::RandomBot;
 use checkraise_core::testing::Fixture;
 use checkraise_core::vector::AutoresetMode;
+use checkraise_core::{Game, Player};
 use checkraise_grpc::envs::{EnvBatch, EnvOptions};
-use checkraise_grpc::live_match::{ActionChoice, LiveMatch, Seat, SeatKind};
-use checkraise_grpc::pb;
+use checkraise_grpc::live_match::{ActionChoice, LegalAction, LiveMatch, Seat, SeatKind};
 use checkraise_grpc::tensor::i32_tensor;
 use tonic::{Code, Status};
 
@@ -45,7 +44,7 @@ fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
     let _snapshot = watch1.try_recv().unwrap().unwrap();
     let before = live.view(Some(1));
     assert!(before.may_act && !before.action_submitted);
-    assert_eq!(before.current_player, -2);
+    assert_eq!(before.current_player, Player::Simultaneous);
 
     live.act(0, ActionChoice::Id(2)).unwrap();
     // Seat 1 sees exactly what it saw before seat 0 chose: same bytes, same version.
@@ -58,11 +57,10 @@ fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
     assert!(mine.action_submitted && !mine.may_act && mine.legal_actions.is_empty());
     let spectator = live.view(None);
     assert_eq!(spectator.version, 0);
-    assert!(
-        !spectator.view_json.contains('2'),
-        "{}",
-        spectator.view_json
-    );
+    let spectator_json = spectator
+        .view_json
+        .expect("a spectator's view has its JSON");
+    assert!(!spectator_json.contains('2'), "{spectator_json}");
 
     let again = Status::from(live.act(0, ActionChoice::Id(1)).unwrap_err());
     assert_eq!(again.code(), Code::FailedPrecondition);
@@ -73,18 +71,18 @@ fn a_pending_choice_stays_hidden_until_every_seat_has_chosen() {
 
     live.act(1, ActionChoice::Text("pick1".into())).unwrap();
     let event = watch1.try_recv().unwrap().unwrap();
-    assert_eq!(event.actor, -2);
+    assert_eq!(event.actor, Some(Player::Simultaneous));
     assert_eq!(
         event.own_action,
-        Some(pb::LegalAction {
+        Some(LegalAction {
             id: 1,
-            text: "pick1".into(),
-            ..Default::default()
+            text: Some("pick1".into()),
+            action_json: None,
         })
     );
-    let view = event.view.clone().unwrap();
+    let view = event.view.clone();
     assert_eq!(view.version, 1);
-    assert!(view.view_json.contains("\"revealed\":[2,1]"));
+    assert!(view.view_json.unwrap().contains("\"revealed\":[2,1]"));
     assert!(view.may_act && !view.action_submitted);
 
     // Both rounds' picks differ: seat 1 wins both points.
