@@ -326,7 +326,10 @@ mod tests {
         assert_eq!(Some(sent.observation_text.clone()), view.observation_text);
         assert_eq!(sent.seats.len(), 2);
         assert_eq!(sent.seats[1].kind, "human");
-        assert!(sent.chosen_seed, "a seed given as a number is the creator's");
+        assert!(
+            sent.chosen_seed,
+            "a seed given as a number is the creator's"
+        );
 
         let spectator = seat_view(live.view(None), usize::MAX);
         assert_eq!(spectator.seat, None);
