@@ -10,7 +10,8 @@ from ``web/src`` by ``npm run build`` in ``web/``).
     watch("127.0.0.1:50051", match_id)                       # a live match, as a spectator
 
 The widgets run on `anywidget` (the ``notebook`` extra: ``pip install 'checkraise[notebook]'``)
-in JupyterLab, Jupyter Notebook 7 and VS Code. The kernel keeps the game; the browser is only
+in JupyterLab and Jupyter Notebook 7 (both tested) and in VS Code (anywidget's support,
+untested here). The kernel keeps the game; the browser is only
 ever sent what the seat may know: at each step a frame of the seat's view (``State.view(seat)``,
 the same JSON the server's ``SeatView.view_json`` carries), its legal actions with their texts
 and structs, and who acted. Another seat's hidden card never reaches the browser. Each frame
