@@ -11,10 +11,10 @@ from ``web/src`` by ``npm run build`` in ``web/``).
 
 The widgets run on `anywidget` (the ``notebook`` extra: ``pip install 'checkraise[notebook]'``)
 in JupyterLab and Jupyter Notebook 7 (both tested) and in VS Code (anywidget's support,
-untested here). The kernel keeps the game; the browser is only
-ever sent what the seat may know: at each step a frame of the seat's view (``State.view(seat)``,
-the same JSON the server's ``SeatView.view_json`` carries), its legal actions with their texts
-and structs, and who acted. Another seat's hidden card never reaches the browser. Each frame
+untested here). The kernel keeps the game; the browser is only ever sent what the seat may
+know: at each step a frame of the seat's view (``State.view(seat)``, the same JSON the
+server's ``SeatView.view_json`` carries), its legal actions with their texts and structs, and
+who acted. Another seat's hidden card never reaches the browser. Each frame
 is sent once: a view of the widget asks for the frames so far as it is drawn, then is sent
 each new one in a message of its own. A server's replay is checked step by step through the
 engine before it is drawn (:class:`ReplayMismatchError` names a step that is not the engine's).
