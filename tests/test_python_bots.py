@@ -76,12 +76,13 @@ def test_bots_lists_the_kinds_and_their_settings():
         "c",
         "rollout",
         "seed",
+        "path",
     ]
     assert [s["name"] for s in entries["cfr"]["settings"]] == ["iterations", "algorithm", "seed"]
     assert [s["name"] for s in entries["policy"]["settings"]] == ["path"]
     assert entries["random"]["settings"] == [] == entries["heuristic"]["settings"]
     settings = {s["name"]: s for s in entries["ismcts"]["settings"]}
-    assert list(settings) == ["iterations", "max_ms", "c", "rollout", "seed", "belief"]
+    assert list(settings) == ["iterations", "max_ms", "c", "rollout", "seed", "belief", "path"]
     assert settings["iterations"]["default"] == "1000"
     assert settings["rollout"]["allowed"] == "one of: random, heuristic"
     assert all(s["description"] for s in settings.values())
@@ -149,7 +150,7 @@ def test_a_seed_setting_fixes_the_search_whatever_the_generator():
             {"depth": 3},
             (
                 r"bot 'ismcts' has no setting 'depth'; its settings are: iterations, max_ms, c, "
-                r"rollout, seed, belief"
+                r"rollout, seed, belief, path"
             ),
         ),
         ("heuristic", {"iterations": 3}, r"bot 'heuristic' has no setting 'iterations'"),

@@ -59,9 +59,9 @@ pub struct SeatRules {
 }
 
 /// What a refused policy file is told on a face that serves clients.
-const NOT_SERVED: &str = "policy(path=...) is not served: the server plays only the policies \
-                          it ships (bot spec 'policy'); play your own policy file from Python \
-                          or the arena";
+const NOT_SERVED: &str = "policy files (path=...) are not served: the server plays only the \
+                          policies it ships (bot spec 'policy'); play your own policy file from \
+                          Python or the arena";
 
 impl SeatRules {
     /// A program on the caller's own machine (Python, the arena): any bot spec, policy files
@@ -89,11 +89,16 @@ impl SeatRules {
         if let Some((cap, limit)) = self.cap {
             spec = spec.capped(cap, limit)?;
         }
-        if let BotSpec::Policy { path: Some(path) } = &spec
+        let file = match &spec {
+            BotSpec::Policy { path } => path.as_ref(),
+            BotSpec::Ismcts(c) | BotSpec::BestResponse { config: c, .. } => c.path.as_ref(),
+            _ => None,
+        };
+        if let Some(path) = file
             && !self.files
         {
             return Err(GameError::InvalidBotParameter {
-                bot: "policy".to_string(),
+                bot: spec.kind().to_string(),
                 name: "path".to_string(),
                 value: path.clone(),
                 allowed: NOT_SERVED.to_string(),
@@ -603,8 +608,14 @@ mod tests {
                 .contains("at most 500 (the server's --max-bot-ms)"),
             "{e}"
         );
-        let e = rules.bot_spec("policy(path=/etc/passwd)").unwrap_err();
-        assert!(e.to_string().contains("not served"), "{e}");
+        for spec in [
+            "policy(path=/etc/passwd)",
+            "ismcts(belief=policy,path=/etc/passwd)",
+            "br(target=policy,path=/etc/passwd)",
+        ] {
+            let e = rules.bot_spec(spec).unwrap_err();
+            assert!(e.to_string().contains("not served"), "{spec}: {e}");
+        }
         // A policy trained on other parameters is refused when the seat is set up.
         let other = make_game_from_string("detective_poker(players=4)").unwrap();
         let e = rules.seat(other.as_ref(), Some("policy")).unwrap_err();

@@ -317,6 +317,80 @@ fn belief_specs_round_trip_and_need_a_model() {
     );
 }
 
+/// The shipped policy of `game` written to a file of this test's own, for `path=` specs.
+fn shipped_policy_file(game: &str, test: &str) -> String {
+    let g = make_game_from_string(game).unwrap();
+    let path = std::env::temp_dir().join(format!(
+        "checkraise-{test}-{game}-{}.safetensors",
+        std::process::id()
+    ));
+    std::fs::write(&path, g.shipped_policy().unwrap()).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// `path=` names the policy file a `belief=policy` search (and a `br` search's policy target)
+/// reads instead of the shipped one: the shipped policy's own file searches exactly as the
+/// shipped policy does, the spec reads back with its path, and a path beside any other
+/// belief or target, or a file that is not a policy, is refused naming the setting.
+#[test]
+fn a_policy_file_is_a_belief_and_a_target_like_the_shipped_policy() {
+    let game = "holdem_chess";
+    let file = shipped_policy_file(game, "path");
+    let cases = [
+        (
+            "ismcts(iterations=60,rollout=random,seed=4,belief=policy)".to_string(),
+            format!("ismcts(iterations=60,rollout=random,seed=4,belief=policy,path={file})"),
+        ),
+        (
+            "br(target=policy,iterations=60,rollout=random,seed=4)".to_string(),
+            format!("br(target=policy,iterations=60,rollout=random,seed=4,path={file})"),
+        ),
+    ];
+    for (shipped, from_file) in &cases {
+        let a = make_bot(game, shipped).unwrap();
+        let b = make_bot(game, from_file).unwrap();
+        assert!(
+            b.spec().ends_with(&format!(",path={file})")),
+            "{}",
+            b.spec()
+        );
+        assert_eq!(make_bot(game, &b.spec()).unwrap().spec(), b.spec());
+        for (k, state) in decision_points(game, 41, 4, 3).into_iter().enumerate() {
+            for seat in seats_to_act(state.as_ref()) {
+                let mut ra = GameRng::new(k as u64);
+                let mut rb = GameRng::new(k as u64);
+                assert_eq!(
+                    a.act(state.as_ref(), seat, &mut ra),
+                    b.act(state.as_ref(), seat, &mut rb),
+                    "{from_file} chose otherwise than {shipped}\n{state}"
+                );
+            }
+        }
+    }
+    let err = |spec: &str| make_bot(game, spec).err().unwrap().to_string();
+    for spec in [
+        format!("ismcts(path={file})"),
+        format!("ismcts(belief=heuristic,path={file})"),
+    ] {
+        let e = err(&spec);
+        assert!(e.contains("setting 'path' of bot 'ismcts'"), "{e}");
+        assert!(e.contains("with belief=policy only"), "{e}");
+    }
+    let e = err(&format!("br(target=heuristic,path={file})"));
+    assert!(e.contains("with target=policy only"), "{e}");
+    let e = err("ismcts(belief=policy,path=/nonexistent/policy.safetensors)");
+    assert!(e.contains("a readable policy file"), "{e}");
+    let e = err("br(path=/nonexistent/policy.safetensors)");
+    assert!(e.contains("setting 'target' of bot 'br'"), "{e}");
+    assert!(e.contains("a readable policy file"), "{e}");
+    // A policy trained on another game is refused as a model of this one.
+    let other = shipped_policy_file("detective_poker", "path");
+    let e = err(&format!("ismcts(belief=policy,path={other})"));
+    assert!(e.contains("does not play holdem_chess"), "{e}");
+    std::fs::remove_file(&file).unwrap();
+    std::fs::remove_file(&other).unwrap();
+}
+
 /// At Prediction Chess's prediction node the other seat's chosen move is in the state but
 /// hidden; the search for either seat gives the same result whatever that move is, for all
 /// of the other seat's legal moves.

@@ -43,8 +43,8 @@ pub struct BotParamSpec {
 /// The settings of IS-MCTS bots.
 pub static ISMCTS_PARAMS: &[BotParamSpec] = &ISMCTS_SETTINGS;
 
-/// `ISMCTS_PARAMS` as an array (the best-response search shares its first five).
-const ISMCTS_SETTINGS: [BotParamSpec; 6] = [
+/// `ISMCTS_PARAMS` as an array (the best-response search shares its first five and the last).
+const ISMCTS_SETTINGS: [BotParamSpec; 7] = [
     BotParamSpec {
         name: "iterations",
         allowed: "an integer from 1 to 1000000",
@@ -86,6 +86,14 @@ const ISMCTS_SETTINGS: [BotParamSpec; 6] = [
         description: "weight the search's deals by how likely the other seats' actions so far \
                       were under an opponent model: the game's heuristic, or its shipped \
                       policy (none: every deal the seat cannot rule out is equally likely)",
+    },
+    BotParamSpec {
+        name: "path",
+        allowed: "a policy file (safetensors, written by python -m checkraise.train) trained on \
+                  this game, with belief=policy (br: target=policy); no ',' or ')' in the path",
+        default: "none",
+        description: "the opponent model of belief=policy (br: the policy target) is this \
+                      policy file instead of the one shipped for the game",
     },
 ];
 
@@ -139,6 +147,7 @@ pub static BR_PARAMS: &[BotParamSpec] = &[
     ISMCTS_SETTINGS[2],
     ISMCTS_SETTINGS[3],
     ISMCTS_SETTINGS[4],
+    ISMCTS_SETTINGS[6],
 ];
 
 /// The settings of a bot kind.
@@ -351,8 +360,34 @@ impl BotSpec {
                                 _ => return Err(bad()),
                             }
                         }
+                        "path" => {
+                            if value.is_empty() {
+                                return Err(bad());
+                            }
+                            config.path = Some(value.clone());
+                        }
                         _ => unreachable!("checked against the table"),
                     }
+                }
+                // A file is read only as a policy model: refused beside any other.
+                let reads_policy = if kind == "br" {
+                    target == Target::Policy
+                } else {
+                    config.belief == Belief::Policy
+                };
+                if let Some(path) = &config.path
+                    && !reads_policy
+                {
+                    return Err(GameError::InvalidBotParameter {
+                        bot: kind.to_string(),
+                        name: "path".to_string(),
+                        value: path.clone(),
+                        allowed: if kind == "br" {
+                            "a policy file, with target=policy only".to_string()
+                        } else {
+                            "a policy file, with belief=policy only".to_string()
+                        },
+                    });
                 }
                 if kind == "br" {
                     config.belief = target.belief();
@@ -456,19 +491,8 @@ impl BotSpec {
                         .unwrap_or_else(|| "none (the shipped policy)".into()),
                     allowed: why,
                 };
-                let net: Arc<PolicyNet> = match path {
-                    None => policy::shipped(game).ok_or_else(|| {
-                        refuse(format!("no policy is shipped for {}", game.info().name))
-                    })?,
-                    Some(file) => {
-                        let bytes = std::fs::read(file)
-                            .map_err(|e| refuse(format!("a readable policy file ({e})")))?;
-                        Arc::new(
-                            PolicyNet::from_bytes(&bytes)
-                                .map_err(|e| refuse(format!("a checkraise policy file ({e})")))?,
-                        )
-                    }
-                };
+                let net: Arc<PolicyNet> =
+                    policy::shipped_or_file(game, path.as_deref()).map_err(refuse)?;
                 Box::new(PolicyBot::for_game(net, path.clone(), game).map_err(|e| {
                     refuse(format!(
                         "a policy trained on this game, and this one is not: {e}"
@@ -496,6 +520,9 @@ impl fmt::Display for BotSpec {
                 if c.belief != Belief::None {
                     write!(f, ",belief={}", c.belief.name())?;
                 }
+                if let Some(path) = &c.path {
+                    write!(f, ",path={path}")?;
+                }
                 f.write_str(")")
             }
             BotSpec::Policy { path: Some(path) } => write!(f, "policy(path={path})"),
@@ -508,6 +535,9 @@ impl fmt::Display for BotSpec {
                 write!(f, ",c={},rollout={}", c.c, c.rollout.name())?;
                 if let Some(seed) = c.seed {
                     write!(f, ",seed={seed}")?;
+                }
+                if let Some(path) = &c.path {
+                    write!(f, ",path={path}")?;
                 }
                 f.write_str(")")
             }
@@ -568,7 +598,7 @@ mod tests {
         assert_eq!(
             err("ismcts(depth=3)"),
             "bot 'ismcts' has no setting 'depth'; its settings are: iterations, max_ms, c, \
-             rollout, seed, belief"
+             rollout, seed, belief, path"
         );
         assert!(err("random(iterations=3)").contains("its settings are: (none)"));
         assert!(err("ismcts(iterations=3").contains("kind(name=value"));

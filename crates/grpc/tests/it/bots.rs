@@ -220,7 +220,7 @@ async fn bad_bot_specs_are_invalid_argument_naming_the_setting() {
     let unknown_setting = refused("ismcts(depth=3)").await;
     assert!(unknown_setting.contains("'depth'"), "{unknown_setting}");
     assert!(
-        unknown_setting.contains("iterations, max_ms, c, rollout, seed, belief"),
+        unknown_setting.contains("iterations, max_ms, c, rollout, seed, belief, path"),
         "{unknown_setting}"
     );
 

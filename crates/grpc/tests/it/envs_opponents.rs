@@ -374,7 +374,7 @@ async fn bad_opponents_and_seats_are_refused_naming_the_problem() {
                 bot("random", None),
                 bot("policy(path=/etc/passwd)", None),
             ]),
-            &["opponent 1", "policy(path=...) is not served"],
+            &["opponent 1", "policy files (path=...) are not served"],
         ),
         (
             plain(vec![bot("ismcts(max_ms=999999)", None)]),

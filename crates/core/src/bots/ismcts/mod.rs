@@ -160,6 +160,9 @@ pub struct IsmctsConfig {
     pub seed: Option<u64>,
     /// How determinizations are weighted (`None`: uniformly, plain IS-MCTS).
     pub belief: Belief,
+    /// The policy file read as the opponent model of `belief=policy` (or as a `br` search's
+    /// `policy` target) instead of the game's shipped policy. `None`: the shipped one.
+    pub path: Option<String>,
 }
 
 impl Default for IsmctsConfig {
@@ -171,6 +174,7 @@ impl Default for IsmctsConfig {
             rollout: Rollout::Heuristic,
             seed: None,
             belief: Belief::None,
+            path: None,
         }
     }
 }
@@ -539,14 +543,17 @@ impl IsmctsBot {
                     value: "policy".to_string(),
                     allowed: format!("none or heuristic: {why}"),
                 };
-                let net = crate::bots::policy::shipped(game).ok_or_else(|| {
-                    refuse(format!("no policy is shipped for {}", game.info().name))
-                })?;
+                let net = crate::bots::policy::shipped_or_file(game, config.path.as_deref())
+                    .map_err(refuse)?;
                 // A policy trained with another observation (`PolicyNet::observer`) weighs
                 // the histories replayed in the variant it observes: the rules are the same.
                 let observer = net.observer(game).map_err(|e| {
                     refuse(format!(
-                        "the policy shipped for {} does not play it ({e})",
+                        "the policy {} does not play {} ({e})",
+                        config
+                            .path
+                            .as_deref()
+                            .map_or_else(|| "shipped for it".to_string(), |p| format!("file {p}")),
                         game.info().name
                     ))
                 })?;
@@ -591,14 +598,10 @@ impl IsmctsBot {
             Target::Random => Arc::new(crate::bots::RandomBot),
             Target::Heuristic => Arc::new(crate::bots::HeuristicBot),
             Target::Policy => {
-                let net = crate::bots::policy::shipped(game).ok_or_else(|| {
-                    refuse(format!(
-                        "random or heuristic: no policy is shipped for {}",
-                        game.info().name
-                    ))
-                })?;
+                let net = crate::bots::policy::shipped_or_file(game, config.path.as_deref())
+                    .map_err(|e| refuse(format!("random or heuristic: {e}")))?;
                 Arc::new(
-                    crate::bots::policy::PolicyBot::for_game(net, None, game)
+                    crate::bots::policy::PolicyBot::for_game(net, config.path.clone(), game)
                         .map_err(|e| refuse(format!("random or heuristic: {e}")))?,
                 )
             }

@@ -613,6 +613,25 @@ pub fn shipped(game: &dyn Game) -> Option<Arc<PolicyNet>> {
     Some(net)
 }
 
+/// The policy a bot spec names: the file at `path`, or the one shipped for `game` without one.
+/// The error says what is wrong (no policy shipped, a file that cannot be read or is not a
+/// policy file), for the caller to put in its own message; whether the policy fits `game` is
+/// checked where it is played (`PolicyBot::for_game`, `PolicyNet::observer`).
+pub fn shipped_or_file(game: &dyn Game, path: Option<&str>) -> Result<Arc<PolicyNet>, String> {
+    match path {
+        None => {
+            shipped(game).ok_or_else(|| format!("no policy is shipped for {}", game.info().name))
+        }
+        Some(file) => {
+            let bytes = std::fs::read(file).map_err(|e| format!("a readable policy file ({e})"))?;
+            Ok(Arc::new(
+                PolicyNet::from_bytes(&bytes)
+                    .map_err(|e| format!("a checkraise policy file ({e})"))?,
+            ))
+        }
+    }
+}
+
 /// Seat `seat`'s observation of `state` as a network observing through `observer`
 /// (`PolicyNet::observer`) reads it: the state's own with `None`, else that of the same history
 /// replayed in the observer's game (the rules are the same, so every action replays; O(history)).
