@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 import checkraise as cr
-from checkraise.league import LeagueConfig, league, main, meta_strategy, parse_anchor
-from checkraise.train import Config
+from checkraise.league import LeagueConfig, _score, league, main, meta_strategy, parse_anchor
+from checkraise.train import Config, Evaluation
 
 GAME = "detective_poker"
 # The engine's bots, a search and a best-response search among them, as the population's start.
@@ -206,6 +206,21 @@ def test_bad_anchors_are_errors_before_the_league_starts(tmp_path, anchors, init
         anchors=anchors,
     )
     with pytest.raises(cr.CheckraiseError, match=message):
+        league(config, log=lambda _: None)
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_score_is_the_mapped_return_or_the_share_of_games_won(tmp_path):
+    """``return`` maps the mean by the game's return range, where a chip game's few chips a hand
+    all score about 0.5; ``win`` is the share of games won. Any other is an error before the
+    league starts."""
+    holdem = cr.make("holdem_chess")  # returns in [-200, 200] chips
+    e = Evaluation(opponent="x", games=10, mean=-5.0, ci=(-7.0, -3.0), win_rate=0.2)
+    assert _score(e, holdem, "return") == pytest.approx(195 / 400)
+    assert _score(e, holdem, "win") == 0.2
+    assert _score(Evaluation("x", 10, 1.0, (0.0, 2.0), math.nan), holdem, "win") == 0.5
+    config = LeagueConfig(base=Config(game=GAME, **SMALL), out=str(tmp_path / "run"), score="wins")
+    with pytest.raises(cr.CheckraiseError, match="must be one of return, win"):
         league(config, log=lambda _: None)
     assert not (tmp_path / "run").exists()
 

@@ -14,7 +14,8 @@ generation ``g``:
    spec, its own past versions, the exploiters), and each member's weight is prioritized
    fictitious self-play's: ``floor + (1 - score)^power``, normalized to sum to one, where
    ``score`` is the main's result against the member mapped to [0, 1] (the game's return
-   range: 0 loses every game, 1 wins every game). Members the main still loses to are played
+   range: 0 loses every game, 1 wins every game; or, with ``--score win``, its share of the
+   games won). Members the main still loses to are played
    most; members it beats keep the floor, so none is forgotten. An **anchor**
    (``--anchor heuristic:0.3``, repeatable) holds a member of the start at a fixed share of
    the mixture whatever its score, and the prioritized weights share the rest.
@@ -56,7 +57,7 @@ from typing import Any
 from checkraise import _core
 from checkraise._optional import requires
 from checkraise.policy import Policy
-from checkraise.train import SELF, Config, _write_csv, evaluate, train
+from checkraise.train import SELF, Config, Evaluation, _write_csv, evaluate, train
 
 
 @dataclass
@@ -79,6 +80,7 @@ class LeagueConfig:
     self_share: float = 0.2
     power: float = 2.0
     floor: float = 0.02
+    score: str = "return"  # "return" or "win": what the main's score against a member is
     eval_games: int = 300
     exploiter_eval_games: int = 1000
     final_opponents: list[str] = field(default_factory=lambda: ["heuristic", "random", "policy"])
@@ -166,6 +168,10 @@ def _check_anchors(config: LeagueConfig) -> None:
     """That ``config.anchors`` name members of the start (the ``members`` bots, and ``main0``
     when the league starts from a policy) with shares in [0, 1) summing to less than 1, and
     leave a member of the first generation free to take the rest."""
+    if config.score not in SCORES:
+        raise _core.CheckraiseError(
+            f"--score {config.score!r}: it must be one of {', '.join(SCORES)}"
+        )
     known = [*config.members, *([] if config.init is None else ["main0"])]
     for name, share in config.anchors.items():
         if name not in known:
@@ -189,10 +195,19 @@ def _check_anchors(config: LeagueConfig) -> None:
         )
 
 
-def _score(mean: float, game: _core.Game) -> float:
-    """The main's mean return against a member, mapped to [0, 1] by the game's return range."""
+SCORES = ("return", "win")
+
+
+def _score(e: Evaluation, game: _core.Game, score: str) -> float:
+    """The main's score against a member in [0, 1]: with ``return``, its mean return mapped by
+    the game's return range; with ``win``, its share of the games won (AlphaStar's PFSP). In
+    chip games the range is far wider than what a hand moves (Hold'em Poker Chess: ±200 chips,
+    where results are a few chips a hand), so ``return`` scores every member about 0.5 there
+    and weights them alike; ``win`` tells them apart."""
+    if score == "win":
+        return min(1.0, max(0.0, e.win_rate)) if math.isfinite(e.win_rate) else 0.5
     lo, hi = float(game.min_utility()), float(game.max_utility())
-    return min(1.0, max(0.0, (mean - lo) / (hi - lo))) if hi > lo else 0.5
+    return min(1.0, max(0.0, (e.mean - lo) / (hi - lo))) if hi > lo else 0.5
 
 
 def _policy_file(policy_spec: str, game: _core.Game) -> bytes:
@@ -308,7 +323,7 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
                     results.append((0.5, math.nan, (math.nan, math.nan)))
                     continue
                 e = evaluate(policy, game, m.spec, config.eval_games, base.eval_seed)
-                results.append((_score(e.mean, game), e.mean, e.ci))
+                results.append((_score(e, game, config.score), e.mean, e.ci))
         else:
             results = [(0.5, math.nan, (math.nan, math.nan)) for _ in population]
         anchors = {
@@ -524,6 +539,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--self-share", type=float, default=d.self_share)
     p.add_argument("--power", type=float, default=d.power, help="PFSP's exponent")
     p.add_argument("--floor", type=float, default=d.floor, help="PFSP's weight floor")
+    p.add_argument(
+        "--score",
+        choices=SCORES,
+        default=d.score,
+        help="the main's score against a member: its mean return mapped by the game's return "
+        "range (return), or its share of games won (win, for chip games whose range dwarfs "
+        "a hand's results)",
+    )
     p.add_argument("--eval-games", type=int, default=d.eval_games)
     p.add_argument("--exploiter-eval-games", type=int, default=d.exploiter_eval_games)
     p.add_argument("--final-opponent", action="append", default=None)
@@ -568,6 +591,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         self_share=args.self_share,
         power=args.power,
         floor=args.floor,
+        score=args.score,
         eval_games=args.eval_games,
         exploiter_eval_games=args.exploiter_eval_games,
         final_opponents=args.final_opponent or d.final_opponents,
