@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--policy", default=None, help="a policy file (default: the shipped one)")
     p.add_argument("--json", type=Path, default=None, help="also write the result here")
     a = p.parse_args(argv)
+    if cr.make(a.game).name != "holdem_chess":
+        p.error(f"--game {a.game!r}: the strategy is Hold'em Poker Chess betting (holdem_chess)")
     policy = Policy.load(a.policy) if a.policy else Policy.shipped(a.game)
     result = play(policy, a.game, a.games, a.seed)
     result["policy"] = a.policy or "shipped"
