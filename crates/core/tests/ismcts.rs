@@ -378,15 +378,28 @@ fn a_policy_file_is_a_belief_and_a_target_like_the_shipped_policy() {
     }
     let e = err(&format!("br(target=heuristic,path={file})"));
     assert!(e.contains("with target=policy only"), "{e}");
-    let e = err("ismcts(belief=policy,path=/nonexistent/policy.safetensors)");
-    assert!(e.contains("a readable policy file"), "{e}");
-    let e = err("br(path=/nonexistent/policy.safetensors)");
-    assert!(e.contains("setting 'target' of bot 'br'"), "{e}");
-    assert!(e.contains("a readable policy file"), "{e}");
-    // A policy trained on another game is refused as a model of this one.
+    // A file that is missing, or a policy of another game, is refused naming `path`.
+    let missing = "/nonexistent/policy.safetensors";
     let other = shipped_policy_file("detective_poker", "path");
-    let e = err(&format!("ismcts(belief=policy,path={other})"));
-    assert!(e.contains("does not play holdem_chess"), "{e}");
+    for (spec, why) in [
+        (
+            format!("ismcts(belief=policy,path={missing})"),
+            "a readable policy file",
+        ),
+        (format!("br(path={missing})"), "a readable policy file"),
+        (
+            format!("ismcts(belief=policy,path={other})"),
+            "a policy trained on holdem_chess",
+        ),
+        (
+            format!("br(target=policy,path={other})"),
+            "a policy trained on holdem_chess",
+        ),
+    ] {
+        let e = err(&spec);
+        assert!(e.contains("setting 'path' of bot"), "{spec}: {e}");
+        assert!(e.contains(why), "{spec}: {e}");
+    }
     std::fs::remove_file(&file).unwrap();
     std::fs::remove_file(&other).unwrap();
 }

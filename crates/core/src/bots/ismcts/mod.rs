@@ -503,6 +503,17 @@ pub struct IsmctsBot {
     target: Option<(Target, TargetBot)>,
 }
 
+/// The error of a `path=` file that a search cannot read as its policy model (`why`: what it
+/// must be).
+fn bad_file(bot: &str, file: &str, why: String) -> GameError {
+    GameError::InvalidBotParameter {
+        bot: bot.to_string(),
+        name: "path".to_string(),
+        value: file.to_string(),
+        allowed: why,
+    }
+}
+
 /// A target's bot, shown by its spec.
 #[derive(Clone)]
 struct TargetBot(Arc<dyn Bot>);
@@ -544,18 +555,25 @@ impl IsmctsBot {
                     allowed: format!("none or heuristic: {why}"),
                 };
                 let net = crate::bots::policy::shipped_or_file(game, config.path.as_deref())
-                    .map_err(refuse)?;
+                    .map_err(|why| match &config.path {
+                        Some(file) => bad_file("ismcts", file, why),
+                        None => refuse(why),
+                    })?;
                 // A policy trained with another observation (`PolicyNet::observer`) weighs
                 // the histories replayed in the variant it observes: the rules are the same.
-                let observer = net.observer(game).map_err(|e| {
-                    refuse(format!(
-                        "the policy {} does not play {} ({e})",
-                        config
-                            .path
-                            .as_deref()
-                            .map_or_else(|| "shipped for it".to_string(), |p| format!("file {p}")),
+                let observer = net.observer(game).map_err(|e| match &config.path {
+                    Some(file) => bad_file(
+                        "ismcts",
+                        file,
+                        format!(
+                            "a policy trained on {}, and this one is not ({e})",
+                            game.info().name
+                        ),
+                    ),
+                    None => refuse(format!(
+                        "the policy shipped for {} does not play it ({e})",
                         game.info().name
-                    ))
+                    )),
                 })?;
                 let model = OpponentModel::Policy(net);
                 return Ok(match observer {
@@ -598,11 +616,21 @@ impl IsmctsBot {
             Target::Random => Arc::new(crate::bots::RandomBot),
             Target::Heuristic => Arc::new(crate::bots::HeuristicBot),
             Target::Policy => {
+                // A file's faults name `path`; without one, the game ships no policy.
+                let fault = |why: String| match &config.path {
+                    Some(file) => bad_file("br", file, why),
+                    None => refuse(format!("random or heuristic: {why}")),
+                };
                 let net = crate::bots::policy::shipped_or_file(game, config.path.as_deref())
-                    .map_err(|e| refuse(format!("random or heuristic: {e}")))?;
+                    .map_err(fault)?;
                 Arc::new(
                     crate::bots::policy::PolicyBot::for_game(net, config.path.clone(), game)
-                        .map_err(|e| refuse(format!("random or heuristic: {e}")))?,
+                        .map_err(|e| {
+                            fault(format!(
+                                "a policy trained on {}, and this one is not ({e})",
+                                game.info().name
+                            ))
+                        })?,
                 )
             }
         };
