@@ -38,6 +38,22 @@ def kind(text: str) -> str | None:
     return None
 
 
+def deal(state: cr.State, rng: np.random.Generator) -> bool:
+    """At a chance node, applies one outcome drawn uniformly from ``rng`` and says so."""
+    if not state.is_chance_node():
+        return False
+    outcomes = state.chance_outcomes()
+    state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+    return True
+
+
+def mean_ci(returns: list[float]) -> tuple[float, list[float]]:
+    """The mean of ``returns`` and its 95% interval (normal approximation)."""
+    r = np.asarray(returns)
+    half = 1.96 * float(r.std(ddof=1)) / math.sqrt(len(r)) if len(r) > 1 else 0.0
+    return float(r.mean()), [float(r.mean()) - half, float(r.mean()) + half]
+
+
 def play(policy: Policy, game_text: str, opponent: str, games: int, seed: int) -> dict:
     game = cr.make(game_text)
     other = cr.Bot(game, opponent, seed=seed)
@@ -50,9 +66,7 @@ def play(policy: Policy, game_text: str, opponent: str, games: int, seed: int) -
         state = game.new_initial_state()
         line, flop = [], False
         while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+            if deal(state, rng):
                 continue
             seat = state.current_player()
             action = policy.act(state, seat) if seat == me else other.act(state, seat)
@@ -68,13 +82,12 @@ def play(policy: Policy, game_text: str, opponent: str, games: int, seed: int) -
             state.apply_action(action)
         returns.append(state.returns()[me])
         by_line[", ".join(line) + (" +flop" if flop else "")].append(returns[-1])
-    r = np.asarray(returns)
-    half = 1.96 * float(r.std(ddof=1)) / math.sqrt(games) if games > 1 else 0.0
+    mean, ci = mean_ci(returns)
     return {
         "opponent": opponent,
         "games": games,
-        "mean": float(r.mean()),
-        "ci": [float(r.mean()) - half, float(r.mean()) + half],
+        "mean": mean,
+        "ci": ci,
         "by_street": {street: dict(c) for street, c in by_street.items()},
         "by_line": {
             line: {"games": len(v), "mean": float(np.mean(v))}

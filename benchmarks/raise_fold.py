@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
 import numpy as np
+from policy_actions import deal, mean_ci  # beside this script
 
 import checkraise as cr
 from checkraise.policy import Policy
@@ -53,9 +53,7 @@ def play(policy: Policy, game_text: str, games: int, seed: int) -> dict:
         state = game.new_initial_state()
         raised = False
         while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+            if deal(state, rng):
                 continue
             seat = state.current_player()
             if seat == me:
@@ -65,13 +63,12 @@ def play(policy: Policy, game_text: str, games: int, seed: int) -> dict:
                 action, raised = raise_then_fold(state, seat, raised)
             state.apply_action(action)
         returns.append(state.returns()[me])
-    r = np.asarray(returns)
-    half = 1.96 * float(r.std(ddof=1)) / math.sqrt(games) if games > 1 else 0.0
+    mean, ci = mean_ci(returns)
     return {
         "opponent": "raise-then-fold",
         "games": games,
-        "mean": float(r.mean()),
-        "ci": [float(r.mean()) - half, float(r.mean()) + half],
+        "mean": mean,
+        "ci": ci,
         "policy_folded_in": policy_folds / games,
     }
 
