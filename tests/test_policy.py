@@ -11,6 +11,7 @@ other: summation order differs between numpy's BLAS and the engine).
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -261,6 +262,9 @@ def test_grpc_bot_seats_play_the_shipped_policies_and_never_read_a_client_file(c
         client.create_match("pokeros", seats=["human", "policy"], board_size=9)
 
 
+# The Detective Poker policy shipped from 2026-11-29 to 2026-12-06, which the league's replaced.
+REPLACED_DETECTIVE_POKER = Path(__file__).parent / "data" / "detective_poker_2026-11-29.safetensors"
+
 # What docs/training.md reports each shipped policy beating (2,000 games per opponent there).
 BEATS = {
     "pokeros": ["random", "heuristic"],
@@ -268,8 +272,18 @@ BEATS = {
     "poker_chess": ["random", "heuristic"],
     # And the search docs/training.md measures it against (strength, not a heuristic exploit).
     "holdem_chess": ["random", "heuristic", "ismcts(iterations=1000,rollout=heuristic)"],
-    "detective_poker": ["random", "heuristic"],
+    # And search, and the policy it replaced, head to head.
+    "detective_poker": [
+        "random",
+        "heuristic",
+        "ismcts(iterations=1000,rollout=random)",
+        f"policy(path={REPLACED_DETECTIVE_POKER})",
+    ],
 }
+
+# A search's moves cost milliseconds where the bots' cost microseconds: about 200 games
+# (the arena plays every seating of a deal: 2 at two seats, 6 at three).
+SEARCH_DEALS = {"holdem_chess": 100, "detective_poker": 34}
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -278,8 +292,7 @@ def test_shipped_policies_beat_what_the_docs_say_they_beat(name):
     other than the training run's evaluation: the 95% interval of the mean return is above 0."""
     assert set(BEATS) == set(GAMES)
     for opponent in BEATS[name]:
-        # A search's moves cost milliseconds where the bots' cost microseconds: fewer deals.
-        deals = 100 if opponent.startswith("ismcts") else 150
+        deals = SEARCH_DEALS[name] if opponent.startswith("ismcts") else 150
         result = cr.arena.run(name, ["policy", opponent], deals=deals, seed=11, progress=False)
         pair = next(p for p in result.pairs if p.bot == "policy")
         assert pair.mean_ci[0] > 0, (name, opponent, pair)
