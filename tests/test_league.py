@@ -18,7 +18,16 @@ import numpy as np
 import pytest
 
 import checkraise as cr
-from checkraise.league import LeagueConfig, _score, league, main, meta_strategy, parse_anchor
+from checkraise.league import (
+    LeagueConfig,
+    _league_policy,
+    _score,
+    league,
+    main,
+    meta_strategy,
+    parse_anchor,
+)
+from checkraise.policy import read_safetensors
 from checkraise.train import Config, Evaluation
 
 GAME = "detective_poker"
@@ -133,9 +142,25 @@ def test_the_league_policy_is_played_by_the_engine(run):
     played.advance()
     assert played.is_terminal()
     assert len(played.returns()) == game.num_players()
-    assert (out / "policy.safetensors").read_bytes() == (
-        out / "members" / "main2.safetensors"
-    ).read_bytes()
+    # The final main's weights, with metadata that says the league made it.
+    tensors, metadata = read_safetensors((out / "policy.safetensors").read_bytes())
+    main, main_metadata = read_safetensors((out / "members" / "main2.safetensors").read_bytes())
+    assert sorted(tensors) == sorted(main)
+    for name, array in main.items():
+        np.testing.assert_array_equal(tensors[name], array)
+    assert metadata["trainer"] == "checkraise.league (PPO)"
+    assert metadata["generations"] == "2" and "updates" not in metadata
+    summary = json.loads((out / "league.json").read_text())
+    assert metadata["env_steps"] == metadata["league_env_steps"] == str(summary["main_env_steps"])
+    assert {k: v for k, v in metadata.items() if k not in LEAGUE_KEYS} == {
+        k: v for k, v in main_metadata.items() if k not in LEAGUE_KEYS
+    }
+
+
+LEAGUE_KEYS = {
+    "trainer", "env_steps", "league_env_steps", "seconds", "league_seconds",
+    "generations", "seed", "updates",
+}  # fmt: skip
 
 
 def test_the_meta_strategy():
@@ -284,3 +309,31 @@ def test_the_command_line(tmp_path, capsys):
     assert main([GAME, *twice, "--out", str(tmp_path / "x")]) == 2
     assert "anchored twice" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_league_started_from_a_policy_counts_its_steps_and_names_its_trainer(tmp_path):
+    shipped = bytes(cr._core.shipped_policy(GAME))
+    _, before = read_safetensors(shipped)
+    config = LeagueConfig(base=Config(game=GAME, seed=5), out=str(tmp_path), init="shipped")
+    data = _league_policy(shipped, shipped, config, main_steps=1000, seconds=12.4)
+    tensors, metadata = read_safetensors(data)
+    main, _ = read_safetensors(shipped)
+    assert all(np.array_equal(tensors[k], main[k]) for k in main) and sorted(tensors) == sorted(
+        main
+    )
+    assert (
+        metadata["trainer"]
+        == f"checkraise.league (PPO), started from shipped ({before['trainer']})"
+    )
+    assert metadata["env_steps"] == str(int(before["env_steps"]) + 1000)
+    assert metadata["league_env_steps"] == "1000" and metadata["league_seconds"] == "12"
+    assert metadata["seconds"] == f"{float(before['seconds']) + 12.4:.0f}"
+    assert metadata["seed"] == "5" and metadata["game"] == before["game"]
+    # The engine plays it as it plays the main it came from.
+    path = tmp_path / "p.safetensors"
+    path.write_bytes(data)
+    state = cr.Env(GAME, seed=0).state()
+    seat = state.current_player()
+    assert cr.Bot(GAME, f"policy(path={path})").act(state, seat) == cr.Bot(GAME, "policy").act(
+        state, seat
+    )

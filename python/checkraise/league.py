@@ -31,13 +31,15 @@ states resampled from what their seat may see). Each member's bytes are also wri
 ``members/`` so that the engine plays it as the bot spec ``policy(path=...)`` (the
 evaluations, and anyone after the run).
 
-Writes to ``--out``: ``policy.safetensors`` (the final main), ``members/`` (every member's
-file), ``league.csv`` (per generation and member: its kind, weight, whether it is anchored, the
-main's result against it with its interval), ``exploiters.csv`` (per generation: the
-exploiter's value with its interval and the time and steps the league had run), ``final.csv``
-(the final main against the ``--final-opponent`` bots, ``--final-eval-games`` games each),
-``league.json`` (all of it), ``league.png`` (the curves) and each phase's own
-``checkraise.train`` directory under ``gen*/``.
+Writes to ``--out``: ``policy.safetensors`` (the final main's weights, with metadata naming
+the league as its ``trainer``, its ``env_steps`` and ``seconds`` counting those of the policy it
+started from, and ``league_env_steps``, ``league_seconds`` and ``generations``), ``members/``
+(every member's file), ``league.csv`` (per generation and member: its kind, weight, whether it
+is anchored, the main's result against it with its interval), ``exploiters.csv`` (per
+generation: the exploiter's value with its interval and the time and steps the league had
+run), ``final.csv`` (the final main against the ``--final-opponent`` bots,
+``--final-eval-games`` games each), ``league.json`` (all of it), ``league.png`` (the curves)
+and each phase's own ``checkraise.train`` directory under ``gen*/``.
 """
 
 from __future__ import annotations
@@ -46,7 +48,6 @@ import argparse
 import csv
 import json
 import math
-import shutil
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -56,7 +57,7 @@ from typing import Any
 
 from checkraise import _core
 from checkraise._optional import requires
-from checkraise.policy import Policy
+from checkraise.policy import Policy, read_safetensors, safetensors_bytes
 from checkraise.train import SELF, Config, Evaluation, _write_csv, evaluate, train
 
 
@@ -215,6 +216,37 @@ def _policy_file(policy_spec: str, game: _core.Game) -> bytes:
     if policy_spec == "shipped":
         return bytes(_core.shipped_policy(game.name))
     return Path(policy_spec).read_bytes()
+
+
+def _league_policy(
+    main: bytes, init: bytes | None, config: LeagueConfig, main_steps: int, seconds: float
+) -> bytes:
+    """The final main's file as the league's output: its weights, with metadata that says how
+    it was made (the league, its main steps and seconds, added to those of the policy it
+    started from, and that policy's trainer) rather than the last main phase's alone."""
+    tensors, metadata = read_safetensors(main)
+    metadata = dict(metadata)
+    metadata.pop("updates", None)  # per phase; the league's phases restart the count
+    trainer = "checkraise.league (PPO)"
+    steps, total_seconds = main_steps, seconds
+    if init is not None:
+        _, before = read_safetensors(init)
+        name = "shipped" if config.init == "shipped" else Path(str(config.init)).name
+        trainer += f", started from {name} ({before.get('trainer', 'unknown trainer')})"
+        steps += int(before.get("env_steps", 0))
+        total_seconds += float(before.get("seconds", 0))
+    metadata.update(
+        {
+            "trainer": trainer,
+            "env_steps": str(steps),
+            "league_env_steps": str(main_steps),
+            "seconds": f"{total_seconds:.0f}",
+            "league_seconds": f"{seconds:.0f}",
+            "generations": str(config.generations),
+            "seed": str(config.base.seed),
+        }
+    )
+    return safetensors_bytes(tensors, metadata)
 
 
 def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
@@ -385,7 +417,9 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
             (out / name / "policy.safetensors").read_bytes(),
         )
     assert main is not None and main.data is not None
-    shutil.copyfile(members_dir / f"{main.name}.safetensors", out / "policy.safetensors")
+    (out / "policy.safetensors").write_bytes(
+        _league_policy(main.data, main_data, config, main_steps, elapsed())
+    )
     final_exploiter = None
     if config.final_exploiter:
         final_exploiter = train_exploiter(config.generations, main)
