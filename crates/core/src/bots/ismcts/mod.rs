@@ -514,6 +514,14 @@ fn bad_file(bot: &str, file: &str, why: String) -> GameError {
     }
 }
 
+/// What a `path=` file trained on another game is told it must be.
+fn trained_elsewhere(game: &dyn Game, e: impl std::fmt::Display) -> String {
+    format!(
+        "a policy trained on {}, and this one is not ({e})",
+        game.info().name
+    )
+}
+
 /// A target's bot, shown by its spec.
 #[derive(Clone)]
 struct TargetBot(Arc<dyn Bot>);
@@ -562,14 +570,7 @@ impl IsmctsBot {
                 // A policy trained with another observation (`PolicyNet::observer`) weighs
                 // the histories replayed in the variant it observes: the rules are the same.
                 let observer = net.observer(game).map_err(|e| match &config.path {
-                    Some(file) => bad_file(
-                        "ismcts",
-                        file,
-                        format!(
-                            "a policy trained on {}, and this one is not ({e})",
-                            game.info().name
-                        ),
-                    ),
+                    Some(file) => bad_file("ismcts", file, trained_elsewhere(game, e)),
                     None => refuse(format!(
                         "the policy shipped for {} does not play it ({e})",
                         game.info().name
@@ -625,12 +626,7 @@ impl IsmctsBot {
                     .map_err(fault)?;
                 Arc::new(
                     crate::bots::policy::PolicyBot::for_game(net, config.path.clone(), game)
-                        .map_err(|e| {
-                            fault(format!(
-                                "a policy trained on {}, and this one is not ({e})",
-                                game.info().name
-                            ))
-                        })?,
+                        .map_err(|e| fault(trained_elsewhere(game, e)))?,
                 )
             }
         };
