@@ -169,10 +169,6 @@ def _check_anchors(config: LeagueConfig) -> None:
     """That ``config.anchors`` name members of the start (the ``members`` bots, and ``main0``
     when the league starts from a policy) with shares in [0, 1) summing to less than 1, and
     leave a member of the first generation free to take the rest."""
-    if config.score not in SCORES:
-        raise _core.CheckraiseError(
-            f"--score {config.score!r}: it must be one of {', '.join(SCORES)}"
-        )
     known = [*config.members, *([] if config.init is None else ["main0"])]
     for name, share in config.anchors.items():
         if name not in known:
@@ -225,7 +221,6 @@ def _league_policy(
     it was made (the league, its main steps and seconds, added to those of the policy it
     started from, and that policy's trainer) rather than the last main phase's alone."""
     tensors, metadata = read_safetensors(main)
-    metadata = dict(metadata)
     metadata.pop("updates", None)  # per phase; the league's phases restart the count
     trainer = "checkraise.league (PPO)"
     steps, total_seconds = main_steps, seconds
@@ -258,6 +253,10 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
         raise _core.CheckraiseError("a league needs at least one generation")
     if not 0 <= config.self_share < 1:
         raise _core.CheckraiseError("the self share must be in [0, 1)")
+    if config.score not in SCORES:
+        raise _core.CheckraiseError(
+            f"--score {config.score!r}: it must be one of {', '.join(SCORES)}"
+        )
     for spec in [*config.members, *config.final_opponents]:
         _core.Bot(game, spec)
     _check_anchors(config)
