@@ -20,6 +20,7 @@ SPECS = [
     "ismcts(iterations=20)",
     "ismcts(iterations=10,rollout=random)",
     "policy",
+    "policy(play=sample)",
 ]
 
 
@@ -79,7 +80,7 @@ def test_bots_lists_the_kinds_and_their_settings():
         "path",
     ]
     assert [s["name"] for s in entries["cfr"]["settings"]] == ["iterations", "algorithm", "seed"]
-    assert [s["name"] for s in entries["policy"]["settings"]] == ["path"]
+    assert [s["name"] for s in entries["policy"]["settings"]] == ["path", "play"]
     assert entries["random"]["settings"] == [] == entries["heuristic"]["settings"]
     settings = {s["name"]: s for s in entries["ismcts"]["settings"]}
     assert list(settings) == ["iterations", "max_ms", "c", "rollout", "seed", "belief", "path"]

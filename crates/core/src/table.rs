@@ -90,7 +90,7 @@ impl SeatRules {
             spec = spec.capped(cap, limit)?;
         }
         let file = match &spec {
-            BotSpec::Policy { path } => path.as_ref(),
+            BotSpec::Policy { path, .. } => path.as_ref(),
             BotSpec::Ismcts(c) | BotSpec::BestResponse { config: c, .. } => c.path.as_ref(),
             _ => None,
         };

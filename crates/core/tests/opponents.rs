@@ -879,15 +879,24 @@ fn games_without_a_learner_decision_are_skipped_and_opening_rewards_carried() {
 /// The premise that lets `Bot::try_act` skip the resample for bots that read only their
 /// seat's view (`random`, `policy`): at every decision of random games of every game, the
 /// acting seat's observation and legal actions are the same on the true state and on
-/// states resampled from its information, and the shipped policy picks the same action.
+/// states resampled from its information, and the shipped policy picks the same action,
+/// greedy or sampling (`play=sample`) from the same generator.
 #[test]
 fn what_view_only_bots_read_is_the_same_on_every_resample() {
     for entry in entries() {
         let game = game(entry.info.name);
         // The shipped policy, where the game ships one.
-        let policy = shipped_bytes(entry.info.name).map(|bytes| {
-            checkraise_core::bots::PolicyBot::from_bytes(bytes, game.as_ref(), "shipped").unwrap()
-        });
+        let policies: Vec<checkraise_core::bots::PolicyBot> = shipped_bytes(entry.info.name)
+            .map(|bytes| {
+                let greedy =
+                    checkraise_core::bots::PolicyBot::from_bytes(bytes, game.as_ref(), "shipped")
+                        .unwrap();
+                let sampling = greedy
+                    .clone()
+                    .with_play(checkraise_core::bots::Play::Sample);
+                vec![greedy, sampling]
+            })
+            .unwrap_or_default();
         let size = game.observation_size();
         let mut rng = GameRng::new(5);
         let mut checked = 0;
@@ -925,8 +934,9 @@ fn what_view_only_bots_read_is_the_same_on_every_resample() {
                             state.legal_actions_for(Player::Seat(seat)),
                             resampled.legal_actions_for(Player::Seat(seat))
                         );
-                        if let Some(policy) = &policy {
-                            let (mut a, mut b) = (GameRng::new(1), GameRng::new(1));
+                        for policy in &policies {
+                            let (mut a, mut b) =
+                                (GameRng::new(checked as u64), GameRng::new(checked as u64));
                             assert_eq!(
                                 policy.act(state.as_ref(), seat, &mut a),
                                 policy.act(resampled.as_ref(), seat, &mut b)

@@ -11,7 +11,7 @@ use crate::env::GameRng;
 use crate::game::{Action, GameError, Player, State};
 
 pub use ismcts::{Belief, IsmctsBot, IsmctsConfig, OpponentModel, Rollout, SearchResult, Target};
-pub use policy::{PolicyBot, PolicyNet};
+pub use policy::{Play, PolicyBot, PolicyNet};
 pub use solved::{SolvedBot, SolvedConfig};
 pub use spec::{BOT_KINDS, BotSpec, bot_params};
 

@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::bots::ismcts::{Belief, IsmctsBot, IsmctsConfig, Rollout, Target};
-use crate::bots::policy::{self, PolicyBot, PolicyNet};
+use crate::bots::policy::{self, Play, PolicyBot, PolicyNet};
 use crate::bots::solved::{SolvedBot, SolvedConfig};
 use crate::bots::{Bot, HeuristicBot, RandomBot};
 use crate::game::{Game, GameError};
@@ -98,14 +98,24 @@ const ISMCTS_SETTINGS: [BotParamSpec; 7] = [
 ];
 
 /// The settings of policy bots.
-pub static POLICY_PARAMS: &[BotParamSpec] = &[BotParamSpec {
-    name: "path",
-    allowed: "a policy file (safetensors, written by python -m checkraise.train) trained on \
-              this game; no ',' or ')' in the path",
-    default: "none",
-    description: "play this policy file instead of the one shipped for the game (the \
-                  shipped ones are trained on each game's default parameters)",
-}];
+pub static POLICY_PARAMS: &[BotParamSpec] = &[
+    BotParamSpec {
+        name: "path",
+        allowed: "a policy file (safetensors, written by python -m checkraise.train) trained \
+                  on this game; no ',' or ')' in the path",
+        default: "none",
+        description: "play this policy file instead of the one shipped for the game (the \
+                      shipped ones are trained on each game's default parameters)",
+    },
+    BotParamSpec {
+        name: "play",
+        allowed: "one of: greedy, sample",
+        default: "greedy",
+        description: "greedy: the legal action the network rates highest; sample: one drawn \
+                      from the network's distribution over the legal actions (a mixed \
+                      strategy, which a best response cannot count on)",
+    },
+];
 
 /// The settings of `cfr` bots (small games only: the solver enumerates the whole tree).
 pub static CFR_PARAMS: &[BotParamSpec] = &[
@@ -174,6 +184,8 @@ pub enum BotSpec {
     Policy {
         /// The policy file (`None`: the shipped policy).
         path: Option<String>,
+        /// How it chooses among the legal actions.
+        play: Play,
     },
     /// A small game solved exactly: the solver's average policy.
     Solved(SolvedConfig),
@@ -257,19 +269,23 @@ impl BotSpec {
             "random" => Ok(BotSpec::Random),
             "heuristic" => Ok(BotSpec::Heuristic),
             "policy" => {
-                let mut path = None;
-                for (_, value) in &pairs {
-                    if value.is_empty() {
-                        return Err(GameError::InvalidBotParameter {
-                            bot: kind.to_string(),
-                            name: "path".to_string(),
-                            value: value.clone(),
-                            allowed: POLICY_PARAMS[0].allowed.to_string(),
-                        });
+                let (mut path, mut play) = (None, Play::Greedy);
+                for (name, value) in &pairs {
+                    let spec = specs.iter().find(|s| s.name == name).expect("checked");
+                    let bad = || GameError::InvalidBotParameter {
+                        bot: kind.to_string(),
+                        name: name.clone(),
+                        value: value.clone(),
+                        allowed: spec.allowed.to_string(),
+                    };
+                    match name.as_str() {
+                        "path" if value.is_empty() => return Err(bad()),
+                        "path" => path = Some(value.clone()),
+                        "play" => play = Play::parse(value).ok_or_else(bad)?,
+                        _ => unreachable!("checked against the table"),
                     }
-                    path = Some(value.clone());
                 }
-                Ok(BotSpec::Policy { path })
+                Ok(BotSpec::Policy { path, play })
             }
             "cfr" => {
                 let mut config = SolvedConfig::default();
@@ -482,7 +498,7 @@ impl BotSpec {
             BotSpec::BestResponse { target, config } => {
                 Box::new(IsmctsBot::best_response(config.clone(), *target, game)?)
             }
-            BotSpec::Policy { path } => {
+            BotSpec::Policy { path, play } => {
                 let refuse = |why: String| GameError::InvalidBotParameter {
                     bot: "policy".to_string(),
                     name: "path".to_string(),
@@ -493,11 +509,12 @@ impl BotSpec {
                 };
                 let net: Arc<PolicyNet> =
                     policy::shipped_or_file(game, path.as_deref()).map_err(refuse)?;
-                Box::new(PolicyBot::for_game(net, path.clone(), game).map_err(|e| {
+                let bot = PolicyBot::for_game(net, path.clone(), game).map_err(|e| {
                     refuse(format!(
                         "a policy trained on this game, and this one is not: {e}"
                     ))
-                })?)
+                })?;
+                Box::new(bot.with_play(*play))
             }
         })
     }
@@ -525,7 +542,20 @@ impl fmt::Display for BotSpec {
                 }
                 f.write_str(")")
             }
-            BotSpec::Policy { path: Some(path) } => write!(f, "policy(path={path})"),
+            BotSpec::Policy { path, play } => {
+                let mut settings: Vec<String> = Vec::new();
+                if let Some(path) = path {
+                    settings.push(format!("path={path}"));
+                }
+                if *play != Play::Greedy {
+                    settings.push(format!("play={}", play.name()));
+                }
+                if settings.is_empty() {
+                    f.write_str("policy")
+                } else {
+                    write!(f, "policy({})", settings.join(","))
+                }
+            }
             BotSpec::Solved(c) => f.write_str(&c.spec()),
             BotSpec::BestResponse { target, config: c } => {
                 write!(f, "br(target={},iterations={}", target.name(), c.iterations)?;

@@ -522,27 +522,42 @@ impl PolicyNet {
         self.action_features
     }
 
-    /// The policy's probability of `action` among the `legal` actions (the softmax of their
-    /// logits) times their number: how much likelier the policy makes `action` than uniform
-    /// play does. Exactly 1 when every legal action has the same logit. Precondition: `action`
-    /// is one of `legal`, all below `num_actions`.
-    pub fn likelihood_ratio(&self, observation: &[f32], legal: &[Action], action: Action) -> f64 {
-        let hidden = self.hidden(observation);
-        let logits: Vec<f64> = legal
-            .iter()
-            .map(|&a| self.logit(&hidden, observation, a as usize) as f64)
-            .collect();
-        let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let mut sum = 0.0;
-        let mut own = 0.0;
-        for (&a, &l) in legal.iter().zip(&logits) {
-            let e = (l - top).exp();
-            sum += e;
-            if a == action {
-                own = e;
-            }
+    /// The policy's distribution over the `legal` actions: each with the softmax of their
+    /// logits, in `legal`'s order, summing to 1. Precondition: `legal` is not empty, all
+    /// below `num_actions`.
+    pub fn distribution(&self, observation: &[f32], legal: &[Action]) -> Vec<(Action, f64)> {
+        let (mut weights, sum) = self.softmax_terms(observation, legal);
+        for w in &mut weights {
+            w.1 /= sum;
         }
+        weights
+    }
+
+    /// The policy's probability of `action` among the `legal` actions (`distribution`) times
+    /// their number: how much likelier the policy makes `action` than uniform play does.
+    /// Exactly 1 when every legal action has the same logit. Precondition: `action` is one of
+    /// `legal`, all below `num_actions`.
+    pub fn likelihood_ratio(&self, observation: &[f32], legal: &[Action], action: Action) -> f64 {
+        let (weights, sum) = self.softmax_terms(observation, legal);
+        let own: f64 = weights.iter().filter(|w| w.0 == action).map(|w| w.1).sum();
         legal.len() as f64 * own / sum
+    }
+
+    /// Each legal action with `exp(logit - top logit)`, and their sum: the softmax before
+    /// its division.
+    fn softmax_terms(&self, observation: &[f32], legal: &[Action]) -> (Vec<(Action, f64)>, f64) {
+        let hidden = self.hidden(observation);
+        let mut terms: Vec<(Action, f64)> = legal
+            .iter()
+            .map(|&a| (a, self.logit(&hidden, observation, a as usize) as f64))
+            .collect();
+        let top = terms.iter().map(|t| t.1).fold(f64::NEG_INFINITY, f64::max);
+        let mut sum = 0.0;
+        for t in &mut terms {
+            t.1 = (t.1 - top).exp();
+            sum += t.1;
+        }
+        (terms, sum)
     }
 
     /// The legal action (`mask[a]`) of highest logit, ties to the lowest; `None` when no
@@ -652,8 +667,41 @@ pub fn observe_through(
     }
 }
 
-/// Plays a policy network: the legal action of highest logit on its seat's observation.
-/// Built for one game (`BotSpec::build` checks the policy fits it); precondition, as for every
+/// How a policy bot chooses among its seat's legal actions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Play {
+    /// The action of highest logit, ties to the lowest: the same action every time the seat's
+    /// view is the same.
+    #[default]
+    Greedy,
+    /// An action drawn from the softmax of the legal actions' logits with the caller's
+    /// generator: the mixed strategy the network was trained as. In a game whose equilibria
+    /// mix (simultaneous moves, bluffs), greedy play is a pure strategy that a best response
+    /// beats every time the same view comes back.
+    Sample,
+}
+
+impl Play {
+    /// The setting's value: `greedy` or `sample`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Play::Greedy => "greedy",
+            Play::Sample => "sample",
+        }
+    }
+
+    /// The play a setting's value names; `None` for any other text.
+    pub fn parse(text: &str) -> Option<Play> {
+        match text {
+            "greedy" => Some(Play::Greedy),
+            "sample" => Some(Play::Sample),
+            _ => None,
+        }
+    }
+}
+
+/// Plays a policy network on its seat's observation: the legal action of highest logit, or
+/// with `Play::Sample` one drawn from their softmax. Built for one game (`BotSpec::build` checks the policy fits it); precondition, as for every
 /// bot: `act` gets states of that game (every face checks).
 #[derive(Debug, Clone)]
 pub struct PolicyBot {
@@ -664,6 +712,7 @@ pub struct PolicyBot {
     /// The game whose observations the network reads, when it is not the game played
     /// (`PolicyNet::observer`): the state is replayed there to observe it.
     observer: Option<Arc<dyn Game>>,
+    play: Play,
 }
 
 impl PolicyBot {
@@ -675,7 +724,13 @@ impl PolicyBot {
             path,
             label: None,
             observer: None,
+            play: Play::Greedy,
         }
+    }
+
+    /// The same bot choosing by `play`.
+    pub fn with_play(self, play: Play) -> Self {
+        PolicyBot { play, ..self }
     }
 
     /// A bot playing `net` on states of `game`: `new`, observing through the game
@@ -730,11 +785,22 @@ impl Bot for PolicyBot {
         observe_through(self.observer.as_deref(), state, seat, &mut observation);
         let mut mask = vec![false; self.net.num_actions()];
         state.action_mask(Player::Seat(seat), &mut mask);
+        let chosen = match self.play {
+            Play::Greedy => self.net.best(&observation, &mask),
+            Play::Sample => {
+                let legal: Vec<Action> = mask
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, legal)| **legal)
+                    .map(|(a, _)| a as Action)
+                    .collect();
+                (!legal.is_empty())
+                    .then(|| rng.choose_weighted(&self.net.distribution(&observation, &legal)))
+            }
+        };
         // `try_act` has checked the seat has a legal action; fall back to a random one
         // rather than panic if a caller skipped it.
-        self.net
-            .best(&observation, &mask)
-            .unwrap_or_else(|| rng.choose(&state.legal_actions_for(Player::Seat(seat))))
+        chosen.unwrap_or_else(|| rng.choose(&state.legal_actions_for(Player::Seat(seat))))
     }
     fn name(&self) -> &'static str {
         "policy"
@@ -744,12 +810,22 @@ impl Bot for PolicyBot {
         true
     }
     /// `policy`, `policy(path=FILE)`, or for a policy read from memory `policy(bytes=LABEL)`
-    /// (which no face reads back: the bytes are not in the spec).
+    /// (which no face reads back: the bytes are not in the spec); `play=sample` is added
+    /// when it samples.
     fn spec(&self) -> String {
+        let mut settings: Vec<String> = Vec::new();
         match (&self.path, &self.label) {
-            (Some(path), _) => format!("policy(path={path})"),
-            (None, Some(label)) => format!("policy(bytes={label})"),
-            (None, None) => "policy".to_string(),
+            (Some(path), _) => settings.push(format!("path={path}")),
+            (None, Some(label)) => settings.push(format!("bytes={label}")),
+            (None, None) => {}
+        }
+        if self.play != Play::Greedy {
+            settings.push(format!("play={}", self.play.name()));
+        }
+        if settings.is_empty() {
+            "policy".to_string()
+        } else {
+            format!("policy({})", settings.join(","))
         }
     }
 }

@@ -239,6 +239,108 @@ fn the_bot_plays_the_best_legal_logit_with_ties_to_the_lowest_action() {
 }
 
 #[test]
+fn the_distribution_is_the_softmax_of_the_legal_logits() {
+    let bytes = file(
+        "test",
+        &[
+            ("layer0.weight", vec![2, 2], vec![1.0, 0.0, 0.0, 1.0]),
+            ("layer0.bias", vec![2], vec![0.0, 0.0]),
+            (
+                "policy.weight",
+                vec![2, 4],
+                vec![1.0, 2.0, 2.0, 0.0, 0.0, 0.0, 0.0, 5.0],
+            ),
+            ("policy.bias", vec![4], vec![0.0; 4]),
+        ],
+    )
+    .to_vec();
+    let net = PolicyNet::from_bytes(&bytes).unwrap();
+    // Logits 1, 2, 2, 0; among actions 0, 2 and 3 only.
+    let d = net.distribution(&[1.0, -1.0], &[0, 2, 3]);
+    let z = 1f64.exp() + 2f64.exp() + 1.0;
+    let want = [(0, 1f64.exp() / z), (2, 2f64.exp() / z), (3, 1.0 / z)];
+    for ((a, p), (wa, wp)) in d.iter().zip(want) {
+        assert_eq!(*a, wa);
+        assert!((p - wp).abs() < 1e-12, "{p} against {wp}");
+    }
+    assert!((d.iter().map(|w| w.1).sum::<f64>() - 1.0).abs() < 1e-12);
+    // The likelihood ratio is the distribution times the number of legal actions.
+    let r = net.likelihood_ratio(&[1.0, -1.0], &[0, 2, 3], 2);
+    assert!((r - 3.0 * want[1].1).abs() < 1e-12);
+}
+
+/// `play=sample` draws from the network's distribution over the legal actions with the
+/// caller's generator: every draw legal, the same draws from the same seed, and frequencies
+/// within five standard errors of the distribution; `play=greedy` (the default) is its mode.
+#[test]
+fn a_sampling_policy_bot_draws_its_actions_from_the_networks_distribution() {
+    let game = make_game::<&str, &str>("prediction_chess", []).unwrap();
+    let spec = BotSpec::parse::<&str, &str>("policy(play=sample)", []).unwrap();
+    assert_eq!(spec.to_string(), "policy(play=sample)");
+    let sampler = spec.build(game.as_ref()).unwrap();
+    assert_eq!(sampler.spec(), "policy(play=sample)");
+    let greedy = BotSpec::parse::<&str, &str>("policy(play=greedy)", [])
+        .unwrap()
+        .build(game.as_ref())
+        .unwrap();
+    assert_eq!(greedy.spec(), "policy");
+    let state = game.new_initial_state();
+    let legal = state.legal_actions_for(Player::Seat(0));
+    let net = shipped(game.as_ref()).unwrap();
+    let mut observation = vec![0.0; net.observation_size()];
+    state.observation_tensor(0, &mut observation);
+    let distribution = net.distribution(&observation, &legal);
+    let (mode, top) = distribution
+        .iter()
+        .copied()
+        .fold((0, f64::NEG_INFINITY), |b, w| if w.1 > b.1 { w } else { b });
+    assert!(
+        top < 0.999,
+        "the test needs a position where the policy mixes: {top}"
+    );
+    let mut rng = GameRng::new(17);
+    assert_eq!(greedy.act(state.as_ref(), 0, &mut rng), mode);
+    let draws = 4000;
+    let mut counts = std::collections::HashMap::new();
+    let mut first = Vec::new();
+    for i in 0..draws {
+        let a = sampler.act(state.as_ref(), 0, &mut rng);
+        assert!(legal.contains(&a), "{a} is not legal");
+        *counts.entry(a).or_insert(0usize) += 1;
+        if i < 50 {
+            first.push(a);
+        }
+    }
+    let mut again = GameRng::new(17);
+    greedy.act(state.as_ref(), 0, &mut again);
+    let replay: Vec<Action> = (0..50)
+        .map(|_| sampler.act(state.as_ref(), 0, &mut again))
+        .collect();
+    assert_eq!(replay, first, "the same generator draws the same actions");
+    for (a, p) in distribution {
+        let seen = *counts.get(&a).unwrap_or(&0) as f64 / draws as f64;
+        let se = (p * (1.0 - p) / draws as f64).sqrt();
+        assert!(
+            (seen - p).abs() <= 5.0 * se + 1e-9,
+            "action {a}: drawn {seen}, probability {p}"
+        );
+    }
+    let e = BotSpec::parse::<&str, &str>("policy(play=mixed)", [])
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "setting 'play' of bot 'policy' cannot be 'mixed': one of: greedy, sample"
+    );
+    let both = BotSpec::parse::<&str, &str>("policy(play=sample,path=p.safetensors)", []).unwrap();
+    assert_eq!(both.to_string(), "policy(path=p.safetensors,play=sample)");
+    assert_eq!(
+        BotSpec::parse::<&str, &str>(&both.to_string(), []).unwrap(),
+        both
+    );
+}
+
+#[test]
 fn bad_files_and_other_games_are_refused_with_the_reason() {
     assert!(PolicyNet::from_bytes(b"nonsense").is_err());
     let unchained = file(
@@ -428,7 +530,12 @@ fn policies_read_from_bytes_in_memory_play_as_from_their_file() {
     let bytes = crate::registry::shipped_policy_bytes("pokeros").unwrap();
     let bot = PolicyBot::from_bytes(bytes, game.as_ref(), "snapshot 3").unwrap();
     assert_eq!(bot.spec(), "policy(bytes=snapshot 3)");
-    let shipped_bot = BotSpec::Policy { path: None }.build(game.as_ref()).unwrap();
+    let shipped_bot = BotSpec::Policy {
+        path: None,
+        play: Default::default(),
+    }
+    .build(game.as_ref())
+    .unwrap();
     let mut state = game.new_initial_state();
     let mut rng = GameRng::new(4);
     crate::env::resolve_chance(state.as_mut(), &mut rng);
