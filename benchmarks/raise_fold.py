@@ -6,6 +6,7 @@ policy that loses nothing to it scores at least 0 here.
 
     python benchmarks/raise_fold.py --games 4000
     python benchmarks/raise_fold.py --policy runs/league_holdem_chess/policy.safetensors
+    python benchmarks/raise_fold.py --bot 'policy(play=sample)'
 
 Game ``k`` seats the policy at ``k % 2`` (seats rotated) and deals chance from a generator
 seeded with ``--seed``, so two policies measured with the same seed see the same deals. The
@@ -44,7 +45,7 @@ def raise_then_fold(state: cr.State, seat: int, raised: bool) -> tuple[int, bool
     return legal[0], raised
 
 
-def play(policy: Policy, game_text: str, games: int, seed: int) -> dict:
+def play(policy: Policy | cr.Bot, game_text: str, games: int, seed: int) -> dict:
     game = cr.make(game_text)
     rng = np.random.default_rng(seed)
     returns, policy_folds = [], 0
@@ -79,13 +80,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--game", default="holdem_chess")
     p.add_argument("--policy", default=None, help="a policy file (default: the shipped one)")
+    p.add_argument(
+        "--bot",
+        default=None,
+        help="an engine bot spec instead of a policy file (e.g. policy(play=sample)), "
+        "its generator seeded with --seed",
+    )
     p.add_argument("--json", type=Path, default=None, help="also write the result here")
     a = p.parse_args(argv)
     if cr.make(a.game).name != "holdem_chess":
         p.error(f"--game {a.game!r}: the strategy is Hold'em Poker Chess betting (holdem_chess)")
-    policy = Policy.load(a.policy) if a.policy else Policy.shipped(a.game)
-    result = play(policy, a.game, a.games, a.seed)
-    result["policy"] = a.policy or "shipped"
+    if a.bot and a.policy:
+        p.error("--bot and --policy: give one")
+    player: Policy | cr.Bot
+    if a.bot:
+        player = cr.Bot(a.game, a.bot, seed=a.seed)
+    else:
+        player = Policy.load(a.policy) if a.policy else Policy.shipped(a.game)
+    result = play(player, a.game, a.games, a.seed)
+    result["policy"] = a.bot or a.policy or "shipped"
     print(json.dumps(result, indent=2))
     if a.json:
         a.json.write_text(json.dumps(result, indent=2) + "\n")
