@@ -337,3 +337,41 @@ def test_a_league_started_from_a_policy_counts_its_steps_and_names_its_trainer(t
     assert cr.Bot(GAME, f"policy(path={path})").act(state, seat) == cr.Bot(GAME, "policy").act(
         state, seat
     )
+
+
+def test_a_sampling_league_plays_its_mains_as_mixed_strategies(tmp_path):
+    """With ``--play sample`` every main's file (the start's included) says ``play=sample``,
+    so the engine plays it by sampling as a member, as an exploiter's target and as the
+    league's policy; the exploiters, best responses, stay greedy."""
+    out = tmp_path / "sampled"
+    odds = "detective_poker(observation=odds)"  # the game the shipped policy is trained on
+    args = [odds, "--init", "shipped", "--out", str(out), "--seed", "4", "--generations", "1"]
+    small = ["--main-steps", "100", "--exploiter-steps", "100", "--num-envs", "4"]
+    evals = ["--eval-games", "3", "--exploiter-eval-games", "3", "--final-eval-games", "3"]
+    finals = ["--final-opponent", "random", "--member", "random", "--no-final-exploiter"]
+    assert main([*args, *small, *evals, *finals, "--play", "sample"]) == 0
+    plays = {
+        p.stem: read_safetensors(p.read_bytes())[1].get("play")
+        for p in (out / "members").glob("*.safetensors")
+    }
+    assert plays == {"main0": "sample", "exploiter0": None, "main1": "sample"}
+    assert read_safetensors((out / "policy.safetensors").read_bytes())[1]["play"] == "sample"
+    path = out / "policy.safetensors"
+    bot = cr.Bot(GAME, f"policy(path={path})", seed=1)
+    assert bot.spec == f"policy(path={path})"
+    greedy = cr.Bot(GAME, f"policy(path={path},play=greedy)")
+    # Somewhere in a few games the sampling bot leaves its network's mode.
+    differed = False
+    for seed in range(30):
+        env = cr.Env(GAME, seed=seed)
+        state = env.state()
+        seat = state.current_player()
+        if any(bot.act(state, seat) != greedy.act(state, seat) for _ in range(20)):
+            differed = True
+            break
+    assert differed
+    with pytest.raises(SystemExit):
+        main([GAME, "--play", "mixed", "--out", str(tmp_path / "x")])
+    bad = LeagueConfig(base=Config(game=GAME, play="mixed"), out=str(tmp_path / "y"))
+    with pytest.raises(cr.CheckraiseError, match="--play 'mixed'"):
+        league(bad)

@@ -19,6 +19,7 @@ import pytest
 import checkraise as cr
 from checkraise.policy import (
     FORMAT,
+    PLAY,
     Policy,
     PolicyFileError,
     read_safetensors,
@@ -321,6 +322,40 @@ def test_safetensors_files_round_trip_through_the_engine(tmp_path):
     with pytest.raises(PolicyFileError, match=r"header length .* out of range"):
         read_safetensors(b"\xff" * 16)
     assert issubclass(PolicyFileError, cr.CheckraiseError)
+
+
+def test_a_policy_whose_file_says_sample_draws_from_its_softmax():
+    """``play=sample`` in a file's metadata: :meth:`Policy.actions` draws each row's action from
+    the softmax of its legal logits (frequencies within five standard errors, never an illegal
+    action, the same draws from the same generator), and the engine's bot samples it too."""
+    shipped = bytes(cr._core.shipped_policy("prediction_chess"))
+    tensors, metadata = read_safetensors(shipped)
+    sampling = Policy(tensors, {**metadata, PLAY: "sample"})
+    greedy = Policy(tensors, metadata)
+    assert (sampling.play, greedy.play) == ("sample", "greedy")
+    state = cr.make("prediction_chess").new_initial_state()
+    obs, mask = state.observation(0), state.action_mask(0)
+    logits = greedy.logits(obs).astype(np.float64)
+    p = np.where(mask, np.exp(logits - logits[mask].max()), 0.0)
+    p /= p.sum()
+    assert p.max() < 0.999, "the test needs a position where the policy mixes"
+    n = 4000
+    draws = sampling.actions(np.repeat(obs[None], n, 0), np.repeat(mask[None], n, 0))
+    assert mask[draws].all()
+    counts = np.bincount(draws, minlength=len(p)) / n
+    assert np.all(np.abs(counts - p) <= 5 * np.sqrt(p * (1 - p) / n) + 1e-9)
+    a = sampling.actions(
+        obs[None].repeat(50, 0), mask[None].repeat(50, 0), np.random.default_rng(3)
+    )
+    b = sampling.actions(
+        obs[None].repeat(50, 0), mask[None].repeat(50, 0), np.random.default_rng(3)
+    )
+    np.testing.assert_array_equal(a, b)
+    assert greedy.actions(obs, mask) == int(np.argmax(np.where(mask, logits, -np.inf)))
+    with pytest.raises(PolicyFileError, match="no legal action"):
+        sampling.actions(obs[None], np.zeros_like(mask)[None])
+    with pytest.raises(PolicyFileError, match="metadata play"):
+        Policy(tensors, {**metadata, PLAY: "mixed"})
 
 
 def test_policy_batches_of_any_shape_and_bad_batches():

@@ -57,8 +57,9 @@ from typing import Any
 
 from checkraise import _core
 from checkraise._optional import requires
-from checkraise.policy import Policy, read_safetensors, safetensors_bytes
+from checkraise.policy import PLAY, Policy, read_safetensors, safetensors_bytes
 from checkraise.train import SELF, Config, Evaluation, _write_csv, evaluate, train
+from checkraise.train.ppo import PLAYS
 
 
 @dataclass
@@ -214,6 +215,16 @@ def _policy_file(policy_spec: str, game: _core.Game) -> bytes:
     return Path(policy_spec).read_bytes()
 
 
+def _played(data: bytes, play: str) -> bytes:
+    """A policy file's bytes saying it is played as ``play`` (its metadata ``play``), so the
+    engine's ``policy`` bot and :func:`evaluate` play it so."""
+    tensors, metadata = read_safetensors(data)
+    if metadata.get(PLAY, "greedy") == play:
+        return data
+    metadata[PLAY] = play
+    return safetensors_bytes(tensors, metadata)
+
+
 def _league_policy(
     main: bytes, init: bytes | None, config: LeagueConfig, main_steps: int, seconds: float
 ) -> bytes:
@@ -257,6 +268,8 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
         raise _core.CheckraiseError(
             f"--score {config.score!r}: it must be one of {', '.join(SCORES)}"
         )
+    if base.play not in PLAYS:
+        raise _core.CheckraiseError(f"--play {base.play!r}: it must be one of {', '.join(PLAYS)}")
     for spec in [*config.members, *config.final_opponents]:
         _core.Bot(game, spec)
     _check_anchors(config)
@@ -282,6 +295,7 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
     else:
         main_data = _policy_file(config.init, game)
         Policy.from_bytes(main_data).check_game(game)
+        main_data = _played(main_data, base.play)
     start = time.perf_counter()
     main_steps = 0
     league_rows: list[dict[str, Any]] = []
@@ -308,6 +322,8 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
             final_eval_games=config.exploiter_eval_games,
             best_response_to=target.spec,
             init=str(members_dir / f"{target.name}.safetensors"),
+            # A best response need not mix: it is played greedily whatever the main's play.
+            play="greedy",
         )
         br = summary["best_response"]
         row = {
@@ -590,6 +606,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--entropy", type=float, default=0.01)
+    p.add_argument(
+        "--play",
+        choices=("greedy", "sample"),
+        default="greedy",
+        help="how the main is played, as a member, an exploiter's target and in every "
+        "evaluation: greedy, or sample (drawn from its distribution; the main's files say "
+        "play=sample); exploiters are played greedily",
+    )
     args = p.parse_args(argv)
     anchors: dict[str, float] = {}
     try:
@@ -609,6 +633,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         num_envs=args.num_envs,
         lr=args.lr,
         entropy=args.entropy,
+        play=args.play,
     )
     config = LeagueConfig(
         base=base,

@@ -52,6 +52,12 @@ ACTION_FEATURES = "policy.action_features"
 ACTION_FEATURES_OFFSET = "action_features_offset"
 """The metadata entry giving that block's first index in the observation."""
 
+PLAY = "play"
+"""The metadata entry saying how the policy is played: ``greedy`` (also without the entry),
+the legal action of highest logit, or ``sample``, one drawn from the softmax of the legal
+actions' logits. The ``policy`` bot plays a file as it says unless its spec's ``play`` setting
+says otherwise; :meth:`Policy.actions` plays it as it says."""
+
 PolicyFileError = _core.PolicyFileError
 """A policy or safetensors file that cannot be read, or a policy that does not fit the game it
 is used for (a :class:`checkraise.CheckraiseError`)."""
@@ -115,6 +121,9 @@ class Policy:
         """Entries of the observation the network reads."""
         self.num_actions = net.num_actions
         """Logits it writes: the game's distinct actions."""
+        self.play: str = self.metadata.get(PLAY, "greedy")
+        """How it is played (:data:`PLAY`): ``greedy`` or ``sample`` (the engine checked)."""
+        self._rng = np.random.default_rng(0)
 
     @classmethod
     def _from_net(cls, net: _core.PolicyNet) -> Policy:
@@ -160,8 +169,16 @@ class Policy:
         rows = np.ascontiguousarray(obs.reshape(-1, self.observation_size))
         return self.net.logits(rows).reshape(*obs.shape[:-1], self.num_actions)
 
-    def actions(self, observations: npt.ArrayLike, masks: npt.ArrayLike) -> npt.NDArray[np.int64]:
-        """The legal action of highest logit for each row (``masks``: bool, legal actions)."""
+    def actions(
+        self,
+        observations: npt.ArrayLike,
+        masks: npt.ArrayLike,
+        rng: np.random.Generator | None = None,
+    ) -> npt.NDArray[np.int64]:
+        """The legal action of highest logit for each row (``masks``: bool, legal actions),
+        or for a policy whose file says ``play=sample`` (:data:`PLAY`) one drawn from the
+        softmax of the row's legal logits with ``rng`` (default: the policy's own generator,
+        seeded 0 when it was read)."""
         obs = np.asarray(observations, dtype=np.float32)
         legal = np.asarray(masks, dtype=bool)
         if obs.ndim == 0 or obs.shape[-1] != self.observation_size:
@@ -174,17 +191,39 @@ class Policy:
                 f"masks have shape {legal.shape}; observations {obs.shape} need "
                 f"{(*obs.shape[:-1], self.num_actions)}"
             )
-        best = self.net.actions(
-            np.ascontiguousarray(obs.reshape(-1, self.observation_size)),
-            np.ascontiguousarray(legal.reshape(-1, self.num_actions)),
-        )
+        rows = np.ascontiguousarray(obs.reshape(-1, self.observation_size))
+        row_masks = np.ascontiguousarray(legal.reshape(-1, self.num_actions))
+        if self.play == "sample":
+            return self._sample(rows, row_masks, rng or self._rng).reshape(obs.shape[:-1])
+        best = self.net.actions(rows, row_masks)
         return best.reshape(obs.shape[:-1])
+
+    def _sample(
+        self,
+        rows: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.bool_],
+        rng: np.random.Generator,
+    ) -> npt.NDArray[np.int64]:
+        """One action per row drawn from the softmax of its legal logits."""
+        empty = np.flatnonzero(~masks.any(axis=1))
+        if empty.size:
+            raise PolicyFileError(f"row {int(empty[0])} of masks has no legal action")
+        logits = np.where(masks, self.net.logits(rows).astype(np.float64), -np.inf)
+        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+        cumulative = np.cumsum(weights, axis=1)
+        draws = rng.random(len(rows))[:, None] * cumulative[:, -1:]
+        chosen = (cumulative <= draws).sum(axis=1)
+        # A draw at the very top lands past the last legal action: take the last legal one.
+        last = self.num_actions - 1 - np.argmax(masks[:, ::-1], axis=1)
+        return np.minimum(chosen, last).astype(np.int64)
 
     def act(self, state: _core.State, seat: int | None = None) -> int:
         """The action for ``seat`` (default: the current player) at ``state``: the legal
-        action of highest logit on the seat's observation (for a policy trained with another
-        ``observation`` parameter, such as Pokeros's ``placements``, on the seat's
-        observation of the same history in that variant, as the ``policy`` bot plays it)."""
+        action of highest logit on the seat's observation, or one drawn from their softmax
+        with the policy's own generator where its file says ``play=sample`` (for a policy
+        trained with another ``observation`` parameter, such as Pokeros's ``placements``, on
+        the seat's observation of the same history in that variant, as the ``policy`` bot
+        plays it)."""
         if seat is None:
             seat = state.current_player()
         if not 0 <= seat < state.num_players():

@@ -65,6 +65,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "bound on the bot's exploitability",
     )
     p.add_argument(
+        "--play",
+        choices=("greedy", "sample"),
+        default="greedy",
+        help="how the policy is played: greedy (the legal action of highest logit) or "
+        "sample (drawn from its distribution, a mixed strategy); it is written in the "
+        "file's metadata, so the policy bot plays the file so, and the evaluations and "
+        "self-play snapshots play it so",
+    )
+    p.add_argument(
         "--init",
         metavar="POLICY",
         default=None,
@@ -131,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action_features=args.action_features,
         best_response_to=None if args.best_response_to is None else pool[0][0],
         init=args.init,
+        play=args.play,
     )
     try:
         summary = train(config, log=lambda line: print(line, flush=True))

@@ -46,6 +46,7 @@ class Config:
     action_features: bool = True
     best_response_to: str | None = None
     init: str | None = None
+    play: str = "greedy"  # how the policy is played: its file's metadata ``play``
 
 
 def _json(value: Any) -> Any:

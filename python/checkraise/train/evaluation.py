@@ -35,7 +35,7 @@ class Games:
     """Up to ``n`` games played at once, started in order from ``schedule(k)``, which gives
     the ``k``-th game's ``(learner seat, players, driver seed)``; ``limit`` games in all
     (``None``: no end). The engine plays bot seats; the caller plays the learner's, and
-    :meth:`settle` plays opponent policies' seats (greedy), batched per policy."""
+    :meth:`settle` plays opponent policies' seats (as their files say), batched per policy."""
 
     def __init__(
         self,
@@ -67,7 +67,7 @@ class Games:
         return g.match.waiting()
 
     def settle(self, on_end: Callable[[int, Game], None]) -> list[int]:
-        """Plays bots and opponent policies (greedy) until every game waits for its learner.
+        """Plays bots and opponent policies until every game waits for its learner.
         A game that ends calls ``on_end(slot, game)`` and its slot starts the next game.
         Returns the slots waiting for their learner (in order)."""
         waiting: list[int] = []
@@ -147,8 +147,9 @@ def evaluate(
     seed: int,
     batch: int = 128,
 ) -> Evaluation:
-    """Plays ``games`` games (rounded down to whole deals) of ``policy`` (greedy, as the
-    ``policy`` bot plays) against ``opponent`` (a bot spec) in every other seat. Game ``k``
+    """Plays ``games`` games (rounded down to whole deals) of ``policy`` (as the ``policy``
+    bot plays its file: greedy, or drawing from a generator seeded with ``seed`` where the file
+    says ``play=sample``) against ``opponent`` (a bot spec) in every other seat. Game ``k``
     seats the policy at ``k % players`` with driver seed ``seed + k // players``, so each deal
     is played from every seat. The 95% interval is normal, over deals (a deal's seatings
     averaged)."""
@@ -170,10 +171,11 @@ def evaluate(
         per_deal[g.seed - seed] += returns[g.seat] / n
         wins += _won(returns, g.seat)
 
+    draws = np.random.default_rng(seed)
     play = Games(game, min(batch, deals * n), schedule, limit=deals * n)
     while waiting := play.settle(on_end):
         obs, masks = play.learner_inputs(waiting)
-        play.play_learners(waiting, policy.actions(obs, masks))
+        play.play_learners(waiting, policy.actions(obs, masks, draws))
     mean = float(per_deal.mean())
     half = 1.96 * float(per_deal.std(ddof=1)) / math.sqrt(deals) if deals > 1 else 0.0
     return Evaluation(opponent, deals * n, mean, (mean - half, mean + half), wins / (deals * n))

@@ -20,6 +20,7 @@ from checkraise.policy import (
     ACTION_FEATURES,
     ACTION_FEATURES_OFFSET,
     FORMAT,
+    PLAY,
     Policy,
     safetensors_bytes,
     write_safetensors,
@@ -62,6 +63,10 @@ def _gae(
     return adv
 
 
+PLAYS = ("greedy", "sample")
+"""How a trained policy can be played (its file's metadata ``play``)."""
+
+
 def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Runs PPO as ``config`` says and writes its files to ``config.out``; returns a summary
     (steps, seconds, steps per second, the final evaluations)."""
@@ -84,6 +89,8 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
             _core.Bot(game, spec)
     for spec in config.eval_opponents:
         _core.Bot(game, spec)
+    if config.play not in PLAYS:
+        raise _core.CheckraiseError(f"--play {config.play!r}: it must be one of {', '.join(PLAYS)}")
     with requires("checkraise.train", "train"):
         import jax
         import jax.numpy as jnp
@@ -120,6 +127,9 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     }
     if link is not None:
         metadata[ACTION_FEATURES_OFFSET] = str(link)
+    if config.play != "greedy":
+        # The file, its self-play snapshots and its evaluations are played by sampling.
+        metadata[PLAY] = config.play
 
     @jax.jit
     def act(params: Any, obs: Any, masks: Any, key: Any) -> Any:
@@ -182,7 +192,8 @@ def train(config: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
 
     def new_env() -> Any:
         """The vector env of the current pool: bots by spec and each kept snapshot (its bytes,
-        played greedily by the engine's ``policy`` bot) sharing the ``self`` weight."""
+        played by the engine's ``policy`` bot as the metadata says: greedily unless
+        ``config.play`` is ``sample``) sharing the ``self`` weight."""
         pool: list[tuple[Any, float]] = list(bot_pool)
         if self_weight:
             pool += [(b, self_weight / len(snapshots)) for b in snapshots]

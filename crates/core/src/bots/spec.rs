@@ -110,10 +110,11 @@ pub static POLICY_PARAMS: &[BotParamSpec] = &[
     BotParamSpec {
         name: "play",
         allowed: "one of: greedy, sample",
-        default: "greedy",
+        default: "none",
         description: "greedy: the legal action the network rates highest; sample: one drawn \
                       from the network's distribution over the legal actions (a mixed \
-                      strategy, which a best response cannot count on)",
+                      strategy, which a best response cannot count on); none: as the policy \
+                      file's metadata play says, greedy without it",
     },
 ];
 
@@ -184,8 +185,8 @@ pub enum BotSpec {
     Policy {
         /// The policy file (`None`: the shipped policy).
         path: Option<String>,
-        /// How it chooses among the legal actions.
-        play: Play,
+        /// How it chooses among the legal actions (`None`: as its file says).
+        play: Option<Play>,
     },
     /// A small game solved exactly: the solver's average policy.
     Solved(SolvedConfig),
@@ -269,7 +270,7 @@ impl BotSpec {
             "random" => Ok(BotSpec::Random),
             "heuristic" => Ok(BotSpec::Heuristic),
             "policy" => {
-                let (mut path, mut play) = (None, Play::Greedy);
+                let (mut path, mut play) = (None, None);
                 for (name, value) in &pairs {
                     let spec = specs.iter().find(|s| s.name == name).expect("checked");
                     let bad = || GameError::InvalidBotParameter {
@@ -281,7 +282,7 @@ impl BotSpec {
                     match name.as_str() {
                         "path" if value.is_empty() => return Err(bad()),
                         "path" => path = Some(value.clone()),
-                        "play" => play = Play::parse(value).ok_or_else(bad)?,
+                        "play" => play = Some(Play::parse(value).ok_or_else(bad)?),
                         _ => unreachable!("checked against the table"),
                     }
                 }
@@ -514,7 +515,10 @@ impl BotSpec {
                         "a policy trained on this game, and this one is not: {e}"
                     ))
                 })?;
-                Box::new(bot.with_play(*play))
+                Box::new(match play {
+                    Some(play) => bot.with_play(*play),
+                    None => bot,
+                })
             }
         })
     }
@@ -547,7 +551,7 @@ impl fmt::Display for BotSpec {
                 if let Some(path) = path {
                     settings.push(format!("path={path}"));
                 }
-                if *play != Play::Greedy {
+                if let Some(play) = play {
                     settings.push(format!("play={}", play.name()));
                 }
                 if settings.is_empty() {

@@ -18,7 +18,9 @@
 //! per action through to the right logit; this link does.
 //!
 //! The bot plays the legal action of highest logit (ties: the lowest action number), so it is
-//! deterministic. Inference runs on `ndarray`. This module is the project's only reader and
+//! deterministic, or with `Play::Sample` draws from the softmax of the legal actions' logits:
+//! the bot spec's `play` setting, else the file's metadata `play` (`greedy`, the default, or
+//! `sample`), so a file can say it is meant to be played as a mixed strategy. Inference runs on `ndarray`. This module is the project's only reader and
 //! writer of safetensors files (`SafetensorsFile`, in `policy/safetensors.rs`) and its only
 //! forward pass of a policy network: the Python package's `checkraise.policy` calls both, so
 //! Python and the bot cannot disagree.
@@ -47,6 +49,8 @@ pub const ACTION_FEATURES_OFFSET: &str = "action_features_offset";
 
 /// The `format` a policy file's metadata names.
 pub const FORMAT: &str = "checkraise-policy-v1";
+/// The metadata key saying how the file's policy plays by default (`Play::name`).
+pub const PLAY: &str = "play";
 
 /// Why a policy file does not read as a policy, or a policy cannot play a game. The messages
 /// name the tensor, metadata or size that is wrong.
@@ -130,6 +134,12 @@ pub enum PolicyError {
         actions: usize,
         /// The policy's observation entries.
         inputs: usize,
+    },
+    /// A metadata `PLAY` that names no way of playing.
+    #[error("metadata {key} is {found:?}; one of \"greedy\", \"sample\"", key = PLAY)]
+    Play {
+        /// The metadata's value.
+        found: String,
     },
     /// The tensor `ACTION_FEATURES` without the metadata `ACTION_FEATURES_OFFSET`.
     #[error(
@@ -252,6 +262,8 @@ pub struct PolicyNet {
     /// to action `a`'s logit (`policy.action_features`, for games with
     /// `Game::action_features`).
     action_features: Option<(usize, f32)>,
+    /// How a bot plays it unless its spec says (the metadata `PLAY`).
+    play: Play,
 }
 
 impl PolicyNet {
@@ -267,6 +279,12 @@ impl PolicyNet {
             }
         }
         let game = file.metadata.get("game").cloned().unwrap_or_default();
+        let play = match file.metadata.get(PLAY) {
+            None => Play::Greedy,
+            Some(text) => Play::parse(text).ok_or_else(|| PolicyError::Play {
+                found: text.clone(),
+            })?,
+        };
         let matrix = |name: &str| -> Result<Array2<f32>, PolicyError> {
             let tensor = file.f32(name)?;
             match tensor.shape[..] {
@@ -348,7 +366,14 @@ impl PolicyNet {
             head,
             head_by_action,
             action_features,
+            play,
         })
+    }
+
+    /// How a bot plays it unless its spec says otherwise: the file's metadata `play`, greedy
+    /// without one.
+    pub fn play(&self) -> Play {
+        self.play
     }
 
     /// The hidden layers' `(weight, bias)`, weights inputs × outputs, each followed by ReLU.
@@ -717,14 +742,14 @@ pub struct PolicyBot {
 
 impl PolicyBot {
     /// A bot playing `net`, read from `path` (`None`: the shipped policy), on states of a game
-    /// whose observations it reads.
+    /// whose observations it reads, as its file says (`PolicyNet::play`).
     pub fn new(net: Arc<PolicyNet>, path: Option<String>) -> Self {
         PolicyBot {
+            play: net.play(),
             net,
             path,
             label: None,
             observer: None,
-            play: Play::Greedy,
         }
     }
 
@@ -810,16 +835,17 @@ impl Bot for PolicyBot {
         true
     }
     /// `policy`, `policy(path=FILE)`, or for a policy read from memory `policy(bytes=LABEL)`
-    /// (which no face reads back: the bytes are not in the spec); `play=sample` is added
-    /// when it samples.
+    /// (which no face reads back: the bytes are not in the spec); `play=` is added when the
+    /// bot plays otherwise than its file says.
     fn spec(&self) -> String {
         let mut settings: Vec<String> = Vec::new();
+        // The file's own play is implied by the file; another one is stated.
         match (&self.path, &self.label) {
             (Some(path), _) => settings.push(format!("path={path}")),
             (None, Some(label)) => settings.push(format!("bytes={label}")),
             (None, None) => {}
         }
-        if self.play != Play::Greedy {
+        if self.play != self.net.play() {
             settings.push(format!("play={}", self.play.name()));
         }
         if settings.is_empty() {

@@ -283,6 +283,7 @@ fn a_sampling_policy_bot_draws_its_actions_from_the_networks_distribution() {
         .unwrap()
         .build(game.as_ref())
         .unwrap();
+    // The shipped file says nothing, so greedy is its own play.
     assert_eq!(greedy.spec(), "policy");
     let state = game.new_initial_state();
     let legal = state.legal_actions_for(Player::Seat(0));
@@ -337,6 +338,59 @@ fn a_sampling_policy_bot_draws_its_actions_from_the_networks_distribution() {
     assert_eq!(
         BotSpec::parse::<&str, &str>(&both.to_string(), []).unwrap(),
         both
+    );
+}
+
+/// A file's metadata `play` is how its bot plays unless the spec says: the shipped Prediction
+/// Chess policy rewritten with `play=sample` samples as `policy(play=sample)` does, its spec
+/// leaves out what the file implies, `play=greedy` overrides it, and a bad value is refused.
+#[test]
+fn a_policy_files_play_metadata_is_its_bots_default() {
+    let game = make_game::<&str, &str>("prediction_chess", []).unwrap();
+    let shipped_bytes = crate::registry::shipped_policy_bytes("prediction_chess").unwrap();
+    let mut file = SafetensorsFile::read(shipped_bytes).unwrap();
+    file.metadata.insert(PLAY.to_string(), "sample".to_string());
+    let sampling_file = file.to_bytes().unwrap();
+    let net = PolicyNet::from_bytes(&sampling_file).unwrap();
+    assert_eq!(net.play(), Play::Sample);
+    assert_eq!(
+        PolicyNet::from_bytes(shipped_bytes).unwrap().play(),
+        Play::Greedy
+    );
+    let by_file = PolicyBot::from_bytes(&sampling_file, game.as_ref(), "s").unwrap();
+    assert_eq!(by_file.spec(), "policy(bytes=s)");
+    let overridden = by_file.clone().with_play(Play::Greedy);
+    assert_eq!(overridden.spec(), "policy(bytes=s,play=greedy)");
+    let by_spec = BotSpec::parse::<&str, &str>("policy(play=sample)", [])
+        .unwrap()
+        .build(game.as_ref())
+        .unwrap();
+    let greedy = BotSpec::parse::<&str, &str>("policy", [])
+        .unwrap()
+        .build(game.as_ref())
+        .unwrap();
+    let state = game.new_initial_state();
+    let (mut a, mut b, mut c) = (GameRng::new(8), GameRng::new(8), GameRng::new(8));
+    let from_file: Vec<Action> = (0..40)
+        .map(|_| by_file.act(state.as_ref(), 0, &mut a))
+        .collect();
+    let from_spec: Vec<Action> = (0..40)
+        .map(|_| by_spec.act(state.as_ref(), 0, &mut b))
+        .collect();
+    assert_eq!(from_file, from_spec);
+    let mode = greedy.act(state.as_ref(), 0, &mut c);
+    assert!(from_file.iter().any(|&x| x != mode), "it mixes here");
+    assert!(
+        (0..40).all(|_| overridden.act(state.as_ref(), 0, &mut c) == mode),
+        "play=greedy overrides the file"
+    );
+    file.metadata.insert(PLAY.to_string(), "mixed".to_string());
+    let e = PolicyNet::from_bytes(&file.to_bytes().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "metadata play is \"mixed\"; one of \"greedy\", \"sample\""
     );
 }
 
@@ -532,7 +586,7 @@ fn policies_read_from_bytes_in_memory_play_as_from_their_file() {
     assert_eq!(bot.spec(), "policy(bytes=snapshot 3)");
     let shipped_bot = BotSpec::Policy {
         path: None,
-        play: Default::default(),
+        play: None,
     }
     .build(game.as_ref())
     .unwrap();
