@@ -142,7 +142,11 @@ def test_shipped_policy_fits_its_game(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_engine_inference_matches_a_numpy_oracle(name):
-    assert_same_actions(Policy.shipped(name), cr.make(name), "policy", want=120)
+    # Greedy play on both sides, whatever the file says (Prediction Chess's samples).
+    tensors, metadata = read_safetensors(cr._core.shipped_policy(name))
+    metadata.pop(PLAY, None)
+    greedy = Policy(tensors, metadata)
+    assert_same_actions(greedy, cr.make(name), "policy(play=greedy)", want=120)
 
 
 def random_policy(game, hidden, seed):
@@ -265,11 +269,16 @@ def test_grpc_bot_seats_play_the_shipped_policies_and_never_read_a_client_file(c
 
 # The Detective Poker policy shipped from 2026-11-29 to 2026-12-06, which the league's replaced.
 REPLACED_DETECTIVE_POKER = Path(__file__).parent / "data" / "detective_poker_2026-11-29.safetensors"
+# The Prediction Chess policy shipped from 2026-11-25 to 2026-12-07, which a league's replaced.
+REPLACED_PREDICTION_CHESS = (
+    Path(__file__).parent / "data" / "prediction_chess_2026-11-25.safetensors"
+)
 
 # What docs/training.md reports each shipped policy beating (2,000 games per opponent there).
 BEATS = {
     "pokeros": ["random", "heuristic"],
-    "prediction_chess": ["random", "heuristic"],
+    # And the policy it replaced, head to head (played greedily, as it was shipped).
+    "prediction_chess": ["random", "heuristic", f"policy(path={REPLACED_PREDICTION_CHESS})"],
     "poker_chess": ["random", "heuristic"],
     # And the search docs/training.md measures it against (strength, not a heuristic exploit).
     "holdem_chess": ["random", "heuristic", "ismcts(iterations=1000,rollout=heuristic)"],
@@ -327,18 +336,23 @@ def test_safetensors_files_round_trip_through_the_engine(tmp_path):
 def test_a_policy_whose_file_says_sample_draws_from_its_softmax():
     """``play=sample`` in a file's metadata: :meth:`Policy.actions` draws each row's action from
     the softmax of its legal logits (frequencies within five standard errors, never an illegal
-    action, the same draws from the same generator), and the engine's bot samples it too."""
+    action, the same draws from the same generator); without the entry it is greedy."""
     shipped = bytes(cr._core.shipped_policy("prediction_chess"))
     tensors, metadata = read_safetensors(shipped)
     sampling = Policy(tensors, {**metadata, PLAY: "sample"})
-    greedy = Policy(tensors, metadata)
+    greedy = Policy(tensors, {k: v for k, v in metadata.items() if k != PLAY})
     assert (sampling.play, greedy.play) == ("sample", "greedy")
-    state = cr.make("prediction_chess").new_initial_state()
-    obs, mask = state.observation(0), state.action_mask(0)
-    logits = greedy.logits(obs).astype(np.float64)
-    p = np.where(mask, np.exp(logits - logits[mask].max()), 0.0)
-    p /= p.sum()
-    assert p.max() < 0.999, "the test needs a position where the policy mixes"
+    # A decision of a random game (fixed seed) at which the policy mixes.
+    state, rng = cr.make("prediction_chess").new_initial_state(), np.random.default_rng(3)
+    while True:
+        assert not state.is_terminal(), "the test needs a position where the policy mixes"
+        obs, mask = state.observation(0), state.action_mask(0)
+        logits = greedy.logits(obs).astype(np.float64)
+        p = np.where(mask, np.exp(logits - logits[mask].max()), 0.0)
+        p /= p.sum()
+        if p.max() < 0.9:
+            break
+        state.apply_actions([int(rng.choice(state.legal_actions(s))) for s in range(2)])
     n = 4000
     draws = sampling.actions(np.repeat(obs[None], n, 0), np.repeat(mask[None], n, 0))
     assert mask[draws].all()

@@ -322,8 +322,11 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
             final_eval_games=config.exploiter_eval_games,
             best_response_to=target.spec,
             init=str(members_dir / f"{target.name}.safetensors"),
-            # A best response need not mix: it is played greedily whatever the main's play.
+            # A best response need not mix: it is played greedily whatever the main's play,
+            # and trained with the trainer's own entropy bonus whatever the main's, so every
+            # exploiter value is the learned best response of the exploitability table.
             play="greedy",
+            entropy=Config.entropy,
         )
         br = summary["best_response"]
         row = {
@@ -605,7 +608,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--hidden", default="128,128")
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--entropy", type=float, default=0.01)
+    p.add_argument(
+        "--entropy",
+        type=float,
+        default=Config.entropy,
+        help="the main phases' entropy bonus (exploiters keep the trainer's default)",
+    )
     p.add_argument(
         "--play",
         choices=("greedy", "sample"),

@@ -271,25 +271,53 @@ fn the_distribution_is_the_softmax_of_the_legal_logits() {
 
 /// `play=sample` draws from the network's distribution over the legal actions with the
 /// caller's generator: every draw legal, the same draws from the same seed, and frequencies
-/// within five standard errors of the distribution; `play=greedy` (the default) is its mode.
+/// within five standard errors of the distribution; `play=greedy` is its mode.
+/// A decision of a Prediction Chess game (both seats playing random legal moves from a fixed
+/// seed) at which `net`'s most likely action has probability below 0.9: the state and the seat.
+fn mixing_decision(game: &dyn Game, net: &PolicyNet) -> (Box<dyn State>, usize) {
+    let mut rng = GameRng::new(3);
+    let mut state = game.new_initial_state();
+    let mut observation = vec![0.0; net.observation_size()];
+    while !state.is_terminal() {
+        for seat in 0..2 {
+            let legal = state.legal_actions_for(Player::Seat(seat));
+            state.observation_tensor(seat, &mut observation);
+            let top = net
+                .distribution(&observation, &legal)
+                .iter()
+                .map(|w| w.1)
+                .fold(0.0, f64::max);
+            if top < 0.9 {
+                return (state, seat);
+            }
+        }
+        let joint: Vec<Action> = (0..2)
+            .map(|seat| rng.choose(&state.legal_actions_for(Player::Seat(seat))))
+            .collect();
+        state.apply_actions(&joint).unwrap();
+    }
+    panic!("the test needs a position where the policy mixes, and this game had none");
+}
+
 #[test]
 fn a_sampling_policy_bot_draws_its_actions_from_the_networks_distribution() {
     let game = make_game::<&str, &str>("prediction_chess", []).unwrap();
     let spec = BotSpec::parse::<&str, &str>("policy(play=sample)", []).unwrap();
     assert_eq!(spec.to_string(), "policy(play=sample)");
     let sampler = spec.build(game.as_ref()).unwrap();
-    assert_eq!(sampler.spec(), "policy(play=sample)");
     let greedy = BotSpec::parse::<&str, &str>("policy(play=greedy)", [])
         .unwrap()
         .build(game.as_ref())
         .unwrap();
-    // The shipped file says nothing, so greedy is its own play.
-    assert_eq!(greedy.spec(), "policy");
-    let state = game.new_initial_state();
-    let legal = state.legal_actions_for(Player::Seat(0));
+    // The spec names only a play that is not the file's own (the shipped file samples).
     let net = shipped(game.as_ref()).unwrap();
+    assert_eq!(net.play(), Play::Sample);
+    assert_eq!(sampler.spec(), "policy");
+    assert_eq!(greedy.spec(), "policy(play=greedy)");
+    let (state, seat) = mixing_decision(game.as_ref(), &net);
+    let legal = state.legal_actions_for(Player::Seat(seat));
     let mut observation = vec![0.0; net.observation_size()];
-    state.observation_tensor(0, &mut observation);
+    state.observation_tensor(seat, &mut observation);
     let distribution = net.distribution(&observation, &legal);
     let (mode, top) = distribution
         .iter()
@@ -300,12 +328,12 @@ fn a_sampling_policy_bot_draws_its_actions_from_the_networks_distribution() {
         "the test needs a position where the policy mixes: {top}"
     );
     let mut rng = GameRng::new(17);
-    assert_eq!(greedy.act(state.as_ref(), 0, &mut rng), mode);
+    assert_eq!(greedy.act(state.as_ref(), seat, &mut rng), mode);
     let draws = 4000;
     let mut counts = std::collections::HashMap::new();
     let mut first = Vec::new();
     for i in 0..draws {
-        let a = sampler.act(state.as_ref(), 0, &mut rng);
+        let a = sampler.act(state.as_ref(), seat, &mut rng);
         assert!(legal.contains(&a), "{a} is not legal");
         *counts.entry(a).or_insert(0usize) += 1;
         if i < 50 {
@@ -313,9 +341,9 @@ fn a_sampling_policy_bot_draws_its_actions_from_the_networks_distribution() {
         }
     }
     let mut again = GameRng::new(17);
-    greedy.act(state.as_ref(), 0, &mut again);
+    greedy.act(state.as_ref(), seat, &mut again);
     let replay: Vec<Action> = (0..50)
-        .map(|_| sampler.act(state.as_ref(), 0, &mut again))
+        .map(|_| sampler.act(state.as_ref(), seat, &mut again))
         .collect();
     assert_eq!(replay, first, "the same generator draws the same actions");
     for (a, p) in distribution {
@@ -342,21 +370,20 @@ fn a_sampling_policy_bot_draws_its_actions_from_the_networks_distribution() {
 }
 
 /// A file's metadata `play` is how its bot plays unless the spec says: the shipped Prediction
-/// Chess policy rewritten with `play=sample` samples as `policy(play=sample)` does, its spec
-/// leaves out what the file implies, `play=greedy` overrides it, and a bad value is refused.
+/// Chess policy, which says `play=sample`, samples as `policy(play=sample)` does, its spec
+/// leaves out what the file implies, `play=greedy` overrides it, the same weights without the
+/// entry play greedily, and a bad value is refused.
 #[test]
 fn a_policy_files_play_metadata_is_its_bots_default() {
     let game = make_game::<&str, &str>("prediction_chess", []).unwrap();
     let shipped_bytes = crate::registry::shipped_policy_bytes("prediction_chess").unwrap();
-    let mut file = SafetensorsFile::read(shipped_bytes).unwrap();
-    file.metadata.insert(PLAY.to_string(), "sample".to_string());
-    let sampling_file = file.to_bytes().unwrap();
+    let sampling_file = shipped_bytes.to_vec();
     let net = PolicyNet::from_bytes(&sampling_file).unwrap();
     assert_eq!(net.play(), Play::Sample);
-    assert_eq!(
-        PolicyNet::from_bytes(shipped_bytes).unwrap().play(),
-        Play::Greedy
-    );
+    let mut file = SafetensorsFile::read(shipped_bytes).unwrap();
+    file.metadata.remove(PLAY);
+    let silent = PolicyNet::from_bytes(&file.to_bytes().unwrap()).unwrap();
+    assert_eq!(silent.play(), Play::Greedy);
     let by_file = PolicyBot::from_bytes(&sampling_file, game.as_ref(), "s").unwrap();
     assert_eq!(by_file.spec(), "policy(bytes=s)");
     let overridden = by_file.clone().with_play(Play::Greedy);
@@ -365,23 +392,22 @@ fn a_policy_files_play_metadata_is_its_bots_default() {
         .unwrap()
         .build(game.as_ref())
         .unwrap();
-    let greedy = BotSpec::parse::<&str, &str>("policy", [])
-        .unwrap()
-        .build(game.as_ref())
-        .unwrap();
-    let state = game.new_initial_state();
+    // The same weights in a file without the entry: greedy, its spec silent about it.
+    let greedy = PolicyBot::from_bytes(&file.to_bytes().unwrap(), game.as_ref(), "g").unwrap();
+    assert_eq!(greedy.spec(), "policy(bytes=g)");
+    let (state, seat) = mixing_decision(game.as_ref(), &net);
     let (mut a, mut b, mut c) = (GameRng::new(8), GameRng::new(8), GameRng::new(8));
     let from_file: Vec<Action> = (0..40)
-        .map(|_| by_file.act(state.as_ref(), 0, &mut a))
+        .map(|_| by_file.act(state.as_ref(), seat, &mut a))
         .collect();
     let from_spec: Vec<Action> = (0..40)
-        .map(|_| by_spec.act(state.as_ref(), 0, &mut b))
+        .map(|_| by_spec.act(state.as_ref(), seat, &mut b))
         .collect();
     assert_eq!(from_file, from_spec);
-    let mode = greedy.act(state.as_ref(), 0, &mut c);
+    let mode = greedy.act(state.as_ref(), seat, &mut c);
     assert!(from_file.iter().any(|&x| x != mode), "it mixes here");
     assert!(
-        (0..40).all(|_| overridden.act(state.as_ref(), 0, &mut c) == mode),
+        (0..40).all(|_| overridden.act(state.as_ref(), seat, &mut c) == mode),
         "play=greedy overrides the file"
     );
     file.metadata.insert(PLAY.to_string(), "mixed".to_string());
