@@ -27,7 +27,7 @@ pub fn run(data: &[u8]) {
         return;
     };
     match &mut spec {
-        BotSpec::Policy { path: Some(_) } => return,
+        BotSpec::Policy { path: Some(_), .. } => return,
         BotSpec::Ismcts(config) => {
             config.iterations = config.iterations.min(MAX_ITERATIONS);
             config.max_ms = None;

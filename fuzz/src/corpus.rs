@@ -46,6 +46,7 @@ pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
                 "ismcts(iterations=8)",
                 "policy",
                 "ismcts(rollout=heuristic)",
+                "policy(play=sample)",
             ]
             .iter()
             .zip(GAMES)
