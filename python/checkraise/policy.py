@@ -7,9 +7,13 @@ action, written by :mod:`checkraise.train`. The engine plays the same file as th
 ``checkraise.Bot``, ``checkraise.Driver`` and gRPC bot seats. :class:`Policy` is that network
 from Python, for batches of observations of your own: reading the file, the forward pass and
 the choice of action are the engine's (``_core.PolicyNet``), the very code the ``policy`` bot
-runs, so both always pick the same action. It needs numpy only (no training dependency).
+runs, so both always pick the same greedy action. It needs numpy only (no training
+dependency).
 
-The bot plays the legal action of highest logit (ties: the lowest action number).
+The bot plays the legal action of highest logit (ties: the lowest action number), or where the
+file's metadata says ``play=sample`` (:data:`PLAY`; the shipped Prediction Chess policy does)
+one drawn from the softmax of the legal logits; there :class:`Policy` draws with numpy's
+generator and the bot with its own, so the two draw alike but not the same actions.
 
 .. code-block:: python
 
