@@ -172,6 +172,18 @@ pub fn bot_params(kind: &str) -> &'static [BotParamSpec] {
     }
 }
 
+/// The error for `value`, refused for the setting `name` of bot `kind`, saying what its table
+/// entry in `specs` allows (`name` has been checked to be in the table).
+fn refusal(kind: &str, specs: &[BotParamSpec], name: &str, value: &str) -> GameError {
+    let spec = specs.iter().find(|s| s.name == name).expect("checked");
+    GameError::InvalidBotParameter {
+        bot: kind.to_string(),
+        name: name.to_string(),
+        value: value.to_string(),
+        allowed: spec.allowed.to_string(),
+    }
+}
+
 /// A validated bot spec.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BotSpec {
@@ -272,13 +284,7 @@ impl BotSpec {
             "policy" => {
                 let (mut path, mut play) = (None, None);
                 for (name, value) in &pairs {
-                    let spec = specs.iter().find(|s| s.name == name).expect("checked");
-                    let bad = || GameError::InvalidBotParameter {
-                        bot: kind.to_string(),
-                        name: name.clone(),
-                        value: value.clone(),
-                        allowed: spec.allowed.to_string(),
-                    };
+                    let bad = || refusal(kind, specs, name, value);
                     match name.as_str() {
                         "path" if value.is_empty() => return Err(bad()),
                         "path" => path = Some(value.clone()),
@@ -292,13 +298,7 @@ impl BotSpec {
                 let mut config = SolvedConfig::default();
                 let (mut name, mut seed) = ("cfr+".to_string(), 0);
                 for (setting, value) in &pairs {
-                    let spec = specs.iter().find(|s| s.name == setting).expect("checked");
-                    let bad = || GameError::InvalidBotParameter {
-                        bot: kind.to_string(),
-                        name: setting.clone(),
-                        value: value.clone(),
-                        allowed: spec.allowed.to_string(),
-                    };
+                    let bad = || refusal(kind, specs, setting, value);
                     match setting.as_str() {
                         "iterations" => {
                             config.iterations = value
@@ -322,13 +322,7 @@ impl BotSpec {
                 let mut config = IsmctsConfig::default();
                 let mut target = Target::Policy;
                 for (name, value) in &pairs {
-                    let spec = specs.iter().find(|s| s.name == name).expect("checked");
-                    let bad = || GameError::InvalidBotParameter {
-                        bot: kind.to_string(),
-                        name: name.clone(),
-                        value: value.clone(),
-                        allowed: spec.allowed.to_string(),
-                    };
+                    let bad = || refusal(kind, specs, name, value);
                     match name.as_str() {
                         "iterations" => {
                             config.iterations = value

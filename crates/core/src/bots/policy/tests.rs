@@ -211,9 +211,9 @@ fn every_published_game_ships_a_policy_that_fits_its_default_parameters() {
     }
 }
 
-#[test]
-fn the_bot_plays_the_best_legal_logit_with_ties_to_the_lowest_action() {
-    // Identity hidden layer (ReLU keeps the positive entries), then logits = h · W.
+/// A net of 2 inputs and 4 actions: an identity hidden layer (ReLU keeps the positive
+/// entries), then logits = h · W, so observation `[1, -1]` gives logits 1, 2, 2, 0.
+fn two_input_net() -> PolicyNet {
     let bytes = file(
         "test",
         &[
@@ -226,9 +226,13 @@ fn the_bot_plays_the_best_legal_logit_with_ties_to_the_lowest_action() {
             ),
             ("policy.bias", vec![4], vec![0.0; 4]),
         ],
-    )
-    .to_vec();
-    let net = PolicyNet::from_bytes(&bytes).unwrap();
+    );
+    PolicyNet::from_bytes(&bytes).unwrap()
+}
+
+#[test]
+fn the_bot_plays_the_best_legal_logit_with_ties_to_the_lowest_action() {
+    let net = two_input_net();
     assert_eq!((net.observation_size(), net.num_actions()), (2, 4));
     assert_eq!(net.logits(&[1.0, -1.0]).to_vec(), vec![1.0, 2.0, 2.0, 0.0]);
     // Actions 1 and 2 tie: the lower wins; action 3 is best where the second entry counts.
@@ -240,21 +244,7 @@ fn the_bot_plays_the_best_legal_logit_with_ties_to_the_lowest_action() {
 
 #[test]
 fn the_distribution_is_the_softmax_of_the_legal_logits() {
-    let bytes = file(
-        "test",
-        &[
-            ("layer0.weight", vec![2, 2], vec![1.0, 0.0, 0.0, 1.0]),
-            ("layer0.bias", vec![2], vec![0.0, 0.0]),
-            (
-                "policy.weight",
-                vec![2, 4],
-                vec![1.0, 2.0, 2.0, 0.0, 0.0, 0.0, 0.0, 5.0],
-            ),
-            ("policy.bias", vec![4], vec![0.0; 4]),
-        ],
-    )
-    .to_vec();
-    let net = PolicyNet::from_bytes(&bytes).unwrap();
+    let net = two_input_net();
     // Logits 1, 2, 2, 0; among actions 0, 2 and 3 only.
     let d = net.distribution(&[1.0, -1.0], &[0, 2, 3]);
     let z = 1f64.exp() + 2f64.exp() + 1.0;
