@@ -47,8 +47,10 @@ SMALL = {
     "eval_games": 6,
     "snapshot_every": 2,
 }
-# The heuristic held at this share of the meta-strategy in the smoke run.
+# The heuristic held at this share of the meta-strategy in the smoke run, and the exploiters
+# together at this one.
 ANCHOR = 0.3
+EXPLOITER_SHARE = 0.2
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +72,7 @@ def run(tmp_path_factory):
         exploiter_eval_games=6,
         members=MEMBERS,
         anchors={"heuristic": ANCHOR},
+        exploiter_share=EXPLOITER_SHARE,
         final_opponents=["heuristic"],
         final_eval_games=6,
     )
@@ -114,12 +117,16 @@ def test_the_meta_strategy_weights_are_finite_and_sum_to_one(run):
     for generation in {r["generation"] for r in rows}:
         mine = [float(r["weight"]) for r in rows if r["generation"] == generation]
         assert math.isclose(sum(mine), 1.0, abs_tol=1e-6)
-        # The anchored heuristic keeps its share whatever its score; the rest is PFSP's.
-        for r in rows:
-            if r["generation"] == generation:
-                assert r["anchored"] == str(r["member"] == "heuristic")
-                if r["member"] == "heuristic":
-                    assert float(r["weight"]) == ANCHOR
+        # The anchored heuristic keeps its share whatever its score, and the exploiters
+        # theirs, split evenly; the rest is PFSP's.
+        mine = [r for r in rows if r["generation"] == generation]
+        exploiters = [r for r in mine if r["kind"] == "exploiter"]
+        for r in mine:
+            assert r["anchored"] == str(r["member"] == "heuristic" or r["kind"] == "exploiter")
+            if r["member"] == "heuristic":
+                assert float(r["weight"]) == ANCHOR
+            if r["kind"] == "exploiter":
+                assert float(r["weight"]) == pytest.approx(EXPLOITER_SHARE / len(exploiters))
     for h in summary["history"]:
         assert h["weights"][h["population"].index("heuristic")] == ANCHOR
     # The main phases' pools are the weights (times the share left to `self`) and `self`.
@@ -131,6 +138,9 @@ def test_the_meta_strategy_weights_are_finite_and_sum_to_one(run):
             pytest.approx(ANCHOR * 0.8)
         ]
     assert summary["anchors"] == {"heuristic": ANCHOR}
+    assert summary["exploiter_share"] == EXPLOITER_SHARE
+    # The second generation has an exploiter to hold at the share; the first had none.
+    assert any(r["kind"] == "exploiter" for r in rows)
 
 
 def test_the_league_policy_is_played_by_the_engine(run):
@@ -235,6 +245,29 @@ def test_bad_anchors_are_errors_before_the_league_starts(tmp_path, anchors, init
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize(
+    ("share", "anchors", "message"),
+    [
+        (1.0, {}, r"exploiters' share must be in \[0, 1\)"),
+        (-0.1, {}, r"exploiters' share must be in \[0, 1\)"),
+        (math.nan, {}, r"exploiters' share must be in \[0, 1\)"),
+        (0.5, {"heuristic": 0.5}, "sum to 1.0"),
+    ],
+)
+def test_a_bad_exploiter_share_is_an_error_before_the_league_starts(
+    tmp_path, share, anchors, message
+):
+    config = LeagueConfig(
+        base=Config(game=GAME, **SMALL),
+        out=str(tmp_path / "run"),
+        anchors=anchors,
+        exploiter_share=share,
+    )
+    with pytest.raises(cr.CheckraiseError, match=message):
+        league(config, log=lambda _: None)
+    assert not (tmp_path / "run").exists()
+
+
 def test_the_score_is_the_mapped_return_or_the_share_of_games_won(tmp_path):
     """``return`` maps the mean by the game's return range, where a chip game's few chips a hand
     all score about 0.5; ``win`` is the share of games won. Any other is an error before the
@@ -297,14 +330,17 @@ def test_the_command_line(tmp_path, capsys):
     small = ["--main-steps", "100", "--exploiter-steps", "100", "--hidden", "8", "--num-envs", "4"]
     evals = ["--eval-games", "3", "--exploiter-eval-games", "3", "--final-eval-games", "3"]
     finals = ["--final-opponent", "random", "--member", "random", "--no-final-exploiter"]
-    assert main([*args, *small, *evals, *finals]) == 0
+    assert main([*args, *small, *evals, *finals, "--exploiter-share", "0.25"]) == 0
     assert '"main_env_steps"' in capsys.readouterr().out
     summary = json.loads((out / "league.json").read_text())
+    assert summary["exploiter_share"] == 0.25
     assert [m["name"] for m in summary["population"]] == ["random", "main1"]
     assert summary["final"][0]["opponent"] == "random"
     assert main([GAME, "--member", "alphazero", "--out", str(tmp_path / "x")]) == 2
     for anchor in ("nobody:0.3", "heuristic", "heuristic:1.2", "heuristic:x"):
         assert main([GAME, "--anchor", anchor, "--out", str(tmp_path / "x")]) == 2
+    assert main([GAME, "--exploiter-share", "1", "--out", str(tmp_path / "x")]) == 2
+    assert "exploiters' share" in capsys.readouterr().err
     twice = ["--anchor", "heuristic:0.1", "--anchor", "heuristic:0.2"]
     assert main([GAME, *twice, "--out", str(tmp_path / "x")]) == 2
     assert "anchored twice" in capsys.readouterr().err

@@ -18,7 +18,9 @@ generation ``g``:
    games won). Members the main still loses to are played
    most; members it beats keep the floor, so none is forgotten. An **anchor**
    (``--anchor heuristic:0.3``, repeatable) holds a member of the start at a fixed share of
-   the mixture whatever its score, and the prioritized weights share the rest.
+   the mixture whatever its score, and the prioritized weights share the rest. With
+   ``--exploiter-share 0.4`` the exploiters together are held at 0.4, split evenly among those
+   so far, so that each main phase answers every exploiter at once, not mostly the newest.
 3. **The main trains** for ``--main-minutes`` (``checkraise.train``, started from the main's
    weights and value head) against that mixture, plus its own snapshots of the generation
    (``self``, a fixed share). The main before this phase joins the population as a frozen
@@ -79,6 +81,9 @@ class LeagueConfig:
     exploiter_steps: int | None = None
     members: list[str] = field(default_factory=lambda: ["heuristic", "random"])
     anchors: dict[str, float] = field(default_factory=dict)
+    # The exploiters' fixed share of the meta-strategy, split evenly among those so far (0: they
+    # are weighted by their scores like the other members).
+    exploiter_share: float = 0.0
     self_share: float = 0.2
     power: float = 2.0
     floor: float = 0.02
@@ -181,11 +186,15 @@ def _check_anchors(config: LeagueConfig) -> None:
             raise _core.CheckraiseError(
                 f"the anchor on {name!r}: its share must be in [0, 1), got {share}"
             )
-    total = sum(config.anchors.values())
+    if not (math.isfinite(config.exploiter_share) and 0 <= config.exploiter_share < 1):
+        raise _core.CheckraiseError(
+            f"the exploiters' share must be in [0, 1), got {config.exploiter_share}"
+        )
+    total = sum(config.anchors.values()) + config.exploiter_share
     if total >= 1:
         raise _core.CheckraiseError(
-            f"the anchors' shares sum to {total}: they must sum to less than 1, leaving the "
-            "rest to the prioritized weights"
+            f"the anchors' shares sum to {total} (the exploiters' share included): they must "
+            "sum to less than 1, leaving the rest to the prioritized weights"
         )
     if config.init is None and all(m in config.anchors for m in config.members):
         raise _core.CheckraiseError(
@@ -379,8 +388,14 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
         anchors = {
             i: config.anchors[m.name] for i, m in enumerate(population) if m.name in config.anchors
         }
+        exploiters = [i for i, m in enumerate(population) if m.kind == "exploiter"]
+        if config.exploiter_share > 0:
+            for i in exploiters:
+                anchors[i] = config.exploiter_share / len(exploiters)
         weights = meta_strategy([r[0] for r in results], config.power, config.floor, anchors)
-        for m, (score, mean, ci), w in zip(population, results, weights, strict=True):
+        for i, (m, (score, mean, ci), w) in enumerate(
+            zip(population, results, weights, strict=True)
+        ):
             league_rows.append(
                 {
                     "generation": generation,
@@ -390,14 +405,14 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
                     "kind": m.kind,
                     "member_generation": m.generation,
                     "weight": w,
-                    "anchored": m.name in config.anchors,
+                    "anchored": i in anchors,
                     "main_mean": mean,
                     "ci_low": ci[0],
                     "ci_high": ci[1],
                     "main_score": score,
                 }
             )
-            mark = " (anchored)" if m.name in config.anchors else ""
+            mark = " (anchored)" if i in anchors else ""
             log(f"league:   {m.name:<14} weight {w:.3f}{mark}  main's mean {mean:+.3f}")
         _write_csv(out / "league.csv", league_rows)
         history.append(
@@ -461,6 +476,7 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
         "game": str(game),
         "generations": config.generations,
         "anchors": config.anchors,
+        "exploiter_share": config.exploiter_share,
         "seconds": elapsed(),
         "main_env_steps": main_steps,
         "population": [
@@ -588,6 +604,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "prioritized weights share the rest; its share of the main's games is SHARE times "
         "1 - --self-share)",
     )
+    p.add_argument(
+        "--exploiter-share",
+        type=float,
+        default=d.exploiter_share,
+        metavar="SHARE",
+        help="hold the exploiters together at this fixed share of the meta-strategy, split "
+        "evenly among those so far, whatever their scores (default 0: weighted by their "
+        "scores), so that the main answers every exploiter at once, not only the newest",
+    )
     p.add_argument("--self-share", type=float, default=d.self_share)
     p.add_argument("--power", type=float, default=d.power, help="PFSP's exponent")
     p.add_argument("--floor", type=float, default=d.floor, help="PFSP's weight floor")
@@ -654,6 +679,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         exploiter_steps=args.exploiter_steps,
         members=args.member or d.members,
         anchors=anchors,
+        exploiter_share=args.exploiter_share,
         self_share=args.self_share,
         power=args.power,
         floor=args.floor,
