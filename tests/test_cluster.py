@@ -321,6 +321,29 @@ def test_an_env_batch_is_stepped_through_the_balancer(cluster):
             batch.close()
 
 
+def ladder_logs(instances: list[Instance], lb: HAProxy, lines: int = 40) -> str:
+    """The last lines of each instance's log about the ladder's role, its bots and the cluster
+    (not each game's start and end), its warnings and errors, and the balancer's last lines."""
+    parts = []
+    for instance in instances:
+        alive = instance.proc is not None and instance.proc.poll() is None
+        said = [
+            line
+            for line in instance.log().splitlines()
+            if '"WARN"' in line
+            or '"ERROR"' in line
+            or (
+                any(word in line for word in ("ladder", "listening", "cluster"))
+                and "ladder game " not in line
+            )
+        ]
+        parts.append(f"--- {instance.name} ({'running' if alive else 'not running'})")
+        parts.extend(said[-lines:])
+    parts.append("--- the balancer")
+    parts.extend(lb.log().splitlines()[-lines:])
+    return "\n".join(parts)
+
+
 def ladder_holder(instances: list[Instance]) -> Instance | None:
     """The instance running the cluster's ladder, from the logs: it said it took the role since
     it last started, and has not said it gave it up."""
@@ -359,19 +382,29 @@ def test_the_ladder_plays_on_while_its_server_is_killed(cluster):
         daemon=True,
     )
     thread.start()
+    start = time.monotonic()
     try:
         wait_until(lambda: len(finished) >= 2, 60, "the bot's first ladder games finished")
         takeovers = []
-        for _ in range(3):
+        for kill in range(3):
             holder = wait_until(lambda: ladder_holder(instances), 20, "an instance runs the ladder")
             seen = len(finished)
             holder.kill()
             killed = time.monotonic()
-            wait_until(
-                lambda seen=seen: len(finished) >= seen + 2,
-                60,
-                "ladder games finished after the ladder's instance was killed",
-            )
+            try:
+                wait_until(
+                    lambda seen=seen: len(finished) >= seen + 2,
+                    60,
+                    "ladder games finished after the ladder's instance was killed",
+                )
+            except TimeoutError as error:
+                # What each instance and the balancer said, to tell where the bot got stuck.
+                raise AssertionError(
+                    f"{error} (kill {kill + 1}, {holder.name} killed at "
+                    f"{killed - start:.1f} s; games finished at "
+                    f"{[round(t - start, 1) for t, _ in finished]} s)\n"
+                    + ladder_logs(instances, lb)
+                ) from None
             takeovers.append(finished[seen][0] - killed)
             holder.restart()
         print(
