@@ -22,6 +22,7 @@ from checkraise.league import (
     LeagueConfig,
     _league_policy,
     _score,
+    config_of,
     league,
     main,
     meta_strategy,
@@ -59,11 +60,18 @@ def run(tmp_path_factory):
     phase plays the bots alone, then an exploiter of the main, and a final exploiter of the
     last main."""
     out = tmp_path_factory.mktemp("league") / "run"
-    config = LeagueConfig(
+    lines: list[str] = []
+    summary = league(_smoke(out, generations=2), log=lines.append)
+    return out, summary, lines
+
+
+def _smoke(out, generations):
+    """The smoke run's settings, writing to ``out``."""
+    return LeagueConfig(
         base=Config(game=GAME, seed=3, **SMALL),
         out=str(out),
         init=None,
-        generations=2,
+        generations=generations,
         main_minutes=5,
         exploiter_minutes=5,
         main_steps=300,
@@ -76,9 +84,6 @@ def run(tmp_path_factory):
         final_opponents=["heuristic"],
         final_eval_games=6,
     )
-    lines: list[str] = []
-    summary = league(config, log=lines.append)
-    return out, summary, lines
 
 
 def test_the_population_grows_with_exploiters_and_past_mains(run):
@@ -165,6 +170,58 @@ def test_the_league_policy_is_played_by_the_engine(run):
     assert {k: v for k, v in metadata.items() if k not in LEAGUE_KEYS} == {
         k: v for k, v in main_metadata.items() if k not in LEAGUE_KEYS
     }
+
+
+def test_a_resumed_league_ends_where_one_run_straight_through_does(run, tmp_path, capsys):
+    """One generation, then resumed to two: the final exploiter of the first run is the second
+    generation's (not trained again), and with step limits everything the league decides comes
+    out as in the smoke run's two generations straight through."""
+    straight, summary, _ = run
+    out = tmp_path / "resumed"
+    league(_smoke(out, generations=1), log=lambda _: None)
+    lines: list[str] = []
+    resumed = league(config_of(out, 2), log=lines.append, resume=True)
+    assert any("resumed after 1 generations" in line for line in lines)
+    assert any("the resumed run's final exploiter" in line for line in lines)
+    assert sum("[gen1/exploiter]" in line for line in lines) == 0
+    assert [m["name"] for m in resumed["population"]] == [m["name"] for m in summary["population"]]
+    for key in ("main_env_steps", "generations"):
+        assert resumed[key] == summary[key]
+    for mine, theirs in zip(resumed["history"], summary["history"], strict=True):
+        assert mine["population"] == theirs["population"]
+        assert mine["weights"] == pytest.approx(theirs["weights"])
+    assert [r["value"] for r in resumed["exploiters"]] == [
+        r["value"] for r in summary["exploiters"]
+    ]
+    assert resumed["seconds"] > resumed["exploiters"][0]["league_seconds"]
+    for name in ("policy.safetensors", "members/main2.safetensors"):
+        mine, _ = read_safetensors((out / name).read_bytes())
+        theirs, _ = read_safetensors((straight / name).read_bytes())
+        for key, array in theirs.items():
+            np.testing.assert_array_equal(mine[key], array)
+    _, metadata = read_safetensors((out / "policy.safetensors").read_bytes())
+    assert metadata["generations"] == "2"
+    with open(out / "league.csv") as f:
+        rows = list(csv.DictReader(f))
+    with open(straight / "league.csv") as f:
+        assert [r["member"] for r in rows] == [r["member"] for r in csv.DictReader(f)]
+    # Resuming further needs more generations, the same settings, and a finished run.
+    with pytest.raises(cr.CheckraiseError, match="needs more"):
+        league(config_of(out, 2), resume=True)
+    changed = _smoke(out, generations=3)
+    changed.eval_games = 7
+    changed.base.lr = 1e-3
+    with pytest.raises(cr.CheckraiseError, match=r"eval_games, base\.lr"):
+        league(changed, resume=True)
+    with pytest.raises(cr.CheckraiseError, match="no finished league"):
+        league(_smoke(tmp_path / "nothing", generations=2), resume=True)
+    # The command line: only --generations (and --out) with --resume.
+    assert main([GAME, "--out", str(out), "--resume", "--generations", "3", "--lr", "1"]) == 2
+    assert "drop --lr" in capsys.readouterr().err
+    assert main(["pokeros", "--out", str(out), "--resume", "--generations", "3"]) == 2
+    assert "plays 'detective_poker'" in capsys.readouterr().err
+    assert main([GAME, "--out", str(tmp_path / "none"), "--resume"]) == 2
+    assert "no league settings" in capsys.readouterr().err
 
 
 LEAGUE_KEYS = {

@@ -42,6 +42,9 @@ generation: the exploiter's value with its interval and the time and steps the l
 run), ``final.csv`` (the final main against the ``--final-opponent`` bots,
 ``--final-eval-games`` games each), ``league.json`` (all of it), ``league.png`` (the curves)
 and each phase's own ``checkraise.train`` directory under ``gen*/``.
+
+``--resume`` goes on with the finished league in ``--out`` to ``--generations``, with the
+settings it ran with (:func:`config_of`, ``league(..., resume=True)``).
 """
 
 from __future__ import annotations
@@ -234,6 +237,87 @@ def _played(data: bytes, play: str) -> bytes:
     return safetensors_bytes(tensors, metadata)
 
 
+# The settings a resumed league may change: how far it goes, and where its files are.
+RESUMABLE = ("generations", "out")
+
+
+def _finished(config: LeagueConfig) -> dict[str, Any]:
+    """The summary of the finished league in ``config.out`` that ``config`` resumes. A
+    CheckraiseError when there is none, when it already ran ``config.generations``, or when it
+    ran with other settings than ``config`` (besides ``RESUMABLE``): a league goes on only as
+    it began."""
+    out = Path(config.out)
+    try:
+        summary = json.loads((out / "league.json").read_text())
+    except (OSError, ValueError) as error:
+        raise _core.CheckraiseError(
+            f"no finished league to resume in {out} ({error}); --resume goes on from a run "
+            "that wrote its league.json"
+        ) from None
+    if config.generations <= summary["generations"]:
+        raise _core.CheckraiseError(
+            f"the league in {out} has run {summary['generations']} generations; resuming it "
+            f"needs more (--generations {config.generations})"
+        )
+    # Both read as a LeagueConfig: settings a run's file predates take their defaults.
+    settings = json.loads(json.dumps(asdict(config_of(out, config.generations))))
+    ours = json.loads(json.dumps(asdict(config)))
+    changed = sorted(
+        k
+        for k in {*ours, *settings}
+        if k not in RESUMABLE and k != "base" and ours.get(k) != settings.get(k)
+    )
+    changed += sorted(
+        f"base.{k}"
+        for k in {*ours["base"], *settings["base"]}
+        if k != "out" and ours["base"].get(k) != settings["base"].get(k)
+    )
+    if changed:
+        raise _core.CheckraiseError(
+            f"the league in {out} ran with other settings ({', '.join(changed)}): a resumed "
+            "league keeps its own, only --generations grows"
+        )
+    return summary
+
+
+def _read_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of a CSV file this module wrote, numbers and booleans read back as such."""
+
+    def value(text: str) -> Any:
+        if text in ("True", "False"):
+            return text == "True"
+        for kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                pass
+        return text
+
+    with open(path, newline="") as f:
+        return [{k: value(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def config_of(out: str | Path, generations: int) -> LeagueConfig:
+    """The settings of the league in ``out`` (its ``league_config.json``), going on to
+    ``generations``: what :func:`league` resumes it with. A CheckraiseError when ``out``
+    holds none."""
+    path = Path(out) / "league_config.json"
+    try:
+        settings = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise _core.CheckraiseError(f"no league settings to resume in {out} ({error})") from None
+    if not isinstance(settings, dict) or not isinstance(settings.get("base"), dict):
+        raise _core.CheckraiseError(f"{path} does not hold a league's settings")
+    base = settings.pop("base")
+    base["hidden"] = tuple(base["hidden"])
+    base["pool"] = [tuple(entry) for entry in base["pool"]]
+    settings.update(out=str(out), generations=generations)
+    try:
+        return LeagueConfig(base=Config(**base), **settings)
+    except TypeError as error:
+        raise _core.CheckraiseError(f"{path} does not hold a league's settings ({error})") from None
+
+
 def _league_policy(
     main: bytes, init: bytes | None, config: LeagueConfig, main_steps: int, seconds: float
 ) -> bytes:
@@ -264,9 +348,18 @@ def _league_policy(
     return safetensors_bytes(tensors, metadata)
 
 
-def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
+def league(
+    config: LeagueConfig, log: Callable[[str], None] = print, resume: bool = False
+) -> dict[str, Any]:
     """Runs the league as ``config`` says and writes its files to ``config.out``; returns the
-    summary written to ``league.json``."""
+    summary written to ``league.json``.
+
+    With ``resume``, ``config.out`` holds a finished league (its ``league.json``) run with the
+    same settings but fewer generations, and the league goes on from there to
+    ``config.generations``: its population, curves and clocks carry on, and a final exploiter
+    it trained is the next generation's exploiter (the same phase, seed and target), so it is
+    reused rather than trained again. With step limits (``--main-steps``,
+    ``--exploiter-steps``) a resumed league ends where one run straight through would."""
     base = config.base
     game = _core.make(base.game)
     if config.generations < 1:
@@ -284,6 +377,7 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
     _check_anchors(config)
     out = Path(config.out)
     members_dir = out / "members"
+    before = _finished(config) if resume else None
     members_dir.mkdir(parents=True, exist_ok=True)
     settings = asdict(config)
     (out / "league_config.json").write_text(json.dumps(settings, indent=2) + "\n")
@@ -301,6 +395,9 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
     if config.init is None:
         # A fresh main: its first phase is plain PPO against the bots alone.
         main_data = None
+    elif before is not None:
+        # The start as the first run read it (the file given then may have changed since).
+        main_data = (members_dir / "main0.safetensors").read_bytes()
     else:
         main_data = _policy_file(config.init, game)
         Policy.from_bytes(main_data).check_game(game)
@@ -310,6 +407,35 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
     league_rows: list[dict[str, Any]] = []
     exploiter_rows: list[dict[str, Any]] = []
     history: list[dict[str, Any]] = []
+    first = 0
+    # A final exploiter of the run resumed: the first generation's exploiter here.
+    reused: dict[str, Any] | None = None
+    if before is not None:
+        population = [
+            Member(
+                m["name"],
+                m["kind"],
+                m["spec"]
+                if m["kind"] == "bot"
+                else f"policy(path={members_dir / (m['name'] + '.safetensors')})",
+                m["generation"],
+                None
+                if m["kind"] == "bot"
+                else (members_dir / f"{m['name']}.safetensors").read_bytes(),
+            )
+            for m in before["population"]
+        ]
+        start -= before["seconds"]
+        main_steps = before["main_env_steps"]
+        league_rows = _read_rows(out / "league.csv")
+        exploiter_rows = list(before["exploiters"])
+        history = list(before["history"])
+        first = before["generations"]
+        reused = before["final_exploiter"]
+        log(
+            f"league: resumed after {first} generations and {before['seconds']:.0f} s, "
+            f"{len(population)} members"
+        )
 
     def phase(name: str, **changes: Any) -> dict[str, Any]:
         phase_config = Config(**{**asdict(base), "out": str(out / name), **changes})
@@ -359,11 +485,17 @@ def league(config: LeagueConfig, log: Callable[[str], None] = print) -> dict[str
         return row
 
     main: Member | None = None
-    if main_data is not None:
+    if before is not None:
+        main = [m for m in population if m.kind == "main"][-1]
+    elif main_data is not None:
         main = add_policy("main0", "main", 0, main_data)
-    for generation in range(config.generations):
+    for generation in range(first, config.generations):
         if main is not None:
-            exploiter_row = train_exploiter(generation, main)
+            if reused is not None and generation == first:
+                exploiter_row = reused
+                log(f"league: exploiter of {main.name}: the resumed run's final exploiter")
+            else:
+                exploiter_row = train_exploiter(generation, main)
             add_policy(
                 f"exploiter{generation}",
                 "exploiter",
@@ -647,7 +779,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "evaluation: greedy, or sample (drawn from its distribution; the main's files say "
         "play=sample); exploiters are played greedily",
     )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with the finished league in --out to --generations, with the settings it "
+        "ran with (every other option is an error); its final exploiter, if it trained one, "
+        "is the next generation's",
+    )
     args = p.parse_args(argv)
+    if args.resume:
+        return _resume(p, args)
     anchors: dict[str, float] = {}
     try:
         for text in args.anchor or []:
@@ -692,6 +833,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         summary = league(config, log=lambda line: print(line, flush=True))
+    except (_core.CheckraiseError, ImportError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps({k: summary[k] for k in ("seconds", "main_env_steps", "final")}, indent=2))
+    return 0
+
+
+def _resume(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--resume``: the league in ``--out`` goes on with its own settings."""
+    given = sorted(
+        k
+        for k, v in vars(args).items()
+        if k not in ("game", "out", "generations", "resume") and v != parser.get_default(k)
+    )
+    try:
+        if given:
+            options = ", ".join("--" + k.replace("_", "-") for k in given)
+            raise _core.CheckraiseError(f"--resume keeps the league's own settings; drop {options}")
+        config = config_of(args.out, args.generations)
+        if args.game != config.base.game:
+            raise _core.CheckraiseError(
+                f"the league in {args.out} plays {config.base.game!r}, not {args.game!r}"
+            )
+        summary = league(config, log=lambda line: print(line, flush=True), resume=True)
     except (_core.CheckraiseError, ImportError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
