@@ -238,7 +238,14 @@ def _played(data: bytes, play: str) -> bytes:
 
 
 # The settings a resumed league may change: how far it goes, and where its files are.
-RESUMABLE = ("generations", "out")
+RESUMABLE = ("generations", "out", "base.out")
+
+
+def _settings(config: LeagueConfig) -> dict[str, Any]:
+    """``config`` as its file holds it, the PPO settings named ``base.*``."""
+    settings = json.loads(json.dumps(asdict(config)))
+    base = settings.pop("base")
+    return {**settings, **{f"base.{k}": v for k, v in base.items()}}
 
 
 def _finished(config: LeagueConfig) -> dict[str, Any]:
@@ -260,17 +267,10 @@ def _finished(config: LeagueConfig) -> dict[str, Any]:
             f"needs more (--generations {config.generations})"
         )
     # Both read as a LeagueConfig: settings a run's file predates take their defaults.
-    settings = json.loads(json.dumps(asdict(config_of(out, config.generations))))
-    ours = json.loads(json.dumps(asdict(config)))
+    theirs, ours = _settings(config_of(out, config.generations)), _settings(config)
     changed = sorted(
-        k
-        for k in {*ours, *settings}
-        if k not in RESUMABLE and k != "base" and ours.get(k) != settings.get(k)
-    )
-    changed += sorted(
-        f"base.{k}"
-        for k in {*ours["base"], *settings["base"]}
-        if k != "out" and ours["base"].get(k) != settings["base"].get(k)
+        (k for k in {*ours, *theirs} if k not in RESUMABLE and ours.get(k) != theirs.get(k)),
+        key=lambda k: (k.startswith("base."), k),
     )
     if changed:
         raise _core.CheckraiseError(
@@ -384,10 +384,14 @@ def league(
 
     population: list[Member] = [Member(s, "bot", s, 0) for s in config.members]
 
-    def add_policy(name: str, kind: str, generation: int, data: bytes) -> Member:
+    def frozen(name: str, kind: str, generation: int, data: bytes) -> Member:
+        """A policy member, played by the engine from its file in ``members/``."""
         path = members_dir / f"{name}.safetensors"
-        path.write_bytes(data)
-        member = Member(name, kind, f"policy(path={path})", generation, data)
+        return Member(name, kind, f"policy(path={path})", generation, data)
+
+    def add_policy(name: str, kind: str, generation: int, data: bytes) -> Member:
+        (members_dir / f"{name}.safetensors").write_bytes(data)
+        member = frozen(name, kind, generation, data)
         population.append(member)
         log(f"league: + {name} ({kind}), {len(population)} members")
         return member
@@ -412,16 +416,13 @@ def league(
     reused: dict[str, Any] | None = None
     if before is not None:
         population = [
-            Member(
+            Member(m["name"], "bot", m["spec"], m["generation"])
+            if m["kind"] == "bot"
+            else frozen(
                 m["name"],
                 m["kind"],
-                m["spec"]
-                if m["kind"] == "bot"
-                else f"policy(path={members_dir / (m['name'] + '.safetensors')})",
                 m["generation"],
-                None
-                if m["kind"] == "bot"
-                else (members_dir / f"{m['name']}.safetensors").read_bytes(),
+                (members_dir / f"{m['name']}.safetensors").read_bytes(),
             )
             for m in before["population"]
         ]
@@ -787,18 +788,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         "is the next generation's",
     )
     args = p.parse_args(argv)
-    if args.resume:
-        return _resume(p, args)
-    anchors: dict[str, float] = {}
     try:
-        for text in args.anchor or []:
-            name, share = parse_anchor(text)
-            if name in anchors:
-                raise _core.CheckraiseError(f"{name!r} is anchored twice")
-            anchors[name] = share
-    except _core.CheckraiseError as error:
+        config = _resumed(p, args) if args.resume else _config(args, d)
+        summary = league(config, log=lambda line: print(line, flush=True), resume=args.resume)
+    except (_core.CheckraiseError, ImportError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    print(json.dumps({k: summary[k] for k in ("seconds", "main_env_steps", "final")}, indent=2))
+    return 0
+
+
+def _config(args: argparse.Namespace, d: LeagueConfig) -> LeagueConfig:
+    """The league the command line's options describe (``d``: the defaults)."""
+    anchors: dict[str, float] = {}
+    for text in args.anchor or []:
+        name, share = parse_anchor(text)
+        if name in anchors:
+            raise _core.CheckraiseError(f"{name!r} is anchored twice")
+        anchors[name] = share
     base = Config(
         game=args.game,
         seed=args.seed,
@@ -809,7 +816,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         entropy=args.entropy,
         play=args.play,
     )
-    config = LeagueConfig(
+    return LeagueConfig(
         base=base,
         out=args.out,
         init=None if args.init == "none" else args.init,
@@ -831,37 +838,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         final_eval_games=args.final_eval_games,
         final_exploiter=args.final_exploiter,
     )
-    try:
-        summary = league(config, log=lambda line: print(line, flush=True))
-    except (_core.CheckraiseError, ImportError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(json.dumps({k: summary[k] for k in ("seconds", "main_env_steps", "final")}, indent=2))
-    return 0
 
 
-def _resume(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """``--resume``: the league in ``--out`` goes on with its own settings."""
+def _resumed(parser: argparse.ArgumentParser, args: argparse.Namespace) -> LeagueConfig:
+    """``--resume``: the settings of the league in ``--out``, going on to ``--generations``; a
+    CheckraiseError for any other option given, or another game."""
     given = sorted(
         k
         for k, v in vars(args).items()
         if k not in ("game", "out", "generations", "resume") and v != parser.get_default(k)
     )
-    try:
-        if given:
-            options = ", ".join("--" + k.replace("_", "-") for k in given)
-            raise _core.CheckraiseError(f"--resume keeps the league's own settings; drop {options}")
-        config = config_of(args.out, args.generations)
-        if args.game != config.base.game:
-            raise _core.CheckraiseError(
-                f"the league in {args.out} plays {config.base.game!r}, not {args.game!r}"
-            )
-        summary = league(config, log=lambda line: print(line, flush=True), resume=True)
-    except (_core.CheckraiseError, ImportError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(json.dumps({k: summary[k] for k in ("seconds", "main_env_steps", "final")}, indent=2))
-    return 0
+    if given:
+        options = ", ".join("--" + k.replace("_", "-") for k in given)
+        raise _core.CheckraiseError(f"--resume keeps the league's own settings; drop {options}")
+    config = config_of(args.out, args.generations)
+    if args.game != config.base.game:
+        raise _core.CheckraiseError(
+            f"the league in {args.out} plays {config.base.game!r}, not {args.game!r}"
+        )
+    return config
 
 
 if __name__ == "__main__":
